@@ -1,0 +1,70 @@
+// Positions: the lesson's sinusoidal table, adding it to token vectors, and a learned (lookup) table of positions.
+#pragma once
+
+#include <cstdint>
+#include <span>
+
+#include "tensor.hpp"
+
+namespace seqorder {
+
+// Largest position the core accepts: every integer up to 2^53 is exact in float64, so t = start + row is exact.
+inline constexpr std::int64_t kMaxPosition = std::int64_t{1} << 53;
+
+// Where the sine and cosine of frequency pair i go in a row of the table.
+enum class Layout {
+    interleaved,  // the lesson's: column 2i = sin(t * f_i), column 2i+1 = cos(t * f_i)
+    halves,       // column i = sin(t * f_i), column width/2 + i = cos(t * f_i): the same numbers, columns permuted
+};
+
+// Throws std::invalid_argument naming the argument and the rule:
+//   length >= 0; width > 0 and even; start >= 0; start + length <= 2^53; base finite and > 0.
+void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t start, double base);
+
+// f_i = base^(-2i / width) for i = 0 .. width/2 - 1, in float64. frequencies.size() must be width / 2.
+void position_frequencies(std::span<double> frequencies, std::int64_t width, double base);
+
+// out: (length, width). Row r is position t = start + r; pair i holds sin(t * f_i) and cos(t * f_i).
+// Angles are computed in float64 and each value is rounded once to T, so a float32 table is as exact as float32 can
+// be at every position (a float32 angle would already be off by ~6e-2 at t = 1e6).
+// This is the readable reference: one sin and one cos per element.
+template <class T>
+void positions_reference(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start = 0,
+                         double base = 10000.0, Layout layout = Layout::interleaved);
+
+// Same table, computed fast: the rotation recurrence sin(a + f) = sin a cos f + cos a sin f carries each pair from one
+// row to the next, re-anchored with exact float64 sin/cos every kAnchorRows rows so rounding cannot accumulate.
+// Between anchors each value differs from the reference by at most a few ulps of the angle t * f_i (the reference
+// rounds t * f_i itself; the recurrence adds f_i exactly), i.e. ~1e-15 near t = 0 and ~2e-10 at t = 1e6: far inside
+// the 1e-9 promised against numpy in float64 and below float32's rounding step (tested).
+inline constexpr std::int64_t kAnchorRows = 16;
+template <class T>
+void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start = 0,
+                    double base = 10000.0, Layout layout = Layout::interleaved);
+
+// returns (length, width): checked, then computed by positions_fast.
+template <class T>
+Tensor<T> positions(std::int64_t length, std::int64_t width, std::int64_t start = 0, double base = 10000.0,
+                    Layout layout = Layout::interleaved);
+
+// out, x: (batch, length, width), row-major; out may be x (in place). out = x + positions(length, width, start, base)
+// broadcast over the batch. The sum is taken in T (as numpy adds two float32 arrays).
+template <class T>
+void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length,
+                        std::int64_t width, std::int64_t start = 0, double base = 10000.0);
+
+// x: (T, D) or (B, T, D) -> same shape.
+template <class T>
+Tensor<T> add_positions(const Tensor<T>& x, std::int64_t start = 0, double base = 10000.0);
+
+// Learned absolute positions: table (P, D) -> out (length, D) = rows start .. start+length-1 of the table.
+// A finite table has a supported range: rows past P - 1 are an error (std::out_of_range), never a wrap or a clamp.
+template <class T>
+void learned_positions_into(std::span<T> out, std::span<const T> table, std::int64_t table_rows, std::int64_t width,
+                            std::int64_t length, std::int64_t start = 0);
+
+// table (P, D) -> (length, D)
+template <class T>
+Tensor<T> learned_positions(const Tensor<T>& table, std::int64_t length, std::int64_t start = 0);
+
+}  // namespace seqorder

@@ -1,0 +1,7 @@
+// The whole core in one include.
+#pragma once
+
+#include "attention.hpp"
+#include "embed.hpp"
+#include "positions.hpp"
+#include "tensor.hpp"
