@@ -1,0 +1,75 @@
+// A tiny static file server for the lesson page (dist/site), on 127.0.0.1 only.
+//   node scripts/serve.mjs [root]          serves root (default dist/site) on $PORT or 8080 and prints the URL
+//   import { startServer } from './serve.mjs'; const { url, close } = await startServer({ root, port: 0 });
+import { createServer } from 'node:http';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.ts': 'text/plain; charset=utf-8',
+};
+
+/** Serves `root` over HTTP on host:port (port 0 picks a free one). Resolves to { url, close() }. */
+export function startServer({ root, port = 0, host = '127.0.0.1' }) {
+  const base = path.resolve(root);
+  const server = createServer(async (request, response) => {
+    try {
+      const { pathname } = new URL(request.url, 'http://localhost');
+      let file = path.resolve(base, '.' + decodeURIComponent(pathname));
+      if (file !== base && !file.startsWith(base + path.sep)) {
+        response.writeHead(403).end('forbidden');
+        return;
+      }
+      let info = await stat(file).catch(() => null);
+      if (info?.isDirectory()) {
+        file = path.join(file, 'index.html');
+        info = await stat(file).catch(() => null);
+      }
+      if (!info?.isFile()) {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+        return;
+      }
+      response.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'content-length': info.size,
+        'cache-control': 'no-cache',
+        'x-content-type-options': 'nosniff',
+      });
+      if (request.method === 'HEAD') response.end();
+      else createReadStream(file).pipe(response);
+    } catch {
+      response.writeHead(400).end('bad request');
+    }
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      resolve({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => server.close(done)) });
+    });
+  });
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const root = process.argv[2] ?? 'dist/site';
+  const port = Number(process.env.PORT ?? 8080);
+  startServer({ root, port }).then(
+    ({ url }) => console.log(`seqorder: serving ${root} at ${url} (Ctrl+C stops)`),
+    (error) => {
+      console.error(`seqorder: cannot serve on 127.0.0.1:${port}: ${error.message}`);
+      process.exit(1);
+    },
+  );
+}

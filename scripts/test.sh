@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# npm test: every test layer, in order. Each layer's output is kept in $SEQORDER_TEST_LOGS (default build-logs/).
+#   1. build      the WebAssembly module, dist/lib and dist/site
+#   2. native     Catch2 suite of the C++ core (CTest), against numpy fixtures
+#   3. node       node --test on the built package through its public API
+#   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
+# The last line sums the tests of every layer: "seqorder: N passed, N failed".
+set -uo pipefail
+cd "$(dirname "$0")/.."
+logs=${SEQORDER_TEST_LOGS:-build-logs}
+mkdir -p "$logs"
+passed=0
+failed=0
+status=0
+
+# run_layer NAME COMMAND...: runs the command, shows its output, adds its counts.
+run_layer() {
+  local name=$1
+  shift
+  echo "=== $name: $*"
+  local log="$logs/$name.log"
+  "$@" 2>&1 | tee "$log"
+  local rc=${PIPESTATUS[0]}
+  local p f
+  # node --test: "# pass N" / "# fail N"; ctest: "N% tests passed, F tests failed out of T"
+  p=$(grep -E '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+  f=$(grep -E '^# fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+  if grep -qE 'tests failed out of [0-9]+' "$log"; then
+    local line
+    line=$(grep -E 'tests failed out of [0-9]+' "$log" | tail -n 1)
+    local total fails
+    total=$(sed -E 's/.*out of ([0-9]+).*/\1/' <<<"$line")
+    fails=$(sed -E 's/.* ([0-9]+) tests failed.*/\1/' <<<"$line")
+    p=$((p + total - fails))
+    f=$((f + fails))
+  fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$rc" -ne 0 ]; then
+    echo "=== $name FAILED (exit $rc)"
+    status=1
+    [ "$f" -gt 0 ] || failed=$((failed + 1))
+  fi
+}
+
+native_tests() {
+  local dir=${SEQORDER_BUILD_NATIVE:-build-native}
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null &&
+    cmake --build "$dir" -j2 &&
+    ctest --test-dir "$dir" --output-on-failure -j2
+}
+
+run_layer build bash scripts/build.sh
+if [ "$status" -ne 0 ]; then
+  echo "seqorder: $passed passed, $failed failed"
+  exit 1
+fi
+run_layer native native_tests
+run_layer node node --test --test-reporter=tap tests/node/
+run_layer browser node --test --test-reporter=tap tests/browser/
+
+echo "seqorder: $passed passed, $failed failed"
+exit "$status"
