@@ -1,0 +1,80 @@
+// Incremental generation: a prefix has been processed already and its keys/values are kept (the cache); new words
+// arrive and only they are processed. Two offsets must be right:
+//   - positions: the new words sit at positions p, p+1, … (addPositions start = p), not 0, 1, …
+//   - attention: the new queries are the last rows of the keys (queryStart = p = Tk − Tq, the API's default), not
+//     the first ones (queryStart = 0, top-left alignment).
+// The reference is recomputing the whole sentence with a causal mask and keeping its last rows.
+// (No learned projections yet: keys and values are the input rows themselves, so the cache holds the prefix's inputs.)
+// Pure: no DOM.
+import { TOL, fmt, maxAbsDiff, rowDiffs, sliceRows, stackRows, selfAttention, sentenceInput } from './sentence.mjs';
+
+export const INCREMENTAL_TEXT = Object.freeze(
+  'the robot sees a box and lifts it and the person follows the robot and sees it'.split(' '));
+export const DEFAULT_PREFIX = 10;
+export const DEFAULT_NEW = 2;
+
+/**
+ * words: the whole sentence so far; prefix p: how many of them are cached (1 … T−1). Returns the full recompute's
+ * last rows, the cached result and the two mistakes, with per-new-word differences and three checks.
+ */
+export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slice(0, DEFAULT_PREFIX + DEFAULT_NEW), prefix = DEFAULT_PREFIX } = {}) {
+  const T = words.length;
+  if (!Number.isInteger(prefix) || prefix < 1 || prefix >= T)
+    throw new RangeError(`prefix must be an integer in 1..${T - 1} (at least one cached and one new word), got ${prefix}`);
+  const fresh = words.slice(prefix);
+
+  // Reference: the whole sentence, positions 0 … T−1, causal; rows p … T−1 are the new words' outputs.
+  const full = sliceRows(selfAttention(so, sentenceInput(so, table, words, { positions: true }), { causal: true }), prefix, T);
+
+  // The cache: the prefix's inputs (positions 0 … p−1), computed when the prefix was processed.
+  const cache = sentenceInput(so, table, words.slice(0, prefix), { positions: true });
+
+  // Right: new words at positions p …, queries aligned to the last key rows.
+  const newInput = sentenceInput(so, table, fresh, { positions: true, start: prefix });
+  const keys = stackRows(cache, newInput);
+  const cached = so.attention(newInput, keys, keys, { causal: true, queryStart: prefix });
+
+  // Mistake 1: positions of the new words restarted at 0.
+  const restartInput = sentenceInput(so, table, fresh, { positions: true, start: 0 });
+  const restartKeys = stackRows(cache, restartInput);
+  const restarted = so.attention(restartInput, restartKeys, restartKeys, { causal: true, queryStart: prefix });
+
+  // Mistake 2: right positions, but the queries aligned top-left (as if they were the first rows).
+  const topLeft = so.attention(newInput, keys, keys, { causal: true, queryStart: 0 });
+
+  const cachedError = maxAbsDiff(cached, full);
+  const restartError = maxAbsDiff(restarted, full);
+  const topLeftError = maxAbsDiff(topLeft, full);
+  const rows = fresh.map((word, i) => ({
+    word,
+    position: prefix + i,
+    cached: rowDiffs(cached, full)[i],
+    restarted: rowDiffs(restarted, full)[i],
+    topLeft: rowDiffs(topLeft, full)[i],
+    topLeftSees: i + 1, // keys 0 … i under queryStart 0, instead of 0 … p+i
+  }));
+  const n = fresh.length;
+  return {
+    words, prefix, rows, full, cached, restarted, topLeft,
+    checks: [
+      {
+        name: 'incremental-cached-equals-full',
+        pass: cachedError <= TOL.same,
+        claim: `Processing only the ${n} new word${n === 1 ? '' : 's'} against the cached prefix, with start = ${prefix} and queryStart = ${prefix}, gives the full recompute's outputs.`,
+        details: `max |cached − full| = ${fmt(cachedError)} ≤ ${TOL.same} (prefix ${prefix}, Tq = ${n}, Tk = ${T})`,
+      },
+      {
+        name: 'incremental-restart-at-zero-differs',
+        pass: restartError > TOL.different,
+        claim: 'Numbering the new words from position 0 again gives other outputs.',
+        details: `start = 0 instead of ${prefix}: max |restarted − full| = ${fmt(restartError)} > ${TOL.different}`,
+      },
+      {
+        name: 'incremental-top-left-differs',
+        pass: topLeftError > TOL.different,
+        claim: 'Aligning the new queries with the first keys (queryStart = 0, top-left) hides most of the prefix and gives other outputs.',
+        details: `queryStart = 0 instead of ${prefix}: max |top-left − full| = ${fmt(topLeftError)} > ${TOL.different}`,
+      },
+    ],
+  };
+}

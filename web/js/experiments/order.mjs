@@ -1,0 +1,156 @@
+// The lesson's claims about order, as experiments on a sentence and a reordering of it. Each experiment returns what
+// the page draws plus its checks: { name, pass, claim, details } with the numbers behind the verdict.
+// Pure: no DOM; the page (web/js/sections/order-experiments.mjs) and tests/node/order-experiments.test.mjs run it.
+//
+// Notation: x (T, D) is a sentence's input, P a reordering (row i of P·x is row order[i] of x), attention(x) the
+// unmasked self-attention of x with queries = keys = values = x.
+import {
+  TOL, VOCAB, fmt, maxAbsDiff, reorderRows, rowDiffs, selfAttention, sentenceInput,
+} from './sentence.mjs';
+
+/** The lesson's pair of sentences: the second is the first with its first and last words swapped. */
+export const SENTENCE = Object.freeze(['robot', 'follows', 'person']);
+export const SWAP = Object.freeze([2, 1, 0]);
+
+/** Every reordering of three words except the identity (which changes nothing, so it tests nothing). */
+export const REORDERINGS = Object.freeze([[2, 1, 0], [1, 0, 2], [0, 2, 1], [1, 2, 0], [2, 0, 1]].map(Object.freeze));
+
+function checkOrder(words, order) {
+  if (order.length !== words.length) throw new RangeError(`order has ${order.length} entries for ${words.length} words`);
+  if (order.every((from, to) => from === to)) throw new RangeError('order must move at least one word');
+}
+
+/**
+ * Without positions: attention(P·x) equals P·attention(x) (equivariant) and differs from attention(x) (not
+ * invariant). Returns the outputs of both sentences, each word's output row in each, and two checks.
+ */
+export function reorderingExperiment(so, table, { words = SENTENCE, order = SWAP } = {}) {
+  checkOrder(words, order);
+  const reordered = order.map((i) => words[i]);
+  const x = sentenceInput(so, table, words);
+  const output = selfAttention(so, x);
+  const reorderedOutput = selfAttention(so, sentenceInput(so, table, reordered));
+  const followed = reorderRows(output, order);
+  const equivariance = maxAbsDiff(reorderedOutput, followed);
+  const change = maxAbsDiff(reorderedOutput, output);
+  const moved = order.filter((from, to) => from !== to).length;
+  return {
+    words, reordered, order, output, reorderedOutput,
+    checks: [
+      {
+        name: 'order-equivariant',
+        pass: equivariance <= TOL.same,
+        claim: `Without positions, the outputs follow the reordering: each word's output row in “${reordered.join(' ')}” is its row from “${words.join(' ')}”, moved.`,
+        details: `max |attention(P·x) − P·attention(x)| = ${fmt(equivariance)} ≤ ${TOL.same}`,
+      },
+      {
+        name: 'order-not-invariant',
+        pass: change > TOL.different,
+        claim: 'Equivariant is not invariant: the output tensor itself changes, because its rows moved.',
+        details: `max |attention(P·x) − attention(x)| = ${fmt(change)} > ${TOL.different} (${moved} of ${words.length} rows moved)`,
+      },
+    ],
+  };
+}
+
+/**
+ * With positions, two different experiments:
+ *  - relabel: reorder the words, then add positions 0 … T−1 again: addPositions(P·e). Equivariance breaks.
+ *  - pairs: move each (word, position) row together: P·addPositions(e). Attention stays equivariant.
+ * e (T, D) is the lookup of the words without positions.
+ */
+export function positionsExperiment(so, table, { words = SENTENCE, order = SWAP } = {}) {
+  checkOrder(words, order);
+  const e = sentenceInput(so, table, words);
+  const x = so.addPositions(e);
+  const expected = reorderRows(selfAttention(so, x), order);
+  const relabelInput = so.addPositions(reorderRows(e, order));
+  const pairsInput = reorderRows(x, order);
+  const relabel = selfAttention(so, relabelInput);
+  const pairs = selfAttention(so, pairsInput);
+
+  const broken = maxAbsDiff(relabel, expected);
+  const kept = maxAbsDiff(pairs, expected);
+  // Row i of both inputs holds the word order[i]; relabel gives it position i, pairs keeps its position order[i].
+  const inputDiffs = rowDiffs(relabelInput, pairsInput);
+  const stayed = order.map((from, to) => from === to);
+  const stayedSame = inputDiffs.every((d, i) => !stayed[i] || d === 0);
+  const movedDiffer = inputDiffs.every((d, i) => stayed[i] || d > TOL.different);
+  const outputGap = maxAbsDiff(relabel, pairs);
+  const rows = order.map((from, to) => ({
+    word: words[from], row: to, relabelPosition: to, pairsPosition: from, inputDiff: inputDiffs[to],
+  }));
+  const shown = rows.filter((r) => r.relabelPosition !== r.pairsPosition)
+    .map((r) => `${r.word}: position ${r.relabelPosition} vs ${r.pairsPosition}, |Δ| ≤ ${fmt(r.inputDiff)}`);
+  return {
+    words, order, rows, relabel, pairs, expected,
+    checks: [
+      {
+        name: 'order-positions-break-equivariance',
+        pass: broken > TOL.different,
+        claim: 'Reorder the words and number the positions from 0 again: the outputs no longer just follow the reordering.',
+        details: `max |attention(addPositions(P·e)) − P·attention(addPositions(e))| = ${fmt(broken)} > ${TOL.different}`,
+      },
+      {
+        name: 'order-pairs-equivariant',
+        pass: kept <= TOL.same,
+        claim: 'Move each (word, position) row as one piece instead: attention follows the reordering again.',
+        details: `max |attention(P·addPositions(e)) − P·attention(addPositions(e))| = ${fmt(kept)} ≤ ${TOL.same}`,
+      },
+      {
+        name: 'order-relabel-vs-pairs',
+        pass: stayedSame && movedDiffer && outputGap > TOL.different,
+        claim: 'The two are different experiments: same words in the same rows, but the moved words carry different positions, so inputs and outputs differ.',
+        details: `${shown.join('; ')}; unmoved rows |Δ| = 0: ${stayedSame}; max |Δoutput| = ${fmt(outputGap)} > ${TOL.different}`,
+      },
+    ],
+  };
+}
+
+/**
+ * Causal masking: query i sees keys 0 … i only. The mask itself orders the rows, so a reordering no longer commutes
+ * with attention (no positions are added, the mask alone does it); and a later word never changes an earlier
+ * output: every word at every position j is replaced by every word of the vocabulary, and the outputs of rows
+ * 0 … j−1 are compared bit for bit.
+ */
+export function causalExperiment(so, table, { words = SENTENCE, order = SWAP, vocab = VOCAB } = {}) {
+  checkOrder(words, order);
+  const x = sentenceInput(so, table, words);
+  const output = selfAttention(so, x, { causal: true });
+  const reorderedOutput = selfAttention(so, reorderRows(x, order), { causal: true });
+  const commute = maxAbsDiff(reorderedOutput, reorderRows(output, order));
+
+  let causalEarlier = 0; // max |Δ| of rows before the replaced word, causal
+  let unmaskedEarlier = 0; // the same without the mask, for contrast
+  let replacements = 0;
+  const unmasked = selfAttention(so, x);
+  for (let j = 1; j < words.length; j += 1) {
+    for (const word of vocab) {
+      if (word === words[j]) continue;
+      const changed = words.map((w, i) => (i === j ? word : w));
+      const y = sentenceInput(so, table, changed);
+      const width = x.shape[1];
+      const earlier = (a) => a.data.subarray(0, j * width);
+      causalEarlier = Math.max(causalEarlier, maxAbsDiff(earlier(selfAttention(so, y, { causal: true })), earlier(output)));
+      unmaskedEarlier = Math.max(unmaskedEarlier, maxAbsDiff(earlier(selfAttention(so, y)), earlier(unmasked)));
+      replacements += 1;
+    }
+  }
+  return {
+    words, order, output, reorderedOutput, replacements, causalEarlier, unmaskedEarlier,
+    checks: [
+      {
+        name: 'order-causal-not-equivariant',
+        pass: commute > TOL.different,
+        claim: 'With a causal mask, reordering the sentence no longer just reorders the outputs: the mask itself knows which row comes first.',
+        details: `max |causal(P·x) − P·causal(x)| = ${fmt(commute)} > ${TOL.different}`,
+      },
+      {
+        name: 'order-causal-later-never-changes-earlier',
+        pass: causalEarlier === 0 && replacements > 0 && unmaskedEarlier > TOL.different,
+        claim: 'With the mask, changing a later word never changes an earlier output, bit for bit (without it, it does).',
+        details: `${replacements} replacements: max |Δ earlier rows| = ${fmt(causalEarlier)} with the mask, ${fmt(unmaskedEarlier)} without`,
+      },
+    ],
+  };
+}
