@@ -1,0 +1,81 @@
+// The lesson page's entry point: loads seqorder's WebAssembly module once, then runs every section in page order.
+//
+// A section is a module web/js/sections/<id>.mjs exporting
+//     export async function run(so, root) { ... }
+// where `so` is the loaded API (see src/js/seqorder.d.ts) and `root` is the `.section-body` element inside
+// <section id="<id>"> of index.html. A section renders its prose, figures and checks (web/js/checks.mjs) inside root
+// only, and resolves once its initial experiments have run; interactive re-renders may continue afterwards.
+// When every section has resolved, <body data-ready="true"> tells readers and the browser test that all checks ran.
+import { loadSeqorder, version } from '../lib/seqorder.mjs';
+import { check, summarize } from './checks.mjs';
+
+/** Section ids in page order. To add a section: append its id here and write web/js/sections/<id>.mjs. */
+export const SECTIONS = [
+  'no-where',
+  'add-position',
+  'sinusoids',
+  'experiment',
+  'norm',
+  'start-offset',
+];
+
+const statusEl = document.getElementById('status');
+
+function setStatus(text, kind = 'info') {
+  const span = statusEl.querySelector('.status-text') ?? statusEl.appendChild(document.createElement('span'));
+  span.className = 'status-text';
+  span.textContent = text;
+  statusEl.dataset.kind = kind;
+}
+
+/** Lets the browser paint between sections, so the page fills in progressively instead of all at once. */
+const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+
+async function runSection(so, id) {
+  const section = document.getElementById(id);
+  if (!section) throw new Error(`index.html has no <section id="${id}">`);
+  const root = section.querySelector('.section-body') ?? section;
+  section.dataset.state = 'running';
+  try {
+    const module = await import(`./sections/${id}.mjs`);
+    await module.run(so, root);
+    section.dataset.state = 'done';
+  } catch (error) {
+    // A broken section must not hide the others; it shows its error and a failing check.
+    section.dataset.state = 'error';
+    console.error(`section ${id}:`, error);
+    check(root, `${id}-ran`, false, `this section stopped with an error: ${error?.message ?? error}`,
+      { claim: 'The section ran' });
+  }
+}
+
+async function main() {
+  if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
+    setStatus('This browser has no WebAssembly, which every experiment on this page needs. ' +
+      'Any current Chrome, Firefox, Safari or Edge runs it.', 'error');
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  let so;
+  try {
+    so = await loadSeqorder();
+  } catch (error) {
+    setStatus(`The WebAssembly module could not be loaded, so the experiments cannot run: ${error?.message ?? error}. ` +
+      'If you opened the file directly from disk, serve the folder instead (npm start).', 'error');
+    console.error(error);
+    document.body.dataset.ready = 'error';
+    return;
+  }
+  setStatus(`WebAssembly module loaded (seqorder ${version}). Running the experiments…`);
+  for (const id of SECTIONS) {
+    await runSection(so, id);
+    await nextFrame();
+  }
+  const { passed, failed } = summarize(document);
+  setStatus(failed === 0
+    ? `All ${passed} checks on this page pass, computed just now in your browser.`
+    : `${failed} of ${passed + failed} checks fail: see the red badges below.`, failed === 0 ? 'pass' : 'fail');
+  document.body.dataset.ready = 'true';
+}
+
+main();
