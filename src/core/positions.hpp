@@ -12,6 +12,14 @@ namespace seqorder {
 inline constexpr std::int64_t kMaxPosition = std::int64_t{1} << 53;
 
 // Where the sine and cosine of frequency pair i go in a row of the table.
+//
+// 'halves' is a column permutation of 'interleaved', nothing more: same frequencies f_i = base^(-2i/width), same
+// values. It is NOT tensor2tensor's get_timing_signal_1d, although that one also writes all sines then all cosines:
+// tensor2tensor spaces its D/2 frequencies evenly in log scale from 1 down to exactly 1/base
+// (log-timescale increment ln(base) / (D/2 - 1)), i.e. f_i = base^(-i / (D/2 - 1)), while ours stop at
+// base^(-(D-2)/D) (for D = 8, base 10000: t2t's slowest is 1e-4, ours 1e-3). So a t2t table differs from a
+// 'halves' table (for D >= 4) in every column but the first sine and the first cosine; code ported from it needs both the layout
+// and the frequencies changed to match the lesson's table.
 enum class Layout {
     interleaved,  // the lesson's: column 2i = sin(t * f_i), column 2i+1 = cos(t * f_i)
     halves,       // column i = sin(t * f_i), column width/2 + i = cos(t * f_i): the same numbers, columns permuted

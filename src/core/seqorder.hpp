@@ -4,4 +4,5 @@
 #include "attention.hpp"
 #include "embed.hpp"
 #include "positions.hpp"
+#include "rope.hpp"
 #include "tensor.hpp"
