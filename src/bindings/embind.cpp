@@ -89,6 +89,16 @@ std::string learned_positions(std::uintptr_t out, std::uintptr_t table, bool f32
     });
 }
 
+// x, out: (batch, length, width); out may be x (the JS layer rotates its copy of x in place).
+std::string rope(std::uintptr_t out, std::uintptr_t x, bool f32, double batch, double length, double width, double start,
+                 double base) {
+    return for_dtype(f32, [&]<class T>() {
+        const std::size_t n = count(batch, length, width);
+        seqorder::rope_into<T>(heap_span<T>(out, n), heap_span<const T>(x, n), i64(batch), i64(length), i64(width),
+                               i64(start), base);
+    });
+}
+
 // Steps that are not wanted are passed as address 0.
 std::string attention(std::uintptr_t output, std::uintptr_t scores, std::uintptr_t scaled, std::uintptr_t weights,
                       std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, bool f32, double batch, double queries,
@@ -119,6 +129,7 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     emscripten::function("addPositions", &add_positions);
     emscripten::function("embed", &embed);
     emscripten::function("learnedPositions", &learned_positions);
+    emscripten::function("rope", &rope);
     emscripten::function("attention", &attention);
     emscripten::function("allocatedBytes", &allocated_bytes);
     emscripten::function("maxTensorBytes", &max_tensor_bytes);

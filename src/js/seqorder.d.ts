@@ -40,6 +40,15 @@ export interface PositionsOptions<D extends FloatDType = 'float64'> {
   out?: ArrayOf[D];
 }
 
+export interface RopeOptions<D extends FloatDType = FloatDType> {
+  /** Position of x's first row (default 0): row r is rotated as position start + r. */
+  start?: number;
+  /** Frequency base (default 10000): pair i turns by base^(−2i/D) per position. */
+  base?: number;
+  /** Write the result into this array (as many elements as x, of x's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
 export interface AttentionOptions {
   /** Hide later keys: query i sees keys 0 … queryStart + i. Default false. */
   causal?: boolean;
@@ -79,6 +88,11 @@ export interface Seqorder {
   addPositions<D extends FloatDType>(x: TensorInput<D>, options?: { start?: number; base?: number; out?: ArrayOf[D] }): Tensor<D>;
   /** Rows start … start+length−1 of a learned table (P, D) → (length, D); past row P−1 is a RangeError. */
   learnedPositions<D extends FloatDType>(table: TensorInput<D>, length: number, options?: { start?: number; out?: ArrayOf[D] }): Tensor<D>;
+  /**
+   * Rotary positions (RoPE): x (T, D) or (B, T, D) → same shape; row t's pair (2i, 2i+1) is rotated by
+   * (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
+   */
+  rope<D extends FloatDType>(x: TensorInput<D>, options?: RopeOptions<D>): Tensor<D>;
   /** Scaled dot-product attention: q (.., Tq, D), k (.., Tk, D), v (.., Tk, Dv) → (.., Tq, Dv). */
   attention<D extends FloatDType>(q: TensorInput<D>, k: TensorInput<D>, v: TensorInput<D>, options?: AttentionOptions & { steps?: false }): Tensor<D>;
   attention<D extends FloatDType>(q: TensorInput<D>, k: TensorInput<D>, v: TensorInput<D>, options: AttentionOptions & { steps: true }): AttentionSteps<D>;

@@ -94,7 +94,7 @@ function makeApi(core) {
 
   function checkStart(name, start, length) {
     checkInteger(name, start, { min: 0, max: MAX_POSITION });
-    if (start + length > MAX_POSITION)
+    if (start > MAX_POSITION - length) // not start + length: that sum can round down to 2^53 in float64
       throw new RangeError(`${name} + length must be at most 2^53 (positions must be exact integers), got ${start} + ${length}`);
     return start;
   }
@@ -184,6 +184,28 @@ function makeApi(core) {
   }
 
   /**
+   * Rotary positions: x (T, D) or (B, T, D) → same shape, row t's coordinate pair (2i, 2i+1) rotated by the angle
+   * (start + t)·base^(−2i/D). Angles in float64; a float32 result is rounded once.
+   */
+  function rope(x, options) {
+    x = checkTensor('x', x, { ranks: [2, 3] });
+    const { start = 0, base = 10000, out } = checkOptions('options', options, ['start', 'base', 'out']);
+    const [length, width] = x.shape.slice(-2);
+    const batch = x.shape.length === 3 ? x.shape[0] : 1;
+    if (width === 0 || width % 2 !== 0)
+      throw new RangeError(`x's width D (its last axis) must be a positive even integer (rotary positions rotate coordinate pairs), got ${width}`);
+    checkStart('options.start', start, length);
+    checkPositiveNumber('options.base', base);
+    checkOut('options.out', out, x.dtype, x.data.length);
+    const data = withHeap((call) => {
+      const address = call.copyIn('x', x.data);
+      ok(core.rope(address, address, x.dtype === 'float32', batch, length, width, start, base));
+      return call.copyOut(address, x.dtype, x.data.length, out);
+    });
+    return { data, shape: x.shape, dtype: x.dtype };
+  }
+
+  /**
    * Scaled dot-product attention in four steps. q (Tq, D) or (B, Tq, D), k (.., Tk, D), v (.., Tk, Dv).
    * Returns the output (.., Tq, Dv), or with steps: true { scores, scaled, weights, output }.
    */
@@ -243,5 +265,5 @@ function makeApi(core) {
     return { allocatedBytes: core.allocatedBytes(), heapBytes: core.HEAPU8.buffer.byteLength };
   }
 
-  return Object.freeze({ version, positions, embed, addPositions, learnedPositions, attention, memoryStats });
+  return Object.freeze({ version, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats });
 }
