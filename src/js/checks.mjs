@@ -67,6 +67,8 @@ export function checkTensor(name, tensor, { dtypes = ['float64', 'float32'], ran
   if (!Array.isArray(shape)) throw new TypeError(`${name}.shape must be an array of integers, got ${describe(shape)}`);
   let dtype = tensor.dtype;
   if (dtype === undefined) dtype = Object.keys(DTYPES).find((d) => data instanceof DTYPES[d]);
+  if (dtype === undefined) // no dtype given and data is an Int16Array, a BigInt64Array, ...: name the data's class
+    throw new TypeError(`${name}.data must be a ${dtypes.map((d) => DTYPES[d].name).join(' or ')}, got ${describe(data)}`);
   if (typeof dtype !== 'string') throw new TypeError(`${name}.dtype must be a string, got ${describe(dtype)}`);
   if (!dtypes.includes(dtype)) throw new RangeError(`${name}.dtype must be ${dtypes.map((d) => `'${d}'`).join(' or ')}, got '${dtype}'`);
   if (!(data instanceof DTYPES[dtype])) throw new TypeError(`${name}.data must be a ${DTYPES[dtype].name} for dtype '${dtype}', got ${describe(data)}`);

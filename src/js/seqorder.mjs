@@ -70,7 +70,8 @@ function makeApi(core) {
       },
       copyIn(name, data) {
         const address = call.alloc(name, data.byteLength);
-        core.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
+        // (nothing to copy for an empty tensor, whose buffer may even be detached)
+        if (data.byteLength > 0) core.HEAPU8.set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength), address);
         return address;
       },
       // Copies `count` elements at `address` into `out` (or a new array): the heap's views die when it grows.
