@@ -1,0 +1,277 @@
+// Every error path of every public function: a wrong kind of argument is a TypeError, a wrong value (or shape, or
+// size) is a RangeError, and the message names the argument. After every error the module still works and the heap
+// holds what it held before (nothing leaked on the error path).
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSeqorder } from './load.mjs';
+
+const so = await loadSeqorder();
+const expectedCanary = so.positions(3, 4, { start: 2 }).data.slice();
+
+const f64 = (shape, fill = 0.5) => ({ data: new Float64Array(shape.reduce((a, b) => a * b, 1)).fill(fill), shape, dtype: 'float64' });
+const f32 = (shape, fill = 0.5) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)).fill(fill), shape, dtype: 'float32' });
+const i32 = (values, shape = [values.length]) => ({ data: Int32Array.from(values), shape, dtype: 'int32' });
+const detached = () => {
+  const data = new Float64Array(2);
+  structuredClone(data.buffer, { transfer: [data.buffer] });
+  return data; // now of length 0
+};
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The ways to get a tensor argument wrong, for an argument called `name` whose valid value is `valid`
+ * (dtypes: the float dtypes, or ['int32'] for ids; ranks: the accepted ranks). Each: [label, value, class, message].
+ */
+function badTensors(name, valid, { dtypes = ['float64', 'float32'], ranks }) {
+  const n = escape(name);
+  const wrongClass = dtypes.includes('int32') ? new Float64Array(valid.data.length) : new Int32Array(valid.data.length);
+  const otherRank = ranks.includes(1) ? [1, 1, 1, 1] : [valid.data.length];
+  return [
+    ['missing', undefined, TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['null', null, TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['a number', 3, TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['a string', 'robot', TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['a bare typed array', valid.data, TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['an array', [1, 2], TypeError, new RegExp(`^${n} must be a tensor`)],
+    ['data a plain array', { ...valid, data: Array.from(valid.data) }, TypeError, new RegExp(`^${n}\\.data must be a typed array`)],
+    ['data a DataView', { ...valid, data: new DataView(new ArrayBuffer(8)) }, TypeError, new RegExp(`^${n}\\.data must be a typed array`)],
+    ['data missing', { shape: valid.shape, dtype: valid.dtype }, TypeError, new RegExp(`^${n}\\.data must be a typed array`)],
+    ['shape missing', { data: valid.data, dtype: valid.dtype }, TypeError, new RegExp(`^${n}\\.shape must be an array`)],
+    ['shape a string', { ...valid, shape: '2,2' }, TypeError, new RegExp(`^${n}\\.shape must be an array`)],
+    ['shape with a string entry', { ...valid, shape: [...valid.shape.slice(0, -1), String(valid.shape.at(-1))] }, TypeError, new RegExp(`^${n}\\.shape\\[\\d\\] must be a number`)],
+    ['shape with a negative entry', { ...valid, shape: [-1, ...valid.shape.slice(1)] }, RangeError, new RegExp(`^${n}\\.shape\\[0\\] must be a non-negative integer`)],
+    ['shape with a fraction', { ...valid, shape: [1.5, ...valid.shape.slice(1)] }, RangeError, new RegExp(`^${n}\\.shape\\[0\\] must be a non-negative integer`)],
+    ['shape with NaN', { ...valid, shape: [NaN, ...valid.shape.slice(1)] }, RangeError, new RegExp(`^${n}\\.shape\\[0\\] must be a non-negative integer`)],
+    ['shape with Infinity', { ...valid, shape: [Infinity, ...valid.shape.slice(1)] }, RangeError, new RegExp(`^${n}\\.shape\\[0\\] must be a non-negative integer`)],
+    ['a wrong rank', { ...valid, shape: otherRank }, RangeError, new RegExp(`^${n} must have rank ${ranks.join(' or ')}`)],
+    ['data longer than the shape', { ...valid, data: new valid.data.constructor(valid.data.length + 1) }, RangeError, new RegExp(`^${n}\\.data has \\d+ elements but shape`)],
+    ['data shorter than the shape', { ...valid, data: new valid.data.constructor(Math.max(valid.data.length - 1, 0)), shape: valid.shape.map((x) => x || 1) }, RangeError, new RegExp(`^${n}\\.data has \\d+ elements but shape`)],
+    ['data on a detached buffer', { data: detached(), shape: valid.shape, dtype: 'float64' }, dtypes.includes('int32') ? RangeError : RangeError, new RegExp(`^${n}\\.(data has 0 elements|dtype must be)`)],
+    ['dtype a number', { ...valid, dtype: 64 }, TypeError, new RegExp(`^${n}\\.dtype must be a string`)],
+    ['an unknown dtype', { ...valid, dtype: 'float16' }, RangeError, new RegExp(`^${n}\\.dtype must be ${escape(dtypes.map((d) => `'${d}'`).join(' or '))}, got 'float16'`)],
+    [`a dtype outside ${dtypes}`, { ...valid, dtype: dtypes.includes('int32') ? 'float64' : 'int32', data: dtypes.includes('int32') ? new Float64Array(valid.data.length) : new Int32Array(valid.data.length) }, RangeError, new RegExp(`^${n}\\.dtype must be`)],
+    ['data of another class than the dtype', { ...valid, data: dtypes.includes('int32') ? new Uint32Array(valid.data.length) : (valid.dtype === 'float64' ? new Float32Array(valid.data.length) : new Float64Array(valid.data.length)) }, TypeError, new RegExp(`^${n}\\.data must be a`)],
+    ['no dtype and data of an unknown class', { data: new Int16Array(valid.data.length), shape: valid.shape }, TypeError, new RegExp(`^${n}\\.data must be a (${dtypes.map((d) => ({ float64: 'Float64Array', float32: 'Float32Array', int32: 'Int32Array' })[d]).join(' or ')}), got a Int16Array`)],
+    ['no dtype and BigInt64Array data', { data: new BigInt64Array(valid.data.length), shape: valid.shape }, TypeError, new RegExp(`^${n}\\.data must be a`)],
+    ['no dtype and data of another valid class', { data: wrongClass, shape: valid.shape }, RangeError, new RegExp(`^${n}\\.dtype must be`)],
+  ];
+}
+
+/** The ways to get a number argument wrong. `integer`: must be an integer >= min. */
+function badNumbers(name, { integer = true, min = 0 } = {}) {
+  const n = escape(name);
+  const rows = [
+    ['missing', undefined, TypeError, new RegExp(`^${n} must be a number, got undefined`)],
+    ['null', null, TypeError, new RegExp(`^${n} must be a number, got null`)],
+    ['a string', '4', TypeError, new RegExp(`^${n} must be a number, got the string "4"`)],
+    ['a bigint', 4n, TypeError, new RegExp(`^${n} must be a number, got bigint 4`)],
+    ['a boolean', true, TypeError, new RegExp(`^${n} must be a number, got boolean true`)],
+    ['an array', [4], TypeError, new RegExp(`^${n} must be a number, got an array`)],
+    ['a Number object', Object(4), TypeError, new RegExp(`^${n} must be a number, got object`)],
+    ['a symbol', Symbol('4'), TypeError, new RegExp(`^${n} must be a number, got symbol`)],
+    ['NaN', NaN, RangeError, new RegExp(`^${n} must be (an integer|a finite number)`)],
+    ['Infinity', Infinity, RangeError, new RegExp(`^${n} must be (an integer|a finite number)`)],
+    ['-Infinity', -Infinity, RangeError, new RegExp(`^${n} must be (an integer|a finite number)`)],
+    ['negative', -2, RangeError, new RegExp(`^${n} must be (an integer|a finite number)`)],
+  ];
+  if (integer) rows.push(['a fraction', 4.5, RangeError, new RegExp(`^${n} must be an integer, got 4.5`)],
+    ['beyond 2^53', 2 ** 60, RangeError, new RegExp(`^${n}`)]);
+  else rows.push(['zero', 0, RangeError, new RegExp(`^${n} must be a finite number greater than 0, got 0`)],
+    ['-0', -0, RangeError, new RegExp(`^${n} must be a finite number greater than 0`)]);
+  if (min > 0) rows.push(['below the minimum', min - 1, RangeError, new RegExp(`^${n} must be`)]);
+  return rows;
+}
+
+/** The ways to get the options argument wrong, for a function whose known options are `known`. */
+function badOptions(known) {
+  return [
+    ['null', null, TypeError, /^options must be an object, got null/],
+    ['a number', 5, TypeError, /^options must be an object, got number 5/],
+    ['a string', 'causal', TypeError, /^options must be an object, got the string/],
+    ['an array', [], TypeError, /^options must be an object, got an array/],
+    ['a typed array', new Float64Array(2), TypeError, /^options must be an object, got a Float64Array/],
+    ['a function', () => {}, TypeError, /^options must be an object, got function/],
+    ['an unknown option', { strat: 1 }, TypeError, new RegExp(`^options: unknown option 'strat' \\(known: ${known.join(', ')}\\)`)],
+    ['a differently-cased option', { Start: 1 }, TypeError, /^options: unknown option 'Start'/],
+  ];
+}
+
+/** The ways to get an `out` array wrong for a result of `count` elements of `dtype`. */
+function badOut(count, dtype) {
+  const Other = dtype === 'float64' ? Float32Array : Float64Array;
+  const Same = dtype === 'float64' ? Float64Array : Float32Array;
+  return [
+    ['out a plain array', { out: new Array(count).fill(0) }, TypeError, /^options\.out must be a typed array/],
+    ['out a DataView', { out: new DataView(new ArrayBuffer(count * 8)) }, TypeError, /^options\.out must be a typed array/],
+    ['out of the other float class', { out: new Other(count) }, RangeError, new RegExp(`^options\\.out must be a ${Same.name} for a '${dtype}' result`)],
+    ['out too short', { out: new Same(count - 1) }, RangeError, new RegExp(`^options\\.out must have exactly ${count} elements`)],
+    ['out too long', { out: new Same(count + 1) }, RangeError, new RegExp(`^options\\.out must have exactly ${count} elements`)],
+  ];
+}
+
+/** The ways to get a start option wrong (an integer position, start + length <= 2^53). */
+function badStart(length) {
+  return [
+    ...badNumbers('options.start').filter(([label]) => label !== 'missing').map(([label, value, Class, message]) => [`start ${label}`, { start: value }, Class, message]),
+    ['start + length past 2^53', { start: 2 ** 53 - length + 1 }, RangeError, /^options\.start( \+ length)? must be/],
+  ];
+}
+function badBase() {
+  return badNumbers('options.base', { integer: false }).filter(([label]) => label !== 'missing')
+    .map(([label, value, Class, message]) => [`base ${label}`, { base: value }, Class, message]);
+}
+
+// Every case: [function, what is wrong, call, error class, message pattern].
+const cases = [];
+const add = (fn, label, call, Class, message) => cases.push({ fn, label, call, Class, message });
+
+// positions(length, width, { start, base, dtype, layout, out })
+for (const [label, value, Class, message] of badNumbers('length')) add('positions', `length ${label}`, () => so.positions(value, 4), Class, message);
+for (const [label, value, Class, message] of badNumbers('width', { min: 1 })) add('positions', `width ${label}`, () => so.positions(2, value), Class, message);
+add('positions', 'width 0', () => so.positions(2, 0), RangeError, /^width must be/);
+add('positions', 'width odd', () => so.positions(2, 5), RangeError, /^width must be a positive even integer \(every sine needs its cosine\), got 5/);
+add('positions', 'width 1', () => so.positions(2, 1), RangeError, /^width must be a positive even integer/);
+for (const [label, options, Class, message] of [...badOptions(['start', 'base', 'dtype', 'layout', 'out']), ...badStart(2), ...badBase()])
+  add('positions', `options ${label}`, () => so.positions(2, 4, options), Class, message);
+add('positions', 'dtype int32', () => so.positions(2, 4, { dtype: 'int32' }), RangeError, /^options\.dtype must be one of 'float64', 'float32', got 'int32'/);
+add('positions', 'dtype unknown', () => so.positions(2, 4, { dtype: 'Float64' }), RangeError, /^options\.dtype must be one of/);
+add('positions', 'dtype a class', () => so.positions(2, 4, { dtype: Float64Array }), TypeError, /^options\.dtype must be a string/);
+add('positions', 'dtype null', () => so.positions(2, 4, { dtype: null }), TypeError, /^options\.dtype must be a string/);
+add('positions', 'layout unknown', () => so.positions(2, 4, { layout: 'rows' }), RangeError, /^options\.layout must be one of 'interleaved', 'halves', got 'rows'/);
+add('positions', 'layout a number', () => so.positions(2, 4, { layout: 1 }), TypeError, /^options\.layout must be a string/);
+for (const [label, options, Class, message] of badOut(8, 'float64')) add('positions', label, () => so.positions(2, 4, options), Class, message);
+add('positions', 'out float32 for a float64 default', () => so.positions(2, 4, { out: new Float32Array(8) }), RangeError, /^options\.out must be a Float64Array/);
+add('positions', 'a table beyond the size limit', () => so.positions(2 ** 20, 2 ** 10), RangeError, /^positions is too large: 8192\.0 MiB, a tensor may hold at most 1024\.0 MiB/);
+add('positions', 'a table whose size overflows', () => so.positions(2 ** 52, 2 ** 20), RangeError, /^positions is too large/);
+
+// embed(table, ids, { out })
+const table = f64([5, 4]);
+const ids = i32([0, 4, 2]);
+for (const [label, value, Class, message] of badTensors('table', table, { ranks: [2] })) add('embed', `table ${label}`, () => so.embed(value, ids), Class, message);
+for (const [label, value, Class, message] of badTensors('ids', ids, { dtypes: ['int32'], ranks: [1, 2] })) add('embed', `ids ${label}`, () => so.embed(table, value), Class, message);
+add('embed', 'ids float64 values', () => so.embed(table, { data: Float64Array.of(0, 1), shape: [2] }), RangeError, /^ids\.dtype must be 'int32', got 'float64'/);
+add('embed', 'an id past the table', () => so.embed(table, i32([0, 1, 5])), RangeError, /^ids\[2\] = 5 is outside the table's rows 0\.\.4/);
+add('embed', 'a negative id, batched', () => so.embed(table, i32([0, 1, 2, -1], [2, 2])), RangeError, /^ids\[1, 1\] = -1 is outside the table's rows 0\.\.4/);
+add('embed', 'the int32 minimum id', () => so.embed(table, i32([-(2 ** 31)])), RangeError, /^ids\[0\] = -2147483648 is outside/);
+add('embed', 'any id of an empty table', () => so.embed(f64([0, 4]), i32([0])), RangeError, /^ids\[0\] = 0 is outside the table's rows 0\.\.-1/);
+for (const [label, options, Class, message] of [...badOptions(['out']), ...badOut(12, 'float64')]) add('embed', `options ${label}`, () => so.embed(table, ids, options), Class, message);
+add('embed', 'embeddings beyond the size limit', () => so.embed(f64([1, 2 ** 16]), { data: new Int32Array(2 ** 14 + 1), shape: [2 ** 14 + 1] }), RangeError, /^embeddings is too large/);
+
+// addPositions(x, { start, base, out }) and rope(x, { start, base, out }): the same rules
+for (const fn of ['addPositions', 'rope']) {
+  const x = f32([2, 3, 4]);
+  for (const [label, value, Class, message] of badTensors('x', x, { ranks: [2, 3] })) add(fn, `x ${label}`, () => so[fn](value), Class, message);
+  add(fn, 'x of rank 4', () => so[fn](f64([1, 1, 2, 2])), RangeError, /^x must have rank 2 or 3, got shape \[1, 1, 2, 2\]/);
+  add(fn, 'x int32', () => so[fn](i32([1, 2], [1, 2])), RangeError, /^x\.dtype must be 'float64' or 'float32', got 'int32'/);
+  add(fn, 'x with an odd width', () => so[fn](f64([2, 3])), RangeError, /^x's width D \(its last axis\) must be a positive even integer.*got 3/);
+  add(fn, 'x with width 0', () => so[fn](f64([2, 3, 0])), RangeError, /^x's width D .* got 0/);
+  for (const [label, options, Class, message] of [...badOptions(['start', 'base', 'out']), ...badStart(3), ...badBase(), ...badOut(24, 'float32')])
+    add(fn, `options ${label}`, () => so[fn](x, options), Class, message);
+}
+
+// learnedPositions(table, length, { start, out })
+const learned = f32([6, 4]);
+for (const [label, value, Class, message] of badTensors('table', learned, { ranks: [2] })) add('learnedPositions', `table ${label}`, () => so.learnedPositions(value, 2), Class, message);
+for (const [label, value, Class, message] of badNumbers('length')) add('learnedPositions', `length ${label}`, () => so.learnedPositions(learned, value), Class, message);
+for (const [label, options, Class, message] of [...badOptions(['start', 'out']), ...badStart(2).slice(0, -1), ...badOut(8, 'float32')])
+  add('learnedPositions', `options ${label}`, () => so.learnedPositions(learned, 2, options), Class, message);
+add('learnedPositions', 'base is not an option', () => so.learnedPositions(learned, 2, { base: 10 }), TypeError, /^options: unknown option 'base'/);
+add('learnedPositions', 'rows past the table', () => so.learnedPositions(learned, 7), RangeError, /^learned positions: rows 0\.\.6 reach past the table, which has rows 0\.\.5 \(a finite table has a supported range\)/);
+add('learnedPositions', 'start past the table', () => so.learnedPositions(learned, 2, { start: 5 }), RangeError, /^learned positions: rows 5\.\.6 reach past the table/);
+add('learnedPositions', 'an empty slice after the end', () => so.learnedPositions(learned, 0, { start: 7 }), RangeError, /^learned positions: .*reach past the table/);
+add('learnedPositions', 'a huge start', () => so.learnedPositions(learned, 1, { start: 2 ** 53 - 1 }), RangeError, /^learned positions: .*reach past the table/);
+
+// attention(q, k, v, { causal, queryStart, steps, out })
+const q = f64([2, 3, 4]);
+const k = f64([2, 5, 4]);
+const v = f64([2, 5, 6]);
+for (const [label, value, Class, message] of badTensors('q', q, { ranks: [2, 3] })) add('attention', `q ${label}`, () => so.attention(value, k, v), Class, message);
+for (const [label, value, Class, message] of badTensors('k', k, { ranks: [2, 3] })) add('attention', `k ${label}`, () => so.attention(q, value, v), Class, message);
+for (const [label, value, Class, message] of badTensors('v', v, { ranks: [2, 3] })) add('attention', `v ${label}`, () => so.attention(q, k, value), Class, message);
+add('attention', 'q, k, v of two dtypes', () => so.attention(q, f32([2, 5, 4]), v), RangeError, /^q, k and v must have one dtype, got 'float64', 'float32' and 'float64'/);
+add('attention', 'int32 q', () => so.attention(i32([1, 2], [1, 2]), k, v), RangeError, /^q\.dtype must be/);
+add('attention', 'q, k, v of two ranks', () => so.attention(f64([3, 4]), k, v), RangeError, /^q, k and v must have the same rank, got shapes \[3,4\], \[2,5,4\] and \[2,5,6\]/);
+add('attention', 'k of another batch size', () => so.attention(q, f64([1, 5, 4]), v), RangeError, /^q, k and v must have the same batch size B, got 2, 1 and 2/);
+add('attention', 'v of another batch size', () => so.attention(q, k, f64([3, 5, 6])), RangeError, /^q, k and v must have the same batch size B, got 2, 2 and 3/);
+add('attention', 'k of another width', () => so.attention(q, f64([2, 5, 3]), v), RangeError, /^q and k must have the same width D, got 4 and 3/);
+add('attention', 'q and k of width 0', () => so.attention(f64([2, 3, 0]), f64([2, 5, 0]), v), RangeError, /width D of q and k must be at least 1/);
+add('attention', 'v of another length', () => so.attention(q, k, f64([2, 4, 6])), RangeError, /^k and v must have the same length Tk, got 5 and 4/);
+for (const [label, options, Class, message] of badOptions(['causal', 'queryStart', 'steps', 'out']))
+  add('attention', `options ${label}`, () => so.attention(q, k, v, options), Class, message);
+for (const [name, values] of [['causal', [1, 'true', null, 0]], ['steps', [1, 'yes', null]]])
+  for (const value of values)
+    add('attention', `${name} ${String(value)}`, () => so.attention(q, k, v, { [name]: value }), TypeError, new RegExp(`^options\\.${name} must be true or false`));
+for (const [label, value, Class, message] of badNumbers('options.queryStart').filter(([l]) => l !== 'missing'))
+  add('attention', `queryStart ${label}`, () => so.attention(q, k, v, { causal: true, queryStart: value }), Class, message);
+add('attention', 'queryStart past Tk - Tq', () => so.attention(q, k, v, { causal: true, queryStart: 3 }), RangeError, /^options\.queryStart must be in 0\.\.Tk - Tq = 0\.\.2 .*got 3/);
+add('attention', 'causal with more queries than keys', () => so.attention(f64([2, 6, 4]), k, v, { causal: true }), RangeError, /^causal attention needs at least as many keys as queries \(Tk >= Tq\), got Tq = 6 and Tk = 5/);
+add('attention', 'causal with no keys', () => so.attention(f64([1, 4]), f64([0, 4]), f64([0, 2]), { causal: true }), RangeError, /Tk >= Tq/);
+for (const [label, options, Class, message] of badOut(36, 'float64')) add('attention', label, () => so.attention(q, k, v, options), Class, message);
+add('attention', 'output beyond the size limit', () => so.attention(f64([2 ** 18, 1]), f64([1, 1]), f64([1, 2 ** 10])), RangeError, /^output is too large/);
+add('attention', 'steps beyond the size limit', () => so.attention(f64([2 ** 14, 1]), f64([2 ** 14, 1]), f64([2 ** 14, 1]), { steps: true }), RangeError, /^weights is too large: 2048\.0 MiB/);
+
+function canary() {
+  assert.deepEqual(so.positions(3, 4, { start: 2 }).data, expectedCanary, 'the module still works');
+}
+
+describe('every error path: TypeError for kinds, RangeError for values, the argument named', () => {
+  const before = so.memoryStats().allocatedBytes;
+  for (const fn of [...new Set(cases.map((c) => c.fn))]) {
+    test(fn, () => {
+      for (const { label, call, Class, message } of cases.filter((c) => c.fn === fn)) {
+        let thrown;
+        try {
+          call();
+        } catch (error) {
+          thrown = error;
+        }
+        assert.ok(thrown !== undefined, `${fn}: ${label}: no error`);
+        assert.ok(thrown instanceof Class && thrown.constructor === Class,
+          `${fn}: ${label}: expected a ${Class.name}, got ${thrown?.constructor?.name}: ${thrown?.message ?? String(thrown)}`);
+        assert.match(thrown.message, message, `${fn}: ${label}`);
+        canary();
+        assert.equal(so.memoryStats().allocatedBytes, before, `${fn}: ${label}: the heap holds what it held before`);
+      }
+    });
+  }
+  test('count', (t) => {
+    t.diagnostic(`${cases.length} error cases over ${new Set(cases.map((c) => c.fn)).size} functions`);
+    assert.ok(cases.length > 300);
+  });
+});
+
+describe('loadSeqorder', () => {
+  test('unknown options and a wasmBinary of the wrong kind are TypeErrors', async () => {
+    await assert.rejects(loadSeqorder({ wasm: 1 }), { name: 'TypeError', message: /^options: unknown option 'wasm'/ });
+    await assert.rejects(loadSeqorder('x'), { name: 'TypeError', message: /^options must be an object/ });
+    await assert.rejects(loadSeqorder({ wasmBinary: 'bytes' }), { name: 'TypeError', message: /options\.wasmBinary must be an ArrayBuffer/ });
+    await assert.rejects(loadSeqorder({ wasmBinary: [0, 97, 115, 109] }), { name: 'TypeError', message: /options\.wasmBinary/ });
+  });
+
+  test('bytes that are not the module reject with an Error that says so (and the other instances keep working)', async () => {
+    await assert.rejects(loadSeqorder({ wasmBinary: new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 7]) }),
+      (error) => error instanceof Error && /WebAssembly module could not be loaded/.test(error.message));
+    canary();
+  });
+});
+
+test('inputs are never modified, also on errors', () => {
+  const x = f64([2, 4], 0.25);
+  const copy = x.data.slice();
+  assert.throws(() => so.addPositions(x, { start: -1 }), RangeError);
+  so.addPositions(x, { start: 3 });
+  so.rope(x, { start: 3 });
+  assert.deepEqual(x.data, copy);
+  const t = f64([3, 2], 0.5);
+  const tableCopy = t.data.slice();
+  assert.throws(() => so.embed(t, i32([0, 3])), RangeError);
+  assert.deepEqual(t.data, tableCopy);
+});
+
+test('an error leaves a given out array as it was when the arguments are wrong', () => {
+  const out = new Float64Array(8).fill(7);
+  assert.throws(() => so.positions(2, 4, { out, base: -1 }), RangeError);
+  assert.ok(out.every((x) => x === 7));
+  assert.throws(() => so.embed(f64([2, 4]), i32([0, 9]), { out }), RangeError);
+  assert.ok(out.every((x) => x === 7));
+});
