@@ -198,6 +198,8 @@ function legendItems(legend, items) {
  * @param {(row: number) => string} [options.rowName]  tick/tooltip names, e.g. r => `t = ${start + r}`
  * @param {(col: number) => string} [options.colName]
  * @param {(row: number, col: number, value: number) => string} [options.tooltip]  custom hover text
+ * @param {{ row0: number, row1: number, col0?: number, col1?: number, label?: string }[]} [options.marks]  outlined
+ *        blocks of cells, rows [row0, row1) × columns [col0, col1) (default: all columns), with an optional label
  * @param {number} [options.height]  CSS pixels; default follows the matrix's aspect ratio, within [minHeight, maxHeight]
  * @param {number} [options.minHeight=120]
  * @param {number} [options.maxHeight=420]
@@ -299,6 +301,29 @@ export function heatmap(container, options) {
     ctx.strokeStyle = muted;
     ctx.lineWidth = 1;
     ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+
+    // Outlined blocks.
+    const cw0 = plot.w / cols;
+    const rh0 = plot.h / rows;
+    for (const { row0, row1, col0 = 0, col1 = cols, label } of state.options.marks ?? []) {
+      const x = plot.x + col0 * cw0;
+      const y = plot.y + row0 * rh0;
+      ctx.setLineDash([5, 3]);
+      ctx.lineWidth = 2;
+      ctx.strokeStyle = fg;
+      ctx.strokeRect(x + 1, y + 1, (col1 - col0) * cw0 - 2, (row1 - row0) * rh0 - 2);
+      ctx.setLineDash([]);
+      if (label) {
+        ctx.font = '600 11px system-ui, sans-serif';
+        ctx.textAlign = 'left';
+        ctx.textBaseline = 'top';
+        const w = ctx.measureText(label).width + 8;
+        ctx.fillStyle = fg;
+        ctx.fillRect(x + 3, y + 3, w, 16);
+        ctx.fillStyle = cssVar(state.figure, '--panel', '#fff');
+        ctx.fillText(label, x + 7, y + 5);
+      }
+    }
 
     // Ticks at cell centres.
     ctx.font = '11px system-ui, sans-serif';

@@ -1,6 +1,38 @@
-// Section "experiment" of the lesson page (web/index.html). Being written.
+// Section 4: the lesson's small experiment, run live through the JS API, each assertion a check.
+import { check } from '../checks.mjs';
+import { el, numbersTable, prose } from '../ui.mjs';
+import { lessonExperiment } from '../experiments/positions.mjs';
+
 export async function run(so, root) {
-  const p = document.createElement('p');
-  p.textContent = 'This section is being written.';
-  root.appendChild(p);
+  prose(root,
+    'The lesson closes this part with a short experiment: build a table for 4 positions of width 8, check position 0, ' +
+    'check the norms, place robot at two positions, and look at the shape. Here it is in seqorder’s JavaScript API, ' +
+    'run in your browser a moment ago. Each assertion of the experiment is one check below, with the tolerance the ' +
+    'numpy version uses (<code>assert_allclose</code>: rtol 1e-7; <code>allclose</code>: rtol 1e-5, atol 1e-8).');
+  root.appendChild(el('pre', {}, el('code', {}, [
+    "const so = await loadSeqorder();",
+    "const pe = so.positions(4, 8);              // { data: Float64Array(32), shape: [4, 8], dtype: 'float64' }",
+    "const row = (t) => pe.data.subarray(8 * t, 8 * t + 8);",
+    "row(0).filter((_, c) => c % 2 === 0)        // sines of position 0: all 0",
+    "row(0).filter((_, c) => c % 2 === 1)        // cosines of position 0: all 1",
+    "[0, 1, 2, 3].map((t) => sumOfSquares(row(t)))   // each 4 = D/2",
+    "const robot = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => i / 8);",
+    "const atZero = robot.map((v, c) => v + row(0)[c]);",
+    "const atThree = robot.map((v, c) => v + row(3)[c]);   // not close to atZero",
+    "pe.shape                                     // [4, 8]",
+  ].join('\n'))));
+
+  const result = lessonExperiment(so);
+  const { pe, norms } = result;
+  const headers = ['t', ...Array.from({ length: 8 }, (_, c) => `${c % 2 ? 'cos' : 'sin'} ${c >> 1}`), '‖p_t‖²'];
+  root.appendChild(numbersTable(headers,
+    [0, 1, 2, 3].map((t) => [String(t), ...pe.data.subarray(t * 8, t * 8 + 8), norms[t]]),
+    { caption: 'pe = so.positions(4, 8), with each row’s squared norm', highlight: (_, c) => c === 9 }));
+  root.appendChild(numbersTable(['', ...Array.from({ length: 8 }, (_, c) => `feature ${c}`)],
+    [['robot + pe[0]', ...result.atZero], ['robot + pe[3]', ...result.atThree]],
+    { caption: 'the same token vector at positions 0 and 3' }));
+
+  for (const c of result.checks) check(root, c.name, c.pass, c.details, { claim: c.claim });
+  prose(root,
+    'Nothing has interacted yet: each row was computed on its own. What changed is the input a later step will see.');
 }

@@ -1,0 +1,52 @@
+// Saves a screenshot of the lesson page for the README: serves $SEQORDER_DIST/site (default dist/site) on 127.0.0.1,
+// opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), waits until every experiment has run, and
+// writes a PNG.
+//   node scripts/screenshot.mjs [out.png] [--full] [--width=N] [--height=N] [--dark] [--section=id]
+// Defaults: docs/screenshot.png, a 1100×1500 viewport from the top of the page. --section scrolls to <section id>
+// and captures that section only; --full captures the whole page; --dark emulates prefers-color-scheme: dark.
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from './serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const flag = (name) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+const value = (name, fallback) => (flag(name)?.includes('=') ? flag(name).split('=')[1] : fallback);
+const out = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'docs', 'screenshot.png'));
+const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
+
+const server = await startServer({ root: siteDir, port: 0 });
+const userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-shot-'));
+let context;
+try {
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: Number(value('width', 1100)), height: Number(value('height', 1500)) },
+    deviceScaleFactor: 1,
+    colorScheme: flag('dark') ? 'dark' : 'light',
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.on('pageerror', (error) => console.error(`page error: ${error}`));
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  mkdirSync(path.dirname(out), { recursive: true });
+  const section = value('section', null);
+  if (section) await page.locator(`#${section}`).screenshot({ path: out });
+  else await page.screenshot({ path: out, fullPage: Boolean(flag('full')) });
+  const { passed, failed } = await page.evaluate(() => ({
+    passed: document.querySelectorAll('[data-check][data-status="pass"]').length,
+    failed: document.querySelectorAll('[data-check]:not([data-status="pass"])').length,
+  }));
+  console.log(`wrote ${path.relative(process.cwd(), out)} (${passed} checks pass, ${failed} fail)`);
+} finally {
+  await context?.close();
+  await server.close();
+  rmSync(userDataDir, { recursive: true, force: true });
+}

@@ -1,0 +1,157 @@
+// The lesson page in a real browser: serves $SEQORDER_DIST/site (default dist/site) on 127.0.0.1, opens it in Debian's
+// Chromium through playwright-core, waits for <body data-ready="true">, then asserts that every live check passes, that
+// nothing was logged as an error, that no request left the origin, and that a slider redraws the heatmap.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Flags for a quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here"). */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+let server;
+let context;
+let userDataDir;
+let page;
+const consoleErrors = [];
+const pageErrors = [];
+const foreignRequests = [];
+const failedRequests = [];
+
+before(async () => {
+  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
+  server = await startServer({ root: siteDir, port: 0 });
+  const origin = new URL(server.url).origin;
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport: { width: 1000, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  page.on('pageerror', (error) => pageErrors.push(String(error?.stack ?? error)));
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin) foreignRequests.push(url);
+  });
+  page.on('requestfailed', (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
+  page.on('response', (response) => {
+    if (response.status() >= 400) failedRequests.push(`${response.url()} (HTTP ${response.status()})`);
+  });
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+test('the page finishes every experiment', async () => {
+  const ready = await page.evaluate(() => document.body.dataset.ready);
+  const status = await page.textContent('#status');
+  assert.equal(ready, 'true', `body[data-ready] is "${ready}"; status: ${status}`);
+});
+
+test('every live check passes', async () => {
+  const checks = await page.$$eval('[data-check]', (els) =>
+    els.map((el) => ({ name: el.dataset.check, status: el.dataset.status, text: el.textContent.replace(/\s+/g, ' ').trim() })));
+  assert.ok(checks.length >= 10, `expected the page's checks, found ${checks.length}`);
+  const names = new Set();
+  for (const { name } of checks) {
+    assert.ok(!names.has(name), `two checks are named "${name}"`);
+    names.add(name);
+  }
+  const failures = checks.filter((c) => c.status !== 'pass');
+  assert.deepEqual(failures, [], `failing checks:\n${failures.map((c) => `  ${c.name}: ${c.text}`).join('\n')}`);
+});
+
+test('the positions checks of the lesson are all on the page', async () => {
+  const names = await page.$$eval('[data-check]', (els) => els.map((el) => el.dataset.check));
+  for (const name of ['experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
+    'norm-every-position', 'norm-position0', 'start-offset-rows']) {
+    assert.ok(names.includes(name), `missing check ${name}; present: ${names.join(', ')}`);
+  }
+});
+
+test('no console errors, no page errors, no failed requests', () => {
+  assert.deepEqual(pageErrors, [], `page errors:\n${pageErrors.join('\n')}`);
+  assert.deepEqual(consoleErrors, [], `console errors:\n${consoleErrors.join('\n')}`);
+  assert.deepEqual(failedRequests, [], `failed requests:\n${failedRequests.join('\n')}`);
+});
+
+test('no request leaves the origin', () => {
+  assert.deepEqual(foreignRequests, []);
+});
+
+test('the Content-Security-Policy is the strict one', async () => {
+  const csp = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  assert.equal(csp, "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
+});
+
+/** A hash of the heatmap's pixels, read in the page. */
+function heatmapHash() {
+  return page.evaluate(() => {
+    const canvas = document.querySelector('#sinusoids .plot-heatmap canvas');
+    const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+    let h = 2166136261;
+    for (let i = 0; i < data.length; i += 1) h = Math.imul(h ^ data[i], 16777619) >>> 0;
+    return h.toString(16);
+  });
+}
+
+/** Resolves after two animation frames: slider input re-renders in the next frame. */
+function frames() {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}
+
+test('moving a slider (keyboard) redraws the heatmap and keeps its checks passing', async () => {
+  for (const id of ['#sinusoids-start', '#sinusoids-width', '#sinusoids-length']) {
+    const before = await heatmapHash();
+    const value = await page.inputValue(id);
+    await page.focus(id);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await frames();
+    const after = await heatmapHash();
+    assert.notEqual(await page.inputValue(id), value, `${id}: the arrow key did not move the slider`);
+    assert.notEqual(after, before, `${id}: the heatmap did not change`);
+  }
+  const failing = await page.$$eval('#sinusoids [data-check]:not([data-status="pass"])', (els) => els.map((el) => el.textContent));
+  assert.deepEqual(failing, []);
+});
+
+test('hovering the heatmap shows t, column and value', async () => {
+  const canvas = await page.$('#sinusoids .plot-heatmap canvas');
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.4, box.y + box.height * 0.3);
+  const tooltip = await page.waitForSelector('#sinusoids .plot-heatmap .plot-tooltip:not([hidden])', { timeout: 5000 });
+  const text = await tooltip.textContent();
+  assert.match(text, /t = \d+/);
+  assert.match(text, /column \d+/);
+  assert.match(text, /[−-]?\d/);
+});
+
+test('the page is usable on a phone-sized screen (no horizontal scrolling)', async () => {
+  await page.setViewportSize({ width: 360, height: 740 });
+  await frames();
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 360px screen`);
+});
