@@ -17,6 +17,7 @@ export const SECTIONS = [
   'experiment',
   'norm',
   'start-offset',
+  'order-experiments', 'four-steps', 'incremental',
 ];
 
 const statusEl = document.getElementById('status');

@@ -32,7 +32,8 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
   // Right: new words at positions p …, queries aligned to the last key rows.
   const newInput = sentenceInput(so, table, fresh, { positions: true, start: prefix });
   const keys = stackRows(cache, newInput);
-  const cached = so.attention(newInput, keys, keys, { causal: true, queryStart: prefix });
+  const cachedSteps = so.attention(newInput, keys, keys, { causal: true, queryStart: prefix, steps: true });
+  const cached = cachedSteps.output;
 
   // Mistake 1: positions of the new words restarted at 0.
   const restartInput = sentenceInput(so, table, fresh, { positions: true, start: 0 });
@@ -40,22 +41,25 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
   const restarted = so.attention(restartInput, restartKeys, restartKeys, { causal: true, queryStart: prefix });
 
   // Mistake 2: right positions, but the queries aligned top-left (as if they were the first rows).
-  const topLeft = so.attention(newInput, keys, keys, { causal: true, queryStart: 0 });
+  const topLeftSteps = so.attention(newInput, keys, keys, { causal: true, queryStart: 0, steps: true });
+  const topLeft = topLeftSteps.output;
 
   const cachedError = maxAbsDiff(cached, full);
   const restartError = maxAbsDiff(restarted, full);
   const topLeftError = maxAbsDiff(topLeft, full);
+  const [cachedRows, restartedRows, topLeftRows] = [cached, restarted, topLeft].map((t) => rowDiffs(t, full));
   const rows = fresh.map((word, i) => ({
     word,
     position: prefix + i,
-    cached: rowDiffs(cached, full)[i],
-    restarted: rowDiffs(restarted, full)[i],
-    topLeft: rowDiffs(topLeft, full)[i],
+    cached: cachedRows[i],
+    restarted: restartedRows[i],
+    topLeft: topLeftRows[i],
     topLeftSees: i + 1, // keys 0 … i under queryStart 0, instead of 0 … p+i
   }));
   const n = fresh.length;
   return {
     words, prefix, rows, full, cached, restarted, topLeft,
+    weights: { cached: cachedSteps.weights, topLeft: topLeftSteps.weights }, // (Tq, Tk) each
     checks: [
       {
         name: 'incremental-cached-equals-full',

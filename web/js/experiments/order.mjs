@@ -118,26 +118,34 @@ export function causalExperiment(so, table, { words = SENTENCE, order = SWAP, vo
   const x = sentenceInput(so, table, words);
   const output = selfAttention(so, x, { causal: true });
   const reorderedOutput = selfAttention(so, reorderRows(x, order), { causal: true });
-  const commute = maxAbsDiff(reorderedOutput, reorderRows(output, order));
+  const followed = reorderRows(output, order);
+  const commute = maxAbsDiff(reorderedOutput, followed);
 
-  let causalEarlier = 0; // max |Δ| of rows before the replaced word, causal
-  let unmaskedEarlier = 0; // the same without the mask, for contrast
-  let replacements = 0;
+  // influence[i·T + j]: the largest change of output row i over every replacement of word j (T × T, row-major;
+  // with the mask, the cells right of the diagonal, i < j, must be exactly 0).
+  const T = words.length;
+  const influence = { causal: new Float64Array(T * T), unmasked: new Float64Array(T * T) };
   const unmasked = selfAttention(so, x);
-  for (let j = 1; j < words.length; j += 1) {
+  let replacements = 0;
+  for (let j = 0; j < T; j += 1) {
     for (const word of vocab) {
       if (word === words[j]) continue;
-      const changed = words.map((w, i) => (i === j ? word : w));
-      const y = sentenceInput(so, table, changed);
-      const width = x.shape[1];
-      const earlier = (a) => a.data.subarray(0, j * width);
-      causalEarlier = Math.max(causalEarlier, maxAbsDiff(earlier(selfAttention(so, y, { causal: true })), earlier(output)));
-      unmaskedEarlier = Math.max(unmaskedEarlier, maxAbsDiff(earlier(selfAttention(so, y)), earlier(unmasked)));
-      replacements += 1;
+      const y = sentenceInput(so, table, words.map((w, i) => (i === j ? word : w)));
+      const causalDiffs = rowDiffs(selfAttention(so, y, { causal: true }), output);
+      const unmaskedDiffs = rowDiffs(selfAttention(so, y), unmasked);
+      for (let i = 0; i < T; i += 1) {
+        influence.causal[i * T + j] = Math.max(influence.causal[i * T + j], causalDiffs[i]);
+        influence.unmasked[i * T + j] = Math.max(influence.unmasked[i * T + j], unmaskedDiffs[i]);
+      }
+      if (j > 0) replacements += 1;
     }
   }
+  // Rows before the replaced word: i < j.
+  const earlier = (m) => Math.max(0, ...Array.from({ length: T * T }, (_, k) => (Math.floor(k / T) < k % T ? m[k] : 0)));
+  const causalEarlier = earlier(influence.causal);
+  const unmaskedEarlier = earlier(influence.unmasked);
   return {
-    words, order, output, reorderedOutput, replacements, causalEarlier, unmaskedEarlier,
+    words, order, output, reorderedOutput, followed, replacements, causalEarlier, unmaskedEarlier, influence,
     checks: [
       {
         name: 'order-causal-not-equivariant',
