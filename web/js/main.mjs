@@ -18,6 +18,7 @@ export const SECTIONS = [
   'norm',
   'start-offset',
   'order-experiments', 'four-steps', 'incremental',
+  'comparisons',
 ];
 
 const statusEl = document.getElementById('status');

@@ -1,0 +1,343 @@
+// The comparisons aside, as experiments: learned vs sinusoidal vs rotary positions, float32 vs float64 tables, the
+// two layouts, and the rotation that carries p_t to p_{t+k}. Each experiment returns what the page draws plus its
+// checks { name, pass, claim, details }, the numbers behind every verdict in details.
+// Pure: no DOM; the page (web/js/sections/comparisons.mjs) and tests/node/comparisons.test.mjs run it.
+//
+// References are computed here in plain JS float64 (Math.sin, Math.cos, Math.pow), independently of the core, except
+// where the claim is about seqorder's own outputs compared with each other (a layout is a permutation of another).
+import { fmt, maxAbsDiff, uniformGenerator } from './sentence.mjs';
+
+/** Tolerances of the checks, each with its reason. */
+export const TOL = Object.freeze({
+  /** Two float64 computations of the same quantity by other roundings: a few ulps of values of order 1–10. */
+  same: 1e-12,
+  /** "Different": far above rounding; the effects shown are of order 0.01 to 1. */
+  different: 1e-3,
+  /** seqorder's float32 table: float64 angles rounded once, so half a float32 ulp of a value ≤ 1 (3e-8), with room. */
+  float32: 2e-7,
+  /** seqorder's float64 table against Math.sin: the angle t·f_i is a few ulps apart, ~1e-10 at t = 1e6. */
+  float64: 1e-9,
+});
+
+/** The starts of the precision readout. */
+export const PRECISION_STARTS = Object.freeze([0, 1e4, 1e5, 1e6]);
+
+const BASE = 10000;
+
+/** f_i = base^(−2i/width), float64, i = 0 … width/2 − 1. */
+export function frequencies(width, base = BASE) {
+  return Array.from({ length: width / 2 }, (_, i) => base ** (-(2 * i) / width));
+}
+
+/** The lesson's table in plain JS float64: (length, width), interleaved sin, cos. */
+export function referencePositions(length, width, { start = 0, base = BASE } = {}) {
+  const f = frequencies(width, base);
+  const data = new Float64Array(length * width);
+  for (let r = 0; r < length; r++) {
+    for (let i = 0; i < f.length; i++) {
+      const angle = (start + r) * f[i];
+      data[r * width + 2 * i] = Math.sin(angle);
+      data[r * width + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return { data, shape: [length, width], dtype: 'float64' };
+}
+
+/**
+ * The table as code that works in float32 throughout computes it (the lesson's torch version with dtype float32):
+ * float32 positions, float32 frequencies, a float32 product for the angle, float32 sin and cos. Emulated exactly with
+ * Math.fround: each float32 operation is the float64 one rounded once (for these operations that equals float32
+ * arithmetic: the product of two float32 values is exact in float64, and sin/cos of a float32 angle are rounded once).
+ */
+export function float32AnglesPositions(length, width, { start = 0, base = BASE } = {}) {
+  const f = Math.fround;
+  const half = width / 2;
+  const frequency = Array.from({ length: half }, (_, i) => f(base ** f(-(2 * i) / width)));
+  const data = new Float32Array(length * width);
+  for (let r = 0; r < length; r++) {
+    const t = f(start + r);
+    for (let i = 0; i < half; i++) {
+      const angle = f(t * frequency[i]);
+      data[r * width + 2 * i] = Math.sin(angle);
+      data[r * width + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return { data, shape: [length, width], dtype: 'float32' };
+}
+
+/**
+ * tensor2tensor's get_timing_signal_1d (min_timescale 1, max_timescale = base): its D/2 frequencies are spaced evenly
+ * in log scale from 1 to exactly 1/base, f_i = base^(−i/(D/2 − 1)), and each row is all sines then all cosines.
+ */
+export function t2tPositions(length, width, { start = 0, base = BASE } = {}) {
+  const half = width / 2;
+  const increment = Math.log(base) / Math.max(half - 1, 1);
+  const data = new Float64Array(length * width);
+  for (let r = 0; r < length; r++) {
+    for (let i = 0; i < half; i++) {
+      const angle = (start + r) * Math.exp(-i * increment);
+      data[r * width + i] = Math.sin(angle);
+      data[r * width + half + i] = Math.cos(angle);
+    }
+  }
+  return { data, shape: [length, width], dtype: 'float64' };
+}
+
+/** A seeded uniform [−1, 1) vector of `width` values. */
+export function randomVector(width, seed) {
+  const uniform = uniformGenerator(seed);
+  return Float64Array.from({ length: width }, () => 2 * uniform() - 1);
+}
+
+/** The same vector at every one of `length` positions → (length, D). */
+export function repeatRows(vector, length) {
+  const data = new Float64Array(length * vector.length);
+  for (let t = 0; t < length; t++) data.set(vector, t * vector.length);
+  return { data, shape: [length, vector.length], dtype: 'float64' };
+}
+
+/** Every row of a (T, D) dotted with every row of b (T', D) → (T, T'). */
+export function dotProducts(a, b) {
+  const [rows, width] = a.shape;
+  const cols = b.shape[0];
+  const data = new Float64Array(rows * cols);
+  for (let m = 0; m < rows; m++) {
+    for (let n = 0; n < cols; n++) {
+      let dot = 0;
+      for (let d = 0; d < width; d++) dot += a.data[m * width + d] * b.data[n * width + d];
+      data[m * cols + n] = dot;
+    }
+  }
+  return { data, shape: [rows, cols], dtype: 'float64' };
+}
+
+/**
+ * How far a square matrix s (T, T) is from depending on m − n only: the largest change along any diagonal,
+ * max |s[m][n] − s[m−1][n−1]|, and the spread across diagonals, max − min of s[m][0] and s[0][n] (0 when nothing
+ * depends on the offset either).
+ */
+export function diagonalStats(s) {
+  const size = s.shape[0];
+  let alongDiagonal = 0;
+  for (let m = 1; m < size; m++) {
+    for (let n = 1; n < size; n++) {
+      const d = Math.abs(s.data[m * size + n] - s.data[(m - 1) * size + n - 1]);
+      if (!(d <= alongDiagonal)) alongDiagonal = d;
+    }
+  }
+  const edge = [];
+  for (let k = 0; k < size; k++) edge.push(s.data[k * size], s.data[k]);
+  return { alongDiagonal, acrossDiagonals: Math.max(...edge) - Math.min(...edge) };
+}
+
+/**
+ * Learned positions are a lookup; sinusoids are a formula. `table` (P, D) stands in for trained values.
+ * Returns the table, a lookup inside it, what asking past its end gives (the error, caught), the sinusoids at a
+ * position no table of P rows has, and three checks.
+ */
+export function learnedExperiment(so, { rows = 8, width = 8, seed = 5, lookupStart = 2, lookupLength = 3, far = 1_000_000 } = {}) {
+  const uniform = uniformGenerator(seed);
+  const table = { data: Float64Array.from({ length: rows * width }, () => 2 * uniform() - 1), shape: [rows, width], dtype: 'float64' };
+  const lookup = so.learnedPositions(table, lookupLength, { start: lookupStart });
+  const expected = table.data.slice(lookupStart * width, (lookupStart + lookupLength) * width);
+  const lookupDiff = maxAbsDiff(lookup.data, expected);
+
+  const past = tryLearned(so, table, lookupLength, rows - 1);
+  const sinusoid = so.positions(1, width, { start: far });
+  const reference = referencePositions(1, width, { start: far });
+  const sinusoidDiff = maxAbsDiff(sinusoid.data, reference.data);
+  const squaredNorm = sinusoid.data.reduce((s, v) => s + v * v, 0);
+
+  return {
+    table, lookup, lookupStart, lookupLength, past, far, sinusoid,
+    checks: [
+      {
+        name: 'cmp-learned-lookup',
+        pass: lookupDiff === 0 && lookup.shape[0] === lookupLength,
+        claim: `A learned table is a lookup: positions ${lookupStart}…${lookupStart + lookupLength - 1} are rows ${lookupStart}…${lookupStart + lookupLength - 1} of the table, copied.`,
+        details: `max |learnedPositions − table rows| = ${fmt(lookupDiff)} (exactly 0 expected), shape [${lookup.shape}]`,
+      },
+      {
+        name: 'cmp-learned-past-end',
+        pass: past.error instanceof RangeError && /reach past the table/.test(past.error.message),
+        claim: `Asking for positions past row ${rows - 1} of a ${rows}-row table is an error, not a guess.`,
+        details: past.error
+          ? `${past.error.name}: ${past.error.message}`
+          : `no error: got ${past.result.shape[0]} rows for positions ${rows - 1}…${rows - 2 + lookupLength}`,
+      },
+      {
+        name: 'cmp-sinusoid-anywhere',
+        pass: sinusoidDiff <= TOL.float64 && Math.abs(squaredNorm - width / 2) <= TOL.same,
+        claim: `The sinusoid formula evaluates at position ${far.toLocaleString('en-US')} like anywhere else.`,
+        details: `max |seqorder − Math.sin/cos| = ${fmt(sinusoidDiff)} ≤ ${TOL.float64}; squared norm ${fmt(squaredNorm, 15)} (D/2 = ${width / 2})`,
+      },
+    ],
+  };
+}
+
+/** so.learnedPositions(table, length, { start }), returning { result } or { error } (the page shows either). */
+export function tryLearned(so, table, length, start) {
+  try {
+    return { result: so.learnedPositions(table, length, { start }) };
+  } catch (error) {
+    return { error };
+  }
+}
+
+/**
+ * Rotary vs added positions. One content vector q0 sits at every query position m and k0 at every key position n,
+ * so whatever varies in q_m · k_n comes from the positions. Rotary: rotate Q and K (so.rope) and take dot products.
+ * Added: (q0 + p_m) · (k0 + p_n) (so.addPositions). Returns both (T, T) score matrices and two checks.
+ */
+export function rotaryExperiment(so, { length = 24, width = 8, seed = 7, start = 0 } = {}) {
+  const q0 = randomVector(width, seed);
+  const k0 = randomVector(width, seed + 1000);
+  const q = repeatRows(q0, length);
+  const k = repeatRows(k0, length);
+  const rotary = dotProducts(so.rope(q, { start }), so.rope(k, { start }));
+  const added = dotProducts(so.addPositions(q, { start }), so.addPositions(k, { start }));
+  const r = diagonalStats(rotary);
+  const a = diagonalStats(added);
+  // The rotated scores from start 0 and from start + 1000: shifting every position changes no offset.
+  const shifted = dotProducts(so.rope(q, { start: start + 1000 }), so.rope(k, { start: start + 1000 }));
+  const shift = maxAbsDiff(shifted, rotary);
+  return {
+    q0, k0, rotary, added, length, width, start,
+    checks: [
+      {
+        name: 'cmp-rope-relative',
+        pass: r.alongDiagonal <= TOL.same && shift <= 1e-10 && r.acrossDiagonals > TOL.different,
+        claim: 'After rotary positions, q_m · k_n depends only on the offset m − n: every diagonal of the heatmap is constant.',
+        details: `max change along a diagonal = ${fmt(r.alongDiagonal)} ≤ ${TOL.same}; spread across offsets = ${fmt(r.acrossDiagonals)} > ${TOL.different} (positions do matter); starting 1000 later changes the scores by ${fmt(shift)}`,
+      },
+      {
+        name: 'cmp-added-not-relative',
+        pass: a.alongDiagonal > TOL.different,
+        claim: 'Adding sinusoids to the input does not give this exactly: the diagonals of (q + p_m) · (k + p_n) drift.',
+        details: `max change along a diagonal = ${fmt(a.alongDiagonal)} > ${TOL.different}: the cross terms q·p_n and p_m·k depend on each position on its own`,
+      },
+    ],
+  };
+}
+
+/**
+ * float32 vs float64 tables at each start in `starts`: seqorder's float32 table (float64 angles, rounded once) and a
+ * float32-angles table, both against a plain-JS float64 reference; seqorder's float64 table too. Returns one readout
+ * per start (max errors and the error matrices) and two checks.
+ */
+export function precisionExperiment(so, { starts = PRECISION_STARTS, length = 8, width = 8 } = {}) {
+  const readouts = starts.map((start) => {
+    const reference = referencePositions(length, width, { start });
+    const float64 = so.positions(length, width, { start });
+    const float32 = so.positions(length, width, { start, dtype: 'float32' });
+    const angles32 = float32AnglesPositions(length, width, { start });
+    const errors = (t) => Float64Array.from(t.data, (v, j) => Math.abs(v - reference.data[j]));
+    return {
+      start, reference, float64, float32, angles32,
+      float64Error: maxAbsDiff(float64, reference),
+      float32Error: maxAbsDiff(float32, reference),
+      angles32Error: maxAbsDiff(angles32, reference),
+      float32Errors: { data: errors(float32), shape: [length, width] },
+      angles32Errors: { data: errors(angles32), shape: [length, width] },
+    };
+  });
+  const worst = (key) => Math.max(...readouts.map((r) => r[key]));
+  const list = (key) => readouts.map((r) => `${fmt(r[key], 2)} at ${r.start.toLocaleString('en-US')}`).join(', ');
+  const last = readouts[readouts.length - 1];
+  return {
+    readouts, length, width,
+    checks: [
+      {
+        name: 'cmp-float32-seqorder',
+        pass: worst('float32Error') <= TOL.float32 && worst('float64Error') <= TOL.float64,
+        claim: 'seqorder\'s float32 table stays within float32\'s own rounding at every start: its angles are float64, rounded once at the end.',
+        details: `max |float32 − exact|: ${list('float32Error')} (each ≤ ${TOL.float32}); float64 table: max ${fmt(worst('float64Error'), 2)} ≤ ${TOL.float64}`,
+      },
+      {
+        name: 'cmp-float32-angles-drift',
+        pass: last.angles32Error > 100 * TOL.float32 && last.angles32Error > readouts[0].angles32Error,
+        claim: 'Computing the angles themselves in float32 loses accuracy as positions grow.',
+        details: `max |float32-angles table − exact|: ${list('angles32Error')}; at ${last.start.toLocaleString('en-US')} that is ${fmt(last.angles32Error / Math.max(last.float32Error, 1e-300), 2)} × seqorder's float32 error`,
+      },
+    ],
+  };
+}
+
+/**
+ * The same positions in both layouts, and the tensor2tensor table for contrast. Returns the three tables and two
+ * checks: halves is interleaved with columns permuted (exactly), and t2t's table is not (other frequencies).
+ */
+export function layoutExperiment(so, { length = 32, width = 16, start = 0 } = {}) {
+  const interleaved = so.positions(length, width, { start });
+  const halves = so.positions(length, width, { start, layout: 'halves' });
+  const half = width / 2;
+  // Column i of halves should be column 2i of interleaved; column half + i, column 2i + 1.
+  const permuted = new Float64Array(interleaved.data.length);
+  for (let t = 0; t < length; t++) {
+    for (let i = 0; i < half; i++) {
+      permuted[t * width + i] = interleaved.data[t * width + 2 * i];
+      permuted[t * width + half + i] = interleaved.data[t * width + 2 * i + 1];
+    }
+  }
+  const permutationDiff = maxAbsDiff(halves.data, permuted);
+  const sorted = (data) => Float64Array.from(data).sort();
+  const sameMultiset = maxAbsDiff(sorted(halves.data), sorted(interleaved.data)) === 0;
+  const unchangedColumns = width >= 4 ? maxAbsDiff(halves.data, interleaved.data) : 0;
+  const t2t = t2tPositions(length, width, { start });
+  const t2tDiff = maxAbsDiff(t2t.data, halves.data);
+  return {
+    interleaved, halves, t2t, length, width, start,
+    checks: [
+      {
+        name: 'cmp-layouts-permuted',
+        pass: permutationDiff === 0 && sameMultiset && unchangedColumns > TOL.different,
+        claim: 'Interleaved and halves hold the same numbers: column i of halves is column 2i of interleaved, column D/2 + i is column 2i + 1.',
+        details: `max |halves − permuted interleaved| = ${fmt(permutationDiff)} (exactly 0 expected); same sorted values: ${sameMultiset}; the tables themselves differ by up to ${fmt(unchangedColumns)}`,
+      },
+      {
+        name: 'cmp-layouts-t2t-differs',
+        pass: t2tDiff > TOL.different,
+        claim: 'tensor2tensor\'s table also puts sines first, but is not this table: its frequencies differ.',
+        details: `max |t2t − halves| = ${fmt(t2tDiff)} > ${TOL.different}; slowest frequency: t2t 1/${BASE} = ${fmt(1 / BASE)}, ours ${BASE}^(−${width - 2}/${width}) = ${fmt(BASE ** (-(width - 2) / width))}`,
+      },
+    ],
+  };
+}
+
+/**
+ * p_{t+k} is the same rotation of p_t for every t. The rotation is read off row k of the table itself: pair i of p_k
+ * is (sin k f_i, cos k f_i), and by angle addition
+ *   sin((t+k) f) = sin(t f) cos(k f) + cos(t f) sin(k f),   cos((t+k) f) = cos(t f) cos(k f) − sin(t f) sin(k f).
+ * Returns the table, the largest deviation per offset k, and one check.
+ */
+export function shiftExperiment(so, { length = 64, width = 16, offsets = [1, 5, 20] } = {}) {
+  const p = so.positions(length, width);
+  const at = (t, j) => p.data[t * width + j];
+  const deviations = offsets.map((k) => {
+    let max = 0;
+    for (let t = 0; t + k < length; t++) {
+      for (let i = 0; i < width / 2; i++) {
+        const sinK = at(k, 2 * i);
+        const cosK = at(k, 2 * i + 1);
+        const sinT = at(t, 2 * i);
+        const cosT = at(t, 2 * i + 1);
+        const d = Math.max(Math.abs(at(t + k, 2 * i) - (sinT * cosK + cosT * sinK)),
+          Math.abs(at(t + k, 2 * i + 1) - (cosT * cosK - sinT * sinK)));
+        if (!(d <= max)) max = d;
+      }
+    }
+    return { k, max };
+  });
+  const worst = Math.max(...deviations.map((d) => d.max));
+  return {
+    p, length, width, offsets, deviations,
+    checks: [
+      {
+        name: 'cmp-shift-rotation',
+        pass: worst <= TOL.same,
+        claim: 'Moving k positions later turns every sine/cosine pair by the same angle, whatever t is: p_(t+k) is a fixed rotation of p_t.',
+        details: `${deviations.map((d) => `k = ${d.k}: max deviation ${fmt(d.max, 2)}`).join('; ')} over t = 0…${length - 1} (each ≤ ${TOL.same})`,
+      },
+    ],
+  };
+}
