@@ -1,0 +1,247 @@
+#include "attention_fast.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <limits>
+#include <new>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+#include "f32x4.hpp"
+
+// The microkernel's loop must stay a plain loop: V8's TurboFan hoists every load of an unrolled body and does not
+// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower).
+#if defined(__clang__)
+#define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
+#else
+#define SEQORDER_PLAIN_LOOP
+#endif
+
+namespace seqorder {
+namespace {
+
+using simd::f32x4;
+using simd::i32x4;
+
+constexpr std::size_t kRows = 4;  // query rows per tile: one lane each
+constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
+
+std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
+
+// An uninitialized float buffer aligned for vector loads (aligned_alloc wants a size that is a multiple of the
+// alignment, else it may return null).
+class Floats {
+public:
+    explicit Floats(std::size_t count) {
+        constexpr std::size_t alignment = 64;
+        data_ = static_cast<float*>(std::aligned_alloc(alignment, round_up(std::max<std::size_t>(count, 1) * sizeof(float), alignment)));
+        if (data_ == nullptr) throw std::bad_alloc();
+    }
+    ~Floats() { std::free(data_); }
+    Floats(const Floats&) = delete;
+    Floats& operator=(const Floats&) = delete;
+    float* data() const { return data_; }
+
+private:
+    float* data_;
+};
+
+// The throws of attention_fast when a span does not hold a × b × c values.
+void check_length(const char* name, std::size_t length, std::int64_t a, std::int64_t b, std::int64_t c) {
+    std::int64_t count = 0;
+    if (__builtin_mul_overflow(a, b, &count) || __builtin_mul_overflow(count, c, &count))
+        throw std::invalid_argument(std::string("attention: the shape of ") + name + " has too many elements");
+    if (static_cast<std::uint64_t>(count) != length)
+        throw std::invalid_argument(std::string("attention: ") + name + " holds " + std::to_string(length) +
+                                    " values but its shape needs " + std::to_string(a) + " x " + std::to_string(b) +
+                                    " x " + std::to_string(c) + " = " + std::to_string(count));
+}
+
+// k: (Tk, D) -> panels (ceil(Tk / 8), D, 8): the 8 keys of a panel side by side at each d; keys past Tk are zero.
+void pack_keys(float* panels, const float* k, std::size_t Tk, std::size_t D) {
+    for (std::size_t j0 = 0; j0 < Tk; j0 += kCols) {
+        float* panel = panels + j0 * D;
+        for (std::size_t c = 0; c < kCols; ++c) {
+            if (j0 + c < Tk)
+                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = k[(j0 + c) * D + d];
+            else
+                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = 0.0f;
+        }
+    }
+}
+
+// v: (Tk, Dv) -> panels (ceil(Dv / 8), Tk, 8): 8 value columns per panel; columns past Dv are zero.
+void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) {
+    for (std::size_t j = 0; j < Tk; ++j)
+        for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
+            float* out = panels + (e0 * Tk + j * kCols);
+            const std::size_t n = std::min(kCols, Dv - e0);
+            for (std::size_t c = 0; c < n; ++c) out[c] = v[j * Dv + e0 + c];
+            for (std::size_t c = n; c < kCols; ++c) out[c] = 0.0f;
+        }
+}
+
+// rows (<= 4) query rows of width D -> (D, 4), each value times scale = 1/sqrt(D); missing rows are zero.
+void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D, float scale) {
+    for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] * scale : 0.0f;
+}
+
+// The microkernel, for q . k^T and for weights . v alike:
+//   a: (n, 4), b: (n, 8) -> tile (4, 8), tile[r][c] = sum over t of a[t][r] * b[t][c], summed in order of t.
+// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 2 loads and 4 broadcasts
+// per step, all of it in registers.
+struct Tile {
+    f32x4 c[8];
+};
+
+SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n) {
+    const f32x4 zero = simd::splat(0.0f);
+    f32x4 c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero, c7 = zero;
+    SEQORDER_PLAIN_LOOP
+    for (std::size_t t = 0; t < n; ++t) {
+        const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
+        const f32x4 a0 = simd::load_splat(a);
+        c0 = c0 + a0 * b0;
+        c1 = c1 + a0 * b1;
+        const f32x4 a1 = simd::load_splat(a + 1);
+        c2 = c2 + a1 * b0;
+        c3 = c3 + a1 * b1;
+        const f32x4 a2 = simd::load_splat(a + 2);
+        c4 = c4 + a2 * b0;
+        c5 = c5 + a2 * b1;
+        const f32x4 a3 = simd::load_splat(a + 3);
+        c6 = c6 + a3 * b0;
+        c7 = c7 + a3 * b1;
+        a += kRows;
+        b += kCols;
+    }
+    return {{c0, c1, c2, c3, c4, c5, c6, c7}};
+}
+
+// scaled: (round_up(keys, 8), 4) <- (q / sqrt(D)) . k^T for keys 0 .. keys-1 (and the zero keys padding the last
+// panel), stored one lane per query row: scaled[j][r].
+// queries: (D, 4) packed and pre-scaled; key_panels: pack_keys's layout.
+void scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D) {
+    for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
+        Tile t = multiply_tile(queries, key_panels + j0 * D, D);
+        simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
+        simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
+        float* out = scaled + j0 * kRows;
+        simd::store(out + 0, t.c[0]);
+        simd::store(out + 4, t.c[2]);
+        simd::store(out + 8, t.c[4]);
+        simd::store(out + 12, t.c[6]);
+        simd::store(out + 16, t.c[1]);
+        simd::store(out + 20, t.c[3]);
+        simd::store(out + 24, t.c[5]);
+        simd::store(out + 28, t.c[7]);
+    }
+}
+
+// The softmax of 4 rows at once, in place: scaled (keys, 4) -> weights e^(scaled - row max), not yet divided by the
+// row sums, which are returned (one lane per row).
+// Keys before first_masked are seen by every row; from first_masked on, row r sees key j only if
+// j <= last_seen_by_row0 + r (the causal diagonal), and the other weights are exactly 0.
+f32x4 softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0) {
+    const std::size_t unmasked = std::min(keys, first_masked);
+    const i32x4 last_seen = simd::iota_i(last_seen_by_row0);  // row r sees keys 0 .. last_seen_by_row0 + r
+    const auto seen = [&](std::size_t j) { return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last_seen); };
+    const f32x4 minus_inf = simd::splat(-std::numeric_limits<float>::infinity());
+
+    // the row maximum over the keys each row sees
+    f32x4 max = minus_inf;
+    for (std::size_t j = 0; j < unmasked; ++j) max = simd::pmax(max, simd::load(scaled + j * kRows));
+    for (std::size_t j = unmasked; j < keys; ++j)
+        max = simd::pmax(max, simd::select(seen(j), simd::load(scaled + j * kRows), minus_inf));
+
+    // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0
+    f32x4 sum = simd::splat(0.0f);
+    for (std::size_t j = 0; j < unmasked; ++j) {
+        const f32x4 w = simd::exp(simd::load(scaled + j * kRows) - max);
+        simd::store(scaled + j * kRows, w);
+        sum = sum + w;
+    }
+    for (std::size_t j = unmasked; j < keys; ++j) {
+        const f32x4 w = simd::keep(simd::exp(simd::load(scaled + j * kRows) - max), seen(j));
+        simd::store(scaled + j * kRows, w);
+        sum = sum + w;
+    }
+    return sum;
+}
+
+// output rows (rows <= 4 of them, Dv wide) = (weights . v) / sums, for weights (keys, 4) and the value panels
+// (pack_values's layout, Tk keys each, of which the first `keys` are used).
+void weighted_sum(float* output, std::size_t rows, const float* weights, f32x4 sums, const float* value_panels,
+                  std::size_t keys, std::size_t Tk, std::size_t Dv) {
+    alignas(16) float sum[kRows];
+    simd::store(sum, sums);
+    for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
+        const Tile t = multiply_tile(weights, value_panels + e0 * Tk, keys);
+        const std::size_t n = std::min(kCols, Dv - e0);
+        for (std::size_t r = 0; r < rows; ++r) {
+            const f32x4 row_sum = simd::splat(sum[r]);
+            alignas(16) float row[kCols];
+            simd::store(row, t.c[2 * r] / row_sum);
+            simd::store(row + 4, t.c[2 * r + 1] / row_sum);
+            std::copy(row, row + n, output + r * Dv + e0);
+        }
+    }
+}
+
+}  // namespace
+
+void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
+                    std::span<const float> v, const AttentionShape& s, const CausalMask& mask) {
+    const std::int64_t query_start = check_attention_args(s, mask);
+    check_length("output", output.size(), s.batch, s.queries, s.value_width);
+    check_length("q", q.size(), s.batch, s.queries, s.width);
+    check_length("k", k.size(), s.batch, s.keys, s.width);
+    check_length("v", v.size(), s.batch, s.keys, s.value_width);
+    const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
+               Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
+               Dv = static_cast<std::size_t>(s.value_width);
+    if (output.empty()) return;
+    if (Tk == 0) {  // nothing to attend to: an empty weighted sum, zeros (as the reference)
+        std::fill(output.begin(), output.end(), 0.0f);
+        return;
+    }
+    if (Tk > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - kRows)
+        throw std::invalid_argument("attention: Tk is too large for the fast path");
+    const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+
+    const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
+    const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);
+    for (std::size_t b = 0; b < B; ++b) {
+        pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
+        pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
+        for (std::size_t i0 = 0; i0 < Tq; i0 += kRows) {
+            const std::size_t rows = std::min(kRows, Tq - i0);
+            pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, rows, D, scale);
+            // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
+            // needs keys up to its last row's, and masks from its first row's last key on.
+            const std::size_t position = mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
+            const std::size_t keys = mask.causal ? std::min(Tk, position + kRows) : Tk;
+            const std::size_t first_masked = mask.causal ? position + 1 : Tk;
+            scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D);
+            const f32x4 sums = softmax_rows(scaled.data(), keys, first_masked, static_cast<std::int32_t>(position));
+            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), sums, value_panels.data(), keys, Tk, Dv);
+        }
+    }
+}
+
+Tensor<float> attention_fast(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,
+                             const CausalMask& mask) {
+    const AttentionShape s = attention_shape(q, k, v);
+    check_attention_args(s, mask);
+    Shape shape = q.shape();
+    shape.back() = static_cast<std::size_t>(s.value_width);
+    Tensor<float> output(std::move(shape), "output");
+    attention_fast(output.data(), q.data(), k.data(), v.data(), s, mask);
+    return output;
+}
+
+}  // namespace seqorder

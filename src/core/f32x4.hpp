@@ -1,0 +1,155 @@
+// Four float32 lanes for the fast kernels: WebAssembly SIMD128 when compiled with -msimd128, else a portable struct of
+// four floats with the same semantics lane by lane. The blocked kernels are written once against this header, so the
+// native build runs (and the native tests check) the very same blocking, packing and masking as the WebAssembly module.
+//
+// Only what the kernels need, with WebAssembly's semantics:
+//   pmax(a, b) = a < b ? b : a  and  pmin(a, b) = b < a ? b : a   (a NaN in b is ignored, as in the reference's max)
+//   masks (i32x4) are all-ones / all-zeros per lane.
+// No fused multiply-add anywhere: results agree between the native and WebAssembly builds.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <limits>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
+#if defined(__GNUC__) || defined(__clang__)
+#define SEQORDER_INLINE inline __attribute__((always_inline))
+#else
+#define SEQORDER_INLINE inline
+#endif
+
+namespace seqorder::simd {
+
+#ifdef __wasm_simd128__
+
+struct f32x4 { v128_t v; };
+struct i32x4 { v128_t v; };  // also a lane mask
+
+SEQORDER_INLINE f32x4 load(const float* p) { return {wasm_v128_load(p)}; }
+SEQORDER_INLINE void store(float* p, f32x4 a) { wasm_v128_store(p, a.v); }
+SEQORDER_INLINE f32x4 splat(float x) { return {wasm_f32x4_splat(x)}; }
+SEQORDER_INLINE f32x4 load_splat(const float* p) { return {wasm_v128_load32_splat(p)}; }
+SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return {wasm_f32x4_add(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 pmin(f32x4 a, f32x4 b) { return {wasm_f32x4_pmin(a.v, b.v)}; }
+SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
+// a where the mask is set, else b
+SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.v)}; }
+// a where the mask is set, else +0
+SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { return {wasm_v128_and(a.v, mask.v)}; }
+// +0 where the mask is set, else a
+SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { return {wasm_v128_andnot(a.v, mask.v)}; }
+
+SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {wasm_i32x4_splat(x)}; }
+SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1, x + 2, x + 3)}; }
+SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) { return {wasm_i32x4_add(a.v, b.v)}; }
+SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) { return {wasm_i32x4_sub(a.v, b.v)}; }
+SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
+SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
+SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
+SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
+
+// Rows r0..r3 of a 4 x 4 block -> its columns (c0 = (r0[0], r1[0], r2[0], r3[0]), ...).
+SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
+    const v128_t t0 = wasm_i32x4_shuffle(r0.v, r1.v, 0, 4, 1, 5), t1 = wasm_i32x4_shuffle(r0.v, r1.v, 2, 6, 3, 7);
+    const v128_t t2 = wasm_i32x4_shuffle(r2.v, r3.v, 0, 4, 1, 5), t3 = wasm_i32x4_shuffle(r2.v, r3.v, 2, 6, 3, 7);
+    r0.v = wasm_i32x4_shuffle(t0, t2, 0, 1, 4, 5);
+    r1.v = wasm_i32x4_shuffle(t0, t2, 2, 3, 6, 7);
+    r2.v = wasm_i32x4_shuffle(t1, t3, 0, 1, 4, 5);
+    r3.v = wasm_i32x4_shuffle(t1, t3, 2, 3, 6, 7);
+}
+
+#else  // portable fallback: the same operations, one lane at a time
+
+struct f32x4 { float lane[4]; };
+struct i32x4 { std::int32_t lane[4]; };
+
+#define SEQORDER_LANES(expr)                                                                                           \
+    r;                                                                                                                 \
+    for (int i = 0; i < 4; ++i) expr;                                                                                  \
+    return r
+
+SEQORDER_INLINE f32x4 load(const float* p) { f32x4 SEQORDER_LANES(r.lane[i] = p[i]); }
+SEQORDER_INLINE void store(float* p, f32x4 a) { for (int i = 0; i < 4; ++i) p[i] = a.lane[i]; }
+SEQORDER_INLINE f32x4 splat(float x) { return {{x, x, x, x}}; }
+SEQORDER_INLINE f32x4 load_splat(const float* p) { return splat(*p); }
+SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] + b.lane[i]); }
+SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] - b.lane[i]); }
+SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] * b.lane[i]); }
+SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] / b.lane[i]); }
+SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]); }
+SEQORDER_INLINE f32x4 pmin(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = b.lane[i] < a.lane[i] ? b.lane[i] : a.lane[i]); }
+SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] < b.lane[i] ? -1 : 0); }
+SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? a.lane[i] : b.lane[i]); }
+SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? a.lane[i] : 0.0f); }
+SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? 0.0f : a.lane[i]); }
+
+SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {{x, x, x, x}}; }
+SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {{x, x + 1, x + 2, x + 3}}; }
+// wrap-around like WebAssembly's i32x4.add / i32x4.sub (computed in unsigned arithmetic: no signed overflow)
+SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) {
+    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) + static_cast<std::uint32_t>(b.lane[i])));
+}
+SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) {
+    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) - static_cast<std::uint32_t>(b.lane[i])));
+}
+SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) {
+    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) << bits));
+}
+SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] <= b.lane[i] ? -1 : 0); }
+SEQORDER_INLINE i32x4 bits_of(f32x4 a) { i32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<std::int32_t>(a.lane[i])); }
+SEQORDER_INLINE f32x4 float_of(i32x4 a) { f32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<float>(a.lane[i])); }
+
+SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
+    const f32x4 rows[4] = {r0, r1, r2, r3};
+    f32x4* cols[4] = {&r0, &r1, &r2, &r3};
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) cols[c]->lane[r] = rows[r].lane[c];
+}
+
+#undef SEQORDER_LANES
+
+#endif
+
+// Lane i (0..3) of a.
+SEQORDER_INLINE float lane(f32x4 a, int i) {
+    alignas(16) float l[4];
+    store(l, a);
+    return l[i];
+}
+
+// e^x lane by lane, ~1e-7 relative (within 2 ulp of the correctly rounded float on [-87, 88]; tested).
+//   x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2 (Cody-Waite: ln2 split in two so n * ln2_hi is exact);
+//   e^r = 1 + r + r^2 P(r), P of degree 5 (Cephes expf's minimax coefficients);
+//   2^n built directly in the exponent field: (n + 127) << 23.
+// x below -87.3365 (e^x < 2^-126, the smallest normal float) gives exactly +0, so -infinity gives 0; x above 88 is
+// taken as 88 (e^x would overflow near 88.7). NaN stays NaN.
+SEQORDER_INLINE f32x4 exp(f32x4 x) {
+    const f32x4 lowest = splat(-87.33654f), highest = splat(88.0f);
+    const i32x4 underflows = less(x, lowest);
+    x = pmin(pmax(x, lowest), highest);  // pmax/pmin keep a NaN x: both compare false
+    // n = round-half-even(x log2 e): adding 1.5 * 2^23 leaves the rounded integer in the low bits of the mantissa.
+    const f32x4 magic = splat(12582912.0f);
+    const f32x4 shifted = x * splat(1.44269504088896341f) + magic;
+    const f32x4 n = shifted - magic;
+    const f32x4 r = x - n * splat(0.693359375f) - n * splat(-2.12194440e-4f);
+    f32x4 p = splat(1.9875691500e-4f);
+    p = p * r + splat(1.3981999507e-3f);
+    p = p * r + splat(8.3334519073e-3f);
+    p = p * r + splat(4.1665795894e-2f);
+    p = p * r + splat(1.6666665459e-1f);
+    p = p * r + splat(5.0000001201e-1f);
+    const f32x4 e_r = p * (r * r) + r + splat(1.0f);
+    const i32x4 n_int = bits_of(shifted) - bits_of(magic);
+    const f32x4 two_to_n = float_of(shift_left(n_int + splat_i(127), 23));
+    return clear(e_r * two_to_n, underflows);
+}
+
+}  // namespace seqorder::simd
