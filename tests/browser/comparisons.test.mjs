@@ -1,0 +1,99 @@
+// The comparisons aside in a real browser: its checks are all on the page and pass, the reader can trigger (and see)
+// the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** A quiet headless Chromium on a closed network (TOOLCHAIN.md); not imported from page.test.mjs, which would run it. */
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+const CHECKS = [
+  'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-rope-relative', 'cmp-added-not-relative',
+  'cmp-float32-seqorder', 'cmp-float32-angles-drift', 'cmp-layouts-permuted', 'cmp-layouts-t2t-differs', 'cmp-shift-rotation',
+];
+
+let server;
+let context;
+let userDataDir;
+let page;
+const errors = [];
+
+before(async () => {
+  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
+  server = await startServer({ root: siteDir, port: 0 });
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+async function comparisonChecks() {
+  return page.$$eval('#comparisons [data-check]', (els) =>
+    els.map((el) => ({ name: el.dataset.check, status: el.dataset.status, text: el.textContent.replace(/\s+/g, ' ').trim() })));
+}
+
+async function assertAllPass() {
+  const checks = await comparisonChecks();
+  const failing = checks.filter((c) => c.status !== 'pass');
+  assert.deepEqual(failing, [], failing.map((c) => `${c.name}: ${c.text}`).join('\n'));
+  return checks;
+}
+
+test('every check of the comparisons aside is on the page and passes', async () => {
+  const checks = await assertAllPass();
+  const names = checks.map((c) => c.name);
+  for (const name of CHECKS) assert.ok(names.includes(name), `missing check ${name}; present: ${names.join(', ')}`);
+  assert.equal(await page.getAttribute('#comparisons', 'data-state'), 'done');
+});
+
+test('the reader can ask the learned table past its last row (keyboard only) and sees the error', async () => {
+  await page.focus('#cmp-learned-start');
+  await page.fill('#cmp-learned-start', '1');
+  await page.keyboard.press('Enter');
+  let answer = await page.textContent('#cmp-learned-answer');
+  assert.match(answer, /rows copied out of the table/);
+  assert.doesNotMatch(answer, /RangeError/);
+  await page.fill('#cmp-learned-start', '7');
+  await page.keyboard.press('Tab'); // to "how many"
+  await page.keyboard.press('Tab'); // to the button
+  await page.keyboard.press('Enter');
+  const error = await page.textContent('#cmp-learned-answer [data-kind="learned-error"]');
+  assert.match(error, /RangeError: learned positions: rows 7\.\.9 reach past the table, which has rows 0\.\.7/);
+  answer = await page.textContent('#cmp-learned-answer');
+  assert.match(answer, /sinusoids: computed from the formula/);
+});
+
+test('new q and k, and another start for the error maps, keep every check passing', async () => {
+  const before = await page.textContent('[data-check="cmp-rope-relative"] .check-details');
+  await page.click('#cmp-rope-reroll');
+  const after = await page.textContent('[data-check="cmp-rope-relative"] .check-details');
+  assert.notEqual(after, before, 'the rotary checks did not run again');
+  await page.selectOption('#cmp-precision-start', '0');
+  await assertAllPass();
+  assert.deepEqual(errors, [], errors.join('\n'));
+});
