@@ -86,6 +86,16 @@ test('causal: a reordering no longer commutes; a later word never changes an ear
   const r = causalExperiment(so, table);
   assert.equal(r.causalEarlier, 0);
   assert.equal(r.replacements, (SENTENCE.length - 1) * (VOCAB.length - 1));
+  // influence[i·T + j]: change of output row i when word j is replaced. With the mask: exactly 0 for i < j, and a
+  // replaced word does change its own row and every row after it; without the mask every cell changes.
+  const T = SENTENCE.length;
+  for (let i = 0; i < T; i += 1) {
+    for (let j = 0; j < T; j += 1) {
+      if (i < j) assert.equal(r.influence.causal[i * T + j], 0, `row ${i}, word ${j}`);
+      else assert.ok(r.influence.causal[i * T + j] > 1e-3, `row ${i}, word ${j}`);
+      assert.ok(r.influence.unmasked[i * T + j] > 1e-3, `unmasked row ${i}, word ${j}`);
+    }
+  }
 });
 
 test('causal checks fail when attention ignores the mask', () => {

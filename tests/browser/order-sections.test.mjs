@@ -1,0 +1,145 @@
+// The sections on attention and order in a real browser (Debian's Chromium via playwright-core): their checks are all
+// on the page and pass, the causal toggle works from the keyboard and masks the scaled scores, hovering reads values,
+// and the reordering select and incremental sliders re-run the experiments with every check still passing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
+const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+// A quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here").
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
+const CHECKS = [
+  'order-equivariant', 'order-not-invariant', 'order-positions-break-equivariance', 'order-pairs-equivariant',
+  'order-relabel-vs-pairs', 'order-causal-not-equivariant', 'order-causal-later-never-changes-earlier',
+  'steps-scaled-is-scores-over-sqrt-d', 'steps-weights-are-softmax', 'steps-weights-rows-sum-to-one',
+  'steps-masked-weights-exactly-zero', 'steps-output-is-weighted-sum',
+  'incremental-cached-equals-full', 'incremental-restart-at-zero-differs', 'incremental-top-left-differs',
+];
+
+let server;
+let context;
+let userDataDir;
+let page;
+const errors = [];
+
+before(async () => {
+  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
+  server = await startServer({ root: siteDir, port: 0 });
+  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
+  context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath, headless: true, args: ARGS, viewport: { width: 1000, height: 900 },
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
+  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
+  await page.goto(server.url, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+});
+
+after(async () => {
+  await context?.close();
+  await server?.close();
+  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+});
+
+/** Resolves after two animation frames: controls re-render in the next frame. */
+const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** { name: status } of every check inside the three sections. */
+const statuses = () => page.$$eval(SECTIONS.map((id) => `#${id} [data-check]`).join(', '),
+  (els) => Object.fromEntries(els.map((el) => [el.dataset.check, `${el.dataset.status}: ${el.textContent.replace(/\s+/g, ' ')}`])));
+
+function assertAllPass(found) {
+  const failing = Object.entries(found).filter(([, s]) => !s.startsWith('pass'));
+  assert.deepEqual(failing, []);
+}
+
+/** A hash of one canvas's pixels. */
+const canvasHash = (selector, index) => page.evaluate(([sel, i]) => {
+  const canvas = document.querySelectorAll(sel)[i];
+  const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
+  let h = 2166136261;
+  for (let k = 0; k < data.length; k += 1) h = Math.imul(h ^ data[k], 16777619) >>> 0;
+  return h.toString(16);
+}, [selector, index]);
+
+test('the sections ran, and every one of their checks is on the page and passes', async () => {
+  for (const id of SECTIONS) assert.equal(await page.getAttribute(`#${id}`, 'data-state'), 'done', `section ${id}`);
+  const found = await statuses();
+  for (const name of CHECKS) assert.ok(name in found, `missing check ${name}`);
+  assertAllPass(found);
+});
+
+test('the causal toggle works from the keyboard: scaled scores get masked cells, checks still pass', async () => {
+  const legend = () => page.$$eval('#four-steps .legend-masked', (els) => els.length);
+  assert.equal(await legend(), 0);
+  const before = await canvasHash('#four-steps canvas', 1);
+  await page.focus('#steps-causal');
+  await page.keyboard.press('Space');
+  await frames();
+  await frames();
+  assert.equal(await page.getAttribute('#steps-causal', 'aria-pressed'), 'true');
+  assert.notEqual(await canvasHash('#four-steps canvas', 1), before, 'the scaled heatmap did not change');
+  assert.equal(await legend(), 1, 'the scaled heatmap shows no masked cells');
+  await page.keyboard.press('Enter');
+  await frames();
+  assert.equal(await page.getAttribute('#steps-causal', 'aria-pressed'), 'false');
+  assertAllPass(await statuses());
+});
+
+test('hovering a weight, or moving to it with the arrow keys, reads its value', async () => {
+  const canvas = (await page.$$('#four-steps canvas'))[2];
+  await canvas.scrollIntoViewIfNeeded();
+  const box = await canvas.boundingBox();
+  await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.5);
+  const tooltip = await page.waitForSelector('#four-steps .plot-tooltip:not([hidden])', { timeout: 5000 });
+  assert.match(await tooltip.textContent(), /query \d \(\w+\) · key \d \(\w+\): \d/);
+  await page.mouse.move(0, 0);
+  await canvas.focus();
+  await page.keyboard.press('ArrowDown');
+  await frames();
+  const texts = await page.$$eval('#four-steps .plot-tooltip:not([hidden])', (els) => els.map((el) => el.textContent));
+  assert.ok(texts.some((t) => /^query 0 \(the\) · key 0 \(the\): 0\.\d+/.test(t)), `tooltips: ${texts}`);
+});
+
+test('choosing another reordering re-runs the order experiments; every check still passes', async () => {
+  const before = await page.textContent('[data-check="order-equivariant"]');
+  for (const value of ['1,0,2', '0,2,1', '1,2,0', '2,0,1', '2,1,0']) {
+    await page.selectOption('#order-reordering', value);
+    await frames();
+    assertAllPass(await statuses());
+  }
+  await page.selectOption('#order-reordering', '1,2,0');
+  await frames();
+  const afterText = await page.textContent('[data-check="order-equivariant"]');
+  assert.notEqual(afterText, before);
+  assert.match(afterText, /follows person robot/);
+});
+
+test('the incremental sliders move the prefix; the cached result still equals the full recompute', async () => {
+  await page.focus('#incremental-prefix');
+  for (let i = 0; i < 5; i += 1) await page.keyboard.press('ArrowLeft');
+  await frames();
+  assert.equal(await page.inputValue('#incremental-prefix'), '5');
+  assert.match(await page.textContent('[data-check="incremental-cached-equals-full"]'), /start = 5 and queryStart = 5/);
+  await page.focus('#incremental-new');
+  await page.keyboard.press('End');
+  await frames();
+  assert.match(await page.textContent('[data-check="incremental-cached-equals-full"]'), /Tq = 4, Tk = 9/);
+  assertAllPass(await statuses());
+});
+
+test('no errors in the console or the page', () => {
+  assert.deepEqual(errors, []);
+});
