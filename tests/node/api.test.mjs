@@ -87,7 +87,7 @@ describe('positions', () => {
     const full = so.positions(60, 32);
     for (const start of [1, 10, 15, 16, 17, 33]) {
       const part = so.positions(60 - start, 32, { start });
-      assert.ok(maxAbsDiff(part.data, rows(full, start, 60 - start)) < 1e-14, `start ${start}`);
+      assert.ok(maxAbsDiff(part.data, rows(full, start, 60 - start)) < 1e-12, `start ${start}`);
     }
     const far = so.positions(5, 16, { start: 1e6 });
     const farFull = so.positions(1e6 + 5, 16);
@@ -291,7 +291,8 @@ describe('attention', () => {
           assert.equal(steps[name].dtype, dtype);
           assert.ok(steps[name].data instanceof ARRAYS[dtype]);
         }
-        assert.deepEqual(steps.output, output, 'steps: true gives the same output');
+        // without steps a faster path may run (float32: the fused kernel): the same output up to rounding
+        assert.equal(reference.difference(output, reference.attention(q, k, v).output), '', 'output without steps');
       }
     }
   });
@@ -306,6 +307,7 @@ describe('attention', () => {
           const want = reference.attention(q, k, v, mask);
           for (const step of ['scores', 'scaled', 'weights', 'output'])
             assert.equal(reference.difference(got[step], want[step]), '', `${JSON.stringify(s)} ${dtype} ${JSON.stringify(mask)} ${step}`);
+          assert.equal(reference.difference(so.attention(q, k, v, mask), want.output), '', `${JSON.stringify(s)} ${dtype} ${JSON.stringify(mask)} output without steps`);
         }
       }
     }
@@ -472,7 +474,10 @@ describe('attention', () => {
     const out = new Float32Array(12);
     const r = so.attention(q, k, v, { causal: true, steps: true, out });
     assert.equal(r.output.data, out);
-    assert.deepEqual(out, so.attention(q, k, v, { causal: true }).data);
+    assert.deepEqual(out, so.attention(q, k, v, { causal: true, steps: true }).output.data);
+    const out2 = new Float32Array(12);
+    assert.equal(so.attention(q, k, v, { causal: true, out: out2 }).data, out2);
+    assert.deepEqual(out2, so.attention(q, k, v, { causal: true }).data);
   });
 });
 

@@ -15,6 +15,8 @@ const ARRAYS = Object.freeze({ float64: Float64Array, float32: Float32Array, int
 const SAFETY = 4;
 
 const gamma = (n, u) => (n * u) / Math.max(1 - n * u, 0.5);
+/** Error bound of sin or cos of the angle t f_i computed in float64 (see positions). */
+const ANGLE_BOUND = (angle) => UNIT_ROUNDOFF.float64 * (SAFETY * 1024 + 4 * Math.abs(angle));
 
 /** Rounds a float64 array to the dtype (Float32Array rounds to nearest, ties to even, as a C++ cast does). */
 export function rounded(values, dtype) {
@@ -31,8 +33,11 @@ export function frequencies(width, base = 10000) {
 /**
  * The sinusoid table (length, width): row r is t = start + r; column 2i = sin(t f_i), 2i+1 = cos(t f_i)
  * ('halves': column i = sin, column width/2 + i = cos). Returns { data (float64, exact up to one rounding), bound }.
- * Bound: the angle t f_i is known to a few ulps (pow, the product, and the core's rotation recurrence between anchors
- * adds a few ulps per row for at most 16 rows), so |error| <= u64 (64 + 8 t f_i); a float32 table adds one rounding.
+ * Bound: the angle t f_i is rounded here and in the core (u t f_i each), and two libms' pow may differ by an ulp of
+ * f_i (2 u t f_i): 4 u t f_i covers these without a safety factor (4.4e-10 at t f_i = 1e6, inside the 1e-9 promised
+ * against numpy). A fast path may carry sin/cos from an exact anchor row by rotations, each adding a few u (the core
+ * documents <= 3.5 u per row for < 256 rows: <= 900 u): 4 * 1024 u (4.5e-13) covers it. A float32 table adds one
+ * rounding to float32 (2^-24 for values below 1).
  */
 export function positions(length, width, { start = 0, base = 10000, dtype = 'float64', layout = 'interleaved' } = {}) {
   const f = frequencies(width, base);
@@ -46,9 +51,9 @@ export function positions(length, width, { start = 0, base = 10000, dtype = 'flo
       const [sinColumn, cosColumn] = layout === 'halves' ? [i, half + i] : [2 * i, 2 * i + 1];
       data[r * width + sinColumn] = Math.sin(angle);
       data[r * width + cosColumn] = Math.cos(angle);
-      const b = UNIT_ROUNDOFF.float64 * (64 + 8 * Math.abs(angle)) + (dtype === 'float32' ? UNIT_ROUNDOFF.float32 : 0);
-      bound[r * width + sinColumn] = SAFETY * b;
-      bound[r * width + cosColumn] = SAFETY * b;
+      const b = ANGLE_BOUND(angle) + (dtype === 'float32' ? UNIT_ROUNDOFF.float32 : 0);
+      bound[r * width + sinColumn] = b;
+      bound[r * width + cosColumn] = b;
     }
   }
   return { data, bound, shape: [length, width], dtype };
@@ -108,7 +113,7 @@ export function rope(x, { start = 0, base = 10000 } = {}) {
     data[n] = a * c - b * s;
     data[n + 1] = a * s + b * c;
     const norm = Math.abs(a) + Math.abs(b);
-    const e = SAFETY * (norm * UNIT_ROUNDOFF.float64 * (64 + 8 * Math.abs(angle)) + u * norm * 2 + UNDERFLOW[x.dtype]);
+    const e = norm * ANGLE_BOUND(angle) + SAFETY * (u * norm * 2 + UNDERFLOW[x.dtype]);
     bound[n] = e;
     bound[n + 1] = e;
   }
