@@ -294,6 +294,15 @@ export function heatmap(container, options) {
     const { range, colors } = state.image;
     const fg = cssVar(state.figure, '--fg', '#222');
     const muted = cssVar(state.figure, '--muted', '#666');
+    // Margins fit the widest row name and color-bar label.
+    ctx.font = '11px system-ui, sans-serif';
+    const rowTicks = indexTicks(rows, Math.max(2, Math.floor((height - margin.top - margin.bottom) / 28)));
+    const rowNameWidth = Math.max(0, ...rowTicks.map((r) => ctx.measureText(rowName(r)).width));
+    const lo = scale === 'sequential' ? 0 : -range;
+    const barLabels = [formatValue(range), formatValue((lo + range) / 2), formatValue(lo)];
+    const barWidth = Math.max(...barLabels.map((t) => ctx.measureText(t).width));
+    margin.left = Math.ceil(24 + rowNameWidth + 6);
+    margin.right = Math.ceil(14 + 10 + 4 + barWidth + 4);
     const plot = { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom };
     state.plotRect = plot;
     ctx.imageSmoothingEnabled = false;
@@ -337,7 +346,7 @@ export function heatmap(container, options) {
     }
     ctx.textAlign = 'right';
     ctx.textBaseline = 'middle';
-    for (const r of indexTicks(rows, Math.max(2, Math.floor(plot.h / 28)))) {
+    for (const r of rowTicks) {
       ctx.fillText(rowName(r), plot.x - 5, plot.y + (r + 0.5) * rh);
     }
     // Axis titles.
@@ -347,7 +356,7 @@ export function heatmap(container, options) {
     ctx.textBaseline = 'bottom';
     ctx.fillText(colLabel, plot.x + plot.w / 2, height - 2);
     ctx.save();
-    ctx.translate(12, plot.y + plot.h / 2);
+    ctx.translate(10, plot.y + plot.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText(rowLabel, 0, 0);
@@ -372,10 +381,9 @@ export function heatmap(container, options) {
     ctx.font = '11px system-ui, sans-serif';
     ctx.textAlign = 'left';
     ctx.textBaseline = 'middle';
-    const lo = scale === 'sequential' ? 0 : -range;
-    ctx.fillText(formatValue(range), bar.x + bar.w + 4, bar.y + 4);
-    ctx.fillText(formatValue((lo + range) / 2), bar.x + bar.w + 4, bar.y + bar.h / 2);
-    ctx.fillText(formatValue(lo), bar.x + bar.w + 4, bar.y + bar.h - 4);
+    ctx.fillText(barLabels[0], bar.x + bar.w + 4, bar.y + 4);
+    ctx.fillText(barLabels[1], bar.x + bar.w + 4, bar.y + bar.h / 2);
+    ctx.fillText(barLabels[2], bar.x + bar.w + 4, bar.y + bar.h - 4);
 
     // Cursor (hover or keyboard).
     if (state.hover) {
@@ -534,7 +542,8 @@ function seriesColor(el, s, i) {
  * A line plot of several series sharing the axes.
  * @param {Element} container
  * @param {object} options
- * @param {{ name: string, x: ArrayLike<number>, y: ArrayLike<number>, color?: string, dashed?: boolean, markers?: boolean }[]} options.series
+ * @param {{ name: string, x: ArrayLike<number>, y: ArrayLike<number>, color?: string, dashed?: boolean, markers?: boolean,
+ *           width?: number, opacity?: number }[]} options.series  width: line width in CSS pixels (default 2)
  * @param {string} [options.xLabel]
  * @param {string} [options.yLabel]
  * @param {[number, number]} [options.xRange]  default: the data's extent
@@ -585,6 +594,7 @@ export function linePlot(container, options) {
       ctx.strokeStyle = color;
       ctx.fillStyle = color;
       ctx.lineWidth = s.width ?? 2;
+      ctx.globalAlpha = s.opacity ?? 1;
       ctx.setLineDash(s.dashed ? [5, 4] : []);
       ctx.beginPath();
       for (let j = 0; j < s.x.length; j += 1) {
@@ -601,6 +611,7 @@ export function linePlot(container, options) {
           ctx.fill();
         }
       }
+      ctx.globalAlpha = 1;
     });
     ctx.setLineDash([]);
     if (state.hoverX !== undefined) {

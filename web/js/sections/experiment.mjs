@@ -11,7 +11,7 @@ export async function run(so, root) {
     'numpy version uses (<code>assert_allclose</code>: rtol 1e-7; <code>allclose</code>: rtol 1e-5, atol 1e-8).');
   root.appendChild(el('pre', {}, el('code', {}, [
     "const so = await loadSeqorder();",
-    "const pe = so.positions(4, 8);              // { data: Float64Array(32), shape: [4, 8], dtype: 'float64' }",
+    "const pe = so.positions(4, 8);              // { data, shape: [4, 8], dtype: 'float64' }",
     "const row = (t) => pe.data.subarray(8 * t, 8 * t + 8);",
     "row(0).filter((_, c) => c % 2 === 0)        // sines of position 0: all 0",
     "row(0).filter((_, c) => c % 2 === 1)        // cosines of position 0: all 1",
@@ -28,9 +28,9 @@ export async function run(so, root) {
   root.appendChild(numbersTable(headers,
     [0, 1, 2, 3].map((t) => [String(t), ...pe.data.subarray(t * 8, t * 8 + 8), norms[t]]),
     { caption: 'pe = so.positions(4, 8), with each row’s squared norm', highlight: (_, c) => c === 9 }));
-  root.appendChild(numbersTable(['', ...Array.from({ length: 8 }, (_, c) => `feature ${c}`)],
-    [['robot + pe[0]', ...result.atZero], ['robot + pe[3]', ...result.atThree]],
-    { caption: 'the same token vector at positions 0 and 3' }));
+  root.appendChild(numbersTable(['feature', 'robot', 'robot + pe[0]', 'robot + pe[3]', 'difference'],
+    result.atZero.map((a, c) => [String(c), c / 8, a, result.atThree[c], result.atThree[c] - a]),
+    { caption: 'the same token vector at positions 0 and 3', highlight: (_, c) => c === 4 }));
 
   for (const c of result.checks) check(root, c.name, c.pass, c.details, { claim: c.claim });
   prose(root,

@@ -120,10 +120,10 @@ export async function run(so, root) {
     ariaLabel: 'distance between the code of position t and the code of position 0, for one fast pair, one slow pair and all pairs',
   });
   // The search over all pairs of positions takes ~0.1 s: run it off the main thread.
-  const repeats = await inWorker(so, './experiments/positions.mjs', 'oneSineRepeats', { length: 512, width: 64, curveLength: 160 });
+  const repeats = await inWorker(so, './experiments/positions.mjs', 'oneSineRepeats', { length: 512, width: 64, curveLength: 100 });
   distances.update({
     series: [
-      { name: 'pair 0 alone (fast)', x: repeats.curves.t, y: repeats.curves.fast },
+      { name: 'pair 0 alone (fast)', x: repeats.curves.t, y: repeats.curves.fast, width: 1.25, opacity: 0.75 },
       { name: `pair ${repeats.width / 2 - 1} alone (slow)`, x: repeats.curves.t, y: repeats.curves.slow },
       { name: `all ${repeats.width / 2} pairs / √(D/2)`, x: repeats.curves.t, y: repeats.curves.all, width: 3 },
     ],
