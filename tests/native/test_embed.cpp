@@ -1,0 +1,141 @@
+// The two lookups: token embedding (embed, lesson 1: "which token") and learned absolute positions
+// (learned_positions: "where"), against the numpy fixtures, and every error path.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "fixtures.hpp"
+#include "seqorder.hpp"
+
+using Catch::Matchers::Contains;
+using seqorder::Shape;
+using seqorder::Tensor;
+
+// A lookup copies rows: every value must be bit-for-bit the table's (fixture tables hold float32 values exactly), so
+// these comparisons use a tolerance of zero.
+constexpr double kCopyIsExact = 0.0;
+
+TEMPLATE_TEST_CASE("embed matches numpy's table[ids] exactly, for ids (T) and (B, T)", "[embed][fixtures]", double,
+                   float) {
+    const fixtures::File& file = fixtures::cached("lookup.txt");
+    const std::size_t cases = file.count("embed", "table");
+    REQUIRE(cases >= 3);
+    for (std::size_t n = 0; n < cases; ++n) {
+        const std::string prefix = "embed/" + std::to_string(n);
+        const fixtures::Array& want = file[prefix + "/output"];
+        const Tensor<TestType> got =
+            seqorder::embed(testing::tensor_of<TestType>(file[prefix + "/table"]), testing::tensor_of<std::int32_t>(file[prefix + "/ids"]));
+        CHECK(got.shape() == Shape(want.shape.begin(), want.shape.end()));
+        testing::check_within_abs<TestType>(prefix, got.data(), want, kCopyIsExact);
+    }
+}
+
+TEMPLATE_TEST_CASE("learned_positions matches numpy's table[start:start+length] exactly", "[learned][fixtures]", double,
+                   float) {
+    const fixtures::File& file = fixtures::cached("lookup.txt");
+    const std::size_t cases = file.count("learned", "table");
+    REQUIRE(cases >= 3);
+    for (std::size_t n = 0; n < cases; ++n) {
+        const std::string prefix = "learned/" + std::to_string(n);
+        const fixtures::Array& params = file[prefix + "/params"];
+        const fixtures::Array& want = file[prefix + "/output"];
+        const Tensor<TestType> got = seqorder::learned_positions(testing::tensor_of<TestType>(file[prefix + "/table"]),
+                                                                 params.integer(0), params.integer(1));
+        CHECK(got.shape() == Shape{static_cast<std::size_t>(params.integer(0)), want.dim(1)});
+        testing::check_within_abs<TestType>(prefix, got.data(), want, kCopyIsExact);
+    }
+}
+
+TEST_CASE("embed: the lookup knows which token, never where", "[embed][properties]") {
+    const Tensor<double> table = testing::random_tensor<double>({5, 4}, 11);
+    const Tensor<std::int32_t> ids({2, 3}, std::vector<std::int32_t>{3, 1, 3, 0, 4, 3});
+    const Tensor<double> x = seqorder::embed(table, ids);
+    REQUIRE(x.shape() == Shape{2, 3, 4});
+    // Token 3 gets the same vector at [0, 0], [0, 2] and [1, 2]: the same row of the table, wherever it sits.
+    for (std::size_t d = 0; d < 4; ++d) {
+        CHECK(x(0, 0, d) == table(3, d));
+        CHECK(x(0, 2, d) == table(3, d));
+        CHECK(x(1, 2, d) == table(3, d));
+    }
+    SECTION("empty ids give an empty result of the right shape") {
+        CHECK(seqorder::embed(table, Tensor<std::int32_t>({0})).shape() == Shape{0, 4});
+        CHECK(seqorder::embed(table, Tensor<std::int32_t>({3, 0})).shape() == Shape{3, 0, 4});
+    }
+}
+
+TEST_CASE("embed: an id outside [0, V) is a std::out_of_range naming the id and where it was", "[embed][errors]") {
+    const Tensor<float> table = testing::random_tensor<float>({7, 4}, 3);
+    SECTION("ids (T)") {
+        const Tensor<std::int32_t> ids({4}, std::vector<std::int32_t>{0, 6, -1, 2});
+        REQUIRE_THROWS_AS(seqorder::embed(table, ids), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::embed(table, ids), Contains("ids[2] = -1") && Contains("rows 0..6"));
+    }
+    SECTION("ids (B, T): the index is written [b, t]") {
+        const Tensor<std::int32_t> ids({2, 4}, std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7});
+        REQUIRE_THROWS_AS(seqorder::embed(table, ids), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::embed(table, ids), Contains("ids[1, 3] = 7") && Contains("rows 0..6"));
+    }
+    SECTION("extreme ids") {
+        const std::int32_t big = std::numeric_limits<std::int32_t>::max(), small = std::numeric_limits<std::int32_t>::min();
+        REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{big})), Contains("ids[0] = 2147483647"));
+        REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{small})), Contains("ids[0] = -2147483648"));
+    }
+    SECTION("every id is checked before anything is written") {
+        std::vector<float> out(3 * 4, 42.0f);
+        const std::vector<std::int32_t> ids = {1, 2, 9};
+        REQUIRE_THROWS_WITH(seqorder::embed_into<float>(out, table.data(), 7, 4, ids, Shape{3}), Contains("ids[2] = 9"));
+        for (float x : out) CHECK(x == 42.0f);
+    }
+    SECTION("an empty table has no valid id") {
+        REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})), std::out_of_range);
+    }
+}
+
+TEST_CASE("embed: shapes of the table and of the ids are checked", "[embed][errors]") {
+    const Tensor<double> table({5, 4});
+    REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})), std::invalid_argument);
+    REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})),
+                        Contains("table must have shape (V, D), got (20,)"));
+    REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({2, 5, 4}), Tensor<std::int32_t>({2})),
+                        Contains("table must have shape (V, D)"));
+    REQUIRE_THROWS_AS(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})), std::invalid_argument);
+    REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})),
+                        Contains("ids must have shape (T) or (B, T), got (1, 2, 2)"));
+    REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>(Shape{})), Contains("ids must have shape"));
+}
+
+TEST_CASE("learned_positions: a finite table has a supported range", "[learned][errors]") {
+    const Tensor<double> table = testing::random_tensor<double>({16, 8}, 5);
+    SECTION("rows past the last one are a std::out_of_range, never a wrap or a clamp") {
+        REQUIRE_THROWS_AS(seqorder::learned_positions(table, 5, 12), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 5, 12),
+                            Contains("rows 12..16 reach past the table") && Contains("rows 0..15"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 17, 0), Contains("reach past the table"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 1, 16), Contains("reach past the table"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, std::numeric_limits<std::int64_t>::max()),
+                            Contains("reach past the table"));
+        REQUIRE_THROWS_AS(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), std::out_of_range);
+    }
+    SECTION("the last rows and the empty slice at the end are fine") {
+        const Tensor<double> last = seqorder::learned_positions(table, 4, 12);
+        testing::check_identical<double>("rows 12..15", last.data(), table.data().subspan(12 * 8));
+        CHECK(seqorder::learned_positions(table, 0, 16).shape() == Shape{0, 8});
+    }
+    SECTION("negative length or start, and a table that is not (P, D)") {
+        REQUIRE_THROWS_AS(seqorder::learned_positions(table, -1, 0), std::invalid_argument);
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, -1, 0), Contains("length must be a non-negative integer"));
+        REQUIRE_THROWS_AS(seqorder::learned_positions(table, 2, -1), std::invalid_argument);
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, -1), Contains("start must be a non-negative integer"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<double>({16}), 2, 0), Contains("table must have shape (P, D)"));
+        std::vector<double> out(16);
+        REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, -2, 0),
+                            Contains("length must be"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, 2, 15),
+                            Contains("reach past the table"));
+    }
+}

@@ -1,0 +1,385 @@
+// The sinusoidal position table (positions_reference, positions_fast, positions) and x + positions (add_positions)
+// against the numpy fixtures, the table's properties, and every error path of their arguments.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "fixtures.hpp"
+#include "seqorder.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::WithinAbs;
+using Catch::Matchers::WithinRel;
+using Catch::Matchers::WithinULP;
+using seqorder::Layout;
+using seqorder::Tensor;
+
+namespace {
+
+// --- Tolerances, each with its reason --------------------------------------------------------------------------
+// float64 table vs numpy: both round t * f_i in float64 and call a libm sin/cos (< 1 ulp apart); the fast path's
+// rotation recurrence adds a few ulps of the angle between anchors (~2e-10 at t = 1e6). Promised by issue 2.
+constexpr double kPositionsF64 = 1e-9;
+// float32 table vs numpy's float64: promised by issue 2 (a float32 angle would be off by ~6e-2 at t = 1e6).
+constexpr double kPositionsF32 = 2e-7;
+// ... and what "computed from float64 angles, rounded once" really gives: half a float32 ulp of a value in [-1, 1]
+// (2^-25) on top of the float64 error.
+constexpr double kPositionsF32RoundedOnce = 0x1p-25 + kPositionsF64;
+// float32 x + positions vs numpy's float64 sum: the table value rounded once (2^-25), then the float32 sum rounded
+// once (half an ulp: 2^-22 while |sum| < 8, which the fixture inputs keep).
+constexpr double kAddPositionsF32 = 0x1p-25 + 0x1p-22 + kPositionsF64;
+// Squared norm of a row vs D/2, relative: float64 pairs from libm or from <= 15 rotations of an anchor keep
+// sin^2 + cos^2 = 1 within a few dozen ulps.
+constexpr double kNormF64 = 1e-13;
+// ... float32: each value rounded once (relative 2^-24), so each square within 2^-23; twice that as margin.
+constexpr double kNormF32 = 0x1p-22;
+// positions_fast vs positions_reference in float64, at positions up to t: a few ulps of the angle t * f_i
+// (ulp(t) = t * 2^-52), carried through at most 15 rotations; 64 ulps of t as the bound, plus a floor near t = 0.
+double fast_vs_reference_f64(double t) { return 1e-15 + 64.0 * t * std::numeric_limits<double>::epsilon(); }
+
+const char* layout_name(Layout layout) { return layout == Layout::interleaved ? "interleaved" : "halves"; }
+
+template <class T>
+const char* dtype_name() {
+    return sizeof(T) == 8 ? "float64" : "float32";
+}
+
+enum class Kernel { reference, fast, tensor };
+const char* kernel_name(Kernel kernel) {
+    return kernel == Kernel::reference ? "positions_reference" : kernel == Kernel::fast ? "positions_fast" : "positions";
+}
+
+// (length, width) table from one of the three entry points.
+template <class T>
+std::vector<T> table(Kernel kernel, std::int64_t length, std::int64_t width, std::int64_t start, double base = 10000.0,
+                     Layout layout = Layout::interleaved) {
+    if (kernel == Kernel::tensor) {
+        const Tensor<T> t = seqorder::positions<T>(length, width, start, base, layout);
+        REQUIRE(t.shape() == seqorder::Shape{static_cast<std::size_t>(length), static_cast<std::size_t>(width)});
+        return {t.data().begin(), t.data().end()};
+    }
+    std::vector<T> out(static_cast<std::size_t>(length * width));
+    if (kernel == Kernel::reference)
+        seqorder::positions_reference<T>(out, length, width, start, base, layout);
+    else
+        seqorder::positions_fast<T>(out, length, width, start, base, layout);
+    return out;
+}
+
+const std::vector<std::int64_t> kSweepWidths = {2, 4, 6, 8, 10, 16, 32, 64, 128, 256, 512, 1024};
+const std::vector<std::int64_t> kSweepStarts = {0, 1, 10, 1000, 10000, 100000, 999983, 1000000};
+
+template <class T>
+void check_against_fixtures() {
+    const fixtures::File& file = fixtures::cached("positions.txt");
+    const std::size_t cases = file.count("positions", "table");
+    REQUIRE(cases >= 30);
+    for (std::size_t n = 0; n < cases; ++n) {
+        const std::string prefix = "positions/" + std::to_string(n);
+        const fixtures::Array& params = file[prefix + "/params"];
+        const fixtures::Array& want = file[prefix + "/table"];
+        const std::int64_t length = params.integer(0), width = params.integer(1), start = params.integer(2);
+        const double base = params.scalar(3);
+        const Layout layout = params.integer(4) == 0 ? Layout::interleaved : Layout::halves;
+        for (Kernel kernel : {Kernel::reference, Kernel::fast, Kernel::tensor}) {
+            const std::string what = std::string(kernel_name(kernel)) + "<" + dtype_name<T>() + ">(length " +
+                                     std::to_string(length) + ", width " + std::to_string(width) + ", start " +
+                                     std::to_string(start) + ", base " + std::to_string(base) + ", " +
+                                     layout_name(layout) + ")";
+            const std::vector<T> got = table<T>(kernel, length, width, start, base, layout);
+            if constexpr (sizeof(T) == 8) {
+                testing::check_within_abs<T>(what, got, want, kPositionsF64);
+            } else {
+                testing::check_within_abs<T>(what, got, want, kPositionsF32);
+                testing::check_within_abs<T>(what + " rounded once", got, want, kPositionsF32RoundedOnce);
+            }
+        }
+    }
+}
+
+}  // namespace
+
+// --- Against numpy ---------------------------------------------------------------------------------------------
+
+TEST_CASE("positions float64 match numpy within 1e-9 (widths up to 1024, starts up to 1e6, both layouts)",
+          "[positions][fixtures]") {
+    check_against_fixtures<double>();
+}
+
+TEST_CASE("positions float32 match numpy within 2e-7 (widths up to 1024, starts up to 1e6, both layouts)",
+          "[positions][fixtures]") {
+    check_against_fixtures<float>();
+}
+
+TEST_CASE("add_positions matches numpy's x + positions, both dtypes, with and without a batch axis",
+          "[positions][add_positions][fixtures]") {
+    const fixtures::File& file = fixtures::cached("lookup.txt");
+    const std::size_t cases = file.count("add_positions", "x");
+    REQUIRE(cases >= 3);
+    for (std::size_t n = 0; n < cases; ++n) {
+        const std::string prefix = "add_positions/" + std::to_string(n);
+        const fixtures::Array& params = file[prefix + "/params"];
+        const fixtures::Array& want = file[prefix + "/output"];
+        const std::int64_t start = params.integer(0);
+        const double base = params.scalar(1);
+        for (double v : want.values) REQUIRE(std::abs(v) < 8.0);  // the premise of kAddPositionsF32
+        const std::string what = prefix + " (start " + std::to_string(start) + ")";
+
+        const Tensor<double> got64 = seqorder::add_positions(testing::tensor_of<double>(file[prefix + "/x"]), start, base);
+        CHECK(got64.shape() == seqorder::Shape(want.shape.begin(), want.shape.end()));
+        testing::check_within_abs<double>(what + " float64", got64.data(), want, kPositionsF64);
+
+        const Tensor<float> got32 = seqorder::add_positions(testing::tensor_of<float>(file[prefix + "/x"]), start, base);
+        CHECK(got32.shape() == seqorder::Shape(want.shape.begin(), want.shape.end()));
+        testing::check_within_abs<float>(what + " float32", got32.data(), want, kAddPositionsF32);
+    }
+}
+
+// --- Properties ------------------------------------------------------------------------------------------------
+
+TEMPLATE_TEST_CASE("position 0 is (0, 1, 0, 1, ...) exactly, in both layouts", "[positions][properties]", double,
+                   float) {
+    for (Kernel kernel : {Kernel::reference, Kernel::fast, Kernel::tensor}) {
+        for (std::int64_t width : kSweepWidths) {
+            INFO(kernel_name(kernel) << ", width " << width);
+            const std::vector<TestType> interleaved = table<TestType>(kernel, 3, width, 0);
+            const std::vector<TestType> halves = table<TestType>(kernel, 3, width, 0, 10000.0, Layout::halves);
+            for (std::int64_t i = 0; i < width / 2; ++i) {
+                REQUIRE(interleaved[static_cast<std::size_t>(2 * i)] == TestType{0});
+                REQUIRE(interleaved[static_cast<std::size_t>(2 * i + 1)] == TestType{1});
+                REQUIRE(halves[static_cast<std::size_t>(i)] == TestType{0});
+                REQUIRE(halves[static_cast<std::size_t>(width / 2 + i)] == TestType{1});
+            }
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("every row has squared norm D/2 (one sin^2 + cos^2 = 1 per pair)", "[positions][properties]", double,
+                   float) {
+    const double tolerance = sizeof(TestType) == 8 ? kNormF64 : kNormF32;
+    for (Kernel kernel : {Kernel::reference, Kernel::fast}) {
+        for (std::int64_t width : kSweepWidths) {
+            for (std::int64_t start : kSweepStarts) {
+                const std::int64_t length = 40;  // crosses the fast path's anchors twice
+                const std::vector<TestType> pe = table<TestType>(kernel, length, width, start);
+                double worst = 0.0, worst_norm = 0.0;
+                for (std::int64_t row = 0; row < length; ++row) {
+                    double norm = 0.0;
+                    for (std::int64_t j = 0; j < width; ++j) {
+                        const double x = pe[static_cast<std::size_t>(row * width + j)];
+                        norm += x * x;
+                    }
+                    const double error = std::abs(norm - static_cast<double>(width) / 2);
+                    if (error >= worst) {
+                        worst = error;
+                        worst_norm = norm;
+                    }
+                }
+                INFO(kernel_name(kernel) << ", width " << width << ", start " << start << ", worst row's squared norm");
+                testing::report(std::string("norm ") + kernel_name(kernel) + " " + dtype_name<TestType>(),
+                                worst / (static_cast<double>(width) / 2), tolerance);
+                CHECK_THAT(worst_norm, WithinRel(static_cast<double>(width) / 2, tolerance));
+            }
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("the rows for start = 10 equal rows 10.. of a table from 0", "[positions][properties]", double,
+                   float) {
+    for (std::int64_t width : {2, 8, 64, 1024}) {
+        INFO("width " << width);
+        const auto w = static_cast<std::size_t>(width);
+        // The reference computes each row from t alone: the same bits whatever the start.
+        const std::vector<TestType> from_zero = table<TestType>(Kernel::reference, 50, width, 0);
+        const std::vector<TestType> from_ten = table<TestType>(Kernel::reference, 40, width, 10);
+        testing::check_identical<TestType>("positions_reference", from_ten,
+                                           std::span<const TestType>(from_zero).subspan(10 * w));
+        // The fast path anchors at other rows, so it may differ from the reference in its last bits only.
+        const std::vector<TestType> fast_from_zero = table<TestType>(Kernel::tensor, 50, width, 0);
+        const std::vector<TestType> fast_from_ten = table<TestType>(Kernel::tensor, 40, width, 10);
+        for (std::size_t j = 0; j < fast_from_ten.size(); ++j) {
+            if constexpr (sizeof(TestType) == 8)
+                REQUIRE_THAT(fast_from_ten[j], WithinAbs(fast_from_zero[10 * w + j], fast_vs_reference_f64(60.0)));
+            else
+                REQUIRE_THAT(fast_from_ten[j], WithinULP(fast_from_zero[10 * w + j], 1));
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("the 'halves' layout is a column permutation of the interleaved one", "[positions][properties]",
+                   double, float) {
+    for (Kernel kernel : {Kernel::reference, Kernel::fast, Kernel::tensor}) {
+        for (std::int64_t width : {2, 6, 64, 1024}) {
+            for (std::int64_t start : {0, 12345, 1000000}) {
+                INFO(kernel_name(kernel) << ", width " << width << ", start " << start);
+                const std::int64_t length = 20;
+                const std::vector<TestType> a = table<TestType>(kernel, length, width, start);
+                const std::vector<TestType> b = table<TestType>(kernel, length, width, start, 10000.0, Layout::halves);
+                const std::int64_t half = width / 2;
+                bool permuted = true;
+                for (std::int64_t row = 0; row < length; ++row) {
+                    const auto at = [&](std::int64_t column) { return static_cast<std::size_t>(row * width + column); };
+                    for (std::int64_t i = 0; i < half; ++i)
+                        permuted = permuted && b[at(i)] == a[at(2 * i)] && b[at(half + i)] == a[at(2 * i + 1)];
+                }
+                CHECK(permuted);
+            }
+        }
+    }
+}
+
+TEMPLATE_TEST_CASE("positions_fast agrees with positions_reference across widths and starts",
+                   "[positions][properties]", double, float) {
+    for (std::int64_t width : kSweepWidths) {
+        for (std::int64_t start : kSweepStarts) {
+            const std::int64_t length = 40;
+            const std::vector<TestType> fast = table<TestType>(Kernel::fast, length, width, start);
+            const std::vector<TestType> reference = table<TestType>(Kernel::reference, length, width, start);
+            INFO("width " << width << ", start " << start);
+            std::size_t worst = 0;
+            double worst_error = 0.0;
+            for (std::size_t j = 0; j < fast.size(); ++j) {
+                const double error = std::abs(static_cast<double>(fast[j]) - static_cast<double>(reference[j]));
+                if (error > worst_error) {
+                    worst_error = error;
+                    worst = j;
+                }
+            }
+            INFO("worst element " << worst << " (row " << worst / static_cast<std::size_t>(width) << ")");
+            if constexpr (sizeof(TestType) == 8) {
+                const double tolerance = fast_vs_reference_f64(static_cast<double>(start + length));
+                testing::report("fast-vs-reference float64 start " + std::to_string(start), worst_error, tolerance);
+                CHECK_THAT(fast[worst], WithinAbs(reference[worst], tolerance));
+            } else {
+                // Both round nearly the same double once: at most one float32 step apart.
+                CHECK_THAT(fast[worst], WithinULP(reference[worst], 1));
+            }
+        }
+    }
+}
+
+TEST_CASE("positions: edge sizes", "[positions][properties]") {
+    SECTION("length 0 is an empty (0, width) table") {
+        const Tensor<double> empty = seqorder::positions<double>(0, 8);
+        CHECK(empty.shape() == seqorder::Shape{0, 8});
+        CHECK(empty.size() == 0);
+    }
+    SECTION("the last exact position, 2^53 - 1, is accepted and gives values in [-1, 1]") {
+        const std::int64_t last = seqorder::kMaxPosition - 1;
+        for (Kernel kernel : {Kernel::reference, Kernel::fast, Kernel::tensor}) {
+            const std::vector<double> row = table<double>(kernel, 1, 16, last);
+            for (double x : row) CHECK((std::isfinite(x) && std::abs(x) <= 1.0));
+        }
+    }
+    SECTION("add_positions on an empty batch or length keeps the shape") {
+        CHECK(seqorder::add_positions(Tensor<float>({0, 4, 8})).shape() == seqorder::Shape{0, 4, 8});
+        CHECK(seqorder::add_positions(Tensor<double>({2, 0, 8})).shape() == seqorder::Shape{2, 0, 8});
+    }
+    SECTION("add_positions on a zero x is the table itself, for every sequence of the batch") {
+        const Tensor<double> sum = seqorder::add_positions(Tensor<double>({3, 5, 6}), 7);
+        const Tensor<double> pe = seqorder::positions<double>(5, 6, 7);
+        for (std::size_t b = 0; b < 3; ++b)
+            testing::check_identical<double>("sequence " + std::to_string(b), sum.data().subspan(b * 30, 30), pe.data());
+    }
+    SECTION("add_positions_into works in place") {
+        Tensor<double> x = testing::random_tensor<double>({2, 4, 8}, 7);
+        const Tensor<double> expected = seqorder::add_positions(x, 3);
+        seqorder::add_positions_into<double>(x.data(), x.data(), 2, 4, 8, 3);
+        testing::check_identical<double>("in place", x.data(), expected.data());
+    }
+}
+
+// --- Errors ----------------------------------------------------------------------------------------------------
+
+TEST_CASE("positions: every bad argument is an error naming the argument and the rule", "[positions][errors]") {
+    std::vector<double> out(64);
+    // Every entry point must reject the same arguments with the same message.
+    const auto all_throw_with = [&](std::int64_t length, std::int64_t width, std::int64_t start, double base,
+                                    const std::string& text) {
+        INFO("length " << length << ", width " << width << ", start " << start << ", base " << base);
+        REQUIRE_THROWS_AS(seqorder::check_positions_args(length, width, start, base), std::invalid_argument);
+        REQUIRE_THROWS_WITH(seqorder::check_positions_args(length, width, start, base), Contains(text));
+        REQUIRE_THROWS_WITH(seqorder::positions<double>(length, width, start, base), Contains(text));
+        REQUIRE_THROWS_WITH(seqorder::positions<float>(length, width, start, base), Contains(text));
+        REQUIRE_THROWS_WITH(seqorder::positions_reference<double>(out, length, width, start, base), Contains(text));
+        REQUIRE_THROWS_WITH(seqorder::positions_fast<double>(out, length, width, start, base), Contains(text));
+    };
+    SECTION("width: odd, zero, negative") {
+        for (std::int64_t width : {3, 1, 0, -2, 1025})
+            all_throw_with(2, width, 0, 10000.0, "width must be a positive even integer");
+        REQUIRE_THROWS_WITH(seqorder::positions<double>(2, 7), Contains("got 7"));
+    }
+    SECTION("length: negative") {
+        all_throw_with(-1, 8, 0, 10000.0, "length must be a non-negative integer");
+        REQUIRE_THROWS_WITH(seqorder::positions<double>(-5, 8), Contains("got -5"));
+    }
+    SECTION("start: negative") {
+        all_throw_with(2, 8, -1, 10000.0, "start must be a non-negative integer");
+        all_throw_with(2, 8, std::numeric_limits<std::int64_t>::min(), 10000.0, "start must be a non-negative integer");
+    }
+    SECTION("start + length beyond 2^53 (positions must stay exact integers)") {
+        const std::int64_t max = seqorder::kMaxPosition;
+        all_throw_with(1, 8, max, 10000.0, "start + length must be at most 2^53");
+        all_throw_with(2, 8, max - 1, 10000.0, "start + length must be at most 2^53");
+        all_throw_with(std::numeric_limits<std::int64_t>::max(), 8, 0, 10000.0, "start + length must be at most 2^53");
+        all_throw_with(1, 8, std::numeric_limits<std::int64_t>::max(), 10000.0, "start + length must be at most 2^53");
+        CHECK_NOTHROW(seqorder::check_positions_args(1, 8, max - 1, 10000.0));
+        CHECK_NOTHROW(seqorder::check_positions_args(0, 8, max, 10000.0));
+    }
+    SECTION("base: zero, negative, NaN, infinite") {
+        for (double base : {0.0, -0.0, -1.0, std::numeric_limits<double>::quiet_NaN(),
+                            std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})
+            all_throw_with(2, 8, 0, base, "base must be a finite number greater than 0");
+    }
+    SECTION("add_positions and add_positions_into check the same arguments, and x's rank and the batch") {
+        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({3, 5})), Contains("width must be a positive even"));
+        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({2, 3, 4}), -1), Contains("start must be"));
+        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({2, 4}), 0, 0.0), Contains("base must be"));
+        REQUIRE_THROWS_AS(seqorder::add_positions(Tensor<double>({8})), std::invalid_argument);
+        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({8})), Contains("x must have shape (T, D) or (B, T, D)"));
+        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<float>({1, 2, 2, 2})), Contains("x must have shape"));
+        std::vector<float> x(16);
+        REQUIRE_THROWS_WITH(seqorder::add_positions_into<float>(x, x, -1, 2, 8), Contains("batch must be a non-negative"));
+        REQUIRE_THROWS_WITH(seqorder::add_positions_into<float>(x, x, 1, 2, 8, seqorder::kMaxPosition),
+                            Contains("start + length must be at most 2^53"));
+    }
+}
+
+TEST_CASE("positions: a table too large for the heap is a std::length_error, before any allocation",
+          "[positions][errors]") {
+    SECTION("beyond the 1 GiB tensor limit") {
+        // 2^20 rows x 1024 float64 = 8 GiB; float32 2^19 x 1024 = 2 GiB.
+        REQUIRE_THROWS_AS(seqorder::positions<double>(std::int64_t{1} << 20, 1024), std::length_error);
+        REQUIRE_THROWS_WITH(seqorder::positions<double>(std::int64_t{1} << 20, 1024),
+                            Contains("positions of shape (1048576, 1024) is too large") && Contains("1024 MiB"));
+        REQUIRE_THROWS_AS(seqorder::positions<float>(std::int64_t{1} << 19, 1024), std::length_error);
+    }
+    SECTION("a length x width product that overflows 64 bits") {
+        REQUIRE_THROWS_AS(seqorder::positions<double>(std::int64_t{1} << 52, std::int64_t{1} << 40), std::length_error);
+        REQUIRE_THROWS_WITH(seqorder::positions<float>(std::int64_t{1} << 52, std::int64_t{1} << 40),
+                            Contains("too large"));
+    }
+    SECTION("the limit itself, computed without allocating") {
+        using seqorder::checked_element_count;
+        CHECK(checked_element_count({std::size_t{1} << 18, 1024}, sizeof(float), "t") == std::size_t{1} << 28);  // 1 GiB
+        REQUIRE_THROWS_AS(checked_element_count({(std::size_t{1} << 18) + 1, 1024}, sizeof(float), "t"), std::length_error);
+        REQUIRE_THROWS_WITH(checked_element_count({std::size_t{1} << 32, std::size_t{1} << 32, 2}, 8, "big thing"),
+                            Contains("big thing of shape (4294967296, 4294967296, 2) is too large"));
+        // An empty tensor is fine whatever its other dimensions.
+        CHECK(checked_element_count({0, std::size_t{1} << 62}, 8, "t") == 0);
+        CHECK(checked_element_count({std::size_t{1} << 62, 0}, 8, "t") == 0);
+    }
+    SECTION("Tensor's own checks: size limit and data length") {
+        REQUIRE_THROWS_AS(Tensor<double>({std::size_t{1} << 28}, "q"), std::length_error);
+        REQUIRE_THROWS_WITH(Tensor<double>({std::size_t{1} << 28}, "q"), Contains("q of shape (268435456,) is too large"));
+        REQUIRE_THROWS_AS(Tensor<double>({2, 3}, std::vector<double>(5)), std::invalid_argument);
+        REQUIRE_THROWS_WITH(Tensor<double>({2, 3}, std::vector<double>(5)),
+                            Contains("5 elements") && Contains("(2, 3) needs 6"));
+    }
+}
