@@ -1,29 +1,14 @@
-// Small DOM helpers shared by the sections on attention and order (order-experiments, four-steps, incremental).
+// DOM pieces shared by the sections on attention and order (order-experiments, four-steps, incremental), on top of
+// the page's helpers (ui.mjs, plot.mjs, checks.mjs).
 import { check } from './checks.mjs';
 import { heatmap, formatValue } from './plot.mjs';
-
-/**
- * Creates an element. props: { className, text, html (trusted, static strings only), attrs: { name: value },
- * dataset, on: { event: handler } }; children: nodes or strings.
- */
-export function el(tag, props = {}, ...children) {
-  const node = document.createElement(tag);
-  const { className, text, html, attrs = {}, dataset = {}, on = {} } = props;
-  if (className) node.className = className;
-  if (text !== undefined) node.textContent = text;
-  if (html !== undefined) node.innerHTML = html;
-  for (const [name, value] of Object.entries(attrs)) node.setAttribute(name, value);
-  Object.assign(node.dataset, dataset);
-  for (const [event, handler] of Object.entries(on)) node.addEventListener(event, handler);
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
+import { el } from './ui.mjs';
 
 let styles;
-/** Adds web/css/order.css (the styles of these sections) once; resolves when it has loaded (or failed). */
+/** Adds web/css/order.css (the styles of these sections) once, as a <link> (the CSP allows no inline styles). */
 export function loadStyles() {
   styles ??= new Promise((resolve) => {
-    const link = el('link', { attrs: { rel: 'stylesheet', href: new URL('../css/order.css', import.meta.url).href } });
+    const link = el('link', { rel: 'stylesheet', href: new URL('../css/order.css', import.meta.url).href });
     link.addEventListener('load', resolve);
     link.addEventListener('error', () => {
       console.warn('order.css could not be loaded; the sections still work, unstyled');
@@ -39,12 +24,9 @@ export function renderChecks(list, checks) {
   for (const c of checks) check(list, c.name, c.pass, c.details, { claim: c.claim });
 }
 
-/** A word's label in a sentence: "robot (0)". */
-export const wordLabel = (words, i) => `${words[i]} (${i})`;
-
-/** A titled figure block in container; returns it (a plot goes inside). */
+/** A titled figure block appended to container; returns it (a plot goes inside). */
 export function figure(container, title) {
-  const block = el('div', { className: 'order-figure' }, el('p', { className: 'order-figure-title', text: title }));
+  const block = el('div', { className: 'order-figure' }, el('p', { className: 'order-figure-title' }, title));
   container.append(block);
   return block;
 }
@@ -86,37 +68,21 @@ export function sharedRange(arrays, floor = 1e-12) {
   return range;
 }
 
-/** A labelled <select> inside a .control block; onChange(value) runs on change. */
+/** A labelled <select> in a .control block; onChange(value) runs on change. */
 export function selectControl({ id, label, options, value, onChange, hint }) {
-  const select = el('select', { attrs: { id } });
-  for (const o of options) select.append(el('option', { text: o.label, attrs: { value: o.value } }));
+  const select = el('select', { id }, options.map((o) => el('option', { value: o.value }, o.label)));
   select.value = value;
   select.addEventListener('change', () => onChange(select.value));
+  if (hint) select.setAttribute('aria-describedby', `${id}-hint`);
   return el('div', { className: 'control control-select' },
-    el('label', { text: label, attrs: { for: id } }), select,
-    hint ? el('span', { className: 'hint', text: hint }) : null);
+    el('label', { htmlFor: id }, label), select,
+    hint ? el('span', { className: 'hint', id: `${id}-hint` }, hint) : null);
 }
 
-/** A labelled range slider showing its value; onInput(number) runs on input. */
-export function sliderControl({ id, label, min, max, value, onInput, format = String, hint }) {
-  const input = el('input', { attrs: { id, type: 'range', min, max, step: 1, value } });
-  const output = el('output', { text: format(value), attrs: { for: id } });
-  input.addEventListener('input', () => {
-    output.textContent = format(Number(input.value));
-    onInput(Number(input.value));
-  });
-  return {
-    input,
-    output,
-    element: el('div', { className: 'control' }, el('label', { text: label, attrs: { for: id } }), output, input,
-      hint ? el('span', { className: 'hint', text: hint }) : null),
-  };
-}
-
-/** A toggle button (aria-pressed), usable with Enter and Space like every button. */
+/** A switch-like toggle button: its state is aria-pressed; Enter and Space work as on every button. */
 export function toggleButton({ id, label, pressed = false, onToggle }) {
-  const button = el('button', { className: 'toggle', attrs: { id, type: 'button', 'aria-pressed': String(pressed) } },
-    el('span', { className: 'toggle-track', attrs: { 'aria-hidden': 'true' } }), el('span', { text: label }));
+  const button = el('button', { className: 'toggle', id, type: 'button', 'aria-pressed': String(pressed) },
+    el('span', { className: 'toggle-track', 'aria-hidden': 'true' }), el('span', {}, label));
   button.addEventListener('click', () => {
     const next = button.getAttribute('aria-pressed') !== 'true';
     button.setAttribute('aria-pressed', String(next));
@@ -125,16 +91,12 @@ export function toggleButton({ id, label, pressed = false, onToggle }) {
   return button;
 }
 
-/**
- * A row of word chips, each with its position under it: [{ word, position, kind }] where kind is a CSS modifier
- * ('cached', 'new', 'wrong', ...).
- */
-export function tokenStrip(tokens, { label } = {}) {
-  const strip = el('div', { className: 'token-strip', attrs: { role: 'list', ...(label ? { 'aria-label': label } : {}) } });
-  for (const { word, position, kind = '' } of tokens) {
-    strip.append(el('span', { className: `token ${kind ? `token-${kind}` : ''}`.trim(), attrs: { role: 'listitem' } },
-      el('span', { className: 'token-word', text: word }),
-      el('span', { className: 'token-position', text: `t = ${position}` })));
-  }
-  return strip;
+/** A labelled row of word chips, each with its position: tokens [{ word, position, kind }] (kind: a CSS modifier). */
+export function tokenStrip(label, tokens) {
+  return el('div', { className: 'token-strip-row' },
+    el('span', { className: 'token-strip-label' }, label),
+    el('div', { className: 'token-strip', role: 'list', 'aria-label': label },
+      tokens.map(({ word, position, kind }) => el('span', { className: kind ? `token token-${kind}` : 'token', role: 'listitem' },
+        el('span', { className: 'token-word' }, word),
+        el('span', { className: 'token-position' }, `t = ${position}`)))));
 }
