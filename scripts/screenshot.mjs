@@ -1,9 +1,10 @@
 // Saves a screenshot of the lesson page for the README: serves $SEQORDER_DIST/site (default dist/site) on 127.0.0.1,
 // opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), waits until every experiment has run, and
 // writes a PNG.
-//   node scripts/screenshot.mjs [out.png] [--full] [--width=N] [--height=N] [--dark] [--section=id]
-// Defaults: docs/screenshot.png, a 1100×1500 viewport from the top of the page. --section scrolls to <section id>
-// and captures that section only; --full captures the whole page; --dark emulates prefers-color-scheme: dark.
+//   node scripts/screenshot.mjs [out.png] [--top | --full | --section=id] [--width=N] [--height=N] [--dark]
+// Default: docs/screenshot.png, the sinusoid section (sliders, heatmap with a tooltip, its check) in a 1100×1500
+// viewport. --top captures the viewport at the top of the page, --full the whole page, --section=id one section;
+// --dark emulates prefers-color-scheme: dark.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -39,7 +40,21 @@ try {
   mkdirSync(path.dirname(out), { recursive: true });
   const section = value('section', null);
   if (section) await page.locator(`#${section}`).screenshot({ path: out });
-  else await page.screenshot({ path: out, fullPage: Boolean(flag('full')) });
+  else if (flag('full') || flag('top')) await page.screenshot({ path: out, fullPage: Boolean(flag('full')) });
+  else {
+    // The README's picture: the sinusoid section down to its first check, with a cell's tooltip showing.
+    const canvas = page.locator('#sinusoids .plot-heatmap canvas');
+    await canvas.scrollIntoViewIfNeeded();
+    const box = await canvas.boundingBox();
+    await page.mouse.move(box.x + box.width * 0.22, box.y + box.height * 0.3);
+    await page.waitForSelector('#sinusoids .plot-tooltip:not([hidden])');
+    const clip = await page.evaluate(() => {
+      const section = document.getElementById('sinusoids').getBoundingClientRect();
+      const checks = document.querySelector('#sinusoids .checks').getBoundingClientRect();
+      return { x: section.left - 16, y: section.top - 16, width: section.width + 32, height: checks.bottom - section.top + 32 };
+    });
+    await page.screenshot({ path: out, clip });
+  }
   const { passed, failed } = await page.evaluate(() => ({
     passed: document.querySelectorAll('[data-check][data-status="pass"]').length,
     failed: document.querySelectorAll('[data-check]:not([data-status="pass"])').length,

@@ -17,6 +17,7 @@ export function check(root, name, pass, details, { claim } = {}) {
   if (!el) {
     el = document.createElement('div');
     el.className = 'check';
+    el.id = `check-${name}`;
     el.dataset.check = name;
     el.innerHTML = '<span class="badge"></span><span class="check-text"><span class="check-claim"></span> ' +
       '<span class="check-details"></span></span>';
@@ -29,6 +30,8 @@ export function check(root, name, pass, details, { claim } = {}) {
   el.querySelector('.check-claim').textContent = claim ?? name;
   el.querySelector('.check-details').textContent = details ?? '';
   el.title = `check "${name}": ${ok ? 'passes' : 'FAILS'}`;
+  // Lets the page's summary follow checks that change later (sliders re-run them).
+  document.dispatchEvent(new CustomEvent('seqorder:check', { detail: { name, pass: ok } }));
   return el;
 }
 

@@ -73,11 +73,27 @@ async function main() {
     await runSection(so, id);
     await nextFrame();
   }
-  const { passed, failed } = summarize(document);
+  showSummary();
+  // Sliders re-run checks: keep the summary true to the page.
+  let pending = 0;
+  document.addEventListener('seqorder:check', () => {
+    if (!pending) pending = requestAnimationFrame(() => { pending = 0; showSummary(); });
+  });
+  document.body.dataset.ready = 'true';
+}
+
+function showSummary() {
+  const { passed, failed, failures } = summarize(document);
   setStatus(failed === 0
     ? `All ${passed} checks on this page pass, computed just now in your browser.`
-    : `${failed} of ${passed + failed} checks fail: see the red badges below.`, failed === 0 ? 'pass' : 'fail');
-  document.body.dataset.ready = 'true';
+    : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.`, failed === 0 ? 'pass' : 'fail');
+  statusEl.querySelector('a')?.remove();
+  if (failed > 0) {
+    const link = document.createElement('a');
+    link.href = `#check-${failures[0].name}`;
+    link.textContent = ' Go to the first one.';
+    statusEl.appendChild(link);
+  }
 }
 
 main();

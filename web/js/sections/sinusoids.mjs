@@ -16,14 +16,15 @@ export async function run(so, root) {
     'We need a vector for every position, and the lesson picks a fixed recipe instead of learning one. The <var>D</var> ' +
     'features are grouped in pairs. Pair <var>i</var> is a sine and a cosine of the same angle, and that angle grows ' +
     'with the position <var>t</var> at the pair’s own rate:',
-    '<div class="callout mono">p<sub>t</sub>[2i] = sin(t · f<sub>i</sub>) &nbsp;&nbsp; p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>) ' +
-    '&nbsp;&nbsp; f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>',
+    '<div class="callout mono formula">p<sub>t</sub>[2i] &nbsp; = sin(t · f<sub>i</sub>)<br>' +
+    'p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>)<br>' +
+    'f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>',
     'Pair 0 turns by one radian per position; each later pair turns more slowly, down to about 1/10000 of a radian. ' +
     'Below is the whole table: one row per position, one column per feature. Drag the sliders (or focus one and use ' +
     'the arrow keys) and hover over a cell, or focus the picture and move through it with the arrow keys.');
 
   // ---- the table as a heatmap ----
-  const state = { length: 48, width: 32, start: 0 };
+  const state = { length: 64, width: 64, start: 0 };
   const group = controls(root, 'table size and first position');
   const map = heatmap(root, {
     data: new Float64Array(0), rows: 0, cols: 0, range: 1, rowLabel: 'position t', colLabel: 'column (feature)',
