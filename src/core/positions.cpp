@@ -1,9 +1,15 @@
 #include "positions.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
+
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 namespace seqorder {
 namespace {
@@ -15,6 +21,126 @@ struct PairColumns {
 PairColumns pair_columns(std::int64_t i, std::int64_t width, Layout layout) {
     if (layout == Layout::interleaved) return {2 * i, 2 * i + 1};
     return {i, width / 2 + i};
+}
+
+// ---- positions_fast: the rotation recurrence ----
+//
+// Between two anchors each pair turns by its own frequency f_i per row (angle addition):
+//   sin(a + f) = sin a · cos f + cos a · sin f,   cos(a + f) = cos a · cos f − sin a · sin f.
+// A block is an anchor row and the rows turned from it. It is filled kStripRows rows at a time, and within those rows
+// one strip of pairs at a time, the strip's sines and cosines kept in registers from row to row (a few rows per strip
+// keep the rows being written in the L1 cache; a whole block's column would thrash it, the rows being width apart).
+// The scalar and the SIMD loops do exactly the same float64 operations in the same order (no fused multiply-add, one
+// round-to-nearest conversion to T), so both give bit-identical tables: the native tests of the scalar loop also
+// vouch for the WebAssembly build's SIMD loop, which the node tests check against an independent sin/cos as well.
+constexpr std::int64_t kStripRows = 8;
+
+// Writes pair i (sin s, cos c, float64) of a row in T, at its columns for the layout.
+template <class T>
+inline void write_pair(T* out_row, std::int64_t width, std::int64_t i, double s, double c, Layout layout) {
+    const PairColumns column = pair_columns(i, width, layout);
+    out_row[column.sin] = static_cast<T>(s);
+    out_row[column.cos] = static_cast<T>(c);
+}
+
+// The state of one block: s, c: (pairs) the sines and cosines of the last row written; step_sin, step_cos: (pairs)
+// sin f_i and cos f_i, the turn by one row.
+struct Recurrence {
+    double* s;
+    double* c;
+    const double* step_sin;
+    const double* step_cos;
+};
+
+// Rows [first_row, last_row) of block: (rows, width), pairs [first_pair, width / 2); advances s and c to last_row - 1.
+template <class T>
+void turn_rows_scalar(T* block, std::int64_t first_row, std::int64_t last_row, std::int64_t width,
+                      std::int64_t first_pair, const Recurrence& r, Layout layout) {
+    for (std::int64_t i = first_pair; i < width / 2; ++i) {
+        double sin_now = r.s[i], cos_now = r.c[i];
+        for (std::int64_t row = first_row; row < last_row; ++row) {
+            const double next_s = sin_now * r.step_cos[i] + cos_now * r.step_sin[i];
+            const double next_c = cos_now * r.step_cos[i] - sin_now * r.step_sin[i];
+            sin_now = next_s;
+            cos_now = next_c;
+            write_pair(block + row * width, width, i, sin_now, cos_now, layout);
+        }
+        r.s[i] = sin_now;
+        r.c[i] = cos_now;
+    }
+}
+
+#ifdef __wasm_simd128__
+// Pairs per strip of the SIMD loop: kStripPairs / 2 independent f64x2 chains hide the latency of multiply then add.
+constexpr std::int64_t kStripPairs = 8;
+
+// Turns two pairs (sin_now = (s0, s1), cos_now = (c0, c1)) by one row and stores them in out_row, where pair i's
+// columns are `column` and pair i + 1's follow in the layout.
+template <class T>
+inline __attribute__((always_inline)) void turn_and_store(T* out_row, PairColumns column, v128_t& sin_now,
+                                                          v128_t& cos_now, v128_t step_s, v128_t step_c, Layout layout) {
+    const v128_t next_s = wasm_f64x2_add(wasm_f64x2_mul(sin_now, step_c), wasm_f64x2_mul(cos_now, step_s));
+    const v128_t next_c = wasm_f64x2_sub(wasm_f64x2_mul(cos_now, step_c), wasm_f64x2_mul(sin_now, step_s));
+    sin_now = next_s;
+    cos_now = next_c;
+    if constexpr (std::is_same_v<T, float>) {
+        // demote: (x0, x1) -> (x0, x1, 0, 0) in float32, rounded to nearest like static_cast<float>
+        const v128_t s01 = wasm_f32x4_demote_f64x2_zero(next_s), c01 = wasm_f32x4_demote_f64x2_zero(next_c);
+        if (layout == Layout::interleaved) {
+            wasm_v128_store(out_row + column.sin, wasm_i32x4_shuffle(s01, c01, 0, 4, 1, 5));  // s0 c0 s1 c1
+        } else {
+            wasm_v128_store64_lane(out_row + column.sin, s01, 0);  // s0 s1
+            wasm_v128_store64_lane(out_row + column.cos, c01, 0);  // c0 c1
+        }
+    } else if (layout == Layout::interleaved) {
+        wasm_v128_store(out_row + column.sin, wasm_i64x2_shuffle(next_s, next_c, 0, 2));      // s0 c0
+        wasm_v128_store(out_row + column.sin + 2, wasm_i64x2_shuffle(next_s, next_c, 1, 3));  // s1 c1
+    } else {
+        wasm_v128_store(out_row + column.sin, next_s);  // s0 s1
+        wasm_v128_store(out_row + column.cos, next_c);  // c0 c1
+    }
+}
+
+// turn_rows_scalar for pairs [0, done), done = the largest multiple of kStripPairs <= width / 2; returns done.
+template <class T>
+std::int64_t turn_rows_simd(T* block, std::int64_t first_row, std::int64_t last_row, std::int64_t width,
+                            const Recurrence& r, Layout layout) {
+    constexpr std::int64_t kVectors = kStripPairs / 2;
+    const std::int64_t done = width / 2 - (width / 2) % kStripPairs;
+    for (std::int64_t i = 0; i < done; i += kStripPairs) {
+        v128_t sin_now[kVectors], cos_now[kVectors];
+        PairColumns column[kVectors];
+        for (std::int64_t h = 0; h < kVectors; ++h) {
+            sin_now[h] = wasm_v128_load(r.s + i + 2 * h);
+            cos_now[h] = wasm_v128_load(r.c + i + 2 * h);
+            column[h] = pair_columns(i + 2 * h, width, layout);
+        }
+        for (std::int64_t row = first_row; row < last_row; ++row) {
+            T* const out_row = block + row * width;
+            for (std::int64_t h = 0; h < kVectors; ++h)
+                turn_and_store(out_row, column[h], sin_now[h], cos_now[h], wasm_v128_load(r.step_sin + i + 2 * h),
+                               wasm_v128_load(r.step_cos + i + 2 * h), layout);
+        }
+        for (std::int64_t h = 0; h < kVectors; ++h) {
+            wasm_v128_store(r.s + i + 2 * h, sin_now[h]);
+            wasm_v128_store(r.c + i + 2 * h, cos_now[h]);
+        }
+    }
+    return done;
+}
+#endif
+
+// block: (rows, width), its row 0 (the anchor) written and r holding that row's sines and cosines: writes the rest.
+template <class T>
+void turn_block(T* block, std::int64_t rows, std::int64_t width, const Recurrence& r, Layout layout) {
+    for (std::int64_t first_row = 1; first_row < rows; first_row += kStripRows) {
+        const std::int64_t last_row = std::min(rows, first_row + kStripRows);
+        std::int64_t first_pair = 0;
+#ifdef __wasm_simd128__
+        first_pair = turn_rows_simd(block, first_row, last_row, width, r, layout);
+#endif
+        turn_rows_scalar(block, first_row, last_row, width, first_pair, r, layout);
+    }
 }
 
 }  // namespace
@@ -59,45 +185,36 @@ void positions_reference(std::span<T> out, std::int64_t length, std::int64_t wid
 template <class T>
 void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start, double base,
                     Layout layout) {
-    // out: (length, width)
+    // out: (length, width), filled in blocks of kAnchorRows rows: an exact anchor row, then rows turned from it.
     check_positions_args(length, width, start, base);
+    if (out.size() < static_cast<std::size_t>(length) * static_cast<std::size_t>(width))
+        throw std::invalid_argument("out must hold length * width = " + std::to_string(length * width) +
+                                    " values, got " + std::to_string(out.size()));
     const auto pairs = static_cast<std::size_t>(width / 2);
-    std::vector<double> frequency(pairs), step_sin(pairs), step_cos(pairs), s(pairs), c(pairs);
-    position_frequencies(frequency, width, base);
+    // One allocation for the per-pair state, each (pairs): frequency, step_sin, step_cos, and s, c of the last row.
+    std::vector<double> state(5 * pairs);
+    double* const frequency = state.data();
+    double* const step_sin = frequency + pairs;
+    double* const step_cos = step_sin + pairs;
+    double* const s = step_cos + pairs;
+    double* const c = s + pairs;
+    const Recurrence recurrence{s, c, step_sin, step_cos};
+    position_frequencies(std::span<double>(frequency, pairs), width, base);
     for (std::size_t i = 0; i < pairs; ++i) {
         step_sin[i] = std::sin(frequency[i]);
         step_cos[i] = std::cos(frequency[i]);
     }
-    for (std::int64_t row = 0; row < length; ++row) {
-        const double t = static_cast<double>(start + row);
-        if (row % kAnchorRows == 0) {
-            // Anchor: exact float64 sin/cos of the angle, as in the reference.
-            for (std::size_t i = 0; i < pairs; ++i) {
-                const double angle = t * frequency[i];
-                s[i] = std::sin(angle);
-                c[i] = std::cos(angle);
-            }
-        } else {
-            // Rotate each pair by its own frequency: angle addition, 4 multiplies and 2 adds per pair.
-            for (std::size_t i = 0; i < pairs; ++i) {
-                const double next_s = s[i] * step_cos[i] + c[i] * step_sin[i];
-                const double next_c = c[i] * step_cos[i] - s[i] * step_sin[i];
-                s[i] = next_s;
-                c[i] = next_c;
-            }
+    for (std::int64_t first_row = 0; first_row < length; first_row += kAnchorRows) {
+        T* const block = out.data() + first_row * width;
+        // Anchor: exact float64 sin/cos of the angle t * f_i, as in the reference.
+        const double t = static_cast<double>(start + first_row);
+        for (std::size_t i = 0; i < pairs; ++i) {
+            const double angle = t * frequency[i];
+            s[i] = std::sin(angle);
+            c[i] = std::cos(angle);
+            write_pair(block, width, static_cast<std::int64_t>(i), s[i], c[i], layout);
         }
-        T* out_row = out.data() + row * width;
-        if (layout == Layout::interleaved) {
-            for (std::size_t i = 0; i < pairs; ++i) {
-                out_row[2 * i] = static_cast<T>(s[i]);
-                out_row[2 * i + 1] = static_cast<T>(c[i]);
-            }
-        } else {
-            for (std::size_t i = 0; i < pairs; ++i) {
-                out_row[i] = static_cast<T>(s[i]);
-                out_row[pairs + i] = static_cast<T>(c[i]);
-            }
-        }
+        turn_block(block, std::min(kAnchorRows, length - first_row), width, recurrence, layout);
     }
 }
 
