@@ -10,7 +10,7 @@ import {
 import {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
 } from '../../web/js/experiments/order.mjs';
-import { STEPS_SENTENCE, fourSteps, stepChecks } from '../../web/js/experiments/steps.mjs';
+import { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } from '../../web/js/experiments/steps.mjs';
 import { INCREMENTAL_TEXT, incrementalExperiment } from '../../web/js/experiments/incremental.mjs';
 
 const so = await loadSeqorder();
@@ -114,6 +114,9 @@ test('the four steps: shapes, and every step check passes', () => {
   }
   assertAllPass(stepChecks(so, table));
   assertAllPass(stepChecks(so, table, { positions: false }));
+  assertAllPass([repeatedWordCheck(so, table), repeatedWordCheck(so, table, { words: ['a', 'robot', 'sees', 'a', 'box'] })]);
+  assert.throws(() => repeatedWordCheck(so, table, { words: SENTENCE }), /no repeated word/);
+  assert.equal(repeatedWordCheck(sabotaged({ addPositions: (x) => x }), table).pass, false);
 });
 
 test('step checks fail on unnormalized weights, a missing mask, or a wrong scale', () => {
@@ -147,12 +150,16 @@ test('incremental check fails when the offsets are dropped', () => {
   assert.equal(verdicts(incrementalExperiment(noStart, table).checks)['incremental-cached-equals-full'], false);
   const topLeft = sabotaged({ attention: (q, k, v, o = {}) => so.attention(q, k, v, o.causal ? { ...o, queryStart: 0 } : o) });
   assert.equal(verdicts(incrementalExperiment(topLeft, table).checks)['incremental-cached-equals-full'], false);
+  // A default alignment other than Tk − Tq (here: top-left when queryStart is left out) fails the default check.
+  const topLeftDefault = sabotaged({ attention: (q, k, v, o = {}) => so.attention(q, k, v, o.causal && o.queryStart === undefined ? { ...o, queryStart: 0 } : o) });
+  assert.equal(verdicts(incrementalExperiment(topLeftDefault, table).checks)['incremental-default-query-start'], false);
 });
 
 test('check names are unique across the experiments', () => {
   const names = [
     ...reorderingExperiment(so, table).checks, ...positionsExperiment(so, table).checks,
-    ...causalExperiment(so, table).checks, ...stepChecks(so, table), ...incrementalExperiment(so, table).checks,
+    ...causalExperiment(so, table).checks, ...stepChecks(so, table), repeatedWordCheck(so, table),
+    ...incrementalExperiment(so, table).checks,
   ].map((c) => c.name);
   assert.equal(new Set(names).size, names.length);
 });

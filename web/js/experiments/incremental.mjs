@@ -35,6 +35,9 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
   const cachedSteps = so.attention(newInput, keys, keys, { causal: true, queryStart: prefix, steps: true });
   const cached = cachedSteps.output;
 
+  // The API's default alignment (queryStart left out) is Tk − Tq = p: the same call.
+  const byDefault = so.attention(newInput, keys, keys, { causal: true });
+
   // Mistake 1: positions of the new words restarted at 0.
   const restartInput = sentenceInput(so, table, fresh, { positions: true, start: 0 });
   const restartKeys = stackRows(cache, restartInput);
@@ -45,6 +48,7 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
   const topLeft = topLeftSteps.output;
 
   const cachedError = maxAbsDiff(cached, full);
+  const defaultGap = maxAbsDiff(byDefault, cached);
   const restartError = maxAbsDiff(restarted, full);
   const topLeftError = maxAbsDiff(topLeft, full);
   const [cachedRows, restartedRows, topLeftRows] = [cached, restarted, topLeft].map((t) => rowDiffs(t, full));
@@ -66,6 +70,12 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
         pass: cachedError <= TOL.same,
         claim: `Processing only the ${n} new word${n === 1 ? '' : 's'} against the cached prefix, with start = ${prefix} and queryStart = ${prefix}, gives the full recompute's outputs.`,
         details: `max |cached − full| = ${fmt(cachedError)} ≤ ${TOL.same} (prefix ${prefix}, Tq = ${n}, Tk = ${T})`,
+      },
+      {
+        name: 'incremental-default-query-start',
+        pass: defaultGap === 0,
+        claim: 'Leaving queryStart out gives the same alignment: its default is Tk − Tq, the queries are the last rows.',
+        details: `Tk − Tq = ${T} − ${n} = ${prefix}; max |default − queryStart ${prefix}| = ${fmt(defaultGap)} (bit for bit)`,
       },
       {
         name: 'incremental-restart-at-zero-differs',

@@ -5,7 +5,7 @@
 //   3. weights = softmax per row  (T, T), rows sum to 1, masked entries exactly 0
 //   4. output  = weights·v        (T, D)
 // Pure: no DOM.
-import { TOL, fmt, selfAttention, sentenceInput } from './sentence.mjs';
+import { TOL, fmt, maxAbsDiff, row, selfAttention, sentenceInput } from './sentence.mjs';
 
 export const STEPS_SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person']);
 
@@ -97,4 +97,26 @@ export function stepChecks(so, table, { words = STEPS_SENTENCE, positions = true
       details: `max |output − Σ_j w_ij v_j| = ${fmt(outputError)} ≤ ${TOL.same}`,
     },
   ];
+}
+
+/**
+ * A word that occurs twice has one lookup row, so without positions its two occurrences get the same scores,
+ * weights and output, bit for bit; with positions added they differ. Runs on STEPS_SENTENCE ('the' at 0 and 3).
+ */
+export function repeatedWordCheck(so, table, { words = STEPS_SENTENCE } = {}) {
+  const first = words.findIndex((w, i) => words.indexOf(w, i + 1) > i);
+  if (first < 0) throw new RangeError(`the sentence has no repeated word: ${words.join(' ')}`);
+  const second = words.indexOf(words[first], first + 1);
+  const gap = (positions) => {
+    const s = fourSteps(so, table, { words, positions });
+    return Math.max(maxAbsDiff(row(s.weights, first), row(s.weights, second)), maxAbsDiff(row(s.output, first), row(s.output, second)));
+  };
+  const without = gap(false);
+  const withPositions = gap(true);
+  return {
+    name: 'steps-repeated-word-needs-positions',
+    pass: without === 0 && withPositions > TOL.different,
+    claim: `Without positions, the two “${words[first]}” rows (${first} and ${second}) get the same weights and outputs; positions tell them apart.`,
+    details: `max |row ${first} − row ${second}| over weights and output: ${fmt(without)} without positions (bit for bit), ${fmt(withPositions)} with`,
+  };
 }

@@ -5,7 +5,7 @@ import { checkList } from '../checks.mjs';
 import { heatmap, formatValue } from '../plot.mjs';
 import { el, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
-import { STEPS_SENTENCE, fourSteps, stepChecks } from '../experiments/steps.mjs';
+import { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
 import { figure, loadStyles, renderChecks, selectControl, toggleButton } from '../order-view.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
@@ -83,4 +83,5 @@ export async function run(so, root) {
     checksStale = false;
   }
   render();
+  renderChecks(list, [repeatedWordCheck(so, table)]);
 }
