@@ -28,6 +28,7 @@ const consoleErrors = [];
 const pageErrors = [];
 const foreignRequests = [];
 const failedRequests = [];
+const workers = [];
 
 before(async () => {
   assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
@@ -50,6 +51,7 @@ before(async () => {
     const url = request.url();
     if (!url.startsWith('data:') && !url.startsWith('blob:') && new URL(url).origin !== origin) foreignRequests.push(url);
   });
+  page.on('worker', (worker) => workers.push(worker.url()));
   page.on('requestfailed', (request) => failedRequests.push(`${request.url()} (${request.failure()?.errorText})`));
   page.on('response', (response) => {
     if (response.status() >= 400) failedRequests.push(`${response.url()} (HTTP ${response.status()})`);
@@ -154,4 +156,21 @@ test('the page is usable on a phone-sized screen (no horizontal scrolling)', asy
   await frames();
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than a 360px screen`);
+});
+
+test('the heatmap is readable by keyboard: focus it, move with the arrow keys', async () => {
+  await page.setViewportSize({ width: 1000, height: 900 });
+  await page.focus('#sinusoids .plot-heatmap canvas');
+  await page.keyboard.press('ArrowDown'); // the first key puts the cursor on (t = start, column 0)
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowRight');
+  await frames();
+  const text = await page.textContent('#sinusoids .plot-heatmap .plot-tooltip');
+  const start = Number(await page.inputValue('#sinusoids-start'));
+  assert.match(text, new RegExp(`t = ${start + 1}, column 1\\b`));
+  await page.keyboard.press('Escape');
+});
+
+test('the heavy sweeps ran in a module Worker, off the main thread', () => {
+  assert.ok(workers.some((url) => url.endsWith('/js/worker.mjs')), `workers: ${JSON.stringify(workers)}`);
 });

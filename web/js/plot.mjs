@@ -257,25 +257,33 @@ export function heatmap(container, options) {
     const octx = offscreen.getContext('2d');
     const image = octx.createImageData(offscreen.width, offscreen.height);
     const px = image.data;
+    // A 1024-step color table over s = v / range ∈ [−1, 1] (sequential: [0, 1]); no allocation per cell.
+    const STEPS = 1024;
+    const lut = new Uint8ClampedArray((STEPS + 1) * 3);
+    for (let k = 0; k <= STEPS; k += 1) {
+      const sv = scale === 'sequential' ? k / STEPS : (2 * k) / STEPS - 1;
+      const rgb = sv < 0 ? mix(colors.mid, colors.neg, -sv) : mix(colors.mid, colors.pos, sv);
+      lut.set(rgb, k * 3);
+    }
+    const lo = scale === 'sequential' ? 0 : -1;
+    const toIndex = STEPS / (1 - lo);
     for (let i = 0; i < rows * cols; i += 1) {
       const v = data[i];
-      let rgb;
+      const o = i * 4;
+      px[o + 3] = 255;
       if (v === -Infinity) {
-        rgb = colors.masked;
+        px.set(colors.masked, o);
         masked = true;
-      } else if (Number.isNaN(v)) {
-        rgb = colors.nan;
+      } else if (v !== v) {
+        px.set(colors.nan, o);
         nan = true;
-      } else if (scale === 'sequential') {
-        rgb = mix(colors.mid, colors.pos, Math.min(Math.max(v / range, 0), 1));
       } else {
-        const s = Math.max(-1, Math.min(1, v / range));
-        rgb = s < 0 ? mix(colors.mid, colors.neg, -s) : mix(colors.mid, colors.pos, s);
+        const sv = Math.max(lo, Math.min(1, v / range));
+        const k = Math.round((sv - lo) * toIndex) * 3;
+        px[o] = lut[k];
+        px[o + 1] = lut[k + 1];
+        px[o + 2] = lut[k + 2];
       }
-      px[i * 4] = rgb[0];
-      px[i * 4 + 1] = rgb[1];
-      px[i * 4 + 2] = rgb[2];
-      px[i * 4 + 3] = 255;
     }
     octx.putImageData(image, 0, 0);
     state.image = { range, masked, nan, colors };

@@ -34,6 +34,8 @@ export async function run(so, root) {
   const render = () => {
     const { length, width, start } = state;
     const result = sinusoidTable(so, length, width, start);
+    state.table = result.table;
+    state.tableStart = start;
     map.update({
       data: result.table.data, rows: length, cols: width,
       rowName: (r) => String(start + r),
@@ -88,7 +90,9 @@ export async function run(so, root) {
       })),
       ariaLabel: `pairs ${pairs.join(', ')} on the unit circle at position ${t}`,
     });
-    const table = so.positions(length, width, { start });
+    // The heatmap's table (render runs first in a frame); recomputed only if it is not the current one.
+    const current = state.table?.shape[0] === length && state.table?.shape[1] === width && state.tableStart === start;
+    const table = current ? state.table : so.positions(length, width, { start });
     const ts = Array.from({ length }, (_, r) => start + r);
     waves.update({
       series: pairs.map((i) => ({ name: `sin, pair ${i}`, x: ts, y: ts.map((_, r) => table.data[r * width + 2 * i]) })),
