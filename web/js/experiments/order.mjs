@@ -40,7 +40,7 @@ export function reorderingExperiment(so, table, { words = SENTENCE, order = SWAP
       {
         name: 'order-equivariant',
         pass: equivariance <= TOL.same,
-        claim: `Without positions, the outputs follow the reordering: each word's output row in “${reordered.join(' ')}” is its row from “${words.join(' ')}”, moved.`,
+        claim: `Without positions, the outputs move with the words: each word's output row in “${reordered.join(' ')}” is its row from “${words.join(' ')}”, moved.`,
         details: `max |attention(P·x) − P·attention(x)| = ${fmt(equivariance)} ≤ ${TOL.same}`,
       },
       {
@@ -89,13 +89,13 @@ export function positionsExperiment(so, table, { words = SENTENCE, order = SWAP 
       {
         name: 'order-positions-break-equivariance',
         pass: broken > TOL.different,
-        claim: 'Reorder the words and number the positions from 0 again: the outputs no longer just follow the reordering.',
+        claim: 'Reorder the words and number the positions from 0 again: the outputs are no longer the old ones moved.',
         details: `max |attention(addPositions(P·e)) − P·attention(addPositions(e))| = ${fmt(broken)} > ${TOL.different}`,
       },
       {
         name: 'order-pairs-equivariant',
         pass: kept <= TOL.same,
-        claim: 'Move each (word, position) row as one piece instead: attention follows the reordering again.',
+        claim: 'Move each (word, position) row as one piece instead: the outputs are the old ones moved, again.',
         details: `max |attention(P·addPositions(e)) − P·attention(addPositions(e))| = ${fmt(kept)} ≤ ${TOL.same}`,
       },
       {

@@ -27,7 +27,7 @@ export async function run(so, root) {
     `<ol class="steps-list">
       <li><strong>Scores</strong>: the dot product of query row i with key row j, a number for how well the two match.</li>
       <li><strong>Scaled</strong>: every score divided by √D = √${WIDTH}, so that wider vectors do not push the scores ever further apart. Under a causal mask, the entries a query may not see become −∞.</li>
-      <li><strong>Weights</strong>: a softmax along each row. The row’s largest score is subtracted first (the result is the same, and exp cannot overflow), then each entry is exponentiated and divided by the row’s total. A row becomes shares that add up to 1, and −∞ becomes a share of exactly 0.</li>
+      <li><strong>Weights</strong>: a softmax along each row. The row’s largest scaled score is subtracted first (the result is the same, and exp cannot overflow), then each entry is exponentiated and divided by the row’s total. A row becomes shares that add up to 1, and −∞ becomes a share of exactly 0.</li>
       <li><strong>Output</strong>: each output row is the sum of the value rows, each weighted by its share.</li>
     </ol>`,
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys. Turn the causal mask on to hide every key to the right of the diagonal; turn positions off and the two copies of “the” become indistinguishable, row for row.');

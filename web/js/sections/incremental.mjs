@@ -77,7 +77,7 @@ export async function run(so, root) {
   const numbers = el('div', { className: 'table-scroll', tabIndex: 0, 'aria-label': 'each new word: its output against the full recompute' });
   root.append(numbers);
   const list = checkList(root);
-  prose(root, 'The deliberately simple decoder of this course recomputes the whole prefix for every word, so its positions always start at 0 and neither offset can go wrong. They matter the moment a cache appears.');
+  prose(root, 'The course’s own decoder takes the slow road on purpose: it reruns everything for each word, so its positions always count from 0 and neither offset can slip. Both start to matter as soon as a cache is added.');
 
   function render() {
     const { prefix, fresh } = settings;

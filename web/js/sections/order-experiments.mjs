@@ -65,7 +65,7 @@ export async function run(so, root) {
   // 1. No positions.
   prose(root,
     '<h3>Without positions: the outputs move with the words</h3>',
-    'Each word’s output row comes back unchanged, only in its new place: attention followed the reordering. That is what <em>equivariant</em> means. The output tensor as a whole is not the same, because its rows moved, so attention is not <em>invariant</em> either. What it cannot do is tell one order from the other: robot gets the same output whether it leads or trails.');
+    'Each word’s output row comes back unchanged, only in its new place: the outputs moved exactly as the words did. That is what <em>equivariant</em> means. The output tensor as a whole is not the same, because its rows moved, so attention is not <em>invariant</em> either. What it cannot do is tell one order from the other: robot gets the same output whether it leads or trails.');
   const plainRow = el('div', { className: 'plot-row' });
   root.append(plainRow);
   const outputRange = sharedRange([r.plain.output.data]);
