@@ -174,3 +174,23 @@ test('the heatmap is readable by keyboard: focus it, move with the arrow keys', 
 test('the heavy sweeps ran in a module Worker, off the main thread', () => {
   assert.ok(workers.some((url) => url.endsWith('/js/worker.mjs')), `workers: ${JSON.stringify(workers)}`);
 });
+
+test('without WebAssembly, or when the module cannot load, the page says so instead of staying blank', async () => {
+  const cases = [
+    { setup: (p) => p.addInitScript(() => { delete globalThis.WebAssembly; }), expect: /no WebAssembly/ },
+    { setup: (p) => p.route('**/*.wasm', (route) => route.abort()), expect: /could not be loaded/ },
+  ];
+  for (const { setup, expect } of cases) {
+    const other = await context.newPage();
+    try {
+      await setup(other);
+      await other.goto(server.url, { waitUntil: 'load' });
+      await other.waitForSelector('body[data-ready="error"]', { timeout: 30_000 });
+      const status = await other.textContent('#status');
+      assert.match(status, expect);
+      assert.equal(await other.getAttribute('#status', 'data-kind'), 'error');
+    } finally {
+      await other.close();
+    }
+  }
+});

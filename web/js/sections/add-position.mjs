@@ -46,8 +46,8 @@ export async function run(so, root) {
   render(3);
 
   prose(root,
-    'The token vector did not move; its input did, because its position did. That is all we needed from this step: ' +
-    'no two tokens have interacted yet. One caution for later: reordering a sentence and then numbering it from 0 again ' +
+    'Same word, same lookup row; only the position changed, and with it what the model will be fed. That is the whole ' +
+    'job of this step: every row is still built without looking at any other row. One caution for later: reordering a sentence and then numbering it from 0 again ' +
     'changes which token gets which position vector, while carrying each (token, position) pair along keeps them ' +
     'together. Those are two different experiments, and section 7 runs both.');
 

@@ -34,5 +34,5 @@ export async function run(so, root) {
 
   for (const c of result.checks) check(root, c.name, c.pass, c.details, { claim: c.claim });
   prose(root,
-    'Nothing has interacted yet: each row was computed on its own. What changed is the input a later step will see.');
+    'Each row here was built without looking at any other row; mixing rows is the job of attention, further down.');
 }

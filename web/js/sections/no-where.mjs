@@ -31,8 +31,8 @@ export async function run(so, root) {
     'Compare the robot rows: they are identical, and the second picture is the first one upside down. Now imagine any ' +
     'later step that handles every row the same way: it compares each row with all the others, blends them, and runs ' +
     'the same arithmetic at every place. Reorder its input rows and it can only reorder its output rows in the same way ' +
-    '(the outputs <em>follow</em> the permutation: permutation equivariance, which is weaker than the output not changing ' +
-    'at all). There is no “row 3” written anywhere inside a shared matrix product.',
+    '(whatever shuffle goes in comes out again, applied to the results: permutation equivariance, which is weaker than ' +
+    'the result not changing at all). A matrix product applied to every row alike has no idea which row is the third.',
     'Attention is such a step when no positions are added. Section 7 builds it and checks this claim with real numbers; ' +
     'a causal mask, which forbids looking ahead, is a positional structure of its own and changes the story there. ' +
     'Here we check only what the lookup does.');

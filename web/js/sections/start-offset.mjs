@@ -11,7 +11,7 @@ export async function run(so, root) {
     'A model that writes text one token at a time can either recompute everything from the first token at every step, ' +
     'numbering positions from 0 each time (simple, and what the lesson’s final decoder does), or keep what it computed ' +
     'for the prefix and process only the new tokens. In the second case the new tokens must be told where they are: ' +
-    'after a prefix of 10 tokens, the next one is position 10, not position 0. That is the <code>start</code> argument: ' +
+    'with 10 tokens already cached, the first new token is the eleventh of the sequence, so its position is 10. That is the <code>start</code> argument: ' +
     '<code>so.positions(count, D, { start: 10 })</code> gives rows for positions 10, 11, ….',
     'Choose a prefix and a number of new tokens. The left picture is the table recomputed from 0 with the new tokens’ rows ' +
     'outlined; the middle one is what the cached path computes with the right start; the right one restarts at 0 by mistake.');
