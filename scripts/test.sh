@@ -2,6 +2,7 @@
 # npm test: every test layer, in order. Each layer's output is kept in $SEQORDER_TEST_LOGS (default build-logs/).
 #   1. build      the WebAssembly module, dist/lib and dist/site
 #   2. native     Catch2 suite of the C++ core (CTest), against numpy fixtures
+#   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
 #   3. node       node --test on the built package through its public API
 #   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
 # The last line sums the tests of every layer: "seqorder: N passed, N failed".
@@ -50,12 +51,25 @@ native_tests() {
     ctest --test-dir "$dir" --output-on-failure -j2
 }
 
+# The same Catch2 suite built with AddressSanitizer + UndefinedBehaviorSanitizer (clang when present, -O1): any
+# overrun, leak or UB fails the layer, and a finding stops the test that made it.
+sanitize_tests() {
+  local dir=${SEQORDER_BUILD_SANITIZE:-build-sanitize}
+  local cxx
+  cxx=$(command -v clang++-14 || command -v clang++ || command -v g++)
+  CXX=$cxx cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" -DSEQORDER_SANITIZE=ON >/dev/null &&
+    cmake --build "$dir" -j2 &&
+    ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+      UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 ctest --test-dir "$dir" --output-on-failure -j2
+}
+
 run_layer build bash scripts/build.sh
 if [ "$status" -ne 0 ]; then
   echo "seqorder: $passed passed, $failed failed"
   exit 1
 fi
 run_layer native native_tests
+run_layer sanitize sanitize_tests
 run_layer node node --test --test-reporter=tap tests/node/
 run_layer browser node --test --test-reporter=tap tests/browser/
 
