@@ -175,12 +175,28 @@ f32x4 softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, st
 
 // output rows (rows <= 4 of them, Dv wide) = (weights . v) / sums, for weights (keys, 4) and the value panels
 // (pack_values's layout, Tk keys each, of which the first `keys` are used).
+// Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
+// hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
+// skipped rather than multiplied by 0 (a later token never changes an earlier output). The visible terms are added in
+// the same order as before, so finite results are unchanged.
 void weighted_sum(float* output, std::size_t rows, const float* weights, f32x4 sums, const float* value_panels,
-                  std::size_t keys, std::size_t Tk, std::size_t Dv) {
+                  std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk,
+                  std::size_t Dv) {
+    const std::size_t unmasked = std::min(keys, first_masked);
     alignas(16) float sum[kRows];
     simd::store(sum, sums);
     for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-        const Tile t = multiply_tile(weights, value_panels + e0 * Tk, keys);
+        Tile t = multiply_tile(weights, value_panels + e0 * Tk, unmasked);
+        for (std::size_t j = unmasked; j < keys; ++j) {  // at most kRows - 1 diagonal keys
+            const float* values = value_panels + e0 * Tk + j * kCols;
+            const f32x4 v0 = simd::load(values), v1 = simd::load(values + 4);
+            for (std::size_t r = 0; r < kRows; ++r) {
+                if (static_cast<std::int64_t>(j) > static_cast<std::int64_t>(last_seen_by_row0) + static_cast<std::int64_t>(r)) continue;
+                const f32x4 w = simd::splat(weights[j * kRows + r]);
+                t.c[2 * r] = t.c[2 * r] + w * v0;
+                t.c[2 * r + 1] = t.c[2 * r + 1] + w * v1;
+            }
+        }
         const std::size_t n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
             const f32x4 row_sum = simd::splat(sum[r]);
@@ -228,7 +244,8 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
             const std::size_t first_masked = mask.causal ? position + 1 : Tk;
             scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D);
             const f32x4 sums = softmax_rows(scaled.data(), keys, first_masked, static_cast<std::int32_t>(position));
-            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), sums, value_panels.data(), keys, Tk, Dv);
+            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), sums, value_panels.data(), keys,
+                         first_masked, static_cast<std::int32_t>(position), Tk, Dv);
         }
     }
 }

@@ -21,8 +21,8 @@
 // Accuracy against the float32 reference: scores are (q / sqrt(D)) . k rather than (q . k) / sqrt(D), e^x comes from a
 // polynomial (~1e-7 relative) and the weights are normalized after the weighted sum; each output differs from the
 // reference by a few float32 rounding steps of the output's scale (tested: <= 2e-5 of max |v|).
-// Non-finite inputs: a NaN in q or k makes its row NaN, as in the reference; an infinite v on a masked key, which the
-// reference skips, gives NaN here (0 * inf).
+// Non-finite inputs: a NaN in q or k makes its row NaN, as in the reference; a NaN or infinite v on a masked key is
+// skipped, as in the reference (never 0 * inf = NaN).
 #pragma once
 
 #include <span>

@@ -398,6 +398,28 @@ describe('attention', () => {
     }
   });
 
+  test('causal: a NaN or an infinity in a later token never reaches an earlier output (with steps or without)', () => {
+    for (const dtype of ['float64', 'float32']) {
+      for (const bad of [NaN, Infinity, -Infinity]) {
+        for (const [Tq, Tk] of [[2, 3], [5, 5], [9, 12]]) {
+          const q = tensor([Tq, 4], dtype, 61);
+          const k = tensor([Tk, 4], dtype, 62);
+          const v = tensor([Tk, 3], dtype, 63);
+          const last = Tk - 1; // seen only by the last query (queryStart = Tk - Tq)
+          const spoiled = (t) => { const data = t.data.slice(); data.fill(bad, last * t.shape[1]); return { ...t, data }; };
+          for (const steps of [false, true]) {
+            const clean = so.attention(q, k, v, { causal: true, steps });
+            for (const [name, args] of [['k', [q, spoiled(k), v]], ['v', [q, k, spoiled(v)]]]) {
+              const got = so.attention(...args, { causal: true, steps });
+              const [a, b] = steps ? [clean.output.data, got.output.data] : [clean.data, got.data];
+              assert.deepEqual(b.slice(0, (Tq - 1) * 3), a.slice(0, (Tq - 1) * 3), `${dtype} ${bad} in ${name} (${Tq}, ${Tk}) steps ${steps}`);
+            }
+          }
+        }
+      }
+    }
+  });
+
   test('a causal permutation does not commute with attention', () => {
     const x = tensor([5, 4], 'float64', 70);
     const permutation = [4, 3, 2, 1, 0];
