@@ -17,7 +17,8 @@ export function checkInteger(name, value, { min = 0, max = Number.MAX_SAFE_INTEG
   if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
   if (!Number.isInteger(value)) throw new RangeError(`${name} must be an integer, got ${value}`);
   if (value < min || value > max) {
-    const rule = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `between ${min} and ${max}`;
+    // (an integer above 2^53 - 1 is not "less than min": say which limit it broke)
+    const rule = max !== Number.MAX_SAFE_INTEGER ? `between ${min} and ${max}` : value < min ? `at least ${min}` : 'at most 2^53 - 1';
     throw new RangeError(`${name} must be an integer ${rule}, got ${value}`);
   }
   return value;

@@ -1,0 +1,18 @@
+// Determinism in node: the fixed calls of determinism-calls.mjs give bit-identical outputs in independent instances
+// and on repeated calls. tests/browser/determinism.test.mjs compares the same hashes with Chromium's.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSeqorder } from './load.mjs';
+import { CALLS, determinismHashes } from './determinism-calls.mjs';
+
+test('the same calls give bit-identical outputs: repeated, and in independent instances', async (t) => {
+  const first = await loadSeqorder();
+  const hashes = await determinismHashes(first);
+  assert.ok(Object.keys(hashes).length >= CALLS.length);
+  assert.deepEqual(await determinismHashes(first), hashes, 'the same instance, again');
+  // a heap that has grown and been reused must not change anything either
+  const second = await loadSeqorder();
+  second.positions(2 ** 13, 2 ** 10);
+  assert.deepEqual(await determinismHashes(second), hashes, 'another instance, after a large call');
+  for (const [name, hash] of Object.entries(hashes)) t.diagnostic(`${hash.slice(0, 16)}  ${name}`);
+});
