@@ -432,7 +432,7 @@ test(`randomized API calls (seed ${SEED}, ${CALLS} calls): reference results or 
     } else {
       const difference = call.want(result);
       if (difference) failures.push(`${label}: ${difference}`);
-      if (difference && process.env.H2_DEBUG) console.log(label, JSON.stringify(call.args, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v).map(String) : typeof v === 'number' ? String(v) : v)).slice(0, 3000));
+      if (difference && process.env.SEQORDER_FUZZ_VERBOSE) console.log(label, JSON.stringify(call.args, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v).map(String) : typeof v === 'number' ? String(v) : v)).slice(0, 3000));
       if (call.out && (call.outOf ? call.outOf(result) : result.data) !== call.out) failures.push(`${label}: the result is not the out array`);
     }
     if (failures.length > 20) break;

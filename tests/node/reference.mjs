@@ -9,8 +9,9 @@
 // 4, so a wrong mask, a wrong scale, a swapped index or a lost row is still far outside them on ordinary inputs.
 
 export const UNIT_ROUNDOFF = Object.freeze({ float64: 2 ** -53, float32: 2 ** -24 });
-/** Half the smallest subnormal: the absolute error of one rounding in the underflow range. */
-const UNDERFLOW = Object.freeze({ float64: 2 ** -1075, float32: 2 ** -150 });
+/** The smallest subnormal: it bounds the absolute error of one rounding in the underflow range (half of it would be
+ * the exact bound, but 2^-1075 is not a float64: it rounds to 0). */
+const UNDERFLOW = Object.freeze({ float64: 2 ** -1074, float32: 2 ** -149 });
 const ARRAYS = Object.freeze({ float64: Float64Array, float32: Float32Array, int32: Int32Array });
 const SAFETY = 4;
 
