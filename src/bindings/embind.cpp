@@ -13,6 +13,7 @@
 #include <new>
 #include <span>
 #include <string>
+#include <type_traits>
 
 #include "seqorder.hpp"
 
@@ -99,7 +100,7 @@ std::string rope(std::uintptr_t out, std::uintptr_t x, bool f32, double batch, d
     });
 }
 
-// Steps that are not wanted are passed as address 0.
+// Steps that are not wanted are passed as address 0. With none wanted, float32 runs the fused fast path.
 std::string attention(std::uintptr_t output, std::uintptr_t scores, std::uintptr_t scaled, std::uintptr_t weights,
                       std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, bool f32, double batch, double queries,
                       double keys, double width, double value_width, bool causal, bool has_query_start,
@@ -110,10 +111,14 @@ std::string attention(std::uintptr_t output, std::uintptr_t scores, std::uintptr
         if (has_query_start) mask.query_start = i64(query_start);
         const std::size_t n_weights = count(batch, queries, keys);
         auto step = [&](std::uintptr_t address) { return address ? heap_span<T>(address, n_weights) : std::span<T>{}; };
-        seqorder::attention_reference<T>({step(scores), step(scaled), step(weights), heap_span<T>(output, count(batch, queries, value_width))},
-                                         heap_span<const T>(q, count(batch, queries, width)),
-                                         heap_span<const T>(k, count(batch, keys, width)),
-                                         heap_span<const T>(v, count(batch, keys, value_width)), s, mask);
+        const auto out = heap_span<T>(output, count(batch, queries, value_width));
+        const auto q_in = heap_span<const T>(q, count(batch, queries, width));
+        const auto k_in = heap_span<const T>(k, count(batch, keys, width));
+        const auto v_in = heap_span<const T>(v, count(batch, keys, value_width));
+        // float32 without steps: the fused fast path, which never builds the (Tq, Tk) matrices.
+        if constexpr (std::is_same_v<T, float>)
+            if (!scores && !scaled && !weights) return seqorder::attention_fast(out, q_in, k_in, v_in, s, mask);
+        seqorder::attention_reference<T>({step(scores), step(scaled), step(weights), out}, q_in, k_in, v_in, s, mask);
     });
 }
 

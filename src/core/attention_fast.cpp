@@ -84,10 +84,10 @@ void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) 
         }
 }
 
-// rows (<= 4) query rows of width D -> (D, 4), each value times scale = 1/sqrt(D); missing rows are zero.
-void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D, float scale) {
+// rows (<= 4) query rows of width D -> (D, 4); missing rows are zero.
+void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D) {
     for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] * scale : 0.0f;
+        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] : 0.0f;
 }
 
 // The microkernel, for q . k^T and for weights . v alike:
@@ -122,31 +122,35 @@ SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n
     return {{c0, c1, c2, c3, c4, c5, c6, c7}};
 }
 
-// scaled: (round_up(keys, 8), 4) <- (q / sqrt(D)) . k^T for keys 0 .. keys-1 (and the zero keys padding the last
-// panel), stored one lane per query row: scaled[j][r].
-// queries: (D, 4) packed and pre-scaled; key_panels: pack_keys's layout.
-void scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D) {
+// scaled: (round_up(keys, 8), 4) <- (q . k^T) / sqrt(D) for keys 0 .. keys-1 (and the zero keys padding the last
+// panel), stored one lane per query row: scaled[j][r]. Each dot product adds q_d k_d in order of d and is then divided
+// by sqrt(D), as in the reference: these are the reference's scaled scores, bit for bit.
+// queries: (D, 4) packed; key_panels: pack_keys's layout.
+void scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
+                   float sqrt_d) {
+    const f32x4 divisor = simd::splat(sqrt_d);
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
         Tile t = multiply_tile(queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         float* out = scaled + j0 * kRows;
-        simd::store(out + 0, t.c[0]);
-        simd::store(out + 4, t.c[2]);
-        simd::store(out + 8, t.c[4]);
-        simd::store(out + 12, t.c[6]);
-        simd::store(out + 16, t.c[1]);
-        simd::store(out + 20, t.c[3]);
-        simd::store(out + 24, t.c[5]);
-        simd::store(out + 28, t.c[7]);
+        simd::store(out + 0, t.c[0] / divisor);
+        simd::store(out + 4, t.c[2] / divisor);
+        simd::store(out + 8, t.c[4] / divisor);
+        simd::store(out + 12, t.c[6] / divisor);
+        simd::store(out + 16, t.c[1] / divisor);
+        simd::store(out + 20, t.c[3] / divisor);
+        simd::store(out + 24, t.c[5] / divisor);
+        simd::store(out + 28, t.c[7] / divisor);
     }
 }
 
-// The softmax of 4 rows at once, in place: scaled (keys, 4) -> weights e^(scaled - row max), not yet divided by the
-// row sums, which are returned (one lane per row).
+// The softmax of 4 rows at once, in place, as the reference computes it: scaled (keys, 4) -> weights
+// e^(scaled - row max) / row sum, the sum taken in order of the keys. Only e^x differs from the reference's (a
+// polynomial within ~1 ulp of std::exp).
 // Keys before first_masked are seen by every row; from first_masked on, row r sees key j only if
 // j <= last_seen_by_row0 + r (the causal diagonal), and the other weights are exactly 0.
-f32x4 softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0) {
+void softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const i32x4 last_seen = simd::iota_i(last_seen_by_row0);  // row r sees keys 0 .. last_seen_by_row0 + r
     const auto seen = [&](std::size_t j) { return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last_seen); };
@@ -170,39 +174,43 @@ f32x4 softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, st
         simd::store(scaled + j * kRows, w);
         sum = sum + w;
     }
-    return sum;
+
+    // normalized by division, as in the reference (hidden weights stay 0: 0 / sum)
+    for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) / sum);
 }
 
-// output rows (rows <= 4 of them, Dv wide) = (weights . v) / sums, for weights (keys, 4) and the value panels
-// (pack_values's layout, Tk keys each, of which the first `keys` are used).
+// output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
+// layout, Tk keys each, of which the first `keys` are used): for each row, the terms w_j v_j added in order of j, as in
+// the reference.
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
-// skipped rather than multiplied by 0 (a later token never changes an earlier output). The visible terms are added in
-// the same order as before, so finite results are unchanged.
-void weighted_sum(float* output, std::size_t rows, const float* weights, f32x4 sums, const float* value_panels,
-                  std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk,
-                  std::size_t Dv) {
+// skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
+void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
+                  std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv) {
     const std::size_t unmasked = std::min(keys, first_masked);
-    alignas(16) float sum[kRows];
-    simd::store(sum, sums);
     for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-        Tile t = multiply_tile(weights, value_panels + e0 * Tk, unmasked);
+        const float* panel = value_panels + e0 * Tk;
+        Tile t = multiply_tile(weights, panel, unmasked);
         for (std::size_t j = unmasked; j < keys; ++j) {  // at most kRows - 1 diagonal keys
-            const float* values = value_panels + e0 * Tk + j * kCols;
-            const f32x4 v0 = simd::load(values), v1 = simd::load(values + 4);
-            for (std::size_t r = 0; r < kRows; ++r) {
-                if (static_cast<std::int64_t>(j) > static_cast<std::int64_t>(last_seen_by_row0) + static_cast<std::int64_t>(r)) continue;
-                const f32x4 w = simd::splat(weights[j * kRows + r]);
-                t.c[2 * r] = t.c[2 * r] + w * v0;
-                t.c[2 * r + 1] = t.c[2 * r + 1] + w * v1;
-            }
+            const f32x4 v0 = simd::load(panel + j * kCols), v1 = simd::load(panel + j * kCols + 4);
+            // row r sees key j iff j <= last_seen_by_row0 + r (written out per row: the tile stays in registers)
+            const std::int64_t first_row_seeing = static_cast<std::int64_t>(j) - last_seen_by_row0;
+            const auto add = [&](f32x4& lo, f32x4& hi, std::int64_t r) {
+                if (r < first_row_seeing) return;
+                const f32x4 w = simd::load_splat(weights + j * kRows + static_cast<std::size_t>(r));
+                lo = lo + w * v0;
+                hi = hi + w * v1;
+            };
+            add(t.c[0], t.c[1], 0);
+            add(t.c[2], t.c[3], 1);
+            add(t.c[4], t.c[5], 2);
+            add(t.c[6], t.c[7], 3);
         }
         const std::size_t n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
-            const f32x4 row_sum = simd::splat(sum[r]);
             alignas(16) float row[kCols];
-            simd::store(row, t.c[2 * r] / row_sum);
-            simd::store(row + 4, t.c[2 * r + 1] / row_sum);
+            simd::store(row, t.c[2 * r]);
+            simd::store(row + 4, t.c[2 * r + 1]);
             std::copy(row, row + n, output + r * Dv + e0);
         }
     }
@@ -227,7 +235,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     }
     if (Tk > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - kRows)
         throw std::invalid_argument("attention: Tk is too large for the fast path");
-    const float scale = static_cast<float>(1.0 / std::sqrt(static_cast<double>(D)));
+    const float sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(D)));  // as the reference rounds it
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
     const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);
@@ -236,15 +244,15 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
         pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
         for (std::size_t i0 = 0; i0 < Tq; i0 += kRows) {
             const std::size_t rows = std::min(kRows, Tq - i0);
-            pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, rows, D, scale);
+            pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, rows, D);
             // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
             // needs keys up to its last row's, and masks from its first row's last key on.
             const std::size_t position = mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
             const std::size_t keys = mask.causal ? std::min(Tk, position + kRows) : Tk;
             const std::size_t first_masked = mask.causal ? position + 1 : Tk;
-            scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D);
-            const f32x4 sums = softmax_rows(scaled.data(), keys, first_masked, static_cast<std::int32_t>(position));
-            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), sums, value_panels.data(), keys,
+            scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D, sqrt_d);
+            softmax_rows(scaled.data(), keys, first_masked, static_cast<std::int32_t>(position));
+            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
                          first_masked, static_cast<std::int32_t>(position), Tk, Dv);
         }
     }

@@ -6,23 +6,25 @@
 // Same semantics as the reference: check_attention_args validates the shape and the causal mask (query i sits at
 // position query_start + i and sees keys 0 .. query_start + i); masked weights are exactly 0; Tk = 0 gives zeros.
 //
-// How (one stripe of 4 query rows at a time, exact softmax over the whole row, memory O(Tk (D + Dv)) per call):
+// How (4 query rows at a time against all the keys they see, exact softmax; memory O(Tk (D + Dv)) per call):
 //   - once per batch item, k is packed into panels of 8 keys ((D, 8) each) and v into panels of 8 value columns
 //     ((Tk, 8) each), zero-padded;
-//   - the 4 query rows are packed (D, 4), pre-scaled by 1/sqrt(D), so their 4 values at d sit side by side;
+//   - the 4 query rows are packed (D, 4), so their 4 values at d sit side by side;
 //   - one microkernel, a 4 x 8 tile held in 8 four-lane accumulators with a plain (not unrolled) loop over the shared
-//     axis, computes both scaled = (q / sqrt(D)) . k^T and the weighted sum weights . v;
+//     axis, computes both q . k^T and the weighted sum weights . v;
 //   - the scaled scores are stored (Tk, 4), one lane per query row, so the softmax runs on the 4 rows at once and
-//     writes the weights already packed for the weighted sum; the division by the row sum is applied to the output;
-//   - causal: key tiles wholly above the diagonal are never computed; only keys on the diagonal are masked.
+//     writes the weights already packed for the weighted sum;
+//   - causal: key tiles wholly above the diagonal are never computed; only keys on the diagonal are masked, and a
+//     hidden key is skipped in the weighted sum (never 0 * v, which would let a NaN or infinite later value through).
 // The vector type (f32x4.hpp) is WebAssembly SIMD128 under -msimd128 and four plain floats otherwise, so native builds
 // run this same blocked algorithm.
 //
-// Accuracy against the float32 reference: scores are (q / sqrt(D)) . k rather than (q . k) / sqrt(D), e^x comes from a
-// polynomial (~1e-7 relative) and the weights are normalized after the weighted sum; each output differs from the
-// reference by a few float32 rounding steps of the output's scale (tested: <= 2e-5 of max |v|).
-// Non-finite inputs: a NaN in q or k makes its row NaN, as in the reference; a NaN or infinite v on a masked key is
-// skipped, as in the reference (never 0 * inf = NaN).
+// Accuracy: it computes what the float32 reference computes, in the same order: the scaled scores are the reference's
+// bit for bit (q_d k_d added in order of d, then divided by sqrt(D)), the weights are e^(scaled - row max) divided by
+// the row sum taken in order of the keys, and each output adds w_j v_j in order of j. Only e^x differs: a polynomial
+// within ~1 float32 ulp of std::exp (f32x4.hpp). So outputs are within a few float32 steps of max|v| of the float32
+// reference (tested: <= 1e-6 max|v|), and non-finite inputs give what the reference gives (NaN rows where it has them,
+// hidden keys never reach an output).
 #pragma once
 
 #include <span>

@@ -52,6 +52,7 @@ SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1,
 SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) { return {wasm_i32x4_add(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) { return {wasm_i32x4_sub(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
+SEQORDER_INLINE i32x4 shift_right(i32x4 a, int bits) { return {wasm_i32x4_shr(a.v, static_cast<std::uint32_t>(bits))}; }  // arithmetic
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
@@ -103,6 +104,8 @@ SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) {
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) {
     i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) << bits));
 }
+// arithmetic (sign-extending) shift, as C++20 defines >> on negative values
+SEQORDER_INLINE i32x4 shift_right(i32x4 a, int bits) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] >> bits); }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] <= b.lane[i] ? -1 : 0); }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { i32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<std::int32_t>(a.lane[i])); }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { f32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<float>(a.lane[i])); }
@@ -125,14 +128,17 @@ SEQORDER_INLINE float lane(f32x4 a, int i) {
     return l[i];
 }
 
-// e^x lane by lane, ~1e-7 relative (within 2 ulp of the correctly rounded float on [-87, 88]; tested).
+// 2^n for integer lanes n in -126 .. 127: the exponent field (n + 127) << 23 of a float.
+SEQORDER_INLINE f32x4 two_to_the(i32x4 n) { return float_of(shift_left(n + splat_i(127), 23)); }
+
+// e^x lane by lane for x <= 88 (the softmax passes x <= 0): within ~1 ulp of the correctly rounded float (tested),
+// with std::exp's gradual underflow to subnormals, 0 below ln(2^-150) ~ -103.97 and for -infinity; NaN stays NaN.
 //   x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2 (Cody-Waite: ln2 split in two so n * ln2_hi is exact);
 //   e^r = 1 + r + r^2 P(r), P of degree 5 (Cephes expf's minimax coefficients);
-//   2^n built directly in the exponent field: (n + 127) << 23.
-// x below -87.3365 (e^x < 2^-126, the smallest normal float) gives exactly +0, so -infinity gives 0; x above 88 is
-// taken as 88 (e^x would overflow near 88.7). NaN stays NaN.
+//   2^n built in the exponent field, as 2^(n - n/2) * 2^(n/2) so that n down to -150 (subnormal results) needs no
+//   exponent below the normal range: the first product is exact, the second rounds once, as it should.
 SEQORDER_INLINE f32x4 exp(f32x4 x) {
-    const f32x4 lowest = splat(-87.33654f), highest = splat(88.0f);
+    const f32x4 lowest = splat(-103.972084f), highest = splat(88.0f);
     const i32x4 underflows = less(x, lowest);
     x = pmin(pmax(x, lowest), highest);  // pmax/pmin keep a NaN x: both compare false
     // n = round-half-even(x log2 e): adding 1.5 * 2^23 leaves the rounded integer in the low bits of the mantissa.
@@ -147,9 +153,9 @@ SEQORDER_INLINE f32x4 exp(f32x4 x) {
     p = p * r + splat(1.6666665459e-1f);
     p = p * r + splat(5.0000001201e-1f);
     const f32x4 e_r = p * (r * r) + r + splat(1.0f);
-    const i32x4 n_int = bits_of(shifted) - bits_of(magic);
-    const f32x4 two_to_n = float_of(shift_left(n_int + splat_i(127), 23));
-    return clear(e_r * two_to_n, underflows);
+    const i32x4 n_int = bits_of(shifted) - bits_of(magic);  // -150 .. 127
+    const i32x4 half = shift_right(n_int, 1);
+    return clear(e_r * two_to_the(n_int - half) * two_to_the(half), underflows);
 }
 
 }  // namespace seqorder::simd

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attention.hpp"
+#include "attention_fast.hpp"
 #include "embed.hpp"
 #include "positions.hpp"
 #include "rope.hpp"
