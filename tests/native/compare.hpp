@@ -93,6 +93,28 @@ void check_within_abs(const std::string& what, std::span<const T> got, const fix
     CHECK_THAT(static_cast<double>(got[worst]), Catch::Matchers::WithinAbs(want.values[worst], tolerance));
 }
 
+// Every element of `got` within `tolerance` (absolute) of the same element of `want` (both computed here, finite).
+template <class T>
+void check_within_abs(const std::string& what, std::span<const T> got, std::span<const T> want, double tolerance) {
+    INFO(what);
+    REQUIRE(got.size() == want.size());
+    std::size_t worst = 0;
+    double worst_error = -1.0;
+    for (std::size_t i = 0; i < got.size(); ++i) {
+        const double actual = static_cast<double>(got[i]), expected = static_cast<double>(want[i]);
+        const double error = std::isnan(actual) || std::isnan(expected) ? std::numeric_limits<double>::infinity()
+                                                                         : std::abs(actual - expected);
+        if (error > worst_error) {
+            worst_error = error;
+            worst = i;
+        }
+    }
+    if (worst_error < 0) return;
+    report(what, worst_error, tolerance);
+    INFO("worst flat index " << worst << " of " << got.size() << ", error " << worst_error);
+    CHECK_THAT(static_cast<double>(got[worst]), Catch::Matchers::WithinAbs(static_cast<double>(want[worst]), tolerance));
+}
+
 // Bit-for-bit equal tensors (the same computation, or a copy): one check on the first difference.
 template <class T>
 void check_identical(const std::string& what, std::span<const T> got, std::span<const T> want) {

@@ -154,7 +154,7 @@ TEST_CASE("attention float32: every step matches numpy within 2e-5 (causal, quer
 
 // --- Properties ------------------------------------------------------------------------------------------------
 
-TEMPLATE_TEST_CASE("attention: weights rows sum to 1; masked scores are -inf and their weights exactly 0",
+TEMPLATE_TEST_CASE("attention: weights rows sum to 1, masked scores are -inf and their weights exactly 0",
                    "[attention][properties]", double, float) {
     for (const Case& c : kCases) {
         for (double scale : {1.0, 30.0}) {  // 30: scaled scores in the hundreds, exp would overflow unshifted
@@ -196,20 +196,16 @@ TEMPLATE_TEST_CASE("attention without a mask is permutation-equivariant, not inv
 
     SECTION("self-attention: permuting the tokens permutes the outputs the same way") {
         const Tensor<TestType> py = seqorder::attention(px, px, px);
-        const Tensor<TestType> expected = permute_rows(y, order);
-        for (std::size_t j = 0; j < py.size(); ++j)
-            REQUIRE_THAT(static_cast<double>(py.data()[j]),
-                         WithinAbs(static_cast<double>(expected.data()[j]), reordered_sum_tolerance<TestType>(T)));
+        testing::check_within_abs<TestType>("self-attention of permuted tokens", py.data(), permute_rows(y, order).data(),
+                                            reordered_sum_tolerance<TestType>(T));
     }
     SECTION("permuting only the queries permutes the outputs bit for bit (each row is computed on its own)") {
         testing::check_identical<TestType>("queries permuted", seqorder::attention(px, x, x).data(),
                                            permute_rows(y, order).data());
     }
     SECTION("permuting keys and values together leaves every output unchanged up to summation order") {
-        const Tensor<TestType> z = seqorder::attention(x, px, px);
-        for (std::size_t j = 0; j < z.size(); ++j)
-            REQUIRE_THAT(static_cast<double>(z.data()[j]),
-                         WithinAbs(static_cast<double>(y.data()[j]), reordered_sum_tolerance<TestType>(T)));
+        testing::check_within_abs<TestType>("keys and values permuted", seqorder::attention(x, px, px).data(), y.data(),
+                                            reordered_sum_tolerance<TestType>(T));
     }
     SECTION("not invariant: the outputs do move with the tokens") {
         const Tensor<TestType> py = seqorder::attention(px, px, px);

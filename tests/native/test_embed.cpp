@@ -20,7 +20,7 @@ using seqorder::Tensor;
 // these comparisons use a tolerance of zero.
 constexpr double kCopyIsExact = 0.0;
 
-TEMPLATE_TEST_CASE("embed matches numpy's table[ids] exactly, for ids (T) and (B, T)", "[embed][fixtures]", double,
+TEMPLATE_TEST_CASE("embed matches numpy's lookup table(ids) exactly, for ids (T) and (B, T)", "[embed][fixtures]", double,
                    float) {
     const fixtures::File& file = fixtures::cached("lookup.txt");
     const std::size_t cases = file.count("embed", "table");
@@ -35,7 +35,7 @@ TEMPLATE_TEST_CASE("embed matches numpy's table[ids] exactly, for ids (T) and (B
     }
 }
 
-TEMPLATE_TEST_CASE("learned_positions matches numpy's table[start:start+length] exactly", "[learned][fixtures]", double,
+TEMPLATE_TEST_CASE("learned_positions matches numpy's rows start..start+length-1 exactly", "[learned][fixtures]", double,
                    float) {
     const fixtures::File& file = fixtures::cached("lookup.txt");
     const std::size_t cases = file.count("learned", "table");
@@ -68,7 +68,7 @@ TEST_CASE("embed: the lookup knows which token, never where", "[embed][propertie
     }
 }
 
-TEST_CASE("embed: an id outside [0, V) is a std::out_of_range naming the id and where it was", "[embed][errors]") {
+TEST_CASE("embed: an id outside 0..V-1 is a std::out_of_range naming the id and where it was", "[embed][errors]") {
     const Tensor<float> table = testing::random_tensor<float>({7, 4}, 3);
     SECTION("ids (T)") {
         const Tensor<std::int32_t> ids({4}, std::vector<std::int32_t>{0, 6, -1, 2});
