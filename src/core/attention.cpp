@@ -13,7 +13,11 @@ std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mas
         throw std::invalid_argument("attention sizes must be non-negative");
     if (s.width < 1) throw std::invalid_argument("the width D of q and k must be at least 1 (scores are divided by sqrt(D))");
     const std::int64_t default_start = s.keys - s.queries;
-    if (!mask.causal) return 0;
+    if (!mask.causal) {
+        if (mask.query_start)
+            throw std::invalid_argument("queryStart applies only with causal: true (it places the queries among the keys for the mask)");
+        return 0;
+    }
     if (default_start < 0)
         throw std::invalid_argument("causal attention needs at least as many keys as queries (Tk >= Tq), got Tq = " +
                                     std::to_string(s.queries) + " and Tk = " + std::to_string(s.keys));
@@ -32,6 +36,7 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
     const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
                Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
                Dv = static_cast<std::size_t>(s.value_width);
+    if (B == 0 || Tq == 0) return;  // no query rows: nothing to write, no row buffers of Tk (fuzz finding)
     const T sqrt_d = static_cast<T>(std::sqrt(static_cast<double>(D)));
     const T minus_inf = -std::numeric_limits<T>::infinity();
     std::vector<T> scores_row(Tk), scaled_row(Tk), weights_row(Tk);

@@ -204,6 +204,7 @@ for (const [name, values] of [['causal', [1, 'true', null, 0]], ['steps', [1, 'y
 for (const [label, value, Class, message] of badNumbers('options.queryStart').filter(([l]) => l !== 'missing'))
   add('attention', `queryStart ${label}`, () => so.attention(q, k, v, { causal: true, queryStart: value }), Class, message);
 add('attention', 'queryStart past Tk - Tq', () => so.attention(q, k, v, { causal: true, queryStart: 3 }), RangeError, /^options\.queryStart must be in 0\.\.Tk - Tq = 0\.\.2 .*got 3/);
+add('attention', 'queryStart without causal', () => so.attention(q, k, v, { queryStart: 1 }), RangeError, /^options\.queryStart applies only with causal: true/);
 add('attention', 'causal with more queries than keys', () => so.attention(f64([2, 6, 4]), k, v, { causal: true }), RangeError, /^causal attention needs at least as many keys as queries \(Tk >= Tq\), got Tq = 6 and Tk = 5/);
 add('attention', 'causal with no keys', () => so.attention(f64([1, 4]), f64([0, 4]), f64([0, 2]), { causal: true }), RangeError, /Tk >= Tq/);
 for (const [label, options, Class, message] of badOut(36, 'float64')) add('attention', label, () => so.attention(q, k, v, options), Class, message);

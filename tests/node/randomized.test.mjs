@@ -134,8 +134,8 @@ const VALID = {
     const q = floatTensor([...lead, queries, width], dtype, profile);
     const k = floatTensor([...lead, keys, width], dtype, profile);
     const v = floatTensor([...lead, keys, valueWidth], dtype, R.pick([profile, 'unit']));
-    // causal: an explicit queryStart in range, or the default; not causal: sometimes one anyway (it is ignored)
-    const queryStart = causal ? (R.chance(0.6) ? R.int(0, keys - queries) : undefined) : R.chance(0.1) ? R.int(0, 3) : undefined;
+    // causal: an explicit queryStart in range, or the default (without causal, a queryStart is an error: see below)
+    const queryStart = causal && R.chance(0.6) ? R.int(0, keys - queries) : undefined;
     const steps = R.pick([undefined, false, true]);
     const out = maybe(0.15, new ARRAYS[dtype](product(lead) * queries * valueWidth));
     const args = [q, k, v, options({ causal: causal || R.chance(0.3) ? causal : undefined, queryStart, steps, out })];
@@ -339,6 +339,12 @@ const SEMANTIC = {
       const tk = tq + R.int(0, 4);
       c.args = [{ data: new ARRAYS[d](tq * 2), shape: [tq, 2] }, { data: new ARRAYS[d](tk * 2), shape: [tk, 2] }, { data: new ARRAYS[d](tk), shape: [tk, 1] }, { causal: true, queryStart: tk - tq + R.int(1, 9) }];
       return ['attention: queryStart past Tk - Tq', RangeError, /^options\.queryStart must be in 0\.\.Tk - Tq/];
+    },
+    (c) => {
+      const options = { ...(c.args[3] ?? {}), causal: R.pick([false, undefined]), queryStart: R.int(0, 3) };
+      if (options.causal === undefined) delete options.causal;
+      c.args = [c.args[0], c.args[1], c.args[2], options];
+      return ['attention: queryStart without causal', RangeError, /^options\.queryStart applies only with causal: true/];
     },
     (c) => { c.args = [{ data: new Float32Array(2 ** 14), shape: [2 ** 14, 1] }, { data: new Float32Array(2 ** 15), shape: [2 ** 15, 1] }, { data: new Float32Array(2 ** 15), shape: [2 ** 15, 1] }, { steps: true }]; return ['attention: steps beyond the size limit', RangeError, /^weights is too large/]; },
   ],
