@@ -1,0 +1,304 @@
+// npm run bench [-- --quick] [-- --json path]
+//
+// seqorder against the other ways to run these operations in JavaScript, in one node process:
+//   attention (float32, D = 64, T = 256, 1024, 4096, causal and not):
+//     seqorder (its default path; with `out`; and the readable reference, asked for its four steps),
+//     onnxruntime-web (wasm backend, 1 thread; the graphs of bench/make-onnx-graphs.mjs, causal via an additive mask),
+//     @tensorflow/tfjs-backend-wasm (1 thread), plain JS (web/js/bench-kernels.mjs);
+//   positions (512 x 512 and 2048 x 512, float32 and float64): seqorder and plain JS, each with and without `out`;
+//   and this machine's WebAssembly SIMD128 peak (bench/simd-peak.mjs), so each kernel shows its fraction of it.
+// GFLOP/s = 4·T²·D / time per attention (q·kᵀ and weights·v, a multiply and an add per term), half that for causal;
+// positions in ns per element. Each call is timed as the JS caller sees it: copies into and out of the WebAssembly heap
+// and the allocation of the result are included.
+//
+// Times are this process's CPU time (user + system), not wall time: the machines this runs on are shared, and CPU
+// time does not count waiting for a core (every contender runs on one thread). Rounds are interleaved and medians
+// reported; compare ratios within one run. Results: a markdown table on stdout, and JSON in bench/results/latest.json
+// (--quick: bench/results/quick.json, not committed) with the machine it ran on.
+//
+// The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { measureSimdPeak } from './simd-peak.mjs';
+import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
+import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor } from '../web/js/bench-kernels.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const quick = args.includes('--quick');
+const jsonPath = args.includes('--json')
+  ? path.resolve(args[args.indexOf('--json') + 1])
+  : path.join(root, 'bench', 'results', quick ? 'quick.json' : 'latest.json');
+
+const settings = quick
+  ? { lengths: [256, 1024], rounds: { 256: 5, 1024: 3 }, positionRounds: 5, sampleSeconds: 0.02, budgetSeconds: 1.5 }
+  : { lengths: [256, 1024, 4096], rounds: { 256: 9, 1024: 7, 4096: 3 }, positionRounds: 9, sampleSeconds: 0.05, budgetSeconds: 6 };
+// The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
+const REFERENCE_MAX_T = 1024;
+const POSITION_SHAPES = [[512, 512], [2048, 512]];
+
+// ---- the clock, the machine ----------------------------------------------------------------------------------------
+async function cpuSeconds(f) {
+  const before = process.cpuUsage();
+  await f();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1e6;
+}
+
+function machine() {
+  let cpu = os.cpus()[0]?.model ?? 'unknown';
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
+    if (line) cpu = line.split(':')[1].trim();
+  } catch { /* not Linux: os.cpus() it is */ }
+  return {
+    cpu,
+    cores: os.cpus().length,
+    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
+    platform: `${os.platform()} ${os.release()}`,
+    node: process.version,
+    v8: process.versions.v8,
+    date: new Date().toISOString(),
+    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
+    clock: 'process CPU time (user + system), one thread per contender',
+  };
+}
+
+const log = (...a) => console.error(...a);  // progress on stderr, the table on stdout
+
+// ---- the contenders' libraries ---------------------------------------------------------------------------------------
+async function loadLibraries() {
+  const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
+  const { loadSeqorder } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+  const so = await loadSeqorder();
+
+  const ort = await import('onnxruntime-web');
+  ort.env.wasm.numThreads = 1;  // one thread, like every other contender
+  ort.env.logLevel = 'error';
+  const sessions = {};
+  for (const causal of [false, true])
+    sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
+
+  const tf = await import('@tensorflow/tfjs-core');
+  const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
+  setWasmPaths(path.join(root, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);  // no network
+  tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // one thread
+  if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialize');
+  await tf.ready();
+  const versions = {
+    seqorder: so.version,
+    'onnxruntime-web': JSON.parse(readFileSync(path.join(root, 'node_modules/onnxruntime-web/package.json'), 'utf8')).version,
+    '@tensorflow/tfjs-backend-wasm': JSON.parse(readFileSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/package.json'), 'utf8')).version,
+    tfjsSimd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
+  };
+  return { so, ort, sessions, tf, versions };
+}
+
+// ---- attention ---------------------------------------------------------------------------------------------------------
+function causalMask(T) {
+  // (T, T): 0 where key j <= query i, −inf above the diagonal
+  const mask = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return mask;
+}
+
+/** The contenders for one attention case: [{ name, run }] over shared inputs; dispose() frees tfjs tensors. */
+function attentionContenders({ so, ort, sessions, tf }, T, causal) {
+  const D = WIDTH;
+  const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
+  const out = new Float32Array(T * D);
+  const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
+  const mask = causal ? causalMask(T) : undefined;
+  if (causal) feeds.mask = new ort.Tensor('float32', mask, [T, T]);
+  const tq = tf.tensor2d(q.data, [T, D]), tk = tf.tensor2d(k.data, [T, D]), tv = tf.tensor2d(v.data, [T, D]);
+  const tScale = tf.scalar(1 / Math.sqrt(D)), tMask = causal ? tf.tensor2d(mask, [T, T]) : undefined;
+  const contenders = [
+    { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
+    { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
+  ];
+  if (T <= REFERENCE_MAX_T)
+    contenders.push({ name: 'seqorder reference (steps)', run: () => so.attention(q, k, v, { causal, steps: true }).output.data });
+  contenders.push(
+    { name: 'onnxruntime-web', run: async () => (await sessions[causal].run(feeds)).output.data },
+    {
+      name: 'tfjs-backend-wasm',
+      run: () => {
+        const result = tf.tidy(() => {
+          let scaled = tf.mul(tf.matMul(tq, tk, false, true), tScale);
+          if (causal) scaled = tf.add(scaled, tMask);
+          return tf.matMul(tf.softmax(scaled), tv);
+        });
+        const data = result.dataSync();
+        result.dispose();
+        return data;
+      },
+    },
+    { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, D, D, causal) },
+  );
+  const dispose = () => tf.dispose([tq, tk, tv, tScale, ...(tMask ? [tMask] : [])]);
+  return { contenders, dispose, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
+}
+
+// ---- positions ---------------------------------------------------------------------------------------------------------
+function positionContenders({ so }, length, width, dtype) {
+  const Array = dtype === 'float32' ? Float32Array : Float64Array;
+  const out = new Array(length * width), plainOut = new Array(length * width);
+  return [
+    { name: 'seqorder', run: () => so.positions(length, width, { dtype }).data },
+    { name: 'seqorder, out', run: () => so.positions(length, width, { dtype, out }).data },
+    { name: 'plain JS', run: () => plainPositions(length, width, { Array }) },
+    { name: 'plain JS, out', run: () => plainPositions(length, width, { Array, out: plainOut }) },
+  ];
+}
+
+// ---- running a case ----------------------------------------------------------------------------------------------------
+/** Calls each contender once (compiling, growing heaps), checks it against plain JS, then times them. */
+async function runCase(contenders, { rounds, tolerance, label }) {
+  const plain = contenders.find((c) => c.name === 'plain JS');
+  let plainResult;
+  plain.once = await cpuSeconds(async () => { plainResult = await plain.run(); });
+  for (const c of contenders) {
+    if (c === plain) continue;
+    let result;
+    c.once = await cpuSeconds(async () => { result = await c.run(); });
+    c.maxAbsDiffVsPlainJS = maxAbsDifference(result, plainResult);
+    if (!(c.maxAbsDiffVsPlainJS <= tolerance))
+      throw new Error(`${label}: ${c.name} differs from plain JS by ${c.maxAbsDiffVsPlainJS} (> ${tolerance}): not timing a wrong result`);
+    // Very slow contenders get fewer rounds, so the whole run stays short.
+    c.rounds = Math.max(1, Math.floor(settings.budgetSeconds / Math.max(c.once, 1e-9)));
+  }
+  plain.rounds = Math.max(1, Math.floor(settings.budgetSeconds / Math.max(plain.once, 1e-9)));
+  let last = 0;
+  const results = await measure(contenders, {
+    rounds,
+    sampleSeconds: settings.sampleSeconds,
+    time: cpuSeconds,
+    onSample: (done, total) => {
+      if (done === total || Date.now() - last > 2000) {
+        last = Date.now();
+        log(`  ${label}: ${done}/${total} samples`);
+      }
+    },
+  });
+  return results.map((r) => ({ ...r, rounds: r.samples.length, maxAbsDiffVsPlainJS: contenders.find((c) => c.name === r.name).maxAbsDiffVsPlainJS ?? 0 }));
+}
+
+/** Let V8 compile every contender's hot code with its optimizing tier before anything is timed. */
+async function warmUp(libraries) {
+  for (const causal of [false, true]) {
+    const { contenders, dispose } = attentionContenders(libraries, 64, causal);
+    for (let i = 0; i < 15; i++) for (const c of contenders) await c.run();
+    dispose();
+  }
+  for (const dtype of ['float32', 'float64'])
+    for (let i = 0; i < 15; i++) for (const c of positionContenders(libraries, 32, 64, dtype)) await c.run();
+  await sleep(300);
+}
+
+// ---- tables --------------------------------------------------------------------------------------------------------------
+const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
+const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×` : '—');
+const row = (cells) => `| ${cells.join(' | ')} |`;
+
+function attentionTable(cases, peak) {
+  const names = ['seqorder', 'seqorder, out', 'seqorder reference (steps)', 'onnxruntime-web', 'tfjs-backend-wasm', 'plain JS'];
+  const lines = [
+    row(['T', 'mask', ...names.map((n) => `${n} GFLOP/s (% peak)`), 'seqorder ÷ onnxruntime-web', 'seqorder ÷ plain JS']),
+    row(Array(names.length + 4).fill('---')),
+  ];
+  for (const c of cases) {
+    const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
+    const cell = (n) => (by[n] ? `${fixed(by[n].gflops)} (${fixed(100 * by[n].gflops / peak, 0)}%)` : '—');
+    lines.push(row([c.T, c.causal ? 'causal' : 'none', ...names.map(cell),
+      ratio(by.seqorder?.gflops, by['onnxruntime-web']?.gflops), ratio(by.seqorder?.gflops, by['plain JS']?.gflops)]));
+  }
+  return lines.join('\n');
+}
+
+function positionsTable(cases) {
+  const names = ['seqorder', 'seqorder, out', 'plain JS', 'plain JS, out'];
+  const lines = [
+    row(['table', 'dtype', ...names.map((n) => `${n} ns/element`), 'seqorder ÷ plain JS', 'with out: seqorder ÷ plain JS']),
+    row(Array(names.length + 4).fill('---')),
+  ];
+  for (const c of cases) {
+    const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
+    lines.push(row([`${c.length}×${c.width}`, c.dtype, ...names.map((n) => fixed(by[n]?.nsPerElement, 2)),
+      ratio(by['plain JS']?.nsPerElement, by.seqorder?.nsPerElement), ratio(by['plain JS, out']?.nsPerElement, by['seqorder, out']?.nsPerElement)]));
+  }
+  return lines.join('\n');
+}
+
+// ---- main ----------------------------------------------------------------------------------------------------------------
+const started = Date.now();
+const report = { machine: machine(), settings: { quick, ...settings, referenceMaxT: REFERENCE_MAX_T } };
+log(`seqorder benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${report.machine.cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
+const libraries = await loadLibraries();
+report.versions = libraries.versions;
+await warmUp(libraries);
+
+log('SIMD128 peak...');
+report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: quick ? 20 : 40, time: (f) => {
+  const before = process.cpuUsage();
+  f();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1e6;
+} });
+const peak = report.simdPeak.gflops;
+log(`  ${peak.toFixed(1)} GFLOP/s (${report.simdPeak.shape} x${report.simdPeak.chains})`);
+
+report.attention = [];
+for (const T of settings.lengths) {
+  for (const causal of [false, true]) {
+    const label = `attention T=${T}${causal ? ' causal' : ''}`;
+    const { contenders, dispose, flops } = attentionContenders(libraries, T, causal);
+    // float32 results of four implementations that sum in different orders: 1e-4 is far above their rounding
+    // differences (~1e-6 here) and far below any real mistake (a wrong mask or scale changes outputs by ~1e-1).
+    const results = await runCase(contenders, { rounds: settings.rounds[T], tolerance: 1e-4, label });
+    dispose();
+    for (const r of results) {
+      r.gflops = flops / r.seconds / 1e9;
+      r.fractionOfPeak = r.gflops / peak;
+    }
+    report.attention.push({ T, D: WIDTH, causal, dtype: 'float32', flops, results });
+  }
+}
+
+report.positions = [];
+for (const [length, width] of POSITION_SHAPES) {
+  for (const dtype of ['float32', 'float64']) {
+    const label = `positions ${length}x${width} ${dtype}`;
+    // seqorder's table vs Math.sin/cos: within the documented ~1e-13 near t < 2048 in float64, a float32 rounding step
+    const results = await runCase(positionContenders(libraries, length, width, dtype),
+      { rounds: settings.positionRounds, tolerance: dtype === 'float32' ? 1.2e-7 : 1e-12, label });
+    for (const r of results) r.nsPerElement = (r.seconds * 1e9) / (length * width);
+    report.positions.push({ length, width, dtype, results });
+  }
+}
+report.seconds = (Date.now() - started) / 1000;
+
+const m = report.machine;
+const text = [
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; load average ${m.loadAverage.join(' ')} at start.`,
+  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds.`,
+  `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
+  '',
+  `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,
+  '',
+  attentionTable(report.attention, peak),
+  '',
+  'Positions (the sinusoidal table): ns per element (lower is better).',
+  '',
+  positionsTable(report.positions),
+  '',
+  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''})`,
+].join('\n');
+console.log(text);
+report.table = text;
+mkdirSync(path.dirname(jsonPath), { recursive: true });
+writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+log(`wrote ${path.relative(process.cwd(), jsonPath)}`);

@@ -1,0 +1,127 @@
+// This machine's WebAssembly SIMD128 float32 peak on one core: how many f32x4 multiplies and adds per second the engine
+// runs when nothing else (loads, stores, dependencies) is in the way. Each benchmark kernel reports its GFLOP/s as a
+// fraction of it.
+//
+// A tiny module assembled by hand below (no toolchain needed), one function per loop shape:
+//   (func (param $n i32) (param $m f32) (param $c f32) (result f32))
+// running $n iterations of a loop body with `chains` independent accumulators in v128 locals:
+//   'mul+add'  a_j = a_j * m + c          (a multiply then an add per chain: 8 flops; the shape of a dot product)
+//   'mul|add'  a_j = a_j * m  or  a_j = a_j + c, half the chains each (multiplies and adds that do not wait on each
+//              other: what the two kinds of execution units can do together)
+// m and c are parameters (1 and 0 at run time, so values stay finite and normal), which keeps the engine from folding
+// anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
+const u32 = (n) => {
+  const out = [];
+  do {
+    let b = n & 0x7f;
+    n >>>= 7;
+    if (n) b |= 0x80;
+    out.push(b);
+  } while (n);
+  return out;
+};
+const vector = (items) => [...u32(items.length), ...items.flat()];
+const section = (id, bytes) => [id, ...u32(bytes.length), ...bytes];
+const name = (s) => vector([...new TextEncoder().encode(s)].map((b) => [b]));
+const simd = (op) => [0xfd, ...u32(op)];
+const OP = { F32X4_SPLAT: 0x13, F32X4_EXTRACT_LANE: 0x1f, F32X4_ADD: 0xe4, F32X4_MUL: 0xe6 };
+const get = (i) => [0x20, ...u32(i)], set = (i) => [0x21, ...u32(i)], tee = (i) => [0x22, ...u32(i)];
+
+/** Body of one function: locals 0..2 are the parameters, 3 = splat(m), 4 = splat(c), 5.. the chains. */
+function body(shape, chains) {
+  const M = 3, C = 4, chain = (j) => 5 + j;
+  const code = [...get(1), ...simd(OP.F32X4_SPLAT), ...set(M), ...get(2), ...simd(OP.F32X4_SPLAT), ...set(C)];
+  for (let j = 0; j < chains; j++) code.push(...get(M), ...set(chain(j)));  // every chain starts at (1, 1, 1, 1)
+  code.push(0x03, 0x40);  // loop (no result)
+  for (let j = 0; j < chains; j++) {
+    if (shape === 'mul+add')
+      code.push(...get(chain(j)), ...get(M), ...simd(OP.F32X4_MUL), ...get(C), ...simd(OP.F32X4_ADD), ...set(chain(j)));
+    else if (j % 2 === 0) code.push(...get(chain(j)), ...get(M), ...simd(OP.F32X4_MUL), ...set(chain(j)));
+    else code.push(...get(chain(j)), ...get(C), ...simd(OP.F32X4_ADD), ...set(chain(j)));
+  }
+  // $n = $n - 1; br_if loop ($n != 0)
+  code.push(...get(0), 0x41, 1, 0x6b, ...tee(0), 0x0d, 0, 0x0b);
+  // result: sum of lane 0 of every chain, so no chain is dead code
+  code.push(0x43, 0, 0, 0, 0);
+  for (let j = 0; j < chains; j++) code.push(...get(chain(j)), ...simd(OP.F32X4_EXTRACT_LANE), 0, 0x92);
+  code.push(0x0b);
+  const locals = [...u32(1), ...u32(2 + chains), 0x7b];  // one run of 2 + chains locals of type v128
+  return [...u32(locals.length + code.length), ...locals, ...code];
+}
+
+export const SHAPES = [
+  { shape: 'mul+add', chains: 8, flopsPerChain: 8 },
+  { shape: 'mul+add', chains: 12, flopsPerChain: 8 },
+  { shape: 'mul|add', chains: 8, flopsPerChain: 4 },
+  { shape: 'mul|add', chains: 12, flopsPerChain: 4 },
+];
+
+/** The module's bytes: one exported function per entry of SHAPES, named `${shape} x${chains}`. */
+export function peakModuleBytes() {
+  const type = [0x60, ...vector([[0x7f], [0x7d], [0x7d]]), ...vector([[0x7d]])];  // (i32, f32, f32) -> f32
+  return Uint8Array.from([
+    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
+    ...section(1, vector([type])),
+    ...section(3, vector(SHAPES.map(() => [0]))),
+    ...section(7, vector(SHAPES.map((s, i) => [...name(`${s.shape} x${s.chains}`), 0x00, ...u32(i)]))),
+    ...section(10, vector(SHAPES.map((s) => body(s.shape, s.chains)))),
+  ]);
+}
+
+/** Wall-clock seconds spent in f. */
+export function wallSeconds(f) {
+  const t0 = performance.now();
+  f();
+  return (performance.now() - t0) / 1000;
+}
+
+/**
+ * Measures each loop shape `rounds` times for about `milliseconds` each (interleaved), keeps each shape's median,
+ * and returns the best: { gflops, shape, chains, shapes: [{ shape, chains, gflops }] }.
+ */
+export async function measureSimdPeak({ rounds = 5, milliseconds = 40, time = wallSeconds } = {}) {
+  const { instance } = await WebAssembly.instantiate(peakModuleBytes());
+  const run = SHAPES.map((s) => ({ ...s, fn: instance.exports[`${s.shape} x${s.chains}`], samples: [] }));
+  // Warm-up: V8 runs a new function in its baseline compiler and optimizes hot ones in the background, and a running
+  // call never switches: so call each a few times, give the optimizing compiler time, then calibrate the iterations
+  // for ~milliseconds per sample.
+  for (let i = 0; i < 20; i++) for (const r of run) r.fn(10000, 1, 0);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  for (const r of run) {
+    let n = 100000;
+    for (;;) {
+      const elapsed = time(() => r.fn(n, 1, 0)) * 1000;
+      if (elapsed > milliseconds / 4) {
+        r.iterations = Math.max(1, Math.round((n * milliseconds) / elapsed));
+        break;
+      }
+      n *= 4;
+    }
+  }
+  for (let round = 0; round < rounds; round++) {
+    for (const r of run) {
+      let sum;
+      const seconds = time(() => { sum = r.fn(r.iterations, 1, 0); });
+      if (sum !== r.chains) throw new Error(`SIMD peak: the ${r.shape} x${r.chains} loop returned ${sum}, not ${r.chains}`);
+      r.samples.push((r.iterations * r.chains * r.flopsPerChain) / seconds / 1e9);
+    }
+  }
+  const shapes = run.map((r) => {
+    const sorted = [...r.samples].sort((a, b) => a - b);
+    return { shape: r.shape, chains: r.chains, gflops: sorted[Math.floor(sorted.length / 2)] };
+  });
+  const best = shapes.reduce((a, b) => (b.gflops > a.gflops ? b : a));
+  return { gflops: best.gflops, shape: best.shape, chains: best.chains, shapes };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const cpuSeconds = (f) => {
+    const before = process.cpuUsage();
+    f();
+    const { user, system } = process.cpuUsage(before);
+    return (user + system) / 1e6;
+  };
+  const peak = await measureSimdPeak({ time: process.argv.includes('--wall') ? wallSeconds : cpuSeconds });
+  for (const s of peak.shapes) console.log(`${s.shape.padEnd(8)} x${String(s.chains).padEnd(3)} ${s.gflops.toFixed(1)} GFLOP/s`);
+  console.log(`peak: ${peak.gflops.toFixed(1)} GFLOP/s (${peak.shape} x${peak.chains})`);
+}

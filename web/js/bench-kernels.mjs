@@ -1,0 +1,148 @@
+// What the benchmark compares seqorder with, and how it times them: shared by the node benchmark (bench/run.mjs) and
+// the page's benchmark worker (web/js/bench-worker.mjs), so both measure the same plain-JS code the same way.
+//
+// - plainAttention, plainPositions: the straightforward JS a reader would write from the lesson (typed arrays, the
+//   obvious loops, Math.exp / Math.sin / Math.cos), the baseline every speed-up is quoted against.
+// - randomTensor: reproducible inputs.
+// - measure: rounds interleaved across contenders (round r runs every contender once, starting from a different one),
+//   each sample `reps` calls long, medians per contender: machine noise then hits all contenders alike, and ratios
+//   taken within one run are what to compare.
+
+/** Uniform values in [-1, 1) from `seed` (xorshift32), as a typed array of `count` elements. */
+export function randomValues(count, seed = 1, Array = Float32Array) {
+  const data = new Array(count);
+  let s = seed >>> 0 || 1;
+  for (let j = 0; j < count; j++) {
+    s ^= s << 13;
+    s >>>= 0;
+    s ^= s >>> 17;
+    s ^= s << 5;
+    s >>>= 0;
+    data[j] = s / 2 ** 31 - 1;
+  }
+  return data;
+}
+
+/** A { data, shape, dtype } tensor of random values. */
+export function randomTensor(shape, seed = 1, dtype = 'float32') {
+  const count = shape.reduce((a, b) => a * b, 1);
+  return { data: randomValues(count, seed, dtype === 'float32' ? Float32Array : Float64Array), shape, dtype };
+}
+
+/**
+ * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major -> (Tq, Dv)
+ * written into `out` (or a new array of q's class). Causal: query i sees keys 0 .. i + Tk − Tq, the others are skipped
+ * (as -inf scores would give them weight 0). Sums in float64, as JS numbers are.
+ */
+export function plainAttention(q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined) {
+  const output = out ?? new q.constructor(queries * valueWidth);
+  const scale = 1 / Math.sqrt(width);
+  const weights = new Float64Array(keys);
+  const sum = new Float64Array(valueWidth);
+  for (let i = 0; i < queries; i++) {
+    const seen = causal ? i + keys - queries + 1 : keys;
+    const qi = i * width;
+    let max = -Infinity;
+    for (let j = 0; j < seen; j++) {
+      const kj = j * width;
+      let dot = 0;
+      for (let x = 0; x < width; x++) dot += q[qi + x] * k[kj + x];
+      const score = dot * scale;
+      weights[j] = score;
+      if (score > max) max = score;
+    }
+    let total = 0;
+    for (let j = 0; j < seen; j++) {
+      const e = Math.exp(weights[j] - max);
+      weights[j] = e;
+      total += e;
+    }
+    sum.fill(0);
+    for (let j = 0; j < seen; j++) {
+      const w = weights[j];
+      const vj = j * valueWidth;
+      for (let x = 0; x < valueWidth; x++) sum[x] += w * v[vj + x];
+    }
+    const oi = i * valueWidth;
+    for (let x = 0; x < valueWidth; x++) output[oi + x] = sum[x] / total;
+  }
+  return output;
+}
+
+/**
+ * The sinusoidal position table in plain JS: (length, width), column 2i = sin(t f_i), 2i+1 = cos(t f_i),
+ * f_i = base^(−2i/width) computed once, t = start .. start + length − 1; into `out` or a new array of `Array`.
+ */
+export function plainPositions(length, width, { start = 0, base = 10000, Array = Float64Array, out } = {}) {
+  const table = out ?? new Array(length * width);
+  const half = width / 2;
+  const frequency = new Float64Array(half);
+  for (let i = 0; i < half; i++) frequency[i] = Math.pow(base, (-2 * i) / width);
+  for (let r = 0; r < length; r++) {
+    const t = start + r;
+    const row = r * width;
+    for (let i = 0; i < half; i++) {
+      const angle = t * frequency[i];
+      table[row + 2 * i] = Math.sin(angle);
+      table[row + 2 * i + 1] = Math.cos(angle);
+    }
+  }
+  return table;
+}
+
+/** Largest |a[j] − b[j]| (NaN if the lengths differ). */
+export function maxAbsDifference(a, b) {
+  if (a.length !== b.length) return NaN;
+  let worst = 0;
+  for (let j = 0; j < a.length; j++) {
+    const d = Math.abs(a[j] - b[j]);
+    if (!(d <= worst)) worst = d;
+  }
+  return worst;
+}
+
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const n = sorted.length;
+  return n === 0 ? NaN : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
+/** Wall-clock seconds spent in f (awaited: f may be async). The node benchmark passes a CPU-time clock instead. */
+export async function wallSeconds(f) {
+  const t0 = performance.now();
+  await f();
+  return (performance.now() - t0) / 1000;
+}
+
+/**
+ * Times contenders against each other. contenders: [{ name, run: () => any (or a promise), once?, rounds? }], each
+ * already called at least once at this size (so its memory is grown and its code compiled); `once` is the seconds of
+ * one call if known. Each sample is `reps` calls, reps chosen so that a sample lasts about `sampleSeconds`; `rounds`
+ * rounds interleaved, round r starting from contender r (a contender's own, smaller `rounds` stops it early: for
+ * very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
+ * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive).
+ */
+export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause } = {}) {
+  const runs = [];
+  for (const c of contenders) {
+    const once = c.once ?? (await time(c.run));
+    const ownRounds = Math.max(1, Math.min(rounds, c.rounds ?? rounds));
+    runs.push({ ...c, reps: Math.max(1, Math.round(sampleSeconds / Math.max(once, 1e-6))), rounds: ownRounds, samples: [] });
+  }
+  const total = runs.reduce((n, r) => n + r.rounds, 0);
+  let done = 0;
+  for (let round = 0; round < rounds; round++) {
+    for (let j = 0; j < runs.length; j++) {
+      const r = runs[(j + round) % runs.length];
+      if (r.samples.length >= r.rounds) continue;
+      const seconds = await time(async () => {
+        for (let n = 0; n < r.reps; n++) await r.run();
+      });
+      r.samples.push(seconds / r.reps);
+      done += 1;
+      onSample?.(done, total);
+      if (pause) await pause();
+    }
+  }
+  return runs.map((r) => ({ name: r.name, seconds: median(r.samples), samples: r.samples, reps: r.reps }));
+}

@@ -1,0 +1,132 @@
+// The benchmark page's Web Worker: times seqorder against plain JS off the main thread, so the page stays responsive
+// and shows progress. Same contenders and the same interleaved-rounds harness as the node benchmark (bench/run.mjs),
+// from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
+//
+// Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
+// Worker -> page: { type: 'ready', version } once loaded; then for a run
+//   { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
+//   or { type: 'error', message }.
+import { loadSeqorder } from '../lib/seqorder.mjs';
+import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor } from './bench-kernels.mjs';
+
+const WIDTH = 64;
+const PRESETS = {
+  quick: { lengths: [256, 1024], positions: [[512, 512], [2048, 512]], rounds: 3, sampleSeconds: 0.03, budgetSeconds: 1 },
+  full: { lengths: [256, 1024, 2048], positions: [[512, 512], [2048, 512]], rounds: 7, sampleSeconds: 0.08, budgetSeconds: 4 },
+  // bench.html?preset=smoke: tiny sizes, one round (the browser test's)
+  smoke: { lengths: [64], positions: [[64, 64]], rounds: 1, sampleSeconds: 0.002, budgetSeconds: 0.1 },
+};
+
+const ready = loadSeqorder();
+ready.then(
+  (so) => self.postMessage({ type: 'ready', version: so.version }),
+  (error) => self.postMessage({ type: 'error', message: String(error?.message ?? error) }),
+);
+
+/** Yield to the worker's event loop between samples. */
+const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+function attentionCase(so, T, causal) {
+  const q = randomTensor([T, WIDTH], 1), k = randomTensor([T, WIDTH], 2), v = randomTensor([T, WIDTH], 3);
+  const out = new Float32Array(T * WIDTH);
+  return {
+    kind: 'attention',
+    label: `attention T = ${T}${causal ? ', causal' : ''}`,
+    T, causal, width: WIDTH,
+    work: 4 * T * T * WIDTH * (causal ? 0.5 : 1),  // flops
+    tolerance: 1e-4,
+    contenders: [
+      { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
+      { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
+      { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
+    ],
+  };
+}
+
+function positionsCase(so, length, width) {
+  const out = new Float32Array(length * width), plainOut = new Float32Array(length * width);
+  return {
+    kind: 'positions',
+    label: `positions ${length} × ${width}, float32`,
+    length, width, dtype: 'float32',
+    work: length * width,  // elements
+    tolerance: 1.2e-7,
+    contenders: [
+      { name: 'seqorder', run: () => so.positions(length, width, { dtype: 'float32' }).data },
+      { name: 'seqorder, out', run: () => so.positions(length, width, { dtype: 'float32', out }).data },
+      { name: 'plain JS', run: () => plainPositions(length, width, { Array: Float32Array }) },
+      { name: 'plain JS, out', run: () => plainPositions(length, width, { Array: Float32Array, out: plainOut }) },
+    ],
+  };
+}
+
+async function run(preset) {
+  const settings = PRESETS[preset] ?? PRESETS.quick;
+  const so = await ready;
+  const started = performance.now();
+  const cases = [];
+  for (const T of settings.lengths) for (const causal of [false, true]) cases.push(attentionCase(so, T, causal));
+  for (const [length, width] of settings.positions) cases.push(positionsCase(so, length, width));
+
+  // Warm-up at small sizes, so the engine has optimized every contender before anything is timed.
+  self.postMessage({ type: 'progress', fraction: 0, label: 'warming up' });
+  const small = [attentionCase(so, 64, false), attentionCase(so, 64, true), positionsCase(so, 32, 64)];
+  for (let i = 0; i < 10; i++) for (const c of small) for (const contender of c.contenders) contender.run();
+  await new Promise((resolve) => setTimeout(resolve, 200));
+
+  for (let n = 0; n < cases.length; n++) {
+    const c = cases[n];
+    self.postMessage({ type: 'progress', fraction: n / cases.length, label: `${c.label}: checking results` });
+    await pause();
+    // One call each: compiles, grows the heap, and checks seqorder's result against plain JS before timing it.
+    const plain = c.contenders.find((x) => x.name === 'plain JS');
+    let expected;
+    plain.once = timeOnce(() => { expected = plain.run(); });
+    for (const contender of c.contenders) {
+      if (contender !== plain) {
+        let got;
+        contender.once = timeOnce(() => { got = contender.run(); });
+        contender.maxAbsDiff = maxAbsDifference(got, expected);
+        if (!(contender.maxAbsDiff <= c.tolerance))
+          throw new Error(`${c.label}: ${contender.name} differs from plain JS by ${contender.maxAbsDiff}`);
+      }
+      contender.rounds = Math.max(1, Math.floor(settings.budgetSeconds / Math.max(contender.once, 1e-6)));
+      await pause();
+    }
+    const results = await measure(c.contenders, {
+      rounds: settings.rounds,
+      sampleSeconds: settings.sampleSeconds,
+      pause,
+      onSample: (done, total) =>
+        self.postMessage({ type: 'progress', fraction: (n + done / total) / cases.length, label: `${c.label}: ${done}/${total} samples` }),
+    });
+    const { contenders, ...described } = c;
+    self.postMessage({
+      type: 'case',
+      result: {
+        ...described,
+        results: results.map((r) => ({ ...r, maxAbsDiff: contenders.find((x) => x.name === r.name).maxAbsDiff ?? 0 })),
+      },
+    });
+  }
+  self.postMessage({ type: 'done', seconds: (performance.now() - started) / 1000 });
+}
+
+function timeOnce(f) {
+  const t0 = performance.now();
+  f();
+  return (performance.now() - t0) / 1000;
+}
+
+let running = false;
+self.addEventListener('message', async ({ data }) => {
+  if (data?.type !== 'run' || running) return;
+  running = true;
+  try {
+    await run(data.preset);
+  } catch (error) {
+    self.postMessage({ type: 'error', message: String(error?.message ?? error) });
+  } finally {
+    running = false;
+  }
+});
