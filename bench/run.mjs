@@ -17,7 +17,8 @@
 // (--quick: bench/results/quick.json, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -48,6 +49,23 @@ async function cpuSeconds(f) {
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1e6;
 }
+function cpuSecondsSync(f) {
+  const before = process.cpuUsage();
+  f();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1e6;
+}
+
+/** The commit the benchmark ran at, with ' (modified)' when the work tree differs from it. */
+function gitDescribe() {
+  try {
+    const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'CMakeLists.txt') !== '';
+    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (modified)' : ''}`;
+  } catch {
+    return 'unknown';
+  }
+}
 
 function machine() {
   let cpu = os.cpus()[0]?.model ?? 'unknown';
@@ -65,6 +83,7 @@ function machine() {
     date: new Date().toISOString(),
     loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
     clock: 'process CPU time (user + system), one thread per contender',
+    commit: gitDescribe(),
   };
 }
 
@@ -73,6 +92,10 @@ const log = (...a) => console.error(...a);  // progress on stderr, the table on 
 // ---- the contenders' libraries ---------------------------------------------------------------------------------------
 async function loadLibraries() {
   const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
+  if (!existsSync(path.join(lib, 'seqorder.mjs'))) {
+    console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
+    process.exit(1);
+  }
   const { loadSeqorder } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
   const so = await loadSeqorder();
 
@@ -204,33 +227,30 @@ const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—'
 const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×` : '—');
 const row = (cells) => `| ${cells.join(' | ')} |`;
 
+// One column per case, one row per contender, then the ratios: fits a README.
+function table(header, columns, rows) {
+  return [row([header, ...columns]), row(Array(columns.length + 1).fill('---')), ...rows.map((r) => row(r))].join('\n');
+}
+
 function attentionTable(cases, peak) {
-  const names = ['seqorder', 'seqorder, out', 'seqorder reference (steps)', 'onnxruntime-web', 'tfjs-backend-wasm', 'plain JS'];
-  const lines = [
-    row(['T', 'mask', ...names.map((n) => `${n} GFLOP/s (% peak)`), 'seqorder ÷ onnxruntime-web', 'seqorder ÷ plain JS']),
-    row(Array(names.length + 4).fill('---')),
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = [
+    ['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['seqorder reference (steps)', 'seqorder reference (`steps: true`)'],
+    ['onnxruntime-web', 'onnxruntime-web (wasm, 1 thread)'], ['tfjs-backend-wasm', 'tfjs-backend-wasm (1 thread)'], ['plain JS', 'plain JS'],
   ];
-  for (const c of cases) {
-    const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
-    const cell = (n) => (by[n] ? `${fixed(by[n].gflops)} (${fixed(100 * by[n].gflops / peak, 0)}%)` : '—');
-    lines.push(row([c.T, c.causal ? 'causal' : 'none', ...names.map(cell),
-      ratio(by.seqorder?.gflops, by['onnxruntime-web']?.gflops), ratio(by.seqorder?.gflops, by['plain JS']?.gflops)]));
-  }
-  return lines.join('\n');
+  const rows = names.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
+  rows.push(['**seqorder ÷ onnxruntime-web**', ...byName.map((by) => `**${ratio(by.seqorder?.gflops, by['onnxruntime-web']?.gflops)}**`)]);
+  rows.push(['seqorder ÷ plain JS', ...byName.map((by) => ratio(by.seqorder?.gflops, by['plain JS']?.gflops))]);
+  return table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
 }
 
 function positionsTable(cases) {
-  const names = ['seqorder', 'seqorder, out', 'plain JS', 'plain JS, out'];
-  const lines = [
-    row(['table', 'dtype', ...names.map((n) => `${n} ns/element`), 'seqorder ÷ plain JS', 'with out: seqorder ÷ plain JS']),
-    row(Array(names.length + 4).fill('---')),
-  ];
-  for (const c of cases) {
-    const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
-    lines.push(row([`${c.length}×${c.width}`, c.dtype, ...names.map((n) => fixed(by[n]?.nsPerElement, 2)),
-      ratio(by['plain JS']?.nsPerElement, by.seqorder?.nsPerElement), ratio(by['plain JS, out']?.nsPerElement, by['seqorder, out']?.nsPerElement)]));
-  }
-  return lines.join('\n');
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = [['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['plain JS', 'plain JS'], ['plain JS, out', 'plain JS, into one array']];
+  const rows = names.map(([name, label]) => [label, ...byName.map((by) => fixed(by[name]?.nsPerElement, 2))]);
+  rows.push(['**seqorder ÷ plain JS, with `out`**', ...byName.map((by) => `**${ratio(by['plain JS, out']?.nsPerElement, by['seqorder, out']?.nsPerElement)}**`)]);
+  rows.push(['seqorder ÷ plain JS, new arrays', ...byName.map((by) => ratio(by['plain JS']?.nsPerElement, by.seqorder?.nsPerElement))]);
+  return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
 }
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
@@ -242,12 +262,7 @@ report.versions = libraries.versions;
 await warmUp(libraries);
 
 log('SIMD128 peak...');
-report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: quick ? 20 : 40, time: (f) => {
-  const before = process.cpuUsage();
-  f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-} });
+report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: quick ? 20 : 40, time: cpuSecondsSync });
 const peak = report.simdPeak.gflops;
 log(`  ${peak.toFixed(1)} GFLOP/s (${report.simdPeak.shape} x${report.simdPeak.chains})`);
 
@@ -283,7 +298,7 @@ report.seconds = (Date.now() - started) / 1000;
 
 const m = report.machine;
 const text = [
-  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; load average ${m.loadAverage.join(' ')} at start.`,
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at start.`,
   `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds.`,
   `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
   '',
