@@ -2,54 +2,29 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-/** A quiet headless Chromium on a closed network (TOOLCHAIN.md); not imported from page.test.mjs, which would run it. */
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+import { launchBrowser, openLessonPage } from './browser.mjs';
 
 const CHECKS = [
   'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-rope-relative', 'cmp-added-not-relative',
   'cmp-float32-seqorder', 'cmp-float32-angles-drift', 'cmp-layouts-permuted', 'cmp-layouts-t2t-differs', 'cmp-shift-rotation',
 ];
 
-let server;
-let context;
-let userDataDir;
+let session;
 let page;
 const errors = [];
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
-  server = await startServer({ root: siteDir, port: 0 });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 900 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
+  ({ page } = session);
   page.on('console', (message) => {
     if (message.type() === 'error') errors.push(message.text());
   });
   page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
-  await page.goto(server.url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  await openLessonPage(page, session.server.url);
 });
 
 after(async () => {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 async function comparisonChecks() {

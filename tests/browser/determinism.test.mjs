@@ -3,39 +3,23 @@
 // bit-identical outputs (SHA-256 of every result's dtype, shape and bytes).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { launchBrowser, root } from './browser.mjs';
 import { loadSeqorder } from '../node/load.mjs';
 import { determinismHashes } from '../node/determinism-calls.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '../..');
-const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-// TOOLCHAIN.md, "Headless Chromium here"
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-
+let session;
 let server;
 let context;
-let userDataDir;
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'lib', 'seqorder.mjs')), `no package at ${siteDir}/lib: run npm run build first`);
-  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
-  server = await startServer({ root: siteDir, port: 0 });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
+  session = await launchBrowser({ requires: path.join('lib', 'seqorder.mjs') });
+  ({ server, context } = session);
 });
 
 after(async () => {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 test('the same calls give bit-identical outputs in node and in Chromium', { timeout: 120_000 }, async (t) => {

@@ -3,19 +3,7 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-// A quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here").
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+import { frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [
@@ -27,35 +15,24 @@ const CHECKS = [
   'incremental-top-left-differs',
 ];
 
-let server;
-let context;
-let userDataDir;
+let session;
 let page;
 const errors = [];
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
-  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
-  server = await startServer({ root: siteDir, port: 0 });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath, headless: true, args: ARGS, viewport: { width: 1000, height: 900 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
+  ({ page } = session);
   page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
   page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
-  await page.goto(server.url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  await openLessonPage(page, session.server.url);
 });
 
 after(async () => {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 /** Resolves after two animation frames: controls re-render in the next frame. */
-const frames = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+const frames = () => nextFrames(page);
 
 /** { name: status } of every check inside the three sections. */
 const statuses = () => page.$$eval(SECTIONS.map((id) => `#${id} [data-check]`).join(', '),

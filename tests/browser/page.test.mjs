@@ -3,26 +3,11 @@
 // nothing was logged as an error, that no request left the origin, and that a slider redraws the heatmap.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-/** Flags for a quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here"). */
-export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
+let session;
 let server;
 let context;
-let userDataDir;
 let page;
 const consoleErrors = [];
 const pageErrors = [];
@@ -31,18 +16,9 @@ const failedRequests = [];
 const workers = [];
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'index.html')), `no built page at ${siteDir}: run npm run build first`);
-  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
-  server = await startServer({ root: siteDir, port: 0 });
-  const origin = new URL(server.url).origin;
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath,
-    headless: true,
-    args: CHROMIUM_ARGS,
-    viewport: { width: 1000, height: 900 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
+  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
+  ({ server, context, page } = session);
+  const { origin } = session;
   page.on('console', (message) => {
     if (message.type() === 'error') consoleErrors.push(message.text());
   });
@@ -56,14 +32,11 @@ before(async () => {
   page.on('response', (response) => {
     if (response.status() >= 400) failedRequests.push(`${response.url()} (HTTP ${response.status()})`);
   });
-  await page.goto(server.url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  await openLessonPage(page, server.url);
 });
 
 after(async () => {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 test('the page finishes every experiment', async () => {
@@ -120,9 +93,7 @@ function heatmapHash() {
 }
 
 /** Resolves after two animation frames: slider input re-renders in the next frame. */
-function frames() {
-  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-}
+const frames = () => nextFrames(page);
 
 test('moving a slider (keyboard) redraws the heatmap and keeps its checks passing', async () => {
   for (const id of ['#sinusoids-start', '#sinusoids-width', '#sinusoids-length']) {

@@ -55,12 +55,51 @@ function niceTicks(lo, hi, count = 5) {
   return ticks;
 }
 
-/** Integer indices 0 … n−1 at a nice step, at most about `count` of them. */
-function indexTicks(n, count = 6) {
-  const step = niceTicks(0, Math.max(n - 1, 1), count)[1] ?? 1;
+/** Integer indices 0 … n−1 at a step of 1, 2 or 5 × 10^k: at most about `count` of them, and at least `minStep` apart. */
+function indexTicks(n, count = 6, minStep = 1) {
+  const raw = Math.max((n - 1) / Math.max(count, 1), minStep, 1);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const step = [1, 2, 5, 10].map((m) => m * mag).find((s) => s >= raw - 1e-9);
+  return everyKth(n, step);
+}
+
+/** Every k-th index of 0 … n−1, starting at 0. */
+function everyKth(n, k) {
   const ticks = [];
-  for (let i = 0; i < n; i += Math.max(1, Math.round(step))) ticks.push(i);
+  for (let i = 0; i < n; i += k) ticks.push(i);
   return ticks;
+}
+
+const labelFont = (px) => `${px}px system-ui, sans-serif`;
+const TITLE_FONT = '12px system-ui, sans-serif';
+const SIN45 = Math.SQRT1_2;
+const NUMBER = /^[−+-]?(\d+\.?\d*|\.\d+)(e[−+-]?\d+)?$/i;
+
+/** True when the names of 0 … n−1 (up to 64 of them sampled) all read as numbers: '12', '−3', '2.5e−8'. */
+function numericNames(n, name) {
+  const step = Math.max(1, Math.floor(n / 64));
+  for (let i = 0; i < n; i += step) if (!NUMBER.test(String(name(i)))) return false;
+  return true;
+}
+
+/** Widest of `texts` in the context's current font. */
+function widest(ctx, texts) {
+  let w = 0;
+  for (const t of texts) w = Math.max(w, ctx.measureText(t).width);
+  return w;
+}
+
+/** `text` cut with '…' to fit `maxWidth` in the context's current font. */
+function fitText(ctx, text, maxWidth) {
+  if (ctx.measureText(text).width <= maxWidth) return text;
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (ctx.measureText(`${text.slice(0, mid)}…`).width <= maxWidth) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo > 0 ? `${text.slice(0, lo)}…` : '';
 }
 
 /**
@@ -95,7 +134,8 @@ function makePlot(container, options, draw, { className = '' } = {}) {
   function render() {
     state.pending = 0;
     const width = Math.max(Math.floor(frame.clientWidth), 120);
-    const height = Math.round(state.options.height ?? state.layoutHeight?.(width) ?? Math.min(320, width * 0.6));
+    // A plot with its own layout (the heatmap) sizes itself and honours options.height there.
+    const height = Math.round(state.layoutHeight?.(width) ?? state.options.height ?? Math.min(320, width * 0.6));
     const dpr = window.devicePixelRatio || 1;
     if (canvas.width !== Math.round(width * dpr) || canvas.height !== Math.round(height * dpr)) {
       canvas.width = Math.round(width * dpr);
@@ -183,6 +223,11 @@ function legendItems(legend, items) {
   }));
 }
 
+/** The color bar: its gap from the plot, its width, the gap before its labels. */
+const BAR = { gap: 14, w: 10, pad: 4 };
+/** The longest a turned column name may be (CSS pixels) before it is cut with '…'. */
+const MAX_TURNED = 110;
+
 /**
  * A heatmap of a row-major matrix.
  * @param {Element} container
@@ -193,9 +238,11 @@ function legendItems(legend, items) {
  * @param {'diverging'|'sequential'} [options.scale='diverging']  diverging: blue < 0 < red, symmetric around 0;
  *        sequential: 0 … max, for weights and other non-negative data
  * @param {number} [options.range]   the value drawn at full color (default: the largest |finite value|)
- * @param {string} [options.rowLabel='row']  axis titles
+ * @param {string} [options.rowLabel='row']  axis titles ('' for none: the row names then get the title's room)
  * @param {string} [options.colLabel='column']
- * @param {(row: number) => string} [options.rowName]  tick/tooltip names, e.g. r => `t = ${start + r}`
+ * @param {(row: number) => string} [options.rowName]  tick/tooltip names, e.g. r => `t = ${start + r}`. Names that
+ *        are numbers are shown at a nice step; names that are words are all shown while they fit (column names turn
+ *        45° or shrink first). Margins are sized from the measured names, titles and color-bar labels.
  * @param {(col: number) => string} [options.colName]
  * @param {(row: number, col: number, value: number) => string} [options.tooltip]  custom hover text
  * @param {{ row0: number, row1: number, col0?: number, col1?: number, label?: string }[]} [options.marks]  outlined
@@ -207,18 +254,18 @@ function legendItems(legend, items) {
  * @param {string} [options.caption]
  */
 export function heatmap(container, options) {
-  const margin = { top: 8, right: 64, bottom: 38, left: 52 };
   const { state, handle } = makePlot(container, { scale: 'diverging', rowLabel: 'row', colLabel: 'column', ...options },
     drawHeatmap, { className: 'plot-heatmap' });
   const { canvas } = state;
   canvas.tabIndex = 0;
   const offscreen = document.createElement('canvas');
   state.layoutHeight = (width) => {
-    const { rows, cols, minHeight = 120, maxHeight = 420 } = state.options;
-    const plotW = width - margin.left - margin.right;
-    const h = (plotW * rows) / Math.max(cols, 1);
-    return Math.min(maxHeight, Math.max(minHeight, h)) + margin.top + margin.bottom;
+    if (state.dirtyImage) paintImage();
+    state.layout = computeLayout(canvas.getContext('2d'), width);
+    return state.layout.height;
   };
+  /** The last drawn layout, in CSS pixels: margins, the plot rectangle, tick choices and every label's box. */
+  handle.layout = () => state.layout;
   state.dirtyImage = true;
   state.onUpdate = (changes) => {
     if ('data' in changes || 'rows' in changes || 'cols' in changes || 'range' in changes || 'scale' in changes) state.dirtyImage = true;
@@ -294,24 +341,107 @@ export function heatmap(container, options) {
     state.dirtyImage = false;
   }
 
-  function drawHeatmap(ctx, width, height) {
-    const { rows, cols, rowLabel, colLabel, scale } = state.options;
+  /** Row names at every row when they are words and fit (shrinking to 9 px first), else at a step. */
+  function rowTicks(ctx, plotH) {
+    const { rows } = state.options;
+    const rowName = state.options.rowName ?? String;
+    const rh = plotH / Math.max(rows, 1);
+    if (rows > 0 && !numericNames(rows, rowName)) {
+      for (const px of [11, 10, 9]) if (rh >= px + 2) return { ticks: everyKth(rows, 1), px };
+      return { ticks: everyKth(rows, Math.ceil(11 / rh)), px: 9 };
+    }
+    return { ticks: indexTicks(rows, Math.max(2, plotH / 28), 15 / rh), px: 11 };
+  }
+
+  /**
+   * Column names. Numbers: a nice step with room for the widest. Words: every one, upright if it fits its column
+   * (at 11 or 10 px), else turned 45° (11 px, or 9 px when columns are narrow); only when even that collides, every
+   * k-th at 11 px. Turned names end at their column; neighbours are then cw·sin 45° apart across the text.
+   */
+  function colTicks(ctx, plotW) {
+    const { cols } = state.options;
+    const colName = state.options.colName ?? String;
+    const cw = plotW / Math.max(cols, 1);
+    if (cols > 0 && cols <= 256 && !numericNames(cols, colName)) {
+      const names = Array.from({ length: cols }, (_, c) => String(colName(c)));
+      for (const px of [11, 10]) {
+        ctx.font = labelFont(px);
+        if (widest(ctx, names) + 4 <= cw) return { ticks: everyKth(cols, 1), px, rotated: false };
+      }
+      const across = cw * SIN45;
+      if (across >= 11) return { ticks: everyKth(cols, 1), px: across >= 13 ? 11 : 9, rotated: true };
+      return { ticks: everyKth(cols, Math.ceil(13 / across)), px: 11, rotated: true };
+    }
+    ctx.font = labelFont(11);
+    const w = widest(ctx, [String(colName(0)), String(colName(Math.max(cols - 1, 0)))]);
+    return { ticks: indexTicks(cols, Math.max(2, plotW / 50), (w + 12) / cw), px: 11, rotated: false };
+  }
+
+  /**
+   * Margins sized from the measured labels: left = row title + widest row name (and room for the first turned column
+   * name), right = color bar + its widest label, bottom = column names (turned or not) + column title. The plot's
+   * height follows its width (aspect ratio), so the few quantities that depend on each other are iterated to a fixpoint.
+   */
+  function computeLayout(ctx, width) {
+    const { rows, cols, rowLabel, colLabel, scale, minHeight = 120, maxHeight = 420 } = state.options;
     const rowName = state.options.rowName ?? String;
     const colName = state.options.colName ?? String;
-    if (state.dirtyImage) paintImage();
-    const { range, colors } = state.image;
-    const fg = cssVar(state.figure, '--fg', '#222');
-    const muted = cssVar(state.figure, '--muted', '#666');
-    // Margins fit the widest row name and color-bar label.
-    ctx.font = '11px system-ui, sans-serif';
-    const rowTicks = indexTicks(rows, Math.max(2, Math.floor((height - margin.top - margin.bottom) / 28)));
-    const rowNameWidth = Math.max(0, ...rowTicks.map((r) => ctx.measureText(rowName(r)).width));
+    const { range } = state.image;
+    const top = 8;
+    ctx.font = labelFont(11);
     const lo = scale === 'sequential' ? 0 : -range;
     const barLabels = [formatValue(range), formatValue((lo + range) / 2), formatValue(lo)];
-    const barWidth = Math.max(...barLabels.map((t) => ctx.measureText(t).width));
-    margin.left = Math.ceil(24 + rowNameWidth + 6);
-    margin.right = Math.ceil(14 + 10 + 4 + barWidth + 4);
-    const plot = { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom };
+    const right = Math.ceil(BAR.gap + BAR.w + BAR.pad + widest(ctx, barLabels) + 6);
+    const titleSpace = rowLabel ? 22 : 2;
+    let left = state.layout?.margin.left ?? 52;
+    let plotW;
+    let plotH;
+    let bottom;
+    let row;
+    let col;
+    for (let pass = 0; pass < 4; pass += 1) {
+      plotW = Math.max(width - left - right, 20);
+      col = colTicks(ctx, plotW);
+      ctx.font = labelFont(col.px);
+      col.names = col.ticks.map((c) => (col.rotated ? fitText(ctx, String(colName(c)), MAX_TURNED) : String(colName(c))));
+      const colTicksHeight = col.rotated ? Math.ceil(SIN45 * (widest(ctx, col.names) + (col.px + 2) / 2)) : col.px + 2;
+      bottom = 4 + colTicksHeight + 4 + (colLabel ? 16 : 0);
+      plotH = state.options.height !== undefined
+        ? Math.max(state.options.height - top - bottom, 20)
+        : Math.min(maxHeight, Math.max(minHeight, (plotW * rows) / Math.max(cols, 1)));
+      row = rowTicks(ctx, plotH);
+      ctx.font = labelFont(row.px);
+      // Row names take at most about a third of the width; longer ones are cut with '…' (the tooltip has them whole).
+      const maxRowW = Math.max(24, width * 0.35 - titleSpace - 6);
+      row.names = row.ticks.map((r) => fitText(ctx, String(rowName(r)), maxRowW));
+      let next = Math.ceil(titleSpace + widest(ctx, row.names) + 6);
+      if (col.rotated) {
+        // A turned name reaches SIN45·(w + h/2) left of its column's centre: keep the first ones on the canvas.
+        ctx.font = labelFont(col.px);
+        const cw = plotW / cols;
+        col.ticks.forEach((c, i) => {
+          const reach = SIN45 * (ctx.measureText(col.names[i]).width + (col.px + 2) / 2) - (c + 0.5) * cw + 2;
+          next = Math.max(next, Math.ceil(reach));
+        });
+      }
+      if (next === left) break;
+      left = next;
+    }
+    plotW = Math.max(width - left - right, 20);
+    const margin = { top, right, bottom, left };
+    const plot = { x: left, y: top, w: plotW, h: plotH };
+    return { margin, plot, height: Math.ceil(plotH + top + bottom), width, row, col, barLabels, labels: [] };
+  }
+
+  function drawHeatmap(ctx, width, height) {
+    const { rows, cols, rowLabel, colLabel, scale } = state.options;
+    if (state.dirtyImage || !state.layout || state.layout.width !== width) state.layoutHeight(width);
+    const { colors } = state.image;
+    const layout = state.layout;
+    const { plot, row, col, barLabels } = layout;
+    layout.labels = [];
+    const fg = cssVar(state.figure, '--fg', '#222');
+    const muted = cssVar(state.figure, '--muted', '#666');
     state.plotRect = plot;
     ctx.imageSmoothingEnabled = false;
     ctx.drawImage(offscreen, plot.x, plot.y, plot.w, plot.h);
@@ -342,36 +472,52 @@ export function heatmap(container, options) {
       }
     }
 
+    // Text, with its box recorded (layout.labels) so tests can check that nothing is clipped or overlaps.
+    const text = (kind, t, x, y, { align = 'left', baseline = 'middle', px = 11, font = labelFont(px), turn = 0 } = {}) => {
+      ctx.font = font;
+      ctx.textAlign = align;
+      ctx.textBaseline = baseline;
+      const w = ctx.measureText(t).width;
+      const h = px + 2;
+      const x0 = align === 'right' ? -w : align === 'center' ? -w / 2 : 0;
+      const y0 = baseline === 'top' ? 0 : baseline === 'bottom' ? -h : -h / 2;
+      const corners = [[x0, y0], [x0 + w, y0], [x0, y0 + h], [x0 + w, y0 + h]]
+        .map(([u, v]) => [x + u * Math.cos(turn) - v * Math.sin(turn), y + u * Math.sin(turn) + v * Math.cos(turn)]);
+      const xs = corners.map((p) => p[0]);
+      const ys = corners.map((p) => p[1]);
+      layout.labels.push({ kind, text: t, turn, x0: Math.min(...xs), x1: Math.max(...xs), y0: Math.min(...ys), y1: Math.max(...ys) });
+      if (turn) {
+        ctx.save();
+        ctx.translate(x, y);
+        ctx.rotate(turn);
+        ctx.fillText(t, 0, 0);
+        ctx.restore();
+      } else ctx.fillText(t, x, y);
+    };
+
     // Ticks at cell centres.
-    ctx.font = '11px system-ui, sans-serif';
     ctx.fillStyle = muted;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'top';
     const cw = plot.w / cols;
     const rh = plot.h / rows;
-    for (const c of indexTicks(cols, Math.max(2, Math.floor(plot.w / 60)))) {
-      ctx.fillText(colName(c), plot.x + (c + 0.5) * cw, plot.y + plot.h + 4);
-    }
-    ctx.textAlign = 'right';
-    ctx.textBaseline = 'middle';
-    for (const r of rowTicks) {
-      ctx.fillText(rowName(r), plot.x - 5, plot.y + (r + 0.5) * rh);
-    }
-    // Axis titles.
-    ctx.fillStyle = fg;
-    ctx.font = '12px system-ui, sans-serif';
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'bottom';
-    ctx.fillText(colLabel, plot.x + plot.w / 2, height - 2);
-    ctx.save();
-    ctx.translate(10, plot.y + plot.h / 2);
-    ctx.rotate(-Math.PI / 2);
-    ctx.textBaseline = 'middle';
-    ctx.fillText(rowLabel, 0, 0);
-    ctx.restore();
+    col.ticks.forEach((c, i) => {
+      const x = plot.x + (c + 0.5) * cw;
+      const y = plot.y + plot.h + 4;
+      if (col.rotated) text('col', col.names[i], x + 2, y + 2, { align: 'right', px: col.px, turn: -Math.PI / 4 });
+      else text('col', col.names[i], x, y, { align: 'center', baseline: 'top', px: col.px });
+    });
+    row.ticks.forEach((r, i) => text('row', row.names[i], plot.x - 5, plot.y + (r + 0.5) * rh, { align: 'right', px: row.px }));
 
-    // Color bar.
-    const bar = { x: plot.x + plot.w + 14, y: plot.y, w: 10, h: Math.max(plot.h, 40) };
+    // Axis titles; the row title is turned, along the plot's left edge, and shortened if longer than the plot.
+    ctx.fillStyle = fg;
+    if (colLabel) text('col-title', colLabel, plot.x + plot.w / 2, height - 2, { align: 'center', baseline: 'bottom', px: 12, font: TITLE_FONT });
+    if (rowLabel) {
+      ctx.font = TITLE_FONT;
+      const title = fitText(ctx, rowLabel, plot.h);
+      if (title) text('row-title', title, 9, plot.y + plot.h / 2, { align: 'center', px: 12, font: TITLE_FONT, turn: -Math.PI / 2 });
+    }
+
+    // Color bar, its labels at the top, middle (when there is room) and bottom.
+    const bar = { x: plot.x + plot.w + BAR.gap, y: plot.y, w: BAR.w, h: Math.max(plot.h, 40) };
     const gradient = ctx.createLinearGradient(0, bar.y + bar.h, 0, bar.y);
     if (scale === 'sequential') {
       gradient.addColorStop(0, `rgb(${colors.mid})`);
@@ -386,12 +532,10 @@ export function heatmap(container, options) {
     ctx.strokeStyle = muted;
     ctx.strokeRect(bar.x - 0.5, bar.y - 0.5, bar.w + 1, bar.h + 1);
     ctx.fillStyle = muted;
-    ctx.font = '11px system-ui, sans-serif';
-    ctx.textAlign = 'left';
-    ctx.textBaseline = 'middle';
-    ctx.fillText(barLabels[0], bar.x + bar.w + 4, bar.y + 4);
-    ctx.fillText(barLabels[1], bar.x + bar.w + 4, bar.y + bar.h / 2);
-    ctx.fillText(barLabels[2], bar.x + bar.w + 4, bar.y + bar.h - 4);
+    const barX = bar.x + bar.w + BAR.pad;
+    text('bar', barLabels[0], barX, bar.y + 4);
+    if (bar.h >= 45) text('bar', barLabels[1], barX, bar.y + bar.h / 2);
+    text('bar', barLabels[2], barX, bar.y + bar.h - 4);
 
     // Cursor (hover or keyboard).
     if (state.hover) {
@@ -533,7 +677,7 @@ function drawAxes(ctx, plot, xs, ys, { xLabel, yLabel, fg, muted, grid, width, h
   if (xLabel) ctx.fillText(xLabel, plot.x + plot.w / 2, height - 2);
   if (yLabel) {
     ctx.save();
-    ctx.translate(12, plot.y + plot.h / 2);
+    ctx.translate(9, plot.y + plot.h / 2);
     ctx.rotate(-Math.PI / 2);
     ctx.textBaseline = 'middle';
     ctx.fillText(yLabel, 0, 0);
@@ -586,11 +730,18 @@ export function linePlot(container, options) {
     const fg = cssVar(el, '--fg', '#222');
     const muted = cssVar(el, '--muted', '#666');
     const grid = cssVar(el, '--grid', '#ddd');
-    const plot = { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom };
     const [x0, x1] = state.options.xRange ?? extent('x');
     const [y0, y1] = state.options.yRange ?? extent('y');
-    const xs = { map: scaler(x0, x1, plot.x, plot.x + plot.w), ticks: niceTicks(x0, x1, Math.max(2, Math.floor(plot.w / 70))) };
-    const ys = { map: scaler(y0, y1, plot.y + plot.h, plot.y), ticks: niceTicks(y0, y1, 4) };
+    // The left margin fits the y title and the widest y tick label; the right one half the last x tick label.
+    ctx.font = labelFont(11);
+    const yTicks = niceTicks(y0, y1, 4);
+    margin.left = Math.ceil((state.options.yLabel ? 22 : 4) + widest(ctx, yTicks.map(formatValue)) + 6);
+    const xTicksFor = (w) => niceTicks(x0, x1, Math.max(2, Math.floor(w / 70)));
+    const lastX = xTicksFor(width - margin.left - 12).at(-1);
+    margin.right = Math.max(12, Math.ceil(ctx.measureText(formatValue(lastX ?? 0)).width / 2 + 4));
+    const plot = { x: margin.left, y: margin.top, w: width - margin.left - margin.right, h: height - margin.top - margin.bottom };
+    const xs = { map: scaler(x0, x1, plot.x, plot.x + plot.w), ticks: xTicksFor(plot.w) };
+    const ys = { map: scaler(y0, y1, plot.y + plot.h, plot.y), ticks: yTicks };
     state.scales = { xs, ys, plot, x0, x1 };
     drawAxes(ctx, plot, xs, ys, { ...state.options, fg, muted, grid, width, height });
     ctx.save();

@@ -1,0 +1,65 @@
+// Shared setup of the browser tests (tests/browser/*.test.mjs): the built site ($SEQORDER_DIST/site, default
+// dist/site) served on 127.0.0.1, and Debian's Chromium (or $CHROMIUM) driven by playwright-core, headless and quiet on
+// a closed network. Not a test file itself (no .test.mjs), so `node --test tests/browser/` does not run it.
+//   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
+//   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+import { startServer } from '../../scripts/serve.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
+export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Flags for a quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here"). */
+export const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+/**
+ * Serves the built site and starts Chromium with a fresh profile. `requires` is a file the test needs in the site
+ * (checked first, with a hint to build); `viewport` is passed on (playwright's default when omitted).
+ * Resolves to { server, origin, context, page, close() }; close() stops the browser and server and removes the profile.
+ */
+export async function launchBrowser({ viewport, requires = 'index.html' } = {}) {
+  assert.ok(existsSync(path.join(siteDir, requires)), `no ${requires} in ${siteDir}: run npm run build first`);
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
+  const server = await startServer({ root: siteDir, port: 0 });
+  const userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
+  let context;
+  try {
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath, headless: true, args: CHROMIUM_ARGS, ...(viewport ? { viewport } : {}),
+    });
+  } catch (error) {
+    await server.close();
+    rmSync(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    server,
+    origin: new URL(server.url).origin,
+    context,
+    page,
+    async close() {
+      await context.close();
+      await server.close();
+      rmSync(userDataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Loads the lesson page and waits until every section has run (<body data-ready>). */
+export async function openLessonPage(page, url) {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+}
+
+/** Resolves after two animation frames: plots and controls re-render in the next frame. */
+export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

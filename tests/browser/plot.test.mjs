@@ -1,0 +1,144 @@
+// The heatmap's layout in a real browser (web/js/plot.mjs, as served in the built site): margins fit what is drawn.
+// Every label (ticks, titles, color-bar values) lies inside the canvas, no two upright labels overlap, the row title
+// stays clear of long row names, and column names that are words are all shown (upright, smaller, or turned 45°)
+// while numbers keep a step. The plot records each drawn label's box (handle.layout().labels); the boxes are
+// computed from measureText with the same font that paints them.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launchBrowser } from './browser.mjs';
+
+let session;
+let page;
+
+before(async () => {
+  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
+  ({ page } = session);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(String(error)));
+  session.errors = errors;
+  // A blank page on the site's origin with the lesson's stylesheet, so that /js/plot.mjs imports and sizes as there.
+  const body = '<!doctype html><title>plot</title><link rel="stylesheet" href="/css/style.css"><body></body>';
+  await page.route(`${session.origin}/__plot/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body }));
+  await page.goto(`${session.origin}/__plot/index.html`, { waitUntil: 'load' });
+});
+
+after(async () => {
+  await session?.close();
+});
+
+/**
+ * Draws a heatmap `rows` × `cols` in a container `width` px wide; `values` fills the data (cycled); `rowNames` and
+ * `colNames` (arrays, optional) name the rows and columns. Resolves to { layout, canvas: { width, height } }.
+ */
+async function drawHeatmap({ width, rows, cols, values = [1], rowNames, colNames, ...options }) {
+  return page.evaluate(async ({ width, rows, cols, values, rowNames, colNames, options }) => {
+    const { heatmap } = await import('/js/plot.mjs');
+    document.body.replaceChildren();
+    const box = document.createElement('div');
+    box.style.width = `${width}px`;
+    document.body.append(box);
+    const data = Float64Array.from({ length: rows * cols }, (_, i) => values[i % values.length]);
+    const plot = heatmap(box, {
+      data, rows, cols, ...options,
+      ...(rowNames ? { rowName: (r) => rowNames[r] } : {}),
+      ...(colNames ? { colName: (c) => colNames[c] } : {}),
+    });
+    await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    plot.flush();
+    const rect = plot.canvas.getBoundingClientRect();
+    return { layout: JSON.parse(JSON.stringify(plot.layout())), canvas: { width: rect.width, height: rect.height } };
+  }, { width, rows, cols, values, rowNames, colNames, options });
+}
+
+const describe = (l) => `${l.kind} "${l.text}" [${l.x0.toFixed(1)}, ${l.x1.toFixed(1)}] × [${l.y0.toFixed(1)}, ${l.y1.toFixed(1)}]`;
+const overlap = (a, b) => a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+
+/** Every label inside the canvas; no two overlap (turned column names, parallel, are checked by their spacing). */
+function assertTidy({ layout, canvas }, what) {
+  assert.ok(layout.labels.length > 0, `${what}: no labels recorded`);
+  for (const l of layout.labels) {
+    assert.ok(l.x0 >= 0 && l.x1 <= canvas.width && l.y0 >= 0 && l.y1 <= canvas.height,
+      `${what}: ${describe(l)} is outside the ${canvas.width}×${canvas.height} canvas`);
+  }
+  const { labels } = layout;
+  for (let i = 0; i < labels.length; i += 1) {
+    for (let j = i + 1; j < labels.length; j += 1) {
+      const [a, b] = [labels[i], labels[j]];
+      if (a.kind === 'col' && b.kind === 'col' && a.turn && b.turn) continue;
+      assert.ok(!overlap(a, b), `${what}: ${describe(a)} overlaps ${describe(b)}`);
+    }
+  }
+}
+
+// 160: a squeeze (the canvas's floor is 120); 330: a phone; 700: a desktop column.
+const WIDTHS = [160, 240, 330, 700];
+
+test('long color-bar values are never clipped', async () => {
+  const cases = [
+    { values: [0.9966, 0.2, 0.5], scale: 'sequential', label: '0.9966' },
+    { values: [2.931e-8, -1e-8, 0], label: '2.931e−8' },
+    { values: [-20.26, 3, 20.26], label: '−20.26' },
+    { values: [-123456.7, 1], label: '−1.235e+5' },
+  ];
+  for (const width of WIDTHS) {
+    for (const { values, scale, label } of cases) {
+      const result = await drawHeatmap({ width, rows: 6, cols: 6, values, scale });
+      const bar = result.layout.labels.filter((l) => l.kind === 'bar').map((l) => l.text);
+      assert.ok(bar.includes(label), `width ${width}: color-bar labels ${bar} lack ${label}`);
+      assertTidy(result, `width ${width}, ${label}`);
+    }
+  }
+});
+
+test('long row names get a wider left margin and stay clear of the row title', async () => {
+  const rowNames = ['the', 'person', 'representation', 'of', 'x'];
+  for (const width of WIDTHS) {
+    for (const rowLabel of ['query', 'query position (a longer title)', '']) {
+      const result = await drawHeatmap({ width, rows: 5, cols: 5, rowNames, rowLabel, values: [0.1, -0.4, 0.9] });
+      const rows = result.layout.labels.filter((l) => l.kind === 'row').map((l) => l.text);
+      assert.equal(rows.length, rowNames.length, `width ${width}: every row is named`);
+      // Whole from a phone's width up; in a squeeze, a long name may be cut with '…' (never dropped).
+      rows.forEach((shown, r) => assert.ok(shown === rowNames[r] || (width < 330 && shown.endsWith('…')
+        && rowNames[r].startsWith(shown.slice(0, -1))), `width ${width}: row ${r} shown as "${shown}"`));
+      assert.equal(result.layout.labels.some((l) => l.kind === 'row-title'), rowLabel !== '', 'a row title only when given');
+      assertTidy(result, `width ${width}, row title "${rowLabel}"`);
+    }
+  }
+});
+
+test('column names that are words are all shown: upright when they fit, else smaller or turned 45°', async () => {
+  const five = ['the', 'robot', 'follows', 'the', 'person'];
+  const twelve = ['a', 'small', 'robot', 'follows', 'the', 'tall', 'person', 'across', 'the', 'quiet', 'grey', 'street'];
+  // A long first name, turned, reaches left past the plot: with no row title it needs room of its own.
+  const longFirst = ['representations', 'of', 'each', 'word', 'in', 'the', 'sentence', 'are', 'rows'];
+  const seen = new Set();
+  for (const width of [200, 240, 330, 700]) {
+    for (const colNames of [five, twelve, longFirst]) {
+      const rowLabel = colNames === longFirst ? '' : 'query';
+      const result = await drawHeatmap({ width, rows: 3, cols: colNames.length, colNames, colLabel: 'key', rowLabel });
+      const { col, plot } = result.layout;
+      const shown = result.layout.labels.filter((l) => l.kind === 'col').map((l) => l.text);
+      const cw = plot.w / colNames.length;
+      if (cw * Math.SQRT1_2 >= 11) assert.deepEqual(shown, colNames, `width ${width}: every word is shown`);
+      if (col.rotated) {
+        const step = (col.ticks[1] ?? col.ticks[0] + 1) - col.ticks[0];
+        assert.ok(step * cw * Math.SQRT1_2 >= col.px + 2, `width ${width}: turned names ${step * cw * Math.SQRT1_2} px apart`);
+      }
+      seen.add(col.rotated ? 'turned' : `upright ${col.px}px`);
+      assertTidy(result, `width ${width}, ${colNames.length} words`);
+    }
+  }
+  assert.ok(seen.has('turned') && seen.has('upright 11px'), `layouts met: ${[...seen]}`);
+});
+
+test('numbered columns keep a nice step, labels apart', async () => {
+  for (const width of WIDTHS) {
+    const result = await drawHeatmap({ width, rows: 64, cols: 64, values: [1, -1, 0.5] });
+    const { ticks } = result.layout.col;
+    assert.ok(ticks.length >= 2 && ticks.length < 64, `width ${width}: ticks ${ticks}`);
+    const step = ticks[1] - ticks[0];
+    assert.ok([1, 2, 5, 10, 20, 50].includes(step), `width ${width}: step ${step}`);
+    assertTidy(result, `width ${width}, 64 × 64`);
+  }
+  assert.deepEqual(session.errors, []);
+});
