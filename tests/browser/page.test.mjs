@@ -81,6 +81,24 @@ test('the Content-Security-Policy is the strict one', async () => {
   assert.equal(csp, "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
 });
 
+test('every stylesheet is linked in the head (none added by scripts later) and has loaded', async () => {
+  const sheets = await page.evaluate(() => ({
+    links: [...document.querySelectorAll('link[rel="stylesheet"]')].map((l) => ({
+      href: l.getAttribute('href'), inHead: l.parentElement === document.head,
+    })),
+    loaded: [...document.styleSheets].map((s) => ({ href: s.href.replace(location.origin, ''), rules: s.cssRules.length })),
+  }));
+  const hrefs = ['css/style.css', 'css/order.css', 'css/comparisons.css'];
+  assert.deepEqual(sheets.links, hrefs.map((href) => ({ href, inHead: true })));
+  for (const href of hrefs) {
+    const sheet = sheets.loaded.find((s) => s.href === `/${href}`);
+    assert.ok(sheet?.rules > 0, `${href} did not load: ${JSON.stringify(sheets.loaded)}`);
+  }
+  // A rule of each applies: figure titles are monospace in the order sections, bold in the comparisons aside.
+  assert.match(await page.$eval('.order-figure-title', (el) => getComputedStyle(el).fontFamily), /monospace/, 'order.css');
+  assert.equal(await page.$eval('.cmp-figure-title', (el) => getComputedStyle(el).fontWeight), '600', 'comparisons.css');
+});
+
 /** A hash of the heatmap's pixels, read in the page. */
 function heatmapHash() {
   return page.evaluate(() => {

@@ -4,21 +4,6 @@ import { check } from './checks.mjs';
 import { heatmap, formatValue } from './plot.mjs';
 import { el } from './ui.mjs';
 
-let styles;
-/** Adds web/css/order.css (the styles of these sections) once, as a <link> (the CSP allows no inline styles). */
-export function loadStyles() {
-  styles ??= new Promise((resolve) => {
-    const link = el('link', { rel: 'stylesheet', href: new URL('../css/order.css', import.meta.url).href });
-    link.addEventListener('load', resolve);
-    link.addEventListener('error', () => {
-      console.warn('order.css could not be loaded; the sections still work, unstyled');
-      resolve();
-    });
-    document.head.append(link);
-  });
-  return styles;
-}
-
 /** Renders (or updates) an experiment's checks ({ name, pass, claim, details }) in a `.checks` list. */
 export function renderChecks(list, checks) {
   for (const c of checks) check(list, c.name, c.pass, c.details, { claim: c.claim });

@@ -19,21 +19,6 @@ function el(tag, { text, html, className, attrs = {} } = {}, ...children) {
   return node;
 }
 
-let styles;
-/** Loads web/css/comparisons.css once (a <link>: inline styles are outside the page's CSP). */
-function loadStyles() {
-  styles ??= new Promise((resolve) => {
-    const link = el('link', { attrs: { rel: 'stylesheet', href: new URL('../../css/comparisons.css', import.meta.url).href } });
-    link.addEventListener('load', resolve);
-    link.addEventListener('error', () => {
-      console.warn('comparisons.css could not be loaded; the section still works, unstyled');
-      resolve();
-    });
-    document.head.append(link);
-  });
-  return styles;
-}
-
 function renderChecks(list, checks) {
   for (const c of checks) check(list, c.name, c.pass, c.details, { claim: c.claim });
 }
@@ -76,7 +61,6 @@ const sci = (x) => (x === 0 ? '0' : x.toExponential(1).replace('-', '−'));
 const position = (t) => t.toLocaleString('en-US');
 
 export async function run(so, root) {
-  await loadStyles();
   root.append(
     el('p', { text: 'The lesson settles on one way of giving rows a position: add a fixed sinusoid vector to each token vector. Readers reasonably ask why not a trained table, why not rotations, and whether the details (number type, column order) matter. This aside puts each question to the same WebAssembly core, and every answer below is a check computed on this page.' }),
   );

@@ -6,7 +6,7 @@ import { heatmap, formatValue } from '../plot.mjs';
 import { el, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
-import { figure, loadStyles, renderChecks, selectControl, toggleButton } from '../order-view.mjs';
+import { figure, renderChecks, selectControl, toggleButton } from '../order-view.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
 
@@ -18,7 +18,6 @@ const STEP_VIEWS = [
 ];
 
 export async function run(so, root) {
-  await loadStyles();
   const table = vocabularyTable();
   const settings = { words: STEPS_SENTENCE, causal: false, positions: true };
 

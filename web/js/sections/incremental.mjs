@@ -6,12 +6,11 @@ import { heatmap, formatValue } from '../plot.mjs';
 import { controls, el, perFrame, prose, slider } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment } from '../experiments/incremental.mjs';
-import { figure, loadStyles, renderChecks, tokenStrip } from '../order-view.mjs';
+import { figure, renderChecks, tokenStrip } from '../order-view.mjs';
 
 const MAX_NEW = 4;
 
 export async function run(so, root) {
-  await loadStyles();
   const table = vocabularyTable();
   const settings = { prefix: DEFAULT_PREFIX, fresh: DEFAULT_NEW };
   let current;

@@ -9,7 +9,7 @@ import {
   REORDERINGS, SENTENCE, SWAP, causalExperiment, positionsExperiment, reorderingExperiment,
 } from '../experiments/order.mjs';
 import {
-  difference, figure, loadStyles, renderChecks, rowsHeatmap, selectControl, sharedRange,
+  difference, figure, renderChecks, rowsHeatmap, selectControl, sharedRange,
 } from '../order-view.mjs';
 
 const sentenceText = (order) => order.map((i) => SENTENCE[i]).join(' ');
@@ -39,7 +39,6 @@ function runAll(so, table, order) {
 }
 
 export async function run(so, root) {
-  await loadStyles();
   const table = vocabularyTable();
   const T = SENTENCE.length;
   let r = runAll(so, table, SWAP);
