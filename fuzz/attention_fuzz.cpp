@@ -5,7 +5,7 @@
 //   infinities, subnormals and huge values.
 // Invariants:
 //   - throws iff the shapes disagree, D < 1, or the causal mask is impossible (Tk < Tq, queryStart outside
-//     0..Tk-Tq) (invalid_argument), or a result is beyond 1 GiB (length_error); never anything else;
+//     0..Tk-Tq, or given without causal) (invalid_argument), or a result is beyond 1 GiB (length_error); never anything else;
 //   - masked entries: scaled exactly -inf and weights exactly 0, whatever the values (NaN included);
 //   - Tk = 0: output exactly 0;
 //   - a query row whose inputs (its q row and the visible keys' k and v) are finite and moderate: scores equal the
@@ -48,9 +48,10 @@ bool moderate(const T* x, std::size_t n) {
 std::optional<std::int64_t> draw_query_start(Input& in, std::int64_t Tq, std::int64_t Tk) {
     switch (in.byte() % 8) {
         case 0: case 1: case 2: return std::nullopt;
-        case 3: return Tk - Tq;
+        // computed wide, then wrapped to 64 bits as a caller's arithmetic would
+        case 3: return static_cast<std::int64_t>(static_cast<__int128>(Tk) - Tq);
         case 4: return 0;
-        case 5: return Tk - Tq + 1;
+        case 5: return static_cast<std::int64_t>(static_cast<__int128>(Tk) - Tq + 1);
         case 6: return -1;
         default: return in.size(8);
     }
@@ -68,7 +69,7 @@ Call decide(const AttentionShape& s, const CausalMask& mask) {
     Call c{s, mask, 0, false};
     if (s.batch < 0 || s.queries < 0 || s.keys < 0 || s.value_width < 0 || s.width < 1) return c;
     if (!mask.causal) {
-        c.mask_ok = true;
+        c.mask_ok = !mask.query_start;  // a queryStart without causal is a mistake, refused
         return c;
     }
     if (s.keys < s.queries) return c;
@@ -96,6 +97,7 @@ void check_steps(const Call& c, const T* q, const T* k, const T* v, const T* sco
     const double eps = std::numeric_limits<T>::epsilon();
     const double tiny = std::numeric_limits<T>::denorm_min();
     const double sqrt_d = std::sqrt(static_cast<double>(D));
+    if (Tq == 0) return;  // no rows (B may be anything then)
     for (std::size_t b = 0; b < B; ++b)
         for (std::size_t i = 0; i < Tq; ++i) {
             const std::size_t row = (b * Tq + i) * Tk;
@@ -182,7 +184,9 @@ void run(Input& in) {
     mask.causal = in.flag();
     mask.query_start = draw_query_start(in, s.queries, s.keys);
     // A shape mismatch for the Tensor API: 0 none, 1 k's D, 2 v's Tk, 3 k's batch.
-    const int mismatch = in.byte() % 16 < 13 ? 0 : 1 + in.byte() % 3;
+    int mismatch = in.byte() % 16 < 13 ? 0 : 1 + in.byte() % 3;
+    constexpr std::int64_t kMax = std::numeric_limits<std::int64_t>::max();
+    if (s.width == kMax || s.keys == kMax || s.batch == kMax) mismatch = 0;  // no room to make a dimension disagree
     const Call c = decide(s, mask);
     const std::string call = describe(c, f32) + (mismatch ? " mismatch " + std::to_string(mismatch) : "");
 
@@ -199,16 +203,21 @@ void run(Input& in) {
     // Only shapes a caller could back with data: q, k, v (and, for the steps, the weights) within the budget.
     if (nq > kMaxElements || nk > kMaxElements || nv > kMaxElements) return;
     const bool small = nw <= kMaxElements && no <= kMaxElements &&
-                       saturating_product({s.batch, s.queries, s.keys, s.width + s.value_width}) <= kMaxWork;
+                       saturating_product({s.batch, s.queries, s.keys, s.width}) +
+                               saturating_product({s.batch, s.queries, s.keys, s.value_width}) <= kMaxWork;
 
     auto shape = [&](std::int64_t batch, std::int64_t rows, std::int64_t cols) {
         seqorder::Shape sh{static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)};
         if (rank == 3) sh.insert(sh.begin(), static_cast<std::size_t>(batch));
         return sh;
     };
+    const std::int64_t k_batch = mismatch == 3 && rank == 3 ? s.batch + 1 : s.batch, k_width = s.width + (mismatch == 1),
+                       v_keys = s.keys + (mismatch == 2);
+    if (saturating_product({k_batch, s.keys, k_width}) > kMaxElements || saturating_product({s.batch, v_keys, s.value_width}) > kMaxElements)
+        return;  // the mismatched k or v would be too big to back with data
     seqorder::Tensor<T> q(shape(s.batch, s.queries, s.width));
-    seqorder::Tensor<T> k(shape(mismatch == 3 && rank == 3 ? s.batch + 1 : s.batch, s.keys, s.width + (mismatch == 1)));
-    seqorder::Tensor<T> v(shape(s.batch, s.keys + (mismatch == 2), s.value_width));
+    seqorder::Tensor<T> k(shape(k_batch, s.keys, k_width));
+    seqorder::Tensor<T> v(shape(s.batch, v_keys, s.value_width));
     const bool real_mismatch = mismatch == 1 || mismatch == 2 || (mismatch == 3 && rank == 3);
     in.fill<T>(q.data());
     in.fill<T>(k.data());
@@ -283,7 +292,7 @@ void run(Input& in) {
                    Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
                    Dv = static_cast<std::size_t>(s.value_width);
         const double eps = std::numeric_limits<float>::epsilon();
-        for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t b = 0; b < (Tq > 0 ? B : 0); ++b)
             for (std::size_t i = 0; i < Tq; ++i) {
                 const std::size_t visible = mask.causal ? static_cast<std::size_t>(c.query_start) + i + 1 : Tk;
                 const float* qi = q.data().data() + (b * Tq + i) * D;

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -12,6 +13,10 @@
 #include "positions.hpp"
 
 namespace seqorder_fuzz {
+
+// How far positions_fast may drift from sin/cos of its anchor's angle + n f between anchors: positions.hpp states
+// 3.5 n u for n < kAnchorRows rows (u = 2^-53); we allow 4 n u.
+inline constexpr double kFastDrift = 4.0 * static_cast<double>(seqorder::kAnchorRows) * 0x1p-53;
 
 struct PositionsArgs {
     std::int64_t length = 0, width = 0, start = 0;
@@ -23,7 +28,7 @@ inline std::int64_t draw_start(Input& in) {
     switch (in.byte() % 5) {
         case 0: return 0;
         case 1: return in.size(1000);
-        case 2: return (std::int64_t{1} << 53) - in.size(40);
+        case 2: return static_cast<std::int64_t>((__int128{1} << 53) - in.size(40));  // wraps like a caller's int64
         case 3: return static_cast<std::int64_t>(in.bits(3));
         default: return in.size(8);
     }
@@ -41,18 +46,40 @@ inline double draw_base(Input& in) {
     }
 }
 
+inline long double frequency(const PositionsArgs& a, std::int64_t i);
+
 // The documented rule (positions.hpp), restated: length >= 0; width > 0 and even; start >= 0;
-// start + length <= 2^53; base finite and > 0.
+// start + length <= 2^53; base finite and > 0; every angle t * f_i of a non-empty table finite in float64.
 inline bool positions_args_valid(const PositionsArgs& a) {
     constexpr std::int64_t max_position = std::int64_t{1} << 53;
-    return a.length >= 0 && a.width > 0 && a.width % 2 == 0 && a.start >= 0 && a.length <= max_position &&
-           a.start <= max_position - a.length && std::isfinite(a.base) && a.base > 0;
+    const bool sizes_ok = a.length >= 0 && a.width > 0 && a.width % 2 == 0 && a.start >= 0 && a.length <= max_position &&
+                          a.start <= max_position - a.length && std::isfinite(a.base) && a.base > 0;
+    if (!sizes_ok || a.length == 0) return sizes_ok;
+    // the largest frequency and angle, in long double: below 1 the frequencies grow with i
+    const long double f = std::fmax(1.0L, frequency(a, a.width / 2 - 1));
+    const long double limit = std::numeric_limits<double>::max();
+    return f <= limit && static_cast<long double>(a.start + a.length - 1) * f <= limit;
 }
 
-// f_i = base^(-2i / width), in long double (independent of the core's float64 pow).
+// True when the largest angle is so close to float64's overflow threshold that a rounding of pow could put it on
+// either side: the target then accepts either outcome (skips the call).
+inline bool overflow_ambiguous(const PositionsArgs& a) {
+    constexpr std::int64_t max_position = std::int64_t{1} << 53;
+    if (a.length <= 0 || a.width <= 0 || a.width % 2 != 0 || a.start < 0 || a.length > max_position ||
+        a.start > max_position - a.length || !(a.base > 0) || !(a.base < 1))
+        return false;
+    const long double f = frequency(a, a.width / 2 - 1);
+    const long double angle = static_cast<long double>(a.start + a.length - 1) * f;
+    const long double limit = std::numeric_limits<double>::max();
+    return std::fabs(f / limit - 1) < 1e-9L || std::fabs(angle / limit - 1) < 1e-9L;
+}
+
+// f_i = base^(-2i / width): the exponent rounded to float64 as the definition computes it (for a tiny base its
+// rounding is amplified by |ln base|, up to 700 ulps, and is part of what "computed in float64" means), then the power
+// in long double (independent of the core's float64 pow).
 inline long double frequency(const PositionsArgs& a, std::int64_t i) {
-    return std::pow(static_cast<long double>(a.base),
-                    -2.0L * static_cast<long double>(i) / static_cast<long double>(a.width));
+    const double exponent = -static_cast<double>(2 * i) / static_cast<double>(a.width);
+    return std::pow(static_cast<long double>(a.base), static_cast<long double>(exponent));
 }
 
 // Largest angle (start + length - 1) * f_i of the table; inf when it does not fit a double.

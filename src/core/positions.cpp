@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -156,6 +157,20 @@ void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t 
                                     std::to_string(start) + " and length " + std::to_string(length));
     if (!std::isfinite(base) || base <= 0.0)
         throw std::invalid_argument("base must be a finite number greater than 0, got " + std::to_string(base));
+    // Every angle t * f_i must be a finite float64, else sin and cos give NaN (fuzz finding: base 7e-322 made a NaN
+    // table). Below 1 the frequencies grow with i, so the largest angle is the last row's with the last pair's
+    // frequency, computed exactly as position_frequencies does; from base 1 up every f_i <= 1 and t <= 2^53.
+    if (length > 0 && base < 1.0) {
+        const double f_last = std::pow(base, -static_cast<double>(width - 2) / static_cast<double>(width));
+        const double t_last = static_cast<double>(start + length - 1);
+        if (!std::isfinite(f_last) || !std::isfinite(t_last * f_last)) {
+            char text[32];
+            std::snprintf(text, sizeof text, "%.17g", base);
+            throw std::invalid_argument(std::string("base ") + text + " is too small for width " + std::to_string(width) +
+                                        " and position " + std::to_string(start + length - 1) +
+                                        ": the angle t * base^(-(width-2)/width) overflows float64 (use a base >= 1)");
+        }
+    }
 }
 
 void position_frequencies(std::span<double> frequencies, std::int64_t width, double base) {
@@ -168,6 +183,7 @@ void positions_reference(std::span<T> out, std::int64_t length, std::int64_t wid
                          Layout layout) {
     // out: (length, width)
     check_positions_args(length, width, start, base);
+    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width (fuzz finding)
     std::vector<double> frequency(static_cast<std::size_t>(width / 2));
     position_frequencies(frequency, width, base);
     for (std::int64_t row = 0; row < length; ++row) {
@@ -187,9 +203,11 @@ void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, s
                     Layout layout) {
     // out: (length, width), filled in blocks of kAnchorRows rows: an exact anchor row, then rows turned from it.
     check_positions_args(length, width, start, base);
-    if (out.size() < static_cast<std::size_t>(length) * static_cast<std::size_t>(width))
-        throw std::invalid_argument("out must hold length * width = " + std::to_string(length * width) +
-                                    " values, got " + std::to_string(out.size()));
+    // out.size() < length * width, without forming the product (it may not fit 64 bits)
+    if (out.size() / static_cast<std::size_t>(width) < static_cast<std::size_t>(length))
+        throw std::invalid_argument("out must hold length * width = " + std::to_string(length) + " * " +
+                                    std::to_string(width) + " values, got " + std::to_string(out.size()));
+    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width (fuzz finding)
     const auto pairs = static_cast<std::size_t>(width / 2);
     // One allocation for the per-pair state, each (pairs): frequency, step_sin, step_cos, and s, c of the last row.
     std::vector<double> state(5 * pairs);
@@ -232,6 +250,7 @@ void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t bat
     // x, out: (batch, length, width); positions: (length, width), the same for every sequence of the batch.
     check_positions_args(length, width, start, base);
     if (batch < 0) throw std::invalid_argument("batch must be a non-negative integer, got " + std::to_string(batch));
+    if (batch == 0 || length == 0) return;  // nothing to add: no table, whatever T and D (fuzz finding)
     std::vector<T> table(static_cast<std::size_t>(length * width));
     positions_fast<T>(table, length, width, start, base, Layout::interleaved);
     const auto per_sequence = static_cast<std::size_t>(length * width);
@@ -261,7 +280,9 @@ void learned_positions_into(std::span<T> out, std::span<const T> table, std::int
     if (start < 0) throw std::invalid_argument("start must be a non-negative integer, got " + std::to_string(start));
     if (start > table_rows - length)
         throw std::out_of_range("learned positions: rows " + std::to_string(start) + ".." +
-                                std::to_string(start + length - 1) + " reach past the table, which has rows 0.." +
+                                // start, length >= 0: their sum fits in 64 unsigned bits (fuzz finding: signed overflow)
+                                std::to_string(static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(length) - 1) +
+                                " reach past the table, which has rows 0.." +
                                 std::to_string(table_rows - 1) +
                                 " (a finite table has a supported range: extending it needs a deliberate adaptation)");
     const auto first = static_cast<std::size_t>(start * width);

@@ -26,7 +26,8 @@ enum class Layout {
 };
 
 // Throws std::invalid_argument naming the argument and the rule:
-//   length >= 0; width > 0 and even; start >= 0; start + length <= 2^53; base finite and > 0.
+//   length >= 0; width > 0 and even; start >= 0; start + length <= 2^53; base finite and > 0; and, for a base below 1
+//   (frequencies growing with i), every angle t * f_i of a non-empty table finite in float64.
 void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t start, double base);
 
 // f_i = base^(-2i / width) for i = 0 .. width/2 - 1, in float64. frequencies.size() must be width / 2.
