@@ -172,7 +172,7 @@ TEST_CASE("fast attention equals the reference on a random sweep of shapes", "[a
     }
 }
 
-TEST_CASE("fast attention on longer rows (several panels and stripes, T = 300)", "[attention_fast]") {
+TEST_CASE("fast attention on longer rows (several key panels and row groups, T = 300)", "[attention_fast]") {
     check_case({1, 300, 300, 64, 64}, 7001);
     check_case({1, 300, 300, 64, 64, true}, 7002);
     check_case({1, 100, 300, 64, 40, true, 150}, 7003);
