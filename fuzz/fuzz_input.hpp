@@ -192,6 +192,8 @@ bool expect_outcome(const Expected& expected, F&& call, const std::string& what)
     } catch (const std::exception& e) {
         fail(__FILE__, __LINE__, "unexpected exception type", what + ": " + e.what() + ", expected" + expected.describe());
     }
+    static const bool verbose = std::getenv("SEQORDER_FUZZ_VERBOSE") != nullptr;  // to read what a seed does
+    if (verbose) std::fprintf(stderr, "%s -> %s%s\n", what.c_str(), thrown ? thrown : "ok", thrown ? (": " + message).c_str() : "");
     if (thrown) {
         FUZZ_CHECK(message.size() >= 10, what + ": error message too short to help anyone: '" + message + "'");
         return false;
