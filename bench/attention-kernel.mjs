@@ -15,6 +15,7 @@
 // `acc += x * y` with x and y fixed in registers lets V8 hoist the loop-invariant multiply out of the loop, and then
 // "measures" about twice the real rate: ~50 GFLOP/s on this machine kind.)
 import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -110,12 +111,13 @@ const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.
 
 // Warm-up: V8 compiles wasm with its baseline compiler first and tiers hot functions up to TurboFan in the background;
 // a long single call never switches mid-way. So call everything a few times on small sizes, and let compilation end.
-{
-  const small = setup(128, 64, false), smallCausal = setup(128, 64, true);
-  for (let i = 0; i < 20; i++) { small.run(false); small.run(true); smallCausal.run(false); peak(1e5); }
+for (let round = 0; round < 3; round++) {
+  const small = setup(256, 64, false), smallCausal = setup(256, 64, true);
+  for (let i = 0; i < 30; i++) { small.run(false); smallCausal.run(false); }
+  for (let i = 0; i < 2; i++) small.run(true);
+  for (let i = 0; i < 3; i++) peak(1e6);
   small.free(); smallCausal.free();
-  await sleep(300);
-  for (let i = 0; i < 5; i++) { peak(1e5); }
+  await sleep(200);
 }
 
 const sizes = quick ? [256, 1024] : [256, 1024, 4096];
@@ -142,8 +144,8 @@ for (const T of sizes)
   }
 
 const f1 = (x) => x.toFixed(1).padStart(7);
-console.log(`seqorder attention kernels, float32, D = ${D}, one thread, node ${process.versions.node} (GFLOP/s, medians)`);
+console.log(`seqorder attention kernels, float32, D = ${D}, one thread, node ${process.versions.node}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (GFLOP/s by CPU time, medians)`);
 console.log('      T  mask      fast   reference  speedup   peak   fast/peak   fast ms');
 for (const r of rows)
   console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${f1(r.fastGflops)}  ${f1(r.referenceGflops)}    ${f1(r.speedup)}x ${f1(r.peakGflops)}   ${(100 * r.fractionOfPeak).toFixed(0).padStart(5)}%   ${r.fastMs.toFixed(2).padStart(8)}`);
-if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ node: process.versions.node, rows }, null, 2) + '\n');
+if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ node: process.versions.node, cpu: os.cpus()[0]?.model, loadAverage: os.loadavg(), rows }, null, 2) + '\n');
