@@ -71,42 +71,49 @@ SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
 struct f32x4 { float lane[4]; };
 struct i32x4 { std::int32_t lane[4]; };
 
-#define SEQORDER_LANES(expr)                                                                                           \
-    r;                                                                                                                 \
-    for (int i = 0; i < 4; ++i) expr;                                                                                  \
-    return r
+// A vector of type V whose lane i is f(i).
+template <class V, class F>
+SEQORDER_INLINE V lanes(F f) {
+    V r{};
+    for (int i = 0; i < 4; ++i) r.lane[i] = f(i);
+    return r;
+}
 
-SEQORDER_INLINE f32x4 load(const float* p) { f32x4 SEQORDER_LANES(r.lane[i] = p[i]); }
+SEQORDER_INLINE f32x4 load(const float* p) { return lanes<f32x4>([&](int i) { return p[i]; }); }
 SEQORDER_INLINE void store(float* p, f32x4 a) { for (int i = 0; i < 4; ++i) p[i] = a.lane[i]; }
 SEQORDER_INLINE f32x4 splat(float x) { return {{x, x, x, x}}; }
 SEQORDER_INLINE f32x4 load_splat(const float* p) { return splat(*p); }
-SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] + b.lane[i]); }
-SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] - b.lane[i]); }
-SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] * b.lane[i]); }
-SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] / b.lane[i]); }
-SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]); }
-SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] < b.lane[i] ? -1 : 0); }
-SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? a.lane[i] : b.lane[i]); }
-SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? a.lane[i] : 0.0f); }
-SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { f32x4 SEQORDER_LANES(r.lane[i] = mask.lane[i] ? 0.0f : a.lane[i]); }
+SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] + b.lane[i]; }); }
+SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] - b.lane[i]; }); }
+SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] * b.lane[i]; }); }
+SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] / b.lane[i]; }); }
+SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) {
+    return lanes<f32x4>([&](int i) { return a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]; });
+}
+SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) {
+    return lanes<i32x4>([&](int i) { return a.lane[i] < b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
+}
+SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) {
+    return lanes<f32x4>([&](int i) { return mask.lane[i] ? a.lane[i] : b.lane[i]; });
+}
+SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { return lanes<f32x4>([&](int i) { return mask.lane[i] ? a.lane[i] : 0.0f; }); }
+SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { return lanes<f32x4>([&](int i) { return mask.lane[i] ? 0.0f : a.lane[i]; }); }
 
 SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {{x, x, x, x}}; }
 SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {{x, x + 1, x + 2, x + 3}}; }
-// wrap-around like WebAssembly's i32x4.add / i32x4.sub (computed in unsigned arithmetic: no signed overflow)
-SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) {
-    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) + static_cast<std::uint32_t>(b.lane[i])));
-}
-SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) {
-    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) - static_cast<std::uint32_t>(b.lane[i])));
-}
-SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) {
-    i32x4 SEQORDER_LANES(r.lane[i] = static_cast<std::int32_t>(static_cast<std::uint32_t>(a.lane[i]) << bits));
-}
+// wrap-around like WebAssembly's i32x4.add / i32x4.sub / i32x4.shl (computed in unsigned arithmetic: no signed overflow)
+SEQORDER_INLINE std::int32_t wrap(std::uint32_t x) { return static_cast<std::int32_t>(x); }
+SEQORDER_INLINE std::uint32_t bits(std::int32_t x) { return static_cast<std::uint32_t>(x); }
+SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) + bits(b.lane[i])); }); }
+SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) - bits(b.lane[i])); }); }
+SEQORDER_INLINE i32x4 shift_left(i32x4 a, int n) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) << n); }); }
 // arithmetic (sign-extending) shift, as C++20 defines >> on negative values
-SEQORDER_INLINE i32x4 shift_right(i32x4 a, int bits) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] >> bits); }
-SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { i32x4 SEQORDER_LANES(r.lane[i] = a.lane[i] <= b.lane[i] ? -1 : 0); }
-SEQORDER_INLINE i32x4 bits_of(f32x4 a) { i32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<std::int32_t>(a.lane[i])); }
-SEQORDER_INLINE f32x4 float_of(i32x4 a) { f32x4 SEQORDER_LANES(r.lane[i] = std::bit_cast<float>(a.lane[i])); }
+SEQORDER_INLINE i32x4 shift_right(i32x4 a, int n) { return lanes<i32x4>([&](int i) { return a.lane[i] >> n; }); }
+SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) {
+    return lanes<i32x4>([&](int i) { return a.lane[i] <= b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
+}
+SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return lanes<i32x4>([&](int i) { return std::bit_cast<std::int32_t>(a.lane[i]); }); }
+SEQORDER_INLINE f32x4 float_of(i32x4 a) { return lanes<f32x4>([&](int i) { return std::bit_cast<float>(a.lane[i]); }); }
 
 SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
     const f32x4 rows[4] = {r0, r1, r2, r3};
@@ -114,8 +121,6 @@ SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
     for (int c = 0; c < 4; ++c)
         for (int r = 0; r < 4; ++r) cols[c]->lane[r] = rows[r].lane[c];
 }
-
-#undef SEQORDER_LANES
 
 #endif
 
