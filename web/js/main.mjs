@@ -6,7 +6,6 @@
 // <section id="<id>"> of index.html. A section renders its prose, figures and checks (web/js/checks.mjs) inside root
 // only, and resolves once its initial experiments have run; interactive re-renders may continue afterwards.
 // When every section has resolved, <body data-ready="true"> tells readers and the browser test that all checks ran.
-import { loadSeqorder, version } from '../lib/seqorder.mjs';
 import { check, summarize } from './checks.mjs';
 
 /** Section ids in page order. To add a section: append its id here and write web/js/sections/<id>.mjs. */
@@ -59,8 +58,13 @@ async function main() {
     return;
   }
   let so;
+  let version;
   try {
-    so = await loadSeqorder();
+    // The package is imported here rather than statically: when its JavaScript cannot load (lib/ missing from a copy
+    // of the site, a network error), this catch says so instead of leaving "Loading…" on screen forever.
+    const seqorder = await import('../lib/seqorder.mjs');
+    version = seqorder.version;
+    so = await seqorder.loadSeqorder();
   } catch (error) {
     setStatus(`The WebAssembly module could not be loaded, so the experiments cannot run: ${error?.message ?? error}. ` +
       'If you opened the file directly from disk, serve the folder instead (npm start).', 'error');
