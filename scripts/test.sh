@@ -5,6 +5,8 @@
 #   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
 #   3. node       node --test on the built package through its public API
 #   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
+#   5. fuzz       every libFuzzer target (fuzz/) for $SEQORDER_FUZZ_SECONDS s each (default 5; CI sets 60)
+#   6. package    npm pack, installed in a new project: node import, tsc on a typed example, a Vite app in Chromium
 # The last line sums the tests of every layer: "seqorder: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +74,8 @@ run_layer native native_tests
 run_layer sanitize sanitize_tests
 run_layer node node --test --test-reporter=tap tests/node/
 run_layer browser node --test --test-reporter=tap tests/browser/
+run_layer fuzz bash scripts/fuzz.sh --seconds "${SEQORDER_FUZZ_SECONDS:-5}"
+run_layer package node --test --test-reporter=tap tests/package/
 
 echo "seqorder: $passed passed, $failed failed"
 exit "$status"
