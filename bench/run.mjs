@@ -17,6 +17,8 @@
 // (--quick: bench/results/quick.json, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
+// The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed
+// SIMD: node 20 needs `node --experimental-wasm-relaxed-simd bench/run.mjs`.
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import os from 'node:os';
@@ -98,6 +100,9 @@ async function loadLibraries() {
   }
   const { loadSeqorder } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
   const so = await loadSeqorder();
+  const relaxed = await loadSeqorder({ simd: 'relaxed' });
+  const soRelaxed = relaxed.build === 'relaxed' ? relaxed : undefined;  // else this engine lacks relaxed SIMD
+  if (!soRelaxed) log('(no relaxed-SIMD contender: this engine does not run relaxed SIMD; node 20: --experimental-wasm-relaxed-simd)');
 
   const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = 1;  // one thread, like every other contender
@@ -118,7 +123,7 @@ async function loadLibraries() {
     '@tensorflow/tfjs-backend-wasm': JSON.parse(readFileSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/package.json'), 'utf8')).version,
     tfjsSimd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
   };
-  return { so, ort, sessions, tf, versions };
+  return { so, soRelaxed, ort, sessions, tf, versions };
 }
 
 // ---- attention ---------------------------------------------------------------------------------------------------------
@@ -130,7 +135,7 @@ function causalMask(T) {
 }
 
 /** The contenders for one attention case: [{ name, run }] over shared inputs; dispose() frees tfjs tensors. */
-function attentionContenders({ so, ort, sessions, tf }, T, causal) {
+function attentionContenders({ so, soRelaxed, ort, sessions, tf }, T, causal) {
   const D = WIDTH;
   const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
   const out = new Float32Array(T * D);
@@ -143,6 +148,7 @@ function attentionContenders({ so, ort, sessions, tf }, T, causal) {
     { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
     { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
   ];
+  if (soRelaxed) contenders.push({ name: 'seqorder relaxed', run: () => soRelaxed.attention(q, k, v, { causal }).data });
   if (T <= REFERENCE_MAX_T)
     contenders.push({ name: 'seqorder reference (steps)', run: () => so.attention(q, k, v, { causal, steps: true }).output.data });
   contenders.push(
@@ -235,11 +241,17 @@ function table(header, columns, rows) {
 function attentionTable(cases, peak) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = [
-    ['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['seqorder reference (steps)', 'seqorder reference (`steps: true`)'],
+    ['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['seqorder relaxed', 'seqorder, opt-in relaxed SIMD'],
+    ['seqorder reference (steps)', 'seqorder reference (`steps: true`)'],
     ['onnxruntime-web', 'onnxruntime-web (wasm, 1 thread)'], ['tfjs-backend-wasm', 'tfjs-backend-wasm (1 thread)'], ['plain JS', 'plain JS'],
   ];
-  const rows = names.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
+  const present = names.filter(([name]) => byName.some((by) => by[name]));
+  const rows = present.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
   rows.push(['**seqorder ÷ onnxruntime-web**', ...byName.map((by) => `**${ratio(by.seqorder?.gflops, by['onnxruntime-web']?.gflops)}**`)]);
+  if (byName.some((by) => by['seqorder relaxed'])) {
+    rows.push(['seqorder relaxed ÷ onnxruntime-web', ...byName.map((by) => ratio(by['seqorder relaxed']?.gflops, by['onnxruntime-web']?.gflops))]);
+    rows.push(['seqorder relaxed ÷ seqorder', ...byName.map((by) => ratio(by['seqorder relaxed']?.gflops, by.seqorder?.gflops))]);
+  }
   rows.push(['seqorder ÷ plain JS', ...byName.map((by) => ratio(by.seqorder?.gflops, by['plain JS']?.gflops))]);
   return table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
 }

@@ -10,6 +10,15 @@ rm -rf "$dist/lib" "$dist/site"
 mkdir -p "$dist/lib" "$dist/site"
 cp src/js/*.mjs src/js/*.d.ts "$dist/lib/"
 cp "$wasm/seqorder_core.mjs" "$wasm/seqorder_core.wasm" "$dist/lib/"
+# The opt-in relaxed-SIMD module (CMake's SEQORDER_RELAXED) shares the default build's JS glue: check that it may.
+if [ -f "$wasm/seqorder_core_relaxed.wasm" ]; then
+  if ! sed 's/seqorder_core_relaxed_prestandard\.wasm/seqorder_core.wasm/g' "$wasm/seqorder_core_relaxed_prestandard.mjs" |
+       cmp -s - "$wasm/seqorder_core.mjs"; then
+    echo "build: the relaxed module's JS glue differs from the default one's; it cannot share seqorder_core.mjs" >&2
+    exit 1
+  fi
+  cp "$wasm/seqorder_core_relaxed.wasm" "$dist/lib/"
+fi
 cp -r web/. "$dist/site/"
 cp -r "$dist/lib" "$dist/site/lib"
 echo "built $dist/lib (the package) and $dist/site (the lesson page)"

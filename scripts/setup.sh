@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what seqorder needs and is missing. On Debian/Ubuntu as root it installs the apt packages itself;
 # elsewhere it prints exactly what to install and stops.
-#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, the npm dependencies
+#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt, the npm dependencies
 #   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, Chromium, clang's sanitizers and fuzzer
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,7 +10,8 @@ need_test=false
 [ "${1:-}" = "--test" ] && need_test=true
 
 # "command-or-file package" pairs
-wanted=("em++ emscripten" "cmake cmake" "g++ g++" "make make")
+# (wabt: wasm-validate checks the rewritten relaxed-SIMD module in the build, CMake's SEQORDER_RELAXED)
+wanted=("em++ emscripten" "cmake cmake" "g++ g++" "make make" "wasm-validate wabt")
 if $need_test; then
   wanted+=("/usr/include/catch2/catch.hpp catch2" "chromium chromium" "clang++-14 clang-14"
            "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev"

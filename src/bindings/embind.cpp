@@ -127,6 +127,15 @@ double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
 double max_tensor_bytes() { return static_cast<double>(seqorder::kMaxTensorBytes); }
 
+// How the fast kernels were compiled: "relaxed" (relaxed SIMD's multiply-add: SEQORDER_RELAXED_FMA) or "simd128".
+std::string build() {
+#ifdef SEQORDER_RELAXED_FMA
+    return "relaxed";
+#else
+    return "simd128";
+#endif
+}
+
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder) {
@@ -138,4 +147,5 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     emscripten::function("attention", &attention);
     emscripten::function("allocatedBytes", &allocated_bytes);
     emscripten::function("maxTensorBytes", &max_tensor_bytes);
+    emscripten::function("build", &build);
 }

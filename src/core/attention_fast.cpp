@@ -105,17 +105,17 @@ SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n
     for (std::size_t t = 0; t < n; ++t) {
         const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
         const f32x4 a0 = simd::load_splat(a);
-        c0 = c0 + a0 * b0;
-        c1 = c1 + a0 * b1;
+        c0 = simd::madd(c0, a0, b0);
+        c1 = simd::madd(c1, a0, b1);
         const f32x4 a1 = simd::load_splat(a + 1);
-        c2 = c2 + a1 * b0;
-        c3 = c3 + a1 * b1;
+        c2 = simd::madd(c2, a1, b0);
+        c3 = simd::madd(c3, a1, b1);
         const f32x4 a2 = simd::load_splat(a + 2);
-        c4 = c4 + a2 * b0;
-        c5 = c5 + a2 * b1;
+        c4 = simd::madd(c4, a2, b0);
+        c5 = simd::madd(c5, a2, b1);
         const f32x4 a3 = simd::load_splat(a + 3);
-        c6 = c6 + a3 * b0;
-        c7 = c7 + a3 * b1;
+        c6 = simd::madd(c6, a3, b0);
+        c7 = simd::madd(c7, a3, b1);
         a += kRows;
         b += kCols;
     }
@@ -124,7 +124,8 @@ SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n
 
 // scaled: (round_up(keys, 8), 4) <- (q . k^T) / sqrt(D) for keys 0 .. keys-1 (and the zero keys padding the last
 // panel), stored one lane per query row: scaled[j][r]. Each dot product adds q_d k_d in order of d and is then divided
-// by sqrt(D), as in the reference: these are the reference's scaled scores, bit for bit.
+// by sqrt(D), as in the reference: these are the reference's scaled scores, bit for bit (in the relaxed build, whose
+// multiply-add may be fused, within float32 rounding of them).
 // queries: (D, 4) packed; key_panels: pack_keys's layout.
 void scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
                    float sqrt_d) {
@@ -198,8 +199,8 @@ void weighted_sum(float* output, std::size_t rows, const float* weights, const f
             const auto add = [&](f32x4& lo, f32x4& hi, std::int64_t r) {
                 if (r < first_row_seeing) return;
                 const f32x4 w = simd::load_splat(weights + j * kRows + static_cast<std::size_t>(r));
-                lo = lo + w * v0;
-                hi = hi + w * v1;
+                lo = simd::madd(lo, w, v0);
+                hi = simd::madd(hi, w, v1);
             };
             add(t.c[0], t.c[1], 0);
             add(t.c[2], t.c[3], 1);

@@ -5,7 +5,8 @@
 // Only what the kernels need, with WebAssembly's semantics:
 //   pmax(a, b) = a < b ? b : a   (a NaN in b is ignored, as in the reference's max)
 //   masks (i32x4) are all-ones / all-zeros per lane.
-// No fused multiply-add anywhere: results agree between the native and WebAssembly builds.
+// No fused multiply-add, except in the opt-in relaxed build (SEQORDER_RELAXED_FMA, see madd): the default results agree
+// between the native and WebAssembly builds, bit for bit.
 #pragma once
 
 #include <bit>
@@ -14,6 +15,10 @@
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
+#endif
+
+#if defined(SEQORDER_RELAXED_FMA) && !defined(__wasm_relaxed_simd__)
+#error "SEQORDER_RELAXED_FMA needs WebAssembly relaxed SIMD (-msimd128 -mrelaxed-simd)"
 #endif
 
 #if defined(__GNUC__) || defined(__clang__)
@@ -37,6 +42,19 @@ SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return {wasm_f32x4_add(a.v, 
 SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
 SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
 SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
+// acc + a * b. The default: a multiply then an add, each rounded (bit-identical in every engine). The relaxed build:
+// relaxed SIMD's multiply-add, which an engine may fuse (one rounding) or not, so results may differ between engines
+// by float32 rounding. clang 14's builtin computes its first operand plus the product of the other two, and emits the
+// proposal's pre-standard opcode; scripts/relaxed-rewrite.mjs turns that into the final f32x4.relaxed_madd after
+// linking.
+SEQORDER_INLINE f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) {
+#ifdef SEQORDER_RELAXED_FMA
+    return {reinterpret_cast<v128_t>(__builtin_wasm_fma_f32x4(reinterpret_cast<__f32x4>(acc.v), reinterpret_cast<__f32x4>(a.v),
+                                                              reinterpret_cast<__f32x4>(b.v)))};
+#else
+    return {wasm_f32x4_add(acc.v, wasm_f32x4_mul(a.v, b.v))};
+#endif
+}
 SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
 // a where the mask is set, else b
@@ -87,6 +105,7 @@ SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int 
 SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] - b.lane[i]; }); }
 SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] * b.lane[i]; }); }
 SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] / b.lane[i]; }); }
+SEQORDER_INLINE f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return acc.lane[i] + a.lane[i] * b.lane[i]; }); }
 SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) {
     return lanes<f32x4>([&](int i) { return a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]; });
 }

@@ -80,6 +80,8 @@ export interface MemoryStats {
 
 export interface Seqorder {
   readonly version: string;
+  /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
+  readonly build: SimdBuild;
   /** Sinusoidal positions → (length, width). Throws TypeError/RangeError naming the bad argument. */
   positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): Tensor<D>;
   /** Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D). */
@@ -103,7 +105,15 @@ export interface Seqorder {
 export interface LoadOptions {
   /** The module's .wasm bytes, if the caller already has them (otherwise they are located next to this file). */
   wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * 'simd128' (default): results bit-identical in every engine. 'relaxed': relaxed SIMD's multiply-add, used only where
+   * the engine supports relaxed SIMD (else the default module); results may differ between engines by float32
+   * rounding. Cannot be combined with wasmBinary.
+   */
+  simd?: SimdBuild;
 }
+
+export type SimdBuild = 'simd128' | 'relaxed';
 
 /** Loads the WebAssembly module; the same call works in browsers, workers and node ≥ 20. */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
