@@ -3,6 +3,7 @@
 #   1. build      the WebAssembly module, dist/lib and dist/site
 #   2. native     Catch2 suite of the C++ core (CTest), against numpy fixtures
 #   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
+#   2c. lint      clang-tidy on src/ (.clang-tidy; every warning an error)
 #   3. node       node --test on the built package through its public API
 #   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
 #   5. fuzz       every libFuzzer target (fuzz/) for $SEQORDER_FUZZ_SECONDS s each (default 5; CI sets 60)
@@ -72,6 +73,7 @@ if [ "$status" -ne 0 ]; then
 fi
 run_layer native native_tests
 run_layer sanitize sanitize_tests
+run_layer lint bash scripts/lint.sh
 run_layer node node --test --test-reporter=tap tests/node/
 run_layer browser node --test --test-reporter=tap tests/browser/
 run_layer fuzz bash scripts/fuzz.sh --seconds "${SEQORDER_FUZZ_SECONDS:-5}"
