@@ -52,7 +52,7 @@ export interface RopeOptions<D extends FloatDType = FloatDType> {
 export interface AttentionOptions {
   /** Hide later keys: query i sees keys 0 … queryStart + i. Default false. */
   causal?: boolean;
-  /** Position of the first query among the keys, 0 … Tk − Tq; default Tk − Tq (queries are the last positions). */
+  /** Position of the first query among the keys, 0 … Tk − Tq; default Tk − Tq (queries are the last positions). Only with causal: true. */
   queryStart?: number;
   /** Return every step { scores, scaled, weights, output } instead of the output alone. Default false. */
   steps?: boolean;
