@@ -15,7 +15,7 @@ wanted=("em++ emscripten" "cmake cmake" "g++ g++" "make make" "wasm-validate wab
 if $need_test; then
   wanted+=("/usr/include/catch2/catch.hpp catch2" "chromium chromium" "clang++-14 clang-14"
            "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev"
-           "cppcheck cppcheck")
+           "cppcheck cppcheck" "clang-tidy-14 clang-tidy-14")
 fi
 
 missing=()
