@@ -34,7 +34,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     echo "seqorder setup: installing ${missing[*]} with apt-get"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    # with recommends: Chromium then brings its fonts, as on the machines this was tested on
+    apt-get install -y -qq "${missing[@]}" >/dev/null
   else
     echo "seqorder setup: missing packages: ${missing[*]}"
     echo "  On Debian/Ubuntu: sudo apt-get install -y ${missing[*]}"

@@ -8,6 +8,9 @@
 
 namespace seqorder {
 
+// Throws std::out_of_range naming the first id outside [0, vocab) and its index in ids_shape.
+void check_ids(std::span<const std::int32_t> ids, std::int64_t vocab, const Shape& ids_shape);
+
 // table: (vocab, width), ids: (count) -> out: (count, width), out row n = table row ids[n].
 // An id outside [0, vocab) is an error (std::out_of_range) naming the id and its index; `ids_shape` (the shape the
 // caller sees, e.g. (B, T)) is used only to write that index as [b, t].

@@ -272,19 +272,23 @@ Tensor<T> add_positions(const Tensor<T>& x, std::int64_t start, double base) {
     return out;
 }
 
-template <class T>
-void learned_positions_into(std::span<T> out, std::span<const T> table, std::int64_t table_rows, std::int64_t width,
-                            std::int64_t length, std::int64_t start) {
-    // table: (table_rows, width) -> out: (length, width)
+void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, std::int64_t start) {
     if (length < 0) throw std::invalid_argument("length must be a non-negative integer, got " + std::to_string(length));
     if (start < 0) throw std::invalid_argument("start must be a non-negative integer, got " + std::to_string(start));
     if (start > table_rows - length)
         throw std::out_of_range("learned positions: rows " + std::to_string(start) + ".." +
                                 // start, length >= 0: their sum fits in 64 unsigned bits (fuzz finding: signed overflow)
                                 std::to_string(static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(length) - 1) +
-                                " reach past the table, which has rows 0.." +
-                                std::to_string(table_rows - 1) +
+                                " reach past the table, which has " +
+                                (table_rows > 0 ? "rows 0.." + std::to_string(table_rows - 1) : std::string("no rows")) +
                                 " (a finite table has a supported range: extending it needs a deliberate adaptation)");
+}
+
+template <class T>
+void learned_positions_into(std::span<T> out, std::span<const T> table, std::int64_t table_rows, std::int64_t width,
+                            std::int64_t length, std::int64_t start) {
+    // table: (table_rows, width) -> out: (length, width)
+    check_learned_positions_args(table_rows, length, start);
     const auto first = static_cast<std::size_t>(start * width);
     const auto count = static_cast<std::size_t>(length * width);
     for (std::size_t j = 0; j < count; ++j) out[j] = table[first + j];
@@ -293,7 +297,8 @@ void learned_positions_into(std::span<T> out, std::span<const T> table, std::int
 template <class T>
 Tensor<T> learned_positions(const Tensor<T>& table, std::int64_t length, std::int64_t start) {
     if (table.rank() != 2) throw std::invalid_argument("table must have shape (P, D), got " + shape_to_string(table.shape()));
-    if (length < 0) throw std::invalid_argument("length must be a non-negative integer, got " + std::to_string(length));
+    // Checked before the result is allocated: a bad start is an error at once, however large length is.
+    check_learned_positions_args(static_cast<std::int64_t>(table.dim(0)), length, start);
     Tensor<T> out({static_cast<std::size_t>(length), table.dim(1)}, "learned positions");
     learned_positions_into<T>(out.data(), table.data(), static_cast<std::int64_t>(table.dim(0)),
                               static_cast<std::int64_t>(table.dim(1)), length, start);

@@ -69,6 +69,9 @@ void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t bat
 template <class T>
 Tensor<T> add_positions(const Tensor<T>& x, std::int64_t start = 0, double base = 10000.0);
 
+// Throws unless 0 <= start, 0 <= length and start + length <= table_rows (std::out_of_range past the table).
+void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, std::int64_t start);
+
 // Learned absolute positions: table (P, D) -> out (length, D) = rows start .. start+length-1 of the table.
 // A finite table has a supported range: rows past P - 1 are an error (std::out_of_range), never a wrap or a clamp.
 template <class T>

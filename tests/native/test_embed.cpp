@@ -93,6 +93,16 @@ TEST_CASE("embed: an id outside 0..V-1 is a std::out_of_range naming the id and 
     }
     SECTION("an empty table has no valid id") {
         REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})),
+                            Contains("(the table has none)"));
+    }
+    SECTION("a bad id is reported before the result is allocated") {
+        // 512 ids into a (1, 2^22) table would need an 8 GiB result, beyond the size limit: the id error comes first.
+        std::vector<std::int32_t> ids(512, 0);
+        ids[511] = 1;
+        const Tensor<float> wide({1, std::size_t{1} << 22});
+        REQUIRE_THROWS_AS(seqorder::embed(wide, Tensor<std::int32_t>({512}, ids)), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::embed(wide, Tensor<std::int32_t>({512}, ids)), Contains("ids[511] = 1"));
     }
 }
 
@@ -120,6 +130,11 @@ TEST_CASE("learned_positions: a finite table has a supported range", "[learned][
         REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, std::numeric_limits<std::int64_t>::max()),
                             Contains("reach past the table"));
         REQUIRE_THROWS_AS(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), std::out_of_range);
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), Contains("has no rows"));
+    }
+    SECTION("the range is checked before the result is allocated") {
+        // 2^40 rows of 8 would be far beyond the size limit: the range error must come first, not a length_error.
+        REQUIRE_THROWS_AS(seqorder::learned_positions(table, std::int64_t{1} << 40, 0), std::out_of_range);
     }
     SECTION("the last rows and the empty slice at the end are fine") {
         const Tensor<double> last = seqorder::learned_positions(table, 4, 12);
