@@ -95,10 +95,5 @@ void run(Input& in) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    Input in(data, size);
-    if (in.flag())
-        run<float>(in);
-    else
-        run<double>(in);
-    return 0;
+    return run_float_or_double(data, size, [](Input& in, auto zero) { run<decltype(zero)>(in); });
 }

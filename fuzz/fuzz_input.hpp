@@ -231,4 +231,17 @@ inline std::string str(double x) {
     return buf;
 }
 
+// The body of every target's LLVMFuzzerTestOneInput: the first byte picks the dtype (low bit set: float, else
+// double), then `run` gets the Input and a zero of that type, e.g.
+//   return run_float_or_double(data, size, [](Input& in, auto zero) { run<decltype(zero)>(in); });
+template <class Run>
+int run_float_or_double(const std::uint8_t* data, std::size_t size, Run&& run) {
+    Input in(data, size);
+    if (in.flag())
+        run(in, float{});
+    else
+        run(in, double{});
+    return 0;
+}
+
 }  // namespace seqorder_fuzz
