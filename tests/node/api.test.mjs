@@ -5,26 +5,12 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
 import * as reference from './reference.mjs';
+import { uniformTensor } from './random.mjs';
 
 const so = await loadSeqorder();
 
-// A small deterministic generator (mulberry32), so every run sees the same inputs.
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const ARRAYS = { float64: Float64Array, float32: Float32Array, int32: Int32Array };
-function tensor(shape, dtype = 'float64', seed = 1) {
-  const next = random(seed);
-  const count = shape.reduce((a, b) => a * b, 1);
-  return { data: ARRAYS[dtype].from({ length: count }, () => next() * 2 - 1), shape, dtype };
-}
+const tensor = (shape, dtype = 'float64', seed = 1) => uniformTensor(shape, dtype, seed);
 const rows = (t, first, count = 1) => {
   const width = t.shape[t.shape.length - 1];
   return t.data.slice(first * width, (first + count) * width);

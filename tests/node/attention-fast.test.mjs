@@ -11,49 +11,10 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
+import { float32, random } from './random.mjs';
+import { as64, maxAbs, maxDiff, scoreMagnitude } from './attention-error.mjs';
 
 const so = await loadSeqorder();
-
-// mulberry32: every run sees the same inputs
-function random(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const float32 = (shape, seed, scale = 1) => {
-  const next = random(seed);
-  const count = shape.reduce((a, b) => a * b, 1);
-  return { data: Float32Array.from({ length: count }, () => (next() * 2 - 1) * scale), shape, dtype: 'float32' };
-};
-const as64 = (t) => ({ data: Float64Array.from(t.data), shape: t.shape, dtype: 'float64' });
-const maxAbs = (a) => a.reduce((m, x) => Math.max(m, Math.abs(x)), 0);
-const maxDiff = (a, b) => {
-  assert.equal(a.length, b.length);
-  let m = 0;
-  for (let n = 0; n < a.length; n++) {
-    const d = Math.abs(a[n] - b[n]);
-    m = Number.isNaN(d) ? Infinity : Math.max(m, d);
-  }
-  return m;
-};
-
-// M = max over (b, i, j) of sum_d |q_bid k_bjd| / sqrt(D)
-function scoreMagnitude(q, k, B, Tq, Tk, D) {
-  let m = 0;
-  for (let b = 0; b < B; b++)
-    for (let i = 0; i < Tq; i++)
-      for (let j = 0; j < Tk; j++) {
-        let s = 0;
-        for (let d = 0; d < D; d++) s += Math.abs(q.data[(b * Tq + i) * D + d] * k.data[(b * Tk + j) * D + d]);
-        m = Math.max(m, s / Math.sqrt(D));
-      }
-  return m;
-}
 
 /** One case through the fast path and both references; returns the measured errors. */
 function check({ B, Tq, Tk, D, Dv, causal = false, queryStart, scale = 1, batched = true }, seed) {

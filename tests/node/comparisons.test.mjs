@@ -4,20 +4,13 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
+import { assertAllPass, verdicts } from './verdicts.mjs';
 import {
   PRECISION_STARTS, TOL, diagonalStats, dotProducts, float32AnglesPositions, frequencies, layoutExperiment,
   learnedExperiment, precisionExperiment, referencePositions, rotaryExperiment, shiftExperiment, t2tPositions,
 } from '../../web/js/experiments/comparisons.mjs';
 
 const so = await loadSeqorder();
-
-function verdicts(checks) {
-  return Object.fromEntries(checks.map((c) => [c.name, c.pass]));
-}
-
-function assertAllPass(checks) {
-  for (const c of checks) assert.equal(c.pass, true, `${c.name}: ${c.details}`);
-}
 
 /** The API with some functions replaced by deliberately wrong ones. */
 function sabotaged(replacements) {

@@ -4,6 +4,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
+import { verdicts } from './verdicts.mjs';
 import {
   ROBOT, TOL, formulaPositions, frequency, lessonExperiment, lookupHasNoWhere, normCurves, normProperty, oneSineRepeats,
   pairSpeeds, robotAtPositions, sinusoidTable, startOffset, startOffsetChecks, startOffsetLiveCheck,
@@ -31,10 +32,6 @@ function runAll(api) {
   const live = startOffset(api, { start: 37, count: 5, width: 16 });
   checks.push(startOffsetLiveCheck(live, { start: 37, count: 5, width: 16 }));
   return checks;
-}
-
-function verdicts(checks) {
-  return Object.fromEntries(checks.map((c) => [c.name, c.pass]));
 }
 
 /** The API with some functions replaced by deliberately wrong ones. */

@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
 import * as reference from './reference.mjs';
+import { random } from './random.mjs';
 
 const SEED = Number(process.env.SEQORDER_FUZZ_SEED ?? 20261129);
 const CALLS = Number(process.env.SEQORDER_FUZZ_CALLS ?? 6000);
@@ -16,14 +17,7 @@ const ARRAYS = { float64: Float64Array, float32: Float32Array, int32: Int32Array
 
 // ---- a seeded generator (mulberry32) ----
 function generator(seed) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = random(seed);
   const int = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)); // lo..hi inclusive
   const pick = (list) => list[Math.floor(next() * list.length)];
   const chance = (p) => next() < p;
