@@ -4,9 +4,11 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
+import { assertAllPass, verdicts } from './verdicts.mjs';
 import {
-  VOCAB, WIDTH, maxAbsDiff, reorderRows, sentenceInput, sliceRows, stackRows, tokenIds, vocabularyTable,
+  VOCAB, WIDTH, reorderRows, sentenceInput, sliceRows, stackRows, tokenIds, vocabularyTable,
 } from '../../web/js/experiments/sentence.mjs';
+import { maxAbsDiff } from '../../web/js/checks.mjs';
 import {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
 } from '../../web/js/experiments/order.mjs';
@@ -15,14 +17,6 @@ import { INCREMENTAL_TEXT, incrementalExperiment } from '../../web/js/experiment
 
 const so = await loadSeqorder();
 const table = vocabularyTable();
-
-function verdicts(checks) {
-  return Object.fromEntries(checks.map((c) => [c.name, c.pass]));
-}
-
-function assertAllPass(checks) {
-  for (const c of checks) assert.equal(c.pass, true, `${c.name}: ${c.details}`);
-}
 
 /** The API with one function replaced: a deliberately wrong implementation the checks must notice. */
 function sabotaged(replacements) {

@@ -58,12 +58,17 @@ export function summarize(scope = document) {
   return { passed, failed: failures.length, failures };
 }
 
-/** max_i |a_i − b_i| over two equally long array-likes (NaN if lengths differ or any difference is NaN). */
+/**
+ * max_i |a_i − b_i| over two tensors ({ data }) or array-likes (NaN if the lengths differ or any difference is NaN).
+ * Shared with the experiments (web/js/experiments/*.mjs), which re-export it.
+ */
 export function maxAbsDiff(a, b) {
-  if (a.length !== b.length) return NaN;
+  const x = a.data ?? a;
+  const y = b.data ?? b;
+  if (x.length !== y.length) return NaN;
   let max = 0;
-  for (let i = 0; i < a.length; i += 1) {
-    const d = Math.abs(a[i] - b[i]);
+  for (let i = 0; i < x.length; i += 1) {
+    const d = Math.abs(x[i] - y[i]);
     if (!(d <= max)) max = d; // also propagates NaN
   }
   return max;

@@ -5,7 +5,8 @@
 //
 // References are computed here in plain JS float64 (Math.sin, Math.cos, Math.pow), independently of the core, except
 // where the claim is about seqorder's own outputs compared with each other (a layout is a permutation of another).
-import { fmt, maxAbsDiff, uniformGenerator } from './sentence.mjs';
+import { fmt, maxAbsDiff } from '../checks.mjs';
+import { uniformGenerator } from './sentence.mjs';
 
 /** Tolerances of the checks, each with its reason. */
 export const TOL = Object.freeze({

@@ -4,9 +4,8 @@
 //
 // Notation: x (T, D) is a sentence's input, P a reordering (row i of P·x is row order[i] of x), attention(x) the
 // unmasked self-attention of x with queries = keys = values = x.
-import {
-  TOL, VOCAB, fmt, maxAbsDiff, reorderRows, rowDiffs, selfAttention, sentenceInput,
-} from './sentence.mjs';
+import { fmt, maxAbsDiff } from '../checks.mjs';
+import { TOL, VOCAB, reorderRows, rowDiffs, selfAttention, sentenceInput } from './sentence.mjs';
 
 /** The lesson's pair of sentences: the second is the first with its first and last words swapped. */
 export const SENTENCE = Object.freeze(['robot', 'follows', 'person']);

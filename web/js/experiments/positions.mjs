@@ -4,6 +4,7 @@
 //
 // The expected values come from outside the code under test: the lesson's formula evaluated here in JS with Math.sin
 // and Math.cos (formulaPositions), exact facts (sin 0 = 0, cos 0 = 1, sin² + cos² = 1), and plain row indexing.
+import { fmt, maxAbsDiff } from '../checks.mjs';
 
 /** The lesson's token vector for "robot": (0, 1/8, …, 7/8). */
 export const ROBOT = Object.freeze(Array.from({ length: 8 }, (_, i) => i / 8));
@@ -56,30 +57,6 @@ export function formulaPositions(length, width, { start = 0, base = 10000 } = {}
 /** The frequency of pair i: base^(−2i/width), in radians per position. */
 export function frequency(i, width, base = 10000) {
   return base ** (-(2 * i) / width);
-}
-
-/** max_i |a_i − b_i| (NaN when the lengths differ or any difference is NaN). */
-export function maxAbsDiff(a, b) {
-  const x = a.data ?? a;
-  const y = b.data ?? b;
-  if (x.length !== y.length) return NaN;
-  let max = 0;
-  for (let i = 0; i < x.length; i += 1) {
-    const d = Math.abs(x[i] - y[i]);
-    if (!(d <= max)) max = d;
-  }
-  return max;
-}
-
-/** A short number for check details: 0, 0.125, 3.1e-17, with a real minus sign. */
-export function fmt(x, digits = 3) {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '∞';
-  if (x === -Infinity) return '−∞';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  const s = a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(digits))) : x.toExponential(Math.max(digits - 1, 0));
-  return s.replace('-', '−');
 }
 
 function vec(values, digits = 3) {

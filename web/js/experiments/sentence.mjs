@@ -1,6 +1,7 @@
 // Sentences for the order experiments: a tiny vocabulary, lesson 1's lookup table (seeded, so every reader and every
 // test sees the same numbers), and the few row operations the experiments need (reorder, slice, stack, compare).
 // Pure: no DOM, runs in node and in the browser against the seqorder API `so`.
+import { maxAbsDiff } from '../checks.mjs';
 
 /** Model width D of the experiments: four sine/cosine pairs, as in the lesson's examples. */
 export const WIDTH = 8;
@@ -103,31 +104,8 @@ export function stackRows(a, b) {
   return { data, shape: [a.shape[0] + b.shape[0], a.shape[1]], dtype: a.dtype };
 }
 
-/** max_i |a_i − b_i| over two tensors of one shape (NaN when the shapes differ or a difference is NaN). */
-export function maxAbsDiff(a, b) {
-  const x = a.data ?? a;
-  const y = b.data ?? b;
-  if (x.length !== y.length) return NaN;
-  let max = 0;
-  for (let i = 0; i < x.length; i += 1) {
-    const d = Math.abs(x[i] - y[i]);
-    if (!(d <= max)) max = d; // keeps NaN
-  }
-  return max;
-}
-
 /** Per-row max |a − b| of two (T, D) tensors → number[T]. */
 export function rowDiffs(a, b) {
   return Array.from({ length: a.shape[0] }, (_, r) => maxAbsDiff(row(a, r), row(b, r)));
 }
 
-/** A short number for check details: 0, 0.125, 3.1e-17 (a real minus sign). */
-export function fmt(x, digits = 3) {
-  if (Number.isNaN(x)) return 'NaN';
-  if (x === Infinity) return '∞';
-  if (x === -Infinity) return '−∞';
-  if (x === 0) return '0';
-  const a = Math.abs(x);
-  const s = a >= 1e-3 && a < 1e6 ? String(Number(x.toPrecision(digits))) : x.toExponential(Math.max(digits - 1, 0));
-  return s.replace('-', '−');
-}

@@ -5,7 +5,8 @@
 //   3. weights = softmax per row  (T, T), rows sum to 1, masked entries exactly 0
 //   4. output  = weights·v        (T, D)
 // Pure: no DOM.
-import { TOL, fmt, maxAbsDiff, row, selfAttention, sentenceInput } from './sentence.mjs';
+import { fmt, maxAbsDiff } from '../checks.mjs';
+import { TOL, row, selfAttention, sentenceInput } from './sentence.mjs';
 
 export const STEPS_SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person']);
 
