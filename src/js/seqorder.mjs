@@ -173,22 +173,32 @@ function makeApi(core) {
     return { data, shape: [...ids.shape, width], dtype: table.dtype };
   }
 
-  /** x (T, D) or (B, T, D) plus the sinusoidal positions start … start+T−1, broadcast over the batch. */
-  function addPositions(x, options) {
+  /**
+   * The body of addPositions and rope: checks x (T, D) or (B, T, D) with an even width D (`why` says why, or is '')
+   * and the options { start, base, out }, then runs `transform(address, float32, batch, length, width, start, base)`
+   * on a heap copy of x, in place. Returns a tensor of x's shape and dtype.
+   */
+  function transformPositions(x, options, why, transform) {
     x = checkTensor('x', x, { ranks: [2, 3] });
     const { start = 0, base = 10000, out } = checkOptions('options', options, ['start', 'base', 'out']);
     const [length, width] = x.shape.slice(-2);
     const batch = x.shape.length === 3 ? x.shape[0] : 1;
-    if (width === 0 || width % 2 !== 0) throw new RangeError(`x's width D (its last axis) must be a positive even integer, got ${width}`);
+    if (width === 0 || width % 2 !== 0)
+      throw new RangeError(`x's width D (its last axis) must be a positive even integer${why}, got ${width}`);
     checkStart('options.start', start, length);
     checkPositiveNumber('options.base', base);
     checkOut('options.out', out, x.dtype, x.data.length);
     const data = withHeap((call) => {
       const address = call.copyIn('x', x.data);
-      ok(core.addPositions(address, address, x.dtype === 'float32', batch, length, width, start, base));
+      ok(transform(address, x.dtype === 'float32', batch, length, width, start, base));
       return call.copyOut(address, x.dtype, x.data.length, out);
     });
     return { data, shape: x.shape, dtype: x.dtype };
+  }
+
+  /** x (T, D) or (B, T, D) plus the sinusoidal positions start … start+T−1, broadcast over the batch. */
+  function addPositions(x, options) {
+    return transformPositions(x, options, '', (address, ...args) => core.addPositions(address, address, ...args));
   }
 
   /** Learned absolute positions: rows start … start+length−1 of table (P, D) → (length, D). */
@@ -216,21 +226,8 @@ function makeApi(core) {
    * (start + t)·base^(−2i/D). Angles in float64; a float32 result is rounded once.
    */
   function rope(x, options) {
-    x = checkTensor('x', x, { ranks: [2, 3] });
-    const { start = 0, base = 10000, out } = checkOptions('options', options, ['start', 'base', 'out']);
-    const [length, width] = x.shape.slice(-2);
-    const batch = x.shape.length === 3 ? x.shape[0] : 1;
-    if (width === 0 || width % 2 !== 0)
-      throw new RangeError(`x's width D (its last axis) must be a positive even integer (rotary positions rotate coordinate pairs), got ${width}`);
-    checkStart('options.start', start, length);
-    checkPositiveNumber('options.base', base);
-    checkOut('options.out', out, x.dtype, x.data.length);
-    const data = withHeap((call) => {
-      const address = call.copyIn('x', x.data);
-      ok(core.rope(address, address, x.dtype === 'float32', batch, length, width, start, base));
-      return call.copyOut(address, x.dtype, x.data.length, out);
-    });
-    return { data, shape: x.shape, dtype: x.dtype };
+    return transformPositions(x, options, ' (rotary positions rotate coordinate pairs)',
+      (address, ...args) => core.rope(address, address, ...args));
   }
 
   /**
