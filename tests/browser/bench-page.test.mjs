@@ -3,46 +3,21 @@
 // agreement with plain JS, and nothing is logged as an error (a CSP violation would be).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
-import { startServer } from '../../scripts/serve.mjs';
+import { collectErrors, launchBrowser } from './browser.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
-let server;
-let context;
-let userDataDir;
+let session;
 let page;
-const errors = [];
+let errors;
 
 before(async () => {
-  assert.ok(existsSync(path.join(siteDir, 'bench.html')), `no built page at ${siteDir}: run npm run build first`);
-  server = await startServer({ root: siteDir, port: 0 });
-  userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath, headless: true, args: CHROMIUM_ARGS, viewport: { width: 1000, height: 900 },
-  });
-  page = context.pages()[0] ?? (await context.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
-  await page.goto(new URL('bench.html?preset=smoke', server.url).href, { waitUntil: 'load' });
+  session = await launchBrowser({ viewport: { width: 1000, height: 900 }, requires: 'bench.html' });
+  ({ page } = session);
+  errors = collectErrors(page);
+  await page.goto(new URL('bench.html?preset=smoke', session.server.url).href, { waitUntil: 'load' });
 });
 
 after(async () => {
-  await context?.close();
-  await server?.close();
-  if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+  await session?.close();
 });
 
 const tableRows = (id) =>

@@ -61,5 +61,15 @@ export async function openLessonPage(page, url) {
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
 }
 
+/** The page's console errors and uncaught errors (with their stacks), collected into the returned array as they come. */
+export function collectErrors(page) {
+  const errors = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
+  return errors;
+}
+
 /** Resolves after two animation frames: plots and controls re-render in the next frame. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

@@ -2,7 +2,7 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser, openLessonPage } from './browser.mjs';
+import { collectErrors, launchBrowser, openLessonPage } from './browser.mjs';
 
 const CHECKS = [
   'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-rope-relative', 'cmp-added-not-relative',
@@ -11,15 +11,12 @@ const CHECKS = [
 
 let session;
 let page;
-const errors = [];
+let errors;
 
 before(async () => {
   session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
   ({ page } = session);
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(message.text());
-  });
-  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
+  errors = collectErrors(page);
   await openLessonPage(page, session.server.url);
 });
 

@@ -3,7 +3,7 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
+import { collectErrors, frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [
@@ -17,13 +17,12 @@ const CHECKS = [
 
 let session;
 let page;
-const errors = [];
+let errors;
 
 before(async () => {
   session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
   ({ page } = session);
-  page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()); });
-  page.on('pageerror', (error) => errors.push(String(error?.stack ?? error)));
+  errors = collectErrors(page);
   await openLessonPage(page, session.server.url);
 });
 
