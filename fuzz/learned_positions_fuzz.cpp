@@ -3,8 +3,8 @@
 //   WebAssembly binding calls it), float64 and float32, with arbitrary length and start (negative, past the table,
 //   near INT64_MAX, where start + length overflows).
 // Invariants:
-//   - throws iff the table's rank is wrong, length < 0 or start < 0 (invalid_argument), the result is beyond 1 GiB
-//     (length_error), or the rows reach past the table (out_of_range): never a wrap, a clamp or a silent overrun;
+//   - throws iff the table's rank is wrong, length < 0 or start < 0 (invalid_argument), the rows reach past the table
+//     (out_of_range), or the result is beyond 1 GiB (length_error): never a wrap, a clamp or a silent overrun;
 //   - on success the result is (length, D) and equals the table's rows start .. start+length-1 bit for bit.
 #include <cstdint>
 #include <string>
@@ -41,16 +41,14 @@ void run(Input& in) {
                              std::to_string(length) + ", start " + std::to_string(start) +
                              (sizeof(T) == 4 ? ", float32)" : ", float64)");
 
-    // Tensor API order: table rank, length sign, result size (allocation), start sign, range.
+    // Tensor API order: table rank, length and start signs, the range, then the result's size (allocation).
     Expected expected;
-    if (wrong_rank || length < 0) expected.invalid_argument = true;
-    else if (too_big) expected.length_error = true;
-    else if (start < 0) expected.invalid_argument = true;
+    if (wrong_rank || length < 0 || start < 0) expected.invalid_argument = true;
     else if (!in_table) expected.out_of_range = true;
-    // learned_positions() allocates the result before it checks start: a result too big to build quickly is only
-    // tried when an error comes first.
+    else if (too_big) expected.length_error = true;
+    // A valid result too big to build quickly is skipped; every error comes before the allocation.
     const bool slow = length >= 0 && !too_big && saturating_product({length, width}) > kMaxWork;
-    if (slow && !(wrong_rank || length < 0)) return;
+    if (slow && !expected.any()) return;
     seqorder::Tensor<T> out;
     const bool ok = expect_outcome(expected, [&] { out = seqorder::learned_positions<T>(table, length, start); }, call);
     if (wrong_rank) return;
