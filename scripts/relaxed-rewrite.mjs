@@ -102,7 +102,7 @@ class Reader {
 }
 
 /** Unsigned LEB128 bytes of n. */
-function uleb(n) {
+export function uleb(n) {
   const out = [];
   do {
     let byte = n % 128;

@@ -1,16 +1,8 @@
 // Hand-assembled WebAssembly modules for the tests of scripts/relaxed-rewrite.mjs: one function
 // (param i32 i32 i32 i32) with the given body, an exported memory, the function exported as "fma".
 
-const uleb = (n) => {
-  const out = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return out;
-};
+import { uleb } from '../../scripts/relaxed-rewrite.mjs';
+
 const section = (id, content) => [id, ...uleb(content.length), ...content];
 const string = (s) => [...uleb(s.length), ...Buffer.from(s)];
 
