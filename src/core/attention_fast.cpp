@@ -122,44 +122,72 @@ SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n
     return {{c0, c1, c2, c3, c4, c5, c6, c7}};
 }
 
+// How scaled_scores turns a dot product into a scaled score: divided by sqrt(D) as in the reference, or, when sqrt(D)
+// is a power of two (D = 1, 4, 16, 64, 256, ...), multiplied by its reciprocal, which is then exact: the same bits,
+// and a multiply is several times cheaper than a divide.
+class Scaling {
+public:
+    explicit Scaling(float sqrt_d)
+        : divisor_(simd::splat(sqrt_d)), reciprocal_(simd::splat(1.0f / sqrt_d)), exact_reciprocal_(power_of_two(sqrt_d)) {}
+    f32x4 operator()(f32x4 dot) const { return exact_reciprocal_ ? dot * reciprocal_ : dot / divisor_; }
+
+private:
+    static bool power_of_two(float x) {
+        int exponent = 0;
+        return std::frexp(x, &exponent) == 0.5f;
+    }
+    f32x4 divisor_, reciprocal_;
+    bool exact_reciprocal_;
+};
+
 // scaled: (round_up(keys, 8), 4) <- (q . k^T) / sqrt(D) for keys 0 .. keys-1 (and the zero keys padding the last
 // panel), stored one lane per query row: scaled[j][r]. Each dot product adds q_d k_d in order of d and is then divided
 // by sqrt(D), as in the reference: these are the reference's scaled scores, bit for bit (in the relaxed build, whose
 // multiply-add may be fused, within float32 rounding of them).
+// Returns each row's maximum over the keys before `seen_by_all` (the softmax's first pass, done while the scores are
+// still in registers; -infinity if there are none).
 // queries: (D, 4) packed; key_panels: pack_keys's layout.
-void scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
-                   float sqrt_d) {
-    const f32x4 divisor = simd::splat(sqrt_d);
+f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
+                    const Scaling& scale, std::size_t seen_by_all) {
+    f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
         Tile t = multiply_tile(queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
+        // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
+        const f32x4 k0 = scale(t.c[0]), k1 = scale(t.c[2]), k2 = scale(t.c[4]), k3 = scale(t.c[6]);
+        const f32x4 k4 = scale(t.c[1]), k5 = scale(t.c[3]), k6 = scale(t.c[5]), k7 = scale(t.c[7]);
         float* out = scaled + j0 * kRows;
-        simd::store(out + 0, t.c[0] / divisor);
-        simd::store(out + 4, t.c[2] / divisor);
-        simd::store(out + 8, t.c[4] / divisor);
-        simd::store(out + 12, t.c[6] / divisor);
-        simd::store(out + 16, t.c[1] / divisor);
-        simd::store(out + 20, t.c[3] / divisor);
-        simd::store(out + 24, t.c[5] / divisor);
-        simd::store(out + 28, t.c[7] / divisor);
+        simd::store(out + 0, k0);
+        simd::store(out + 4, k1);
+        simd::store(out + 8, k2);
+        simd::store(out + 12, k3);
+        simd::store(out + 16, k4);
+        simd::store(out + 20, k5);
+        simd::store(out + 24, k6);
+        simd::store(out + 28, k7);
+        if (j0 + kCols <= seen_by_all)  // a tree, so the running maximum waits for one pmax per panel, not eight
+            max = simd::pmax(max, simd::pmax(simd::pmax(simd::pmax(k0, k1), simd::pmax(k2, k3)),
+                                             simd::pmax(simd::pmax(k4, k5), simd::pmax(k6, k7))));
+        else
+            for (std::size_t j = j0; j < seen_by_all; ++j) max = simd::pmax(max, simd::load(scaled + j * kRows));
     }
+    return max;
 }
 
 // The softmax of 4 rows at once, in place, as the reference computes it: scaled (keys, 4) -> weights
-// e^(scaled - row max) / row sum, the sum taken in order of the keys. Only e^x differs from the reference's (a
-// polynomial within ~1 ulp of std::exp).
-// Keys before first_masked are seen by every row; from first_masked on, row r sees key j only if
-// j <= last_seen_by_row0 + r (the causal diagonal), and the other weights are exactly 0.
-void softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0) {
+// e^(scaled - row max) / row sum, the sum taken in order of the keys. Two differences from the reference, each within
+// about an ulp of a weight: e^x is a polynomial (within ~1 ulp of std::exp), and the division by the row sum is a
+// multiplication by its reciprocal.
+// `max` holds each row's maximum over the keys before first_masked (scaled_scores's); from first_masked on, row r sees
+// key j only if j <= last_seen_by_row0 + r (the causal diagonal), and the other weights are exactly 0.
+void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_masked, std::int32_t last_seen_by_row0) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const i32x4 last_seen = simd::iota_i(last_seen_by_row0);  // row r sees keys 0 .. last_seen_by_row0 + r
     const auto seen = [&](std::size_t j) { return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last_seen); };
     const f32x4 minus_inf = simd::splat(-std::numeric_limits<float>::infinity());
 
-    // the row maximum over the keys each row sees
-    f32x4 max = minus_inf;
-    for (std::size_t j = 0; j < unmasked; ++j) max = simd::pmax(max, simd::load(scaled + j * kRows));
+    // the row maximum over the diagonal keys each row sees
     for (std::size_t j = unmasked; j < keys; ++j)
         max = simd::pmax(max, simd::select(seen(j), simd::load(scaled + j * kRows), minus_inf));
 
@@ -176,8 +204,9 @@ void softmax_rows(float* scaled, std::size_t keys, std::size_t first_masked, std
         sum = sum + w;
     }
 
-    // normalized by division, as in the reference (hidden weights stay 0: 0 / sum)
-    for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) / sum);
+    // normalized (hidden weights stay 0)
+    const f32x4 reciprocal = simd::splat(1.0f) / sum;
+    for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) * reciprocal);
 }
 
 // output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
@@ -236,7 +265,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     }
     if (Tk > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - kRows)
         throw std::invalid_argument("attention: Tk is too large for the fast path");
-    const float sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(D)));  // as the reference rounds it
+    const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference does
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
     const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);
@@ -251,8 +280,9 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
             const std::size_t position = mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
             const std::size_t keys = mask.causal ? std::min(Tk, position + kRows) : Tk;
             const std::size_t first_masked = mask.causal ? position + 1 : Tk;
-            scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D, sqrt_d);
-            softmax_rows(scaled.data(), keys, first_masked, static_cast<std::int32_t>(position));
+            const f32x4 max = scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D, scale,
+                                            std::min(keys, first_masked));
+            softmax_rows(scaled.data(), keys, max, first_masked, static_cast<std::int32_t>(position));
             weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
                          first_masked, static_cast<std::int32_t>(position), Tk, Dv);
         }

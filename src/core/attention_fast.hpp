@@ -20,9 +20,11 @@
 // run this same blocked algorithm.
 //
 // Accuracy: it computes what the float32 reference computes, in the same order: the scaled scores are the reference's
-// bit for bit (q_d k_d added in order of d, then divided by sqrt(D)), the weights are e^(scaled - row max) divided by
-// the row sum taken in order of the keys, and each output adds w_j v_j in order of j. Only e^x differs: a polynomial
-// within ~1 float32 ulp of std::exp (f32x4.hpp). So outputs are within a few float32 steps of max|v| of the float32
+// bit for bit (q_d k_d added in order of d, then divided by sqrt(D), or multiplied by 1/sqrt(D) where that is the
+// same), the weights are e^(scaled - row max) over the row sum taken in order of the keys, and each output adds w_j v_j
+// in order of j. Two steps differ, each by about an ulp of a weight: e^x is a polynomial within 1 float32 ulp of
+// std::exp (weights under 2^-126.5 ~ 8e-39 become 0, f32x4.hpp), and the weights are multiplied by the reciprocal of
+// the row sum rather than divided by it. So outputs are within a few float32 steps of max|v| of the float32
 // reference (tested: <= 1e-6 max|v|), and non-finite inputs give what the reference gives (NaN rows where it has them,
 // hidden keys never reach an output).
 #pragma once

@@ -150,35 +150,34 @@ SEQORDER_INLINE float lane(f32x4 a, int i) {
     return l[i];
 }
 
-// 2^n for integer lanes n in -126 .. 127: the exponent field (n + 127) << 23 of a float (n = 128 gives infinity).
-SEQORDER_INLINE f32x4 two_to_the(i32x4 n) { return float_of(shift_left(n + splat_i(127), 23)); }
-
-// e^x lane by lane for x <= 176 (the softmax passes x <= 0): within ~1 ulp of the correctly rounded float (tested),
-// infinity past 88.72 as std::exp, its gradual underflow to subnormals, 0 below ln(2^-150) ~ -103.97 and for
-// -infinity; NaN stays NaN.
+// e^x lane by lane, for the softmax's x <= 0 (valid up to x = 88): within 1 ulp of the correctly rounded float where
+// that is a normal float (x >= ln(FLT_MIN) ~ -87.34), then the subnormals of 2^-126 e^r down to x ~ -87.68, and 0
+// below (and for -infinity): a softmax weight under 2^-126.5 ~ 8e-39 becomes 0 where std::exp would give a subnormal. NaN stays
+// NaN.
 //   x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2 (Cody-Waite: ln2 split in two so n * ln2_hi is exact);
 //   e^r = 1 + r + r^2 P(r), P of degree 4: a degree-6 polynomial, its coefficients fitted to e^r's relative error on
 //   [-ln2/2, ln2/2] (reweighted least squares on Chebyshev nodes, numpy): 3e-9 in exact arithmetic, <= 0.8 ulp
 //   evaluated in float32;
-//   2^n built in the exponent field, as 2^(n - n/2) * 2^(n/2) so that n down to -150 (subnormal results) needs no
-//   exponent below the normal range: the first product is exact, the second rounds once, as it should.
-// No clamping: lanes below -103.97 (where the integer n is meaningless, or x is -infinity) are cleared at the end.
+//   2^n built in the exponent field: adding 1.5 * 2^23 + 127 to x log2(e) leaves n + 127 (rounded half to even) in the
+//   low bits of the sum's mantissa, and shifting those bits left by 23 makes them the exponent of 2^n (the sum's own
+//   exponent and leading bits shift out). Floored at n + 127 = 0, that exponent makes 2^n = 0 where n < -126.
+// Two pmax and no masks: x is floored at -104 (e^-104 rounds to 0 in float32) so that -infinity gives 0, not NaN.
+// Every multiply-add is simd::madd, so the relaxed build fuses them and the default one computes exactly the expression
+// written.
 SEQORDER_INLINE f32x4 exp(f32x4 x) {
-    const i32x4 underflows = less(x, splat(-103.972084f));
-    // n = round-half-even(x log2 e): adding 1.5 * 2^23 leaves the rounded integer in the low bits of the mantissa.
-    const f32x4 magic = splat(12582912.0f);
-    const f32x4 shifted = x * splat(1.44269504088896341f) + magic;
+    x = pmax(x, splat(-104.0f));
+    const f32x4 magic = splat(12583039.0f);  // 1.5 * 2^23 + 127
+    const f32x4 shifted = madd(magic, x, splat(1.44269504088896341f));
     const f32x4 n = shifted - magic;
-    const f32x4 r = x - n * splat(0.693359375f) - n * splat(-2.12194440e-4f);
+    const f32x4 r = madd(madd(x, n, splat(-0.693359375f)), n, splat(2.12194440e-4f));
     f32x4 p = splat(1.381461741e-3f);
-    p = p * r + splat(8.368710056e-3f);
-    p = p * r + splat(4.166838899e-2f);
-    p = p * r + splat(1.666652113e-1f);
-    p = p * r + splat(4.999999404e-1f);
-    const f32x4 e_r = p * (r * r) + r + splat(1.0f);
-    const i32x4 n_int = bits_of(shifted) - bits_of(magic);  // -150 .. 128 where x is in range
-    const i32x4 half = shift_right(n_int, 1);
-    return clear(e_r * two_to_the(n_int - half) * two_to_the(half), underflows);
+    p = madd(splat(8.368710056e-3f), p, r);
+    p = madd(splat(4.166838899e-2f), p, r);
+    p = madd(splat(1.666652113e-1f), p, r);
+    p = madd(splat(4.999999404e-1f), p, r);
+    const f32x4 e_r = madd(r, p, r * r) + splat(1.0f);
+    const f32x4 two_to_the_n = float_of(shift_left(bits_of(pmax(shifted, splat(12582912.0f))), 23));  // 1.5 * 2^23: n + 127 >= 0
+    return e_r * two_to_the_n;
 }
 
 }  // namespace seqorder::simd
