@@ -13,7 +13,8 @@
 //
 // Times are this process's CPU time (user + system), not wall time: the machines this runs on are shared, and CPU
 // time does not count waiting for a core (every contender runs on one thread). Rounds are interleaved and medians
-// reported; compare ratios within one run. Results: a markdown table on stdout, and JSON in bench/results/latest.json
+// reported; each ratio is the median of the per-round ratios (speedup() in bench-kernels.mjs); compare ratios
+// within one run. Results: a markdown table on stdout, and JSON in bench/results/latest.json
 // (--quick: bench/results/quick.json, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
@@ -28,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { measureSimdPeak } from './simd-peak.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor } from '../web/js/bench-kernels.mjs';
+import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -38,8 +39,8 @@ const jsonPath = args.includes('--json')
   : path.join(root, 'bench', 'results', quick ? 'quick.json' : 'latest.json');
 
 const settings = quick
-  ? { lengths: [256, 1024], rounds: { 256: 5, 1024: 3 }, positionRounds: 5, sampleSeconds: 0.02, budgetSeconds: 1.5 }
-  : { lengths: [256, 1024, 4096], rounds: { 256: 9, 1024: 7, 4096: 3 }, positionRounds: 9, sampleSeconds: 0.05, budgetSeconds: 6 };
+  ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5 }
+  : { lengths: [256, 1024, 4096], rounds: { 256: 15, 1024: 15, 4096: 5 }, positionRounds: 15, sampleSeconds: 0.03, budgetSeconds: 6 };
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
 const REFERENCE_MAX_T = 1024;
 const POSITION_SHAPES = [[512, 512], [2048, 512]];
@@ -246,7 +247,8 @@ async function warmUp(libraries) {
 
 // ---- tables --------------------------------------------------------------------------------------------------------------
 const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×` : '—');
+const times = (x) => (Number.isFinite(x) ? `${x.toFixed(x >= 10 ? 1 : 2)}×` : '—');
+
 const row = (cells) => `| ${cells.join(' | ')} |`;
 
 // One column per case, one row per contender, then the ratios: fits a README.
@@ -263,12 +265,13 @@ function attentionTable(cases, peak) {
   ];
   const present = names.filter(([name]) => byName.some((by) => by[name]));
   const rows = present.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
-  rows.push(['**seqorder ÷ onnxruntime-web**', ...byName.map((by) => `**${ratio(by.seqorder?.gflops, by['onnxruntime-web']?.gflops)}**`)]);
+  const speedups = (fast, slow) => byName.map((by) => times(speedup(by[fast], by[slow])));
+  rows.push(['**seqorder ÷ onnxruntime-web**', ...speedups('seqorder', 'onnxruntime-web').map((x) => `**${x}**`)]);
   if (byName.some((by) => by['seqorder relaxed'])) {
-    rows.push(['seqorder relaxed ÷ onnxruntime-web', ...byName.map((by) => ratio(by['seqorder relaxed']?.gflops, by['onnxruntime-web']?.gflops))]);
-    rows.push(['seqorder relaxed ÷ seqorder', ...byName.map((by) => ratio(by['seqorder relaxed']?.gflops, by.seqorder?.gflops))]);
+    rows.push(['seqorder relaxed ÷ onnxruntime-web', ...speedups('seqorder relaxed', 'onnxruntime-web')]);
+    rows.push(['seqorder relaxed ÷ seqorder', ...speedups('seqorder relaxed', 'seqorder')]);
   }
-  rows.push(['seqorder ÷ plain JS', ...byName.map((by) => ratio(by.seqorder?.gflops, by['plain JS']?.gflops))]);
+  rows.push(['seqorder ÷ plain JS', ...speedups('seqorder', 'plain JS')]);
   return table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
 }
 
@@ -276,8 +279,8 @@ function positionsTable(cases) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = [['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['plain JS', 'plain JS'], ['plain JS, out', 'plain JS, into one array']];
   const rows = names.map(([name, label]) => [label, ...byName.map((by) => fixed(by[name]?.nsPerElement, 2))]);
-  rows.push(['**seqorder ÷ plain JS, with `out`**', ...byName.map((by) => `**${ratio(by['plain JS, out']?.nsPerElement, by['seqorder, out']?.nsPerElement)}**`)]);
-  rows.push(['seqorder ÷ plain JS, new arrays', ...byName.map((by) => ratio(by['plain JS']?.nsPerElement, by.seqorder?.nsPerElement))]);
+  rows.push(['**seqorder ÷ plain JS, with `out`**', ...byName.map((by) => `**${times(speedup(by['seqorder, out'], by['plain JS, out']))}**`)]);
+  rows.push(['seqorder ÷ plain JS, new arrays', ...byName.map((by) => times(speedup(by.seqorder, by['plain JS'])))]);
   return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
 }
 
@@ -327,7 +330,7 @@ report.seconds = (Date.now() - started) / 1000;
 const m = report.machine;
 const text = [
   `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at start.`,
-  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds.`,
+  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds; ratios are medians of per-round ratios.`,
   `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
   '',
   `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,

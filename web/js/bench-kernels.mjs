@@ -107,6 +107,17 @@ export function median(values) {
   return n === 0 ? NaN : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
+/**
+ * How many times faster `fast` ran than `slow` (two of measure()'s results): the median over rounds of slow's time /
+ * fast's time in that round. Each round times every contender back to back, so pairing them by round lets a slow
+ * spell of a shared machine hit both sides of each ratio alike (a ratio of the two medians would pair samples taken
+ * at different moments).
+ */
+export function speedup(fast, slow) {
+  const n = Math.min(fast?.samples.length ?? 0, slow?.samples.length ?? 0);
+  return n > 0 ? median(Array.from({ length: n }, (_, i) => slow.samples[i] / fast.samples[i])) : NaN;
+}
+
 /** Wall-clock seconds spent in f (awaited: f may be async). The node benchmark passes a CPU-time clock instead. */
 export async function wallSeconds(f) {
   const t0 = performance.now();

@@ -1,5 +1,6 @@
 // The benchmark page (bench.html): starts the worker (bench-worker.mjs), shows its progress, fills the two tables.
 // No timing happens on this thread.
+import { speedup } from './bench-kernels.mjs';
 
 const $ = (id) => document.getElementById(id);
 const status = $('status');
@@ -23,7 +24,7 @@ function cell(text) {
 }
 
 const fixed = (x, digits) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-const ratio = (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(a / b >= 10 ? 1 : 2)}×` : '—');
+const times = (x) => (Number.isFinite(x) ? `${x.toFixed(x >= 10 ? 1 : 2)}×` : '—');
 const worstDifference = (results) => Math.max(...results.map((r) => r.maxAbsDiff ?? 0)).toExponential(1);
 
 function addRow(result) {
@@ -32,14 +33,14 @@ function addRow(result) {
   if (result.kind === 'attention') {
     const gflops = (name) => (by[name] ? result.work / by[name].seconds / 1e9 : NaN);
     tr.append(cell(String(result.T)), cell(result.causal ? 'causal' : 'none'),
-      ...['seqorder', 'seqorder, out', 'plain JS'].map((n) => cell(fixed(gflops(n), 2))),
-      cell(ratio(gflops('seqorder'), gflops('plain JS'))), cell(worstDifference(result.results)));
+      ...['seqorder', 'seqorder, out', 'seqorder, relaxed SIMD', 'plain JS'].map((n) => cell(fixed(gflops(n), 2))),
+      cell(times(speedup(by.seqorder, by['plain JS']))), cell(worstDifference(result.results)));
     $('attention-table').tBodies[0].append(tr);
   } else {
     const ns = (name) => (by[name] ? (by[name].seconds * 1e9) / result.work : NaN);
     tr.append(cell(`${result.length} × ${result.width}`),
       ...['seqorder', 'seqorder, out', 'plain JS', 'plain JS, out'].map((n) => cell(fixed(ns(n), 2))),
-      cell(ratio(ns('plain JS'), ns('seqorder'))), cell(ratio(ns('plain JS, out'), ns('seqorder, out'))),
+      cell(times(speedup(by.seqorder, by['plain JS']))), cell(times(speedup(by['seqorder, out'], by['plain JS, out']))),
       cell(worstDifference(result.results)));
     $('positions-table').tBodies[0].append(tr);
   }
@@ -63,7 +64,7 @@ function startWorker() {
     switch (data.type) {
       case 'ready':
         document.body.dataset.state = 'ready';
-        setStatus(`seqorder ${data.version} loaded in a worker. Ready.`);
+        setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed ? ', with its relaxed-SIMD build' : ' (this browser does not run relaxed SIMD: that column stays empty)'}. Ready.`);
         start.disabled = false;
         break;
       case 'progress':

@@ -3,7 +3,7 @@
 // from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
 //
 // Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
-// Worker -> page: { type: 'ready', version } once loaded; then for a run
+// Worker -> page: { type: 'ready', version, relaxed } once loaded (relaxed: whether relaxed SIMD runs here); then for a run
 //   { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
 //   or { type: 'error', message }.
 import { loadSeqorder } from '../lib/seqorder.mjs';
@@ -19,16 +19,19 @@ const PRESETS = {
   smoke: { lengths: [64], positions: [[64, 64]], rounds: 1, sampleSeconds: 0.02, budgetSeconds: 0.1 },
 };
 
-const ready = loadSeqorder();
+// The default module, and the opt-in relaxed-SIMD one where this browser runs relaxed SIMD (else relaxed is null).
+const ready = Promise.all([loadSeqorder(), loadSeqorder({ simd: 'relaxed' })]).then(([so, relaxed]) => ({
+  so, relaxed: relaxed.build === 'relaxed' ? relaxed : null,
+}));
 ready.then(
-  (so) => self.postMessage({ type: 'ready', version: so.version }),
+  ({ so, relaxed }) => self.postMessage({ type: 'ready', version: so.version, relaxed: relaxed !== null }),
   (error) => self.postMessage({ type: 'error', message: String(error?.message ?? error) }),
 );
 
 /** Yield to the worker's event loop between samples. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function attentionCase(so, T, causal) {
+function attentionCase({ so, relaxed }, T, causal) {
   const q = randomTensor([T, WIDTH], 1), k = randomTensor([T, WIDTH], 2), v = randomTensor([T, WIDTH], 3);
   const out = new Float32Array(T * WIDTH);
   return {
@@ -40,12 +43,13 @@ function attentionCase(so, T, causal) {
     contenders: [
       { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
       { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
+      ...(relaxed ? [{ name: 'seqorder, relaxed SIMD', run: () => relaxed.attention(q, k, v, { causal }).data }] : []),
       { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
     ],
   };
 }
 
-function positionsCase(so, length, width) {
+function positionsCase({ so }, length, width) {
   const out = new Float32Array(length * width), plainOut = new Float32Array(length * width);
   return {
     kind: 'positions',
@@ -64,15 +68,15 @@ function positionsCase(so, length, width) {
 
 async function run(preset) {
   const settings = PRESETS[preset] ?? PRESETS.quick;
-  const so = await ready;
+  const modules = await ready;
   const started = performance.now();
   const cases = [];
-  for (const T of settings.lengths) for (const causal of [false, true]) cases.push(attentionCase(so, T, causal));
-  for (const [length, width] of settings.positions) cases.push(positionsCase(so, length, width));
+  for (const T of settings.lengths) for (const causal of [false, true]) cases.push(attentionCase(modules, T, causal));
+  for (const [length, width] of settings.positions) cases.push(positionsCase(modules, length, width));
 
   // Warm-up at small sizes, so the engine has optimized every contender before anything is timed.
   self.postMessage({ type: 'progress', fraction: 0, label: 'warming up' });
-  const small = [attentionCase(so, 64, false), attentionCase(so, 64, true), positionsCase(so, 32, 64)];
+  const small = [attentionCase(modules, 64, false), attentionCase(modules, 64, true), positionsCase(modules, 32, 64)];
   for (let i = 0; i < 10; i++) for (const c of small) for (const contender of c.contenders) contender.run();
   await new Promise((resolve) => setTimeout(resolve, 200));
 
