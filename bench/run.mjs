@@ -100,8 +100,8 @@ function rerunWithRelaxedSimd() {
   if (process.execArgv.includes(RELAXED_FLAG) || process.env.SEQORDER_BENCH_RERUN) return;
   if (spawnSync(process.execPath, [RELAXED_FLAG, '-e', '0'], { stdio: 'ignore' }).status !== 0) return;  // unknown flag
   log(`(rerunning in node ${RELAXED_FLAG}, so the relaxed-SIMD module is measured too)`);
-  const { status, signal } = spawnSync(process.execPath, [RELAXED_FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...args],
-    { stdio: 'inherit', env: { ...process.env, SEQORDER_BENCH_RERUN: '1' } });
+  const argv = [RELAXED_FLAG, ...process.execArgv, fileURLToPath(import.meta.url), ...args];
+  const { status, signal } = spawnSync(process.execPath, argv, { stdio: 'inherit', env: { ...process.env, SEQORDER_BENCH_RERUN: '1' } });
   process.exit(status ?? (signal ? 1 : 0));
 }
 
@@ -267,7 +267,8 @@ function attentionTable(cases, peak) {
   const rows = present.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
   const speedups = (fast, slow) => byName.map((by) => times(speedup(by[fast], by[slow])));
   // each side's fastest round: the least disturbed, when the machine's noise only ever slows a round down
-  const fastest = (fast, slow) => byName.map((by) => times(Math.min(...(by[slow]?.samples ?? [])) / Math.min(...(by[fast]?.samples ?? []))));
+  const best = (result) => Math.min(...(result?.samples ?? []));
+  const fastest = (fast, slow) => byName.map((by) => times(best(by[slow]) / best(by[fast])));
   rows.push(['**seqorder ÷ onnxruntime-web**', ...speedups('seqorder', 'onnxruntime-web').map((x) => `**${x}**`)]);
   rows.push(['seqorder ÷ onnxruntime-web, fastest rounds', ...fastest('seqorder', 'onnxruntime-web')]);
   if (byName.some((by) => by['seqorder relaxed'])) {

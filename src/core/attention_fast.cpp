@@ -128,7 +128,9 @@ SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n
 class Scaling {
 public:
     explicit Scaling(float sqrt_d)
-        : divisor_(simd::splat(sqrt_d)), reciprocal_(simd::splat(1.0f / sqrt_d)), exact_reciprocal_(power_of_two(sqrt_d)) {}
+        : divisor_(simd::splat(sqrt_d)),
+          reciprocal_(simd::splat(1.0f / sqrt_d)),
+          exact_reciprocal_(power_of_two(sqrt_d)) {}
     f32x4 operator()(f32x4 dot) const { return exact_reciprocal_ ? dot * reciprocal_ : dot / divisor_; }
 
 private:
@@ -181,7 +183,8 @@ f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels
 // multiplication by its reciprocal.
 // `max` holds each row's maximum over the keys before first_masked (scaled_scores's); from first_masked on, row r sees
 // key j only if j <= last_seen_by_row0 + r (the causal diagonal), and the other weights are exactly 0.
-void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_masked, std::int32_t last_seen_by_row0) {
+void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_masked,
+                  std::int32_t last_seen_by_row0) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const i32x4 last_seen = simd::iota_i(last_seen_by_row0);  // row r sees keys 0 .. last_seen_by_row0 + r
     const auto seen = [&](std::size_t j) { return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last_seen); };
@@ -265,7 +268,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     }
     if (Tk > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - kRows)
         throw std::invalid_argument("attention: Tk is too large for the fast path");
-    const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference does
+    const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
     const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);

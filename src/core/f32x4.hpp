@@ -56,20 +56,14 @@ SEQORDER_INLINE f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) {
 #endif
 }
 SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) { return {wasm_f32x4_pmax(a.v, b.v)}; }
-SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) { return {wasm_f32x4_lt(a.v, b.v)}; }
 // a where the mask is set, else b
 SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) { return {wasm_v128_bitselect(a.v, b.v, mask.v)}; }
 // a where the mask is set, else +0
 SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { return {wasm_v128_and(a.v, mask.v)}; }
-// +0 where the mask is set, else a
-SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { return {wasm_v128_andnot(a.v, mask.v)}; }
 
 SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {wasm_i32x4_splat(x)}; }
 SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1, x + 2, x + 3)}; }
-SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) { return {wasm_i32x4_add(a.v, b.v)}; }
-SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) { return {wasm_i32x4_sub(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
-SEQORDER_INLINE i32x4 shift_right(i32x4 a, int bits) { return {wasm_i32x4_shr(a.v, static_cast<std::uint32_t>(bits))}; }  // arithmetic
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
@@ -109,25 +103,17 @@ SEQORDER_INLINE f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return lanes<f32x4>([&
 SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) {
     return lanes<f32x4>([&](int i) { return a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]; });
 }
-SEQORDER_INLINE i32x4 less(f32x4 a, f32x4 b) {
-    return lanes<i32x4>([&](int i) { return a.lane[i] < b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
-}
 SEQORDER_INLINE f32x4 select(i32x4 mask, f32x4 a, f32x4 b) {
     return lanes<f32x4>([&](int i) { return mask.lane[i] ? a.lane[i] : b.lane[i]; });
 }
 SEQORDER_INLINE f32x4 keep(f32x4 a, i32x4 mask) { return lanes<f32x4>([&](int i) { return mask.lane[i] ? a.lane[i] : 0.0f; }); }
-SEQORDER_INLINE f32x4 clear(f32x4 a, i32x4 mask) { return lanes<f32x4>([&](int i) { return mask.lane[i] ? 0.0f : a.lane[i]; }); }
 
 SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {{x, x, x, x}}; }
 SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {{x, x + 1, x + 2, x + 3}}; }
-// wrap-around like WebAssembly's i32x4.add / i32x4.sub / i32x4.shl (computed in unsigned arithmetic: no signed overflow)
+// wrap-around like WebAssembly's i32x4.shl (computed in unsigned arithmetic: no signed overflow)
 SEQORDER_INLINE std::int32_t wrap(std::uint32_t x) { return static_cast<std::int32_t>(x); }
 SEQORDER_INLINE std::uint32_t bits(std::int32_t x) { return static_cast<std::uint32_t>(x); }
-SEQORDER_INLINE i32x4 operator+(i32x4 a, i32x4 b) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) + bits(b.lane[i])); }); }
-SEQORDER_INLINE i32x4 operator-(i32x4 a, i32x4 b) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) - bits(b.lane[i])); }); }
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int n) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) << n); }); }
-// arithmetic (sign-extending) shift, as C++20 defines >> on negative values
-SEQORDER_INLINE i32x4 shift_right(i32x4 a, int n) { return lanes<i32x4>([&](int i) { return a.lane[i] >> n; }); }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) {
     return lanes<i32x4>([&](int i) { return a.lane[i] <= b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
 }
@@ -152,8 +138,8 @@ SEQORDER_INLINE float lane(f32x4 a, int i) {
 
 // e^x lane by lane, for the softmax's x <= 0 (valid up to x = 88): within 1 ulp of the correctly rounded float where
 // that is a normal float (x >= ln(FLT_MIN) ~ -87.34), then the subnormals of 2^-126 e^r down to x ~ -87.68, and 0
-// below (and for -infinity): a softmax weight under 2^-126.5 ~ 8e-39 becomes 0 where std::exp would give a subnormal. NaN stays
-// NaN.
+// below (and for -infinity): a softmax weight under 2^-126.5 ~ 8e-39 becomes 0 where std::exp would give a
+// subnormal. NaN stays NaN.
 //   x = n ln2 + r with n = round(x / ln2) and |r| <= ln2 / 2 (Cody-Waite: ln2 split in two so n * ln2_hi is exact);
 //   e^r = 1 + r + r^2 P(r), P of degree 4: a degree-6 polynomial, its coefficients fitted to e^r's relative error on
 //   [-ln2/2, ln2/2] (reweighted least squares on Chebyshev nodes, numpy): 3e-9 in exact arithmetic, <= 0.8 ulp
@@ -176,7 +162,8 @@ SEQORDER_INLINE f32x4 exp(f32x4 x) {
     p = madd(splat(1.666652113e-1f), p, r);
     p = madd(splat(4.999999404e-1f), p, r);
     const f32x4 e_r = madd(r, p, r * r) + splat(1.0f);
-    const f32x4 two_to_the_n = float_of(shift_left(bits_of(pmax(shifted, splat(12582912.0f))), 23));  // 1.5 * 2^23: n + 127 >= 0
+    const f32x4 floored = pmax(shifted, splat(12582912.0f));  // 1.5 * 2^23: n + 127 >= 0
+    const f32x4 two_to_the_n = float_of(shift_left(bits_of(floored), 23));
     return e_r * two_to_the_n;
 }
 

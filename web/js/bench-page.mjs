@@ -64,7 +64,9 @@ function startWorker() {
     switch (data.type) {
       case 'ready':
         document.body.dataset.state = 'ready';
-        setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed ? ', with its relaxed-SIMD build' : ' (this browser does not run relaxed SIMD: that column stays empty)'}. Ready.`);
+        setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed
+          ? ', with its relaxed-SIMD build'
+          : ' (this browser does not run relaxed SIMD: that column stays empty)'}. Ready.`);
         start.disabled = false;
         break;
       case 'progress':

@@ -3,8 +3,8 @@
 // from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
 //
 // Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
-// Worker -> page: { type: 'ready', version, relaxed } once loaded (relaxed: whether relaxed SIMD runs here); then for a run
-//   { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
+// Worker -> page: { type: 'ready', version, relaxed } once loaded (relaxed: whether the relaxed build runs here); then
+//   for a run { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
 //   or { type: 'error', message }.
 import { loadSeqorder } from '../lib/seqorder.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor } from './bench-kernels.mjs';
