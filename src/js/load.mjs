@@ -1,7 +1,7 @@
 // Finding, fetching and instantiating the WebAssembly module: loadSeqorder().
 import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
-import { checkChoice, checkOptions } from './checks.mjs';
+import { readChoice, readOptions } from './arguments.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
@@ -45,10 +45,10 @@ async function instantiate(options) {
  * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, simd?: 'simd128' | 'relaxed' }} [options]
  */
 export async function loadSeqorder(options) {
-  options = checkOptions('options', options, ['wasmBinary', 'simd']);
+  options = readOptions('options', options, ['wasmBinary', 'simd']);
   if (options.wasmBinary !== undefined && !(options.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(options.wasmBinary)))
     throw new TypeError('options.wasmBinary must be an ArrayBuffer or a typed array of the module\'s bytes');
-  if (options.simd !== undefined) checkChoice('options.simd', options.simd, ['simd128', 'relaxed']);
+  if (options.simd !== undefined) readChoice('options.simd', options.simd, ['simd128', 'relaxed']);
   if (options.simd === 'relaxed' && options.wasmBinary !== undefined)
     throw new RangeError('options.simd: \'relaxed\' chooses the module itself; it cannot be combined with options.wasmBinary (whose module says its build)');
   let core;

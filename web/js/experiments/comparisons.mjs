@@ -160,7 +160,7 @@ export function learnedExperiment(so, { rows = 8, width = 8, seed = 5, lookupSta
       },
       {
         name: 'cmp-learned-past-end',
-        pass: past.error instanceof RangeError && /reach past the table/.test(past.error.message),
+        pass: past.error instanceof RangeError && /at most the table's rows/.test(past.error.message),
         claim: `Asking for positions past row ${rows - 1} of a ${rows}-row table is an error, not a guess.`,
         details: past.error
           ? `${past.error.name}: ${past.error.message}`
