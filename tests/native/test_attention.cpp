@@ -343,7 +343,7 @@ TEST_CASE("attention: shape mismatches are errors naming the mismatch", "[attent
     }
     SECTION("width D of q and k") {
         all_throw_with(T({2, 4}), T({3, 5}), T({3, 4}), "q and k must have the same width D, got 4 and 5");
-        all_throw_with(T({2, 0}), T({3, 0}), T({3, 4}), "the width D of q and k must be at least 1");
+        all_throw_with(T({2, 0}), T({3, 0}), T({3, 4}), "q and k must have a width D of at least 1");
     }
     SECTION("length Tk of k and v") {
         all_throw_with(T({2, 4}), T({6, 4}), T({5, 4}), "k and v must have the same length Tk, got 6 and 5");
@@ -367,7 +367,7 @@ TEST_CASE("attention: shape mismatches are errors naming the mismatch", "[attent
     SECTION("check_attention_args and attention_reference reject negative sizes and a bad queryStart") {
         REQUIRE_THROWS_WITH(seqorder::check_attention_args({-1, 2, 2, 4, 4}, {}), Contains("attention sizes must be non-negative"));
         REQUIRE_THROWS_WITH(seqorder::check_attention_args({1, 2, 2, 4, -4}, {}), Contains("non-negative"));
-        REQUIRE_THROWS_WITH(seqorder::check_attention_args({1, 2, 2, 0, 4}, {}), Contains("width D of q and k must be at least 1"));
+        REQUIRE_THROWS_WITH(seqorder::check_attention_args({1, 2, 2, 0, 4}, {}), Contains("q and k must have a width D of at least 1"));
         CHECK(seqorder::check_attention_args({1, 2, 5, 4, 4}, {true, {}}) == 3);
         CHECK(seqorder::check_attention_args({1, 2, 5, 4, 4}, {true, 1}) == 1);
         std::vector<double> q(8), k(8), v(8), out(8);

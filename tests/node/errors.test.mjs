@@ -193,7 +193,7 @@ add('attention', 'q, k, v of two ranks', () => so.attention(f64([3, 4]), k, v), 
 add('attention', 'k of another batch size', () => so.attention(q, f64([1, 5, 4]), v), RangeError, /^q, k and v must have the same batch axes \(all but the last two\), got shapes \[2, 3, 4\], \[1, 5, 4\] and \[2, 5, 6\]/);
 add('attention', 'v of another batch size', () => so.attention(q, k, f64([3, 5, 6])), RangeError, /^q, k and v must have the same batch axes \(all but the last two\), got shapes \[2, 3, 4\], \[2, 5, 4\] and \[3, 5, 6\]/);
 add('attention', 'k of another width', () => so.attention(q, f64([2, 5, 3]), v), RangeError, /^q and k must have the same width D, got 4 and 3/);
-add('attention', 'q and k of width 0', () => so.attention(f64([2, 3, 0]), f64([2, 5, 0]), v), RangeError, /width D of q and k must be at least 1/);
+add('attention', 'q and k of width 0', () => so.attention(f64([2, 3, 0]), f64([2, 5, 0]), v), RangeError, /^q and k must have a width D of at least 1/);
 add('attention', 'v of another length', () => so.attention(q, k, f64([2, 4, 6])), RangeError, /^k and v must have the same length Tk, got 5 and 4/);
 for (const [label, options, Class, message] of badOptions(['causal', 'queryStart', 'steps', 'out']))
   add('attention', `options ${label}`, () => so.attention(q, k, v, options), Class, message);
