@@ -34,7 +34,7 @@ function relaxedSimdSupported() {
 
 /**
  * The packaged module of a build, written as literal URL expressions relative to import.meta.url so that bundlers
- * (Vite, webpack, Parcel) find and emit the files: `seqorder/` is the folder beside this file (what browsers, node and
+ * (Vite, webpack) find and emit the files: `seqorder/` is the folder beside this file (what browsers, node and
  * bundlers resolve first) and also the package's name with the file among its exports (what Vite resolves from its
  * pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere).
  */
