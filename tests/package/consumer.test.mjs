@@ -28,7 +28,8 @@ import { checkTools, executablePath, importTool, root, sh, snippet, toolBin, too
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-'));
 const app = path.join(work, 'app');
-const APP_OUTPUT = 'seqorder float32 4x8 0.5';  // what the README's app snippet prints, as its comment says
+const APP_SNIPPET = "console.log('seqorder'";  // a line only the README's app snippet has
+const APP_OUTPUT = 'seqorder float32 4x8 0.5';   // what it prints, as its comment says
 let packed;   // npm pack's report: { filename, files: [{ path, size }], ... }
 let browser;  // one Chromium for every page
 const builds = {};  // bundler name -> promise of its output folder, started as soon as the package is installed
@@ -78,7 +79,7 @@ function writeFiles(dir, files) {
   }
 }
 
-const CSP = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'";
+const CSP = "default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'";  // img-src: the icon
 
 /** A page that runs one module script, under the README's Content-Security-Policy. */
 function indexHtml(script) {
@@ -127,7 +128,7 @@ async function serve(dir) {
 /** The README's app snippet as `file` in a new folder of the app, with index.html loading `script`. */
 function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
   const dir = path.join(app, name);
-  let code = snippet('js', "from 'seqorder'");
+  let code = snippet('js', APP_SNIPPET);
   if (importFrom) code = code.replace("from 'seqorder'", `from '${importFrom}'`);
   writeFiles(dir, { [file]: code, 'index.html': indexHtml(script) });
   return dir;
@@ -137,8 +138,12 @@ function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
 const BUNDLERS = {
   async vite() {
     const dir = appFolder('vite-build', { file: 'main.js', script: './main.js' });
-    const { build } = await importTool('vite');
-    await build({ root: dir, logLevel: 'warn', configFile: false, build: { outDir: path.join(dir, 'dist') } });
+    const { build, createLogger } = await importTool('vite');
+    const logger = createLogger('warn');
+    const warnings = [];
+    logger.warn = logger.warnOnce = (message) => warnings.push(message);
+    await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist') } });
+    assert.deepEqual(warnings, [], 'vite build: warnings');
     return path.join(dir, 'dist');
   },
   async webpack() {
@@ -146,7 +151,7 @@ const BUNDLERS = {
     const { default: webpack } = await importTool('webpack');
     // webpack's defaults (entry ./src/index.js, output dist/main.js), in production mode
     const stats = await new Promise((resolve, reject) => {
-      const compiler = webpack({ mode: 'production', context: dir });
+      const compiler = webpack({ mode: 'production', context: dir, output: { path: path.join(dir, 'dist') } });
       compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
     });
     const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
@@ -218,7 +223,7 @@ test('the tarball holds the built package and nothing else', () => {
 
 test('node ESM: the README app snippet prints what it says; values, errors, the exported .wasm and what stays private',
   { timeout: 60_000 }, async () => {
-    writeFileSync(path.join(app, 'snippet.mjs'), snippet('js', "from 'seqorder'"));
+    writeFileSync(path.join(app, 'snippet.mjs'), snippet('js', APP_SNIPPET));
     assert.equal((await sh(process.execPath, ['snippet.mjs'], { cwd: app })).stdout.trim(), APP_OUTPUT);
 
     writeFileSync(path.join(app, 'node-check.mjs'), `
@@ -424,7 +429,7 @@ test('Chromium: the Vite dev server (default settings) serves the README app sni
     route: (page) => page.route('**/*.wasm', async (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html></html>' })),
   });
   const error = html.problems.find((p) => p.startsWith('page error:')) ?? '';
-  assert.match(error, /could not be loaded from http:\/\/127\.0\.0\.1:\d+\/.*seqorder\/seqorder_core\.wasm: the server answered HTTP 200, text\/html/);
+  assert.match(error, /could not be loaded from http:\/\/127\.0\.0\.1:\d+\/.*seqorder\/seqorder_core\.wasm: the server answered HTTP 200 OK, text\/html/);
   assert.match(error, /first bytes are "<!doctype html><"/);
   assert.match(error, /wasmUrl/);
   assert.doesNotMatch(error, /ASSERTIONS/);
@@ -443,9 +448,8 @@ for (const name of Object.keys(BUNDLERS)) {
 
 test('Chromium: a plain static folder (README: cp dist/lib, import by path) runs the app and the worker snippet, under the CSP',
   { timeout: 120_000 }, async () => {
+    const publicDir = appFolder('public', { importFrom: './seqorder/seqorder.mjs' });
     await sh('bash', ['-c', snippet('sh', 'public/seqorder')], { cwd: app });
-    const publicDir = path.join(app, 'public');
-    appFolder('public', { importFrom: './seqorder/seqorder.mjs' });
     writeFiles(publicDir, {
       'worker.js': snippet('js', 'self.onmessage').replace("from 'seqorder'", "from './seqorder/seqorder.mjs'"),
       'page.js': `const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
@@ -472,7 +476,7 @@ test('Chromium: wasmUrl (README) finds modules served from another folder; witho
     mkdirSync(path.join(dir, 'static'));
     renameSync(path.join(dir, 'lib', 'seqorder'), path.join(dir, 'static', 'seqorder'));
     const call = snippet('js', 'wasmUrl').match(/loadSeqorder\(\{ wasmUrl: [^}]*\}\)/)[0];
-    const app1 = snippet('js', "from 'seqorder'").replace("from 'seqorder'", "from './lib/seqorder.mjs'");
+    const app1 = snippet('js', APP_SNIPPET).replace("from 'seqorder'", "from './lib/seqorder.mjs'");
     writeFiles(dir, {
       'app.js': app1.replace('loadSeqorder()', call),
       'index.html': indexHtml('app.js'),
