@@ -69,7 +69,7 @@ after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   await browser?.close();
   rmSync(work, { recursive: true, force: true });
-});
+}, { timeout: 120_000 });
 
 /** Writes `files` ({ relative path: text }) under `dir`. */
 function writeFiles(dir, files) {
@@ -110,9 +110,14 @@ async function runPage(url, { route } = {}) {
       page.on('console', (m) => { if (m.text().startsWith('seqorder')) resolve(m.text()); });
       page.on('pageerror', (e) => { problems.push(`page error: ${e.message}`); resolve(undefined); });
     });
-    await page.goto(url, { waitUntil: 'load' });
-    const line = await Promise.race([printed, new Promise((resolve) => setTimeout(resolve, 30_000, 'timeout: nothing printed in 30 s'))]);
-    return { line, problems };
+    let timer;
+    const timeout = new Promise((resolve) => { timer = setTimeout(resolve, 30_000, 'timeout: nothing printed in 30 s'); });
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+      return { line: await Promise.race([printed, timeout]), problems };
+    } finally {
+      clearTimeout(timer);
+    }
   } finally {
     await context.close();
   }
