@@ -116,8 +116,8 @@ async function instantiate(bytes, url) {
   const failed = new Promise((resolve, reject) => { fail = reject; });
   const core = createCore({
     instantiateWasm(imports, receiveInstance) {
-      WebAssembly.instantiate(compiled, imports).then((instance) => receiveInstance(instance, compiled),
-        (cause) => fail(loadError(url, `it does not instantiate (${cause.message}): is it this version's module?`, cause)));
+      WebAssembly.instantiate(compiled, imports).then((instance) => receiveInstance(instance, compiled))
+        .catch((cause) => fail(loadError(url, `it does not instantiate (${cause.message}): is it this version's module?`, cause)));
       return {};  // the exports arrive later, through receiveInstance
     },
   });
