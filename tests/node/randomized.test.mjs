@@ -1,4 +1,4 @@
-// Randomized test of the public API (issue 4): thousands of calls, fixed seed, mixing valid arguments of every kind
+// Randomized test of the public API: thousands of calls, fixed seed, mixing valid arguments of every kind
 // (sizes from empty to a few thousand elements, both dtypes, values from subnormal to huge, NaN and infinities,
 // omitted dtypes, views into larger and shared buffers, every option) with invalid ones (one corruption per call,
 // from a catalogue of wrong kinds and wrong values for every argument). Every call must either return what the
