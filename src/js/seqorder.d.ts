@@ -119,12 +119,12 @@ export interface Seqorder {
   positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): Tensor<D>;
   /** Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D). */
   embed<A extends FloatArray>(table: InputOf<A>, ids: TensorInput<'int32'>, options?: EmbedOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
-  /** x (T, D) or (B, T, D) + positions start … start+T−1 → same shape. */
+  /** x (T, D), (B, T, D) or any leading axes (.., T, D) + positions start … start+T−1 (broadcast over the leading axes) → same shape. */
   addPositions<A extends FloatArray>(x: InputOf<A>, options?: AddPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
   /** Rows start … start+length−1 of a learned table (P, D) → (length, D); past row P−1 is a RangeError. */
   learnedPositions<A extends FloatArray>(table: InputOf<A>, length: number, options?: LearnedPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
   /**
-   * Rotary positions (RoPE): x (T, D) or (B, T, D) → same shape; row t's pair (2i, 2i+1) is rotated by
+   * Rotary positions (RoPE): x (.., T, D) (any leading axes, e.g. (B, H, T, Dh)) → same shape; row t's pair (2i, 2i+1) is rotated by
    * (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
    */
   rope<A extends FloatArray>(x: InputOf<A>, options?: RopeOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
