@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { collectErrors, launchBrowser, openLessonPage } from './browser.mjs';
 
 const CHECKS = [
-  'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-rope-relative', 'cmp-added-not-relative',
+  'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
+  'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-learned-extend-append', 'cmp-learned-extend-stretch',
   'cmp-float32-seqorder', 'cmp-float32-angles-drift', 'cmp-layouts-permuted', 'cmp-layouts-t2t-differs', 'cmp-shift-rotation',
 ];
 

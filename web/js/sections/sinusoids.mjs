@@ -39,7 +39,7 @@ function fourPairsFigure(so, root) {
 
 /** The whole table as a heatmap, with sliders for its length, width and first position. Returns its state. */
 function tableFigure(so, root) {
-  const f = fig(root, { title: 'The whole table' });
+  const f = fig(root, { title: 'The whole table', id: 'sinusoids-table' });
   const state = { length: 64, width: 64, start: 0, table: null };
   const group = controlGroup(f, 'table size and first position');
   const map = heatmap(f, {
