@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { collectErrors, frames, launchBrowser, openLessonPage } from './browser.mjs';
+import { frames, openLesson } from './browser.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
@@ -19,10 +19,8 @@ let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: DESKTOP });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson({ viewport: DESKTOP });
+  ({ page, errors } = session);
   // Code evaluated through DevTools is exempt from the page's CSP (an inline <script> would be refused).
   await page.evaluate(axeSource);
 });

@@ -3,6 +3,7 @@
 // a closed network. Not a test file itself (no .test.mjs), so `node --test tests/browser/` does not run it.
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
+//   const { page, errors } = await openLesson();  // the same, with the page's errors collected
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -59,6 +60,17 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
 export async function openLessonPage(page, url) {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+}
+
+/**
+ * launchBrowser, then the lesson page loaded and run, its console and uncaught errors collected from the start:
+ * resolves to the session plus `errors` (the array collectErrors fills).
+ */
+export async function openLesson({ viewport = { width: 1000, height: 900 } } = {}) {
+  const session = await launchBrowser({ viewport });
+  session.errors = collectErrors(session.page);
+  await openLessonPage(session.page, session.server.url);
+  return session;
 }
 
 /** The page's console errors and uncaught errors (with their stacks), collected into the returned array as they come. */

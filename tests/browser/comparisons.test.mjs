@@ -2,7 +2,7 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, launchBrowser, openLessonPage } from './browser.mjs';
+import { openLesson } from './browser.mjs';
 
 const CHECKS = [
   'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
@@ -15,10 +15,8 @@ let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson();
+  ({ page, errors } = session);
 });
 
 after(async () => {

@@ -6,17 +6,15 @@
 // word in the four steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, frames, launchBrowser, openLessonPage } from './browser.mjs';
+import { frames, openLesson } from './browser.mjs';
 
 let session;
 let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson();
+  ({ page, errors } = session);
 });
 
 after(async () => {

@@ -3,7 +3,7 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
+import { frames as nextFrames, openLesson } from './browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [
@@ -20,10 +20,8 @@ let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson();
+  ({ page, errors } = session);
 });
 
 after(async () => {

@@ -180,7 +180,7 @@ function precisionPart(so, root) {
   };
   const showFloat32 = errorMap('seqorder float32', 'float32Errors');
   const showAngles = errorMap('float32 angles', 'angles32Errors');
-  const rowTable = numbersTable(f, { caption: '', format: (v) => v.toFixed(7) });
+  const rowTable = numbersTable(f, { caption: '', format: (v) => fmt(v, 7) });
   const line = notice(f, '');
   more(f, 'Why the angle matters',
     'A float32 number carries about seven significant digits. The angle t·f<sub>i</sub> grows with the position, so ' +

@@ -59,7 +59,7 @@ function tableFigure(so, root) {
       data: result.table.data, rows: length, cols: width,
       rowName: (r) => String(start + r),
       tooltip: (r, c, v) => `t = ${start + r}, column ${c}\n${c % 2 ? 'cos' : 'sin'} of pair ${c >> 1}, ` +
-        `f = ${fmt(frequency(c >> 1, width))} rad/position\nvalue = ${v.toFixed(6)}`,
+        `f = ${fmt(frequency(c >> 1, width))} rad/position\nvalue = ${fmt(v, 6)}`,
     });
     line.textContent = `The left columns flicker from row to row, the right ones barely move over ${length} rows. ` + (start === 0
       ? 'The top row is position 0: 0, 1, 0, 1, … (every sine of 0 is 0, every cosine 1).'
