@@ -90,6 +90,22 @@ test('on a 390 px phone nothing scrolls sideways, and every table fits or scroll
     if (t.overflows) assert.ok(t.focusable && t.cue, `${t.table}: scrolls, but focusable ${t.focusable}, cue ${t.cue}`);
     else assert.equal(t.cue, false, `${t.table}: fits, yet shows the scroll cue`);
   }
+});
+
+test('on a 390 px phone a figure\'s controls stay in view while its stacked plots scroll by', async () => {
+  await page.setViewportSize(PHONE);
+  await frames(page);
+  // The pair circles and the sine curves stack under the slider of position t.
+  const last = page.locator('#sinusoids-t').locator('xpath=ancestor::div[contains(@class, "fig")]').locator('canvas').last();
+  await last.scrollIntoViewIfNeeded();
+  await frames(page);
+  const boxes = await page.evaluate(() => {
+    const controls = document.getElementById('sinusoids-t').closest('.controls').getBoundingClientRect();
+    const canvases = [...document.getElementById('sinusoids-t').closest('.fig').querySelectorAll('canvas')];
+    return { controls: { top: controls.top, bottom: controls.bottom }, plot: canvases.at(-1).getBoundingClientRect().top, height: innerHeight };
+  });
+  assert.ok(boxes.controls.top >= 0 && boxes.controls.bottom <= boxes.height, `the slider is off screen: ${JSON.stringify(boxes)}`);
+  assert.ok(boxes.plot > boxes.controls.top, `the controls cover nothing but go first: ${JSON.stringify(boxes)}`);
   await page.setViewportSize(DESKTOP);
   await frames(page);
 });

@@ -117,14 +117,15 @@ test('the four steps: wrong scores, and a projection that never reaches the keys
   assertCaught(result, ['steps-scores-are-dot-products', 'steps-diagonal']);
 });
 
-test('four answers: dropped positions or rotations, and an extra head, are caught', async () => {
+test('four answers: dropped positions or rotations, an extra head, scores that depend on the row, are caught', async () => {
   const result = await run((so, m) => m.comparisons.answersExperiment(so, { length: 10 }).checks, [
     (so) => ({ learnedPositions: (t, n, o) => { const r = so.learnedPositions(t, n, o); r.data.fill(0); return r; } }),
     (so) => ({ rope: (x) => ({ ...x, data: Float64Array.from(x.data) }) }),
     (so) => ({ attention: (q, k, v, o) => { const r = so.attention(q, k, v, o); return { ...r, output: { ...r.output, shape: [2, ...r.output.shape] } }; } }),
+    (so) => ({ attention: (q, k, v, o) => { const r = so.attention(q, k, v, o); r.scores?.data.forEach((_, i, a) => { a[i] += i * 1e-3; }); return r; } }),
   ]);
   assertRealPasses(result);
-  assertCaught(result, ['cmp-learned-absolute', 'cmp-rope-relative', 'cmp-not-extra-heads']);
+  assertCaught(result, ['cmp-learned-absolute', 'cmp-rope-relative', 'cmp-not-extra-heads', 'cmp-none-content-only']);
 });
 
 test('extending a learned table: a lookup that clamps past the end, or ignores start, is caught', async () => {

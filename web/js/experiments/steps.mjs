@@ -106,7 +106,7 @@ export function stepChecks(so, table, { words = STEPS_SENTENCE, positions = true
       name: 'steps-weights-rows-sum-to-one',
       pass: sumError <= TOL.same,
       claim: 'Every row of weights sums to 1, with and without the mask.',
-      details: `${2 * T} rows, max |Σ weights − 1| = ${fmt(sumError)} (worst row sums to ${sumWorst.toPrecision(17)}) ≤ ${TOL.same}`,
+      details: `${2 * T} rows, max |Σ weights − 1| = ${fmt(sumError)} (worst row sums to ${fmt(sumWorst, 17)}) ≤ ${TOL.same}`,
     },
     {
       name: 'steps-masked-weights-exactly-zero',
