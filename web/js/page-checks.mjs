@@ -17,7 +17,7 @@ export function checkList(root, heading = 'Checks, computed live') {
 }
 
 /** "id=value …" of the controls a check in `list` follows. */
-export function controlStamp(list) {
+function controlStamp(list) {
   const group = list.closest('.fig');
   if (!group) return '';
   const extra = (group.dataset.controls ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));

@@ -7,7 +7,7 @@ import { attentionFormula, maxAbsDiff, positionsFormula } from './reference.mjs'
 import { TOL, VOCAB, tokenIds } from './sentence.mjs';
 
 /** The batch's sentences (the first B of them, each cut to its first T words). */
-export const BATCH_SENTENCES = Object.freeze([
+const BATCH_SENTENCES = Object.freeze([
   'the robot follows the person and',
   'a person sees the robot and',
   'the robot lifts a box and',

@@ -196,7 +196,7 @@ function plus(a, b) {
 }
 
 /** A seeded uniform [−1, 1) (rows, width) table: stand-in values for a trained one. */
-export function randomTable(rows, width, seed) {
+function randomTable(rows, width, seed) {
   const uniform = uniformGenerator(seed);
   return { data: Float64Array.from({ length: rows * width }, () => 2 * uniform() - 1), shape: [rows, width], dtype: 'float64' };
 }
