@@ -32,7 +32,7 @@ export async function run(so, root) {
   const redraw = perFrame(() => render());
   toggle(group, { id: 'steps-causal', label: 'Causal mask', pressed: settings.causal, onToggle: (on) => { settings.causal = on; redraw(); } });
   toggle(group, { id: 'steps-positions', label: 'Positions added', pressed: settings.positions, onToggle: (on) => { settings.positions = on; redraw(); } });
-  toggle(group, { id: 'steps-projections', label: 'Project q and k (Wq, Wk)', pressed: settings.projections, onToggle: (on) => { settings.projections = on; redraw(); } });
+  toggle(group, { id: 'steps-projections', label: 'Wq, Wk projections', pressed: settings.projections, onToggle: (on) => { settings.projections = on; redraw(); } });
   select(group, {
     id: 'steps-sentence', label: 'Sentence',
     options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
@@ -71,7 +71,7 @@ export async function run(so, root) {
     </ol>`,
     'With no learned projections, queries and keys are the input rows themselves, so a row meets itself as a key and ' +
     'scores its own squared length, which no shorter key can beat: the bright diagonal is an artefact of q = k, not ' +
-    'what attention always does. A model learns separate projections Wq and Wk; “Project q and k” uses two fixed ' +
+    'what attention always does. A model learns separate projections Wq and Wk; “Wq, Wk projections” uses two fixed ' +
     'random ones to show the difference (values stay the input rows).',
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
   const list = checkList(f);
