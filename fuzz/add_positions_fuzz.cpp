@@ -115,23 +115,20 @@ void check_package(Input& in, const seqorder::Tensor<T>& x, std::int64_t batch, 
     const std::int64_t io_bytes = expected.any() ? 0 : static_cast<std::int64_t>(2 * x.size() * sizeof(T));
     const std::int64_t sequences = valid ? saturating_product(std::span(shape).first(shape.size() - 2)) : 0;
 
-    std::vector<seqorder::calls::Result> results;
-    if (expect_call(expected, [&] { results = seqorder::calls::add_positions(p); }, "calls::add_positions" + args, io_bytes)) {
-        FUZZ_CHECK(results.size() == 1, "calls::add_positions" + args + ": " + std::to_string(results.size()) + " results");
-        const std::span<const T> got = result_values<T>(results[0], shape, "calls::add_positions" + args);
-        std::vector<T> kernel(x.size());
-        if (n > 0) seqorder::add_positions_into<T>(kernel, x.data(), sequences, a.length, a.width, a.start, a.base);
-        check_same_bits<T>(got, kernel, "calls::add_positions" + args);
-        check_added<T>(x.data(), got, a, "calls::add_positions" + args);
-    }
-    if (expect_call(expected, [&] { results = seqorder::calls::rope(p); }, "calls::rope" + args, io_bytes)) {
-        FUZZ_CHECK(results.size() == 1, "calls::rope" + args + ": " + std::to_string(results.size()) + " results");
-        const std::span<const T> got = result_values<T>(results[0], shape, "calls::rope" + args);
-        std::vector<T> kernel(x.size());
-        if (n > 0) seqorder::rope_into<T>(kernel, x.data(), sequences, a.length, a.width, a.start, a.base);
-        check_same_bits<T>(got, kernel, "calls::rope" + args);
-        check_rotated<T>(x.data(), got, a, "calls::rope" + args);
-    }
+    // Each call, its kernel (the result bit for bit) and its oracle.
+    auto check_call = [&](const std::string& name, auto call, auto kernel, auto oracle) {
+        const std::string what = "calls::" + name + args;
+        std::vector<seqorder::calls::Result> results;
+        if (!expect_call(expected, [&] { results = call(p); }, what, io_bytes)) return;
+        FUZZ_CHECK(results.size() == 1, what + ": " + std::to_string(results.size()) + " results");
+        const std::span<const T> got = result_values<T>(results[0], shape, what);
+        std::vector<T> want(x.size());
+        if (n > 0) kernel(std::span<T>(want), x.data(), sequences, a.length, a.width, a.start, a.base);
+        check_same_bits<T>(got, want, what);
+        oracle(x.data(), got, a, what);
+    };
+    check_call("add_positions", seqorder::calls::add_positions, seqorder::add_positions_into<T>, check_added<T>);
+    check_call("rope", seqorder::calls::rope, seqorder::rope_into<T>, check_rotated<T>);
 }
 
 template <class T>
