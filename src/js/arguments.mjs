@@ -82,13 +82,26 @@ export function readOptions(name, options, known) {
   return values;
 }
 
+/** Whether a buffer has been detached (transferred): a view of it can no longer be made. */
+function isDetached(buffer) {
+  try {
+    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
 /** A typed array of one of `classes` (dtype names), recorded by its intrinsic buffer, offset and length. */
 function readArray(name, value, dtypes) {
   const className = classNameOf(value);
   const dtype = DTYPE_OF_CLASS[className];
   if (dtype === undefined || !dtypes.includes(dtype))
     throw new TypeError(`${name} must be a typed array (${dtypes.map((d) => DTYPES[d].name).join(' or ')}), got ${describe(value)}`);
-  return { name, dtype, buffer: bufferOf(value), byteOffset: byteOffsetOf(value), length: lengthOf(value), view: value };
+  const record = { name, dtype, buffer: bufferOf(value), byteOffset: byteOffsetOf(value), length: lengthOf(value), view: value };
+  // (a detached buffer's views read as empty: only an empty one can be)
+  if (record.length === 0 && isDetached(record.buffer)) throw new TypeError(`${name}: its buffer is detached`);
+  return record;
 }
 
 /**
@@ -99,8 +112,11 @@ function readArray(name, value, dtypes) {
 export function readTensor(name, tensor) {
   if (tensor === null || typeof tensor !== 'object' || isArray(tensor) || classNameOf(tensor) !== undefined)
     throw new TypeError(`${name} must be a tensor { data, shape, dtype }, got ${describe(tensor)}`);
-  const { data: dataValue, shape: shapeValue, dtype: dtypeValue } = tensor;
+  // data first, recorded at once: a later getter that detaches or shrinks it is caught before it is copied
+  const dataValue = tensor.data;
   const data = readArray(`${name}.data`, dataValue, Object.keys(DTYPES));
+  const shapeValue = tensor.shape;
+  const dtypeValue = tensor.dtype;
   if (!isArray(shapeValue)) throw new TypeError(`${name}.shape must be an array of integers, got ${describe(shapeValue)}`);
   const rank = shapeValue.length;
   if (rank > MAX_RANK) throw new RangeError(`${name}.shape must have at most ${MAX_RANK} axes, got ${rank}`);
@@ -141,7 +157,7 @@ export function readOut(name, out, dtype) {
  * since (by a getter of a later argument, say) would make the call read or write past it.
  */
 export function checkStillThere(record) {
-  if (record.length > 0 && lengthOf(record.view) < record.length)
+  if (record.length > 0 && !(lengthOf(record.view) >= record.length))
     throw new TypeError(`${record.name}: its buffer was detached or shrunk after the arguments were read (it held ${record.length} elements)`);
 }
 

@@ -53,7 +53,7 @@ const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions',
 async function recordingApi(log) {
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
   const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-  const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder_core.wasm')) });
+  const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
   const capture = (value) => {
     if (value === null || typeof value !== 'object') return value;
     const { address, count, dtype, shape } = value;  // a TensorArg: copy its bytes out of the heap now

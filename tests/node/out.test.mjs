@@ -1,7 +1,7 @@
-// The zero-copy option `out` (issue 6, goal 5): positions(…, { out }) and attention(…, { out }) write into the caller's
+// The zero-copy option `out`: positions(…, { out }) and attention(…, { out }) write into the caller's
 // typed array and return a Tensor whose data IS that array, so repeated calls allocate no new array memory. An out of
-// the wrong class is a RangeError naming options.out (a TypeError when it is not a typed array at all), as is one of the
-// wrong length; a rejected call leaves out untouched. The other functions that take out behave the same.
+// the wrong class is a TypeError naming out (as is one that is not a typed array at all), one of the wrong length a
+// RangeError; a rejected call leaves out untouched. The other functions that take out behave the same.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
