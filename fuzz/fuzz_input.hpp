@@ -367,7 +367,6 @@ inline std::optional<std::int64_t> whole(double x, double min, double max) {
     return static_cast<std::int64_t>(x);
 }
 
-inline bool is_float_dtype(const std::string& dtype) { return dtype == "float64" || dtype == "float32"; }
 template <class T>
 inline const char* dtype_name() {
     return sizeof(T) == 8 ? "float64" : "float32";
@@ -456,7 +455,8 @@ std::span<const T> result_values(const seqorder::calls::Result& r, std::span<con
     return {static_cast<const T*>(r.data.get()), static_cast<std::size_t>(r.count)};
 }
 
-// The package's result against the kernel the binding runs, bit for bit (the same code on the same inputs).
+// Results that must be the same bits, being the same code on the same inputs: the package's result and the kernel the
+// binding runs, or two APIs over one kernel.
 template <class T>
 void check_same_bits(std::span<const T> got, std::span<const T> kernel, const std::string& what) {
     FUZZ_CHECK(got.size() == kernel.size(), what + ": " + std::to_string(got.size()) + " values, the kernel gives " +
