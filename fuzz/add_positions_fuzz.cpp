@@ -2,8 +2,9 @@
 //   calls::add_positions and calls::rope (the package's path: x as the binding passes it, with 0 to 3 leading batch
 //   axes and a shape of JS numbers that may disagree with the data; start as a JS number; an out length),
 //   add_positions<T> and rope<T> (Tensor API: x (T, D) or (B, T, D), or a wrong rank), add_positions_into<T>,
-//   rope_into<T> and rope_reference<T> (span API, out of place and in place), float64 and float32, with arbitrary shapes (empty ones with huge other sizes
-//   included), start, base, and x holding NaN, infinities, subnormals and huge values.
+//   rope_into<T> and rope_reference<T> (span API, out of place and in place), float64 and float32, with arbitrary
+//   shapes (empty ones with huge other sizes included), start, base, and x holding NaN, infinities, subnormals and huge
+//   values.
 // Invariants:
 //   - throws iff x's dtype, shape or rank is wrong, batch < 0, start is not a whole number in range, or the positions
 //     arguments (T, D, start, base) break their rule (invalid_argument), or, for the package's calls, an out length is
@@ -41,8 +42,9 @@ void check_added(std::span<const T> x, std::span<const T> out, const PositionsAr
         const T xj = x[j];
         const T got = out[j];
         if (!std::isfinite(xj)) {
-            FUZZ_CHECK(same_value(got, static_cast<T>(xj + p)), what + ": element " + std::to_string(j) + " of non-finite x " +
-                                                                    str(static_cast<double>(xj)) + " became " + str(static_cast<double>(got)));
+            FUZZ_CHECK(same_value(got, static_cast<T>(xj + p)), what + ": element " + std::to_string(j) +
+                                                                    " of non-finite x " + str(static_cast<double>(xj)) +
+                                                                    " became " + str(static_cast<double>(got)));
         } else {
             const double want = static_cast<double>(xj) + static_cast<double>(p);
             const double tolerance = table_error + 2 * eps_t * (std::fabs(static_cast<double>(xj)) + 1);
@@ -90,7 +92,7 @@ void check_rotated(std::span<const T> x, std::span<const T> out, const Positions
 template <class T>
 void check_package(Input& in, const seqorder::Tensor<T>& x, std::int64_t batch, const PositionsArgs& meant) {
     std::vector<std::int64_t> dims(x.shape().begin(), x.shape().end());
-    std::vector<std::int64_t> lead = in.lead_axes(batch, x.rank() == 3);
+    const std::vector<std::int64_t> lead = in.lead_axes(batch, x.rank() == 3);
     if (x.rank() == 2 || x.rank() == 3) {
         dims = lead;
         dims.push_back(meant.length);

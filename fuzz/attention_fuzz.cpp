@@ -254,7 +254,8 @@ Kernels<T> run_kernels(const Call& c, std::span<const T> q, std::span<const T> k
     }, "attention_reference " + what);
     check_steps<T>(c, q.data(), k.data(), v.data(), r.scores.data(), r.scaled.data(), r.weights.data(), r.output.data(), what);
     for (std::size_t j = 0; j < no; ++j)
-        FUZZ_CHECK(same_value(r.output[j], r.output_only[j]), what + ": output with and without steps differ at " + std::to_string(j));
+        FUZZ_CHECK(same_value(r.output[j], r.output_only[j]),
+                   what + ": output with and without steps differ at " + std::to_string(j));
     if constexpr (sizeof(T) == 4) {
         r.fast.resize(no);
         std::span<float> out(r.fast);
@@ -365,7 +366,8 @@ void check_package(Input& in, const seqorder::Tensor<T>& q, const seqorder::Tens
     FUZZ_CHECK(results.size() == (p.steps ? 4u : 1u), call + ": " + std::to_string(results.size()) + " results");
     const std::span<const T> output = result_values<T>(results.back(), output_shape, call + ", output");
     std::vector<std::span<const T>> steps;
-    for (std::size_t j = 0; p.steps && j < 3; ++j) steps.push_back(result_values<T>(results[j], step_shape, call + ", step " + std::to_string(j)));
+    for (std::size_t j = 0; p.steps && j < 3; ++j)
+        steps.push_back(result_values<T>(results[j], step_shape, call + ", step " + std::to_string(j)));
     if (nw == 0 && no == 0) return;  // nothing computed (the batch may be as large as the empty axes allow)
 
     const Kernels<T>& kernel = kernels.of(c, call);

@@ -282,13 +282,13 @@ std::vector<Result> attention(const AttentionArgs& a) {
         shape.push_back(cols);
         return shape;
     };
-    static constexpr const char* kSteps[] = {"scores", "scaled", "weights", "output"};
+    static constexpr const char* kNames[] = {"scores", "scaled", "weights", "output"};  // the steps, then the output
     std::vector<Result> results;
     if (a.steps)
-        for (const char* step : std::span(kSteps).first(3))
+        for (const char* step : std::span(kNames).first(3))
             results.push_back(plan_result(step, a.q.dtype, with_last(s.queries, s.keys), std::nullopt));
     results.push_back(plan_result("output", a.q.dtype, with_last(s.queries, s.value_width), a.out_length));
-    for (std::size_t j = 0; j < results.size(); ++j) allocate(results[j], kSteps[a.steps ? j : 3]);  // all checked
+    for (std::size_t j = 0; j < results.size(); ++j) allocate(results[j], kNames[a.steps ? j : 3]);  // all planned
     Result& output = results.back();
     if (std::all_of(results.begin(), results.end(), [](const Result& r) { return r.count == 0; })) return results;
     for_float(a.q.dtype, [&]<class T>() {
