@@ -3,8 +3,9 @@
 
 Each seed spells, in the byte format of fuzz_input.hpp (read from the front, zeros past the end), a call a reader of
 the lesson would make or a boundary the core must hold; the js-* seeds end with the draws of the package's path
-(calls.hpp: numbers, dtypes, shapes, out lengths as a JS caller passes them). The rest of fuzz/corpus/ is what libFuzzer found and
-`scripts/fuzz.sh --merge` kept (inputs that add coverage); crash-* files are past findings, kept as regressions.
+(calls.hpp: numbers, dtypes, shapes, out lengths as a JS caller passes them). The rest of fuzz/corpus/ is what
+libFuzzer found and `scripts/fuzz.sh --merge` kept (inputs that add coverage); crash-* files are past findings, kept as
+regressions.
 
     /usr/bin/python3 fuzz/make_seeds.py
 """
