@@ -86,17 +86,13 @@ Sizes dims(const TensorArg& t, const std::string& name) {
     return sizes;
 }
 
-std::int64_t product(std::span<const std::int64_t> sizes) {
-    std::int64_t p = 1;
-    for (const std::int64_t d : sizes) p *= d;  // sizes of a checked tensor in memory: no overflow
-    return p;
-}
-
 std::size_t element_bytes(const std::string& dtype) { return dtype == "float64" ? 8 : 4; }
 
-// A result of `shape` and `dtype`, checked against the tensor limit, allocated (uninitialized), and its length held
-// against the caller's `out` array if one was given.
-Result make_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
+// A result of `shape` and `dtype`, not allocated yet: its count checked against the tensor limit, and the caller's
+// `out` array, if one was given, held to it. A call plans every result before it allocates any, so that no rule is
+// found broken once memory is taken (fuzz finding: attention's three steps, up to 1 GiB each, were allocated before
+// the output's size and out length were checked).
+Result plan_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
     Result r;
     r.count = checked_count(shape, element_bytes(dtype), what);
     if (out_length && *out_length != static_cast<double>(r.count))
@@ -104,13 +100,24 @@ Result make_result(const std::string& what, const std::string& dtype, Sizes shap
                                     number_text(*out_length));
     r.dtype = dtype;
     r.shape = std::move(shape);
-    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(dtype);
+    return r;
+}
+
+// Allocates the block of a planned result (uninitialized); `what` names it if the heap cannot hold it.
+void allocate(Result& r, const std::string& what) {
+    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(r.dtype);
     r.data.reset(std::malloc(std::max<std::size_t>(bytes, 8)));
     if (!r.data) {
         char mib[32];
         std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
         throw std::runtime_error(what + ": out of memory, the heap cannot hold " + mib + " more");
     }
+}
+
+// The one result of a call: planned, then allocated.
+Result make_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
+    Result r = plan_result(what, dtype, std::move(shape), out_length);
+    allocate(r, what);
     return r;
 }
 
@@ -132,11 +139,19 @@ void for_float(const std::string& dtype, F&& work) {
         work.template operator()<double>();
 }
 
-// x (.., T, D) as (batch, length, width), batch the product of the leading axes.
+// x (.., T, D) as (batch, length, width), batch the product of the leading axes. The product divides x's count, so it
+// is exact whenever x has elements; an empty x's leading axes may be anything up to 2^53 - 1 each (fuzz finding: the
+// shape [2^40, 2^40, 0, 2] overflowed 64 bits), so it saturates at INT64_MAX, a batch no kernel is given (nothing is
+// computed when every result is empty).
 struct Rows {
     std::int64_t batch, length, width;
 };
-Rows rows_of(const Sizes& shape) { return {product(std::span(shape).first(shape.size() - 2)), shape[shape.size() - 2], shape.back()}; }
+Rows rows_of(const Sizes& shape) {
+    Rows r{1, shape[shape.size() - 2], shape.back()};
+    for (std::size_t axis = 0; axis + 2 < shape.size(); ++axis)
+        if (__builtin_mul_overflow(r.batch, shape[axis], &r.batch)) r.batch = std::numeric_limits<std::int64_t>::max();
+    return r;
+}
 
 // The body of addPositions and rope: x (.., T, D) with an even D (`why`), start and base as positions() checks them.
 template <class Shift>
@@ -267,12 +282,15 @@ std::vector<Result> attention(const AttentionArgs& a) {
         shape.push_back(cols);
         return shape;
     };
+    static constexpr const char* kNames[] = {"scores", "scaled", "weights", "output"};  // the steps, then the output
     std::vector<Result> results;
     if (a.steps)
-        for (const char* step : {"scores", "scaled", "weights"})
-            results.push_back(make_result(step, a.q.dtype, with_last(s.queries, s.keys), std::nullopt));
-    results.push_back(make_result("output", a.q.dtype, with_last(s.queries, s.value_width), a.out_length));
+        for (const char* step : std::span(kNames).first(3))
+            results.push_back(plan_result(step, a.q.dtype, with_last(s.queries, s.keys), std::nullopt));
+    results.push_back(plan_result("output", a.q.dtype, with_last(s.queries, s.value_width), a.out_length));
+    for (std::size_t j = 0; j < results.size(); ++j) allocate(results[j], kNames[a.steps ? j : 3]);  // all planned
     Result& output = results.back();
+    if (std::all_of(results.begin(), results.end(), [](const Result& r) { return r.count == 0; })) return results;
     for_float(a.q.dtype, [&]<class T>() {
         const auto qs = in_span<T>(a.q), ks = in_span<T>(a.k), vs = in_span<T>(a.v);
         if constexpr (std::is_same_v<T, float>) {
