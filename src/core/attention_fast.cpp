@@ -28,6 +28,8 @@ using simd::i32x4;
 
 constexpr std::size_t kRows = 4;  // query rows per tile: one lane each
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
+constexpr std::size_t kLanes = 4;  // floats per vector
+constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -84,42 +86,45 @@ void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) 
         }
 }
 
-// rows (<= 4) query rows of width D -> (D, 4); missing rows are zero.
+// rows (<= 4) query rows of width D -> (D, 4, 4): at each d, each row's value splatted over four lanes, so the
+// microkernel loads it as a vector (missing rows are zero).
 void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D) {
     for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] : 0.0f;
+        for (std::size_t r = 0; r < kRows; ++r)
+            simd::store(packed + (d * kRows + r) * kLanes, simd::splat(r < rows ? q[r * D + d] : 0.0f));
 }
 
 // The microkernel, for q . k^T and for weights . v alike:
-//   a: (n, 4), b: (n, 8) -> tile (4, 8), tile[r][c] = sum over t of a[t][r] * b[t][c], summed in order of t.
-// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 2 loads and 4 broadcasts
-// per step, all of it in registers.
+//   a: (n, 4, 4) splatted (a[t][r] in all four lanes), b: (n, 8) -> tile (4, 8) += a . b, i.e.
+//   tile[r][c] += a[t][r] * b[t][c] for t = 0 .. n-1 in order.
+// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 6 vector loads per step,
+// all of it in registers. The a operands come splatted from memory rather than splatted here: a splat (even from
+// memory) takes a vector ALU slot on some cores (AMD Zen), where 4 of them per 16 multiplies and adds cost ~25% of
+// the loop's speed; a plain load uses a load port only, everywhere.
 struct Tile {
     f32x4 c[8];
 };
 
-SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n) {
-    const f32x4 zero = simd::splat(0.0f);
-    f32x4 c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero, c7 = zero;
+SEQORDER_INLINE void multiply_tile(Tile& tile, const float* a, const float* b, std::size_t n) {
+    f32x4 c0 = tile.c[0], c1 = tile.c[1], c2 = tile.c[2], c3 = tile.c[3];
+    f32x4 c4 = tile.c[4], c5 = tile.c[5], c6 = tile.c[6], c7 = tile.c[7];
     SEQORDER_PLAIN_LOOP
-    for (std::size_t t = 0; t < n; ++t) {
+    for (const float* const end = b + n * kCols; b != end; b += kCols, a += kRows * kLanes) {
         const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
-        const f32x4 a0 = simd::load_splat(a);
+        const f32x4 a0 = simd::load(a);
         c0 = simd::madd(c0, a0, b0);
         c1 = simd::madd(c1, a0, b1);
-        const f32x4 a1 = simd::load_splat(a + 1);
+        const f32x4 a1 = simd::load(a + 4);
         c2 = simd::madd(c2, a1, b0);
         c3 = simd::madd(c3, a1, b1);
-        const f32x4 a2 = simd::load_splat(a + 2);
+        const f32x4 a2 = simd::load(a + 8);
         c4 = simd::madd(c4, a2, b0);
         c5 = simd::madd(c5, a2, b1);
-        const f32x4 a3 = simd::load_splat(a + 3);
+        const f32x4 a3 = simd::load(a + 12);
         c6 = simd::madd(c6, a3, b0);
         c7 = simd::madd(c7, a3, b1);
-        a += kRows;
-        b += kCols;
     }
-    return {{c0, c1, c2, c3, c4, c5, c6, c7}};
+    tile = {{c0, c1, c2, c3, c4, c5, c6, c7}};
 }
 
 // How scaled_scores turns a dot product into a scaled score: divided by sqrt(D) as in the reference, or, when sqrt(D)
@@ -148,12 +153,13 @@ private:
 // multiply-add may be fused, within float32 rounding of them).
 // Returns each row's maximum over the keys before `seen_by_all` (the softmax's first pass, done while the scores are
 // still in registers; -infinity if there are none).
-// queries: (D, 4) packed; key_panels: pack_keys's layout.
+// queries: pack_queries's layout; key_panels: pack_keys's layout.
 f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
                     const Scaling& scale, std::size_t seen_by_all) {
     f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
-        Tile t = multiply_tile(queries, key_panels + j0 * D, D);
+        Tile t{};
+        multiply_tile(t, queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
@@ -212,18 +218,53 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
     for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) * reciprocal);
 }
 
+// A tile to and from memory (one tile per value panel, while the weighted sum runs over blocks of keys).
+constexpr std::size_t kTileFloats = kRows * kCols;
+Tile load_tile(const float* p) {
+    Tile t;
+    for (std::size_t i = 0; i < 8; ++i) t.c[i] = simd::load(p + i * kLanes);
+    return t;
+}
+void store_tile(float* p, const Tile& t) {
+    for (std::size_t i = 0; i < 8; ++i) simd::store(p + i * kLanes, t.c[i]);
+}
+
+// The weighted sum's scratch memory: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
+struct SumScratch {
+    explicit SumScratch(std::size_t Dv) : splatted(kKeyBlock * kRows * kLanes), tiles(round_up(Dv, kCols) / kCols * kTileFloats) {}
+    Floats splatted, tiles;
+};
+
 // output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
 // layout, Tk keys each, of which the first `keys` are used): for each row, the terms w_j v_j added in order of j, as in
 // the reference.
+// The keys before first_masked go through the microkernel in blocks of kKeyBlock: each block's weights are splatted
+// once (into scratch.splatted, small enough to stay in the L1 cache) and then used by every value panel, whose tile
+// waits in scratch.tiles between blocks (stored and reloaded exactly: the order of the additions is unchanged).
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
 void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
-                  std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv) {
+                  std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv,
+                  const SumScratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
-    for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-        const float* panel = value_panels + e0 * Tk;
-        Tile t = multiply_tile(weights, panel, unmasked);
+    const std::size_t panels = round_up(Dv, kCols) / kCols;
+    float* const splatted = scratch.splatted.data();
+    float* const tiles = scratch.tiles.data();
+    std::fill(tiles, tiles + panels * kTileFloats, 0.0f);
+    for (std::size_t j0 = 0; j0 < unmasked; j0 += kKeyBlock) {
+        const std::size_t n = std::min(kKeyBlock, unmasked - j0);
+        for (std::size_t i = 0; i < n * kRows; ++i)
+            simd::store(splatted + i * kLanes, simd::load_splat(weights + j0 * kRows + i));
+        for (std::size_t p = 0; p < panels; ++p) {
+            Tile t = load_tile(tiles + p * kTileFloats);
+            multiply_tile(t, splatted, value_panels + p * kCols * Tk + j0 * kCols, n);
+            store_tile(tiles + p * kTileFloats, t);
+        }
+    }
+    for (std::size_t p = 0; p < panels; ++p) {
+        const float* panel = value_panels + p * kCols * Tk;
+        Tile t = load_tile(tiles + p * kTileFloats);
         for (std::size_t j = unmasked; j < keys; ++j) {  // at most kRows - 1 diagonal keys
             const f32x4 v0 = simd::load(panel + j * kCols), v1 = simd::load(panel + j * kCols + 4);
             // row r sees key j iff j <= last_seen_by_row0 + r (written out per row: the tile stays in registers)
@@ -239,7 +280,7 @@ void weighted_sum(float* output, std::size_t rows, const float* weights, const f
             add(t.c[4], t.c[5], 2);
             add(t.c[6], t.c[7], 3);
         }
-        const std::size_t n = std::min(kCols, Dv - e0);
+        const std::size_t e0 = p * kCols, n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
             alignas(16) float row[kCols];
             simd::store(row, t.c[2 * r]);
@@ -271,7 +312,8 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
-    const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);
+    const Floats queries(D * kRows * kLanes), scaled(round_up(Tk, kCols) * kRows);
+    const SumScratch sum_scratch(Dv);
     for (std::size_t b = 0; b < B; ++b) {
         pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
         pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
@@ -287,7 +329,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
                                             std::min(keys, first_masked));
             softmax_rows(scaled.data(), keys, max, first_masked, static_cast<std::int32_t>(position));
             weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
-                         first_masked, static_cast<std::int32_t>(position), Tk, Dv);
+                         first_masked, static_cast<std::int32_t>(position), Tk, Dv, sum_scratch);
         }
     }
 }
