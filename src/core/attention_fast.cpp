@@ -1,6 +1,9 @@
 #include "attention_fast.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -86,8 +89,8 @@ void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) 
         }
 }
 
-// rows (<= 4) query rows of width D -> (D, 4, 4): at each d, each row's value splatted over four lanes, so the
-// microkernel loads it as a vector (missing rows are zero).
+// rows (<= 4) query rows of width D -> (D, 4, 4), the microkernel's Splatted layout: at each d, each row's value
+// splatted over four lanes (missing rows are zero). Splatted once, used by every key panel.
 void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D) {
     for (std::size_t d = 0; d < D; ++d)
         for (std::size_t r = 0; r < kRows; ++r)
@@ -95,32 +98,45 @@ void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D
 }
 
 // The microkernel, for q . k^T and for weights . v alike:
-//   a: (n, 4, 4) splatted (a[t][r] in all four lanes), b: (n, 8) -> tile (4, 8) += a . b, i.e.
+//   a: (n, 4) (`A` says how it lies in memory), b: (n, 8) -> tile (4, 8) += a . b, i.e.
 //   tile[r][c] += a[t][r] * b[t][c] for t = 0 .. n-1 in order.
-// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 6 vector loads per step,
-// all of it in registers. The a operands come splatted from memory rather than splatted here: a splat (even from
-// memory) takes a vector ALU slot on some cores (AMD Zen), where 4 of them per 16 multiplies and adds cost ~25% of
-// the loop's speed; a plain load uses a load port only, everywhere.
+// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 2 loads of b and 4 of a
+// (each a[t][r] in all four lanes) per step, all of it in registers.
 struct Tile {
     f32x4 c[8];
 };
 
+// How a reaches the microkernel, a[t][r] splatted over four lanes:
+//   Splatted: (n, 4, 4), already splatted in memory, so a step's four a vectors are plain loads (a load port only).
+//   Broadcast: (n, 4), each a[t][r] splatted by a load_splat. One instruction too (x64: vbroadcastss from memory),
+//   a plain load on Intel cores, but on AMD Zen it also takes a vector ALU slot, so 4 of them per step compete with
+//   the 16 multiplies and adds for the 4 vector pipes (~25% of the loop's speed there).
+struct Splatted {
+    static constexpr std::size_t step = kRows * kLanes;
+    static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load(a + r * kLanes); }
+};
+struct Broadcast {
+    static constexpr std::size_t step = kRows;
+    static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load_splat(a + r); }
+};
+
+template <class A>
 SEQORDER_INLINE void multiply_tile(Tile& tile, const float* a, const float* b, std::size_t n) {
     f32x4 c0 = tile.c[0], c1 = tile.c[1], c2 = tile.c[2], c3 = tile.c[3];
     f32x4 c4 = tile.c[4], c5 = tile.c[5], c6 = tile.c[6], c7 = tile.c[7];
     SEQORDER_PLAIN_LOOP
-    for (const float* const end = b + n * kCols; b != end; b += kCols, a += kRows * kLanes) {
+    for (const float* const end = b + n * kCols; b != end; b += kCols, a += A::step) {
         const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
-        const f32x4 a0 = simd::load(a);
+        const f32x4 a0 = A::row(a, 0);
         c0 = simd::madd(c0, a0, b0);
         c1 = simd::madd(c1, a0, b1);
-        const f32x4 a1 = simd::load(a + 4);
+        const f32x4 a1 = A::row(a, 1);
         c2 = simd::madd(c2, a1, b0);
         c3 = simd::madd(c3, a1, b1);
-        const f32x4 a2 = simd::load(a + 8);
+        const f32x4 a2 = A::row(a, 2);
         c4 = simd::madd(c4, a2, b0);
         c5 = simd::madd(c5, a2, b1);
-        const f32x4 a3 = simd::load(a + 12);
+        const f32x4 a3 = A::row(a, 3);
         c6 = simd::madd(c6, a3, b0);
         c7 = simd::madd(c7, a3, b1);
     }
@@ -159,7 +175,7 @@ f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels
     f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
         Tile t{};
-        multiply_tile(t, queries, key_panels + j0 * D, D);
+        multiply_tile<Splatted>(t, queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
@@ -200,11 +216,13 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
     for (std::size_t j = unmasked; j < keys; ++j)
         max = simd::pmax(max, simd::select(seen(j), simd::load(scaled + j * kRows), minus_inf));
 
-    // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0
+    // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0 (loops over
+    // pointers: an index would cost integer instructions, which take vector ALU ports on some cores)
     f32x4 sum = simd::splat(0.0f);
-    for (std::size_t j = 0; j < unmasked; ++j) {
-        const f32x4 w = simd::exp(simd::load(scaled + j * kRows) - max);
-        simd::store(scaled + j * kRows, w);
+    float* const unmasked_end = scaled + unmasked * kRows;
+    for (float* p = scaled; p != unmasked_end; p += kRows) {
+        const f32x4 w = simd::exp(simd::load(p) - max);
+        simd::store(p, w);
         sum = sum + w;
     }
     for (std::size_t j = unmasked; j < keys; ++j) {
@@ -215,7 +233,7 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
 
     // normalized (hidden weights stay 0)
     const f32x4 reciprocal = simd::splat(1.0f) / sum;
-    for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) * reciprocal);
+    for (float* p = scaled; p != scaled + keys * kRows; p += kRows) simd::store(p, simd::load(p) * reciprocal);
 }
 
 // A tile to and from memory (one tile per value panel, while the weighted sum runs over blocks of keys).
@@ -231,35 +249,52 @@ void store_tile(float* p, const Tile& t) {
 
 // The weighted sum's scratch memory: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
 struct SumScratch {
-    explicit SumScratch(std::size_t Dv) : splatted(kKeyBlock * kRows * kLanes), tiles(round_up(Dv, kCols) / kCols * kTileFloats) {}
+    explicit SumScratch(std::size_t Dv)
+        : splatted(kKeyBlock * kRows * kLanes), tiles(round_up(Dv, kCols) / kCols * kTileFloats) {}
     Floats splatted, tiles;
 };
+
+// weights (n, 4) -> (n, 4, 4): each weight splatted over four lanes (the microkernel's Splatted layout).
+void splat_weights(float* splatted, const float* weights, std::size_t n) {
+    for (const float* const end = weights + n * kRows; weights != end; ++weights, splatted += kLanes)
+        simd::store(splatted, simd::load_splat(weights));
+}
 
 // output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
 // layout, Tk keys each, of which the first `keys` are used): for each row, the terms w_j v_j added in order of j, as in
 // the reference.
-// The keys before first_masked go through the microkernel in blocks of kKeyBlock: each block's weights are splatted
-// once (into scratch.splatted, small enough to stay in the L1 cache) and then used by every value panel, whose tile
-// waits in scratch.tiles between blocks (stored and reloaded exactly: the order of the additions is unchanged).
+// The keys before first_masked go through the microkernel, one value panel at a time, its tile parked in
+// scratch.tiles (stored and reloaded exactly). The kernel says how the weights reach it:
+//   splat_in_loop: as they are (Broadcast), all keys at once;
+//   splat_per_block: in blocks of kKeyBlock keys, each block's weights splatted once (into scratch.splatted, small
+//   enough to stay in the L1 cache) and then used by every value panel (Splatted).
+// Either way each output adds the same terms in the same order: the results are the same, bit for bit.
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
-void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
+// Not inlined: the probe times this very function, and engines that optimize a hot function between calls (V8) then
+// run the same code in both.
+[[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
                   std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv,
-                  const SumScratch& scratch) {
+                  AttentionKernel kernel, const SumScratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const std::size_t panels = round_up(Dv, kCols) / kCols;
-    float* const splatted = scratch.splatted.data();
     float* const tiles = scratch.tiles.data();
     std::fill(tiles, tiles + panels * kTileFloats, 0.0f);
-    for (std::size_t j0 = 0; j0 < unmasked; j0 += kKeyBlock) {
-        const std::size_t n = std::min(kKeyBlock, unmasked - j0);
-        for (std::size_t i = 0; i < n * kRows; ++i)
-            simd::store(splatted + i * kLanes, simd::load_splat(weights + j0 * kRows + i));
+    const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
         for (std::size_t p = 0; p < panels; ++p) {
             Tile t = load_tile(tiles + p * kTileFloats);
-            multiply_tile(t, splatted, value_panels + p * kCols * Tk + j0 * kCols, n);
+            multiply_tile<decltype(layout)>(t, a, value_panels + (p * Tk + j0) * kCols, n);
             store_tile(tiles + p * kTileFloats, t);
+        }
+    };
+    if (kernel == AttentionKernel::splat_in_loop) {
+        add_block(0, unmasked, Broadcast{}, weights);
+    } else {
+        for (std::size_t j0 = 0; j0 < unmasked; j0 += kKeyBlock) {
+            const std::size_t n = std::min(kKeyBlock, unmasked - j0);
+            splat_weights(scratch.splatted.data(), weights + j0 * kRows, n);
+            add_block(j0, n, Splatted{}, scratch.splatted.data());
         }
     }
     for (std::size_t p = 0; p < panels; ++p) {
@@ -290,7 +325,72 @@ void weighted_sum(float* output, std::size_t rows, const float* weights, const f
     }
 }
 
+// use_attention_kernel's choice, or -1 for the probe's.
+std::atomic<int> chosen_kernel{-1};
+
 }  // namespace
+
+AttentionKernel probe_attention_kernel() {
+    using Clock = std::chrono::steady_clock;
+    using Seconds = std::chrono::duration<double>;
+    // The clock's step (browsers coarsen theirs, to between 5 us and 1 ms or more). Each round lasts at least 20 steps,
+    // so that a step is at most 5% of it; a clock too coarse for that in 4 ms cannot tell the kernels apart quickly,
+    // and then splat_per_block is taken (the one whose loss is smaller where it is the slower).
+    Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0;
+    while ((t1 = Clock::now()) == t0) {}
+    while ((t2 = Clock::now()) == t1) {}
+    const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
+    if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_per_block;
+
+    // One stripe's weighted sum over 512 keys, Dv = 64 (~260 kflop, some microseconds): the weights (8 KiB) and
+    // values (128 KiB) stay in the caches, as in attention_fast.
+    constexpr std::size_t keys = 512, Dv = 64;
+    const Floats weights(keys * kRows), value_panels(Dv * keys), output(kRows * Dv);
+    for (std::size_t i = 0; i < keys * kRows; ++i) weights.data()[i] = 1.0f / static_cast<float>(1 + i % 7);
+    for (std::size_t i = 0; i < Dv * keys; ++i) value_panels.data()[i] = static_cast<float>(i % 13) - 6.0f;
+    const SumScratch scratch(Dv);
+    // Calls per second of each kernel over a round, alternately, 5 rounds each; the best round of each counts (the
+    // first calls may run unoptimized code, and a busy machine only ever slows a round down).
+    std::array<double, 2> best{};
+    for (int round = 0; round < 5; ++round)
+        for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block}) {
+            const Clock::time_point start = Clock::now();
+            Seconds elapsed{};
+            std::size_t calls = 0;
+            do {
+                weighted_sum(output.data(), kRows, weights.data(), value_panels.data(), keys, keys, 0, keys, Dv, kernel,
+                             scratch);
+                ++calls;
+                elapsed = Clock::now() - start;
+            } while (elapsed < round_time);
+            double& rate = best[static_cast<std::size_t>(kernel)];
+            rate = std::max(rate, static_cast<double>(calls) / elapsed.count());
+        }
+    const double in_loop = best[static_cast<std::size_t>(AttentionKernel::splat_in_loop)];
+    const double per_block = best[static_cast<std::size_t>(AttentionKernel::splat_per_block)];
+    return in_loop > 1.02 * per_block ? AttentionKernel::splat_in_loop : AttentionKernel::splat_per_block;
+}
+
+AttentionKernel attention_kernel() {
+    const int chosen = chosen_kernel.load(std::memory_order_relaxed);
+    if (chosen >= 0) return static_cast<AttentionKernel>(chosen);
+    static const AttentionKernel probed = probe_attention_kernel();
+    return probed;
+}
+
+void use_attention_kernel(std::optional<AttentionKernel> kernel) {
+    chosen_kernel.store(kernel ? static_cast<int>(*kernel) : -1, std::memory_order_relaxed);
+}
+
+std::string_view attention_kernel_name(AttentionKernel kernel) {
+    return kernel == AttentionKernel::splat_in_loop ? "splat_in_loop" : "splat_per_block";
+}
+
+std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
+    for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block})
+        if (name == attention_kernel_name(kernel)) return kernel;
+    return std::nullopt;
+}
 
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
                     std::span<const float> v, const AttentionShape& s, const CausalMask& mask) {
@@ -314,6 +414,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
     const Floats queries(D * kRows * kLanes), scaled(round_up(Tk, kCols) * kRows);
     const SumScratch sum_scratch(Dv);
+    const AttentionKernel kernel = attention_kernel();
     for (std::size_t b = 0; b < B; ++b) {
         pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
         pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
@@ -329,7 +430,8 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
                                             std::min(keys, first_masked));
             softmax_rows(scaled.data(), keys, max, first_masked, static_cast<std::int32_t>(position));
             weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
-                         first_masked, static_cast<std::int32_t>(position), Tk, Dv, sum_scratch);
+                         first_masked, static_cast<std::int32_t>(position), Tk, Dv, kernel,
+                         sum_scratch);
         }
     }
 }
