@@ -16,7 +16,12 @@
 #include "f32x4.hpp"
 
 // The microkernel's loop must stay a plain loop: V8's TurboFan hoists every load of an unrolled body and does not
-// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower).
+// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower with load_splat
+// operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
+// 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
+// What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
+// share: ~90% of the multiply+add peak; AMD Zen issues 4 (2 multiply, 2 add pipes) and dispatches 6 instructions per
+// cycle: ~25 instructions per 16 vector operations, ~90% by llvm-mca's Zen 3 model.
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
@@ -274,16 +279,15 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
 // Not inlined: the probe times this very function, and engines that optimize a hot function between calls (V8) then
 // run the same code in both.
-[[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
-                  std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv,
-                  AttentionKernel kernel, const SumScratch& scratch) {
+[[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
+                                   std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
+                                   std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const SumScratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const std::size_t panels = round_up(Dv, kCols) / kCols;
     float* const tiles = scratch.tiles.data();
-    std::fill(tiles, tiles + panels * kTileFloats, 0.0f);
     const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
         for (std::size_t p = 0; p < panels; ++p) {
-            Tile t = load_tile(tiles + p * kTileFloats);
+            Tile t = j0 == 0 ? Tile{} : load_tile(tiles + p * kTileFloats);
             multiply_tile<decltype(layout)>(t, a, value_panels + (p * Tk + j0) * kCols, n);
             store_tile(tiles + p * kTileFloats, t);
         }
@@ -291,7 +295,7 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
     if (kernel == AttentionKernel::splat_in_loop) {
         add_block(0, unmasked, Broadcast{}, weights);
     } else {
-        for (std::size_t j0 = 0; j0 < unmasked; j0 += kKeyBlock) {
+        for (std::size_t j0 = 0; j0 == 0 || j0 < unmasked; j0 += kKeyBlock) {  // block 0 even if empty: it sets tiles
             const std::size_t n = std::min(kKeyBlock, unmasked - j0);
             splat_weights(scratch.splatted.data(), weights + j0 * kRows, n);
             add_block(j0, n, Splatted{}, scratch.splatted.data());
@@ -317,10 +321,16 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
         }
         const std::size_t e0 = p * kCols, n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
+            float* const out = output + r * Dv + e0;
+            if (n == kCols) {  // a whole panel: two vector stores (a copy of a variable length would call memcpy)
+                simd::store(out, t.c[2 * r]);
+                simd::store(out + 4, t.c[2 * r + 1]);
+                continue;
+            }
             alignas(16) float row[kCols];
             simd::store(row, t.c[2 * r]);
             simd::store(row + 4, t.c[2 * r + 1]);
-            std::copy(row, row + n, output + r * Dv + e0);
+            std::copy(row, row + n, out);
         }
     }
 }

@@ -9,10 +9,10 @@
 // How (4 query rows at a time against all the keys they see, exact softmax; memory O(Tk (D + Dv)) per call):
 //   - once per batch item, k is packed into panels of 8 keys ((D, 8) each) and v into panels of 8 value columns
 //     ((Tk, 8) each), zero-padded;
-//   - the 4 query rows are packed (D, 4), so their 4 values at d sit side by side;
+//   - the 4 query rows are packed (D, 4, 4): at each d, each row's value splatted over the four lanes;
 //   - one microkernel, a 4 x 8 tile held in 8 four-lane accumulators with a plain (not unrolled) loop over the shared
 //     axis, computes both q . k^T and the weighted sum weights . v; its 4-row operand comes splatted over the lanes
-//     (the queries are splatted once per stripe; the weights as the kernel below says);
+//     (the queries as packed; the weights as the AttentionKernel below says);
 //   - the scaled scores are stored (Tk, 4), one lane per query row, so the softmax runs on the 4 rows at once and
 //     writes the weights already packed for the weighted sum;
 //   - causal: key tiles wholly above the diagonal are never computed; only keys on the diagonal are masked, and a
