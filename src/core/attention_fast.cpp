@@ -287,7 +287,8 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
     float* const tiles = scratch.tiles.data();
     const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
         for (std::size_t p = 0; p < panels; ++p) {
-            Tile t = j0 == 0 ? Tile{} : load_tile(tiles + p * kTileFloats);
+            Tile t{};
+            if (j0 > 0) t = load_tile(tiles + p * kTileFloats);
             multiply_tile<decltype(layout)>(t, a, value_panels + (p * Tk + j0) * kCols, n);
             store_tile(tiles + p * kTileFloats, t);
         }
@@ -301,36 +302,30 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
             add_block(j0, n, Splatted{}, scratch.splatted.data());
         }
     }
+    // The diagonal keys and the output, from the parked tiles (row r of a tile: its 8 floats from 8r on).
     for (std::size_t p = 0; p < panels; ++p) {
         const float* panel = value_panels + p * kCols * Tk;
-        Tile t = load_tile(tiles + p * kTileFloats);
+        float* const tile = tiles + p * kTileFloats;
         for (std::size_t j = unmasked; j < keys; ++j) {  // at most kRows - 1 diagonal keys
             const f32x4 v0 = simd::load(panel + j * kCols), v1 = simd::load(panel + j * kCols + 4);
-            // row r sees key j iff j <= last_seen_by_row0 + r (written out per row: the tile stays in registers)
+            // row r sees key j iff j <= last_seen_by_row0 + r
             const std::int64_t first_row_seeing = static_cast<std::int64_t>(j) - last_seen_by_row0;
-            const auto add = [&](f32x4& lo, f32x4& hi, std::int64_t r) {
-                if (r < first_row_seeing) return;
-                const f32x4 w = simd::load_splat(weights + j * kRows + static_cast<std::size_t>(r));
-                lo = simd::madd(lo, w, v0);
-                hi = simd::madd(hi, w, v1);
-            };
-            add(t.c[0], t.c[1], 0);
-            add(t.c[2], t.c[3], 1);
-            add(t.c[4], t.c[5], 2);
-            add(t.c[6], t.c[7], 3);
+            const auto first_row = static_cast<std::size_t>(std::max<std::int64_t>(first_row_seeing, 0));
+            for (std::size_t r = first_row; r < kRows; ++r) {
+                const f32x4 w = simd::load_splat(weights + j * kRows + r);
+                simd::store(tile + r * kCols, simd::madd(simd::load(tile + r * kCols), w, v0));
+                simd::store(tile + r * kCols + 4, simd::madd(simd::load(tile + r * kCols + 4), w, v1));
+            }
         }
         const std::size_t e0 = p * kCols, n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
             float* const out = output + r * Dv + e0;
-            if (n == kCols) {  // a whole panel: two vector stores (a copy of a variable length would call memcpy)
-                simd::store(out, t.c[2 * r]);
-                simd::store(out + 4, t.c[2 * r + 1]);
-                continue;
+            if (n == kCols) {  // a whole panel: two vector copies (a copy of a variable length would call memcpy)
+                simd::store(out, simd::load(tile + r * kCols));
+                simd::store(out + 4, simd::load(tile + r * kCols + 4));
+            } else {
+                std::copy(tile + r * kCols, tile + r * kCols + n, out);
             }
-            alignas(16) float row[kCols];
-            simd::store(row, t.c[2 * r]);
-            simd::store(row + 4, t.c[2 * r + 1]);
-            std::copy(row, row + n, out);
         }
     }
 }
