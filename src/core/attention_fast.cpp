@@ -71,15 +71,29 @@ void check_length(const char* name, std::size_t length, std::int64_t a, std::int
 }
 
 // k: (Tk, D) -> panels (ceil(Tk / 8), D, 8): the 8 keys of a panel side by side at each d; keys past Tk are zero.
+// Four keys at a time, four values of d at a time: a 4 x 4 transpose of vectors.
 void pack_keys(float* panels, const float* k, std::size_t Tk, std::size_t D) {
-    for (std::size_t j0 = 0; j0 < Tk; j0 += kCols) {
-        float* panel = panels + j0 * D;
-        for (std::size_t c = 0; c < kCols; ++c) {
-            if (j0 + c < Tk)
-                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = k[(j0 + c) * D + d];
-            else
-                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = 0.0f;
+    for (std::size_t j0 = 0; j0 < Tk; j0 += kLanes) {
+        float* const panel = panels + (j0 / kCols) * kCols * D + j0 % kCols;  // its keys j0 .. j0+3
+        const auto value = [&](std::size_t c, std::size_t d) { return j0 + c < Tk ? k[(j0 + c) * D + d] : 0.0f; };
+        const auto four = [&](std::size_t c, std::size_t d) {
+            return j0 + c < Tk ? simd::load(k + (j0 + c) * D + d) : simd::splat(0.0f);
+        };
+        std::size_t d = 0;
+        for (; d + kLanes <= D; d += kLanes) {
+            f32x4 r0 = four(0, d), r1 = four(1, d), r2 = four(2, d), r3 = four(3, d);
+            simd::transpose(r0, r1, r2, r3);  // r_i: the four keys at d + i
+            simd::store(panel + d * kCols, r0);
+            simd::store(panel + (d + 1) * kCols, r1);
+            simd::store(panel + (d + 2) * kCols, r2);
+            simd::store(panel + (d + 3) * kCols, r3);
         }
+        for (; d < D; ++d)
+            for (std::size_t c = 0; c < kLanes; ++c) panel[d * kCols + c] = value(c, d);
+    }
+    if (Tk % kCols != 0 && Tk % kCols <= kLanes) {  // the last panel's second half: keys past Tk
+        float* const half = panels + Tk / kCols * kCols * D + kLanes;
+        for (std::size_t d = 0; d < D; ++d) simd::store(half + d * kCols, simd::splat(0.0f));
     }
 }
 
@@ -87,9 +101,15 @@ void pack_keys(float* panels, const float* k, std::size_t Tk, std::size_t D) {
 void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) {
     for (std::size_t j = 0; j < Tk; ++j)
         for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-            float* out = panels + (e0 * Tk + j * kCols);
-            const std::size_t n = std::min(kCols, Dv - e0);
-            for (std::size_t c = 0; c < n; ++c) out[c] = v[j * Dv + e0 + c];
+            float* const out = panels + (e0 * Tk + j * kCols);
+            const float* const in = v + j * Dv + e0;
+            if (e0 + kCols <= Dv) {  // two vectors (a copy of a variable length would call memcpy)
+                simd::store(out, simd::load(in));
+                simd::store(out + 4, simd::load(in + 4));
+                continue;
+            }
+            const std::size_t n = Dv - e0;
+            for (std::size_t c = 0; c < n; ++c) out[c] = in[c];
             for (std::size_t c = n; c < kCols; ++c) out[c] = 0.0f;
         }
 }
