@@ -38,6 +38,7 @@ constexpr std::size_t kRows = 4;  // query rows per tile: one lane each
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
 constexpr std::size_t kLanes = 4;  // floats per vector
 constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
+constexpr std::size_t kGroup = 4;  // stripes of 4 query rows that share a pass over the key and value panels
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -437,26 +438,35 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
-    const Floats queries(D * kRows * kLanes), scaled(round_up(Tk, kCols) * kRows);
+    const std::size_t stripe_scores = round_up(Tk, kCols) * kRows;
+    const Floats queries(D * kRows * kLanes), scaled(kGroup * stripe_scores);
     const SumScratch sum_scratch(Dv);
     const AttentionKernel kernel = attention_kernel();
     for (std::size_t b = 0; b < B; ++b) {
         pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
         pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
-        for (std::size_t i0 = 0; i0 < Tq; i0 += kRows) {
-            const std::size_t rows = std::min(kRows, Tq - i0);
-            pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, rows, D);
-            // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
-            // needs keys up to its last row's, and masks from its first row's last key on.
-            const std::size_t position = mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
-            const std::size_t keys = mask.causal ? std::min(Tk, position + kRows) : Tk;
-            const std::size_t first_masked = mask.causal ? position + 1 : Tk;
-            const f32x4 max = scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D, scale,
-                                            std::min(keys, first_masked));
-            softmax_rows(scaled.data(), keys, max, first_masked, static_cast<std::int32_t>(position));
-            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
-                         first_masked, static_cast<std::int32_t>(position), Tk, Dv, kernel,
-                         sum_scratch);
+        // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
+        // needs keys up to its last row's, and masks from its first row's last key on.
+        const auto position = [&](std::size_t i0) {
+            return mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
+        };
+        const auto keys = [&](std::size_t i0) { return mask.causal ? std::min(Tk, position(i0) + kRows) : Tk; };
+        const auto first_masked = [&](std::size_t i0) { return mask.causal ? position(i0) + 1 : Tk; };
+        // A group of kGroup stripes: the scores and weights of each, then the weighted sum of each, so that the key
+        // panels, then the value panels, are read from memory once per group and from the cache for its other stripes.
+        for (std::size_t g0 = 0; g0 < Tq; g0 += kGroup * kRows) {
+            const std::size_t g_end = std::min(Tq, g0 + kGroup * kRows);
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows) {
+                float* const weights = scaled.data() + (i0 - g0) / kRows * stripe_scores;
+                pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, std::min(kRows, Tq - i0), D);
+                const f32x4 max = scaled_scores(weights, queries.data(), key_panels.data(), keys(i0), D, scale,
+                                                std::min(keys(i0), first_masked(i0)));
+                softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
+            }
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
+                weighted_sum(output.data() + (b * Tq + i0) * Dv, std::min(kRows, Tq - i0),
+                             scaled.data() + (i0 - g0) / kRows * stripe_scores, value_panels.data(), keys(i0),
+                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, sum_scratch);
         }
     }
 }

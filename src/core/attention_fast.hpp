@@ -15,6 +15,9 @@
 //     (the queries as packed; the weights as the AttentionKernel below says);
 //   - the scaled scores are stored (Tk, 4), one lane per query row, so the softmax runs on the 4 rows at once and
 //     writes the weights already packed for the weighted sum;
+//   - stripes of 4 rows go in groups of 4: the scores and weights of each, then the weighted sum of each, so that the
+//     key panels, then the value panels, come from memory once per group (the cache serves the other stripes: at
+//     T = 4096, D = 64 they are 1 MiB each);
 //   - causal: key tiles wholly above the diagonal are never computed; only keys on the diagonal are masked, and a
 //     hidden key is skipped in the weighted sum (never 0 * v, which would let a NaN or infinite later value through).
 // The vector type (f32x4.hpp) is WebAssembly SIMD128 under -msimd128 and four plain floats otherwise, so native builds
