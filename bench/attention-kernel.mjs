@@ -5,10 +5,11 @@
 //
 // For T = 256, 1024, 4096 (--quick: 256, 1024), D = 64, causal and not, interleaved rounds of:
 //   - the kernel alone, once per weighted-sum kernel (attention_fast.hpp: splat_in_loop, splat_per_block; the probe's
-//     choice is marked *): the module's binding called on tensors already in the WebAssembly heap, nothing copied;
+//     choice is marked *): the module's binding called on tensors already in the WebAssembly heap (its output is
+//     allocated in the heap and freed, nothing is copied);
 //   - the API (the package's own API over the same module instance, so the same kernel), with `out` and with a new
 //     output array per call: what copying in and out of the heap and allocating cost on top of the kernel;
-//   - the readable reference (the binding asked to keep one step, which routes it to attention_reference);
+//   - the readable reference (the binding asked for the steps, which routes it to attention_reference; T <= 1024);
 //   - the SIMD128 peak (bench/simd-peak.mjs: its best loop shape, found first), so each row's "% of peak" is a median
 //     of per-round ratios to the peak measured in the same rounds.
 // GFLOP/s = 4·B·Tq·Tk·D / time (a multiply and an add per term of q·kᵀ and of weights·v); causal counts half.
@@ -31,7 +32,7 @@ const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : un
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
 const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder_core.wasm')) });
+const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
 const api = makeApi(core);
 
 /** Seconds of this process's CPU time (user + system) spent in f. */
@@ -58,6 +59,8 @@ function useKernel(name) {
   if (message) throw new RangeError(message);
 }
 const probed = switchable ? core.attentionKernel() : 'unknown (this module cannot say)';  // probes on first use
+// The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
+const REFERENCE_MAX_T = 1024;
 
 // ---------------------------------------------------------------------------------------------------------------
 /** Reproducible values in [-1, 1) (xorshift). */
@@ -71,33 +74,31 @@ function values(count, seed) {
   return out;
 }
 
-/** Heap copies of q, k, v (T, D) and an output; the binding's call on them; the same tensors for the API. */
+/** Heap copies of q, k, v (T, D); the binding's call on them; the same tensors for the API. */
 function setup(T, D, causal) {
   const tensors = [1, 2, 3].map((seed) => ({ data: values(T * D, seed), shape: [T, D], dtype: 'float32' }));
   const [q, k, v] = tensors.map((t) => {
     const address = core._malloc(t.data.byteLength);
     if (!address) throw new RangeError(`out of memory allocating ${t.data.length} floats`);
     core.HEAPU8.set(new Uint8Array(t.data.buffer), address);
-    return address;
+    return { address, count: t.data.length, dtype: 'float32', shape: t.shape };
   });
-  const output = core._malloc(T * D * 4);
-  let scores = 0;
-  // The binding (src/bindings/embind.cpp): output, the three steps (0: not kept), q, k, v, f32, B, Tq, Tk, D, Dv,
-  // causal, has queryStart, queryStart. Keeping the scores routes the call to the reference.
-  const kernel = (keepScores = false) => {
-    if (keepScores && !scores) scores = core._malloc(T * T * 4);
-    const message = core.attention(output, keepScores ? scores : 0, 0, 0, q, k, v, true, 1, T, T, D, D, causal, false, 0);
-    if (message) throw new RangeError(message);
+  // The binding (src/bindings/embind.cpp): one object with every field, the results' blocks handed over (freed here
+  // unread). steps: true routes the call to the reference.
+  const kernel = (steps = false) => {
+    const outcome = core.attention({ q, k, v, causal, queryStart: undefined, steps, outLength: undefined });
+    if (outcome.error !== undefined) throw new RangeError(outcome.error);
+    for (const result of outcome.results) core._free(result.address);
   };
   const out = new Float32Array(T * D);
   const contenders = [
     ...KERNELS.map((name) => ({ name, run: () => { useKernel(name); kernel(); } })),
     { name: 'API, out', run: () => api.attention(...tensors, { causal, out }) },
     { name: 'API, new output', run: () => api.attention(...tensors, { causal }) },
-    { name: 'reference', run: () => kernel(true), rounds: T > 1024 ? 1 : 3 },
   ];
+  if (T <= REFERENCE_MAX_T) contenders.push({ name: 'reference', run: () => kernel(true), rounds: 3 });
   if (!switchable) contenders.unshift({ name: 'kernel', run: () => kernel() });
-  const free = () => { for (const a of [q, k, v, output, scores]) if (a) core._free(a); };
+  const free = () => { for (const t of [q, k, v]) core._free(t.address); };
   return { contenders, free, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
 }
 

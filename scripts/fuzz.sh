@@ -43,7 +43,7 @@ if [ -z "$cxx" ]; then
   exit 1
 fi
 if [ ! -f "$dir/CMakeCache.txt" ]; then
-  CXX=$cxx cmake -S fuzz -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+  CXX=$cxx cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEQORDER_FUZZ=ON >/dev/null || exit 1
 fi
 cmake --build "$dir" -j2 >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; echo "fuzz.sh: build failed" >&2; exit 1; }
 [ "$build_only" -eq 1 ] && { echo "built the fuzz targets in $dir"; exit 0; }
