@@ -1,151 +1,162 @@
-// The attention kernels alone, in one node process: seqorder's fused float32 fast path against its readable
-// reference, and both against this machine's WebAssembly SIMD128 multiply+add peak.
+// The fused float32 attention kernel alone and through the JS API, against this machine's WebAssembly SIMD128 peak,
+// in one node process:
 //
-//   node bench/attention-kernel.mjs [--quick] [--json out.json]     (package from $SEQORDER_DIST/lib, default dist/lib)
+//   node bench/attention-kernel.mjs [--quick] [--wall] [--json out.json]   (package from $SEQORDER_DIST/lib, default dist/lib)
 //
+// For T = 256, 1024, 4096 (--quick: 256, 1024), D = 64, causal and not, interleaved rounds of:
+//   - the kernel alone, once per weighted-sum kernel (attention_fast.hpp: splat_in_loop, splat_per_block; the probe's
+//     choice is marked *): the module's binding called on tensors already in the WebAssembly heap (its output is
+//     allocated in the heap and freed, nothing is copied);
+//   - the API (the package's own API over the same module instance, so the same kernel), with `out` and with a new
+//     output array per call: what copying in and out of the heap and allocating cost on top of the kernel;
+//   - the readable reference (the binding asked for the steps, which routes it to attention_reference; T <= 1024);
+//   - the SIMD128 peak (bench/simd-peak.mjs: its best loop shape, found first), so each row's "% of peak" is a median
+//     of per-round ratios to the peak measured in the same rounds.
 // GFLOP/s = 4·B·Tq·Tk·D / time (a multiply and an add per term of q·kᵀ and of weights·v); causal counts half.
-// The kernels are called through the module's binding on tensors already in the WebAssembly heap, so no JS copying is
-// timed. The reference is the same binding asked to keep one step (scores), which routes it to attention_reference.
-// Times are the process's CPU time (so waiting for a busy core is not counted); rounds are interleaved (fast,
-// reference, peak, fast, ...) and medians reported, so what noise remains hits all alike: compare the ratios.
-//
-// The peak: a hand-assembled WebAssembly function (below) whose loop is 7 independent f32x4.mul chains and 7 independent
-// f32x4.add chains on registers, i.e. as many multiplies and adds per second as one core can issue; GFLOP/s counts 4
-// per instruction, as the kernels' 4·T²·D counts a multiply and an add per term. (Beware a tempting alternative:
-// `acc += x * y` with x and y fixed in registers lets V8 hoist the loop-invariant multiply out of the loop, and then
-// "measures" about twice the real rate: ~50 GFLOP/s on this machine kind.)
+// Times are this process's CPU time by default (waiting for a busy core is not counted; but the GC's helper threads
+// are), or wall time with --wall (what a caller waits, GC pauses included).
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
+
+import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const wall = args.includes('--wall');
 const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
+const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
 const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
+const api = makeApi(core);
 
-// ---------------------------------------------------------------------------------------------------------------
-// The SIMD128 peak: (func $peak (param $n i32) (result f32)) running $n iterations of
-//   m[i] = m[i] * c   for i < 7      (7 independent multiply chains)
-//   a[i] = a[i] + c   for i < 7      (7 independent add chains)
-// 14 instructions = 56 flops per iteration; 7 chains of each hide the 4-cycle latencies, 15 v128 registers in all (V8
-// keeps one of x64's 16 as scratch). The lanes of the results are summed and returned, so nothing can be dropped.
-const PEAK_CHAINS = 7;
-function peakModule() {
-  const u32 = (n) => { const out = []; do { let b = n & 0x7f; n >>>= 7; if (n) b |= 0x80; out.push(b); } while (n); return out; };
-  const section = (id, bytes) => [id, ...u32(bytes.length), ...bytes];
-  const simd = (op) => [0xfd, ...u32(op)];
-  const F32X4_MUL = 0xe6, F32X4_ADD = 0xe4, F32X4_SPLAT = 0x13, EXTRACT_LANE = 0x1f;
-  const F32_CONST = 0x43, F32_ADD = 0x92, LOCAL_GET = 0x20, LOCAL_SET = 0x21, LOCAL_TEE = 0x22;
-  const get = (i) => [LOCAL_GET, i], set = (i) => [LOCAL_SET, i];
-  const f32 = (x) => [F32_CONST, ...new Uint8Array(new Float32Array([x]).buffer)];
-  const chains = 2 * PEAK_CHAINS, c = 1 + chains;  // local 0 is $n; 1..14 the chains; 15 the constant
-  const body = [0x01, chains + 1, 0x7b];            // locals: 15 v128
-  body.push(...f32(1.0000001), ...simd(F32X4_SPLAT), ...set(c));
-  for (let i = 1; i <= chains; i++) body.push(...f32(1), ...simd(F32X4_SPLAT), ...set(i));
-  body.push(0x03, 0x40);                                                        // loop
-  for (let i = 1; i <= PEAK_CHAINS; i++) {
-    body.push(...get(i), ...get(c), ...simd(F32X4_MUL), ...set(i));                              // m *= c
-    body.push(...get(PEAK_CHAINS + i), ...get(c), ...simd(F32X4_ADD), ...set(PEAK_CHAINS + i));  // a += c
-  }
-  body.push(...get(0), 0x41, 1, 0x6b, LOCAL_TEE, 0, 0x0d, 0, 0x0b);           // n -= 1; br_if loop; end
-  body.push(...get(1), ...simd(EXTRACT_LANE), 0);
-  for (let i = 2; i <= chains; i++) body.push(...get(i), ...simd(EXTRACT_LANE), 0, F32_ADD);
-  body.push(0x0b);
-  return new Uint8Array([
-    0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 1, 0x7f, 1, 0x7d]),                // type: (i32) -> f32
-    ...section(3, [1, 0]),                                      // one function of that type
-    ...section(7, [1, 4, ...Buffer.from('peak'), 0x00, 0]),    // export "peak"
-    ...section(10, [1, ...u32(body.length), ...body]),
-  ]);
-}
-
-const peakBytes = peakModule();
-if (!WebAssembly.validate(peakBytes)) throw new Error('the peak module does not validate');
-const { instance: peakInstance } = await WebAssembly.instantiate(peakBytes);
-const peak = peakInstance.exports.peak;
-const PEAK_ITERATIONS = 2e7, PEAK_FLOPS = 2 * PEAK_CHAINS * 4 * PEAK_ITERATIONS;
-
-// ---------------------------------------------------------------------------------------------------------------
-// Tensors in the heap, reused by every call of a configuration.
-function heapTensor(count, seed) {
-  const address = core._malloc(count * 4);
-  if (!address) throw new RangeError(`out of memory allocating ${count} floats`);
-  const view = new Float32Array(core.HEAPU8.buffer, address, count);
-  let s = seed >>> 0;
-  for (let i = 0; i < count; i++) {  // xorshift: reproducible values in [-1, 1)
-    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
-    view[i] = s / 2 ** 31 - 1;
-  }
-  return address;
-}
-
-function setup(T, D, causal) {
-  const q = heapTensor(T * D, 1), k = heapTensor(T * D, 2), v = heapTensor(T * D, 3);
-  const output = heapTensor(T * D, 4);
-  let scores = 0;
-  const run = (keepScores) => {
-    if (keepScores && !scores) scores = heapTensor(T * T, 5);
-    const message = core.attention(output, keepScores ? scores : 0, 0, 0, q, k, v, true, 1, T, T, D, D, causal, false, 0);
-    if (message) throw new RangeError(message);
-  };
-  const free = () => { for (const a of [q, k, v, output, scores]) if (a) core._free(a); };
-  return { run, free, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
-}
-
-// Seconds of this process's CPU time (user + system) spent in f: unlike wall time, it does not count the time the
-// thread waits for a core, so it stays meaningful on a machine shared with other jobs (the sample is single-threaded).
-const time = (f) => {
+/** Seconds of this process's CPU time (user + system) spent in f. */
+function cpuSeconds(f) {
   const before = process.cpuUsage();
   f();
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1e6;
-};
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor((s.length - 1) / 2)]; };
-
-// Warm-up: V8 compiles wasm with its baseline compiler first and tiers hot functions up to TurboFan in the background;
-// a long single call never switches mid-way. So call everything a few times on small sizes, and let compilation end.
-for (let round = 0; round < 3; round++) {
-  const small = setup(256, 64, false), smallCausal = setup(256, 64, true);
-  for (let i = 0; i < 30; i++) { small.run(false); smallCausal.run(false); }
-  for (let i = 0; i < 2; i++) small.run(true);
-  for (let i = 0; i < 3; i++) peak(1e6);
-  small.free(); smallCausal.free();
-  await sleep(200);
+}
+/** The clock of every measurement, for a possibly async f (measure() awaits its contenders). */
+async function time(f) {
+  const before = process.cpuUsage(), t0 = performance.now();
+  await f();
+  if (wall) return (performance.now() - t0) / 1000;
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1e6;
 }
 
-const sizes = quick ? [256, 1024] : [256, 1024, 4096];
+// The weighted-sum kernels this module can be made to run (a module without the switch runs its own choice only).
+const switchable = typeof core.useAttentionKernel === 'function';
+const KERNELS = switchable ? ['splat_in_loop', 'splat_per_block'] : [];
+function useKernel(name) {
+  const message = core.useAttentionKernel(name);
+  if (message) throw new RangeError(message);
+}
+const probed = switchable ? core.attentionKernel() : 'unknown (this module cannot say)';  // probes on first use
+// The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
+const REFERENCE_MAX_T = 1024;
+
+// ---------------------------------------------------------------------------------------------------------------
+/** Reproducible values in [-1, 1) (xorshift). */
+function values(count, seed) {
+  const out = new Float32Array(count);
+  let s = seed >>> 0;
+  for (let i = 0; i < count; i++) {
+    s ^= s << 13; s >>>= 0; s ^= s >>> 17; s ^= s << 5; s >>>= 0;
+    out[i] = s / 2 ** 31 - 1;
+  }
+  return out;
+}
+
+/** Heap copies of q, k, v (T, D); the binding's call on them; the same tensors for the API. */
+function setup(T, D, causal) {
+  const tensors = [1, 2, 3].map((seed) => ({ data: values(T * D, seed), shape: [T, D], dtype: 'float32' }));
+  const [q, k, v] = tensors.map((t) => {
+    const address = core._malloc(t.data.byteLength);
+    if (!address) throw new RangeError(`out of memory allocating ${t.data.length} floats`);
+    core.HEAPU8.set(new Uint8Array(t.data.buffer), address);
+    return { address, count: t.data.length, dtype: 'float32', shape: t.shape };
+  });
+  // The binding (src/bindings/embind.cpp): one object with every field, the results' blocks handed over (freed here
+  // unread). steps: true routes the call to the reference.
+  const kernel = (steps = false) => {
+    const outcome = core.attention({ q, k, v, causal, queryStart: undefined, steps, outLength: undefined });
+    if (outcome.error !== undefined) throw new RangeError(outcome.error);
+    for (const result of outcome.results) core._free(result.address);
+  };
+  const out = new Float32Array(T * D);
+  const contenders = [
+    ...KERNELS.map((name) => ({ name, run: () => { useKernel(name); kernel(); } })),
+    { name: 'API, out', run: () => api.attention(...tensors, { causal, out }) },
+    { name: 'API, new output', run: () => api.attention(...tensors, { causal }) },
+  ];
+  if (T <= REFERENCE_MAX_T) contenders.push({ name: 'reference', run: () => kernel(true), rounds: 3 });
+  if (!switchable) contenders.unshift({ name: 'kernel', run: () => kernel() });
+  const free = () => { for (const t of [q, k, v]) core._free(t.address); };
+  return { contenders, free, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The peak: simd-peak.mjs's best loop shape on this machine, then as a contender of its own (~25 ms a call).
+const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wall ? wallSeconds : cpuSeconds });
+const peakLoop = (await simdPeakLoops()).find((l) => l.shape === peakInfo.shape && l.chains === peakInfo.chains);
+const peakIterations = calibrate(peakLoop, 25, wall ? wallSeconds : cpuSeconds);
+const peakFlops = peakIterations * peakLoop.flopsPerIteration;
+
+// Warm-up: V8 compiles wasm with its baseline compiler first and tiers hot functions up in the background; a long
+// call never switches mid-way. So call everything a few times on a small size, and let compilation end.
+for (let round = 0; round < 3; round++) {
+  for (const causal of [false, true]) {
+    const small = setup(256, 64, causal);
+    for (const c of small.contenders) for (let i = 0; i < (c.name === 'reference' ? 2 : 20); i++) c.run();
+    small.free();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+if (switchable) useKernel('probe');
+
 const D = 64;
 const rows = [];
-for (const T of sizes)
+for (const T of quick ? [256, 1024] : [256, 1024, 4096])
   for (const causal of [false, true]) {
     const s = setup(T, D, causal);
-    const fastTimes = [], referenceTimes = [], peakTimes = [];
-    const fastRounds = T <= 1024 ? 7 : 5;
-    const referenceRounds = quick ? 1 : T <= 1024 ? 3 : 1;
-    // enough fast calls per sample to take ~50 ms
-    const repeat = Math.max(1, Math.round(5e7 * 8 / s.flops));
-    for (let round = 0; round < fastRounds; round++) {
-      fastTimes.push(time(() => { for (let i = 0; i < repeat; i++) s.run(false); }) / repeat);
-      if (round < referenceRounds) referenceTimes.push(time(() => s.run(true)));
-      peakTimes.push(time(() => peak(PEAK_ITERATIONS)));
-    }
+    const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
+    const results = await measure([...s.contenders, peak], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
+    if (switchable) useKernel('probe');
     s.free();
-    const fast = s.flops / median(fastTimes) / 1e9, reference = s.flops / median(referenceTimes) / 1e9;
-    const peakGflops = PEAK_FLOPS / median(peakTimes) / 1e9;
-    rows.push({ T, D, causal, fastGflops: fast, referenceGflops: reference, peakGflops, speedup: fast / reference,
-                fractionOfPeak: fast / peakGflops, fastMs: median(fastTimes) * 1e3, referenceMs: median(referenceTimes) * 1e3 });
+    const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+    const peakGflops = peakFlops / byName.peak.seconds / 1e9;
+    const kernelName = switchable ? probed : 'kernel';
+    for (const r of results) {
+      if (r.name === 'peak') continue;
+      rows.push({
+        T, D, causal, name: r.name, probed: r.name === probed, ms: r.seconds * 1e3, gflops: s.flops / r.seconds / 1e9,
+        peakGflops, fractionOfPeak: (s.flops / peakFlops) * speedup(r, byName.peak),
+        // the API's speed over the kernel's (the same kernel: the probe's choice)
+        fractionOfKernel: r.name.startsWith('API') ? speedup(r, byName[kernelName]) : undefined,
+      });
+    }
   }
 
-const f1 = (x) => x.toFixed(1).padStart(7);
-console.log(`seqorder attention kernels, float32, D = ${D}, one thread, node ${process.versions.node}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')} (GFLOP/s by CPU time, medians)`);
-console.log('      T  mask      fast   reference  speedup   peak   fast/peak   fast ms');
+// ---------------------------------------------------------------------------------------------------------------
+const f1 = (x, w = 7) => (x === undefined ? '' : x.toFixed(1)).padStart(w);
+const pct = (x, w = 6) => (x === undefined ? '' : `${(100 * x).toFixed(0)}%`).padStart(w);
+console.log(`seqorder attention, float32, D = ${D}, one thread: ${os.cpus()[0]?.model}, node ${process.versions.node}, ` +
+  `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${wall ? 'wall' : 'CPU'} time, medians of interleaved rounds`);
+console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakInfo.shape} x${peakInfo.chains}): ${peakInfo.gflops.toFixed(1)} GFLOP/s; ` +
+  `the probe chose ${probed} (*)`);
+console.log('      T  mask    contender           GFLOP/s  % of peak  % of kernel        ms');
 for (const r of rows)
-  console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${f1(r.fastGflops)}  ${f1(r.referenceGflops)}    ${f1(r.speedup)}x ${f1(r.peakGflops)}   ${(100 * r.fractionOfPeak).toFixed(0).padStart(5)}%   ${r.fastMs.toFixed(2).padStart(8)}`);
-if (jsonPath) writeFileSync(jsonPath, JSON.stringify({ node: process.versions.node, cpu: os.cpus()[0]?.model, loadAverage: os.loadavg(), rows }, null, 2) + '\n');
+  console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${(r.name + (r.probed ? ' *' : '')).padEnd(18)}` +
+    `${f1(r.gflops, 9)}  ${pct(r.fractionOfPeak, 9)}  ${pct(r.fractionOfKernel, 11)}  ${r.ms.toFixed(2).padStart(8)}`);
+if (jsonPath)
+  writeFileSync(jsonPath, JSON.stringify({
+    node: process.versions.node, cpu: os.cpus()[0]?.model, loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
+    simdPeak: peakInfo, probed, rows,
+  }, null, 2) + '\n');

@@ -76,39 +76,53 @@ export function wallSeconds(f) {
 }
 
 /**
+ * The loop shapes, compiled and warmed up: [{ shape, chains, flopsPerIteration, run(iterations) }]. run returns the
+ * loop's result, checked to be the exact value (so the engine cannot have skipped work).
+ */
+export async function simdPeakLoops() {
+  const { instance } = await WebAssembly.instantiate(peakModuleBytes());
+  const loops = SHAPES.map((s) => {
+    const fn = instance.exports[`${s.shape} x${s.chains}`];
+    return {
+      shape: s.shape,
+      chains: s.chains,
+      flopsPerIteration: s.chains * s.flopsPerChain,
+      run(iterations) {
+        const sum = fn(iterations, 1, 0);
+        if (sum !== s.chains) throw new Error(`SIMD peak: the ${s.shape} x${s.chains} loop returned ${sum}, not ${s.chains}`);
+        return sum;
+      },
+    };
+  });
+  // Warm-up: V8 runs a new function in its baseline compiler and optimizes hot ones in the background, and a running
+  // call never switches: so call each a few times, and give the optimizing compiler time.
+  for (let i = 0; i < 20; i++) for (const loop of loops) loop.run(10000);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  return loops;
+}
+
+/** How many iterations of `loop` take about `milliseconds` by `time` (seconds spent in a function). */
+export function calibrate(loop, milliseconds, time = wallSeconds) {
+  for (let n = 100000; ; n *= 4) {
+    const elapsed = time(() => loop.run(n)) * 1000;
+    if (elapsed > milliseconds / 4) return Math.max(1, Math.round((n * milliseconds) / elapsed));
+  }
+}
+
+/**
  * Measures each loop shape `rounds` times for about `milliseconds` each (interleaved), keeps each shape's median,
  * and returns the best: { gflops, shape, chains, shapes: [{ shape, chains, gflops }] }.
  */
 export async function measureSimdPeak({ rounds = 5, milliseconds = 40, time = wallSeconds } = {}) {
-  const { instance } = await WebAssembly.instantiate(peakModuleBytes());
-  const run = SHAPES.map((s) => ({ ...s, fn: instance.exports[`${s.shape} x${s.chains}`], samples: [] }));
-  // Warm-up: V8 runs a new function in its baseline compiler and optimizes hot ones in the background, and a running
-  // call never switches: so call each a few times, give the optimizing compiler time, then calibrate the iterations
-  // for ~milliseconds per sample.
-  for (let i = 0; i < 20; i++) for (const r of run) r.fn(10000, 1, 0);
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  for (const r of run) {
-    let n = 100000;
-    for (;;) {
-      const elapsed = time(() => r.fn(n, 1, 0)) * 1000;
-      if (elapsed > milliseconds / 4) {
-        r.iterations = Math.max(1, Math.round((n * milliseconds) / elapsed));
-        break;
-      }
-      n *= 4;
-    }
-  }
-  for (let round = 0; round < rounds; round++) {
+  const run = (await simdPeakLoops()).map((loop) => ({ loop, iterations: calibrate(loop, milliseconds, time), samples: [] }));
+  for (let round = 0; round < rounds; round++)
     for (const r of run) {
-      let sum;
-      const seconds = time(() => { sum = r.fn(r.iterations, 1, 0); });
-      if (sum !== r.chains) throw new Error(`SIMD peak: the ${r.shape} x${r.chains} loop returned ${sum}, not ${r.chains}`);
-      r.samples.push((r.iterations * r.chains * r.flopsPerChain) / seconds / 1e9);
+      const seconds = time(() => r.loop.run(r.iterations));
+      r.samples.push((r.iterations * r.loop.flopsPerIteration) / seconds / 1e9);
     }
-  }
   const shapes = run.map((r) => {
     const sorted = [...r.samples].sort((a, b) => a - b);
-    return { shape: r.shape, chains: r.chains, gflops: sorted[Math.floor(sorted.length / 2)] };
+    return { shape: r.loop.shape, chains: r.loop.chains, gflops: sorted[Math.floor(sorted.length / 2)] };
   });
   const best = shapes.reduce((a, b) => (b.gflops > a.gflops ? b : a));
   return { gflops: best.gflops, shape: best.shape, chains: best.chains, shapes };

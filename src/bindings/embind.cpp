@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "attention_fast.hpp"
 #include "calls.hpp"
 #include "tensor.hpp"
 
@@ -103,6 +104,20 @@ double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
 double max_tensor_bytes() { return static_cast<double>(seqorder::kMaxTensorBytes); }
 
+// The weighted-sum kernel the fused attention runs (attention_fast.hpp), for the tests and the benchmark, which force
+// each in turn: results are the same bits whichever runs. Not part of the JS API.
+std::string attention_kernel() { return std::string(seqorder::attention_kernel_name(seqorder::attention_kernel())); }
+std::string use_attention_kernel(const std::string& name) {  // '' on success, else the error
+    if (name == "probe") {
+        seqorder::use_attention_kernel(std::nullopt);
+        return {};
+    }
+    const auto kernel = seqorder::attention_kernel_named(name);
+    if (!kernel) return "attention kernel: '" + name + "' is none of 'splat_in_loop', 'splat_per_block', 'probe'";
+    seqorder::use_attention_kernel(kernel);
+    return {};
+}
+
 // How the fast kernels were compiled: "relaxed" (relaxed SIMD's multiply-add: SEQORDER_RELAXED_FMA) or "simd128".
 std::string build() {
 #ifdef SEQORDER_RELAXED_FMA
@@ -167,4 +182,6 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     emscripten::function("allocatedBytes", &allocated_bytes);
     emscripten::function("maxTensorBytes", &max_tensor_bytes);
     emscripten::function("build", &build);
+    emscripten::function("attentionKernel", &attention_kernel);
+    emscripten::function("useAttentionKernel", &use_attention_kernel);
 }

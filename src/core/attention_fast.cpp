@@ -1,6 +1,9 @@
 #include "attention_fast.hpp"
 
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -13,7 +16,12 @@
 #include "f32x4.hpp"
 
 // The microkernel's loop must stay a plain loop: V8's TurboFan hoists every load of an unrolled body and does not
-// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower).
+// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower with load_splat
+// operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
+// 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
+// What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
+// share: ~90% of the multiply+add peak; AMD Zen issues 4 (2 multiply, 2 add pipes) and dispatches 6 instructions per
+// cycle: ~25 instructions per 16 vector operations, ~90% by llvm-mca's Zen 3 model.
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
@@ -28,6 +36,9 @@ using simd::i32x4;
 
 constexpr std::size_t kRows = 4;  // query rows per tile: one lane each
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
+constexpr std::size_t kLanes = 4;  // floats per vector
+constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
+constexpr std::size_t kGroup = 4;  // stripes of 4 query rows that share a pass over the key and value panels
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -61,15 +72,29 @@ void check_length(const char* name, std::size_t length, std::int64_t a, std::int
 }
 
 // k: (Tk, D) -> panels (ceil(Tk / 8), D, 8): the 8 keys of a panel side by side at each d; keys past Tk are zero.
+// Four keys at a time, four values of d at a time: a 4 x 4 transpose of vectors.
 void pack_keys(float* panels, const float* k, std::size_t Tk, std::size_t D) {
-    for (std::size_t j0 = 0; j0 < Tk; j0 += kCols) {
-        float* panel = panels + j0 * D;
-        for (std::size_t c = 0; c < kCols; ++c) {
-            if (j0 + c < Tk)
-                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = k[(j0 + c) * D + d];
-            else
-                for (std::size_t d = 0; d < D; ++d) panel[d * kCols + c] = 0.0f;
+    for (std::size_t j0 = 0; j0 < Tk; j0 += kLanes) {
+        float* const panel = panels + (j0 / kCols) * kCols * D + j0 % kCols;  // its keys j0 .. j0+3
+        const auto value = [&](std::size_t c, std::size_t d) { return j0 + c < Tk ? k[(j0 + c) * D + d] : 0.0f; };
+        const auto four = [&](std::size_t c, std::size_t d) {
+            return j0 + c < Tk ? simd::load(k + (j0 + c) * D + d) : simd::splat(0.0f);
+        };
+        std::size_t d = 0;
+        for (; d + kLanes <= D; d += kLanes) {
+            f32x4 r0 = four(0, d), r1 = four(1, d), r2 = four(2, d), r3 = four(3, d);
+            simd::transpose(r0, r1, r2, r3);  // r_i: the four keys at d + i
+            simd::store(panel + d * kCols, r0);
+            simd::store(panel + (d + 1) * kCols, r1);
+            simd::store(panel + (d + 2) * kCols, r2);
+            simd::store(panel + (d + 3) * kCols, r3);
         }
+        for (; d < D; ++d)
+            for (std::size_t c = 0; c < kLanes; ++c) panel[d * kCols + c] = value(c, d);
+    }
+    if (Tk % kCols != 0 && Tk % kCols <= kLanes) {  // the last panel's second half: keys past Tk
+        float* const half = panels + Tk / kCols * kCols * D + kLanes;
+        for (std::size_t d = 0; d < D; ++d) simd::store(half + d * kCols, simd::splat(0.0f));
     }
 }
 
@@ -77,49 +102,71 @@ void pack_keys(float* panels, const float* k, std::size_t Tk, std::size_t D) {
 void pack_values(float* panels, const float* v, std::size_t Tk, std::size_t Dv) {
     for (std::size_t j = 0; j < Tk; ++j)
         for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-            float* out = panels + (e0 * Tk + j * kCols);
-            const std::size_t n = std::min(kCols, Dv - e0);
-            for (std::size_t c = 0; c < n; ++c) out[c] = v[j * Dv + e0 + c];
+            float* const out = panels + (e0 * Tk + j * kCols);
+            const float* const in = v + j * Dv + e0;
+            if (e0 + kCols <= Dv) {  // two vectors (a copy of a variable length would call memcpy)
+                simd::store(out, simd::load(in));
+                simd::store(out + 4, simd::load(in + 4));
+                continue;
+            }
+            const std::size_t n = Dv - e0;
+            for (std::size_t c = 0; c < n; ++c) out[c] = in[c];
             for (std::size_t c = n; c < kCols; ++c) out[c] = 0.0f;
         }
 }
 
-// rows (<= 4) query rows of width D -> (D, 4); missing rows are zero.
+// rows (<= 4) query rows of width D -> (D, 4, 4), the microkernel's Splatted layout: at each d, each row's value
+// splatted over four lanes (missing rows are zero). Splatted once, used by every key panel.
 void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D) {
     for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] : 0.0f;
+        for (std::size_t r = 0; r < kRows; ++r)
+            simd::store(packed + (d * kRows + r) * kLanes, simd::splat(r < rows ? q[r * D + d] : 0.0f));
 }
 
 // The microkernel, for q . k^T and for weights . v alike:
-//   a: (n, 4), b: (n, 8) -> tile (4, 8), tile[r][c] = sum over t of a[t][r] * b[t][c], summed in order of t.
-// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 2 loads and 4 broadcasts
-// per step, all of it in registers.
+//   a: (n, 4) (`A` says how it lies in memory), b: (n, 8) -> tile (4, 8) += a . b, i.e.
+//   tile[r][c] += a[t][r] * b[t][c] for t = 0 .. n-1 in order.
+// Row r of the tile is c[2r] (columns 0..3) and c[2r + 1] (columns 4..7): 8 accumulators, 2 loads of b and 4 of a
+// (each a[t][r] in all four lanes) per step, all of it in registers.
 struct Tile {
     f32x4 c[8];
 };
 
-SEQORDER_INLINE Tile multiply_tile(const float* a, const float* b, std::size_t n) {
-    const f32x4 zero = simd::splat(0.0f);
-    f32x4 c0 = zero, c1 = zero, c2 = zero, c3 = zero, c4 = zero, c5 = zero, c6 = zero, c7 = zero;
+// How a reaches the microkernel, a[t][r] splatted over four lanes:
+//   Splatted: (n, 4, 4), already splatted in memory, so a step's four a vectors are plain loads (a load port only).
+//   Broadcast: (n, 4), each a[t][r] splatted by a load_splat. One instruction too (x64: vbroadcastss from memory),
+//   a plain load on Intel cores, but on AMD Zen it also takes a vector ALU slot, so 4 of them per step compete with
+//   the 16 multiplies and adds for the 4 vector pipes (~25% of the loop's speed there).
+struct Splatted {
+    static constexpr std::size_t step = kRows * kLanes;
+    static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load(a + r * kLanes); }
+};
+struct Broadcast {
+    static constexpr std::size_t step = kRows;
+    static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load_splat(a + r); }
+};
+
+template <class A>
+SEQORDER_INLINE void multiply_tile(Tile& tile, const float* a, const float* b, std::size_t n) {
+    f32x4 c0 = tile.c[0], c1 = tile.c[1], c2 = tile.c[2], c3 = tile.c[3];
+    f32x4 c4 = tile.c[4], c5 = tile.c[5], c6 = tile.c[6], c7 = tile.c[7];
     SEQORDER_PLAIN_LOOP
-    for (std::size_t t = 0; t < n; ++t) {
+    for (const float* const end = b + n * kCols; b != end; b += kCols, a += A::step) {
         const f32x4 b0 = simd::load(b), b1 = simd::load(b + 4);
-        const f32x4 a0 = simd::load_splat(a);
+        const f32x4 a0 = A::row(a, 0);
         c0 = simd::madd(c0, a0, b0);
         c1 = simd::madd(c1, a0, b1);
-        const f32x4 a1 = simd::load_splat(a + 1);
+        const f32x4 a1 = A::row(a, 1);
         c2 = simd::madd(c2, a1, b0);
         c3 = simd::madd(c3, a1, b1);
-        const f32x4 a2 = simd::load_splat(a + 2);
+        const f32x4 a2 = A::row(a, 2);
         c4 = simd::madd(c4, a2, b0);
         c5 = simd::madd(c5, a2, b1);
-        const f32x4 a3 = simd::load_splat(a + 3);
+        const f32x4 a3 = A::row(a, 3);
         c6 = simd::madd(c6, a3, b0);
         c7 = simd::madd(c7, a3, b1);
-        a += kRows;
-        b += kCols;
     }
-    return {{c0, c1, c2, c3, c4, c5, c6, c7}};
+    tile = {{c0, c1, c2, c3, c4, c5, c6, c7}};
 }
 
 // How scaled_scores turns a dot product into a scaled score: divided by sqrt(D) as in the reference, or, when sqrt(D)
@@ -148,12 +195,13 @@ private:
 // multiply-add may be fused, within float32 rounding of them).
 // Returns each row's maximum over the keys before `seen_by_all` (the softmax's first pass, done while the scores are
 // still in registers; -infinity if there are none).
-// queries: (D, 4) packed; key_panels: pack_keys's layout.
+// queries: pack_queries's layout; key_panels: pack_keys's layout.
 f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
                     const Scaling& scale, std::size_t seen_by_all) {
     f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
-        Tile t = multiply_tile(queries, key_panels + j0 * D, D);
+        Tile t{};
+        multiply_tile<Splatted>(t, queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
@@ -194,11 +242,13 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
     for (std::size_t j = unmasked; j < keys; ++j)
         max = simd::pmax(max, simd::select(seen(j), simd::load(scaled + j * kRows), minus_inf));
 
-    // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0
+    // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0 (loops over
+    // pointers: an index would cost integer instructions, which take vector ALU ports on some cores)
     f32x4 sum = simd::splat(0.0f);
-    for (std::size_t j = 0; j < unmasked; ++j) {
-        const f32x4 w = simd::exp(simd::load(scaled + j * kRows) - max);
-        simd::store(scaled + j * kRows, w);
+    float* const unmasked_end = scaled + unmasked * kRows;
+    for (float* p = scaled; p != unmasked_end; p += kRows) {
+        const f32x4 w = simd::exp(simd::load(p) - max);
+        simd::store(p, w);
         sum = sum + w;
     }
     for (std::size_t j = unmasked; j < keys; ++j) {
@@ -209,47 +259,164 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
 
     // normalized (hidden weights stay 0)
     const f32x4 reciprocal = simd::splat(1.0f) / sum;
-    for (std::size_t j = 0; j < keys; ++j) simd::store(scaled + j * kRows, simd::load(scaled + j * kRows) * reciprocal);
+    for (float* p = scaled; p != scaled + keys * kRows; p += kRows) simd::store(p, simd::load(p) * reciprocal);
+}
+
+// A tile to and from memory (one tile per value panel, while the weighted sum runs over blocks of keys).
+constexpr std::size_t kTileFloats = kRows * kCols;
+Tile load_tile(const float* p) {
+    Tile t;
+    for (std::size_t i = 0; i < 8; ++i) t.c[i] = simd::load(p + i * kLanes);
+    return t;
+}
+void store_tile(float* p, const Tile& t) {
+    for (std::size_t i = 0; i < 8; ++i) simd::store(p + i * kLanes, t.c[i]);
+}
+
+// The weighted sum's scratch memory: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
+struct SumScratch {
+    explicit SumScratch(std::size_t Dv)
+        : splatted(kKeyBlock * kRows * kLanes), tiles(round_up(Dv, kCols) / kCols * kTileFloats) {}
+    Floats splatted, tiles;
+};
+
+// weights (n, 4) -> (n, 4, 4): each weight splatted over four lanes (the microkernel's Splatted layout).
+void splat_weights(float* splatted, const float* weights, std::size_t n) {
+    for (const float* const end = weights + n * kRows; weights != end; ++weights, splatted += kLanes)
+        simd::store(splatted, simd::load_splat(weights));
 }
 
 // output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
 // layout, Tk keys each, of which the first `keys` are used): for each row, the terms w_j v_j added in order of j, as in
 // the reference.
+// The keys before first_masked go through the microkernel, one value panel at a time, its tile parked in
+// scratch.tiles (stored and reloaded exactly). The kernel says how the weights reach it:
+//   splat_in_loop: as they are (Broadcast), all keys at once;
+//   splat_per_block: in blocks of kKeyBlock keys, each block's weights splatted once (into scratch.splatted, small
+//   enough to stay in the L1 cache) and then used by every value panel (Splatted).
+// Either way each output adds the same terms in the same order: the results are the same, bit for bit.
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
-void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels, std::size_t keys,
-                  std::size_t first_masked, std::int32_t last_seen_by_row0, std::size_t Tk, std::size_t Dv) {
+// Not inlined: the probe times this very function, and engines that optimize a hot function between calls (V8) then
+// run the same code in both.
+[[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
+                                   std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
+                                   std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const SumScratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
-    for (std::size_t e0 = 0; e0 < Dv; e0 += kCols) {
-        const float* panel = value_panels + e0 * Tk;
-        Tile t = multiply_tile(weights, panel, unmasked);
+    const std::size_t panels = round_up(Dv, kCols) / kCols;
+    float* const tiles = scratch.tiles.data();
+    const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
+        for (std::size_t p = 0; p < panels; ++p) {
+            Tile t{};
+            if (j0 > 0) t = load_tile(tiles + p * kTileFloats);
+            multiply_tile<decltype(layout)>(t, a, value_panels + (p * Tk + j0) * kCols, n);
+            store_tile(tiles + p * kTileFloats, t);
+        }
+    };
+    if (kernel == AttentionKernel::splat_in_loop) {
+        add_block(0, unmasked, Broadcast{}, weights);
+    } else {
+        for (std::size_t j0 = 0; j0 == 0 || j0 < unmasked; j0 += kKeyBlock) {  // block 0 even if empty: it sets tiles
+            const std::size_t n = std::min(kKeyBlock, unmasked - j0);
+            splat_weights(scratch.splatted.data(), weights + j0 * kRows, n);
+            add_block(j0, n, Splatted{}, scratch.splatted.data());
+        }
+    }
+    // The diagonal keys and the output, from the parked tiles (row r of a tile: its 8 floats from 8r on).
+    for (std::size_t p = 0; p < panels; ++p) {
+        const float* panel = value_panels + p * kCols * Tk;
+        float* const tile = tiles + p * kTileFloats;
         for (std::size_t j = unmasked; j < keys; ++j) {  // at most kRows - 1 diagonal keys
             const f32x4 v0 = simd::load(panel + j * kCols), v1 = simd::load(panel + j * kCols + 4);
-            // row r sees key j iff j <= last_seen_by_row0 + r (written out per row: the tile stays in registers)
+            // row r sees key j iff j <= last_seen_by_row0 + r
             const std::int64_t first_row_seeing = static_cast<std::int64_t>(j) - last_seen_by_row0;
-            const auto add = [&](f32x4& lo, f32x4& hi, std::int64_t r) {
-                if (r < first_row_seeing) return;
-                const f32x4 w = simd::load_splat(weights + j * kRows + static_cast<std::size_t>(r));
-                lo = simd::madd(lo, w, v0);
-                hi = simd::madd(hi, w, v1);
-            };
-            add(t.c[0], t.c[1], 0);
-            add(t.c[2], t.c[3], 1);
-            add(t.c[4], t.c[5], 2);
-            add(t.c[6], t.c[7], 3);
+            const auto first_row = static_cast<std::size_t>(std::max<std::int64_t>(first_row_seeing, 0));
+            for (std::size_t r = first_row; r < kRows; ++r) {
+                const f32x4 w = simd::load_splat(weights + j * kRows + r);
+                simd::store(tile + r * kCols, simd::madd(simd::load(tile + r * kCols), w, v0));
+                simd::store(tile + r * kCols + 4, simd::madd(simd::load(tile + r * kCols + 4), w, v1));
+            }
         }
-        const std::size_t n = std::min(kCols, Dv - e0);
+        const std::size_t e0 = p * kCols, n = std::min(kCols, Dv - e0);
         for (std::size_t r = 0; r < rows; ++r) {
-            alignas(16) float row[kCols];
-            simd::store(row, t.c[2 * r]);
-            simd::store(row + 4, t.c[2 * r + 1]);
-            std::copy(row, row + n, output + r * Dv + e0);
+            float* const out = output + r * Dv + e0;
+            if (n == kCols) {  // a whole panel: two vector copies (a copy of a variable length would call memcpy)
+                simd::store(out, simd::load(tile + r * kCols));
+                simd::store(out + 4, simd::load(tile + r * kCols + 4));
+            } else {
+                std::copy(tile + r * kCols, tile + r * kCols + n, out);
+            }
         }
     }
 }
 
+// use_attention_kernel's choice, or -1 for the probe's.
+std::atomic<int> chosen_kernel{-1};
+
 }  // namespace
+
+AttentionKernel probe_attention_kernel() {
+    using Clock = std::chrono::steady_clock;
+    using Seconds = std::chrono::duration<double>;
+    // The clock's step (browsers coarsen theirs, to between 5 us and 1 ms or more). Each round lasts at least 20 steps,
+    // so that a step is at most 5% of it; a clock too coarse for that in 4 ms cannot tell the kernels apart quickly,
+    // and then splat_per_block is taken (the one whose loss is smaller where it is the slower).
+    Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0;
+    while ((t1 = Clock::now()) == t0) {}
+    while ((t2 = Clock::now()) == t1) {}
+    const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
+    if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_per_block;
+
+    // One stripe's weighted sum over 512 keys, Dv = 64 (~260 kflop, some microseconds): the weights (8 KiB) and
+    // values (128 KiB) stay in the caches, as in attention_fast.
+    constexpr std::size_t keys = 512, Dv = 64;
+    const Floats weights(keys * kRows), value_panels(Dv * keys), output(kRows * Dv);
+    for (std::size_t i = 0; i < keys * kRows; ++i) weights.data()[i] = 1.0f / static_cast<float>(1 + i % 7);
+    for (std::size_t i = 0; i < Dv * keys; ++i) value_panels.data()[i] = static_cast<float>(i % 13) - 6.0f;
+    const SumScratch scratch(Dv);
+    // Calls per second of each kernel over a round, alternately, 5 rounds each; the best round of each counts (the
+    // first calls may run unoptimized code, and a busy machine only ever slows a round down).
+    std::array<double, 2> best{};
+    for (int round = 0; round < 5; ++round)
+        for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block}) {
+            const Clock::time_point start = Clock::now();
+            Seconds elapsed{};
+            std::size_t calls = 0;
+            do {
+                weighted_sum(output.data(), kRows, weights.data(), value_panels.data(), keys, keys, 0, keys, Dv, kernel,
+                             scratch);
+                ++calls;
+                elapsed = Clock::now() - start;
+            } while (elapsed < round_time);
+            double& rate = best[static_cast<std::size_t>(kernel)];
+            rate = std::max(rate, static_cast<double>(calls) / elapsed.count());
+        }
+    const double in_loop = best[static_cast<std::size_t>(AttentionKernel::splat_in_loop)];
+    const double per_block = best[static_cast<std::size_t>(AttentionKernel::splat_per_block)];
+    return in_loop > 1.02 * per_block ? AttentionKernel::splat_in_loop : AttentionKernel::splat_per_block;
+}
+
+AttentionKernel attention_kernel() {
+    const int chosen = chosen_kernel.load(std::memory_order_relaxed);
+    if (chosen >= 0) return static_cast<AttentionKernel>(chosen);
+    static const AttentionKernel probed = probe_attention_kernel();
+    return probed;
+}
+
+void use_attention_kernel(std::optional<AttentionKernel> kernel) {
+    chosen_kernel.store(kernel ? static_cast<int>(*kernel) : -1, std::memory_order_relaxed);
+}
+
+std::string_view attention_kernel_name(AttentionKernel kernel) {
+    return kernel == AttentionKernel::splat_in_loop ? "splat_in_loop" : "splat_per_block";
+}
+
+std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
+    for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block})
+        if (name == attention_kernel_name(kernel)) return kernel;
+    return std::nullopt;
+}
 
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
                     std::span<const float> v, const AttentionShape& s, const CausalMask& mask) {
@@ -271,23 +438,35 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
 
     const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
-    const Floats queries(kRows * D), scaled(round_up(Tk, kCols) * kRows);
+    const std::size_t stripe_scores = round_up(Tk, kCols) * kRows;
+    const Floats queries(D * kRows * kLanes), scaled(kGroup * stripe_scores);
+    const SumScratch sum_scratch(Dv);
+    const AttentionKernel kernel = attention_kernel();
     for (std::size_t b = 0; b < B; ++b) {
         pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
         pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
-        for (std::size_t i0 = 0; i0 < Tq; i0 += kRows) {
-            const std::size_t rows = std::min(kRows, Tq - i0);
-            pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, rows, D);
-            // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
-            // needs keys up to its last row's, and masks from its first row's last key on.
-            const std::size_t position = mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
-            const std::size_t keys = mask.causal ? std::min(Tk, position + kRows) : Tk;
-            const std::size_t first_masked = mask.causal ? position + 1 : Tk;
-            const f32x4 max = scaled_scores(scaled.data(), queries.data(), key_panels.data(), keys, D, scale,
-                                            std::min(keys, first_masked));
-            softmax_rows(scaled.data(), keys, max, first_masked, static_cast<std::int32_t>(position));
-            weighted_sum(output.data() + (b * Tq + i0) * Dv, rows, scaled.data(), value_panels.data(), keys,
-                         first_masked, static_cast<std::int32_t>(position), Tk, Dv);
+        // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
+        // needs keys up to its last row's, and masks from its first row's last key on.
+        const auto position = [&](std::size_t i0) {
+            return mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
+        };
+        const auto keys = [&](std::size_t i0) { return mask.causal ? std::min(Tk, position(i0) + kRows) : Tk; };
+        const auto first_masked = [&](std::size_t i0) { return mask.causal ? position(i0) + 1 : Tk; };
+        // A group of kGroup stripes: the scores and weights of each, then the weighted sum of each, so that the key
+        // panels, then the value panels, are read from memory once per group and from the cache for its other stripes.
+        for (std::size_t g0 = 0; g0 < Tq; g0 += kGroup * kRows) {
+            const std::size_t g_end = std::min(Tq, g0 + kGroup * kRows);
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows) {
+                float* const weights = scaled.data() + (i0 - g0) / kRows * stripe_scores;
+                pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, std::min(kRows, Tq - i0), D);
+                const f32x4 max = scaled_scores(weights, queries.data(), key_panels.data(), keys(i0), D, scale,
+                                                std::min(keys(i0), first_masked(i0)));
+                softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
+            }
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
+                weighted_sum(output.data() + (b * Tq + i0) * Dv, std::min(kRows, Tq - i0),
+                             scaled.data() + (i0 - g0) / kRows * stripe_scores, value_panels.data(), keys(i0),
+                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, sum_scratch);
         }
     }
 }

@@ -9,11 +9,15 @@
 // How (4 query rows at a time against all the keys they see, exact softmax; memory O(Tk (D + Dv)) per call):
 //   - once per batch item, k is packed into panels of 8 keys ((D, 8) each) and v into panels of 8 value columns
 //     ((Tk, 8) each), zero-padded;
-//   - the 4 query rows are packed (D, 4), so their 4 values at d sit side by side;
+//   - the 4 query rows are packed (D, 4, 4): at each d, each row's value splatted over the four lanes;
 //   - one microkernel, a 4 x 8 tile held in 8 four-lane accumulators with a plain (not unrolled) loop over the shared
-//     axis, computes both q . k^T and the weighted sum weights . v;
+//     axis, computes both q . k^T and the weighted sum weights . v; its 4-row operand comes splatted over the lanes
+//     (the queries as packed; the weights as the AttentionKernel below says);
 //   - the scaled scores are stored (Tk, 4), one lane per query row, so the softmax runs on the 4 rows at once and
 //     writes the weights already packed for the weighted sum;
+//   - stripes of 4 rows go in groups of 4: the scores and weights of each, then the weighted sum of each, so that the
+//     key panels, then the value panels, come from memory once per group (the cache serves the other stripes: at
+//     T = 4096, D = 64 they are 1 MiB each);
 //   - causal: key tiles wholly above the diagonal are never computed; only keys on the diagonal are masked, and a
 //     hidden key is skipped in the weighted sum (never 0 * v, which would let a NaN or infinite later value through).
 // The vector type (f32x4.hpp) is WebAssembly SIMD128 under -msimd128 and four plain floats otherwise, so native builds
@@ -29,12 +33,40 @@
 // hidden keys never reach an output).
 #pragma once
 
+#include <optional>
 #include <span>
+#include <string_view>
 
 #include "attention.hpp"
 #include "tensor.hpp"
 
 namespace seqorder {
+
+// The two ways the weighted sum's microkernel can get each weight splatted over a vector's four lanes. They run the
+// same multiplies and adds in the same order, so they give the same results, bit for bit; only their speed differs,
+// by the core:
+//   splat_in_loop: a load_splat per weight and value panel inside the loop (x64: vbroadcastss from memory), which on
+//     Intel cores uses a load port only: the fastest there;
+//   splat_per_block: each weight splatted once per block of keys into a small buffer that the loop reads with plain
+//     loads. On AMD Zen a load_splat also takes one of the 4 vector pipes that the loop's multiplies and adds need, so
+//     this is the fastest there (its extra stores cost Intel cores a few percent).
+enum class AttentionKernel { splat_in_loop, splat_per_block };
+
+// The kernel attention_fast runs: the one given to use_attention_kernel, else the probe's choice (probed once, on first
+// use).
+AttentionKernel attention_kernel();
+
+// Makes attention_fast run `kernel` (tests and benchmarks); std::nullopt returns to the probe's choice.
+void use_attention_kernel(std::optional<AttentionKernel> kernel);
+
+// Times both kernels' weighted sum on this machine (about 10 ms; more on a busy one) and returns the faster:
+// splat_in_loop only when it is clearly faster (by more than 2%), since where splat_per_block wins it wins by much
+// more; splat_per_block without timing anything when the clock is too coarse (a browser's may step by 1 ms).
+AttentionKernel probe_attention_kernel();
+
+// "splat_in_loop" / "splat_per_block", and back (std::nullopt for any other name).
+std::string_view attention_kernel_name(AttentionKernel kernel);
+std::optional<AttentionKernel> attention_kernel_named(std::string_view name);
 
 // output: (B, Tq, Dv). Throws std::invalid_argument for a bad shape or mask (check_attention_args) or when a span's
 // length is not the shape's element count.

@@ -20,6 +20,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -95,8 +96,43 @@ struct Case {
     }
 };
 
-// Runs one case through the fast path, the float32 reference and the float64 reference, and checks the bounds
-// above. Rank-3 tensors (B, T, D).
+// Both kernels of the weighted sum (attention_fast.hpp: AttentionKernel).
+constexpr seqorder::AttentionKernel kKernels[] = {seqorder::AttentionKernel::splat_in_loop,
+                                                  seqorder::AttentionKernel::splat_per_block};
+
+// attention_fast with `kernel` forced, then back to the probe's choice.
+Tensor<float> attention_fast_with(seqorder::AttentionKernel kernel, const Tensor<float>& q, const Tensor<float>& k,
+                                  const Tensor<float>& v, const CausalMask& mask = {}) {
+    seqorder::use_attention_kernel(kernel);
+    Tensor<float> out = seqorder::attention_fast(q, k, v, mask);
+    seqorder::use_attention_kernel(std::nullopt);
+    return out;
+}
+
+// The same bits (so +0 and -0 differ, and so do NaNs of different payloads).
+void check_same_bits(const std::string& what, std::span<const float> got, std::span<const float> want) {
+    INFO(what);
+    REQUIRE(got.size() == want.size());
+    for (std::size_t i = 0; i < got.size(); ++i)
+        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
+            INFO("first difference at flat index " << i << ": " << got[i] << " vs " << want[i]);
+            REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
+        }
+}
+
+// The fast path's output with each kernel: the same bits. Returns it.
+Tensor<float> attention_fast_checked(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,
+                                     const CausalMask& mask = {}) {
+    Tensor<float> first = attention_fast_with(kKernels[0], q, k, v, mask);
+    for (const auto kernel : kKernels)
+        check_same_bits(std::string("kernel ") + std::string(seqorder::attention_kernel_name(kernel)) + " vs " +
+                            std::string(seqorder::attention_kernel_name(kKernels[0])),
+                        attention_fast_with(kernel, q, k, v, mask).data(), first.data());
+    return first;
+}
+
+// Runs one case through the fast path (both kernels: the same bits), the float32 reference and the float64
+// reference, and checks the bounds above. Rank-3 tensors (B, T, D).
 void check_case(const Case& c, std::uint32_t seed) {
     INFO(c.name());
     const Tensor<float> q = testing::random_tensor<float>({c.B, c.Tq, c.D}, seed, c.scale);
@@ -104,7 +140,7 @@ void check_case(const Case& c, std::uint32_t seed) {
     const Tensor<float> v = testing::random_tensor<float>({c.B, c.Tk, c.Dv}, seed + 2, 1.0);
     const CausalMask mask{c.causal, c.query_start};
 
-    const Tensor<float> fast = seqorder::attention_fast(q, k, v, mask);
+    const Tensor<float> fast = attention_fast_checked(q, k, v, mask);
     const Tensor<float> reference32 = seqorder::attention(q, k, v, mask);
     const Tensor<double> reference64 = seqorder::attention(to_double(q), to_double(k), to_double(v), mask);
     REQUIRE(fast.shape() == reference64.shape());
@@ -176,6 +212,52 @@ TEST_CASE("fast attention on longer rows (several key panels and row groups, T =
     check_case({1, 300, 300, 64, 64}, 7001);
     check_case({1, 300, 300, 64, 64, true}, 7002);
     check_case({1, 100, 300, 64, 40, true, 150}, 7003);
+}
+
+TEST_CASE("fast attention over several blocks of 256 keys (splat_per_block's blocks), both kernels", "[attention_fast]") {
+    // Tk around the block edges 256 and 512; causal rows whose seen keys end on either side of them.
+    check_case({1, 9, 256, 16, 24}, 7101);
+    check_case({2, 6, 257, 16, 9}, 7102);
+    check_case({1, 5, 700, 33, 70}, 7103);
+    check_case({1, 12, 520, 8, 17, true, 500}, 7104);
+    check_case({1, 16, 600, 8, 8, true, 246}, 7105);
+}
+
+TEST_CASE("the kernels give the same bits with NaN, infinite and zero values, and hidden NaNs stay hidden", "[attention_fast]") {
+    const std::size_t T = 530, D = 12, Dv = 11;
+    const Tensor<float> q = testing::random_tensor<float>({T, D}, 81, 4.0), k = testing::random_tensor<float>({T, D}, 82, 4.0);
+    Tensor<float> v = testing::random_tensor<float>({T, Dv}, 83);
+    const float inf = std::numeric_limits<float>::infinity();
+    for (std::size_t e = 0; e < Dv; ++e) {
+        v(300, e) = e % 3 == 0 ? std::numeric_limits<float>::quiet_NaN() : e % 3 == 1 ? inf : -0.0f;
+        v(7, e) = -0.0f;
+    }
+    for (const bool causal : {false, true}) {
+        const Tensor<float> out = attention_fast_checked(q, k, v, {causal, {}});
+        if (causal) {  // rows before 300 never see key 300
+            for (std::size_t i = 0; i < 300; ++i)
+                for (std::size_t e = 0; e < Dv; ++e) REQUIRE(std::isfinite(out(i, e)));
+        }
+    }
+}
+
+TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
+    using seqorder::AttentionKernel;
+    const AttentionKernel probed = seqorder::attention_kernel();
+    CHECK((probed == AttentionKernel::splat_in_loop || probed == AttentionKernel::splat_per_block));
+    for (const auto kernel : kKernels) {
+        seqorder::use_attention_kernel(kernel);
+        CHECK(seqorder::attention_kernel() == kernel);
+        CHECK(seqorder::attention_kernel_named(seqorder::attention_kernel_name(kernel)) == kernel);
+    }
+    seqorder::use_attention_kernel(std::nullopt);
+    CHECK(seqorder::attention_kernel() == probed);  // probed once: the choice stays
+    const AttentionKernel again = seqorder::probe_attention_kernel();
+    CHECK((again == AttentionKernel::splat_in_loop || again == AttentionKernel::splat_per_block));
+    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_in_loop) == "splat_in_loop");
+    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_per_block) == "splat_per_block");
+    CHECK_FALSE(seqorder::attention_kernel_named("probe").has_value());
+    CHECK_FALSE(seqorder::attention_kernel_named("").has_value());
 }
 
 TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5", "[attention_fast]") {
