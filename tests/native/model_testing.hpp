@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include <cstdint>
+#include <exception>
 #include <random>
 #include <string>
 #include <vector>
@@ -22,6 +23,17 @@ using seqorder::model::Model;
 using seqorder::model::ParameterUpdate;
 using seqorder::model::Positions;
 using seqorder::model::Readout;
+
+// Matches an exception whose message contains `text`: REQUIRE_THROWS_MATCHES(call, std::invalid_argument, Says("..."))
+class Says : public Catch::MatcherBase<std::exception> {
+public:
+    explicit Says(std::string text) : text_(std::move(text)) {}
+    bool match(const std::exception& e) const override { return std::string(e.what()).find(text_) != std::string::npos; }
+    std::string describe() const override { return "has a message containing \"" + text_ + "\""; }
+
+private:
+    std::string text_;
+};
 
 inline Config make_config(std::int64_t vocab, std::int64_t width, std::int64_t heads, std::int64_t layers,
                           Positions positions, bool causal, Readout readout, std::int64_t classes,
