@@ -26,25 +26,33 @@ struct Operands {
     std::size_t K;
 };
 
-// An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers.
+// An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
+// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway).
 template <int R, int V>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
     f32x4 acc[R][V];
+#pragma GCC unroll 2
     for (int v = 0; v < V; ++v) {
         const f32x4 start = o.bias ? simd::load(o.bias + n + 4 * v) : simd::splat(0.0f);
+#pragma GCC unroll 4
         for (int r = 0; r < R; ++r) acc[r][v] = start;
     }
     const float* a = o.a + m * o.a_row;
     const float* b = o.b + n;
     for (std::size_t p = 0; p < o.K; ++p) {
         f32x4 bv[V];
+#pragma GCC unroll 2
         for (int v = 0; v < V; ++v) bv[v] = simd::load(b + p * o.ldb + 4 * v);
+#pragma GCC unroll 4
         for (int r = 0; r < R; ++r) {
             const f32x4 av = simd::load_splat(a + static_cast<std::size_t>(r) * o.a_row + p * o.a_col);
+#pragma GCC unroll 2
             for (int v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
         }
     }
+#pragma GCC unroll 4
     for (int r = 0; r < R; ++r)
+#pragma GCC unroll 2
         for (int v = 0; v < V; ++v) simd::store(o.c + (m + static_cast<std::size_t>(r)) * o.ldc + n + 4 * v, acc[r][v]);
 }
 
