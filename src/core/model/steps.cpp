@@ -288,6 +288,7 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
     return loss / static_cast<double>(count);
 }
 
+// NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void input_forward<F>(F*, const std::int32_t*, const F*, const F*, std::size_t, std::size_t, std::size_t); \
     template void input_backward<F>(F*, F*, const F*, const std::int32_t*, std::size_t, std::size_t, std::size_t,      \
@@ -314,5 +315,6 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace seqorder::model

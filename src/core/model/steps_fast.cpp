@@ -28,37 +28,37 @@ struct Operands {
 
 // An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
 // over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway).
-template <int R, int V>
+template <std::size_t R, std::size_t V>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
     f32x4 acc[R][V];
 #pragma GCC unroll 2
-    for (int v = 0; v < V; ++v) {
+    for (std::size_t v = 0; v < V; ++v) {
         const f32x4 start = o.bias ? simd::load(o.bias + n + 4 * v) : simd::splat(0.0f);
 #pragma GCC unroll 4
-        for (int r = 0; r < R; ++r) acc[r][v] = start;
+        for (std::size_t r = 0; r < R; ++r) acc[r][v] = start;
     }
     const float* a = o.a + m * o.a_row;
     const float* b = o.b + n;
     for (std::size_t p = 0; p < o.K; ++p) {
         f32x4 bv[V];
 #pragma GCC unroll 2
-        for (int v = 0; v < V; ++v) bv[v] = simd::load(b + p * o.ldb + 4 * v);
+        for (std::size_t v = 0; v < V; ++v) bv[v] = simd::load(b + p * o.ldb + 4 * v);
 #pragma GCC unroll 4
-        for (int r = 0; r < R; ++r) {
-            const f32x4 av = simd::load_splat(a + static_cast<std::size_t>(r) * o.a_row + p * o.a_col);
+        for (std::size_t r = 0; r < R; ++r) {
+            const f32x4 av = simd::load_splat(a + r * o.a_row + p * o.a_col);
 #pragma GCC unroll 2
-            for (int v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
+            for (std::size_t v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
         }
     }
 #pragma GCC unroll 4
-    for (int r = 0; r < R; ++r)
+    for (std::size_t r = 0; r < R; ++r)
 #pragma GCC unroll 2
-        for (int v = 0; v < V; ++v) simd::store(o.c + (m + static_cast<std::size_t>(r)) * o.ldc + n + 4 * v, acc[r][v]);
+        for (std::size_t v = 0; v < V; ++v) simd::store(o.c + (m + r) * o.ldc + n + 4 * v, acc[r][v]);
 }
 
 // R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
 // adds in the same order).
-template <int R>
+template <std::size_t R>
 void rows(const Operands& o, std::size_t m, std::size_t N) {
     std::size_t n = 0;
     for (; n + 8 <= N; n += 8) tile<R, 2>(o, m, n);
