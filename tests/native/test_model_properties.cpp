@@ -51,7 +51,7 @@ TEST_CASE("model init: the same seed gives the same parameters bit for bit, anot
     }
 }
 
-TEST_CASE("model init: normal parameters are 0.02 times the generator's normals, in layout order; biases 0, gains 1",
+TEST_CASE("model init: normal parameters are 0.02 times the generator's normals, in layout order, biases 0 and gains 1",
           "[model][init]") {
     const Config c = make_config(16, 8, 2, 2, Positions::learned, true, Readout::each, 3, 2024);
     const Model<double> model(c);

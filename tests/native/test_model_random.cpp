@@ -58,11 +58,17 @@ TEST_CASE("model random: uniform_below is uniform over 0 .. n-1", "[model][rando
         CHECK(chi2 <= static_cast<double>(n - 1) + 5 * std::sqrt(2.0 * static_cast<double>(n - 1)) + 1);
     }
     SplitMix64 g(3);
-    const std::uint64_t big = std::uint64_t{1} << 32;
-    for (int i = 0; i < 1000; ++i) REQUIRE(g.uniform_below(big) < big);
+    const std::uint64_t big = 4000000000u;  // near 2^32, where rejection matters most
+    std::uint32_t largest = 0;
+    for (int i = 0; i < 1000; ++i) {
+        const std::uint32_t x = g.uniform_below(big);
+        REQUIRE(x < big);
+        largest = std::max(largest, x);
+    }
+    CHECK(largest > 3900000000u);
 }
 
-TEST_CASE("model random: uniform() lies in [0, 1) with mean 1/2", "[model][random]") {
+TEST_CASE("model random: uniform() lies in 0 .. 1 (1 excluded) with mean 1/2", "[model][random]") {
     SplitMix64 g(4);
     double sum = 0;
     for (int i = 0; i < 100000; ++i) {
