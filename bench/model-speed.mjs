@@ -68,8 +68,10 @@ const ratio = (a, b) => median(a.map((x, i) => x / b[i]));
 console.log(`| ms per Adam step (median of ${rounds} rounds of ${steps}) | native g++ -O2 | WebAssembly SIMD128 (node ${process.versions.node}) |${torch ? ' PyTorch, 1 thread |' : ''}`);
 console.log(`|---|---|---|${torch ? '---|' : ''}`);
 console.log(`| seqorder model, V 16, D 32, H 2, L 1, T 12, B 32, float32 | ${median(times.native).toFixed(3)} | ${median(times.wasm).toFixed(3)} |${torch ? ` ${median(times.torch).toFixed(3)} |` : ''}`);
+const fastest = (a, b) => Math.min(...a) / Math.min(...b);
 if (torch) {
   console.log(`\nPyTorch ÷ native: ${ratio(times.torch, times.native).toFixed(2)}×, PyTorch ÷ WebAssembly: ${ratio(times.torch, times.wasm).toFixed(2)}× (medians of per-round ratios)`);
+  console.log(`fastest rounds: native ${Math.min(...times.native).toFixed(3)}, WebAssembly ${Math.min(...times.wasm).toFixed(3)}, PyTorch ${Math.min(...times.torch).toFixed(3)} ms; PyTorch ÷ WebAssembly ${fastest(times.torch, times.wasm).toFixed(2)}×`);
 }
 console.log(`WebAssembly ÷ native time: ${ratio(times.wasm, times.native).toFixed(2)}×`);
 // 300 steps from the start in both builds (a new WebAssembly instance): the same loss means the same training.

@@ -11,90 +11,35 @@ x + relu(LN2(x) W1 + b1) W2 + b2, attention scaled by 1/sqrt(D/H) and optionally
 and a readout: the mean over positions then (D, C) + bias. Weights are used as x @ W, W of shape (D_in, D_out).
 
 Initialization: normal, std 0.02, for the embedding, learned positions, the four attention matrices, the MLP weights
-and the readout weight; zero biases; LayerNorm gains 1. By default the values are drawn by a port of the core's
-generator (SplitMix64 and Marsaglia's polar method, src/core/model/random.hpp), so both implementations start from the
-same parameters (up to the last bit of a logarithm); `--torch-init` draws them with torch.nn.init.normal_ instead.
-The sentences are a port of the core's order task (src/core/model/task.hpp), drawn from the same seeds as the native
-training test (tests/native/test_model_training.cpp): step k trains on order_task(32, 8 + k % 9, seed 1000 + k), and
-accuracy at length T is measured on order_task(512, T, seed 500 + T, mirrored), 256 sentence-mirror pairs.
+and the readout weight; zero biases; LayerNorm gains 1. By default the values are drawn with the core's generator
+(SplitMix64 and Marsaglia's polar method, src/core/model/random.hpp) as tests/fixtures/make_model_fixtures.py ports it
+(the native tests compare that port with the core), so both implementations start from the same parameters (up to the last bit of a
+logarithm); `--torch-init` draws them with torch.nn.init.normal_ instead. The sentences come from the same script's port
+of the order task (src/core/model/task.hpp), with the seeds of the native training test
+(tests/native/test_model_training.cpp): step k trains on order_task(32, 8 + k % 9, seed 1000 + k), and accuracy at
+length T is measured on order_task(512, T, seed 500 + T, mirrored), 256 sentence-mirror pairs.
 """
 
 import argparse
 import math
+import os
 import statistics
+import sys
 import time
 
 import torch
 import torch.nn.functional as F
 
-MASK64 = (1 << 64) - 1
-WORDS = ["the", "robot", "follows", "person", "sees", "a", "box", "and",
-         "lifts", "it", "near", "big", "small", "red", "slowly", "then"]
-ROBOT, PERSON = 1, 3
-FILLERS = [i for i in range(len(WORDS)) if i not in (ROBOT, PERSON)]
-
-
-class SplitMix64:
-    """The core's generator (random.hpp), in Python integers."""
-
-    def __init__(self, seed):
-        self.state = seed & MASK64
-        self.spare = None
-
-    def next(self):
-        self.state = (self.state + 0x9E3779B97F4A7C15) & MASK64
-        z = self.state
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def uniform_below(self, n):
-        product = (self.next() >> 32) * n
-        low = product & 0xFFFFFFFF
-        if low < n:
-            threshold = (1 << 32) % n
-            while low < threshold:
-                product = (self.next() >> 32) * n
-                low = product & 0xFFFFFFFF
-        return product >> 32
-
-    def uniform(self):
-        return (self.next() >> 11) * 2.0 ** -53
-
-    def normal(self):
-        if self.spare is not None:
-            value, self.spare = self.spare, None
-            return value
-        while True:
-            u = 2.0 * self.uniform() - 1.0
-            v = 2.0 * self.uniform() - 1.0
-            s = u * u + v * v
-            if 0.0 < s < 1.0:
-                break
-        scale = math.sqrt(-2.0 * math.log(s) / s)
-        self.spare = v * scale
-        return u * scale
+# The core's generator and order task, as the model fixture script ports them (tests/fixtures/make_model_fixtures.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
+from make_model_fixtures import SplitMix64  # noqa: E402
+from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
 
 
 def order_task(count, length, seed, mirrored):
-    """ids (count, length) and targets (count) as the core's order_task draws them."""
-    g = SplitMix64(seed)
-    ids, targets = [], []
-    for _ in range(count // 2 if mirrored else count):
-        sentence = [FILLERS[g.uniform_below(len(FILLERS))] for _ in range(length)]
-        robot = g.uniform_below(length)
-        person = g.uniform_below(length - 1)
-        if person >= robot:
-            person += 1
-        sentence[robot], sentence[person] = ROBOT, PERSON
-        ids.append(sentence)
-        targets.append(1 if robot < person else 0)
-        if mirrored:
-            mirror = list(sentence)
-            mirror[robot], mirror[person] = PERSON, ROBOT
-            ids.append(mirror)
-            targets.append(1 - targets[-1])
-    return torch.tensor(ids, dtype=torch.long), torch.tensor(targets, dtype=torch.long)
+    """ids (count, length) and targets (count) as the core's order_task draws them, as torch tensors."""
+    ids, targets = order_task_numpy(count, length, seed, mirrored)
+    return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
 
 
 def sinusoids(length, width, base=10000.0):

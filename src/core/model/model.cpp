@@ -121,15 +121,15 @@ void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<con
                                 ") need more activations than the " +
                                 str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
     // 4. values
-    const auto T_ = static_cast<std::size_t>(length);
+    const auto columns = static_cast<std::size_t>(length);
     for (std::size_t n = 0; n < ids.size(); ++n)
         if (ids[n] < 0 || ids[n] >= config_.vocab)
-            throw std::out_of_range("ids" + index_of(n, T_, true) + " = " + str(ids[n]) +
+            throw std::out_of_range("ids" + index_of(n, columns, true) + " = " + str(ids[n]) +
                                     " is outside 0 .. vocab - 1 = 0 .. " + str(config_.vocab - 1));
     if (targets)
         for (std::size_t n = 0; n < targets->size(); ++n)
             if ((*targets)[n] < -1 || (*targets)[n] >= config_.classes)
-                throw std::out_of_range("targets" + index_of(n, T_, each) + " = " + str((*targets)[n]) +
+                throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
                                         " is outside -1 .. classes - 1 = -1 .. " + str(config_.classes - 1) +
                                         " (-1 ignores a target)");
 }
@@ -252,8 +252,8 @@ Tensor<T> Model<T>::attention_weights(const Tensor<std::int32_t>& ids) {
     const auto length = static_cast<std::int64_t>(ids.dim(ids.rank() - 1));
     if (length < 1) throw std::invalid_argument("ids must have at least one position (T >= 1)");
     const auto L = static_cast<std::size_t>(config_.layers), H = static_cast<std::size_t>(config_.heads),
-               T_ = static_cast<std::size_t>(length);
-    Tensor<T> weights({L, H, T_, T_}, "weights");
+               positions = static_cast<std::size_t>(length);
+    Tensor<T> weights({L, H, positions, positions}, "weights");
     attention_weights(weights.data(), ids.data(), length);
     return weights;
 }
