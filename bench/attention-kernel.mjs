@@ -27,7 +27,7 @@ const quick = args.includes('--quick');
 const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
-const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder_core.wasm')) });
+const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
 
 // ---------------------------------------------------------------------------------------------------------------
 // The SIMD128 peak: (func $peak (param $n i32) (result f32)) running $n iterations of

@@ -32,6 +32,8 @@ import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// The contenders' packages: bench/package.json, installed by bench/run.sh (npm run bench), not by npm start.
+const benchModules = path.join(root, 'bench', 'node_modules');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const jsonPath = args.includes('--json')
@@ -130,14 +132,14 @@ async function loadLibraries() {
 
   const tf = await import('@tensorflow/tfjs-core');
   const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
-  setWasmPaths(path.join(root, 'node_modules', '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);  // no network
+  setWasmPaths(path.join(benchModules, '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);  // no network
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // one thread
   if (!(await tf.setBackend('wasm'))) throw new Error('tfjs: the wasm backend did not initialize');
   await tf.ready();
   const versions = {
     seqorder: so.version,
-    'onnxruntime-web': JSON.parse(readFileSync(path.join(root, 'node_modules/onnxruntime-web/package.json'), 'utf8')).version,
-    '@tensorflow/tfjs-backend-wasm': JSON.parse(readFileSync(path.join(root, 'node_modules/@tensorflow/tfjs-backend-wasm/package.json'), 'utf8')).version,
+    'onnxruntime-web': JSON.parse(readFileSync(path.join(benchModules, 'onnxruntime-web', 'package.json'), 'utf8')).version,
+    '@tensorflow/tfjs-backend-wasm': JSON.parse(readFileSync(path.join(benchModules, '@tensorflow', 'tfjs-backend-wasm', 'package.json'), 'utf8')).version,
     tfjsSimd: tf.env().getBool('WASM_HAS_SIMD_SUPPORT'),
   };
   return { so, soRelaxed, ort, sessions, tf, versions };

@@ -1,20 +1,28 @@
 // libFuzzer target: scaled dot-product attention, the reference's four steps and (float32) the fast fused path.
-//   attention_steps<T> / attention<T> (Tensor API, ranks 2 and 3, mismatched shapes), attention_reference<T> (span
-//   API, as the WebAssembly binding calls it, with and without the steps), attention_fast (float32, both APIs, spans
-//   sometimes of the wrong length); causal or not, queryStart unset, in range or out of it; q, k, v holding NaN,
-//   infinities, subnormals and huge values.
+//   calls::attention (the package's path: q, k and v as the binding passes them, with 0 to 3 leading batch axes, equal
+//   or not between them, shapes as JS numbers that may disagree with the data, dtypes as strings; causal, queryStart
+//   as a JS number, steps or not, an out length), attention_steps<T> / attention<T> (Tensor API, ranks 2 and 3,
+//   mismatched shapes), attention_reference<T> (span API, with and without the steps), attention_fast (float32, both
+//   APIs, spans sometimes of the wrong length); causal or not, queryStart unset, in range or out of it; q, k, v holding
+//   NaN, infinities, subnormals and huge values.
 // Invariants:
-//   - throws iff the shapes disagree, D < 1, or the causal mask is impossible (Tk < Tq, queryStart outside
-//     0..Tk-Tq, or given without causal) (invalid_argument), or a result is beyond 1 GiB (length_error); never anything else;
+//   - throws iff a dtype or shape is wrong (entries whole numbers whose product is the data's count; one dtype; the
+//     same rank and leading axes; D and Tk agreeing), D < 1, or the causal mask is impossible (Tk < Tq, queryStart
+//     not a whole number in 0..Tk-Tq, or given without causal) (invalid_argument), a result is beyond 1 GiB
+//     (length_error), or, for the package's call, an out length is not the output's (invalid_argument); never
+//     anything else, and the package's call allocates nothing big before an error;
 //   - masked entries: scaled exactly -inf and weights exactly 0, whatever the values (NaN included);
 //   - Tk = 0: output exactly 0;
 //   - a query row whose inputs (its q row and the visible keys' k and v) are finite and moderate: scores equal the
 //     long-double dot products within float rounding, scaled = scores / sqrt(D), weights finite in [0, 1] summing to
 //     1 and equal to the long-double softmax of scaled, output finite, inside the visible values' range and equal to
 //     the long-double weighted sum, whatever masked keys hold (nothing leaks from the future);
+//   - the package's results (leading axes kept) are, bit for bit, the kernel the binding runs: attention_fast for
+//     float32 without steps, else attention_reference's steps and output;
 //   - the Tensor API, the span API with and without steps give bit-identical outputs;
 //   - attention_fast's output equals the reference's within a bound that follows the scores' magnitude (moderate
 //     inputs), and it throws exactly when the reference does (plus spans of the wrong length).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -23,11 +31,8 @@
 #include <vector>
 
 #include "attention.hpp"
-#include "fuzz_input.hpp"
-#if __has_include("attention_fast.hpp")
 #include "attention_fast.hpp"
-#define SEQORDER_FUZZ_FAST 1
-#endif
+#include "fuzz_input.hpp"
 
 namespace {
 
@@ -77,6 +82,20 @@ Call decide(const AttentionShape& s, const CausalMask& mask) {
     c.query_start = qs;
     c.mask_ok = qs >= 0 && qs <= s.keys - s.queries;
     return c;
+}
+
+// Two calls that compute the same thing (a queryStart given or left to its default alike).
+bool same_work(const Call& a, const Call& b) {
+    return a.s.batch == b.s.batch && a.s.queries == b.s.queries && a.s.keys == b.s.keys && a.s.width == b.s.width &&
+           a.s.value_width == b.s.value_width && a.mask.causal == b.mask.causal && a.query_start == b.query_start;
+}
+
+// No more than kMaxElements per step and kMaxWork multiply-adds: a valid call this target runs and checks.
+bool small(const AttentionShape& s) {
+    return saturating_product({s.batch, s.queries, s.keys}) <= kMaxElements &&
+           saturating_product({s.batch, s.queries, s.value_width}) <= kMaxElements &&
+           saturating_product({s.batch, s.queries, s.keys, s.width}) +
+                   saturating_product({s.batch, s.queries, s.keys, s.value_width}) <= kMaxWork;
 }
 
 std::string describe(const Call& c, bool f32) {
@@ -170,6 +189,200 @@ void check_steps(const Call& c, const T* q, const T* k, const T* v, const T* sco
         }
 }
 
+// The fast path's output against the reference's, row by row (inputs moderate): within a bound that follows the
+// scaled scores' magnitude, which sets how far two float32 evaluations of the softmax can drift apart.
+void check_fast(const Call& c, const float* q, const float* k, const float* v, std::span<const float> fast,
+                std::span<const float> reference, const std::string& what) {
+    const auto B = static_cast<std::size_t>(c.s.batch), Tq = static_cast<std::size_t>(c.s.queries),
+               Tk = static_cast<std::size_t>(c.s.keys), D = static_cast<std::size_t>(c.s.width),
+               Dv = static_cast<std::size_t>(c.s.value_width);
+    const double eps = std::numeric_limits<float>::epsilon();
+    for (std::size_t b = 0; b < (Tq > 0 ? B : 0); ++b)
+        for (std::size_t i = 0; i < Tq; ++i) {
+            const std::size_t visible = c.mask.causal ? static_cast<std::size_t>(c.query_start) + i + 1 : Tk;
+            const float* qi = q + (b * Tq + i) * D;
+            const float* kb = k + b * Tk * D;
+            const float* vb = v + b * Tk * Dv;
+            const std::size_t row = (b * Tq + i) * Dv;
+            if (Tk == 0) {
+                for (std::size_t e = 0; e < Dv; ++e) FUZZ_CHECK(fast[row + e] == 0, what + ": fast, Tk = 0 but output nonzero");
+                continue;
+            }
+            // Moderate inputs: q row and every key's k and v of the batch item (the fast path reads masked keys'
+            // values in a tile and multiplies them by 0, so a non-finite masked v may reach it: documented).
+            if (!moderate(qi, D) || !moderate(kb, Tk * D) || !moderate(vb, Tk * Dv)) continue;
+            double magnitude = 0, v_scale = 0;
+            for (std::size_t j = 0; j < visible; ++j) {
+                double m = 0;
+                for (std::size_t d = 0; d < D; ++d) m += std::fabs(static_cast<double>(qi[d]) * kb[j * D + d]);
+                magnitude = std::fmax(magnitude, m / std::sqrt(static_cast<double>(D)));
+                for (std::size_t e = 0; e < Dv; ++e) v_scale = std::fmax(v_scale, std::fabs(static_cast<double>(vb[j * Dv + e])));
+            }
+            const double tol = (16 * static_cast<double>(D) * eps * magnitude + 2e-5 + 4 * visible * eps) * v_scale + 1e-30;
+            for (std::size_t e = 0; e < Dv; ++e)
+                FUZZ_CHECK(std::isfinite(fast[row + e]) &&
+                               std::fabs(static_cast<double>(fast[row + e]) - static_cast<double>(reference[row + e])) <= tol,
+                           what + ": batch " + std::to_string(b) + " query " + std::to_string(i) + " column " +
+                               std::to_string(e) + ": fast " + str(fast[row + e]) + " vs reference " +
+                               str(reference[row + e]) + " within " + str(tol));
+        }
+}
+
+// What the kernels give for one valid, small call: the reference's four steps, its output alone, and (float32) the
+// fused output.
+template <class T>
+struct Kernels {
+    std::vector<T> scores, scaled, weights, output, output_only;
+    std::vector<float> fast;
+};
+
+// Runs the kernels on spans of exactly the call's sizes (so AddressSanitizer sees any overrun) and checks them: the
+// steps (check_steps), the output with and without steps, and for float32 the fast path against the reference, after
+// it refused spans one element short (`short_span`: 1 out, 2 q, 3 k, 4 v; 0 none).
+template <class T>
+Kernels<T> run_kernels(const Call& c, std::span<const T> q, std::span<const T> k, std::span<const T> v, int short_span,
+                       const std::string& what) {
+    const AttentionShape& s = c.s;
+    const auto nw = static_cast<std::size_t>(saturating_product({s.batch, s.queries, s.keys})),
+               no = static_cast<std::size_t>(saturating_product({s.batch, s.queries, s.value_width}));
+    Kernels<T> r{std::vector<T>(nw), std::vector<T>(nw), std::vector<T>(nw), std::vector<T>(no), std::vector<T>(no), {}};
+    expect_outcome({}, [&] {
+        seqorder::attention_reference<T>({r.scores, r.scaled, r.weights, r.output}, q, k, v, s, c.mask);
+    }, "attention_reference with steps " + what);
+    expect_outcome({}, [&] {
+        seqorder::attention_reference<T>({{}, {}, {}, r.output_only}, q, k, v, s, c.mask);
+    }, "attention_reference " + what);
+    check_steps<T>(c, q.data(), k.data(), v.data(), r.scores.data(), r.scaled.data(), r.weights.data(), r.output.data(), what);
+    for (std::size_t j = 0; j < no; ++j)
+        FUZZ_CHECK(same_value(r.output[j], r.output_only[j]),
+                   what + ": output with and without steps differ at " + std::to_string(j));
+    if constexpr (sizeof(T) == 4) {
+        r.fast.resize(no);
+        std::span<float> out(r.fast);
+        std::span<const float> fq = q, fk = k, fv = v;
+        const auto shorten = [](auto sp) { return sp.empty() ? sp : sp.first(sp.size() - 1); };
+        bool refused_short = false;
+        if (short_span == 1 && !out.empty()) out = shorten(out), refused_short = true;
+        if (short_span == 2 && !fq.empty()) fq = shorten(fq), refused_short = true;
+        if (short_span == 3 && !fk.empty()) fk = shorten(fk), refused_short = true;
+        if (short_span == 4 && !fv.empty()) fv = shorten(fv), refused_short = true;
+        if (refused_short)
+            expect_outcome({.invalid_argument = true}, [&] { seqorder::attention_fast(out, fq, fk, fv, s, c.mask); },
+                           "attention_fast, a span one element short, " + what);
+        expect_outcome({}, [&] { seqorder::attention_fast(r.fast, q, k, v, s, c.mask); }, "attention_fast " + what);
+        check_fast(c, q.data(), k.data(), v.data(), r.fast, r.output, what);
+    }
+    return r;
+}
+
+// The kernels of the last call asked for, run again only for a call that computes something else.
+template <class T>
+class KernelRuns {
+public:
+    KernelRuns(std::span<const T> q, std::span<const T> k, std::span<const T> v, int short_span)
+        : q_(q), k_(k), v_(v), short_span_(short_span) {}
+    const Kernels<T>& of(const Call& c, const std::string& what) {
+        if (!call_ || !same_work(*call_, c)) {
+            kernels_ = run_kernels<T>(c, q_, k_, v_, short_span_, what);
+            call_ = c;
+        }
+        return kernels_;
+    }
+
+private:
+    std::span<const T> q_, k_, v_;
+    int short_span_;
+    std::optional<Call> call_;
+    Kernels<T> kernels_;
+};
+
+// The dims of `t` as a caller shapes them: its sequences under `lead` (the axes drawn for q's `batch` sequences; a
+// tensor with another count of sequences has it in place of q's), then its last two axes.
+template <class T>
+std::vector<std::int64_t> dims_of(const seqorder::Tensor<T>& t, std::vector<std::int64_t> lead, std::int64_t batch) {
+    const std::int64_t own = t.rank() == 3 ? static_cast<std::int64_t>(t.dim(0)) : 1;
+    if (own != batch) {
+        const auto at = std::find(lead.begin(), lead.end(), batch);
+        if (at != lead.end()) *at = own;
+        else lead.insert(lead.begin(), own);
+    }
+    lead.push_back(static_cast<std::int64_t>(t.dim(t.rank() - 2)));
+    lead.push_back(static_cast<std::int64_t>(t.dim(t.rank() - 1)));
+    return lead;
+}
+
+// The package's call, drawn after the rest: q, k and v as the binding passes them (their sequences under leading
+// axes drawn here), causal as drawn, queryStart (when one is drawn) as a JS number, steps or not, an out length.
+template <class T>
+void check_package(Input& in, const seqorder::Tensor<T>& q, const seqorder::Tensor<T>& k, const seqorder::Tensor<T>& v,
+                   std::int64_t batch, const CausalMask& mask, KernelRuns<T>& kernels) {
+    const char* other = sizeof(T) == 4 ? "float64" : "float32";
+    const std::vector<std::int64_t> lead = in.lead_axes(batch, q.rank() == 3);
+    seqorder::calls::AttentionArgs p;
+    p.q = tensor_arg<T>(q.data(), in.dtype(dtype_name<T>()), in.shape(dims_of(q, lead, batch)));
+    p.k = tensor_arg<T>(k.data(), in.dtype(dtype_name<T>(), other), in.shape(dims_of(k, lead, batch)));
+    p.v = tensor_arg<T>(v.data(), in.dtype(dtype_name<T>(), other), in.shape(dims_of(v, lead, batch)));
+    p.causal = mask.causal;
+    const double query_start = in.number(static_cast<double>(mask.query_start.value_or(0)));
+    if (mask.query_start) p.query_start = query_start;
+    p.steps = in.flag();
+
+    // The rules, restated: one float dtype; shapes; ranks and leading axes equal; D and Tk agreeing; queryStart a
+    // whole number; then the mask's rule (decide).
+    const auto qs = sizes_of(p.q), ks = sizes_of(p.k), vs = sizes_of(p.v);
+    bool shapes_ok = p.q.dtype == dtype_name<T>() && p.k.dtype == p.q.dtype && p.v.dtype == p.q.dtype && qs && ks && vs &&
+                     qs->size() >= 2 && ks->size() == qs->size() && vs->size() == qs->size();
+    const std::size_t rank = shapes_ok ? qs->size() : 2;
+    const std::vector<std::int64_t> q_lead = shapes_ok ? std::vector<std::int64_t>(qs->begin(), qs->end() - 2)
+                                                       : std::vector<std::int64_t>{};
+    shapes_ok = shapes_ok && std::equal(q_lead.begin(), q_lead.end(), ks->begin()) &&
+                std::equal(q_lead.begin(), q_lead.end(), vs->begin()) && (*ks)[rank - 1] == (*qs)[rank - 1] &&
+                (*vs)[rank - 2] == (*ks)[rank - 2];
+    const std::optional<std::int64_t> start = p.query_start ? whole(*p.query_start, -kMaxSafe, kMaxSafe) : std::nullopt;
+    AttentionShape s{saturating_product(q_lead), 0, 0, 1, 0};
+    if (shapes_ok) s = {s.batch, (*qs)[rank - 2], (*ks)[rank - 2], (*qs)[rank - 1], (*vs)[rank - 1]};
+    const Call c = decide(s, {p.causal, start});
+    const bool valid = shapes_ok && (!p.query_start || start) && c.mask_ok;
+    auto with_last = [&](std::int64_t rows, std::int64_t cols) {
+        std::vector<std::int64_t> shape = q_lead;
+        shape.push_back(rows);
+        shape.push_back(cols);
+        return shape;
+    };
+    const std::vector<std::int64_t> step_shape = with_last(s.queries, s.keys), output_shape = with_last(s.queries, s.value_width);
+    const std::int64_t nw = saturating_product(step_shape), no = saturating_product(output_shape);
+    p.out_length = in.out_length(no);
+    const bool too_big = (p.steps && beyond_tensor_limit(step_shape, sizeof(T))) || beyond_tensor_limit(output_shape, sizeof(T));
+    const Expected expected = package_outcome({.invalid_argument = !valid}, too_big, no, p.out_length);
+    if (!expected.any() && !small(s)) return;  // a valid call too big to check here
+
+    const std::string call = "calls::attention(q " + text(p.q) + ", k " + text(p.k) + ", v " + text(p.v) +
+                             (p.causal ? ", causal" : "") + (p.query_start ? ", queryStart " + str(*p.query_start) : "") +
+                             (p.steps ? ", steps" : "") + text(p.out_length) + ")";
+    const std::int64_t io_bytes =
+        expected.any() ? 0 : static_cast<std::int64_t>((q.size() + k.size() + v.size() + (p.steps ? 3 * nw : 0) + no) * sizeof(T));
+    std::vector<seqorder::calls::Result> results;
+    if (!expect_call(expected, [&] { results = seqorder::calls::attention(p); }, call, io_bytes)) return;
+    FUZZ_CHECK(results.size() == (p.steps ? 4u : 1u), call + ": " + std::to_string(results.size()) + " results");
+    const std::span<const T> output = result_values<T>(results.back(), output_shape, call + ", output");
+    std::vector<std::span<const T>> steps;
+    for (std::size_t j = 0; p.steps && j < 3; ++j)
+        steps.push_back(result_values<T>(results[j], step_shape, call + ", step " + std::to_string(j)));
+    if (nw == 0 && no == 0) return;  // nothing computed (the batch may be as large as the empty axes allow)
+
+    const Kernels<T>& kernel = kernels.of(c, call);
+    if (p.steps) {
+        check_same_bits<T>(steps[0], kernel.scores, call + ", scores");
+        check_same_bits<T>(steps[1], kernel.scaled, call + ", scaled");
+        check_same_bits<T>(steps[2], kernel.weights, call + ", weights");
+        check_same_bits<T>(output, kernel.output, call + ", output");
+    } else if constexpr (sizeof(T) == 4) {
+        check_same_bits<float>(output, kernel.fast, call + ", output (fast path)");
+    } else {
+        check_same_bits<T>(output, kernel.output_only, call + ", output");
+    }
+}
+
 template <class T>
 void run(Input& in) {
     const bool f32 = sizeof(T) == 4;
@@ -200,11 +413,8 @@ void run(Input& in) {
                        nv = saturating_product({s.batch, s.keys, s.value_width}),
                        nw = saturating_product({s.batch, s.queries, s.keys}),
                        no = saturating_product({s.batch, s.queries, s.value_width});
-    // Only shapes a caller could back with data: q, k, v (and, for the steps, the weights) within the budget.
+    // Only shapes a caller could back with data: q, k, v within the budget.
     if (nq > kMaxElements || nk > kMaxElements || nv > kMaxElements) return;
-    const bool small = nw <= kMaxElements && no <= kMaxElements &&
-                       saturating_product({s.batch, s.queries, s.keys, s.width}) +
-                               saturating_product({s.batch, s.queries, s.keys, s.value_width}) <= kMaxWork;
 
     auto shape = [&](std::int64_t batch, std::int64_t rows, std::int64_t cols) {
         seqorder::Shape sh{static_cast<std::size_t>(rows), static_cast<std::size_t>(cols)};
@@ -222,112 +432,46 @@ void run(Input& in) {
     in.fill<T>(q.data());
     in.fill<T>(k.data());
     in.fill<T>(v.data());
+    // Spans one element short for the fast path (refused, not read past): 0 none, 1 out, 2 q, 3 k, 4 v.
+    const int short_span = in.byte() % 16 < 14 ? 0 : 1 + in.byte() % 4;
+    KernelRuns<T> kernels(q.data(), k.data(), v.data(), short_span);
+    check_package<T>(in, q, k, v, s.batch, mask, kernels);
 
     // Tensor API: shapes, then the mask, then the results' size.
     const bool steps_too_big = beyond_tensor_limit({s.batch, s.queries, s.keys}, sizeof(T)) ||
                                beyond_tensor_limit({s.batch, s.queries, s.value_width}, sizeof(T));
     const bool output_too_big = beyond_tensor_limit({s.batch, s.queries, s.value_width}, sizeof(T));
     const bool args_ok = !real_mismatch && c.mask_ok;
-    const bool run_steps = small || steps_too_big || nw == 0;
+    const bool run_steps = small(s) || steps_too_big || nw == 0;
     seqorder::AttentionSteps<T> steps;
     seqorder::Tensor<T> output;
     bool steps_ok = false, output_ok = false;
     if (run_steps || !args_ok)
         steps_ok = expect_outcome({.invalid_argument = !args_ok, .length_error = args_ok && steps_too_big},
                                   [&] { steps = seqorder::attention_steps<T>(q, k, v, mask); }, "attention_steps " + call);
-    if (small || output_too_big || !args_ok)
+    if (small(s) || output_too_big || !args_ok)
         output_ok = expect_outcome({.invalid_argument = !args_ok, .length_error = args_ok && output_too_big},
                                    [&] { output = seqorder::attention<T>(q, k, v, mask); }, "attention " + call);
-    if (real_mismatch || !c.mask_ok || !small) {
-#ifdef SEQORDER_FUZZ_FAST
-        // The fast path refuses what the reference refuses; an empty output is fine whatever the other sizes.
-        if constexpr (sizeof(T) == 4)
-            if (!real_mismatch && (!c.mask_ok || no == 0))
-                expect_outcome({.invalid_argument = !c.mask_ok}, [&] { seqorder::attention_fast(q, k, v, mask); },
-                               "attention_fast " + call);
-#endif
-        return;
-    }
+    seqorder::Tensor<float> fast;
+    bool fast_ok = false;
+    // The fast path refuses what the reference refuses; an empty output is fine whatever the other sizes.
+    if constexpr (sizeof(T) == 4)
+        if (!args_ok || no == 0 || small(s))
+            fast_ok = expect_outcome({.invalid_argument = !args_ok}, [&] { fast = seqorder::attention_fast(q, k, v, mask); },
+                                     "attention_fast " + call);
+    if (!args_ok || !small(s)) return;
 
-    // Span API, as the binding calls it: with all steps, then output only (the reference's own row buffers).
-    std::vector<T> scores(static_cast<std::size_t>(nw)), scaled(scores.size()), weights(scores.size()),
-        out(static_cast<std::size_t>(no)), out_only(out.size());
-    expect_outcome({}, [&] {
-        seqorder::attention_reference<T>({scores, scaled, weights, out}, q.data(), k.data(), v.data(), s, mask);
-    }, "attention_reference with steps " + call);
-    expect_outcome({}, [&] {
-        seqorder::attention_reference<T>({{}, {}, {}, out_only}, q.data(), k.data(), v.data(), s, mask);
-    }, "attention_reference " + call);
-    check_steps<T>(c, q.data().data(), k.data().data(), v.data().data(), scores.data(), scaled.data(), weights.data(),
-                   out.data(), call);
-    for (std::size_t j = 0; j < out.size(); ++j) {
-        FUZZ_CHECK(same_value(out[j], out_only[j]), call + ": output with and without steps differ at " + std::to_string(j));
-        if (output_ok) FUZZ_CHECK(same_value(out[j], output.data()[j]), call + ": attention() differs at " + std::to_string(j));
-        if (steps_ok) FUZZ_CHECK(same_value(out[j], steps.output.data()[j]), call + ": attention_steps() differs at " + std::to_string(j));
+    // The span API (the kernels) on the same call: every API gives the same bits.
+    const Kernels<T>& kernel = kernels.of(c, call);
+    if (output_ok) check_same_bits<T>(output.data(), kernel.output_only, "attention() vs the reference, " + call);
+    if (steps_ok) {
+        check_same_bits<T>(steps.output.data(), kernel.output, "attention_steps() output vs the reference, " + call);
+        check_same_bits<T>(steps.scores.data(), kernel.scores, "attention_steps() scores vs the reference, " + call);
+        check_same_bits<T>(steps.scaled.data(), kernel.scaled, "attention_steps() scaled vs the reference, " + call);
+        check_same_bits<T>(steps.weights.data(), kernel.weights, "attention_steps() weights vs the reference, " + call);
     }
-    if (steps_ok)
-        for (std::size_t j = 0; j < weights.size(); ++j)
-            FUZZ_CHECK(same_value(weights[j], steps.weights.data()[j]) && same_value(scaled[j], steps.scaled.data()[j]) &&
-                           same_value(scores[j], steps.scores.data()[j]),
-                       call + ": attention_steps() steps differ at " + std::to_string(j));
-
-#ifdef SEQORDER_FUZZ_FAST
-    if constexpr (sizeof(T) == 4) {
-        // Spans of the wrong length (one element short) must be refused, not read past.
-        const int short_span = in.byte() % 16 < 14 ? 0 : 1 + in.byte() % 4;
-        std::vector<float> fast(out.size());
-        std::span<float> fast_out(fast);
-        std::span<const float> fq = q.data(), fk = k.data(), fv = v.data();
-        const auto shorten = [](auto sp) { return sp.empty() ? sp : sp.first(sp.size() - 1); };
-        bool refused_short = false;
-        if (short_span == 1 && !fast_out.empty()) fast_out = shorten(fast_out), refused_short = true;
-        if (short_span == 2 && !fq.empty()) fq = shorten(fq), refused_short = true;
-        if (short_span == 3 && !fk.empty()) fk = shorten(fk), refused_short = true;
-        if (short_span == 4 && !fv.empty()) fv = shorten(fv), refused_short = true;
-        if (!expect_outcome({.invalid_argument = refused_short},
-                            [&] { seqorder::attention_fast(fast_out, fq, fk, fv, s, mask); }, "attention_fast " + call))
-            return;
-        seqorder::Tensor<float> fast_tensor = seqorder::attention_fast(q, k, v, mask);
-        const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
-                   Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
-                   Dv = static_cast<std::size_t>(s.value_width);
-        const double eps = std::numeric_limits<float>::epsilon();
-        for (std::size_t b = 0; b < (Tq > 0 ? B : 0); ++b)
-            for (std::size_t i = 0; i < Tq; ++i) {
-                const std::size_t visible = mask.causal ? static_cast<std::size_t>(c.query_start) + i + 1 : Tk;
-                const float* qi = q.data().data() + (b * Tq + i) * D;
-                const float* kb = k.data().data() + b * Tk * D;
-                const float* vb = v.data().data() + b * Tk * Dv;
-                const std::size_t row = (b * Tq + i) * Dv;
-                for (std::size_t e = 0; e < Dv; ++e)
-                    FUZZ_CHECK(same_value(fast[row + e], fast_tensor.data()[row + e]),
-                               call + ": attention_fast span and Tensor APIs differ");
-                if (Tk == 0) {
-                    for (std::size_t e = 0; e < Dv; ++e) FUZZ_CHECK(fast[row + e] == 0, call + ": fast, Tk = 0 but output nonzero");
-                    continue;
-                }
-                // Moderate inputs: q row and every key's k and v of the batch item (the fast path reads masked keys'
-                // values in a tile and multiplies them by 0, so a non-finite masked v may reach it: documented).
-                if (!moderate(qi, D) || !moderate(kb, Tk * D) || !moderate(vb, Tk * Dv)) continue;
-                // The scaled scores' magnitude sets how far two float32 evaluations of the softmax can drift apart.
-                double magnitude = 0, v_scale = 0;
-                for (std::size_t j = 0; j < visible; ++j) {
-                    double m = 0;
-                    for (std::size_t d = 0; d < D; ++d) m += std::fabs(static_cast<double>(qi[d]) * kb[j * D + d]);
-                    magnitude = std::fmax(magnitude, m / std::sqrt(static_cast<double>(D)));
-                    for (std::size_t e = 0; e < Dv; ++e) v_scale = std::fmax(v_scale, std::fabs(static_cast<double>(vb[j * Dv + e])));
-                }
-                const double tol = (16 * static_cast<double>(D) * eps * magnitude + 2e-5 + 4 * visible * eps) * v_scale +
-                                   1e-30;
-                for (std::size_t e = 0; e < Dv; ++e)
-                    FUZZ_CHECK(std::isfinite(fast[row + e]) &&
-                                   std::fabs(static_cast<double>(fast[row + e]) - static_cast<double>(out[row + e])) <= tol,
-                               call + ": batch " + std::to_string(b) + " query " + std::to_string(i) + " column " +
-                                   std::to_string(e) + ": fast " + str(fast[row + e]) + " vs reference " + str(out[row + e]) +
-                                   " within " + str(tol));
-            }
-    }
-#endif
+    if constexpr (sizeof(T) == 4)
+        if (fast_ok) check_same_bits<float>(fast.data(), kernel.fast, "attention_fast: Tensor vs span API, " + call);
 }
 
 }  // namespace

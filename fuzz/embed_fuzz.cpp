@@ -1,11 +1,14 @@
 // libFuzzer target: token lookup.
-//   embed<T> (Tensor API: table (V, D), ids (T) or (B, T), or a wrong rank) and embed_into<T> (span API, as the
-//   WebAssembly binding calls it), float64 and float32, ids in and out of range, table values of every kind.
+//   calls::embed (the package's path: table and ids as the binding passes them, shapes as JS numbers that may disagree
+//   with the data, dtypes as strings, an out length), embed<T> (Tensor API: table (V, D), ids (T) or (B, T), or a wrong
+//   rank) and embed_into<T> (span API), float64 and float32, ids in and out of range, table values of every kind.
 // Invariants:
-//   - throws iff a rank is wrong (invalid_argument), an id is outside 0..V-1 (out_of_range) or the result is beyond
-//     1 GiB (length_error), and the out_of_range message names the first bad id by its [b, t] index;
+//   - throws iff a dtype, a shape (entries whole numbers whose product is the data's count) or a rank is wrong
+//     (invalid_argument), an id is outside 0..V-1 (out_of_range), the result is beyond 1 GiB (length_error) or, for
+//     the package's call, an out length is not the result's (invalid_argument); the out_of_range message names the
+//     first bad id by its [b, t] index; the package's call allocates nothing big before an error;
 //   - on success, row n of the result is table row ids[n], bit for bit (NaN, -0.0 and subnormals included), and the
-//     result has shape ids.shape + (D,).
+//     result has shape ids.shape + (D,); the package's result is embed_into's bit for bit.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -16,6 +19,70 @@
 namespace {
 
 using namespace seqorder_fuzz;
+
+// The first id outside 0..vocab-1, or -1.
+std::int64_t first_bad_id(std::span<const std::int32_t> ids, std::int64_t vocab) {
+    for (std::size_t n = 0; n < ids.size(); ++n)
+        if (ids[n] < 0 || ids[n] >= vocab) return static_cast<std::int64_t>(n);
+    return -1;
+}
+
+// The out_of_range message names the first bad id by its index in the caller's shape: "ids[n]" or "ids[b, t]".
+void check_names_bad_id(const std::string& message, std::span<const std::int32_t> ids, std::int64_t first_bad,
+                        std::span<const std::int64_t> ids_sizes, const std::string& what) {
+    const std::string index = ids_sizes.size() == 1 ? std::to_string(first_bad)
+                                                    : std::to_string(first_bad / ids_sizes[1]) + ", " +
+                                                          std::to_string(first_bad % ids_sizes[1]);
+    const std::string named = "ids[" + index + "] = " + std::to_string(ids[static_cast<std::size_t>(first_bad)]);
+    FUZZ_CHECK(message.find(named) != std::string::npos, what + ": message '" + message + "' does not name " + named);
+}
+
+// out: (ids.size(), width); row n must be table row ids[n], bit for bit.
+template <class T>
+void check_rows(std::span<const T> out, std::span<const T> table, std::int64_t width, std::span<const std::int32_t> ids,
+                const std::string& what) {
+    const auto w = static_cast<std::size_t>(width);
+    for (std::size_t n = 0; n < ids.size(); ++n) {
+        const auto row = static_cast<std::size_t>(ids[n]);
+        FUZZ_CHECK(w == 0 || std::memcmp(&out[n * w], &table[row * w], w * sizeof(T)) == 0,
+                   what + ": row " + std::to_string(n) + " is not table row " + std::to_string(row));
+    }
+}
+
+// The package's call: table and ids as the binding passes them (drawn after the rest, from the tensors' data).
+template <class T>
+void check_package(Input& in, const seqorder::Tensor<T>& table, const seqorder::Tensor<std::int32_t>& ids) {
+    const std::vector<std::int64_t> table_dims(table.shape().begin(), table.shape().end()),
+        ids_dims(ids.shape().begin(), ids.shape().end());
+    seqorder::calls::EmbedArgs p;
+    p.table = tensor_arg<T>(table.data(), in.dtype(dtype_name<T>()), in.shape(table_dims));
+    p.ids = tensor_arg<std::int32_t>(ids.data(), in.dtype("int32", "float32"), in.shape(ids_dims));
+    // The rules, restated: dtypes, shapes, ranks (invalid_argument), then the ids (out_of_range).
+    const auto table_sizes = sizes_of(p.table), ids_sizes = sizes_of(p.ids);
+    const bool args_ok = p.table.dtype == dtype_name<T>() && p.ids.dtype == "int32" && table_sizes && ids_sizes &&
+                         table_sizes->size() == 2 && (ids_sizes->size() == 1 || ids_sizes->size() == 2);
+    const std::int64_t vocab = args_ok ? (*table_sizes)[0] : 0, width = args_ok ? (*table_sizes)[1] : 0;
+    const std::int64_t first_bad = args_ok ? first_bad_id(ids.data(), vocab) : -1;
+    std::vector<std::int64_t> shape = args_ok ? *ids_sizes : std::vector<std::int64_t>{};
+    shape.push_back(width);  // (.., D)
+    const std::int64_t n = saturating_product(shape);
+    p.out_length = in.out_length(n);
+    const Expected expected = package_outcome({.invalid_argument = !args_ok, .out_of_range = args_ok && first_bad >= 0},
+                                              beyond_tensor_limit(shape, sizeof(T)), n, p.out_length);
+    if (!expected.any() && n > kMaxWork) return;  // a valid lookup too big to check here
+    const std::string call = "calls::embed(table " + text(p.table) + ", ids " + text(p.ids) + text(p.out_length) + ")";
+    const std::int64_t io_bytes = expected.any() ? 0 : static_cast<std::int64_t>((table.size() + n) * sizeof(T) + ids.size() * 4);
+    std::vector<seqorder::calls::Result> results;
+    const Outcome outcome = expect_call(expected, [&] { results = seqorder::calls::embed(p); }, call, io_bytes);
+    if (expected.out_of_range) check_names_bad_id(outcome.error, ids.data(), first_bad, *ids_sizes, call);
+    if (!outcome) return;
+    FUZZ_CHECK(results.size() == 1, call + ": " + std::to_string(results.size()) + " results");
+    const std::span<const T> rows = result_values<T>(results[0], shape, call);
+    std::vector<T> kernel(static_cast<std::size_t>(n));
+    seqorder::embed_into<T>(kernel, table.data(), vocab, width, ids.data(), seqorder::Shape(ids_sizes->begin(), ids_sizes->end()));
+    check_same_bits<T>(rows, kernel, call);
+    check_rows<T>(rows, table.data(), width, ids.data(), call);
+}
 
 std::int32_t draw_id(Input& in, std::int64_t vocab) {
     const std::uint8_t k = in.byte();
@@ -54,10 +121,9 @@ void run(Input& in) {
     seqorder::Tensor<std::int32_t> ids(ids_shape);
     for (std::int32_t& id : ids.data()) id = draw_id(in, vocab);
 
-    // The first id outside 0..V-1, if any.
-    std::int64_t first_bad = -1;
-    for (std::size_t n = 0; n < ids.size() && first_bad < 0; ++n)
-        if (ids.data()[n] < 0 || ids.data()[n] >= vocab) first_bad = static_cast<std::int64_t>(n);
+    check_package<T>(in, table, ids);
+
+    const std::int64_t first_bad = first_bad_id(ids.data(), vocab);
     const bool ranks_ok = table_rank == 2 && ids_rank <= 2;
     const bool too_big = beyond_tensor_limit({n_ids, width}, sizeof(T));
     const std::string call = "embed(table " + seqorder::shape_to_string(table.shape()) + ", ids " +
@@ -69,27 +135,15 @@ void run(Input& in) {
                       .length_error = ranks_ok && first_bad < 0 && too_big};
     // A valid result too big to build quickly is skipped; every error comes before the allocation.
     if (big_result && !expected.any()) return;
-    const bool ok = expect_outcome(expected, [&] { out = seqorder::embed<T>(table, ids); }, call);
-    if (expected.out_of_range) {
-        std::string message;
-        // Name the first bad id by its index in the caller's shape: "ids[n]" or "ids[b, t]".
-        std::string index = ids_rank == 1 ? std::to_string(first_bad)
-                                          : std::to_string(first_bad / ids_dims[1]) + ", " + std::to_string(first_bad % ids_dims[1]);
-        try {
-            seqorder::embed<T>(table, ids);
-        } catch (const std::out_of_range& e) {
-            message = e.what();
-        }
-        FUZZ_CHECK(message.find("ids[" + index + "] = " + std::to_string(ids.data()[first_bad])) != std::string::npos,
-                   call + ": message '" + message + "' does not name ids[" + index + "]");
-    }
-    if (ok) {
+    const Outcome outcome = expect_outcome(expected, [&] { out = seqorder::embed<T>(table, ids); }, call);
+    if (expected.out_of_range) check_names_bad_id(outcome.error, ids.data(), first_bad, ids_dims, call);
+    if (outcome) {
         seqorder::Shape want = ids.shape();
         want.push_back(static_cast<std::size_t>(width));
         FUZZ_CHECK(out.shape() == want, call + ": shape " + seqorder::shape_to_string(out.shape()));
     }
 
-    // The span API, as the binding calls it (rank-2 table, ids of rank 1 or 2), with exact-size buffers.
+    // The span API (rank-2 table, ids of rank 1 or 2), with exact-size buffers.
     if (ids_rank > 2 || too_big || big_result) return;
     std::vector<T> result(static_cast<std::size_t>(n_ids * width));
     const bool span_ok = expect_outcome({.out_of_range = first_bad >= 0},
@@ -98,22 +152,8 @@ void run(Input& in) {
                                         },
                                         "embed_into " + call);
     if (!span_ok) return;
-    for (std::size_t n = 0; n < ids.size(); ++n) {
-        const auto row = static_cast<std::size_t>(ids.data()[n]);
-        for (std::size_t d = 0; d < static_cast<std::size_t>(width); ++d) {
-            const T want = table.data()[row * static_cast<std::size_t>(width) + d];
-            const T got = result[n * static_cast<std::size_t>(width) + d];
-            FUZZ_CHECK(std::memcmp(&want, &got, sizeof(T)) == 0,
-                       call + ": embed_into row " + std::to_string(n) + " column " + std::to_string(d) + " is not table row " +
-                           std::to_string(row));
-            if (ok) {
-                const T tensor_got = out.data()[n * static_cast<std::size_t>(width) + d];
-                FUZZ_CHECK(std::memcmp(&want, &tensor_got, sizeof(T)) == 0,
-                           call + ": embed row " + std::to_string(n) + " column " + std::to_string(d) + " is not table row " +
-                               std::to_string(row));
-            }
-        }
-    }
+    check_rows<T>(result, table.data(), width, ids.data(), "embed_into " + call);
+    if (outcome) check_rows<T>(out.data(), table.data(), width, ids.data(), call);
 }
 
 }  // namespace

@@ -1,10 +1,16 @@
 // Shared by the libFuzzer targets in fuzz/: turns the fuzzer's bytes into the arguments a caller could pass (sizes,
-// offsets, dtypes, values), and the checks the targets use to state invariants.
+// offsets, dtypes, values, and for the package's path, calls.hpp, the numbers, shapes and strings a JS caller hands the
+// binding), and the checks the targets use to state invariants.
 //
 // The bytes are read from the front, little-endian, and reading past the end yields zeros, so every input is a valid
-// program and a hand-written seed (fuzz/make_seeds.py) reads the way it looks.
+// program and a hand-written seed (fuzz/make_seeds.py) reads the way it looks. A zero byte always draws the plain
+// case (the number meant, the dtype of the data, no out array), so the targets draw the package's arguments after
+// everything else and older seeds still read as they did.
 #pragma once
 
+#include <sanitizer/allocator_interface.h>
+
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -13,10 +19,13 @@
 #include <exception>
 #include <initializer_list>
 #include <limits>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "calls.hpp"
 
 namespace seqorder_fuzz {
 
@@ -53,10 +62,17 @@ inline std::int64_t saturating_product(std::initializer_list<std::int64_t> sizes
 
 // True when a tensor of these non-negative sizes and element size is beyond the core's 1 GiB limit
 // (kMaxTensorBytes), computed here independently of the core.
-inline bool beyond_tensor_limit(std::initializer_list<std::int64_t> sizes, std::size_t element_bytes) {
+inline bool beyond_tensor_limit(std::span<const std::int64_t> sizes, std::size_t element_bytes) {
     const std::int64_t n = saturating_product(sizes);
     return static_cast<__int128>(n) * static_cast<__int128>(element_bytes) > (__int128{1} << 30);
 }
+inline bool beyond_tensor_limit(std::initializer_list<std::int64_t> sizes, std::size_t element_bytes) {
+    return beyond_tensor_limit(std::span<const std::int64_t>(sizes.begin(), sizes.size()), element_bytes);
+}
+
+// Numbers a JavaScript caller can give exactly: integers up to 2^53 - 1 (Number.MAX_SAFE_INTEGER), and 2^53.
+inline constexpr double kMaxSafe = 9007199254740991.0;
+inline constexpr double kTwoTo53 = 9007199254740992.0;
 
 class Input {
 public:
@@ -146,6 +162,108 @@ public:
         }
     }
 
+    // ---- arguments of the package's path (calls.hpp), as a JS caller hands them to the binding ----
+
+    // A number where the caller means the integer `meant`: usually exactly it, sometimes (a byte from 208 up) one of
+    // the numbers a caller may pass by mistake.
+    double number(double meant) {
+        const std::uint8_t k = byte();
+        return k < 208 ? meant : misread(meant, k);
+    }
+
+    // The `k`-th mistake on the number `meant`: a fraction, NaN, +-Infinity, -0, its negation, off by one, 2^53 - 1,
+    // 2^53, 2^53 + 2 (past what a double counts exactly), 2^64, 1e300, or any double (special()).
+    double misread(double meant, std::uint8_t k) {
+        switch (k % 16) {
+            case 0: return meant + 0.5;
+            case 1: return meant - 0x1p-20;
+            case 2: return std::numeric_limits<double>::quiet_NaN();
+            case 3: return std::numeric_limits<double>::infinity();
+            case 4: return -std::numeric_limits<double>::infinity();
+            case 5: return -0.0;
+            case 6: return -meant;
+            case 7: return meant + 1;
+            case 8: return meant - 1;
+            case 9: return kMaxSafe;
+            case 10: return kTwoTo53;
+            case 11: return kTwoTo53 + 2;
+            case 12: return 0x1p64;
+            case 13: return 1e300;
+            case 14: return 0x1p40;
+            default: return special();
+        }
+    }
+
+    // A name the caller passes (a dtype, a layout): usually `meant`, sometimes (a byte from 224 up) one of `others`.
+    std::string name(const char* meant, std::initializer_list<const char*> others) {
+        const std::uint8_t k = byte();
+        return k < 224 ? meant : others.begin()[k % others.size()];
+    }
+    // A tensor's dtype: its data's own (`meant`), or rarely `other` (for the other float type: only where the call must
+    // refuse it), "int32" (an Int32Array over the same bytes) or a name no typed array has (the core checks anyway).
+    std::string dtype(const char* meant, const char* other = "int32") {
+        return name(meant, {other, "int32", "", "float16", "Float32", "float64 ", "int64", "bfloat16"});
+    }
+
+    // The shape a caller gives for data of shape `dims`: usually dims, sometimes (a byte from 224 up, up to 3 times)
+    // changed as a caller might get it wrong: an entry misread (number's mistakes), one more or one less, 2^40, an
+    // axis of 1 or 2 inserted, an axis dropped, two neighbours swapped.
+    std::vector<double> shape(std::span<const std::int64_t> dims) {
+        std::vector<double> s(dims.begin(), dims.end());
+        for (int change = 0; change < 3 && byte() >= 224; ++change) {
+            const std::uint8_t what = byte();
+            const std::size_t at = byte() % (s.size() + 1);  // an axis, or for an insertion the end too
+            const auto where = s.begin() + static_cast<std::ptrdiff_t>(at);
+            if (what % 8 >= 4 || at == s.size()) {  // changes of the rank
+                if (what % 4 == 0) s.insert(where, 1);
+                else if (what % 4 == 1) s.insert(where, 2);
+                else if (at < s.size()) s.erase(where);
+                else s.push_back(0);
+            } else if (what % 4 == 0) {
+                s[at] = misread(s[at], byte());
+            } else if (what % 4 == 1) {
+                s[at] += what & 8 ? 1 : -1;
+            } else if (what % 4 == 2) {
+                s[at] = 0x1p40;
+            } else if (at + 1 < s.size()) {
+                std::swap(s[at], s[at + 1]);
+            }
+        }
+        return s;
+    }
+
+    // Leading batch axes holding `batch` sequences: none when there is no batch axis (`axis` false, batch 1), else
+    // [batch]; sometimes axes of 1 around it, none at all for a batch of 1, or for an empty batch huge axes beside the 0
+    // (their product overflows 64 bits before the 0 is reached).
+    std::vector<std::int64_t> lead_axes(std::int64_t batch, bool axis) {
+        std::vector<std::int64_t> lead;
+        if (axis) lead.push_back(batch);
+        constexpr std::int64_t huge = std::int64_t{1} << 40;
+        switch (byte() % 8) {
+            case 1: lead.insert(lead.begin(), 1); break;
+            case 2: lead.push_back(1); break;
+            case 3: lead.insert(lead.begin(), {1, 1}); break;
+            case 4: if (batch == 1) lead.clear(); break;
+            case 5: if (batch == 0) lead = {0, huge}; break;
+            case 6: if (batch == 0) lead = {huge, huge, 0}; break;
+            default: break;
+        }
+        return lead;
+    }
+
+    // The length of the caller's `out` array, for a result of `count` elements: mostly none, else usually right,
+    // sometimes one more, one less, or a mistaken number.
+    std::optional<double> out_length(std::int64_t count) {
+        const double n = static_cast<double>(count);
+        switch (byte() % 8) {
+            case 0: case 1: case 2: return std::nullopt;
+            case 3: case 4: return n;
+            case 5: return n + 1;
+            case 6: return n - 1;
+            default: return misread(n, byte());
+        }
+    }
+
     std::size_t consumed() const { return pos_; }
 
 private:
@@ -169,12 +287,36 @@ struct Expected {
     }
 };
 
+// The largest block allocated since the last reset_largest_block(), seen through the sanitizer's malloc hook (the
+// hooks libFuzzer's -malloc_limit_mb uses too); the hook is installed on first use.
+inline std::size_t& largest_block() {
+    static std::size_t largest = 0;
+    return largest;
+}
+inline void reset_largest_block() {
+    static const int installed = __sanitizer_install_malloc_and_free_hooks(
+        [](const volatile void*, std::size_t bytes) { largest_block() = std::max(largest_block(), bytes); },
+        [](const volatile void*) {});
+    FUZZ_CHECK(installed != 0, "cannot install the sanitizer's malloc hook");
+    largest_block() = 0;
+}
+
+// What a call did: returned (ok), or threw `error`; and the largest block it allocated.
+struct Outcome {
+    bool ok = false;
+    std::string error;
+    std::size_t largest_block = 0;
+    operator bool() const { return ok; }  // so that `if (expect_outcome(...))` reads as it means
+};
+
 // Runs `call` and checks that it threw iff `expected` says an error is due, of an allowed kind, with a message.
-// Returns true when the call succeeded (so the target goes on to check the result).
+// Its Outcome converts to true when the call succeeded (so the target goes on to check the result).
 template <class F>
-bool expect_outcome(const Expected& expected, F&& call, const std::string& what) {
+Outcome expect_outcome(const Expected& expected, F&& call, const std::string& what) {
     const char* thrown = nullptr;
-    std::string message;
+    Outcome outcome;
+    std::string& message = outcome.error;
+    reset_largest_block();
     try {
         call();
     } catch (const std::invalid_argument& e) {
@@ -192,14 +334,16 @@ bool expect_outcome(const Expected& expected, F&& call, const std::string& what)
     } catch (const std::exception& e) {
         fail(__FILE__, __LINE__, "unexpected exception type", what + ": " + e.what() + ", expected" + expected.describe());
     }
+    outcome.largest_block = largest_block();
     static const bool verbose = std::getenv("SEQORDER_FUZZ_VERBOSE") != nullptr;  // to read what a seed does
     if (verbose) std::fprintf(stderr, "%s -> %s%s\n", what.c_str(), thrown ? thrown : "ok", thrown ? (": " + message).c_str() : "");
     if (thrown) {
         FUZZ_CHECK(message.size() >= 10, what + ": error message too short to help anyone: '" + message + "'");
-        return false;
+        return outcome;
     }
     FUZZ_CHECK(!expected.any(), what + ": returned normally, expected" + expected.describe());
-    return true;
+    outcome.ok = true;
+    return outcome;
 }
 
 // Bitwise equality that treats every NaN as equal to every NaN (payloads may change through a float32 copy).
@@ -209,26 +353,120 @@ bool same_value(T a, T b) {
     return std::memcmp(&a, &b, sizeof a) == 0;
 }
 
-// Largest |x| over finite x, and whether all are finite.
-template <class T>
-struct Range {
-    bool all_finite = true;
-    double max_abs = 0;
-};
-template <class T>
-Range<T> range_of(std::span<const T> xs) {
-    Range<T> r;
-    for (T x : xs) {
-        if (!std::isfinite(x)) r.all_finite = false;
-        else r.max_abs = std::fmax(r.max_abs, std::fabs(static_cast<double>(x)));
-    }
-    return r;
-}
-
 inline std::string str(double x) {
     char buf[64];
     std::snprintf(buf, sizeof buf, "%.17g", x);
     return buf;
+}
+
+// ---- the package's path (calls.hpp): its rules restated, its promises checked ----
+
+// The rule for a number given where an integer is meant, restated: finite, whole, in [min, max]. The integer, or none.
+inline std::optional<std::int64_t> whole(double x, double min, double max) {
+    if (!(x >= min && x <= max) || std::fmod(x, 1.0) != 0) return std::nullopt;  // NaN fails every comparison
+    return static_cast<std::int64_t>(x);
+}
+
+template <class T>
+inline const char* dtype_name() {
+    return sizeof(T) == 8 ? "float64" : "float32";
+}
+
+// A tensor as the binding hands it to the core: the caller's elements (exactly those, so AddressSanitizer sees a read
+// past them), the dtype of its typed array and the shape it gave. A dtype other than the data's own stands for a typed
+// array of that type over the same bytes (an Int32Array over a Float64Array's bytes has twice the elements).
+template <class E>
+seqorder::calls::TensorArg tensor_arg(std::span<const E> data, std::string dtype, std::vector<double> shape) {
+    const std::size_t element = dtype == "float64" ? 8 : dtype == "float32" || dtype == "int32" ? 4 : sizeof(E);
+    const auto count = static_cast<std::int64_t>(data.size_bytes() / element);
+    return {data.data(), count, std::move(dtype), std::move(shape)};
+}
+
+// A tensor's shape as the rule states it: every entry a whole number in 0 .. 2^53 - 1 and their product the number of
+// elements given. The sizes, or none.
+inline std::optional<std::vector<std::int64_t>> sizes_of(const seqorder::calls::TensorArg& t) {
+    std::vector<std::int64_t> sizes;
+    for (const double d : t.shape) {
+        const auto size = whole(d, 0, kMaxSafe);
+        if (!size) return std::nullopt;
+        sizes.push_back(*size);
+    }
+    if (saturating_product(sizes) != t.count) return std::nullopt;
+    return sizes;
+}
+
+inline std::string shape_text(std::span<const double> shape) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + str(shape[i]);
+    return s + "]";
+}
+inline std::string shape_text(std::span<const std::int64_t> sizes) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+    return s + "]";
+}
+// "'float32' [2, 3] (6 elements)": a tensor argument, for messages
+inline std::string text(const seqorder::calls::TensorArg& t) {
+    return "'" + t.dtype + "' " + shape_text(t.shape) + " (" + std::to_string(t.count) + " elements)";
+}
+inline std::string text(const std::optional<double>& out_length) {
+    return out_length ? ", out length " + str(*out_length) : "";
+}
+
+// What a call of the package's path must do, once the target has decided which of its rules are broken: throw for a
+// broken rule; else length_error for a result past 1 GiB (`too_big`); else invalid_argument for an out array whose
+// length is not the result's `count`; else succeed.
+inline Expected package_outcome(const Expected& broken, bool too_big, std::int64_t count,
+                                const std::optional<double>& out_length) {
+    if (broken.any()) return broken;
+    if (too_big) return {.length_error = true};
+    if (out_length && *out_length != static_cast<double>(count)) return {.invalid_argument = true};
+    return {};
+}
+
+// Blocks a call of the package's path may allocate: when it throws, nothing bigger than its message (its rules are
+// checked before any allocation: calls.hpp); when it returns, nothing bigger than 8 times its inputs and results plus
+// 64 KiB (the kernels' scratch: padded panels of keys, a block of sines).
+inline constexpr std::size_t kErrorBlock = std::size_t{1} << 16;
+inline std::size_t result_block_limit(std::int64_t io_bytes) { return 8 * static_cast<std::size_t>(io_bytes) + kErrorBlock; }
+
+// expect_outcome for a call of the package's path, holding it to the blocks above; `io_bytes` is the size of its
+// inputs and results.
+template <class F>
+Outcome expect_call(const Expected& expected, F&& call, const std::string& what, std::int64_t io_bytes) {
+    Outcome outcome = expect_outcome(expected, call, what);
+    const std::size_t limit = outcome ? result_block_limit(io_bytes) : kErrorBlock;
+    FUZZ_CHECK(outcome.largest_block <= limit, what + (outcome ? ": returned" : ": threw '" + outcome.error + "'") +
+                                                   " after allocating a block of " + std::to_string(outcome.largest_block) +
+                                                   " bytes (at most " + std::to_string(limit) + ")");
+    return outcome;
+}
+
+// A result as the caller is promised it: dtype and shape as documented, a count that is the shape's product, a block
+// of memory. Returns its values.
+template <class T>
+std::span<const T> result_values(const seqorder::calls::Result& r, std::span<const std::int64_t> shape, const std::string& what) {
+    FUZZ_CHECK(r.dtype == dtype_name<T>(), what + ": dtype '" + r.dtype + "', expected '" + dtype_name<T>() + "'");
+    FUZZ_CHECK(std::equal(r.shape.begin(), r.shape.end(), shape.begin(), shape.end()),
+               what + ": shape " + shape_text(r.shape) + ", expected " + shape_text(shape));
+    FUZZ_CHECK(r.count == saturating_product(shape) && r.count == saturating_product(r.shape),
+               what + ": count " + std::to_string(r.count) + " for shape " + shape_text(r.shape));
+    FUZZ_CHECK(r.data != nullptr, what + ": no block for the result");
+    return {static_cast<const T*>(r.data.get()), static_cast<std::size_t>(r.count)};
+}
+
+// Results that must be the same bits, being the same code on the same inputs: the package's result and the kernel the
+// binding runs, or two APIs over one kernel.
+template <class T>
+void check_same_bits(std::span<const T> got, std::span<const T> kernel, const std::string& what) {
+    FUZZ_CHECK(got.size() == kernel.size(), what + ": " + std::to_string(got.size()) + " values, the kernel gives " +
+                                                std::to_string(kernel.size()));
+    if (got.empty() || std::memcmp(got.data(), kernel.data(), got.size_bytes()) == 0) return;
+    std::size_t j = 0;
+    while (std::memcmp(&got[j], &kernel[j], sizeof(T)) == 0) ++j;
+    fail(__FILE__, __LINE__, "the package's result is the kernel's", what + ": element " + std::to_string(j) + " is " +
+                                                                         str(static_cast<double>(got[j])) + ", the kernel gives " +
+                                                                         str(static_cast<double>(kernel[j])));
 }
 
 // The body of every target's LLVMFuzzerTestOneInput: the first byte picks the dtype (low bit set: float, else

@@ -2,8 +2,10 @@
 """Writes the hand-made seeds of the fuzz corpus (fuzz/corpus/TARGET/seed-*), one file per case named below.
 
 Each seed spells, in the byte format of fuzz_input.hpp (read from the front, zeros past the end), a call a reader of
-the lesson would make or a boundary the core must hold. The rest of fuzz/corpus/ is what libFuzzer found and
-`scripts/fuzz.sh --merge` kept (inputs that add coverage); crash-* files are past findings, kept as regressions.
+the lesson would make or a boundary the core must hold; the js-* seeds end with the draws of the package's path
+(calls.hpp: numbers, dtypes, shapes, out lengths as a JS caller passes them). The rest of fuzz/corpus/ is what
+libFuzzer found and `scripts/fuzz.sh --merge` kept (inputs that add coverage); crash-* files are past findings, kept as
+regressions.
 
     /usr/bin/python3 fuzz/make_seeds.py
 """
@@ -80,6 +82,67 @@ def base_int(n):
     return bytes([1, n])
 
 
+# ---- the package's path (calls.hpp), drawn after all of the above; a zero byte is always the plain case ----
+
+# Input::number(): [0] the number meant, [208 + k] mistake k of Input::misread
+MEANT = bytes([0])
+(FRACTION, NUDGED, M_NAN, M_INF, M_NEG_INF, M_NEG_ZERO, NEGATED, PLUS_ONE, MINUS_ONE, MAX_SAFE, TWO_53, TWO_53_PLUS_2,
+ TWO_64, E300, TWO_40) = range(15)
+
+
+def mistake(k):
+    return bytes([208 + k])
+
+
+# Input::dtype(): [0] the data's own dtype, [224 + i] the i-th other: the other float type ("other", where the call must
+# refuse it), 'int32', '', 'float16', 'Float32', 'float64 ', 'int64', 'bfloat16'
+DTYPE_OTHER, DTYPE_INT32, DTYPE_EMPTY, DTYPE_FLOAT16 = (bytes([224 + i]) for i in range(4))
+
+# Input::name() for positions' layout: [0] the one meant, else ['interleaved', 'halves', 'Halves', '', 'interleaved ',
+# 'sequential'][k % 6]
+LAYOUT = {'interleaved': bytes([228]), 'halves': bytes([229]), 'Halves': bytes([224]), 'sequential': bytes([227])}
+
+
+# Input::shape(): [0] the shape meant; else up to 3 changes, each [224, what, axis (, a mistake byte)], then [0]
+def reshape(*changes):
+    return b''.join(bytes([224]) + c for c in changes) + (b'' if len(changes) == 3 else bytes([0]))
+
+
+def entry_mistake(axis, k):
+    return bytes([0, axis, k])
+
+
+def entry_plus_one(axis):
+    return bytes([9, axis])
+
+
+def entry_2_40(axis):
+    return bytes([2, axis])
+
+
+def swap(axis):  # axis and axis + 1
+    return bytes([3, axis])
+
+
+def insert_one(axis):
+    return bytes([4, axis])
+
+
+SAME = bytes([0])
+
+# Input::lead_axes(batch): [0] as drawn ([B] or none), [1] [1, B], [2] [B, 1], [3] [1, 1, B], [4] none for B = 1,
+# [5] [0, 2^40] for B = 0, [6] [2^40, 2^40, 0] for B = 0
+LEAD_AS_DRAWN, LEAD_ONE_BEFORE, LEAD_ONE_AFTER, LEAD_TWO_ONES_BEFORE, LEAD_NONE, LEAD_ZERO_HUGE, LEAD_HUGE_HUGE_ZERO = (
+    bytes([k]) for k in range(7))
+
+# Input::out_length(count): [0] no out array, [3] count, [5] count + 1, [6] count - 1
+NO_OUT, OUT_RIGHT, OUT_ONE_MORE, OUT_ONE_LESS = bytes([0]), bytes([3]), bytes([5]), bytes([6])
+
+
+def package_positions(length=MEANT, width=MEANT, start=MEANT, dtype=MEANT, layout=MEANT, out=NO_OUT):
+    return length + width + start + dtype + layout + out
+
+
 POSITIONS = {
     # f32, halves, length, width, start, base
     'lesson-table-40x16': flag(0) + flag(0) + small(40) + small(16) + start_zero() + base_lesson(),
@@ -94,6 +157,21 @@ POSITIONS = {
     'base-one': flag(1) + flag(0) + small(9) + small(6) + start_small(3) + base_int(1),
     'negative-length': flag(0) + flag(0) + edge(-1) + small(4) + start_zero() + base_lesson(),
 }
+LESSON_TABLE = POSITIONS['lesson-table-40x16']
+POSITIONS.update({
+    'js-length-fraction': LESSON_TABLE + package_positions(length=mistake(FRACTION)),
+    'js-width-nan': LESSON_TABLE + package_positions(width=mistake(M_NAN)),
+    'js-start-past-2^53': LESSON_TABLE + package_positions(start=mistake(TWO_53_PLUS_2)),
+    'js-start-minus-zero': LESSON_TABLE + package_positions(start=mistake(M_NEG_ZERO), out=OUT_RIGHT),
+    'js-layout-sequential': LESSON_TABLE + package_positions(layout=LAYOUT['sequential']),
+    'js-layout-halves-out-right': POSITIONS['float32-halves'] + package_positions(layout=LAYOUT['halves'], out=OUT_RIGHT),
+    'js-dtype-int32': LESSON_TABLE + package_positions(dtype=DTYPE_INT32),
+    'js-out-length-one-more': LESSON_TABLE + package_positions(out=OUT_ONE_MORE),
+    # past the 1 GiB limit and a wrong out length: the size is the error, nothing allocated
+    'js-huge-table-wrong-out-length': POSITIONS['huge-length'] + package_positions(out=OUT_ONE_MORE),
+    'js-empty-2^40-wide-out-0': POSITIONS['empty-huge-width'] + package_positions(out=OUT_RIGHT),
+    'js-width-2^53-1': POSITIONS['empty-huge-width'] + package_positions(width=mistake(MAX_SAFE)),  # odd
+})
 
 EMBED = {
     # f32, V, D, ids rank byte (1 + b % 3), ids dims, table rank byte (0 -> rank 3), table fill, ids bytes
@@ -108,6 +186,25 @@ EMBED = {
     'rank-3-ids': flag(0) + small(2) + small(2) + bytes([2]) + small(1) + small(1) + small(1) + bytes([1]),
 }
 
+
+def package_embed(table_dtype=MEANT, table_shape=SAME, ids_dtype=MEANT, ids_shape=SAME, out=NO_OUT):
+    return table_dtype + table_shape + ids_dtype + ids_shape + out
+
+
+LOOKUP = EMBED['lookup-3x4-ids-5']
+EMBED.update({
+    'js-table-shape-disagrees': LOOKUP + package_embed(table_shape=reshape(entry_plus_one(0))),
+    'js-table-shape-swapped': LOOKUP + package_embed(table_shape=reshape(swap(0)), out=OUT_RIGHT),
+    'js-ids-float32': LOOKUP + package_embed(ids_dtype=DTYPE_OTHER),
+    'js-table-int32': LOOKUP + package_embed(table_dtype=DTYPE_INT32),
+    'js-ids-as-1x5': LOOKUP + package_embed(ids_shape=reshape(insert_one(0)), out=OUT_RIGHT),
+    'js-ids-shape-nan': LOOKUP + package_embed(ids_shape=reshape(entry_mistake(0, M_NAN))),
+    'js-bad-id-named-b-t': EMBED['batch-2x3-float32'][:-6] + bytes([4, 3, 2, 1, 0, 250]) + package_embed(),
+    # V = 0, D = 2^40 and no ids: an empty result (0, 2^40), nothing allocated
+    'js-empty-table-2^40-wide': flag(0) + small(0) + small(2) + bytes([0]) + small(0) + bytes([1]) + fill(0) +
+                                package_embed(table_shape=reshape(entry_2_40(1)), out=OUT_RIGHT),
+})
+
 LEARNED = {
     # f32, P, D, length, start mode byte (odd: edge P - length + (b % 3) - 1), ..., wrong rank byte, table fill
     'rows-2..6-of-8': flag(0) + small(8) + small(4) + small(5) + bytes([0]) + small(2) + bytes([1]) + fill(0),
@@ -116,6 +213,23 @@ LEARNED = {
     'start-int64-max': flag(0) + small(3) + small(2) + small(5) + bytes([0]) + edge('max') + bytes([1]) + fill(0),
     'huge-length-zero-width': flag(0) + small(3) + small(0) + edge(2**62) + bytes([0]) + small(0) + bytes([1]),
 }
+
+
+def package_learned(dtype=MEANT, shape=SAME, length=MEANT, start=MEANT, out=NO_OUT):
+    return dtype + shape + length + start + out
+
+
+ROWS = LEARNED['rows-2..6-of-8']
+LEARNED.update({
+    'js-length-fraction': ROWS + package_learned(length=mistake(FRACTION)),
+    'js-start-nan': ROWS + package_learned(start=mistake(M_NAN)),
+    'js-start-2^53': ROWS + package_learned(start=mistake(TWO_53)),  # a whole number in range, past the table
+    'js-start-2^64': ROWS + package_learned(start=mistake(TWO_64)),
+    'js-table-rank-3': ROWS + package_learned(shape=reshape(insert_one(2))),
+    'js-table-shape-disagrees': ROWS + package_learned(shape=reshape(entry_plus_one(1))),
+    'js-out-length-right': ROWS + package_learned(out=OUT_RIGHT),
+    'js-out-length-one-less': ROWS + package_learned(out=OUT_ONE_LESS),
+})
 
 ADD = {
     # f32, rank byte (1 + b % 4), [batch], length, width, start, base, x fill, span batch byte
@@ -128,9 +242,36 @@ ADD = {
 }
 
 
-def attention(f32, rank3, B, Tq, Tk, D, Dv, causal, qs_mode, mismatch=b'\x00', fills=(fill(0), fill(0), fill(0))):
-    out = flag(f32) + flag(rank3) + (small(B) if rank3 else b'') + small(Tq) + small(Tk) + small(D) + small(Dv)
-    return out + flag(causal) + qs_mode + mismatch + b''.join(fills)
+# after x's fill and the span API's batch byte ([1]: the batch as drawn)
+def package_add(lead=LEAD_AS_DRAWN, dtype=MEANT, shape=SAME, start=MEANT, out=NO_OUT):
+    return lead + dtype + shape + start + out
+
+
+LESSON_X, BATCH_3 = ADD['lesson-x-6x8'], ADD['batch-3-float32']
+ADD.update({
+    'js-lead-1-1-B': BATCH_3 + package_add(lead=LEAD_TWO_ONES_BEFORE, out=OUT_RIGHT),
+    'js-lead-B-1': BATCH_3 + package_add(lead=LEAD_ONE_AFTER),
+    'js-shape-swapped': LESSON_X + package_add(shape=reshape(swap(0)), out=OUT_RIGHT),  # (8, 6): valid, other T and D
+    'js-x-int32': LESSON_X + package_add(dtype=DTYPE_INT32),
+    'js-start-fraction': LESSON_X + package_add(start=mistake(FRACTION)),
+    'js-start-2^53': LESSON_X + package_add(start=mistake(TWO_53)),
+    'js-out-length-one-more': LESSON_X + package_add(out=OUT_ONE_MORE),
+    # x (2^40, 2^40, 0, 3, 2): an empty x whose leading axes multiply past 64 bits (was: signed overflow in calls.cpp)
+    'js-empty-huge-leading-axes': flag(0) + bytes([2]) + small(0) + small(3) + small(2) + start_zero() + base_lesson() +
+                                  fill(0) + bytes([1]) + package_add(lead=LEAD_HUGE_HUGE_ZERO, out=OUT_RIGHT),
+})
+
+
+def attention(f32, rank3, B, Tq, Tk, D, Dv, causal, qs_mode, mismatch=b'\x00', fills=(fill(0), fill(0), fill(0)),
+              package=b''):
+    out = flag(f32) + flag(rank3) + (small(B) if rank3 else b'') + (small(Tq) if Tq < 256 else two(Tq)) + small(Tk)
+    return out + small(D) + small(Dv) + flag(causal) + qs_mode + mismatch + b''.join(fills) + package
+
+
+# after the fills: the fast path's short span ([0]: none), then the package's call
+def package_attention(lead=LEAD_AS_DRAWN, q=(MEANT, SAME), k=(MEANT, SAME), v=(MEANT, SAME), query_start=MEANT,
+                      steps=False, out=NO_OUT):
+    return bytes([0]) + lead + b''.join(q + k + v) + query_start + flag(steps) + out
 
 
 QS_UNSET, QS_DEFAULT, QS_ZERO, QS_PAST, QS_MINUS_ONE = bytes([0]), bytes([3]), bytes([4]), bytes([5]), bytes([6])
@@ -153,6 +294,30 @@ ATTENTION = {
     # B = 0 with Tk = 2^40: a valid, empty call (was: three (Tk) row buffers allocated)
     'empty-batch-huge-keys': flag(0) + flag(1) + small(0) + small(3) + edge(2**40) + small(2) + small(1) + flag(1) +
                              QS_UNSET + bytes([0]),
+    'js-three-leading-axes-steps': attention(1, 1, 2, 5, 5, 8, 3, 1, QS_UNSET, package=package_attention(
+        lead=LEAD_TWO_ONES_BEFORE, steps=True, out=OUT_RIGHT)),
+    'js-float64-steps': attention(0, 1, 2, 3, 4, 4, 2, 0, QS_UNSET, package=package_attention(steps=True, out=OUT_RIGHT)),
+    'js-no-batch-axis-for-b-1': attention(0, 1, 1, 3, 4, 4, 2, 0, QS_UNSET, package=package_attention(lead=LEAD_NONE)),
+    'js-k-leading-axes-swapped': attention(0, 1, 2, 3, 3, 4, 2, 0, QS_UNSET, package=package_attention(
+        lead=LEAD_ONE_BEFORE, k=(MEANT, reshape(swap(0))))),
+    'js-v-one-more-axis': attention(0, 0, 1, 3, 3, 4, 2, 0, QS_UNSET, package=package_attention(
+        v=(MEANT, reshape(insert_one(0))))),
+    'js-k-float64-q-float32': attention(1, 0, 1, 3, 3, 4, 2, 0, QS_UNSET, package=package_attention(k=(DTYPE_OTHER, SAME))),
+    'js-q-shape-fraction': attention(0, 0, 1, 3, 3, 4, 2, 0, QS_UNSET, package=package_attention(
+        q=(MEANT, reshape(entry_mistake(1, FRACTION))))),
+    'js-query-start-fraction': attention(1, 0, 1, 3, 7, 4, 2, 1, QS_ZERO, package=package_attention(
+        query_start=mistake(FRACTION))),
+    'js-query-start-minus-zero': attention(1, 0, 1, 3, 7, 4, 2, 1, QS_ZERO, package=package_attention(
+        query_start=mistake(M_NEG_ZERO))),
+    'js-out-length-one-less': attention(1, 1, 2, 5, 5, 8, 3, 1, QS_UNSET, package=package_attention(out=OUT_ONE_LESS)),
+    # steps of 128 KiB each and a wrong out length (was: the steps were allocated before the out length was checked)
+    'js-steps-wrong-out-length': attention(1, 0, 1, 4096, 8, 1, 1, 0, QS_UNSET, package=package_attention(
+        steps=True, out=OUT_ONE_MORE)),
+    # q, k, v (2^40, 2^40, 0, ..): empty, their leading axes multiply past 64 bits (was: signed overflow in calls.cpp)
+    'js-empty-huge-leading-axes': attention(0, 1, 0, 3, 3, 2, 1, 0, QS_UNSET, package=package_attention(
+        lead=LEAD_HUGE_HUGE_ZERO, steps=True, out=OUT_RIGHT)),
+    # no query rows beside a key: q's batch is 1 (no leading axes), not 0
+    'js-no-queries-one-key': attention(1, 0, 1, 0, 1, 8, 0, 1, QS_UNSET, package=package_attention()),
 }
 
 

@@ -103,7 +103,7 @@ void run(Input& in) {
 
     const std::int64_t batch = in.size(4), length = in.size(12);
     const bool each = c.readout == Readout::each;
-    const std::int64_t tokens = saturating_product({batch, length});
+    const std::int64_t tokens = seqorder_fuzz::saturating_product({batch, length});
     const bool shape_ok = batch >= 1 && length >= 1 && tokens <= kMaxElements;
     // ids and targets of the right lengths when the shape is small, else short spans (a length mismatch)
     std::vector<std::int32_t> ids(shape_ok ? static_cast<std::size_t>(tokens) : in.byte() % 4);
@@ -118,11 +118,23 @@ void run(Input& in) {
     for (std::int32_t id : ids) bad_ids = bad_ids || id < 0 || id >= c.vocab;
     for (std::int32_t t : targets) bad_targets = bad_targets || t < -1 || t >= c.classes;
     const bool too_long = c.positions == Positions::learned && length > *c.max_length;
+    // the activations kept for (B, T), by network.hpp's formula (for a small shape), against 1 GiB; a valid call that
+    // would build more than 16 kMaxWork of them is too slow to run here
+    auto activations = [&](std::int64_t b) {
+        const __int128 B = b, Tn = length, N = B * Tn, D = c.width, L = c.layers, hd = D / c.heads;
+        return L * (12 * N * D + 4 * N + B * c.heads * Tn * Tn) + 14 * N * D + 2 * N +
+               2 * (B * D + (each ? N : B) * c.classes) + Tn * D + 4 * D * D + hd * Tn + Tn * Tn;
+    };
+    auto beyond_limit = [&](std::int64_t b) { return activations(b) * static_cast<__int128>(sizeof(T)) > (__int128{1} << 30); };
+    const bool too_big = shape_ok && beyond_limit(batch);
+    if (shape_ok && !too_big && !too_long && activations(batch) > 16 * kMaxWork) return;
     const bool targets_ok = targets.size() == static_cast<std::size_t>(target_count);
-    // the documented order: shapes and lengths, maxLength, memory (unreachable at these sizes), ids, targets
+    // the documented order: shapes and lengths, maxLength, memory, ids, targets
     auto outcome = [&](bool with_targets, bool output_ok) -> Expected {
         if (!shape_ok || !output_ok || (with_targets && !targets_ok)) return {.invalid_argument = true};
-        if (too_long || bad_ids || (with_targets && bad_targets)) return {.out_of_range = true};
+        if (too_long) return {.out_of_range = true};
+        if (too_big) return {.length_error = true};
+        if (bad_ids || (with_targets && bad_targets)) return {.out_of_range = true};
         return {};
     };
     const std::string inputs = call + " on ids (" + std::to_string(batch) + ", " + std::to_string(length) + ")";
@@ -167,14 +179,19 @@ void run(Input& in) {
         check_finite<T>(model->values(), "parameters after step " + inputs);
     }
     // attention weights of the first sequence
-    if (!shape_ok || saturating_product({c.layers, c.heads, length, length}) > kMaxWork) return;
+    if (!shape_ok || seqorder_fuzz::saturating_product({c.layers, c.heads, length, length}) > kMaxWork) return;
     const auto L = static_cast<std::size_t>(c.layers), H = static_cast<std::size_t>(c.heads),
                Tn = static_cast<std::size_t>(length);
     std::vector<T> weights(L * H * Tn * Tn);
     const std::span<const std::int32_t> first = std::span<const std::int32_t>(ids).first(Tn);
     bool first_bad = false;
     for (std::int32_t id : first) first_bad = first_bad || id < 0 || id >= c.vocab;
-    if (!expect_outcome({.out_of_range = too_long || first_bad}, [&] { model->attention_weights(weights, first, length); },
+    const bool one_too_big = beyond_limit(1);
+    if (!one_too_big && !too_long && activations(1) > 16 * kMaxWork) return;
+    const Expected weights_expected = too_long      ? Expected{.out_of_range = true}
+                                      : one_too_big ? Expected{.length_error = true}
+                                                    : Expected{.out_of_range = first_bad};
+    if (!expect_outcome(weights_expected, [&] { model->attention_weights(weights, first, length); },
                         "attention_weights " + inputs))
         return;
     for (std::size_t row = 0; row < L * H * Tn; ++row) {

@@ -1,5 +1,5 @@
 // Shared by the positions and add-positions targets: drawing positions arguments, deciding their validity
-// independently of the core, and checking a table against long-double sin/cos.
+// independently of the core, and checking a table (and rotations by its angles) against long-double sin/cos.
 #pragma once
 
 #include <cmath>
@@ -89,6 +89,14 @@ inline long double largest_angle(const PositionsArgs& a) {
     return static_cast<long double>(a.start + a.length - 1) * f;
 }
 
+// How far a sine or cosine of the angle t f_i computed in float64 (the lesson's definition) may be from that of the
+// angle in long double: the angle's rounding (2 u t f_i, twice for a margin), a few ulps of sin/cos, `rounding` to the
+// element type twice, and `extra` (the fast path's recurrence between anchors).
+inline double sincos_tolerance(long double angle, double rounding, double extra) {
+    constexpr double eps = 0x1p-52;
+    return 4 * static_cast<double>(angle) * eps + 8 * eps + 2 * rounding + extra;
+}
+
 // table: (length, width) as the core wrote it with `layout`. Checks every entry against sin/cos of the angle computed
 // in long double, within the error of computing that angle in float64 (the lesson's definition), plus one rounding to
 // T. `extra` widens the bound (the fast path's recurrence between anchors).
@@ -97,7 +105,6 @@ void check_table(std::span<const T> table, const PositionsArgs& a, seqorder::Lay
                  const std::string& what) {
     if (a.length == 0) return;  // an empty table: nothing to check (and width may be huge)
     const auto pairs = a.width / 2;
-    const double eps = 0x1p-52;
     const double rounding = sizeof(T) == 4 ? 0x1p-24 : 0x1p-53;
     std::vector<long double> f(static_cast<std::size_t>(pairs));
     for (std::int64_t i = 0; i < pairs; ++i) f[static_cast<std::size_t>(i)] = frequency(a, i);
@@ -116,7 +123,7 @@ void check_table(std::span<const T> table, const PositionsArgs& a, seqorder::Lay
                        what + ": row " + std::to_string(row) + " pair " + std::to_string(i) + " = (" + str(s) + ", " +
                            str(c) + ") for angle " + str(static_cast<double>(angle)) + ", base " + str(a.base) +
                            ", width " + std::to_string(a.width));
-            const double tolerance = 4 * static_cast<double>(angle) * eps + 8 * eps + 2 * rounding + extra;
+            const double tolerance = sincos_tolerance(angle, rounding, extra);
             const double expected_s = static_cast<double>(std::sin(angle));
             const double expected_c = static_cast<double>(std::cos(angle));
             FUZZ_CHECK(std::fabs(s - expected_s) <= tolerance && std::fabs(c - expected_c) <= tolerance,

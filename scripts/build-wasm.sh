@@ -3,7 +3,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${SEQORDER_BUILD_WASM:-build-wasm}
-# Emscripten 3.1.6 from Debian needs Debian's acorn at link time (TOOLCHAIN.md, quirk 1).
+# Emscripten 3.1.6 from Debian needs Debian's acorn at link time (docs/emscripten.md, 1).
 export NODE_PATH=/usr/share/nodejs${NODE_PATH:+:$NODE_PATH}
 if [ ! -f "$dir/CMakeCache.txt" ]; then
   emcmake cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Release >/dev/null

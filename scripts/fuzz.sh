@@ -43,7 +43,7 @@ if [ -z "$cxx" ]; then
   exit 1
 fi
 if [ ! -f "$dir/CMakeCache.txt" ]; then
-  CXX=$cxx cmake -S fuzz -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null || exit 1
+  CXX=$cxx cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DSEQORDER_FUZZ=ON >/dev/null || exit 1
 fi
 cmake --build "$dir" -j2 >"$dir/build.log" 2>&1 || { cat "$dir/build.log"; echo "fuzz.sh: build failed" >&2; exit 1; }
 [ "$build_only" -eq 1 ] && { echo "built the fuzz targets in $dir"; exit 0; }
@@ -57,9 +57,10 @@ for t in "${targets[@]}"; do
   artifacts=$dir/artifacts/$t/
   mkdir -p "$seeds" "$work" "$artifacts"
   log=$dir/$t.log
+  bin=$dir/fuzz/fuzz_$t  # where the main build puts the targets (fuzz/CMakeLists.txt)
   # rss/malloc limits: the targets keep every tensor small, so any allocation past 2 GiB is a finding (a size check
   # that let a huge request through); -timeout flags a hang or a quadratic blow-up.
-  "$dir/fuzz_$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+  "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
     -print_final_stats=1 -artifact_prefix="$artifacts" "$work" "$seeds" >"$log" 2>&1
   rc=$?
   done_line=$(grep -E '^#[0-9]+[[:space:]]+DONE' "$log" | tail -n 1)
@@ -75,7 +76,7 @@ for t in "${targets[@]}"; do
     passed=$((passed + 1))
   else
     artifact=$(ls -t "$artifacts" 2>/dev/null | head -n 1)
-    result="FINDING (exit $rc): $artifacts$artifact; replay: $dir/fuzz_$t $artifacts$artifact"
+    result="FINDING (exit $rc): $artifacts$artifact; replay: $bin $artifacts$artifact"
     failed=$((failed + 1))
   fi
   printf '%-18s %8s %12s %9s %6s %7s %8s  %s\n' "$t" "$seconds" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$result"
@@ -85,7 +86,7 @@ for t in "${targets[@]}"; do
   fi
   if [ "$merge" -eq 1 ] && [ "$rc" -eq 0 ]; then
     # Keep the committed corpus small: only inputs that add coverage to it.
-    "$dir/fuzz_$t" -merge=1 "$seeds" "$work" >"$dir/$t.merge.log" 2>&1 &&
+    "$bin" -merge=1 "$seeds" "$work" >"$dir/$t.merge.log" 2>&1 &&
       echo "  merged into $seeds: $(ls "$seeds" | wc -l) files"
   fi
 done

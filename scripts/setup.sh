@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Installs what seqorder needs and is missing. On Debian/Ubuntu as root it installs the apt packages itself;
-# elsewhere it prints exactly what to install and stops.
-#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt, the npm dependencies
-#   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, Chromium, clang's sanitizers and fuzzer
+# Installs what seqorder needs and is missing. On Debian/Ubuntu as root it installs the packages itself; elsewhere it
+# prints exactly what to install and stops.
+#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt. No npm package:
+#                                  the build and the page need none.
+#   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, Chromium, clang's sanitizers, fuzzer runtime and
+#                                  clang-tidy, and the test layers' npm packages (package.json's devDependencies, and
+#                                  tests/package/package.json: the bundlers the package is tried with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,7 +18,7 @@ wanted=("em++ emscripten" "cmake cmake" "g++ g++" "make make" "wasm-validate wab
 if $need_test; then
   wanted+=("/usr/include/catch2/catch.hpp catch2" "chromium chromium" "clang++-14 clang-14"
            "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev"
-           "cppcheck cppcheck" "clang-tidy-14 clang-tidy-14")
+           "clang-tidy-14 clang-tidy-14")
 fi
 
 missing=()
@@ -39,7 +42,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "seqorder setup: missing packages: ${missing[*]}"
     echo "  On Debian/Ubuntu: sudo apt-get install -y ${missing[*]}"
-    echo "  Elsewhere: Emscripten 3.1.6 or later (emsdk), CMake >= 3.20, a C++20 compiler$($need_test && echo ", Catch2 v2, Chromium, clang 14 with compiler-rt")."
+    echo "  Elsewhere: Emscripten 3.1.6 or later (emsdk), CMake >= 3.20, a C++20 compiler, wabt$($need_test && echo ", Catch2 v2, Chromium, clang 14 with compiler-rt and clang-tidy")."
     exit 1
   fi
 fi
@@ -50,9 +53,15 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm dependencies (dev tools only: the package itself has none). Reinstall when the lock file changed.
-if [ ! -f package-lock.json ]; then
-  npm install --no-audit --no-fund --loglevel=error
-elif [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-  npm ci --no-audit --no-fund --loglevel=error
+# npm packages of the test layers, (re)installed when missing or when their lock file changed.
+install_npm() {
+  local dir=$1
+  if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
+    echo "seqorder setup: npm ci in $dir"
+    (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+}
+if $need_test; then
+  install_npm .
+  install_npm tests/package
 fi

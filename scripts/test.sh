@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# npm test: every test layer, in order. Each layer's output is kept in $SEQORDER_TEST_LOGS (default build-logs/).
+# npm test: installs what the tests need (scripts/setup.sh --test: on Debian/Ubuntu as root it installs the packages,
+# elsewhere it says what to install), then runs every test layer, in order. Each layer's output is kept in
+# $SEQORDER_TEST_LOGS (default build-logs/); a layer that runs past $SEQORDER_LAYER_MINUTES (default 30) is stopped
+# and fails, so nothing can hang.
 #   1. build      the WebAssembly module, dist/lib and dist/site
 #   2. native     Catch2 suite of the C++ core (CTest), against numpy fixtures
 #   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
@@ -7,11 +10,17 @@
 #   3. node       node --test on the built package through its public API
 #   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
 #   5. fuzz       every libFuzzer target (fuzz/) for $SEQORDER_FUZZ_SECONDS s each (default 5; CI sets 60)
-#   6. package    npm pack, installed in a new project: node import, tsc on a typed example, a Vite app in Chromium
+#   6. package    npm pack, installed in new projects: node ESM and require, tsc on typed examples, Vite (dev server
+#                 and build), webpack, esbuild, Rollup, a static folder and a module worker, each run in Chromium
 # The last line sums the tests of every layer: "seqorder: N passed, N failed".
 set -uo pipefail
 cd "$(dirname "$0")/.."
+if ! bash scripts/setup.sh --test; then
+  echo "seqorder: the test setup failed (above: what is missing); no test ran"
+  exit 1
+fi
 logs=${SEQORDER_TEST_LOGS:-build-logs}
+limit=$((${SEQORDER_LAYER_MINUTES:-30} * 60))
 mkdir -p "$logs"
 passed=0
 failed=0
@@ -23,8 +32,11 @@ run_layer() {
   shift
   echo "=== $name: $*"
   local log="$logs/$name.log"
-  "$@" 2>&1 | tee "$log"
+  # (a layer given as a shell function runs in a bash of its own, so that `timeout` can stop it)
+  if [ "$(type -t "$1")" = function ]; then set -- bash -c "$1"; fi
+  timeout --kill-after=30 "$limit" "$@" 2>&1 | tee "$log"
   local rc=${PIPESTATUS[0]}
+  [ "$rc" -eq 124 ] && echo "=== $name: stopped after ${limit} s" | tee -a "$log"
   local p f
   # node --test: "# pass N" / "# fail N"; ctest: "N% tests passed, F tests failed out of T"
   p=$(grep -E '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
@@ -67,6 +79,7 @@ sanitize_tests() {
       -E '^model training:'  # 800 Adam steps x 5 models take minutes under ASan; the other model tests cover that code
 }
 
+export -f native_tests sanitize_tests
 run_layer build bash scripts/build.sh
 if [ "$status" -ne 0 ]; then
   echo "seqorder: $passed passed, $failed failed"

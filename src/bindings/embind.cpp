@@ -1,126 +1,102 @@
-// The only C++ file that knows about Emscripten: exposes the core to the JS layer (src/js/seqorder.mjs).
+// The only C++ file of the package that knows about Emscripten: exposes the core's calls (src/core/calls.hpp) to the
+// JS layer (src/js/api.mjs).
 //
-// Conventions, kept thin on purpose:
-// - Tensors cross as heap addresses (the JS layer copies data in and out) plus sizes; sizes come as JS numbers
-//   (doubles) that the JS layer has already checked to be safe integers.
-// - Every function returns a std::string: empty on success, else the core's error message. The JS layer throws it as
-//   a RangeError. Nothing is thrown across the boundary, so no C++ frame is skipped and nothing leaks on an error.
+// Kept thin on purpose:
+// - Each function takes one struct of arguments (an embind value_object: a plain JS object with every field present,
+//   `undefined` where the caller gave nothing, so that the core's defaults apply). Tensors cross as heap addresses
+//   plus their element count, dtype and shape; the JS layer has copied their data into the heap.
+// - Each returns a plain object: { results: [{ address, dtype, shape }] } on success, the results' blocks handed over
+//   to the JS layer (it copies them out and frees them), or { error } with the core's message, which the JS layer
+//   throws as a RangeError. Nothing is thrown across the boundary, so no C++ frame is skipped and nothing leaks.
 #include <emscripten/bind.h>
+#include <emscripten/val.h>
 #include <malloc.h>
 
 #include <cstdint>
 #include <exception>
 #include <new>
-#include <span>
 #include <string>
-#include <type_traits>
+#include <utility>
+#include <vector>
 
-#include "seqorder.hpp"
+#include "calls.hpp"
+#include "tensor.hpp"
 
 namespace {
 
-using seqorder::Layout;
+using emscripten::val;
+namespace calls = seqorder::calls;
 
-std::int64_t i64(double x) { return static_cast<std::int64_t>(x); }
+// ---- fields that are not plain numbers, strings or booleans: converted by getter / setter pairs ----
 
-template <class T>
-std::span<T> heap_span(std::uintptr_t address, std::size_t count) {
-    return {reinterpret_cast<T*>(address), count};
+double get_address(const calls::TensorArg& t) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(t.data)); }
+void set_address(calls::TensorArg& t, double address) {
+    t.data = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address));
+}
+double get_count(const calls::TensorArg& t) { return static_cast<double>(t.count); }
+void set_count(calls::TensorArg& t, double count) { t.count = static_cast<std::int64_t>(count); }
+val get_shape(const calls::TensorArg& t) { return val::array(t.shape); }
+void set_shape(calls::TensorArg& t, const val& shape) { t.shape = emscripten::vecFromJSArray<double>(shape); }
+
+// An optional number: undefined leaves the core's default.
+template <class Args, double Args::*Field>
+val get_number(const Args& a) { return val(a.*Field); }
+template <class Args, double Args::*Field>
+void set_number(Args& a, const val& x) {
+    if (!x.isUndefined()) a.*Field = x.as<double>();
+}
+template <class Args, std::optional<double> Args::*Field>
+val get_optional(const Args& a) { return (a.*Field) ? val(*(a.*Field)) : val::undefined(); }
+template <class Args, std::optional<double> Args::*Field>
+void set_optional(Args& a, const val& x) {
+    if (x.isUndefined()) (a.*Field).reset();
+    else a.*Field = x.as<double>();
+}
+template <class Args, std::string Args::*Field>
+val get_text(const Args& a) { return val(a.*Field); }
+template <class Args, std::string Args::*Field>
+void set_text(Args& a, const val& x) {
+    if (!x.isUndefined()) a.*Field = x.as<std::string>();
+}
+template <class Args, bool Args::*Field>
+val get_flag(const Args& a) { return val(a.*Field); }
+template <class Args, bool Args::*Field>
+void set_flag(Args& a, const val& x) {
+    if (!x.isUndefined()) a.*Field = x.as<bool>();
 }
 
-// Runs `work`, turning any exception into its message.
+// ---- the calls ----
+
+// Runs the core call, turning its results into { results } and any exception into { error }.
 template <class F>
-std::string guarded(F&& work) {
+val run(F&& call) {
+    val outcome = val::object();
     try {
-        work();
-        return {};
+        std::vector<calls::Result> results = call();
+        val list = val::array();
+        for (const calls::Result& r : results) {
+            val item = val::object();
+            item.set("dtype", r.dtype);
+            item.set("shape", val::array(std::vector<double>(r.shape.begin(), r.shape.end())));
+            item.set("address", static_cast<double>(reinterpret_cast<std::uintptr_t>(r.data.get())));
+            list.call<void>("push", item);
+        }
+        outcome.set("results", list);
+        for (calls::Result& r : results) static_cast<void>(r.data.release());  // the JS layer frees them now
     } catch (const std::bad_alloc&) {
-        return "out of memory: the WebAssembly heap cannot hold this call's tensors";
+        outcome.set("error", std::string("out of memory: the WebAssembly heap cannot hold this call's tensors"));
     } catch (const std::exception& e) {
-        return e.what();
+        outcome.set("error", std::string(e.what()));
     }
+    return outcome;
 }
 
-// Calls work.template operator()<T>() with T = float when f32, else double.
-template <class F>
-std::string for_dtype(bool f32, F&& work) {
-    return guarded([&] {
-        if (f32)
-            work.template operator()<float>();
-        else
-            work.template operator()<double>();
-    });
-}
-
-std::size_t count(double a, double b, double c = 1) { return static_cast<std::size_t>(a * b * c); }
-
-std::string positions(std::uintptr_t out, bool f32, double length, double width, double start, double base, bool halves) {
-    return for_dtype(f32, [&]<class T>() {
-        seqorder::check_positions_args(i64(length), i64(width), i64(start), base);
-        seqorder::positions_fast<T>(heap_span<T>(out, count(length, width)), i64(length), i64(width), i64(start), base,
-                                    halves ? Layout::halves : Layout::interleaved);
-    });
-}
-
-std::string add_positions(std::uintptr_t out, std::uintptr_t x, bool f32, double batch, double length, double width,
-                          double start, double base) {
-    return for_dtype(f32, [&]<class T>() {
-        const std::size_t n = count(batch, length, width);
-        seqorder::add_positions_into<T>(heap_span<T>(out, n), heap_span<const T>(x, n), i64(batch), i64(length),
-                                        i64(width), i64(start), base);
-    });
-}
-
-std::string embed(std::uintptr_t out, std::uintptr_t table, bool f32, double vocab, double width, std::uintptr_t ids,
-                  double ids_rows, double ids_cols, bool ids_rank2) {
-    return for_dtype(f32, [&]<class T>() {
-        const std::size_t n = count(ids_rows, ids_cols);
-        const seqorder::Shape ids_shape = ids_rank2 ? seqorder::Shape{static_cast<std::size_t>(ids_rows), static_cast<std::size_t>(ids_cols)}
-                                                    : seqorder::Shape{n};
-        seqorder::embed_into<T>(heap_span<T>(out, count(ids_rows, ids_cols, width)), heap_span<const T>(table, count(vocab, width)),
-                                i64(vocab), i64(width), heap_span<const std::int32_t>(ids, n), ids_shape);
-    });
-}
-
-std::string learned_positions(std::uintptr_t out, std::uintptr_t table, bool f32, double rows, double width,
-                              double length, double start) {
-    return for_dtype(f32, [&]<class T>() {
-        seqorder::learned_positions_into<T>(heap_span<T>(out, count(length, width)), heap_span<const T>(table, count(rows, width)),
-                                            i64(rows), i64(width), i64(length), i64(start));
-    });
-}
-
-// x, out: (batch, length, width); out may be x (the JS layer rotates its copy of x in place).
-std::string rope(std::uintptr_t out, std::uintptr_t x, bool f32, double batch, double length, double width, double start,
-                 double base) {
-    return for_dtype(f32, [&]<class T>() {
-        const std::size_t n = count(batch, length, width);
-        seqorder::rope_into<T>(heap_span<T>(out, n), heap_span<const T>(x, n), i64(batch), i64(length), i64(width),
-                               i64(start), base);
-    });
-}
-
-// Steps that are not wanted are passed as address 0. With none wanted, float32 runs the fused fast path.
-std::string attention(std::uintptr_t output, std::uintptr_t scores, std::uintptr_t scaled, std::uintptr_t weights,
-                      std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, bool f32, double batch, double queries,
-                      double keys, double width, double value_width, bool causal, bool has_query_start,
-                      double query_start) {
-    return for_dtype(f32, [&]<class T>() {
-        const seqorder::AttentionShape s{i64(batch), i64(queries), i64(keys), i64(width), i64(value_width)};
-        seqorder::CausalMask mask{causal, {}};
-        if (has_query_start) mask.query_start = i64(query_start);
-        const std::size_t n_weights = count(batch, queries, keys);
-        auto step = [&](std::uintptr_t address) { return address ? heap_span<T>(address, n_weights) : std::span<T>{}; };
-        const auto out = heap_span<T>(output, count(batch, queries, value_width));
-        const auto q_in = heap_span<const T>(q, count(batch, queries, width));
-        const auto k_in = heap_span<const T>(k, count(batch, keys, width));
-        const auto v_in = heap_span<const T>(v, count(batch, keys, value_width));
-        // float32 without steps: the fused fast path, which never builds the (Tq, Tk) matrices.
-        if constexpr (std::is_same_v<T, float>)
-            if (!scores && !scaled && !weights) return seqorder::attention_fast(out, q_in, k_in, v_in, s, mask);
-        seqorder::attention_reference<T>({step(scores), step(scaled), step(weights), out}, q_in, k_in, v_in, s, mask);
-    });
-}
+val positions(const calls::PositionsArgs& a) { return run([&] { return calls::positions(a); }); }
+val embed(const calls::EmbedArgs& a) { return run([&] { return calls::embed(a); }); }
+val add_positions(const calls::ShiftArgs& a) { return run([&] { return calls::add_positions(a); }); }
+val learned_positions(const calls::LearnedPositionsArgs& a) { return run([&] { return calls::learned_positions(a); }); }
+val rope(const calls::ShiftArgs& a) { return run([&] { return calls::rope(a); }); }
+val attention(const calls::AttentionArgs& a) { return run([&] { return calls::attention(a); }); }
 
 // Bytes currently allocated by malloc in the WebAssembly heap (for leak checks).
 double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
@@ -139,6 +115,49 @@ std::string build() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder) {
+    using calls::AttentionArgs, calls::EmbedArgs, calls::LearnedPositionsArgs, calls::PositionsArgs, calls::ShiftArgs,
+        calls::TensorArg;
+    emscripten::value_object<TensorArg>("TensorArg")
+        .field("address", &get_address, &set_address)
+        .field("count", &get_count, &set_count)
+        .field("dtype", &TensorArg::dtype)
+        .field("shape", &get_shape, &set_shape);
+    emscripten::value_object<PositionsArgs>("PositionsArgs")
+        .field("length", &PositionsArgs::length)
+        .field("width", &PositionsArgs::width)
+        .field("start", &get_number<PositionsArgs, &PositionsArgs::start>, &set_number<PositionsArgs, &PositionsArgs::start>)
+        .field("base", &get_number<PositionsArgs, &PositionsArgs::base>, &set_number<PositionsArgs, &PositionsArgs::base>)
+        .field("dtype", &get_text<PositionsArgs, &PositionsArgs::dtype>, &set_text<PositionsArgs, &PositionsArgs::dtype>)
+        .field("layout", &get_text<PositionsArgs, &PositionsArgs::layout>, &set_text<PositionsArgs, &PositionsArgs::layout>)
+        .field("outLength", &get_optional<PositionsArgs, &PositionsArgs::out_length>,
+               &set_optional<PositionsArgs, &PositionsArgs::out_length>);
+    emscripten::value_object<EmbedArgs>("EmbedArgs")
+        .field("table", &EmbedArgs::table)
+        .field("ids", &EmbedArgs::ids)
+        .field("outLength", &get_optional<EmbedArgs, &EmbedArgs::out_length>, &set_optional<EmbedArgs, &EmbedArgs::out_length>);
+    emscripten::value_object<ShiftArgs>("ShiftArgs")
+        .field("x", &ShiftArgs::x)
+        .field("start", &get_number<ShiftArgs, &ShiftArgs::start>, &set_number<ShiftArgs, &ShiftArgs::start>)
+        .field("base", &get_number<ShiftArgs, &ShiftArgs::base>, &set_number<ShiftArgs, &ShiftArgs::base>)
+        .field("outLength", &get_optional<ShiftArgs, &ShiftArgs::out_length>, &set_optional<ShiftArgs, &ShiftArgs::out_length>);
+    emscripten::value_object<LearnedPositionsArgs>("LearnedPositionsArgs")
+        .field("table", &LearnedPositionsArgs::table)
+        .field("length", &LearnedPositionsArgs::length)
+        .field("start", &get_number<LearnedPositionsArgs, &LearnedPositionsArgs::start>,
+               &set_number<LearnedPositionsArgs, &LearnedPositionsArgs::start>)
+        .field("outLength", &get_optional<LearnedPositionsArgs, &LearnedPositionsArgs::out_length>,
+               &set_optional<LearnedPositionsArgs, &LearnedPositionsArgs::out_length>);
+    emscripten::value_object<AttentionArgs>("AttentionArgs")
+        .field("q", &AttentionArgs::q)
+        .field("k", &AttentionArgs::k)
+        .field("v", &AttentionArgs::v)
+        .field("causal", &get_flag<AttentionArgs, &AttentionArgs::causal>, &set_flag<AttentionArgs, &AttentionArgs::causal>)
+        .field("queryStart", &get_optional<AttentionArgs, &AttentionArgs::query_start>,
+               &set_optional<AttentionArgs, &AttentionArgs::query_start>)
+        .field("steps", &get_flag<AttentionArgs, &AttentionArgs::steps>, &set_flag<AttentionArgs, &AttentionArgs::steps>)
+        .field("outLength", &get_optional<AttentionArgs, &AttentionArgs::out_length>,
+               &set_optional<AttentionArgs, &AttentionArgs::out_length>);
+
     emscripten::function("positions", &positions);
     emscripten::function("addPositions", &add_positions);
     emscripten::function("embed", &embed);

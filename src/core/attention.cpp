@@ -11,7 +11,7 @@ namespace seqorder {
 std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mask) {
     if (s.batch < 0 || s.queries < 0 || s.keys < 0 || s.value_width < 0)
         throw std::invalid_argument("attention sizes must be non-negative");
-    if (s.width < 1) throw std::invalid_argument("the width D of q and k must be at least 1 (scores are divided by sqrt(D))");
+    if (s.width < 1) throw std::invalid_argument("q and k must have a width D of at least 1 (scores are divided by sqrt(D))");
     const std::int64_t default_start = s.keys - s.queries;
     if (!mask.causal) {
         if (mask.query_start)

@@ -156,7 +156,7 @@ void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t 
         throw std::invalid_argument("start + length must be at most 2^53 (positions must be exact integers), got start " +
                                     std::to_string(start) + " and length " + std::to_string(length));
     if (!std::isfinite(base) || base <= 0.0)
-        throw std::invalid_argument("base must be a finite number greater than 0, got " + std::to_string(base));
+        throw std::invalid_argument("base must be a finite number greater than 0, got " + number_text(base));
     // Every angle t * f_i must be a finite float64, else sin and cos give NaN (fuzz finding: base 7e-322 made a NaN
     // table). Below 1 the frequencies grow with i, so the largest angle is the last row's with the last pair's
     // frequency, computed exactly as position_frequencies does; from base 1 up every f_i <= 1 and t <= 2^53.
@@ -276,12 +276,12 @@ void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, 
     if (length < 0) throw std::invalid_argument("length must be a non-negative integer, got " + std::to_string(length));
     if (start < 0) throw std::invalid_argument("start must be a non-negative integer, got " + std::to_string(start));
     if (start > table_rows - length)
-        throw std::out_of_range("learned positions: rows " + std::to_string(start) + ".." +
-                                // start, length >= 0: their sum fits in 64 unsigned bits (fuzz finding: signed overflow)
-                                std::to_string(static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(length) - 1) +
-                                " reach past the table, which has " +
-                                (table_rows > 0 ? "rows 0.." + std::to_string(table_rows - 1) : std::string("no rows")) +
-                                " (a finite table has a supported range: extending it needs a deliberate adaptation)");
+        throw std::out_of_range(
+            "start + length must be at most the table's rows P = " + std::to_string(table_rows) + ", got rows " +
+            std::to_string(start) + ".." +
+            // start, length >= 0: their sum fits in 64 unsigned bits (fuzz finding: signed overflow)
+            std::to_string(static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(length) - 1) +
+            " (a finite table has a supported range: extending it needs a deliberate adaptation)");
 }
 
 template <class T>

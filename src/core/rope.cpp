@@ -45,7 +45,8 @@ template <class T>
 void rope_reference(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length,
                     std::int64_t width, std::int64_t start, double base) {
     // x, out: (batch, length, width)
-    check_rope_args(out.size(), x.size(), batch, length, width, start, base);
+    // nothing to rotate: no per-pair state, whatever the width (fuzz finding, as for positions)
+    if (check_rope_args(out.size(), x.size(), batch, length, width, start, base) == 0) return;
     std::vector<double> frequency(static_cast<std::size_t>(width / 2));
     position_frequencies(frequency, width, base);
     for (std::int64_t b = 0; b < batch; ++b) {
@@ -64,7 +65,8 @@ template <class T>
 void rope_into(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length, std::int64_t width,
                std::int64_t start, double base) {
     // x, out: (batch, length, width); table: (rows, width) in float64, the interleaved sinusoids of one block of rows.
-    check_rope_args(out.size(), x.size(), batch, length, width, start, base);
+    // nothing to rotate: no block of sines, whatever T and D (fuzz finding: an empty batch allocated 256 * D doubles)
+    if (check_rope_args(out.size(), x.size(), batch, length, width, start, base) == 0) return;
     std::vector<double> table(static_cast<std::size_t>(std::min(kAnchorRows, length) * width));
     for (std::int64_t first = 0; first < length; first += kAnchorRows) {
         const std::int64_t rows = std::min(kAnchorRows, length - first);

@@ -1,35 +1,76 @@
 #include "tensor.hpp"
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
 namespace seqorder {
 
-std::size_t checked_element_count(const Shape& shape, std::size_t element_bytes, const std::string& what) {
-    const std::size_t max_elements = kMaxTensorBytes / element_bytes;
-    std::size_t count = 1;
-    for (std::size_t d : shape) {
-        if (d != 0 && count > max_elements / d) {
-            // Either the product overflows or it is beyond the limit: the message is the same to a user.
-            bool any_zero = false;
-            for (std::size_t e : shape) any_zero = any_zero || e == 0;
-            if (any_zero) return 0;
-            throw std::length_error(what + " of shape " + shape_to_string(shape) + " is too large: a tensor may hold at most " +
+std::int64_t checked_count(std::span<const std::int64_t> sizes, std::size_t element_bytes, const std::string& what) {
+    for (const std::int64_t d : sizes) {
+        if (d < 0) throw std::invalid_argument(what + ": sizes must be non-negative, got " + shape_to_string(sizes));
+        if (d == 0) return 0;  // empty, whatever the other sizes
+    }
+    const auto max_elements = static_cast<std::int64_t>(kMaxTensorBytes / element_bytes);
+    std::int64_t count = 1;
+    for (const std::int64_t d : sizes) {
+        if (count > max_elements / d)  // the product would pass the limit (or overflow): the same to a user
+            throw std::length_error(what + " of shape " + shape_to_string(sizes) +
+                                    " is too large: a tensor may hold at most " +
                                     std::to_string(kMaxTensorBytes >> 20) + " MiB");
-        }
         count *= d;
     }
     return count;
 }
 
-std::string shape_to_string(const Shape& shape) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < shape.size(); ++i) {
-        if (i) s += ", ";
-        s += std::to_string(shape[i]);
+std::size_t checked_element_count(const Shape& shape, std::size_t element_bytes, const std::string& what) {
+    std::vector<std::int64_t> sizes;
+    sizes.reserve(shape.size());
+    for (const std::size_t d : shape) {
+        // a size_t past 2^63 - 1 (only natively): beyond any limit, unless the tensor is empty
+        sizes.push_back(d > static_cast<std::size_t>(std::numeric_limits<std::int64_t>::max())
+                            ? std::numeric_limits<std::int64_t>::max()
+                            : static_cast<std::int64_t>(d));
     }
-    if (shape.size() == 1) s += ",";
+    return static_cast<std::size_t>(checked_count(sizes, element_bytes, what));
+}
+
+namespace {
+template <class Sizes>
+std::string sizes_text(const Sizes& sizes) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < sizes.size(); ++i) {
+        if (i) s += ", ";
+        s += std::to_string(sizes[i]);
+    }
+    if (sizes.size() == 1) s += ",";
     return s + ")";
+}
+}  // namespace
+
+std::string shape_to_string(const Shape& shape) { return sizes_text(shape); }
+std::string shape_to_string(std::span<const std::int64_t> sizes) { return sizes_text(sizes); }
+
+std::string number_text(double x) {
+    if (std::isnan(x)) return "NaN";
+    if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
+    if (x == 0) return "0";  // also -0, as JavaScript's String(-0)
+    char text[40];
+    if (std::trunc(x) == x && std::fabs(x) < 1e21) {
+        std::snprintf(text, sizeof text, "%.0f", x);
+        return text;
+    }
+    // the shortest %g that reads back as x
+    for (int digits = 1; digits <= 17; ++digits) {
+        std::snprintf(text, sizeof text, "%.*g", digits, x);
+        if (std::strtod(text, nullptr) == x) break;
+    }
+    std::string s = text;
+    // %g writes e+05 / e-07; JavaScript writes e+5 / e-7
+    if (const auto e = s.find('e'); e != std::string::npos && e + 2 < s.size() && s[e + 2] == '0') s.erase(e + 2, 1);
+    return s;
 }
 
 template <class T>

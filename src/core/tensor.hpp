@@ -23,8 +23,17 @@ inline constexpr std::size_t kMaxTensorBytes = std::size_t{1} << 30;
 // tensor would need more than kMaxTensorBytes with elements of `element_bytes` bytes.
 std::size_t checked_element_count(const Shape& shape, std::size_t element_bytes, const std::string& what);
 
+// The same for sizes as a caller gives them (non-negative, any up to 2^63 - 1: a 32-bit size_t cannot hold them, so
+// this is the check to use before anything is converted to size_t). An empty tensor (a 0 among the sizes) is never
+// too large, whatever its other sizes.
+std::int64_t checked_count(std::span<const std::int64_t> sizes, std::size_t element_bytes, const std::string& what);
+
 // "(2, 3, 4)"
 std::string shape_to_string(const Shape& shape);
+std::string shape_to_string(std::span<const std::int64_t> sizes);
+
+// A number as JavaScript writes it (the shortest text that reads back the same): 4.5, 1e+21, 1e-7, NaN, -Infinity.
+std::string number_text(double x);
 
 // An owning, row-major tensor of T (double, float or std::int32_t).
 template <class T>

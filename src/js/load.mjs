@@ -1,9 +1,21 @@
 // Finding, fetching and instantiating the WebAssembly module: loadSeqorder().
+//
+// Where the .wasm is looked for, in this order: options.wasmBinary (the bytes themselves), options.wasmUrl (a file, or a
+// folder ending in '/'), else the folder `seqorder/` beside this file. Bytes are fetched (read from disk in node), their
+// first four bytes checked, compiled, and the instance handed to Emscripten's glue through its instantiateWasm hook, so
+// every failure says which URL was asked for and what to do about it.
 import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
-import { checkChoice, checkOptions } from './checks.mjs';
+import { readChoice, readOptions } from './arguments.mjs';
 
 const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+
+/** The module file of each build. */
+const FILES = { simd128: 'seqorder_core.wasm', relaxed: 'seqorder_core_relaxed.wasm' };
+
+const FIX = 'Serve the package\'s dist/lib/seqorder/ folder at that URL, or say where the module is: '
+  + 'loadSeqorder({ wasmUrl: \'/path/to/seqorder_core.wasm\' }) (or a folder URL ending in \'/\'); '
+  + 'see "Use it in your app" in seqorder\'s README.';
 
 // (module (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd)):
 // engines validate it only where they run relaxed SIMD (Chromium; node 20 with --experimental-wasm-relaxed-simd).
@@ -20,21 +32,96 @@ function relaxedSimdSupported() {
   }
 }
 
-async function instantiate(options) {
-  // A literal `new URL(..., import.meta.url)` lets bundlers (Vite, webpack) find and emit the .wasm files. Both
-  // builds share the JS glue (scripts/build.sh checks it); the relaxed one only where the engine runs relaxed SIMD.
-  const wasmUrl = options.simd === 'relaxed' && relaxedSimdSupported()
-    ? new URL('./seqorder_core_relaxed.wasm', import.meta.url)
-    : new URL('./seqorder_core.wasm', import.meta.url);
-  const settings = { locateFile: () => wasmUrl.href };
-  if (options.wasmBinary !== undefined) {
-    settings.wasmBinary = options.wasmBinary;
-  } else if (isNode && wasmUrl.protocol === 'file:') {
-    // node's fetch cannot read file: URLs, so hand Emscripten the bytes (TOOLCHAIN.md, quirk 2).
-    const fs = await import(/* @vite-ignore */ ['node', 'fs/promises'].join(':'));
-    settings.wasmBinary = await fs.readFile(wasmUrl);
+/**
+ * The packaged module of a build, written as literal URL expressions relative to import.meta.url so that bundlers
+ * (Vite, webpack) find and emit the files: `seqorder/` is the folder beside this file (what browsers, node and
+ * bundlers resolve first) and also the package's name with the file among its exports (what Vite resolves from its
+ * pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere).
+ */
+function packagedUrl(build) {
+  return build === 'relaxed'
+    ? new URL('seqorder/seqorder_core_relaxed.wasm', import.meta.url)
+    : new URL('seqorder/seqorder_core.wasm', import.meta.url);
+}
+
+/** node's own modules, imported only under node, in a form bundlers for the web leave alone (and do not warn about). */
+function nodeModule(name) {
+  return import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', name].join(':'));
+}
+
+/** options.wasmUrl as a URL: relative strings are resolved against the page (browsers) or the working folder (node). */
+async function resolveWasmUrl(wasmUrl) {
+  let base;
+  if (isNode) base = (await nodeModule('url')).pathToFileURL(`${process.cwd()}/`);
+  else base = globalThis.document?.baseURI ?? globalThis.location?.href;
+  try {
+    return new URL(wasmUrl, base);
+  } catch (cause) {
+    throw new RangeError(`options.wasmUrl must be a URL or a path, got ${JSON.stringify(String(wasmUrl))}`, { cause });
   }
-  return createCore(settings);
+}
+
+/** The module's bytes at `url`: fetched, or read from disk for a file: URL under node (whose fetch cannot read files). */
+async function fetchBytes(url) {
+  if (url.protocol === 'file:' && isNode) {
+    let bytes;
+    try {
+      bytes = await (await nodeModule('fs/promises')).readFile(url);
+    } catch (cause) {
+      throw loadError(url, `reading it failed (${cause.message}). ${FIX}`, cause);
+    }
+    checkMagic(bytes, url);
+    return bytes;
+  }
+  if (url.protocol === 'file:')
+    throw loadError(url, 'browsers do not fetch file: URLs: serve the page over http (any static server will do).');
+  let response;
+  try {
+    response = await fetch(url, { credentials: 'same-origin' });
+  } catch (cause) {
+    throw loadError(url, `fetching it failed (${cause.message}). ${FIX}`, cause);
+  }
+  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+  if (!response.ok) throw loadError(url, `the server answered ${status}. ${FIX}`);
+  const bytes = await response.arrayBuffer();
+  checkMagic(bytes, url, `the server answered ${status}, ${response.headers.get('content-type') || 'no content type'}, and `);
+  return bytes;
+}
+
+/** Every WebAssembly module starts with \0asm; a server that answers a missing file with its index.html does not. */
+function checkMagic(bytes, url, answer = '') {
+  const head = new Uint8Array(ArrayBuffer.isView(bytes) ? bytes.buffer : bytes, bytes.byteOffset ?? 0, Math.min(bytes.byteLength, 16));
+  if (head[0] === 0x00 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d) return;
+  const start = String.fromCharCode(...head).replace(/[^\x20-\x7e]/g, '.');
+  const page = /^\s*</.test(start) ? ' (a web page: likely the server\'s fallback for a file it does not have)' : '';
+  throw loadError(url, `${answer}its first bytes are "${start}"${page}, not a WebAssembly module's "\\0asm".${url ? ` ${FIX}` : ''}`);
+}
+
+function loadError(url, reason, cause) {
+  const source = url ? `from ${url}` : 'from options.wasmBinary';
+  return new Error(`seqorder: the WebAssembly module could not be loaded ${source}: ${reason}`, cause === undefined ? undefined : { cause });
+}
+
+/** Compiles the module, then runs Emscripten's glue on an instance of it; a failure at either step rejects. */
+async function instantiate(bytes, url) {
+  let compiled;
+  try {
+    compiled = await WebAssembly.compile(bytes);
+  } catch (cause) {
+    const csp = /unsafe-eval|Content.Security/i.test(cause.message)
+      ? ' The page\'s Content-Security-Policy must allow WebAssembly: script-src \'self\' \'wasm-unsafe-eval\'.' : '';
+    throw loadError(url, `it does not compile in this engine (${cause.message}).${csp}`, cause);
+  }
+  let fail;
+  const failed = new Promise((resolve, reject) => { fail = reject; });
+  const core = createCore({
+    instantiateWasm(imports, receiveInstance) {
+      WebAssembly.instantiate(compiled, imports).then((instance) => receiveInstance(instance, compiled))
+        .catch((cause) => fail(loadError(url, `it does not instantiate (${cause.message}): is it this version's module?`, cause)));
+      return {};  // the exports arrive later, through receiveInstance
+    },
+  });
+  return Promise.race([core, failed]);
 }
 
 /**
@@ -42,23 +129,31 @@ async function instantiate(options) {
  * simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's multiply-add
  * where the engine supports it, else the default module; results may differ between engines by float32 rounding).
  * The API's `build` says which module runs.
- * @param {{ wasmBinary?: ArrayBuffer | Uint8Array, simd?: 'simd128' | 'relaxed' }} [options]
+ * wasmUrl: where the module is (a file, or a folder ending in '/' that holds both builds); wasmBinary: its bytes.
+ * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
  */
 export async function loadSeqorder(options) {
-  options = checkOptions('options', options, ['wasmBinary', 'simd']);
-  if (options.wasmBinary !== undefined && !(options.wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(options.wasmBinary)))
+  const { wasmBinary, wasmUrl, simd = 'simd128' } = readOptions('options', options, ['wasmBinary', 'wasmUrl', 'simd']);
+  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary)))
     throw new TypeError('options.wasmBinary must be an ArrayBuffer or a typed array of the module\'s bytes');
-  if (options.simd !== undefined) checkChoice('options.simd', options.simd, ['simd128', 'relaxed']);
-  if (options.simd === 'relaxed' && options.wasmBinary !== undefined)
+  if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))
+    throw new TypeError('options.wasmUrl must be a string or a URL: the .wasm file, or a folder ending in \'/\'');
+  readChoice('options.simd', simd, ['simd128', 'relaxed']);
+  if (wasmBinary !== undefined && wasmUrl !== undefined)
+    throw new RangeError('options.wasmBinary and options.wasmUrl both say where the module is: give one');
+  if (simd === 'relaxed' && wasmBinary !== undefined)
     throw new RangeError('options.simd: \'relaxed\' chooses the module itself; it cannot be combined with options.wasmBinary (whose module says its build)');
-  let core;
-  try {
-    core = await instantiate(options);
-  } catch (cause) {
-    const error = new Error(`seqorder: the WebAssembly module could not be loaded (${cause?.message ?? cause})`);
-    error.cause = cause;
-    throw error;
+  const build = simd === 'relaxed' && relaxedSimdSupported() ? 'relaxed' : 'simd128';
+  let url;
+  if (wasmUrl !== undefined) {
+    url = await resolveWasmUrl(wasmUrl);
+    if (url.pathname.endsWith('/')) url = new URL(FILES[build], url);
+    else if (simd === 'relaxed')
+      throw new RangeError(`options.simd: 'relaxed' chooses the module itself: options.wasmUrl must then be the folder of both modules (ending in '/'), got ${url}`);
+  } else if (wasmBinary === undefined) {
+    url = packagedUrl(build);
   }
-  return makeApi(core);
+  if (wasmBinary !== undefined) checkMagic(wasmBinary);
+  const bytes = wasmBinary ?? await fetchBytes(url);
+  return makeApi(await instantiate(bytes, url));
 }
-

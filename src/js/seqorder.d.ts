@@ -1,14 +1,23 @@
 // Types for seqorder's JS API (written by hand: Emscripten 3.1.6 has no --emit-tsd).
+// Functions are generic over the class of the input's data, so `{ data: new Float32Array(…), shape }` gives a
+// Tensor<'float32'> without a dtype written, and the other inputs of a call must hold the same class.
 
 /** Element types a tensor can hold. */
 export type DType = 'float64' | 'float32' | 'int32';
 export type FloatDType = 'float64' | 'float32';
 
+/** The typed array class of each dtype. */
 export interface ArrayOf {
   float64: Float64Array;
   float32: Float32Array;
   int32: Int32Array;
 }
+
+/** A float tensor's data: Float64Array or Float32Array. */
+export type FloatArray = ArrayOf[FloatDType];
+
+/** The dtype of a typed array class: Float32Array → 'float32', and so on. */
+export type DTypeOf<A> = A extends Float32Array ? 'float32' : A extends Float64Array ? 'float64' : A extends Int32Array ? 'int32' : never;
 
 /** A plain tensor: row-major data, last axis contiguous; data.length equals the product of shape. */
 export interface Tensor<D extends DType = DType> {
@@ -23,6 +32,9 @@ export interface TensorInput<D extends DType = DType> {
   shape: readonly number[];
   dtype?: D;
 }
+
+/** An input tensor whose data is an A (the class the call's result, and its other inputs, follow). */
+export type InputOf<A extends ArrayOf[DType]> = TensorInput<DTypeOf<A>> & { data: A };
 
 export type FloatTensor = Tensor<'float64'> | Tensor<'float32'>;
 export type FloatTensorInput = TensorInput<'float64'> | TensorInput<'float32'>;
@@ -40,6 +52,27 @@ export interface PositionsOptions<D extends FloatDType = 'float64'> {
   out?: ArrayOf[D];
 }
 
+export interface EmbedOptions<D extends FloatDType = FloatDType> {
+  /** Write the rows into this array (T·D or B·T·D elements of the table's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
+export interface AddPositionsOptions<D extends FloatDType = FloatDType> {
+  /** Position of x's first row (default 0): row r gets the sinusoid of position start + r. */
+  start?: number;
+  /** Frequency base of the sinusoids (default 10000): f_i = base^(−2i/D). */
+  base?: number;
+  /** Write the sum into this array (as many elements as x, of x's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
+export interface LearnedPositionsOptions<D extends FloatDType = FloatDType> {
+  /** First row to take (default 0): the result holds rows start … start + length − 1; past row P − 1 is a RangeError. */
+  start?: number;
+  /** Write the rows into this array (length × D elements of the table's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
 export interface RopeOptions<D extends FloatDType = FloatDType> {
   /** Position of x's first row (default 0): row r is rotated as position start + r. */
   start?: number;
@@ -49,15 +82,15 @@ export interface RopeOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
-export interface AttentionOptions {
+export interface AttentionOptions<D extends FloatDType = FloatDType> {
   /** Hide later keys: query i sees keys 0 … queryStart + i. Default false. */
   causal?: boolean;
   /** Position of the first query among the keys, 0 … Tk − Tq; default Tk − Tq (queries are the last positions). Only with causal: true. */
   queryStart?: number;
   /** Return every step { scores, scaled, weights, output } instead of the output alone. Default false. */
   steps?: boolean;
-  /** Write the output into this array instead of allocating one. */
-  out?: Float64Array | Float32Array;
+  /** Write the output (.., Tq, Dv) into this array of q's dtype instead of allocating one. */
+  out?: ArrayOf[D];
 }
 
 export interface AttentionSteps<D extends FloatDType = FloatDType> {
@@ -85,37 +118,54 @@ export interface Seqorder {
   /** Sinusoidal positions → (length, width). Throws TypeError/RangeError naming the bad argument. */
   positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): Tensor<D>;
   /** Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D). */
-  embed<D extends FloatDType>(table: TensorInput<D>, ids: TensorInput<'int32'>, options?: { out?: ArrayOf[D] }): Tensor<D>;
-  /** x (T, D) or (B, T, D) + positions start … start+T−1 → same shape. */
-  addPositions<D extends FloatDType>(x: TensorInput<D>, options?: { start?: number; base?: number; out?: ArrayOf[D] }): Tensor<D>;
+  embed<A extends FloatArray>(table: InputOf<A>, ids: TensorInput<'int32'>, options?: EmbedOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  /** x (T, D), (B, T, D) or any leading axes (.., T, D) + positions start … start+T−1 (broadcast over the leading axes) → same shape. */
+  addPositions<A extends FloatArray>(x: InputOf<A>, options?: AddPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
   /** Rows start … start+length−1 of a learned table (P, D) → (length, D); past row P−1 is a RangeError. */
-  learnedPositions<D extends FloatDType>(table: TensorInput<D>, length: number, options?: { start?: number; out?: ArrayOf[D] }): Tensor<D>;
+  learnedPositions<A extends FloatArray>(table: InputOf<A>, length: number, options?: LearnedPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
   /**
-   * Rotary positions (RoPE): x (T, D) or (B, T, D) → same shape; row t's pair (2i, 2i+1) is rotated by
+   * Rotary positions (RoPE): x (.., T, D) (any leading axes, e.g. (B, H, T, Dh)) → same shape; row t's pair (2i, 2i+1) is rotated by
    * (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
    */
-  rope<D extends FloatDType>(x: TensorInput<D>, options?: RopeOptions<D>): Tensor<D>;
-  /** Scaled dot-product attention: q (.., Tq, D), k (.., Tk, D), v (.., Tk, Dv) → (.., Tq, Dv). */
-  attention<D extends FloatDType>(q: TensorInput<D>, k: TensorInput<D>, v: TensorInput<D>, options?: AttentionOptions & { steps?: false }): Tensor<D>;
-  attention<D extends FloatDType>(q: TensorInput<D>, k: TensorInput<D>, v: TensorInput<D>, options: AttentionOptions & { steps: true }): AttentionSteps<D>;
+  rope<A extends FloatArray>(x: InputOf<A>, options?: RopeOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  /**
+   * Scaled dot-product attention: q (.., Tq, D), k (.., Tk, D), v (.., Tk, Dv) → (.., Tq, Dv), over any leading batch
+   * axes (the same for q, k and v), e.g. (B, H, T, D) for several heads. q, k and v share one dtype (q's).
+   */
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options?: AttentionOptions<DTypeOf<A>> & { steps?: false }): Tensor<DTypeOf<A>>;
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options: AttentionOptions<DTypeOf<A>> & { steps: true }): AttentionSteps<DTypeOf<A>>;
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options?: AttentionOptions<DTypeOf<A>>): Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>;
   /** Heap diagnostics, for leak checks. */
   memoryStats(): MemoryStats;
 }
 
 export interface LoadOptions {
-  /** The module's .wasm bytes, if the caller already has them (otherwise they are located next to this file). */
-  wasmBinary?: ArrayBuffer | Uint8Array;
+  /**
+   * Where the module is, when it is not in the `seqorder/` folder beside the package's JS (the default, which Vite and
+   * webpack follow by themselves): the URL of seqorder_core.wasm, or of a folder ending in '/' that holds it (and
+   * seqorder_core_relaxed.wasm, for simd: 'relaxed'). Relative URLs are resolved against the page's (or worker's)
+   * URL; under node a string may also be a file path, relative to the working folder.
+   */
+  wasmUrl?: string | URL;
+  /** The module's .wasm bytes, if the caller already has them (instead of a URL; not with wasmUrl). */
+  wasmBinary?: ArrayBuffer | ArrayBufferView;
   /**
    * 'simd128' (default): results bit-identical in every engine. 'relaxed': relaxed SIMD's multiply-add, used only where
    * the engine supports relaxed SIMD (else the default module); results may differ between engines by float32
-   * rounding. Cannot be combined with wasmBinary.
+   * rounding. Cannot be combined with wasmBinary; with wasmUrl, that must be a folder.
    */
   simd?: SimdBuild;
 }
 
 export type SimdBuild = 'simd128' | 'relaxed';
 
-/** Loads the WebAssembly module; the same call works in browsers, workers and node ≥ 20. */
+/**
+ * Loads the WebAssembly module; the same call works in browsers, workers and node ≥ 20. Rejects with an Error naming
+ * the URL it tried and what to do when the module cannot be fetched or is not WebAssembly.
+ */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
 
 export const version: string;

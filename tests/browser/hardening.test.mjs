@@ -129,7 +129,7 @@ test('every request, the workers\' included, stays on the origin; the module, it
     assert.equal(new URL(url).origin, origin, url);
   }
   const paths = contextRequests.map((url) => new URL(url).pathname);
-  for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder_core.wasm', '/js/worker.mjs']) {
+  for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder/seqorder_core.wasm', '/js/worker.mjs']) {
     assert.ok(paths.includes(needed), `${needed} was not requested: ${paths.join(', ')}`);
   }
 });
@@ -216,7 +216,7 @@ test('a server CSP that forbids WebAssembly compilation: a visible message, not 
 });
 
 test('a corrupt or truncated .wasm: a visible message naming the failure', async () => {
-  const wasm = readFileSync(path.join(siteDir, 'lib', 'seqorder_core.wasm'));
+  const wasm = readFileSync(path.join(siteDir, 'lib', 'seqorder', 'seqorder_core.wasm'));
   const bodies = { corrupt: Buffer.from('this is not WebAssembly'), truncated: wasm.subarray(0, Math.floor(wasm.length / 2)) };
   for (const [name, body] of Object.entries(bodies)) {
     const result = await loadExpectingError(session.context, session.server.url, (page) =>

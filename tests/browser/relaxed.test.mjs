@@ -19,7 +19,7 @@ after(async () => {
 });
 
 test("Chromium: simd: 'relaxed' loads the relaxed module, within float32 tolerance of the reference", { timeout: 120_000 }, async (t) => {
-  if (!existsSync(path.join(siteDir, 'lib', 'seqorder_core_relaxed.wasm'))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
+  if (!existsSync(path.join(siteDir, 'lib', 'seqorder', 'seqorder_core_relaxed.wasm'))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
   const { page, origin } = session;
   const problems = [], wasmRequests = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
@@ -93,5 +93,5 @@ test("Chromium: simd: 'relaxed' loads the relaxed module, within float32 toleran
   assert.deepEqual(problems, []);
   assert.deepEqual(result.builds, ['simd128', 'relaxed']);
   assert.deepEqual(result.failures, []);
-  assert.deepEqual([...new Set(wasmRequests)].sort(), ['/lib/seqorder_core.wasm', '/lib/seqorder_core_relaxed.wasm']);
+  assert.deepEqual([...new Set(wasmRequests)].sort(), ['/lib/seqorder/seqorder_core.wasm', '/lib/seqorder/seqorder_core_relaxed.wasm']);
 });

@@ -124,13 +124,13 @@ TEST_CASE("learned_positions: a finite table has a supported range", "[learned][
     SECTION("rows past the last one are a std::out_of_range, never a wrap or a clamp") {
         REQUIRE_THROWS_AS(seqorder::learned_positions(table, 5, 12), std::out_of_range);
         REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 5, 12),
-                            Contains("rows 12..16 reach past the table") && Contains("rows 0..15"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 17, 0), Contains("reach past the table"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 1, 16), Contains("reach past the table"));
+                            Contains("start + length must be at most the table's rows P = 16, got rows 12..16"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 17, 0), Contains("must be at most the table's rows P = 16"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 1, 16), Contains("must be at most the table's rows P = 16"));
         REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, std::numeric_limits<std::int64_t>::max()),
-                            Contains("reach past the table"));
+                            Contains("must be at most the table's rows P = 16"));
         REQUIRE_THROWS_AS(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), Contains("has no rows"));
+        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), Contains("rows P = 0"));
     }
     SECTION("the range is checked before the result is allocated") {
         // 2^40 rows of 8 would be far beyond the size limit: the range error must come first, not a length_error.
@@ -151,6 +151,6 @@ TEST_CASE("learned_positions: a finite table has a supported range", "[learned][
         REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, -2, 0),
                             Contains("length must be"));
         REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, 2, 15),
-                            Contains("reach past the table"));
+                            Contains("must be at most the table's rows P = 16"));
     }
 }

@@ -23,9 +23,9 @@ namespace {
 
 // --- Tolerances, each with its reason --------------------------------------------------------------------------
 // float64 table vs numpy: both round t * f_i in float64 and call a libm sin/cos (< 1 ulp apart); the fast path's
-// rotation recurrence adds a few ulps of the angle between anchors (~2e-10 at t = 1e6). Promised by issue 2.
+// rotation recurrence adds a few ulps of the angle between anchors (~2e-10 at t = 1e6): the README states 1e-9.
 constexpr double kPositionsF64 = 1e-9;
-// float32 table vs numpy's float64: promised by issue 2 (a float32 angle would be off by ~6e-2 at t = 1e6).
+// float32 table vs numpy's float64: the README states 2e-7 (a float32 angle would be off by ~6e-2 at t = 1e6).
 constexpr double kPositionsF32 = 2e-7;
 // ... and what "computed from float64 angles, rounded once" really gives: half a float32 ulp of a value in [-1, 1]
 // (2^-25) on top of the float64 error.

@@ -489,7 +489,7 @@ describe('attention', () => {
   });
 });
 
-describe('rope', { skip: typeof so.rope !== 'function' && 'so.rope is not in the API yet (issue 5)' }, () => {
+describe('rope', () => {
   test('matches the plain-JS reference, both dtypes, with start and base', () => {
     for (const dtype of ['float64', 'float32']) {
       for (const options of [{}, { start: 7 }, { start: 1e6, base: 500 }]) {

@@ -9,9 +9,9 @@ import { countCases, readFixtures } from '../fixtures/read.mjs';
 // --- Tolerances, each with its reason (the same as tests/native) -----------------------------------------------
 const TOLERANCE = Object.freeze({
   // float64 table vs numpy: both round t·f_i in float64; libm sin/cos and the fast path's rotation recurrence add a
-  // few ulps of the angle (~2e-10 at t = 1e6). Promised by issue 2.
+  // few ulps of the angle (~2e-10 at t = 1e6): the README states 1e-9.
   positionsFloat64: 1e-9,
-  // float32 table: promised by issue 2 (a float32 angle would be off by ~6e-2 at t = 1e6) ...
+  // float32 table: the README states 2e-7 (a float32 angle would be off by ~6e-2 at t = 1e6) ...
   positionsFloat32: 2e-7,
   // ... and what "float64 angles, rounded once" really gives: half a float32 ulp of a value in [-1, 1].
   positionsFloat32RoundedOnce: 2 ** -25 + 1e-9,
@@ -19,7 +19,7 @@ const TOLERANCE = Object.freeze({
   addPositionsFloat32: 2 ** -25 + 2 ** -22 + 1e-9,
   // lookups copy rows: bit for bit (fixture tables hold float32 values exactly).
   copy: 0,
-  // attention, every step: promised by issue 3 (float64: summation order only; float32: float32 accumulation).
+  // attention, every step: the README states these (float64: summation order only; float32: float32 accumulation).
   attentionFloat64: 1e-12,
   attentionFloat32: 2e-5,
 });

@@ -1,208 +1,154 @@
 // Native vs WebAssembly: the fixed calls of determinism-calls.mjs, run by the core compiled natively with g++ and by
 // the WebAssembly module through the public API, agree within the bounds stated below (boundFor), per function and why.
 //
-// How: the calls are first run on a recorder instead of the API, which captures their arguments (no second random
-// generator: the module then gets these very tensors too); each is turned into the binding's arguments (src/bindings/embind.cpp)
-// and written to a binary file; tests/native-vs-wasm/dump.cpp, compiled with g++ -O2 -ffp-contract=off, runs the same
-// core functions as the binding on them and writes the outputs back. Both sides compile the core without fast-math
+// How: the API runs on the module with its binding functions wrapped, so that each call's arguments are captured as
+// the binding receives them (the value_object, with each tensor's bytes read from the heap at that moment): the very
+// bits the module computes on. They are written to a file; the CMake target seqorder_native_dump
+// (tests/native-vs-wasm/dump.cpp) passes them to the same entry points of the core (src/core/calls.hpp: the same
+// checks and the same choice of kernel) and writes the results back. Both sides compile the core without fast-math
 // and without contraction (CMakeLists.txt: -ffp-contract=off), so +, -, *, / and sqrt are IEEE's correctly rounded
 // operations in the same order everywhere; what may differ is the math library: glibc natively, Emscripten's musl in
 // WebAssembly (sin, cos, pow, exp, expf).
 //
-// The native binary is cached in build-native-vs-wasm/, keyed by a hash of the compiler, its flags and the sources
-// (a first run compiles for ~10 s, later ones take well under a second); binaries of other keys are removed once
-// they are an hour old.
-// SEQORDER_NATIVE_VS_WASM_CXXFLAGS adds flags to the native build (e.g. '-mfma -ffp-contract=fast' to see this test
-// fail, as it should).
+// The native program is built in the native test build ($SEQORDER_BUILD_NATIVE, default build-native/), configured
+// here if needed; CMake rebuilds it only when a source changed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { loadSeqorder } from './load.mjs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CALLS } from './determinism-calls.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const DTYPE_CODE = { float64: 0, float32: 1, int32: 2 };
-const DTYPE_OF_CODE = ['float64', 'float32', 'int32'];
+const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
 const ARRAY = { float64: Float64Array, float32: Float32Array, int32: Int32Array };
 
 // ---------------------------------------------------------------------------------------------------------------
-// The native program: compiled once per (compiler, flags, sources)
+// The native program
 
-/** Path of the native dump program, compiled with g++ unless a binary for these sources and flags is cached. */
+/** Path of seqorder_native_dump, built (configured first if needed) in the native test build. */
 function nativeProgram() {
-  const version = spawnSync('g++', ['--version'], { encoding: 'utf8' });
-  if (version.error)
-    assert.fail(`g++ is needed to compile the native side of this test and was not found (${version.error.code}); ` +
-      'scripts/setup.sh installs it (Debian: apt-get install g++)');
-  const core = path.join(root, 'src/core');
-  const sources = readdirSync(core).filter((f) => /\.(cpp|hpp)$/.test(f)).sort().map((f) => path.join(core, f));
-  const dump = path.join(root, 'tests/native-vs-wasm/dump.cpp');
-  const extra = (process.env.SEQORDER_NATIVE_VS_WASM_CXXFLAGS ?? '').split(/\s+/).filter(Boolean);
-  const flags = ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', ...extra, `-I${core}`];
-  const hash = createHash('sha256').update(version.stdout).update(JSON.stringify(flags));
-  for (const file of [...sources, dump]) hash.update(path.relative(root, file)).update(readFileSync(file));
-  const dir = path.join(root, 'build-native-vs-wasm');
-  const binary = path.join(dir, `dump-${hash.digest('hex').slice(0, 16)}`);
-  if (existsSync(binary)) return binary;
-  mkdirSync(dir, { recursive: true });
-  const partial = `${binary}.${process.pid}.tmp`;  // renamed when complete: concurrent runs never see half a binary
-  const compile = spawnSync('g++', [...flags, ...sources.filter((f) => f.endsWith('.cpp')), dump, '-o', partial],
-    { encoding: 'utf8' });
-  if (compile.status !== 0) {
-    rmSync(partial, { force: true });
-    assert.fail(`g++ could not compile the native dump program:\n${compile.stderr}${compile.error ?? ''}`);
-  }
-  renameSync(partial, binary);
-  // Stale binaries (older sources or other flags): an hour's grace, so that a concurrent run never loses its own.
-  for (const file of readdirSync(dir)) {
-    const other = path.join(dir, file);
-    if (other !== binary && /^dump-[0-9a-f]{16}$/.test(file) && Date.now() - statSync(other).mtimeMs > 3600e3)
-      rmSync(other, { force: true });
-  }
-  return binary;
+  const dir = path.resolve(root, process.env.SEQORDER_BUILD_NATIVE ?? 'build-native');
+  const cmake = (args) => {
+    const r = spawnSync('cmake', args, { cwd: root, encoding: 'utf8' });
+    if (r.error) assert.fail(`cmake is needed to build the native side of this test (${r.error.code}); scripts/setup.sh installs it`);
+    if (r.status !== 0) assert.fail(`cmake ${args.join(' ')} failed:\n${r.stdout}${r.stderr}`);
+  };
+  if (!existsSync(path.join(dir, 'CMakeCache.txt'))) cmake(['-S', '.', '-B', dir, '-DCMAKE_BUILD_TYPE=Release']);
+  cmake(['--build', dir, '--target', 'seqorder_native_dump', '-j2']);
+  return path.join(dir, 'seqorder_native_dump');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// API calls -> the binding's arguments
+// The module, with its binding calls captured
 
-/** Runs `call` on a stand-in for the API that returns { name, args } instead of computing. */
-function record(call) {
-  const recorder = new Proxy({}, { get: (_, name) => (...args) => ({ name, args }) });
-  return call(recorder);
-}
-
-/** The options of a recorded call, refusing any this test does not translate (so none is silently dropped). */
-function options(name, given, known) {
-  const unknown = Object.keys(given ?? {}).filter((key) => !known.includes(key));
-  if (unknown.length) throw new Error(`native-vs-wasm: ${name} option(s) ${unknown} are not passed to the native side yet`);
-  return given ?? {};
-}
-
-/** batch, length, width of x (T, D) or (B, T, D), as the JS layer reads them. */
-function rows(x) {
-  return [x.shape.length === 3 ? x.shape[0] : 1, ...x.shape.slice(-2)];
-}
+const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention'];
 
 /**
- * An API call as the binding receives it: { name, scalars, tensors }, with the API's defaults filled in as
- * src/js/seqorder.mjs fills them. See the table in tests/native-vs-wasm/dump.cpp.
+ * An API over a fresh module instance whose binding functions record their arguments in `log` before running:
+ * { name, fields: { key: number | string | boolean | { dtype, shape, data } } }, undefined fields left out.
  */
-function bindingCall({ name, args }) {
-  const f32 = (dtype) => Number(dtype === 'float32');
-  switch (name) {
-    case 'positions': {
-      const [length, width, given] = args;
-      const { start = 0, base = 10000, dtype = 'float64', layout = 'interleaved' } =
-        options(name, given, ['start', 'base', 'dtype', 'layout']);
-      return { name, scalars: [f32(dtype), length, width, start, base, Number(layout === 'halves')], tensors: [] };
-    }
-    case 'addPositions':
-    case 'rope': {
-      const [x, given] = args;
-      const { start = 0, base = 10000 } = options(name, given, ['start', 'base']);
-      return { name, scalars: [f32(x.dtype), ...rows(x), start, base], tensors: [x] };
-    }
-    case 'embed': {
-      const [table, ids, given] = args;
-      options(name, given, []);
-      const rank2 = ids.shape.length === 2;
-      return {
-        name,
-        scalars: [f32(table.dtype), ...table.shape, rank2 ? ids.shape[0] : 1, ids.shape.at(-1), Number(rank2)],
-        tensors: [table, ids],
+async function recordingApi(log) {
+  const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
+  const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
+  const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
+  const capture = (value) => {
+    if (value === null || typeof value !== 'object') return value;
+    const { address, count, dtype, shape } = value;  // a TensorArg: copy its bytes out of the heap now
+    const Class = ARRAY[dtype];
+    return { dtype, shape: [...shape], data: new Class(core.HEAPU8.buffer.slice(address, address + count * Class.BYTES_PER_ELEMENT)) };
+  };
+  const recorder = new Proxy(core, {
+    get(target, key) {
+      const value = target[key];
+      if (!BINDING_CALLS.includes(key)) return value;
+      return (args) => {
+        const fields = {};
+        for (const [field, v] of Object.entries(args)) if (v !== undefined && field !== 'outLength') fields[field] = capture(v);
+        log.push({ name: key, fields });
+        return value(args);
       };
-    }
-    case 'learnedPositions': {
-      const [table, length, given] = args;
-      const { start = 0 } = options(name, given, ['start']);
-      return { name, scalars: [f32(table.dtype), ...table.shape, length, start], tensors: [table] };
-    }
-    case 'attention': {
-      const [q, k, v, given] = args;
-      const { causal = false, queryStart, steps = false } = options(name, given, ['causal', 'queryStart', 'steps']);
-      const [batch, queries, width] = rows(q);
-      return {
-        name,
-        scalars: [f32(q.dtype), batch, queries, k.shape.at(-2), width, v.shape.at(-1), Number(causal),
-          Number(queryStart !== undefined), queryStart ?? 0, Number(steps)],
-        tensors: [q, k, v],
-      };
-    }
-    default:
-      throw new Error(`native-vs-wasm: the API function ${name} is not run natively yet`);
-  }
+    },
+  });
+  return makeApi(recorder);
 }
 
 /** calls.bin (format in dump.cpp) */
 function encodeCalls(calls) {
   const parts = [];
+  const u8 = (x) => parts.push(Uint8Array.of(x));
   const u32 = (x) => parts.push(new Uint8Array(Uint32Array.of(x).buffer));
   const u64 = (x) => parts.push(new Uint8Array(BigUint64Array.of(BigInt(x)).buffer));
-  const bytes = (data) => parts.push(new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice());
+  const f64 = (x) => parts.push(new Uint8Array(Float64Array.of(x).buffer));
+  const str = (s) => { const b = new TextEncoder().encode(s); u32(b.length); parts.push(b); };
   parts.push(new TextEncoder().encode('SOVW'));
-  u32(1);
+  u32(2);
   u32(calls.length);
-  for (const { name, scalars, tensors } of calls) {
-    const nameBytes = new TextEncoder().encode(name);
-    u32(nameBytes.length);
-    parts.push(nameBytes);
-    u32(scalars.length);
-    bytes(Float64Array.from(scalars));
-    u32(tensors.length);
-    for (const t of tensors) {
-      // the dtype the data's type says (the calls' ids are { data: Int32Array, shape } without a dtype)
-      u32(DTYPE_CODE[Object.keys(ARRAY).find((d) => t.data instanceof ARRAY[d])]);
-      u64(t.data.length);
-      bytes(t.data);
+  for (const { name, fields } of calls) {
+    str(name);
+    const entries = Object.entries(fields);
+    u32(entries.length);
+    for (const [key, value] of entries) {
+      str(key);
+      if (typeof value === 'number') { u8(0); f64(value); }
+      else if (typeof value === 'string') { u8(1); str(value); }
+      else if (typeof value === 'boolean') { u8(2); u8(Number(value)); }
+      else {
+        u8(3);
+        str(value.dtype);
+        u32(value.shape.length);
+        value.shape.forEach(f64);
+        u64(value.data.length);
+        parts.push(new Uint8Array(value.data.buffer, value.data.byteOffset, value.data.byteLength).slice());
+      }
     }
   }
   return Buffer.concat(parts);
 }
 
-/** outputs.bin (format in dump.cpp) -> per call, a list of typed arrays */
-function decodeOutputs(buffer, expectedCalls) {
+/** results.bin (format in dump.cpp) -> per call, a list of { dtype, shape, data } */
+function decodeResults(buffer, expectedCalls) {
   const bytes = new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let at = 0;
   const u32 = () => { const x = view.getUint32(at, true); at += 4; return x; };
   const u64 = () => { const x = Number(view.getBigUint64(at, true)); at += 8; return x; };
-  assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), 'SOVR', 'outputs file magic');
+  const str = () => { const n = u32(); const s = new TextDecoder().decode(bytes.subarray(at, at + n)); at += n; return s; };
+  assert.equal(new TextDecoder().decode(bytes.subarray(0, 4)), 'SOVR', 'results file magic');
   at = 4;
-  assert.equal(u32(), 1, 'outputs file version');
-  assert.equal(u32(), expectedCalls, 'outputs file: number of calls');
+  assert.equal(u32(), 2, 'results file version');
+  assert.equal(u32(), expectedCalls, 'results file: number of calls');
   const calls = [];
   for (let n = 0; n < expectedCalls; n++) {
-    const outputs = [];
+    const results = [];
     for (let count = u32(); count > 0; count--) {
-      const dtype = DTYPE_OF_CODE[u32()];
+      const dtype = str();
+      const shape = Array.from({ length: u32() }, u64);
       const length = u64();
       const size = length * ARRAY[dtype].BYTES_PER_ELEMENT;
       // copy: a typed array needs an aligned offset
-      outputs.push({ dtype, data: new ARRAY[dtype](bytes.slice(at, at + size).buffer) });
+      results.push({ dtype, shape, data: new ARRAY[dtype](bytes.slice(at, at + size).buffer) });
       at += size;
     }
-    calls.push(outputs);
+    calls.push(results);
   }
-  assert.equal(at, bytes.length, 'outputs file: bytes left after the last call');
+  assert.equal(at, bytes.length, 'results file: bytes left after the last call');
   return calls;
 }
 
-/** Runs the calls natively: a list of outputs (typed arrays) per call. */
+/** Runs the recorded binding calls natively: a list of results per call. */
 function runNative(calls) {
   const binary = nativeProgram();
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-native-vs-wasm-'));
   try {
     const input = path.join(dir, 'calls.bin');
-    const output = path.join(dir, 'outputs.bin');
+    const output = path.join(dir, 'results.bin');
     writeFileSync(input, encodeCalls(calls));
     const run = spawnSync(binary, [input, output], { encoding: 'utf8' });
     if (run.status !== 0) assert.fail(`the native dump program failed (status ${run.status}): ${run.stderr}${run.error ?? ''}`);
-    return decodeOutputs(readFileSync(output), calls.length);
+    return decodeResults(readFileSync(output), calls.length);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -350,19 +296,26 @@ function compare(native, wasm, bound, dtype) {
 // ---------------------------------------------------------------------------------------------------------------
 
 test('native (g++) and WebAssembly agree within the stated bounds on the fixed calls', async (t) => {
-  const so = await loadSeqorder();
-  const calls = CALLS.map(([label, call]) => ({ label, recorded: record(call) }));
-  const native = runNative(calls.map((c) => bindingCall(c.recorded)));
+  const log = [];
+  const so = await recordingApi(log);
+  const calls = CALLS.map(([label, call]) => {
+    const before = log.length;
+    const result = call(so);
+    assert.equal(log.length, before + 1, `${label}: one binding call`);
+    // the API call's arguments, for the bounds: the call again on a stand-in that returns them
+    const recorded = call(new Proxy({}, { get: (_, name) => (...args) => ({ name, args }) }));
+    return { label, recorded, result, binding: log[before] };
+  });
+  const native = runNative(calls.map((c) => c.binding));
   const failures = [];
-  for (const [n, { label, recorded }] of calls.entries()) {
-    const result = so[recorded.name](...recorded.args);  // the inputs the native side got
+  for (const [n, { label, recorded, result }] of calls.entries()) {
     const steps = result.data ? [['', result]] : ['scores', 'scaled', 'weights', 'output'].map((s) => [s, result[s]]);
-    assert.equal(native[n].length, steps.length, `${label}: number of outputs`);
+    assert.equal(native[n].length, steps.length, `${label}: number of results`);
     for (const [i, [step, wasm]] of steps.entries()) {
       const mine = native[n][i];
       const what = step ? `${label}: ${step}` : label;
       assert.equal(mine.dtype, wasm.dtype, `${what}: dtype`);
-      assert.equal(mine.data.length, wasm.data.length, `${what}: element count`);
+      assert.deepEqual(mine.shape, wasm.shape, `${what}: shape`);
       const bound = boundFor(recorded, step, wasm.dtype);
       const r = compare(mine.data, wasm.data, bound, wasm.dtype);
       const stated = bound.kind === 'exact' ? 'bit-identical' : bound.kind === 'ulps' ? `<= ${bound.ulps} ulps`

@@ -1,7 +1,7 @@
-// The zero-copy option `out` (issue 6, goal 5): positions(…, { out }) and attention(…, { out }) write into the caller's
+// The zero-copy option `out`: positions(…, { out }) and attention(…, { out }) write into the caller's
 // typed array and return a Tensor whose data IS that array, so repeated calls allocate no new array memory. An out of
-// the wrong class is a RangeError naming options.out (a TypeError when it is not a typed array at all), as is one of the
-// wrong length; a rejected call leaves out untouched. The other functions that take out behave the same.
+// the wrong class is a TypeError naming out (as is one that is not a typed array at all), one of the wrong length a
+// RangeError; a rejected call leaves out untouched. The other functions that take out behave the same.
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
@@ -57,18 +57,18 @@ describe('positions with out', () => {
     }
   });
 
-  test('an out of the wrong class or length is a RangeError naming options.out, and out is left untouched', () => {
+  test('an out of the wrong class is a TypeError, of the wrong length a RangeError, each naming out; out is left untouched', () => {
     const cases = [
-      [new Float64Array(8 * 4), 'float32', /options\.out must be a Float32Array/],
-      [new Float32Array(8 * 4), 'float64', /options\.out must be a Float64Array/],
-      [new Int32Array(8 * 4), 'float32', /options\.out must be a Float32Array/],
-      [new Float32Array(8 * 4 - 1), 'float32', /options\.out must have exactly 32 elements/],
-      [new Float64Array(8 * 4 + 1), 'float64', /options\.out must have exactly 32 elements/],
-      [new Float32Array(0), 'float32', /options\.out must have exactly 32 elements/],
+      [new Float64Array(8 * 4), 'float32', TypeError, /^out must be a Float32Array for a 'float32' result/],
+      [new Float32Array(8 * 4), 'float64', TypeError, /^out must be a Float64Array for a 'float64' result/],
+      [new Int32Array(8 * 4), 'float32', TypeError, /^out must be a typed array \(Float64Array or Float32Array\)/],
+      [new Float32Array(8 * 4 - 1), 'float32', RangeError, /^out must have exactly 32 elements/],
+      [new Float64Array(8 * 4 + 1), 'float64', RangeError, /^out must have exactly 32 elements/],
+      [new Float32Array(0), 'float32', RangeError, /^out must have exactly 32 elements/],
     ];
-    for (const [out, dtype, message] of cases) {
+    for (const [out, dtype, Class, message] of cases) {
       out.fill(7);
-      assert.throws(() => so.positions(8, 4, { dtype, out }), (e) => e instanceof RangeError && message.test(e.message));
+      assert.throws(() => so.positions(8, 4, { dtype, out }), (e) => e.constructor === Class && message.test(e.message));
       assert.ok(out.every((x) => x === 7), 'a rejected call writes nothing');
     }
     assert.throws(() => so.positions(8, 4, { out: [...new Float64Array(32)] }), TypeError, 'a plain array is not a typed array');
@@ -113,14 +113,15 @@ describe('attention with out', () => {
     assert.deepEqual(out, so.attention(q, k, v, { steps: true }).output.data);
   });
 
-  test('float64 inputs need a Float64Array out of (.., Tq, Dv) elements: anything else is a RangeError', () => {
+  test('float64 inputs need a Float64Array out (else a TypeError) of (.., Tq, Dv) elements (else a RangeError)', () => {
     const q64 = tensor([5, 8], 'float64', 4);
     const k64 = tensor([7, 8], 'float64', 5);
     const v64 = tensor([7, 3], 'float64', 6);
     assert.equal(so.attention(q64, k64, v64, { out: new Float64Array(15) }).data.length, 15);
     for (const out of [new Float32Array(15), new Float64Array(14), new Float64Array(5 * 7), new Float64Array(16)]) {
       out.fill(7);
-      assert.throws(() => so.attention(q64, k64, v64, { out }), (e) => e instanceof RangeError && /options\.out/.test(e.message));
+      const Class = out instanceof Float32Array ? TypeError : RangeError;
+      assert.throws(() => so.attention(q64, k64, v64, { out }), (e) => e.constructor === Class && /^out must/.test(e.message));
       assert.ok(out.every((x) => x === 7));
     }
   });

@@ -47,7 +47,7 @@ describe('loadSeqorder({ simd })', () => {
   });
 
   test('the module reports its own build, also when its bytes come from the caller', async () => {
-    const so = await loadSeqorder({ wasmBinary: readFileSync(path.join(lib, 'seqorder_core.wasm')) });
+    const so = await loadSeqorder({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
     assert.equal(so.build, 'simd128');
   });
 });
@@ -95,14 +95,14 @@ describe('scripts/relaxed-rewrite.mjs', () => {
   });
 
   test('decodes the whole default module and leaves it byte for byte as it was (no old fma in it)', () => {
-    const wasm = readFileSync(path.join(lib, 'seqorder_core.wasm'));
+    const wasm = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
     const { bytes, rewritten } = rewriteRelaxed(wasm);
     assert.equal(rewritten, 0);
     assert.ok(Buffer.from(bytes).equals(wasm));
   });
 
   test('the built relaxed module has no old fma left and its instructions all decode', (t) => {
-    const file = path.join(lib, 'seqorder_core_relaxed.wasm');
+    const file = path.join(lib, 'seqorder', 'seqorder_core_relaxed.wasm');
     if (!existsSync(file)) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
     const wasm = readFileSync(file);
     assert.equal(rewriteRelaxed(wasm).rewritten, 0);
@@ -114,7 +114,7 @@ test('the relaxed module, run where relaxed SIMD runs (node --experimental-wasm-
   const flag = '--experimental-wasm-relaxed-simd';
   const probe = spawnSync(process.execPath, [flag, '-e', `process.exit(WebAssembly.validate(Uint8Array.of(${RELAXED_PROBE.join(',')})) ? 0 : 3)`]);
   if (probe.status !== 0) return t.skip(`this node does not run relaxed SIMD with ${flag}`);
-  if (!existsSync(path.join(lib, 'seqorder_core_relaxed.wasm'))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
+  if (!existsSync(path.join(lib, 'seqorder', 'seqorder_core_relaxed.wasm'))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
   const child = spawnSync(process.execPath, [flag, path.join(here, 'relaxed-calls.mjs')], { encoding: 'utf8', env: process.env });
   assert.equal(child.status, 0, `relaxed-calls.mjs failed:\n${child.stderr}`);
   const report = JSON.parse(child.stdout.trim().split('\n').pop());

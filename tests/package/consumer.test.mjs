@@ -1,156 +1,309 @@
-// The package as a consumer gets it: `npm pack` (whose prepack hook builds it), installed from the tarball into a new
-// project in a temporary folder, then
-//   (a) imported from node: load, call, errors, and nothing reachable past the `exports` map;
-//   (b) its hand-written .d.ts checked by compiling a typed example with `tsc --noEmit` (strict, under both NodeNext
-//       and bundler module resolution), where wrong calls must be type errors;
-//   (c) bundled into a minimal Vite 7 app, served on 127.0.0.1 and run in Chromium (playwright-core).
-// TypeScript and Vite are the repository's devDependencies; installing the tarball needs no network (--offline).
+// The package as a consumer gets it: `npm pack` (whose prepack hook builds it), installed from the tarball into one
+// new project in a temporary folder, then used as the README's "Use it in your app" says, its snippets taken from the
+// README itself:
+//   node: the app snippet with `import`, the CommonJS snippet with `require`, and what stays private;
+//   tsc --noEmit (strict; NodeNext and bundler resolution; a CommonJS file too): a typed example, where wrong calls
+//     must be type errors;
+//   Chromium (playwright-core): the app snippet served by the Vite dev server (default settings), built by Vite,
+//     webpack 5, esbuild and Rollup (the README's recipes), and in a plain static folder under the README's CSP; the
+//     worker snippet; wasmUrl; and the errors a server that answers HTML or 404 gets;
+//   node: the onnxruntime-web and TensorFlow.js conversions.
+// The tools come from tests/package/package.json (npm ci --prefix tests/package); installing the tarball needs no
+// network (--offline). One pack, one install and one browser serve every case; the bundles build while node runs.
 //
 // Where the package comes from: with SEQORDER_DIST unset (or "dist"), `npm pack` runs in the repository, as a publisher
 // would. With SEQORDER_DIST set to another folder (an engineer's own build), the package is staged from that folder's
 // lib/ with the repository's package.json and packed with --ignore-scripts, so the shared dist/ is never touched.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, executablePath } from '../browser/browser.mjs';
+import { CHROMIUM_ARGS } from '../browser/browser.mjs';
+import { checkTools, executablePath, importTool, root, sh, snippet, toolBin, toolUrl } from './tools.mjs';
 
-const run = promisify(execFile);
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-'));
 const app = path.join(work, 'app');
-const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-let packed; // npm pack's report: { filename, files: [{ path, size }], ... }
-
-/** Runs a command; on failure the error carries its output. */
-async function sh(command, args, options = {}) {
-  try {
-    return await run(command, args, { maxBuffer: 64 << 20, ...options, env: { ...process.env, ...options.env } });
-  } catch (error) {
-    error.message += `\n--- stdout\n${error.stdout ?? ''}\n--- stderr\n${error.stderr ?? ''}`;
-    throw error;
-  }
-}
+const APP_SNIPPET = "console.log('seqorder'";  // a line only the README's app snippet has
+const APP_OUTPUT = 'seqorder float32 4x8 0.5';   // what it prints, as its comment says
+let packed;   // npm pack's report: { filename, files: [{ path, size }], ... }
+let browser;  // one Chromium for every page
+const builds = {};  // bundler name -> promise of its output folder, started as soon as the package is installed
+const cleanups = [];
 
 before(async () => {
+  checkTools();
   const dist = process.env.SEQORDER_DIST;
   let packDir = root;
   const packArgs = ['pack', '--json', '--pack-destination', work];
   if (dist && path.resolve(root, dist) !== path.join(root, 'dist')) {
     packDir = path.join(work, 'stage');
     mkdirSync(path.join(packDir, 'dist'), { recursive: true });
-    for (const file of ['package.json', 'README.md', 'LICENSE']) {
+    for (const file of manifest.files.filter((f) => !f.startsWith('dist')).concat('package.json', 'README.md', 'LICENSE')) {
       if (existsSync(path.join(root, file))) cpSync(path.join(root, file), path.join(packDir, file));
     }
     cpSync(path.resolve(root, dist, 'lib'), path.join(packDir, 'dist', 'lib'), { recursive: true });
     packArgs.push('--ignore-scripts');
   }
   // npm pack prints the prepack build's output before its JSON report: the report is the last top-level array.
-  const { stdout } = await sh('npm', packArgs, { cwd: packDir, env: { npm_config_update_notifier: 'false' } });
+  const { stdout } = await sh('npm', packArgs, { cwd: packDir, timeout: 300_000 });
   [packed] = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1));
 
   mkdirSync(app);
   writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'seqorder-consumer', private: true, type: 'module' }, null, 2));
-  await sh('npm', ['install', path.join(work, packed.filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'],
-    { cwd: app, env: { npm_config_update_notifier: 'false' } });
-});
+  await sh('npm', ['install', path.join(work, packed.filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: app });
 
-after(() => {
+  for (const [name, build] of Object.entries(BUNDLERS)) {
+    builds[name] = build();
+    builds[name].catch(() => {});  // awaited (and reported) by its own test
+  }
+  browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
+}, { timeout: 600_000 });
+
+after(async () => {
+  await Promise.allSettled(Object.values(builds));
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  await browser?.close();
   rmSync(work, { recursive: true, force: true });
-});
+}, { timeout: 120_000 });
 
-test('package.json has exports, types, files, engines, a license and a version', () => {
+/** Writes `files` ({ relative path: text }) under `dir`. */
+function writeFiles(dir, files) {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+}
+
+const CSP = "default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'";  // img-src: the icon
+
+/** A page that runs one module script, under the README's Content-Security-Policy. */
+function indexHtml(script) {
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><title>consumer</title>
+<link rel="icon" href="data:,"><script type="module" src="${script}"></script></head><body></body></html>
+`;
+}
+
+/**
+ * Opens `url` in a new browser context and waits for a console line starting with "seqorder" (what the snippets
+ * print) or for a page error. Resolves to { line, problems } where problems lists page errors, console errors, HTTP
+ * errors and requests off the page's origin. `route` may intercept requests first.
+ */
+async function runPage(url, { route } = {}) {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    const problems = [];
+    const origin = new URL(url).origin;
+    if (route) await route(page);
+    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
+    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
+    page.on('request', (r) => {
+      if (!/^(data|blob):/.test(r.url()) && new URL(r.url()).origin !== origin) problems.push(`foreign request: ${r.url()}`);
+    });
+    const printed = new Promise((resolve) => {
+      page.on('console', (m) => { if (m.text().startsWith('seqorder')) resolve(m.text()); });
+      page.on('pageerror', (e) => { problems.push(`page error: ${e.message}`); resolve(undefined); });
+    });
+    let timer;
+    const timeout = new Promise((resolve) => { timer = setTimeout(resolve, 30_000, 'timeout: nothing printed in 30 s'); });
+    try {
+      await page.goto(url, { waitUntil: 'load' });
+      return { line: await Promise.race([printed, timeout]), problems };
+    } finally {
+      clearTimeout(timer);
+    }
+  } finally {
+    await context.close();
+  }
+}
+
+/** Serves `dir` on 127.0.0.1 until the tests end; resolves to its URL. */
+async function serve(dir) {
+  const server = await startServer({ root: dir, port: 0 });
+  cleanups.push(() => server.close());
+  return server.url;
+}
+
+/** The README's app snippet as `file` in a new folder of the app, with index.html loading `script`. */
+function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
+  const dir = path.join(app, name);
+  let code = snippet('js', APP_SNIPPET);
+  if (importFrom) code = code.replace("from 'seqorder'", `from '${importFrom}'`);
+  writeFiles(dir, { [file]: code, 'index.html': indexHtml(script) });
+  return dir;
+}
+
+/** Bundlers: each builds the app snippet into a static folder (resolves to it), as the README says to. */
+const BUNDLERS = {
+  async vite() {
+    const dir = appFolder('vite-build', { file: 'main.js', script: './main.js' });
+    const { build, createLogger } = await importTool('vite');
+    const logger = createLogger('warn');
+    const warnings = [];
+    logger.warn = logger.warnOnce = (message) => warnings.push(message);
+    await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist') } });
+    assert.deepEqual(warnings, [], 'vite build: warnings');
+    return path.join(dir, 'dist');
+  },
+  async webpack() {
+    const dir = appFolder('webpack', { file: 'src/index.js', script: 'main.js' });
+    const { default: webpack } = await importTool('webpack');
+    // webpack's defaults (entry ./src/index.js, output dist/main.js), in production mode
+    const stats = await new Promise((resolve, reject) => {
+      const compiler = webpack({ mode: 'production', context: dir, output: { path: path.join(dir, 'dist') } });
+      compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
+    });
+    const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
+    assert.deepEqual([...errors, ...warnings].map((e) => e.message), [], 'webpack: errors or warnings');
+    writeFileSync(path.join(dir, 'dist', 'index.html'), indexHtml('main.js'));
+    return path.join(dir, 'dist');
+  },
+  async esbuild() {
+    const dir = appFolder('esbuild');
+    await sh('bash', ['-c', `cd ${JSON.stringify(dir)} && ln -s ../node_modules node_modules && ${snippet('sh', 'esbuild ')}`],
+      { env: { PATH: `${toolBin}:${process.env.PATH}` } });
+    writeFileSync(path.join(dir, 'dist', 'index.html'), indexHtml('app.js'));
+    return path.join(dir, 'dist');
+  },
+  async rollup() {
+    const dir = appFolder('rollup');
+    writeFileSync(path.join(dir, 'rollup.config.mjs'), `import { nodeResolve } from '${toolUrl('@rollup/plugin-node-resolve')}';
+export default { input: 'app.js', output: { dir: 'dist', format: 'es' }, plugins: [nodeResolve({ browser: true })] };
+`);
+    const copy = snippet('sh', 'esbuild ').split('&&')[1].trim();  // "after rollup -c, the same cp"
+    await sh('bash', ['-c', `cd ${JSON.stringify(dir)} && ln -s ../node_modules node_modules && rollup -c --silent && ${copy}`],
+      { env: { PATH: `${toolBin}:${process.env.PATH}` } });
+    writeFileSync(path.join(dir, 'dist', 'index.html'), indexHtml('app.js'));
+    return path.join(dir, 'dist');
+  },
+};
+
+test('package.json: exports map (types, node, import, default; the .wasm files; package.json), metadata, files, engines', () => {
   assert.equal(manifest.name, 'seqorder');
   assert.match(manifest.version, /^\d+\.\d+\.\d+(-[\w.]+)?$/);
   assert.equal(typeof manifest.license, 'string');
   assert.ok(existsSync(path.join(root, 'LICENSE')), 'no LICENSE file');
   assert.equal(manifest.type, 'module');
-  assert.deepEqual(Object.keys(manifest.exports['.']).sort(), ['import', 'types']);
-  assert.equal(Object.keys(manifest.exports['.'])[0], 'types', '"types" must come first in the export conditions');
-  assert.equal(manifest.types, manifest.exports['.'].types);
-  assert.ok(Array.isArray(manifest.files) && manifest.files.length > 0);
+  const main = manifest.exports['.'];
+  assert.deepEqual(Object.keys(main), ['types', 'node', 'import', 'default'], '"types" first, "default" last');
+  assert.deepEqual(main.types, { require: './dist/lib/seqorder.d.cts', default: './dist/lib/seqorder.d.ts' });
+  assert.deepEqual(main.node, { require: './dist/lib/seqorder.cjs', default: './dist/lib/seqorder.mjs' });
+  assert.equal(main.import, './dist/lib/seqorder.mjs');
+  assert.equal(main.default, './dist/lib/seqorder.mjs');
+  assert.equal(manifest.exports['./seqorder_core.wasm'], './dist/lib/seqorder/seqorder_core.wasm');
+  assert.equal(manifest.exports['./seqorder_core_relaxed.wasm'], './dist/lib/seqorder/seqorder_core_relaxed.wasm');
+  assert.equal(manifest.exports['./package.json'], './package.json');
+  assert.equal(manifest.types, main.types.default);
+  assert.equal(manifest.sideEffects, false);
   assert.match(manifest.engines?.node ?? '', />=\s*20/);
+  assert.match(manifest.repository?.url ?? '', /^git\+https:\/\//);
+  assert.match(manifest.homepage ?? '', /^https:\/\//);
+  assert.ok(manifest.keywords?.length >= 5, 'keywords');
+  assert.deepEqual(Object.keys(manifest.dependencies ?? {}), [], 'the package itself depends on nothing');
+  const benchOnly = ['onnxruntime-web', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-wasm', 'vite', 'webpack', 'esbuild', 'rollup', 'typescript'];
+  assert.deepEqual(Object.keys(manifest.devDependencies ?? {}).filter((d) => benchOnly.includes(d)), [],
+    'benchmark contenders and bundlers live in bench/package.json and tests/package/package.json, not in what npm start installs');
+  const changelog = readFileSync(path.join(root, 'CHANGELOG.md'), 'utf8');
+  assert.match(changelog, new RegExp(`^## \\[?${manifest.version.replace(/\./g, '\\.')}\\]?`, 'm'), `CHANGELOG.md has no section for ${manifest.version}`);
 });
 
 test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
-  for (const needed of ['package.json', 'LICENSE', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.d.ts', 'dist/lib/checks.mjs',
-    'dist/lib/seqorder_core.mjs', 'dist/lib/seqorder_core.wasm']) {
+  for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
+    'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
+    'dist/lib/seqorder/seqorder_core.wasm']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|dist\/lib\/[^/]+)$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm)$/.test(f));
   assert.deepEqual(stray, [], 'files that do not belong in the package');
   assert.ok(packed.size < 2 << 20, `the tarball is ${packed.size} bytes`);
   assert.equal(packed.version, manifest.version);
 });
 
-test('node: the installed package imports, loads and computes; errors are RangeErrors; internals stay private',
+test('node ESM: the README app snippet prints what it says; values, errors, the exported .wasm and what stays private',
   { timeout: 60_000 }, async () => {
+    writeFileSync(path.join(app, 'snippet.mjs'), snippet('js', APP_SNIPPET));
+    assert.equal((await sh(process.execPath, ['snippet.mjs'], { cwd: app })).stdout.trim(), APP_OUTPUT);
+
     writeFileSync(path.join(app, 'node-check.mjs'), `
 import { loadSeqorder, version } from 'seqorder';
 const so = await loadSeqorder();
 const table = so.positions(3, 4);
-const out = so.attention(
-  { data: new Float64Array([1, 0, 0, 1]), shape: [2, 2] },
-  { data: new Float64Array([1, 0, 0, 1]), shape: [2, 2] },
-  { data: new Float64Array([10, 20, 30, 40]), shape: [2, 2] }, { causal: true });
 let error;
 try { so.positions(3, 5); } catch (e) { error = { name: e.name, message: e.message }; }
 let deep;
 try { await import('seqorder/dist/lib/checks.mjs'); deep = 'imported'; } catch (e) { deep = e.code; }
+const fs = await import('node:fs');
+const wasm = fs.readFileSync(new URL(import.meta.resolve('seqorder/seqorder_core.wasm')));
+const fromBytes = await loadSeqorder({ wasmBinary: wasm });
+const fromPath = await loadSeqorder({ wasmUrl: 'node_modules/seqorder/dist/lib/seqorder/' });
+const missing = await loadSeqorder({ wasmUrl: 'nowhere/seqorder_core.wasm' }).then(() => 'loaded', (e) => e.message);
 console.log(JSON.stringify({
-  resolved: import.meta.resolve('seqorder'), version,
-  table: { shape: table.shape, dtype: table.dtype, data: [...table.data] },
-  out: { shape: out.shape, data: [...out.data] }, error, deep, memory: so.memoryStats(),
+  resolved: import.meta.resolve('seqorder'), version, manifest: (await import('seqorder/package.json', { with: { type: 'json' } })).default.version,
+  table: { shape: table.shape, dtype: table.dtype, data: [...table.data] }, error, deep, magic: [...wasm.subarray(0, 4)],
+  others: [fromBytes.positions(1, 2).data[1], fromPath.positions(1, 2).data[1]], missing,
 }));
 `);
-    const { stdout } = await sh(process.execPath, ['node-check.mjs'], { cwd: app });
-    const r = JSON.parse(stdout);
+    const r = JSON.parse((await sh(process.execPath, ['node-check.mjs'], { cwd: app })).stdout);
     assert.ok(fileURLToPath(r.resolved).startsWith(path.join(app, 'node_modules', 'seqorder')), `resolved ${r.resolved}`);
     assert.equal(r.version, manifest.version);
-    assert.deepEqual(r.table.shape, [3, 4]);
-    assert.equal(r.table.dtype, 'float64');
+    assert.equal(r.manifest, manifest.version);
     // independent values: row t is sin(t), cos(t), sin(t / 100), cos(t / 100) (base 10000, width 4)
     const want = [0, 1, 2].flatMap((t) => [Math.sin(t), Math.cos(t), Math.sin(t / 100), Math.cos(t / 100)]);
+    assert.deepEqual(r.table.shape, [3, 4]);
     r.table.data.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 1e-15, `positions[${i}] = ${x}, want ${want[i]}`));
-    // causal: query 0 sees key 0 only -> v row 0; query 1 weighs keys 0 and 1 by softmax(0, 1/sqrt 2)
-    const w1 = 1 / (1 + Math.exp(-1 / Math.SQRT2));
-    const wantOut = [10, 20, (1 - w1) * 10 + w1 * 30, (1 - w1) * 20 + w1 * 40];
-    assert.deepEqual(r.out.shape, [2, 2]);
-    r.out.data.forEach((x, i) => assert.ok(Math.abs(x - wantOut[i]) <= 1e-12, `attention[${i}] = ${x}, want ${wantOut[i]}`));
     assert.equal(r.error?.name, 'RangeError');
     assert.match(r.error.message, /^width/);
     assert.equal(r.deep, 'ERR_PACKAGE_PATH_NOT_EXPORTED');
-    assert.ok(r.memory.heapBytes > 0);
+    assert.deepEqual(r.magic, [0, 0x61, 0x73, 0x6d]);
+    assert.deepEqual(r.others, [1, 1]);
+    assert.match(r.missing, /could not be loaded from file:\/\/.*\/nowhere\/seqorder_core\.wasm: reading it failed .*wasmUrl/);
   });
+
+test('node CommonJS: the README require snippet prints what it says', { timeout: 60_000 }, async () => {
+  const code = snippet('js', "require('seqorder')");
+  writeFileSync(path.join(app, 'snippet.cjs'), code);
+  const { stdout } = await sh(process.execPath, ['snippet.cjs'], { cwd: app });
+  assert.equal(stdout.trim(), code.match(/\/\/ (.*)$/m)[1]);
+  writeFileSync(path.join(app, 'check.cjs'), `const seqorder = require('seqorder');
+console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), manifest: require('seqorder/package.json').version }));`);
+  const r = JSON.parse((await sh(process.execPath, ['check.cjs'], { cwd: app })).stdout);
+  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'version'], manifest: manifest.version });
+});
 
 const TYPED_EXAMPLE = `
 import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput } from 'seqorder';
 
-const so: Seqorder = await loadSeqorder();
+const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
 const v: string = version;
 const table: Tensor<'float64'> = so.positions(8, 16);
 const small: Tensor<'float32'> = so.positions(8, 16, { dtype: 'float32', start: 4, base: 500, layout: 'halves' });
 const f32: Float32Array = small.data;
 const q: TensorInput<'float32'> = { data: new Float32Array(2 * 3 * 4), shape: [2, 3, 4] };
-const out: Tensor<'float32'> = so.attention(q, q, q, { causal: true, queryStart: 0 });
+const out: Tensor<'float32'> = so.attention(q, q, q, { causal: true, queryStart: 0, out: new Float32Array(24) });
 const steps: AttentionSteps<'float32'> = so.attention(q, q, q, { steps: true });
 const weights: Float32Array = steps.weights.data;
+// the result's dtype follows the data's class, without a dtype written
+const inferred: Tensor<'float64'> = so.attention({ data: new Float64Array(8), shape: [1, 2, 2, 2] },
+  { data: new Float64Array(8), shape: [1, 2, 2, 2] }, { data: new Float64Array(8), shape: [1, 2, 2, 2] });
+declare const someBoolean: boolean;
+const either: Tensor<'float32'> | AttentionSteps<'float32'> = so.attention(q, q, q, { steps: someBoolean });
 const ids: TensorInput<'int32'> = { data: new Int32Array([0, 2, 1]), shape: [3] };
-const looked: Tensor<'float64'> = so.embed({ data: new Float64Array(12), shape: [3, 4] }, ids);
-const moved = so.addPositions(looked, { start: 3 });
-const learned = so.learnedPositions({ data: new Float64Array(12), shape: [6, 2] }, 4, { start: 1 });
+const looked: Tensor<'float64'> = so.embed({ data: new Float64Array(12), shape: [3, 4] }, ids, { out: new Float64Array(12) });
+const moved: Tensor<'float64'> = so.addPositions(looked, { start: 3, base: 100 });
+const learned: Tensor<'float32'> = so.learnedPositions({ data: new Float32Array(12), shape: [6, 2] }, 4, { start: 1 });
 const rotated = so.rope(looked, { start: 2 });
+const dims: readonly number[] = [3, 4];
+const fromOtherLibrary: Tensor<'float32'> = so.addPositions({ data: new Float32Array(12), shape: dims, dtype: 'float32' });
 const { allocatedBytes, heapBytes } = so.memoryStats();
-console.log(v, table.shape, f32.length, out.shape, weights.length, moved.shape, learned.shape, rotated.shape, allocatedBytes, heapBytes);
+console.log(v, table.shape, f32.length, out.shape, weights.length, inferred, either, moved, learned, rotated.shape,
+  fromOtherLibrary, allocatedBytes, heapBytes, so.build);
 
 // Wrong calls must not type-check (an unused @ts-expect-error is itself an error, so loose types fail the build).
 // @ts-expect-error length must be a number
@@ -165,80 +318,182 @@ const wrong: Tensor<'float64'> = so.positions(8, 16, { dtype: 'float32' });
 so.embed({ data: new Float64Array(12), shape: [3, 4] }, { data: new Float64Array(3), shape: [3] });
 // @ts-expect-error steps: true returns the four steps, not a tensor
 const notTensor: Tensor<'float32'> = so.attention(q, q, q, { steps: true });
+// @ts-expect-error steps: boolean may return the four steps
+const maybeSteps: Tensor<'float32'> = so.attention(q, q, q, { steps: someBoolean });
 // @ts-expect-error attention options are checked
 so.attention(q, q, q, { mask: 'causal' });
+// @ts-expect-error q, k and v share one dtype: a float64 k with a float32 q
+so.attention(q, { data: new Float64Array(24), shape: [2, 3, 4] }, q);
+// @ts-expect-error q, k and v share one dtype: a float64 v with a float32 q
+so.attention({ data: new Float32Array(4), shape: [2, 2] }, { data: new Float32Array(4), shape: [2, 2] }, { data: new Float64Array(4), shape: [2, 2] });
+// @ts-expect-error out has q's dtype
+so.attention(q, q, q, { out: new Float64Array(24) });
+// @ts-expect-error a dtype that contradicts the data's class
+so.addPositions({ data: new Float32Array(4), shape: [2, 2], dtype: 'float64' });
+// @ts-expect-error learnedPositions' out has the table's dtype
+so.learnedPositions({ data: new Float32Array(12), shape: [6, 2] }, 4, { out: new Float64Array(8) });
+// @ts-expect-error addPositions has no dtype option
+so.addPositions(looked, { dtype: 'float32' });
+// @ts-expect-error wasmUrl is a string or a URL
+loadSeqorder({ wasmUrl: 42 });
 // @ts-expect-error memoryStats has no such field
 so.memoryStats().freeBytes;
-export { wrong, notTensor };
+export { wrong, notTensor, maybeSteps };
 `;
 
+/** Compiles `files` with tsc (strict) under `compilerOptions`; wrong calls in them must carry @ts-expect-error. */
+async function typecheck(name, files, compilerOptions) {
+  const dir = path.join(app, `ts-${name}`);
+  writeFiles(dir, {
+    ...files,
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false, ...compilerOptions },
+      files: Object.keys(files),
+    }),
+  });
+  await sh(process.execPath, [fileURLToPath(toolUrl('typescript', '/bin/tsc')), '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
+}
+
 for (const resolution of ['NodeNext', 'Bundler']) {
-  test(`tsc --noEmit: a typed example type-checks against the .d.ts and wrong calls do not (${resolution} resolution)`,
-    { timeout: 60_000 }, async () => {
-      const dir = path.join(app, `ts-${resolution}`);
-      mkdirSync(dir, { recursive: true });
-      writeFileSync(path.join(dir, 'example.ts'), TYPED_EXAMPLE);
-      writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
-        compilerOptions: {
-          strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false,
-          module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext', moduleResolution: resolution,
-        },
-        files: ['example.ts'],
-      }));
-      await sh(process.execPath, [tsc, '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
-    });
+  test(`tsc --noEmit: the typed example type-checks and its wrong calls do not (${resolution} resolution)`, { timeout: 90_000 }, () =>
+    typecheck(resolution, { 'example.ts': TYPED_EXAMPLE },
+      { module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext', moduleResolution: resolution }));
 }
 
-test('a minimal Vite 7 app importing seqorder builds, and runs in Chromium', { timeout: 120_000 }, async () => {
-  const web = path.join(app, 'web');
-  mkdirSync(web, { recursive: true });
-  writeFileSync(path.join(web, 'index.html'), `<!doctype html>
-<html><head><meta charset="utf-8"><title>consumer</title><link rel="icon" href="data:,"><script type="module" src="./main.js"></script></head>
-<body><p id="result">…</p></body></html>
-`);
-  writeFileSync(path.join(web, 'main.js'), `import { loadSeqorder } from 'seqorder';
-try {
-  const so = await loadSeqorder();
-  const table = so.positions(2, 4);
-  const out = so.attention({ data: new Float32Array([1, 2]), shape: [1, 2] }, { data: new Float32Array([3, 4]), shape: [1, 2] },
-    { data: new Float32Array([5, 6]), shape: [1, 2] });
-  document.getElementById('result').textContent = JSON.stringify({ table: [...table.data], out: [...out.data], dtype: out.dtype });
-  document.body.dataset.ran = 'true';
-} catch (error) {
-  document.getElementById('result').textContent = String(error);
-  document.body.dataset.ran = 'error';
+test('tsc --noEmit: require() from a CommonJS TypeScript file gets the same types (NodeNext)', { timeout: 90_000 }, () =>
+  typecheck('cjs', {
+    'example.cts': `import seqorder = require('seqorder');
+async function main(): Promise<number> {
+  const so = await seqorder.loadSeqorder();
+  const t: seqorder.Tensor<'float32'> = so.positions(2, 4, { dtype: 'float32' });
+  // @ts-expect-error unknown option
+  await seqorder.loadSeqorder({ wasm: 'x' });
+  return t.data.length + seqorder.version.length;
 }
-`);
-  await sh(process.execPath, [vite, 'build', '--logLevel', 'warn', '--outDir', path.join(web, 'dist'), '--emptyOutDir'], { cwd: web });
-  const assets = readdirSync(path.join(web, 'dist', 'assets'));
-  assert.ok(assets.some((f) => f.endsWith('.wasm')), `Vite emitted no .wasm: ${assets.join(', ')}`);
+main();
+`,
+  }, { module: 'NodeNext', moduleResolution: 'NodeNext' }));
 
-  const server = await startServer({ root: path.join(web, 'dist'), port: 0 });
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-chromium-'));
-  const browser = await chromium.launchPersistentContext(userDataDir, { executablePath, headless: true, args: CHROMIUM_ARGS });
-  try {
-    const page = browser.pages()[0] ?? (await browser.newPage());
-    const problems = [];
-    const origin = new URL(server.url).origin;
-    page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
-    page.on('pageerror', (e) => problems.push(`page error: ${e}`));
-    page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
-    page.on('request', (r) => {
-      if (!r.url().startsWith('data:') && new URL(r.url()).origin !== origin) problems.push(`foreign request: ${r.url()}`);
-    });
-    await page.goto(server.url, { waitUntil: 'load' });
-    await page.waitForSelector('body[data-ran]', { timeout: 30_000 });
-    const text = await page.textContent('#result');
-    assert.equal(await page.getAttribute('body', 'data-ran'), 'true', text);
-    const result = JSON.parse(text);
-    const want = [0, 1, 0, 1, Math.sin(1), Math.cos(1), Math.sin(0.01), Math.cos(0.01)];
-    result.table.forEach((x, i) => assert.ok(Math.abs(x - want[i]) <= 1e-15, `positions[${i}] = ${x}`));
-    assert.deepEqual(result.out, [5, 6]); // one key: its value, whatever the score
-    assert.equal(result.dtype, 'float32');
-    assert.deepEqual(problems, []);
-  } finally {
-    await browser.close();
-    await server.close();
-    rmSync(userDataDir, { recursive: true, force: true });
-  }
+test('node: the README conversions to and from onnxruntime-web and TensorFlow.js tensors round-trip; (B, H, T, D) attention',
+  { timeout: 90_000 }, async () => {
+    // onnxruntime-web's Tensor is onnxruntime-common's (it re-exports it); @tensorflow/tfjs is tfjs-core with its
+    // backends (here the CPU one). The snippet runs with those modules in place of the names it imports.
+    writeFileSync(path.join(app, 'tfjs.mjs'), `export * from '${toolUrl('@tensorflow/tfjs-core')}';
+import '${toolUrl('@tensorflow/tfjs-backend-cpu')}';
+`);
+    const conversions = snippet('js', 'fromOrt')
+      .replace("from 'onnxruntime-web'", `from '${toolUrl('onnxruntime-common')}'`)
+      .replace("from '@tensorflow/tfjs'", "from './tfjs.mjs'");
+    writeFileSync(path.join(app, 'convert.mjs'), `${conversions}
+import { loadSeqorder } from 'seqorder';
+const so = await loadSeqorder();
+const values = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i) / 2);
+const q = new ort.Tensor('float32', values(2 * 3 * 4 * 8), [2, 3, 4, 8]);
+const heads = toOrt(so.attention(fromOrt(q), fromOrt(q), fromOrt(q)));
+const folded = so.attention({ data: q.data, shape: [6, 4, 8] }, { data: q.data, shape: [6, 4, 8] }, { data: q.data, shape: [6, 4, 8] });
+const f64 = new ort.Tensor('float64', Float64Array.from(values(12)), [3, 4]);
+const backF64 = toOrt(so.addPositions(fromOrt(f64)));
+const t = tf.tensor(values(24), [2, 3, 4]);
+const tfOut = toTf(so.attention(fromTf(t), fromTf(t), fromTf(t), { causal: true }));
+const tfF64 = toTf(so.positions(3, 4));
+const ids = fromTf(tf.tensor([2, 0, 1], [3], 'int32'));
+console.log(JSON.stringify({
+  heads: { isOrt: heads instanceof ort.Tensor, type: heads.type, dims: heads.dims, same: heads.data.every((x, i) => x === folded.data[i]) },
+  backF64: { type: backF64.type, dims: backF64.dims, first: backF64.data[1] - f64.data[1] },
+  tf: { dtype: tfOut.dtype, shape: tfOut.shape, first: [...tfOut.dataSync().slice(0, 4)], t: [...t.dataSync().slice(0, 4)] },
+  tfF64: { dtype: tfF64.dtype, shape: tfF64.shape }, ids: { dtype: ids.dtype, data: [...ids.data], isInt32: ids.data instanceof Int32Array },
+}));
+`);
+    const { stdout } = await sh(process.execPath, ['convert.mjs'], { cwd: app });
+    const r = JSON.parse(stdout.trim().split('\n').pop());
+    assert.deepEqual(r.heads, { isOrt: true, type: 'float32', dims: [2, 3, 4, 8], same: true }, '(B, H, T, D) = (B·H, T, D) head by head');
+    assert.equal(r.backF64.type, 'float64');
+    assert.deepEqual(r.backF64.dims, [3, 4]);
+    assert.equal(r.backF64.first, 1);  // + cos(0) at position 0, column 1
+    assert.equal(r.tf.dtype, 'float32');
+    assert.deepEqual(r.tf.shape, [2, 3, 4]);
+    assert.deepEqual(r.tf.first, r.tf.t);  // causal: query 0 sees key 0 only, so its output is v's row 0
+    assert.deepEqual(r.tfF64, { dtype: 'float32', shape: [3, 4] });
+    assert.deepEqual(r.ids, { dtype: 'int32', data: [2, 0, 1], isInt32: true });
+  });
+
+test('Chromium: the Vite dev server (default settings) serves the README app snippet, and it runs', { timeout: 120_000 }, async () => {
+  const dir = appFolder('vite-dev', { file: 'main.js', script: './main.js' });
+  const { createServer } = await importTool('vite');
+  const server = await createServer({ root: dir, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0 } });
+  cleanups.push(() => server.close());
+  await server.listen();
+  const url = server.resolvedUrls.local[0];
+  const { line, problems } = await runPage(url);
+  assert.equal(line, APP_OUTPUT, problems.join('\n'));
+  assert.deepEqual(problems, []);
+  assert.ok(existsSync(path.join(app, 'node_modules', '.vite', 'deps', 'seqorder.js')), 'Vite did not pre-bundle seqorder (the case that used to fail)');
+
+  // a server that answers a missing .wasm with its index.html: the error names the URL, what came back and the fix
+  const html = await runPage(url, {
+    route: (page) => page.route('**/*.wasm', async (r) => r.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html></html>' })),
+  });
+  const error = html.problems.find((p) => p.startsWith('page error:')) ?? '';
+  assert.match(error, /could not be loaded from http:\/\/127\.0\.0\.1:\d+\/.*seqorder\/seqorder_core\.wasm: the server answered HTTP 200 OK, text\/html/);
+  assert.match(error, /first bytes are "<!doctype html><"/);
+  assert.match(error, /wasmUrl/);
+  assert.doesNotMatch(error, /ASSERTIONS/);
 });
+
+for (const name of Object.keys(BUNDLERS)) {
+  test(`Chromium: the README app snippet built by ${name} runs`, { timeout: 180_000 }, async () => {
+    const dist = await builds[name];
+    const wasm = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.wasm'));
+    assert.ok(wasm.length > 0, `${name} emitted no .wasm`);
+    const { line, problems } = await runPage(await serve(dist));
+    assert.equal(line, APP_OUTPUT, problems.join('\n'));
+    assert.deepEqual(problems, []);
+  });
+}
+
+test('Chromium: a plain static folder (README: cp dist/lib, import by path) runs the app and the worker snippet, under the CSP',
+  { timeout: 120_000 }, async () => {
+    const publicDir = appFolder('public', { importFrom: './seqorder/seqorder.mjs' });
+    await sh('bash', ['-c', snippet('sh', 'public/seqorder')], { cwd: app });
+    writeFiles(publicDir, {
+      'worker.js': snippet('js', 'self.onmessage').replace("from 'seqorder'", "from './seqorder/seqorder.mjs'"),
+      'page.js': `const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
+const x = { data: new Float32Array(4 * 8).fill(0.5), shape: [4, 8] };
+worker.onmessage = ({ data: y }) => console.log('seqorder', y.dtype, y.shape.join('x'), y.data[0]);
+worker.onerror = (e) => console.error(e.message);
+worker.postMessage({ q: x, k: x, v: x });
+`,
+      'worker.html': indexHtml('page.js'),
+    });
+    const url = await serve(publicDir);
+    const main = await runPage(url);
+    assert.equal(main.line, APP_OUTPUT, main.problems.join('\n'));
+    assert.deepEqual(main.problems, []);
+    const worker = await runPage(`${url}worker.html`);
+    assert.equal(worker.line, 'seqorder float32 4x8 0.5', worker.problems.join('\n'));
+    assert.deepEqual(worker.problems, []);
+  });
+
+test('Chromium: wasmUrl (README) finds modules served from another folder; without it, the 404 names the URL and the fix',
+  { timeout: 120_000 }, async () => {
+    const dir = path.join(app, 'elsewhere');
+    cpSync(path.join(app, 'node_modules', 'seqorder', 'dist', 'lib'), path.join(dir, 'lib'), { recursive: true });
+    mkdirSync(path.join(dir, 'static'));
+    renameSync(path.join(dir, 'lib', 'seqorder'), path.join(dir, 'static', 'seqorder'));
+    const call = snippet('js', 'wasmUrl').match(/loadSeqorder\(\{ wasmUrl: [^}]*\}\)/)[0];
+    const app1 = snippet('js', APP_SNIPPET).replace("from 'seqorder'", "from './lib/seqorder.mjs'");
+    writeFiles(dir, {
+      'app.js': app1.replace('loadSeqorder()', call),
+      'index.html': indexHtml('app.js'),
+      'default.js': app1,
+      'default.html': indexHtml('default.js'),
+    });
+    const url = await serve(dir);
+    const found = await runPage(url);
+    assert.equal(found.line, APP_OUTPUT, found.problems.join('\n'));
+    assert.deepEqual(found.problems, []);
+    const missing = await runPage(`${url}default.html`);
+    const error = missing.problems.find((p) => p.startsWith('page error:')) ?? missing.problems.join('\n');
+    assert.match(error, new RegExp(`could not be loaded from ${url}lib/seqorder/seqorder_core\\.wasm: the server answered HTTP 404`));
+    assert.match(error, /wasmUrl/);
+  });

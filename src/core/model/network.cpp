@@ -146,21 +146,17 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
 }  // namespace
 
 std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
-    const std::int64_t N = saturating_mul(B, T), D = c.width, L = c.layers;
-    const std::int64_t nd = saturating_mul(N, D);
-    const std::int64_t R = c.readout == Readout::mean ? B : N;
-    std::int64_t per_layer = saturating_mul(12, nd);  // ln1, ln2, q, k, v, att, mid, x, hidden (4)
-    per_layer = saturating_add(per_layer, saturating_mul(4, N));
-    per_layer = saturating_add(per_layer, saturating_product({B, c.heads, T, T}));
-    std::int64_t total = saturating_add(saturating_mul(L, per_layer), nd);  // x[L]
-    total = saturating_add(total, saturating_add(nd, saturating_mul(2, N)));                  // lnf
+    // the formula of network.hpp, term by term
+    const std::int64_t N = saturating_mul(B, T), D = c.width, L = c.layers, hd = D / c.heads;
+    const std::int64_t nd = saturating_mul(N, D), R = c.readout == Readout::mean ? B : N;
+    const std::int64_t per_layer = saturating_add(saturating_add(saturating_mul(12, nd), saturating_mul(4, N)),
+                                                  saturating_product({B, c.heads, T, T}));
+    std::int64_t total = saturating_mul(L, per_layer);
+    total = saturating_add(total, saturating_add(saturating_mul(14, nd), saturating_mul(2, N)));
     total = saturating_add(total, saturating_mul(2, saturating_add(saturating_mul(B, D), saturating_mul(R, c.classes))));
-    total = saturating_add(total, saturating_mul(T, D));                                      // table
-    total = saturating_add(total, saturating_mul(12, nd));  // d_x, d_ln, d_tmp, d_proj, d_heads, d_q/k/v, d_hidden
-    const std::int64_t hd = D / c.heads;
-    total = saturating_add(total, saturating_add(saturating_product({4, D, D}), saturating_add(saturating_mul(hd, T),
-                                                                                                saturating_mul(T, T))));
-    return total;
+    total = saturating_add(total, saturating_mul(T, D));
+    total = saturating_add(total, saturating_product({4, D, D}));
+    return saturating_add(total, saturating_add(saturating_mul(hd, T), saturating_mul(T, T)));
 }
 
 template <class F>

@@ -47,8 +47,14 @@ struct Activations {
     std::vector<float> workspace;           // the fast kernels' packed operands
 };
 
-// Elements of F that Activations holds for (B, T), saturated at INT64_MAX (never wrapped): checked against the
-// tensor limit before anything is allocated.
+// What Activations may hold for (B, T), in elements of F, saturated at INT64_MAX (never wrapped), checked against the
+// tensor limit before anything is allocated. With N = B T, hd = D / H and R = B ('mean') or N ('each'):
+//     L (12 N D + 4 N + B H T^2)      each layer: x, LayerNorms, q, k, v, att, mid (8 N D), hidden (4 N D),
+//                                     LayerNorm statistics (4 N), attention weights (B H T^2)
+//   + 14 N D + 2 N                    the last x, the final LayerNorm, the backward pass's buffers (12 N D)
+//   + 2 (B D + R C) + T D             pooled rows, logits and their gradients, the sinusoid table
+//   + 4 D^2 + hd T + T^2              the fast kernels' packed operands
+// (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table).
 std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T);
 
 // Sizes every buffer for (B, T) (keeping capacity, so repeated calls of one shape allocate nothing) and, for

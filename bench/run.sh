@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# npm run bench [-- --quick] [-- --json path]: installs the benchmark's contenders (bench/package.json: onnxruntime-web,
+# tfjs) when they are missing or their lock file changed, then runs bench/run.mjs. npm start never installs them.
+set -euo pipefail
+cd "$(dirname "$0")"
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  echo "bench: installing the contenders (bench/package.json)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+cd ..
+exec node bench/run.mjs "$@"

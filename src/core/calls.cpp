@@ -1,0 +1,309 @@
+#include "calls.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <new>
+#include <span>
+#include <stdexcept>
+#include <type_traits>
+
+#include "attention.hpp"
+#include "attention_fast.hpp"
+#include "embed.hpp"
+#include "positions.hpp"
+#include "rope.hpp"
+#include "tensor.hpp"
+
+namespace seqorder::calls {
+namespace {
+
+using Sizes = std::vector<std::int64_t>;
+
+// Largest size or integer a caller can give exactly: 2^53 - 1 (JavaScript's Number.MAX_SAFE_INTEGER).
+constexpr double kMaxSafe = 9007199254740991.0;
+
+// `name` as an integer in [min, max] (max at most 2^53): a finite whole number, no fraction.
+std::int64_t integer(double x, const std::string& name, std::int64_t min, std::int64_t max) {
+    if (!std::isfinite(x) || std::trunc(x) != x)
+        throw std::invalid_argument(name + " must be an integer, got " + number_text(x));
+    if (x < static_cast<double>(min) || x > static_cast<double>(max)) {
+        std::string rule = "between " + std::to_string(min) + " and " + std::to_string(max);
+        if (max >= kMaxPosition - 1)  // an open range: say which end was passed, with the limit as a power of two
+            rule = x < static_cast<double>(min) ? "at least " + std::to_string(min)
+                                                : max == kMaxPosition ? "at most 2^53" : "at most 2^53 - 1";
+        throw std::invalid_argument(name + " must be an integer " + rule + ", got " + number_text(x));
+    }
+    return static_cast<std::int64_t>(x);
+}
+
+std::int64_t size(double x, const std::string& name) { return integer(x, name, 0, static_cast<std::int64_t>(kMaxSafe)); }
+
+// "[2, 3]": a shape as the caller wrote it
+std::string shape_text(std::span<const std::int64_t> sizes) {
+    std::string s = "[";
+    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+    return s + "]";
+}
+
+std::string quoted(const std::string& s) { return "'" + s + "'"; }
+
+// The element type named `dtype` among `allowed` (float64, float32, int32), else the error for argument `name`.
+void check_dtype(const std::string& name, const std::string& dtype, std::initializer_list<const char*> allowed) {
+    std::string list;
+    std::size_t i = 0;
+    for (const char* a : allowed) {
+        if (dtype == a) return;
+        list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + quoted(a);
+        ++i;
+    }
+    throw std::invalid_argument(name + " must be " + list + ", got " + quoted(dtype));
+}
+
+// The checked sizes of a tensor argument called `name`: each entry a non-negative integer, their product its count.
+Sizes dims(const TensorArg& t, const std::string& name) {
+    Sizes sizes;
+    sizes.reserve(t.shape.size());
+    for (std::size_t axis = 0; axis < t.shape.size(); ++axis) {
+        const double d = t.shape[axis];
+        if (!std::isfinite(d) || std::trunc(d) != d || d < 0 || d > kMaxSafe)
+            throw std::invalid_argument(name + ".shape[" + std::to_string(axis) + "] must be a non-negative integer, got " +
+                                        number_text(d));
+        sizes.push_back(static_cast<std::int64_t>(d));
+    }
+    // The product, saturated: an overflowing product cannot equal a count of elements in memory.
+    bool empty = false;
+    std::int64_t product = 1;
+    for (const std::int64_t d : sizes) {
+        empty = empty || d == 0;
+        if (!empty && __builtin_mul_overflow(product, d, &product)) product = std::numeric_limits<std::int64_t>::max();
+    }
+    if (empty) product = 0;
+    if (product != t.count)
+        throw std::invalid_argument(name + ".data has " + std::to_string(t.count) + " elements but shape " + shape_text(sizes) +
+                                    " needs " + (product == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(product)));
+    return sizes;
+}
+
+std::size_t element_bytes(const std::string& dtype) { return dtype == "float64" ? 8 : 4; }
+
+// A result of `shape` and `dtype`, not allocated yet: its count checked against the tensor limit, and the caller's
+// `out` array, if one was given, held to it. A call plans every result before it allocates any, so that no rule is
+// found broken once memory is taken (fuzz finding: attention's three steps, up to 1 GiB each, were allocated before
+// the output's size and out length were checked).
+Result plan_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
+    Result r;
+    r.count = checked_count(shape, element_bytes(dtype), what);
+    if (out_length && *out_length != static_cast<double>(r.count))
+        throw std::invalid_argument("out must have exactly " + std::to_string(r.count) + " elements for this result, got " +
+                                    number_text(*out_length));
+    r.dtype = dtype;
+    r.shape = std::move(shape);
+    return r;
+}
+
+// Allocates the block of a planned result (uninitialized); `what` names it if the heap cannot hold it.
+void allocate(Result& r, const std::string& what) {
+    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(r.dtype);
+    r.data.reset(std::malloc(std::max<std::size_t>(bytes, 8)));
+    if (!r.data) {
+        char mib[32];
+        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
+        throw std::runtime_error(what + ": out of memory, the heap cannot hold " + mib + " more");
+    }
+}
+
+// The one result of a call: planned, then allocated.
+Result make_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
+    Result r = plan_result(what, dtype, std::move(shape), out_length);
+    allocate(r, what);
+    return r;
+}
+
+template <class T>
+std::span<T> out_span(Result& r) {
+    return {static_cast<T*>(r.data.get()), static_cast<std::size_t>(r.count)};
+}
+template <class T>
+std::span<const T> in_span(const TensorArg& t) {
+    return {static_cast<const T*>(t.data), static_cast<std::size_t>(t.count)};
+}
+
+// Calls work.template operator()<T>() with T = float for "float32", else double.
+template <class F>
+void for_float(const std::string& dtype, F&& work) {
+    if (dtype == "float32")
+        work.template operator()<float>();
+    else
+        work.template operator()<double>();
+}
+
+// x (.., T, D) as (batch, length, width), batch the product of the leading axes. The product divides x's count, so it
+// is exact whenever x has elements; an empty x's leading axes may be anything up to 2^53 - 1 each (fuzz finding: the
+// shape [2^40, 2^40, 0, 2] overflowed 64 bits), so it saturates at INT64_MAX, a batch no kernel is given (nothing is
+// computed when every result is empty).
+struct Rows {
+    std::int64_t batch, length, width;
+};
+Rows rows_of(const Sizes& shape) {
+    Rows r{1, shape[shape.size() - 2], shape.back()};
+    for (std::size_t axis = 0; axis + 2 < shape.size(); ++axis)
+        if (__builtin_mul_overflow(r.batch, shape[axis], &r.batch)) r.batch = std::numeric_limits<std::int64_t>::max();
+    return r;
+}
+
+// The body of addPositions and rope: x (.., T, D) with an even D (`why`), start and base as positions() checks them.
+template <class Shift>
+std::vector<Result> shift(const ShiftArgs& a, const char* what, const char* why, Shift kernel) {
+    check_dtype("x.dtype", a.x.dtype, {"float64", "float32"});
+    const Sizes shape = dims(a.x, "x");
+    if (shape.size() < 2)
+        throw std::invalid_argument("x must have shape (T, D) or (.., T, D), got " + shape_text(shape));
+    const Rows x = rows_of(shape);
+    if (x.width == 0 || x.width % 2 != 0)
+        throw std::invalid_argument(std::string("x's width D (its last axis) must be a positive even integer (") + why +
+                                    "), got " + std::to_string(x.width));
+    const std::int64_t start = integer(a.start, "start", 0, kMaxPosition);
+    check_positions_args(x.length, x.width, start, a.base);
+    std::vector<Result> results;
+    results.push_back(make_result(what, a.x.dtype, shape, a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.x.dtype, [&]<class T>() { kernel(out_span<T>(results[0]), in_span<T>(a.x), x, start, a.base); });
+    return results;
+}
+
+}  // namespace
+
+std::vector<Result> positions(const PositionsArgs& a) {
+    const std::int64_t length = size(a.length, "length");
+    const std::int64_t width = size(a.width, "width");
+    const std::int64_t start = integer(a.start, "start", 0, kMaxPosition);
+    check_dtype("dtype", a.dtype, {"float64", "float32"});
+    if (a.layout != "interleaved" && a.layout != "halves")
+        throw std::invalid_argument("layout must be 'interleaved' or 'halves', got " + quoted(a.layout));
+    check_positions_args(length, width, start, a.base);
+    std::vector<Result> results;
+    results.push_back(make_result("positions", a.dtype, {length, width}, a.out_length));
+    if (results[0].count == 0) return results;
+    const Layout layout = a.layout == "halves" ? Layout::halves : Layout::interleaved;
+    for_float(a.dtype, [&]<class T>() { positions_fast<T>(out_span<T>(results[0]), length, width, start, a.base, layout); });
+    return results;
+}
+
+std::vector<Result> embed(const EmbedArgs& a) {
+    check_dtype("table.dtype", a.table.dtype, {"float64", "float32"});
+    check_dtype("ids.dtype", a.ids.dtype, {"int32"});
+    const Sizes table = dims(a.table, "table");
+    const Sizes ids = dims(a.ids, "ids");
+    if (table.size() != 2) throw std::invalid_argument("table must have shape (V, D), got " + shape_text(table));
+    if (ids.size() != 1 && ids.size() != 2)
+        throw std::invalid_argument("ids must have shape (T) or (B, T), got " + shape_text(ids));
+    // Every id before the result is allocated. ids is in memory, so its sizes fit a size_t (for the index in messages).
+    const std::span<const std::int32_t> id_values = in_span<std::int32_t>(a.ids);
+    if (!id_values.empty()) check_ids(id_values, table[0], Shape(ids.begin(), ids.end()));
+    Sizes shape = ids;
+    shape.push_back(table[1]);
+    std::vector<Result> results;
+    results.push_back(make_result("embeddings", a.table.dtype, std::move(shape), a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.table.dtype, [&]<class T>() {
+        embed_into<T>(out_span<T>(results[0]), in_span<T>(a.table), table[0], table[1], id_values,
+                      Shape(ids.begin(), ids.end()));
+    });
+    return results;
+}
+
+std::vector<Result> add_positions(const ShiftArgs& a) {
+    return shift(a, "x + positions", "every sine needs its cosine",
+                 [&]<class T>(std::span<T> out, std::span<const T> x, Rows r, std::int64_t start, double base) {
+                     add_positions_into<T>(out, x, r.batch, r.length, r.width, start, base);
+                 });
+}
+
+std::vector<Result> rope(const ShiftArgs& a) {
+    return shift(a, "rotated x", "rotary positions rotate coordinate pairs",
+                 [&]<class T>(std::span<T> out, std::span<const T> x, Rows r, std::int64_t start, double base) {
+                     rope_into<T>(out, x, r.batch, r.length, r.width, start, base);
+                 });
+}
+
+std::vector<Result> learned_positions(const LearnedPositionsArgs& a) {
+    check_dtype("table.dtype", a.table.dtype, {"float64", "float32"});
+    const Sizes table = dims(a.table, "table");
+    if (table.size() != 2) throw std::invalid_argument("table must have shape (P, D), got " + shape_text(table));
+    const std::int64_t length = size(a.length, "length");
+    const std::int64_t start = integer(a.start, "start", 0, kMaxPosition);
+    check_learned_positions_args(table[0], length, start);
+    std::vector<Result> results;
+    results.push_back(make_result("learned positions", a.table.dtype, {length, table[1]}, a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.table.dtype, [&]<class T>() {
+        learned_positions_into<T>(out_span<T>(results[0]), in_span<T>(a.table), table[0], table[1], length, start);
+    });
+    return results;
+}
+
+std::vector<Result> attention(const AttentionArgs& a) {
+    check_dtype("q.dtype", a.q.dtype, {"float64", "float32"});
+    check_dtype("k.dtype", a.k.dtype, {"float64", "float32"});
+    check_dtype("v.dtype", a.v.dtype, {"float64", "float32"});
+    if (a.k.dtype != a.q.dtype || a.v.dtype != a.q.dtype)
+        throw std::invalid_argument("q, k and v must have one dtype, got " + quoted(a.q.dtype) + ", " + quoted(a.k.dtype) +
+                                    " and " + quoted(a.v.dtype));
+    const Sizes q = dims(a.q, "q"), k = dims(a.k, "k"), v = dims(a.v, "v");
+    if (q.size() < 2) throw std::invalid_argument("q must have shape (Tq, D) or (.., Tq, D), got " + shape_text(q));
+    if (k.size() != q.size() || v.size() != q.size())
+        throw std::invalid_argument("q, k and v must have the same rank, got shapes " + shape_text(q) + ", " + shape_text(k) +
+                                    " and " + shape_text(v));
+    const std::size_t lead = q.size() - 2;
+    if (!std::equal(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead), k.begin()) ||
+        !std::equal(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead), v.begin()))
+        throw std::invalid_argument("q, k and v must have the same batch axes (all but the last two), got shapes " +
+                                    shape_text(q) + ", " + shape_text(k) + " and " + shape_text(v));
+    const Rows qr = rows_of(q), kr = rows_of(k), vr = rows_of(v);
+    if (kr.width != qr.width)
+        throw std::invalid_argument("q and k must have the same width D, got " + std::to_string(qr.width) + " and " +
+                                    std::to_string(kr.width));
+    if (vr.length != kr.length)
+        throw std::invalid_argument("k and v must have the same length Tk, got " + std::to_string(kr.length) + " and " +
+                                    std::to_string(vr.length));
+    CausalMask mask{a.causal, {}};
+    if (a.query_start) {
+        // range first as an integer, then the rule (0..Tk - Tq, and only with causal) is check_attention_args'
+        mask.query_start = integer(*a.query_start, "queryStart", -static_cast<std::int64_t>(kMaxSafe), static_cast<std::int64_t>(kMaxSafe));
+    }
+    const AttentionShape s{qr.batch, qr.length, kr.length, qr.width, vr.width};
+    check_attention_args(s, mask);
+
+    auto with_last = [&](std::int64_t rows, std::int64_t cols) {
+        Sizes shape(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead));
+        shape.push_back(rows);
+        shape.push_back(cols);
+        return shape;
+    };
+    static constexpr const char* kNames[] = {"scores", "scaled", "weights", "output"};  // the steps, then the output
+    std::vector<Result> results;
+    if (a.steps)
+        for (const char* step : std::span(kNames).first(3))
+            results.push_back(plan_result(step, a.q.dtype, with_last(s.queries, s.keys), std::nullopt));
+    results.push_back(plan_result("output", a.q.dtype, with_last(s.queries, s.value_width), a.out_length));
+    for (std::size_t j = 0; j < results.size(); ++j) allocate(results[j], kNames[a.steps ? j : 3]);  // all planned
+    Result& output = results.back();
+    if (std::all_of(results.begin(), results.end(), [](const Result& r) { return r.count == 0; })) return results;
+    for_float(a.q.dtype, [&]<class T>() {
+        const auto qs = in_span<T>(a.q), ks = in_span<T>(a.k), vs = in_span<T>(a.v);
+        if constexpr (std::is_same_v<T, float>) {
+            if (!a.steps) {  // the fused kernel: never builds the (Tq, Tk) matrices
+                attention_fast(out_span<float>(output), qs, ks, vs, s, mask);
+                return;
+            }
+        }
+        AttentionStepsOut<T> out{{}, {}, {}, out_span<T>(output)};
+        if (a.steps) out = {out_span<T>(results[0]), out_span<T>(results[1]), out_span<T>(results[2]), out_span<T>(output)};
+        attention_reference<T>(out, qs, ks, vs, s, mask);
+    });
+    return results;
+}
+
+}  // namespace seqorder::calls

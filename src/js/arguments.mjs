@@ -1,0 +1,167 @@
+// Reading the public API's arguments: each argument is read once, into plain values (numbers, strings, booleans, a
+// plain copy of a shape, and a typed array's buffer, byteOffset and length read through the intrinsic %TypedArray%
+// getters, so that a subclass or a proxy cannot lie about them). Only JS kinds are checked here (a number, a string, a
+// typed array of a dtype's class: TypeError); every rule about values, shapes and sizes belongs to the core
+// (src/core/calls.hpp), which reports it as a RangeError.
+
+/** The typed-array class of each dtype. */
+export const DTYPES = Object.freeze({ float64: Float64Array, float32: Float32Array, int32: Int32Array });
+const DTYPE_OF_CLASS = Object.freeze({ Float64Array: 'float64', Float32Array: 'float32', Int32Array: 'int32' });
+
+// The intrinsic getters, taken once when the module loads.
+const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
+const intrinsic = (prototype, key) => {
+  const get = Object.getOwnPropertyDescriptor(prototype, key).get;
+  return (value) => Reflect.apply(get, value, []);
+};
+/** 'Float32Array' for any Float32Array (a subclass's too), undefined for anything that is not a typed array. */
+const classNameOf = intrinsic(TypedArrayPrototype, Symbol.toStringTag);
+const bufferOf = intrinsic(TypedArrayPrototype, 'buffer');
+const byteOffsetOf = intrinsic(TypedArrayPrototype, 'byteOffset');
+const lengthOf = intrinsic(TypedArrayPrototype, 'length');
+const { isArray } = Array;
+const { getPrototypeOf, prototype: ObjectPrototype } = Object;
+const { ownKeys } = Reflect;
+
+/** A short description of a value for messages: 'null', 'an array', 'a Float32Array', 'the string "4"', 'number 4'. */
+export function describe(value) {
+  if (value === null) return 'null';
+  if (isArray(value)) return 'an array';
+  const className = classNameOf(value);
+  if (className !== undefined) return `a ${className}`;
+  if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
+  if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
+  if (typeof value === 'object' && value instanceof DataView) return 'a DataView';
+  return typeof value;
+}
+
+/** A number (any value of it: the core checks the value). */
+export function readNumber(name, value) {
+  if (typeof value !== 'number') throw new TypeError(`${name} must be a number, got ${describe(value)}`);
+  return value;
+}
+
+/** Each reader for an option: undefined stays undefined (the core's default applies). */
+export const optional = (read) => (name, value) => (value === undefined ? undefined : read(name, value));
+
+export function readBoolean(name, value) {
+  if (typeof value !== 'boolean') throw new TypeError(`${name} must be true or false, got ${describe(value)}`);
+  return value;
+}
+
+export function readString(name, value) {
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, got ${describe(value)}`);
+  return value;
+}
+
+/** One of the given strings: for options of the JS layer itself (the loader's), which never reach the core. */
+export function readChoice(name, value, choices) {
+  const list = choices.map((c) => `'${c}'`).join(', ');
+  if (typeof value !== 'string') throw new TypeError(`${name} must be a string, one of ${list}; got ${describe(value)}`);
+  if (!choices.includes(value)) throw new RangeError(`${name} must be one of ${list}, got '${value}'`);
+  return value;
+}
+
+/**
+ * An options object: undefined, or a plain object (its prototype Object.prototype or null) whose own keys are all
+ * known. Only its own properties count (inherited ones are ignored); each is read once. Returns a plain object.
+ */
+export function readOptions(name, options, known) {
+  const values = {};
+  if (options === undefined) return values;
+  if (options === null || typeof options !== 'object' || isArray(options) || classNameOf(options) !== undefined)
+    throw new TypeError(`${name} must be an object, got ${describe(options)}`);
+  const prototype = getPrototypeOf(options);
+  if (prototype !== ObjectPrototype && prototype !== null)
+    throw new TypeError(`${name} must be a plain object like { ${known[0]}: … }, got ${prototype?.constructor?.name ?? 'an object'} instance`);
+  for (const key of ownKeys(options)) {
+    if (typeof key !== 'string' || !known.includes(key))
+      throw new TypeError(`${name}: unknown option '${String(key)}' (known: ${known.join(', ')})`);
+    values[key] = options[key];
+  }
+  return values;
+}
+
+/** Whether a buffer has been detached (transferred): a view of it can no longer be made. */
+function isDetached(buffer) {
+  try {
+    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A typed array of one of `classes` (dtype names), recorded by its intrinsic buffer, offset and length. */
+function readArray(name, value, dtypes) {
+  const className = classNameOf(value);
+  const dtype = DTYPE_OF_CLASS[className];
+  if (dtype === undefined || !dtypes.includes(dtype))
+    throw new TypeError(`${name} must be a typed array (${dtypes.map((d) => DTYPES[d].name).join(' or ')}), got ${describe(value)}`);
+  const record = { name, dtype, buffer: bufferOf(value), byteOffset: byteOffsetOf(value), length: lengthOf(value), view: value };
+  // (a detached buffer's views read as empty: only an empty one can be)
+  if (record.length === 0 && isDetached(record.buffer)) throw new TypeError(`${name}: its buffer is detached`);
+  return record;
+}
+
+/**
+ * A tensor { data, shape, dtype }: its fields are read once each; data must be a Float64Array, Float32Array or
+ * Int32Array, shape an array of numbers (copied), dtype (if given) the name of data's class.
+ * Returns { name, dtype, shape, data: { buffer, byteOffset, length } }.
+ */
+export function readTensor(name, tensor) {
+  if (tensor === null || typeof tensor !== 'object' || isArray(tensor) || classNameOf(tensor) !== undefined)
+    throw new TypeError(`${name} must be a tensor { data, shape, dtype }, got ${describe(tensor)}`);
+  // data first, recorded at once: a later getter that detaches or shrinks it is caught before it is copied
+  const dataValue = tensor.data;
+  const data = readArray(`${name}.data`, dataValue, Object.keys(DTYPES));
+  const shapeValue = tensor.shape;
+  const dtypeValue = tensor.dtype;
+  if (!isArray(shapeValue)) throw new TypeError(`${name}.shape must be an array of integers, got ${describe(shapeValue)}`);
+  const rank = shapeValue.length;
+  if (rank > MAX_RANK) throw new RangeError(`${name}.shape must have at most ${MAX_RANK} axes, got ${rank}`);
+  const shape = [];
+  for (let axis = 0; axis < rank; axis++) {
+    const size = shapeValue[axis];
+    if (typeof size !== 'number') throw new TypeError(`${name}.shape[${axis}] must be a number, got ${describe(size)}`);
+    shape.push(size);
+  }
+  if (dtypeValue !== undefined) {
+    if (typeof dtypeValue !== 'string') throw new TypeError(`${name}.dtype must be a string, got ${describe(dtypeValue)}`);
+    if (!(dtypeValue in DTYPES))
+      throw new RangeError(`${name}.dtype must be 'float64', 'float32' or 'int32', got '${dtypeValue}'`);
+    if (dtypeValue !== data.dtype)
+      throw new TypeError(`${name}.data must be a ${DTYPES[dtypeValue].name} for dtype '${dtypeValue}', got ${describe(dataValue)}`);
+  }
+  return { name, dtype: data.dtype, shape, data };
+}
+
+/** Axes a tensor may have: far more than any function takes (the core says which ranks it accepts). */
+const MAX_RANK = 32;
+
+/**
+ * An `out` array for a result of `dtype` (undefined when the result's dtype is not known here: the core then refuses
+ * the call for another reason). Returns its record, or undefined when no out was given.
+ */
+export function readOut(name, out, dtype) {
+  if (out === undefined) return undefined;
+  const floats = ['float64', 'float32'];
+  const record = readArray(name, out, floats);
+  if ((dtype === 'float64' || dtype === 'float32') && record.dtype !== dtype)
+    throw new TypeError(`${name} must be a ${DTYPES[dtype].name} for a '${dtype}' result, got ${describe(out)}`);
+  return record;
+}
+
+/**
+ * Throws a TypeError unless the array recorded by readArray still holds what was read: its buffer detached or shrunk
+ * since (by a getter of a later argument, say) would make the call read or write past it.
+ */
+export function checkStillThere(record) {
+  if (record.length > 0 && !(lengthOf(record.view) >= record.length))
+    throw new TypeError(`${record.name}: its buffer was detached or shrunk after the arguments were read (it held ${record.length} elements)`);
+}
+
+/** A Uint8Array over exactly the bytes recorded by readArray. */
+export function bytesOf(record) {
+  return new Uint8Array(record.buffer, record.byteOffset, record.length * DTYPES[record.dtype].BYTES_PER_ELEMENT);
+}

@@ -1,0 +1,187 @@
+// Property-based tests (fast-check): arbitrary argument objects against the documented contract.
+//   1. Whatever a caller passes, every function either returns a result of the documented shape and dtype (data of the
+//      dtype's class, as many elements as the shape says) or throws a TypeError or RangeError whose message begins
+//      with the name of an argument (or of the result that would be too large); the module keeps computing what it
+//      should and its heap returns to its baseline after every call.
+//   2. Leading batch axes are only a batch: attention, addPositions and rope over (B1, B2, .., T, D) give, bit for bit,
+//      what they give over the flattened (B1·B2, T, D).
+// The seed is fixed (SEQORDER_PROPERTY_SEED, default 20261130) so that `npm test` runs the same cases every time;
+// SEQORDER_PROPERTY_RUNS sets the runs per property (default 300; CI runs more). A failure prints the seed and the
+// shrunk counterexample: rerun with that seed to reproduce it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { loadSeqorder } from './load.mjs';
+
+const so = await loadSeqorder();
+const seed = Number(process.env.SEQORDER_PROPERTY_SEED ?? 20261130);
+const numRuns = Number(process.env.SEQORDER_PROPERTY_RUNS ?? 300);
+const canary = so.positions(3, 4, { start: 2 }).data.slice();
+const baseline = so.memoryStats().allocatedBytes;
+let runs = 0;
+
+// ---- arbitraries: mostly plausible arguments, broken in every way a caller could break them ----
+
+const oddNumbers = fc.constantFrom(NaN, Infinity, -Infinity, -0, 0.5, -1, 2 ** 31, 2 ** 32, 2 ** 53, 2 ** 53 + 2, -(2 ** 53), 1e300);
+const number = fc.oneof({ weight: 6, arbitrary: fc.integer({ min: 0, max: 12 }) }, { weight: 2, arbitrary: oddNumbers },
+  { weight: 1, arbitrary: fc.double() });
+const notANumber = fc.oneof(fc.string({ maxLength: 3 }), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.bigInt({ min: 0n, max: 9n }),
+  fc.constant([4]), fc.constant({}));
+const anyNumber = fc.oneof({ weight: 8, arbitrary: number }, { weight: 1, arbitrary: notANumber });
+const size = fc.oneof({ weight: 12, arbitrary: fc.integer({ min: 0, max: 6 }) }, { weight: 1, arbitrary: oddNumbers },
+  { weight: 1, arbitrary: notANumber });
+const CLASSES = [Float64Array, Float32Array, Int32Array, Int16Array, Uint8Array, BigInt64Array];
+const DTYPE_OF = new Map([[Float64Array, 'float64'], [Float32Array, 'float32'], [Int32Array, 'int32']]);
+
+/** A tensor { data, shape, dtype? }: data of a class among `preferred` (mostly), as many elements as the shape mostly. */
+const tensor = (preferred, ranks) => fc.oneof(
+  { weight: 12, arbitrary: fc.record({
+    shape: fc.oneof({ weight: 8, arbitrary: fc.integer({ min: ranks[0], max: ranks[1] }).chain((r) => fc.array(fc.integer({ min: 0, max: 5 }), { minLength: r, maxLength: r })) },
+      { weight: 1, arbitrary: fc.array(size, { maxLength: 5 }) }),
+    Class: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...preferred) }, { weight: 1, arbitrary: fc.constantFrom(...CLASSES) }),
+    lengthDelta: fc.oneof({ weight: 10, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 2 }) }),
+    dtype: fc.oneof({ weight: 6, arbitrary: fc.constant('implied') }, { weight: 2, arbitrary: fc.constantFrom('float64', 'float32', 'int32') },
+      { weight: 1, arbitrary: fc.oneof(fc.constantFrom('float16', ''), notANumber) }),
+    fill: fc.double({ min: -4, max: 4, noNaN: true }),
+  }).map(({ shape, Class, lengthDelta, dtype, fill }) => {
+    const count = shape.every((d) => Number.isSafeInteger(d) && d >= 0) ? shape.reduce((a, b) => a * b, 1) : 3;
+    const length = Math.max(0, Math.min(count, 4096) + lengthDelta);
+    const data = new Class(length);
+    for (let i = 0; i < length; i++) data[i] = Class === BigInt64Array ? BigInt(i % 5) : Class === Int32Array ? i % 3 : Math.sin(fill + i);
+    const t = { data, shape };
+    if (dtype === 'implied') return t;
+    return { ...t, dtype: dtype === undefined ? t.dtype : dtype };
+  }) },
+  { weight: 1, arbitrary: fc.oneof(fc.anything(), fc.constant(new Float32Array(4))) },
+);
+
+/** An options object over `known` keys (values from `values[key]`), sometimes with an unknown key, sometimes not an object. */
+const options = (values) => fc.oneof(
+  { weight: 3, arbitrary: fc.constant(undefined) },
+  { weight: 10, arbitrary: fc.record(values, { requiredKeys: [] }) },
+  { weight: 1, arbitrary: fc.record(values, { requiredKeys: [] }).map((o) => ({ ...o, strat: 1 })) },
+  { weight: 1, arbitrary: fc.oneof(fc.anything(), fc.constant(new Map()), fc.constant(null)) },
+);
+const out = fc.oneof(fc.integer({ min: 0, max: 40 }).chain((n) => fc.constantFrom(new Float64Array(n), new Float32Array(n), new Int32Array(n))),
+  fc.anything());
+const boolean = fc.oneof({ weight: 8, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.anything() });
+const string = (choices) => fc.oneof({ weight: 8, arbitrary: fc.constantFrom(...choices) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 4 }), notANumber) });
+const floats = [Float64Array, Float32Array];
+
+const CALLS = {
+  positions: fc.tuple(size, size, options({ start: anyNumber, base: anyNumber, dtype: string(['float64', 'float32']), layout: string(['interleaved', 'halves']), out })),
+  embed: fc.tuple(tensor(floats, [2, 2]), tensor([Int32Array], [1, 2]), options({ out })),
+  addPositions: fc.tuple(tensor(floats, [2, 4]), options({ start: anyNumber, base: anyNumber, out })),
+  rope: fc.tuple(tensor(floats, [2, 4]), options({ start: anyNumber, base: anyNumber, out })),
+  learnedPositions: fc.tuple(tensor(floats, [2, 2]), size, options({ start: anyNumber, out })),
+  attention: fc.tuple(tensor(floats, [2, 4]), tensor(floats, [2, 4]), tensor(floats, [2, 4]),
+    options({ causal: boolean, queryStart: anyNumber, steps: boolean, out })),
+};
+
+// ---- the contract ----
+
+/** Names an error message may begin with: the arguments, and the results that can be too large. */
+const NAMES = /^(length|width|start|base|dtype|layout|out|options|x|table|ids|q|k|v|causal|queryStart|steps|positions|embeddings|x \+ positions|rotated x|learned positions|scores|scaled|weights|output)\b/;
+
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+const dtypeOf = (t) => DTYPE_OF.get(t.data.constructor);
+
+/** The documented shape and dtype of a successful call's result(s): [[name, shape, dtype]]. */
+function expected(name, args) {
+  switch (name) {
+    case 'positions': return [['positions', [args[0], args[1]], args[2]?.dtype ?? 'float64']];
+    case 'embed': return [['embeddings', [...args[1].shape, args[0].shape[1]], dtypeOf(args[0])]];
+    case 'addPositions':
+    case 'rope': return [['result', args[0].shape, dtypeOf(args[0])]];
+    case 'learnedPositions': return [['learned positions', [args[1], args[0].shape[1]], dtypeOf(args[0])]];
+    case 'attention': {
+      const [q, k, v, o] = args;
+      const lead = q.shape.slice(0, -2);
+      const output = ['output', [...lead, q.shape.at(-2), v.shape.at(-1)], dtypeOf(q)];
+      if (!o?.steps) return [output];
+      const step = (s) => [s, [...lead, q.shape.at(-2), k.shape.at(-2)], dtypeOf(q)];
+      return [step('scores'), step('scaled'), step('weights'), output];
+    }
+    default: throw new Error(name);
+  }
+}
+
+function checkCall(name, args) {
+  runs++;
+  let result;
+  let error;
+  try {
+    result = so[name](...args);
+  } catch (e) {
+    error = e;
+  }
+  if (error) {
+    assert.ok(error.constructor === TypeError || error.constructor === RangeError, `${name}: threw ${error?.constructor?.name}: ${error?.message}`);
+    assert.match(error.message, NAMES, `${name}: the message names no argument`);
+  } else {
+    const tensors = result.data ? [result] : [result.scores, result.scaled, result.weights, result.output];
+    for (const [i, [what, shape, dtype]] of expected(name, args).entries()) {
+      const t = tensors[i];
+      assert.deepEqual(t.shape, shape.map((d) => d + 0), `${name}: ${what} shape`);  // (a size of -0 is 0)
+      assert.equal(t.dtype, dtype, `${name}: ${what} dtype`);
+      assert.equal(DTYPE_OF.get(t.data.constructor), dtype, `${name}: ${what} data class`);
+      assert.equal(t.data.length, product(shape) + 0, `${name}: ${what} data length`);
+    }
+    const out = args.at(-1)?.out;
+    if (out !== undefined) assert.equal(tensors.at(-1).data, out, `${name}: the result is written into out`);
+  }
+  assert.equal(so.memoryStats().allocatedBytes, baseline, `${name}: the heap is back at its baseline`);
+}
+
+for (const [name, arbitrary] of Object.entries(CALLS)) {
+  test(`${name}: any arguments give the documented result or a TypeError / RangeError naming the argument`, () => {
+    fc.assert(fc.property(arbitrary, (args) => checkCall(name, args)), { seed, numRuns });
+    assert.deepEqual(so.positions(3, 4, { start: 2 }).data, canary, 'the module still computes what it should');
+  });
+}
+
+// ---- leading batch axes ----
+
+const batched = fc.record({
+  lead: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 1, maxLength: 3 }),
+  tq: fc.integer({ min: 0, max: 9 }),
+  tk: fc.integer({ min: 1, max: 9 }),
+  d: fc.integer({ min: 1, max: 5 }).map((h) => 2 * h),
+  dv: fc.integer({ min: 0, max: 6 }),
+  dtype: fc.constantFrom('float64', 'float32'),
+  causal: fc.boolean(),
+  start: fc.integer({ min: 0, max: 1000 }),
+  seed: fc.integer({ min: 1, max: 1e6 }),
+});
+
+function filled(shape, dtype, seedValue) {
+  const data = new (dtype === 'float32' ? Float32Array : Float64Array)(product(shape));
+  for (let i = 0; i < data.length; i++) data[i] = Math.sin(seedValue + i * 1.37);
+  return { data, shape, dtype };
+}
+
+test('leading batch axes are a batch: (B1, B2, .., T, D) gives bit for bit what the flattened (B, T, D) gives', () => {
+  fc.assert(fc.property(batched, ({ lead, tq, tk, d, dv, dtype, causal, start, seed: s }) => {
+    runs++;
+    const B = product(lead);
+    const tqc = causal ? Math.min(tq, tk) : tq;
+    const q = filled([...lead, tqc, d], dtype, s);
+    const k = filled([...lead, tk, d], dtype, s + 1);
+    const v = filled([...lead, tk, dv], dtype, s + 2);
+    const flat = (t) => ({ ...t, shape: [B, ...t.shape.slice(-2)] });
+    const a = so.attention(q, k, v, { causal });
+    const b = so.attention(flat(q), flat(k), flat(v), { causal });
+    assert.deepEqual(a.shape, [...lead, tqc, dv]);
+    assert.deepEqual(a.data, b.data);
+    for (const fn of ['addPositions', 'rope']) {
+      const x = so[fn](q, { start });
+      assert.deepEqual(x.shape, q.shape);
+      assert.deepEqual(x.data, so[fn](flat(q), { start }).data, fn);
+    }
+    assert.equal(so.memoryStats().allocatedBytes, baseline);
+  }), { seed, numRuns });
+});
+
+test('count', (t) => {
+  t.diagnostic(`${runs} property runs (seed ${seed}, ${numRuns} per property)`);
+});

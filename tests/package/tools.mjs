@@ -1,0 +1,68 @@
+// What the package tests need around the tarball: their tools (tests/package/package.json, installed by
+// `npm ci --prefix tests/package`), the README's snippets, a command runner with a time limit, and Chromium.
+// Not a test file itself (no .test.mjs).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const here = path.join(root, 'tests', 'package');
+export const toolBin = path.join(here, 'node_modules', '.bin');
+export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/** Every tool these tests run; a missing one fails the layer at once, saying how to install it. */
+export function checkTools() {
+  const manifest = JSON.parse(readFileSync(path.join(here, 'package.json'), 'utf8'));
+  const missing = Object.keys(manifest.devDependencies).filter((name) => !existsSync(path.join(here, 'node_modules', name, 'package.json')));
+  assert.deepEqual(missing, [], `tests/package needs ${missing.join(', ')}: run npm ci --prefix tests/package (scripts/setup.sh --test does)`);
+  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
+}
+
+/** A tool's module, by file URL (the apps under test live in temporary folders that cannot resolve it by name). */
+export function toolUrl(name, subpath = '') {
+  return import.meta.resolve(name + subpath);
+}
+
+export function importTool(name) {
+  return import(toolUrl(name));
+}
+
+const run = promisify(execFile);
+
+/** Runs a command (killed after `timeout` ms); on failure the error carries its output. Resolves to { stdout, stderr }. */
+export async function sh(command, args, { timeout = 120_000, ...options } = {}) {
+  try {
+    return await run(command, args, {
+      maxBuffer: 64 << 20, timeout, killSignal: 'SIGKILL', ...options,
+      env: { ...process.env, npm_config_update_notifier: 'false', ...options.env },
+    });
+  } catch (error) {
+    error.message += `\n--- stdout\n${error.stdout ?? ''}\n--- stderr\n${error.stderr ?? ''}`;
+    throw error;
+  }
+}
+
+/** The fenced blocks of the README's "Use it in your app" section, with their language: [{ lang, code }]. */
+export function readmeSnippets() {
+  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
+  const start = readme.indexOf('\n## Use it in your app\n');
+  assert.ok(start >= 0, 'README.md has no "## Use it in your app" section');
+  const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+  const blocks = [];
+  for (const match of section.matchAll(/^( *)```(\w+)\n([\s\S]*?)^\1```$/gm)) {
+    const indent = match[1].length;
+    blocks.push({ lang: match[2], code: match[3].split('\n').map((line) => line.slice(indent)).join('\n') });
+  }
+  return blocks;
+}
+
+/** The one snippet of `lang` whose code contains `marker`. */
+export function snippet(lang, marker) {
+  const found = readmeSnippets().filter((b) => b.lang === lang && b.code.includes(marker));
+  assert.equal(found.length, 1, `README "Use it in your app": expected one \`\`\`${lang} block with ${JSON.stringify(marker)}, found ${found.length}`);
+  return found[0].code;
+}
+
