@@ -11,14 +11,14 @@
 // Inputs: ids (B, T) int32, row-major, B >= 1 and T >= 1, each in 0 .. vocab-1; targets (B) for readout 'mean' or
 // (B, T) for 'each', each in -1 .. classes-1, where -1 is ignored. The loss is the mean cross-entropy over the targets
 // that are not ignored; when every target is ignored the loss is 0 and so is every gradient (an empty mean is taken
-// as 0, so a step then leaves the parameters where they are, though Adam's moments still decay and its count grows).
+// as 0: a step on such a batch moves the parameters only by what Adam's moments carry from earlier steps).
 //
 // Checks, in this order, before anything is computed (messages name the argument as the JS API spells it):
 //   1. std::invalid_argument  lr not finite or negative; B < 1 or T < 1; a span whose length is not what the shapes
 //                             need (ids, targets, and the logits, gradients or weights written)
 //   2. std::out_of_range      T > maxLength with learned positions
-//   3. std::length_error      the activations kept for (B, T) beyond kMaxTensorBytes (sizes in 64-bit arithmetic), so
-//                             a huge shape is refused before any value is read
+//   3. std::length_error      the activations kept for (B, T) (activation_count, network.hpp) beyond kMaxTensorBytes,
+//                             in 64-bit arithmetic, so a huge shape is refused before any value is read
 //   4. std::out_of_range      an id outside 0 .. vocab-1, then a target outside -1 .. classes-1 (named by [b] or
 //                             [b, t])
 // After an error the model is unchanged and keeps working.
