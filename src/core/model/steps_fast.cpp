@@ -5,13 +5,6 @@
 
 #include "f32x4.hpp"
 
-#if defined(__GNUC__) && !defined(__clang__)
-// GCC's loop vectorizer (on at -O3) turns the four-lane loops of f32x4.hpp's portable struct in the tiles below into
-// shuffles, 4x slower; its SLP vectorizer alone makes each four-lane operation one SSE instruction. (clang, and so
-// WebAssembly, is not affected.)
-#pragma GCC optimize("no-tree-loop-vectorize")
-#endif
-
 namespace seqorder::model::fast {
 namespace {
 
