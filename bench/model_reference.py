@@ -27,8 +27,12 @@ import statistics
 import sys
 import time
 
-import torch
-import torch.nn.functional as F
+# One thread, set before torch starts its OpenMP pool: torch.set_num_threads(1) alone leaves the pool's other threads
+# spinning, which doubles the CPU time a step takes on a 2-core machine.
+os.environ["OMP_NUM_THREADS"] = "1"
+os.environ["MKL_NUM_THREADS"] = "1"
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
 
 # The core's generator and order task, as the model fixture script ports them (tests/fixtures/make_model_fixtures.py)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
@@ -206,6 +210,7 @@ def main():
     parser.add_argument("--torch-init", action="store_true", help="draw the initial parameters with torch instead")
     args = parser.parse_args()
     torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
     if args.time:
         run_timing(args.rounds, args.steps)
     if args.train:
