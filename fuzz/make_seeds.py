@@ -320,8 +320,57 @@ ATTENTION = {
     'js-no-queries-one-key': attention(1, 0, 1, 0, 1, 8, 0, 1, QS_UNSET, package=package_attention()),
 }
 
+
+
+# model_fuzz.cpp: f32, vocab, width, heads, layers, positions byte (none, sinusoidal, learned, rotary, 'absolute'),
+# maxLength (flag, size), causal, readout byte (mean, each, 'last'), classes, 8 seed bytes, new-parameters flag, batch,
+# length, id bytes (id k < 232: byte k), short-targets byte (0: short), ignore-all byte (0: all -1), target bytes
+# (t: t + 1), extra-gradient byte (0: one too many), lr byte (0: 1e-3, 1: 0, 2: 0.1, 3: -1, 4: NaN). Byte 237 draws
+# the first value past the range (vocab for an id, classes for a target): PAST, and PAST - 1 in a target list.
+NONE, SINUSOIDAL, LEARNED_P, ROTARY, ABSOLUTE = range(5)
+MEAN, EACH, LAST = range(3)
+PAST = 237
+
+
+def model(f32, vocab, width, heads, layers, positions, max_length, causal, readout, classes, batch=2, length=5,
+          ids=None, targets=None, ignore_all=False, lr=0, params=False):
+    size = lambda n: n if isinstance(n, bytes) else small(n)  # noqa: E731
+    out = flag(f32) + size(vocab) + size(width) + size(heads) + size(layers) + bytes([positions])
+    out += (flag(1) + size(max_length)) if max_length is not None else flag(0)
+    out += flag(causal) + bytes([readout]) + size(classes) + bytes(8) + flag(params) + (fill(0) if params else b'')
+    out += size(batch) + size(length)
+    ids = ids if ids is not None else [(3 * i + 1) % 16 % max(1, vocab if isinstance(vocab, int) else 1)
+                                       for i in range(batch * length)]
+    if targets is None:
+        targets = [i % 2 for i in range(batch * length if readout == EACH else batch)]
+    return out + bytes(ids) + bytes([1, 0 if ignore_all else 1]) + bytes(t + 1 for t in targets) + bytes([1, lr])
+
+
+MODEL = {
+    'lesson-sinusoidal': model(1, 16, 8, 2, 1, SINUSOIDAL, None, 0, MEAN, 2),
+    'rotary-causal-each': model(1, 16, 8, 2, 2, ROTARY, None, 1, EACH, 3, targets=[0, -1, 2, 1, -1] * 2),
+    'learned-float64': model(0, 12, 4, 1, 4, LEARNED_P, 6, 0, MEAN, 2, lr=2, params=True),
+    'learned-too-long': model(1, 16, 4, 2, 1, LEARNED_P, 4, 0, MEAN, 2, length=6),
+    'learned-without-maxLength': model(1, 16, 4, 2, 1, LEARNED_P, None, 0, MEAN, 2),
+    'maxLength-without-learned': model(1, 16, 4, 2, 1, NONE, 8, 0, MEAN, 2),
+    'rotary-odd-head-width': model(1, 16, 6, 2, 1, ROTARY, None, 0, MEAN, 2),
+    'heads-not-dividing': model(0, 16, 8, 3, 1, NONE, None, 0, MEAN, 2),
+    'five-layers': model(1, 16, 4, 1, 5, NONE, None, 0, MEAN, 2),
+    'unknown-positions': model(1, 16, 8, 2, 1, ABSOLUTE, None, 0, MEAN, 2),
+    'unknown-readout': model(1, 16, 8, 2, 1, NONE, None, 0, LAST, 2),
+    'vocab-2^40': model(1, edge(2**40), 8, 2, 1, NONE, None, 0, MEAN, 2),
+    'too-many-parameters': model(1, two(65535), two(4096), 1, 1, NONE, None, 0, MEAN, 2),
+    'huge-width': model(0, 4, edge(2**32), 1, 1, NONE, None, 0, MEAN, 2),
+    'id-equal-to-vocab': model(1, 5, 4, 1, 1, NONE, None, 0, MEAN, 2, batch=1, length=3, ids=[0, PAST, 1]),
+    'target-equal-to-classes': model(1, 5, 4, 1, 1, NONE, None, 1, MEAN, 2, batch=2, length=3, targets=[1, PAST - 1]),
+    'all-targets-ignored': model(1, 8, 8, 2, 1, SINUSOIDAL, None, 1, EACH, 2, ignore_all=True),
+    'lr-nan': model(0, 8, 4, 2, 1, ROTARY, None, 0, MEAN, 2, lr=4),
+    'zero-batch': model(1, 8, 4, 2, 1, NONE, None, 0, MEAN, 2, batch=0),
+    'huge-length': model(1, 8, 4, 2, 1, NONE, None, 0, EACH, 2, batch=1, length=edge(2**40), ids=[], targets=[]),
+}
+
 TARGETS = {'positions': POSITIONS, 'embed': EMBED, 'learned_positions': LEARNED, 'add_positions': ADD,
-           'attention': ATTENTION}
+           'attention': ATTENTION, 'model': MODEL}
 
 if __name__ == '__main__':
     for target, seeds in TARGETS.items():

@@ -5,7 +5,7 @@
 #     --seconds N   time per target (default 60); every run first replays the whole corpus
 #     --build-only  build, run nothing
 #     --merge       after the runs, minimize what they found into the committed corpus fuzz/corpus/TARGET
-#     TARGET        positions, embed, learned_positions, add_positions, attention (default: all)
+#     TARGET        positions, embed, learned_positions, add_positions, attention, model (default: all)
 #   SEQORDER_BUILD_FUZZ  build dir (default build-fuzz); new inputs accumulate in its corpus/TARGET, a crash lands in
 #                        its artifacts/TARGET/ with the command that replays it.
 #
@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-[ ${#targets[@]} -gt 0 ] || targets=(positions embed learned_positions add_positions attention)
+[ ${#targets[@]} -gt 0 ] || targets=(positions embed learned_positions add_positions attention model)
 dir=${SEQORDER_BUILD_FUZZ:-build-fuzz}
 
 cxx=${SEQORDER_FUZZ_CXX:-}

@@ -15,7 +15,7 @@ cmake -S . -B "$dir" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON -DBUILD_TESTING=OFF >/de
 status=0
 quiet() { grep -vE '^[0-9]+ warnings? generated\.$|^Suppressed [0-9]+ warnings|^Use -header-filter|NOLINT|^$' >&2 || true; }
 # the core: plain C++20, as the native build compiles it
-printf '%s\n' src/core/*.cpp | xargs -P 2 -n 1 "$tidy" --quiet -p "$dir" 2> >(quiet) || status=1
+printf '%s\n' src/core/*.cpp src/core/model/*.cpp | xargs -P 2 -n 1 "$tidy" --quiet -p "$dir" 2> >(quiet) || status=1
 # the binding: as em++ compiles it (its -mllvm options are for the backend, not the parser)
 if command -v em++ >/dev/null; then
   flags=$(em++ --cflags 2>/dev/null | sed -E 's/-mllvm [^ ]+//g; s/-fignore-exceptions//')

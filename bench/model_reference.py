@@ -1,0 +1,223 @@
+#!/usr/bin/python3
+"""The seqorder model in PyTorch: the same architecture, initialization, data and Adam, written independently of the C++
+core (autograd does the backward pass), to measure what the core's figures are compared against.
+
+    /usr/bin/python3 bench/model_reference.py --time     # ms per Adam step, one thread (Debian's python3-torch)
+    /usr/bin/python3 bench/model_reference.py --train    # accuracies on the order task after 800 steps, per setup
+
+The architecture (src/core/model/network.hpp): token embedding plus positions ('none', 'sinusoidal' added, 'learned'
+added, 'rotary' rotating each head's query and key pairs), pre-norm blocks x + Wo attention(LN1(x)), then
+x + relu(LN2(x) W1 + b1) W2 + b2, attention scaled by 1/sqrt(D/H) and optionally causal, a final LayerNorm (eps 1e-5)
+and a readout: the mean over positions then (D, C) + bias. Weights are used as x @ W, W of shape (D_in, D_out).
+
+Initialization: normal, std 0.02, for the embedding, learned positions, the four attention matrices, the MLP weights
+and the readout weight; zero biases; LayerNorm gains 1. By default the values are drawn with the core's generator
+(SplitMix64 and Marsaglia's polar method, src/core/model/random.hpp) as tests/fixtures/make_model_fixtures.py ports it
+(the native tests compare that port with the core), so both implementations start from the same parameters (up to the last bit of a
+logarithm); `--torch-init` draws them with torch.nn.init.normal_ instead. The sentences come from the same script's port
+of the order task (src/core/model/task.hpp), with the seeds of the native training test
+(tests/native/test_model_training.cpp): step k trains on order_task(32, 8 + k % 9, seed 1000 + k), and accuracy at
+length T is measured on order_task(512, T, seed 500 + T, mirrored), 256 sentence-mirror pairs.
+"""
+
+import argparse
+import math
+import os
+import statistics
+import sys
+import time
+
+# One thread, set before torch starts its OpenMP pool: torch.set_num_threads(1) alone leaves the pool's other threads
+# spinning, which doubles the CPU time a step takes on a 2-core machine.
+os.environ["OMP_NUM_THREADS"] = "1"
+os.environ["MKL_NUM_THREADS"] = "1"
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+# The core's generator and order task, as the model fixture script ports them (tests/fixtures/make_model_fixtures.py)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
+from make_model_fixtures import SplitMix64  # noqa: E402
+from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
+
+
+def order_task(count, length, seed, mirrored):
+    """ids (count, length) and targets (count) as the core's order_task draws them, as torch tensors."""
+    ids, targets = order_task_numpy(count, length, seed, mirrored)
+    return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
+
+
+def sinusoids(length, width, base=10000.0):
+    """(length, width): column 2i = sin(t f_i), 2i+1 = cos(t f_i), f_i = base^(-2i/width), in float64."""
+    t = torch.arange(length, dtype=torch.float64)[:, None]
+    f = base ** (-torch.arange(0, width, 2, dtype=torch.float64) / width)
+    table = torch.empty(length, width, dtype=torch.float64)
+    table[:, 0::2] = torch.sin(t * f)
+    table[:, 1::2] = torch.cos(t * f)
+    return table
+
+
+class Model(torch.nn.Module):
+    def __init__(self, vocab=16, width=32, heads=2, layers=1, positions="none", max_length=None, causal=False,
+                 classes=2, seed=0, torch_init=False):
+        super().__init__()
+        self.width, self.heads, self.positions, self.causal = width, heads, positions, causal
+        D = width
+        shapes = [("embed", (vocab, D), "normal")]
+        if positions == "learned":
+            shapes.append(("positions", (max_length, D), "normal"))
+        for i in range(layers):
+            p = f"layers.{i}."
+            shapes += [(p + "norm1.gain", (D,), "ones"), (p + "norm1.bias", (D,), "zeros")]
+            shapes += [(p + "attention." + w, (D, D), "normal") for w in ("wq", "wk", "wv", "wo")]
+            shapes += [(p + "norm2.gain", (D,), "ones"), (p + "norm2.bias", (D,), "zeros"),
+                       (p + "mlp.w1", (D, 4 * D), "normal"), (p + "mlp.b1", (4 * D,), "zeros"),
+                       (p + "mlp.w2", (4 * D, D), "normal"), (p + "mlp.b2", (D,), "zeros")]
+        shapes += [("norm.gain", (D,), "ones"), ("norm.bias", (D,), "zeros"),
+                   ("readout.weight", (D, classes), "normal"), ("readout.bias", (classes,), "zeros")]
+        self.names = [name for name, _, _ in shapes]
+        self.params = torch.nn.ParameterDict()
+        g = SplitMix64(seed)
+        torch.manual_seed(seed)
+        for name, shape, init in shapes:
+            if init == "normal" and torch_init:
+                value = torch.nn.init.normal_(torch.empty(shape), std=0.02)
+            elif init == "normal":
+                count = math.prod(shape)
+                value = torch.tensor([0.02 * g.normal() for _ in range(count)], dtype=torch.float64).reshape(shape)
+            else:
+                value = (torch.zeros if init == "zeros" else torch.ones)(shape)
+            self.params[name.replace(".", "_")] = torch.nn.Parameter(value.float())
+        self.layers = layers
+
+    def p(self, name):
+        return self.params[name.replace(".", "_")]
+
+    def rotate(self, x):
+        """x (B, H, T, hd): pair (2i, 2i+1) of row t rotated by t * 10000^(-2i/hd)."""
+        T, hd = x.shape[-2:]
+        angles = sinusoids(T, hd).float()
+        sin, cos = angles[:, 0::2], angles[:, 1::2]
+        even, odd = x[..., 0::2], x[..., 1::2]
+        return torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
+
+    def forward(self, ids):
+        B, T = ids.shape
+        D, H = self.width, self.heads
+        hd = D // H
+        x = self.p("embed")[ids]
+        if self.positions == "sinusoidal":
+            x = x + sinusoids(T, D).float()
+        elif self.positions == "learned":
+            x = x + self.p("positions")[:T]
+        mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1) if self.causal else None
+        for i in range(self.layers):
+            p = lambda name: self.p(f"layers.{i}.{name}")  # noqa: E731
+            h = F.layer_norm(x, (D,), p("norm1.gain"), p("norm1.bias"), 1e-5)
+            q, k, v = ((h @ p("attention." + w)).view(B, T, H, hd).transpose(1, 2) for w in ("wq", "wk", "wv"))
+            if self.positions == "rotary":
+                q, k = self.rotate(q), self.rotate(k)
+            scores = q @ k.transpose(-1, -2) / math.sqrt(hd)
+            if mask is not None:
+                scores = scores.masked_fill(mask, float("-inf"))
+            heads = torch.softmax(scores, dim=-1) @ v
+            x = x + heads.transpose(1, 2).reshape(B, T, D) @ p("attention.wo")
+            h = F.layer_norm(x, (D,), p("norm2.gain"), p("norm2.bias"), 1e-5)
+            x = x + torch.relu(h @ p("mlp.w1") + p("mlp.b1")) @ p("mlp.w2") + p("mlp.b2")
+        x = F.layer_norm(x, (D,), self.p("norm.gain"), self.p("norm.bias"), 1e-5)
+        return x.mean(dim=1) @ self.p("readout.weight") + self.p("readout.bias")
+
+
+def train(model, steps=800, lr=3e-3, batch=32):
+    optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
+    for k in range(steps):
+        ids, targets = order_task(batch, 8 + k % 9, 1000 + k, False)
+        loss = F.cross_entropy(model(ids), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return loss.item()
+
+
+def accuracy(model, length):
+    ids, targets = order_task(512, length, 500 + length, True)
+    with torch.no_grad():
+        return (model(ids).argmax(dim=-1) == targets).float().mean().item()
+
+
+SETUPS = [  # name, model arguments
+    ("none, bidirectional", dict(positions="none")),
+    ("sinusoidal", dict(positions="sinusoidal")),
+    ("learned (16 rows)", dict(positions="learned", max_length=16)),
+    ("rotary", dict(positions="rotary")),
+    ("none, causal", dict(positions="none", causal=True)),
+]
+LENGTHS = [8, 12, 16, 24, 32]
+
+
+def run_training(seeds, torch_init):
+    print(f"accuracy after 800 Adam steps (lr 3e-3, batch 32, lengths 8..16), {len(seeds)} seed(s): "
+          "mean [min, max] over seeds")
+    print("| setup | " + " | ".join(f"T = {t}" for t in LENGTHS) + " | final loss |")
+    print("|---" * (len(LENGTHS) + 2) + "|")
+    for name, arguments in SETUPS:
+        results = {t: [] for t in LENGTHS}
+        losses = []
+        for seed in seeds:
+            model = Model(seed=seed, torch_init=torch_init, **arguments)
+            losses.append(train(model))
+            for t in LENGTHS:
+                if arguments.get("max_length") is None or t <= arguments["max_length"]:
+                    results[t].append(accuracy(model, t))
+        cells = []
+        for t in LENGTHS:
+            r = results[t]
+            cells.append("—" if not r else f"{100 * statistics.mean(r):.1f}% [{100 * min(r):.1f}, {100 * max(r):.1f}]")
+        print(f"| {name} | " + " | ".join(cells) + f" | {statistics.mean(losses):.4f} |", flush=True)
+
+
+def run_timing(rounds, steps):
+    """ms per Adam step at V 16, D 32, H 2, L 1, T 12, batch 32, float32, one thread: median over rounds."""
+    model = Model(positions="sinusoidal", seed=1)
+    optimizer = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
+    batches = [order_task(32, 12, 1000 + k, False) for k in range(steps)]
+
+    def one_step(ids, targets):
+        loss = F.cross_entropy(model(ids), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    for ids, targets in batches[:20]:
+        one_step(ids, targets)  # warm-up
+    times = []
+    for _ in range(rounds):
+        start = time.process_time()
+        for ids, targets in batches:
+            one_step(ids, targets)
+        times.append(1e3 * (time.process_time() - start) / steps)
+    print(f"pytorch {torch.__version__}, 1 thread: {statistics.median(times):.3f} ms per Adam step "
+          f"(median of {rounds} rounds of {steps}; fastest {min(times):.3f})")
+    return times
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--time", action="store_true", help="ms per Adam step at the benchmark configuration")
+    parser.add_argument("--train", action="store_true", help="accuracies after training, per setup")
+    parser.add_argument("--seeds", type=int, default=1, help="initial-parameter seeds 1..N for --train")
+    parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--torch-init", action="store_true", help="draw the initial parameters with torch instead")
+    args = parser.parse_args()
+    torch.set_num_threads(1)
+    torch.set_num_interop_threads(1)
+    if args.time:
+        run_timing(args.rounds, args.steps)
+    if args.train:
+        run_training(list(range(1, args.seeds + 1)), args.torch_init)
+    if not (args.time or args.train):
+        parser.print_help()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,37 @@
+// Adam (Kingma and Ba, 2015, Algorithm 1), with bias correction, no weight decay.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace seqorder::model {
+
+inline constexpr double kAdamBeta1 = 0.9;
+inline constexpr double kAdamBeta2 = 0.999;
+inline constexpr double kAdamEps = 1e-8;
+
+// Adam's state for n parameters: the moments m and v (zero at first) and the step count t.
+template <class F>
+class Adam {
+public:
+    explicit Adam(std::size_t n) : m_(n, F{0}), v_(n, F{0}) {}
+
+    // One step, t -> t + 1. For every parameter p with gradient g, in F:
+    //   m = 0.9 m + 0.1 g;  v = 0.999 v + 0.001 g g
+    //   p = p - lr (m / (1 - 0.9^t)) / (sqrt(v / (1 - 0.999^t)) + 1e-8)
+    // The constants are rounded to F once (0.1 is 1 - 0.9 in float64, rounded); 0.9^t and 0.999^t are running products
+    // in float64 (no libm pow: the same bits on every platform), and each correction 1 - beta^t is rounded to F.
+    void step(std::span<F> parameters, std::span<const F> gradients, double lr);
+
+    std::int64_t steps() const noexcept { return t_; }
+    std::span<const F> first_moment() const noexcept { return m_; }
+    std::span<const F> second_moment() const noexcept { return v_; }
+
+private:
+    std::vector<F> m_, v_;
+    double beta1_power_ = 1, beta2_power_ = 1;
+    std::int64_t t_ = 0;
+};
+
+}  // namespace seqorder::model

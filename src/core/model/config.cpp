@@ -1,0 +1,104 @@
+#include "config.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include "parameters.hpp"
+#include "sizes.hpp"
+#include "tensor.hpp"
+
+namespace seqorder::model {
+namespace {
+
+std::string str(std::int64_t n) { return std::to_string(n); }
+
+void require(bool ok, const std::string& message) {
+    if (!ok) throw std::invalid_argument(message);
+}
+
+}  // namespace
+
+void check_config(const Config& c, std::size_t element_bytes) {
+    require(c.vocab >= 1 && c.vocab < kMaxVocab,
+            "vocab must be an integer in 1 .. 2^31 - 1 (token ids are int32), got " + str(c.vocab));
+    require(c.width >= 1, "width must be a positive integer, got " + str(c.width));
+    require(c.heads >= 1, "heads must be a positive integer, got " + str(c.heads));
+    require(c.width % c.heads == 0, "heads must divide width (each head is width / heads wide), got width " +
+                                        str(c.width) + " and heads " + str(c.heads));
+    require(c.layers >= 1 && c.layers <= kMaxLayers,
+            "layers must be an integer in 1 .. " + str(kMaxLayers) + ", got " + str(c.layers));
+    require(c.classes >= 1 && c.classes < kMaxVocab,
+            "classes must be an integer in 1 .. 2^31 - 1 (targets are int32), got " + str(c.classes));
+    if (c.positions == Positions::learned) {
+        require(c.max_length.has_value(),
+                "maxLength is required with positions: 'learned' (it is the number of rows of the learned table)");
+        require(*c.max_length >= 1, "maxLength must be a positive integer, got " + str(*c.max_length));
+    } else {
+        require(!c.max_length.has_value(),
+                "maxLength applies only to positions: 'learned' (the rows of its table); positions is '" +
+                    std::string(name_of(c.positions)) + "'");
+    }
+    require(c.positions != Positions::sinusoidal || c.width % 2 == 0,
+            "width must be even with positions: 'sinusoidal' (the table pairs a sine with a cosine), got " +
+                str(c.width));
+    require(c.positions != Positions::rotary || (c.width / c.heads) % 2 == 0,
+            "width / heads must be even with positions: 'rotary' (each head rotates coordinate pairs), got width " +
+                str(c.width) + " and heads " + str(c.heads));
+
+    // Sizes: every parameter tensor, and all of them (one buffer), within the core's tensor limit.
+    const std::int64_t most = max_elements(element_bytes);
+    const std::int64_t total = parameter_count(c);
+    if (total > most)
+        throw std::length_error("vocab, width, layers, maxLength and classes make a model of " +
+                                (total == kSaturated ? std::string("more than 2^63")
+                                                                                    : str(total)) +
+                                " parameters: at most " + str(most) + " fit in the " +
+                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold (" +
+                                str(static_cast<std::int64_t>(element_bytes)) + "-byte values)");
+}
+
+Positions positions_from_name(std::string_view name) {
+    if (name == "none") return Positions::none;
+    if (name == "sinusoidal") return Positions::sinusoidal;
+    if (name == "learned") return Positions::learned;
+    if (name == "rotary") return Positions::rotary;
+    throw std::invalid_argument("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got '" +
+                                std::string(name) + "'");
+}
+
+Readout readout_from_name(std::string_view name) {
+    if (name == "mean") return Readout::mean;
+    if (name == "each") return Readout::each;
+    throw std::invalid_argument("readout must be 'mean' (one prediction per sequence) or 'each' (one per position), got '" +
+                                std::string(name) + "'");
+}
+
+DType dtype_from_name(std::string_view name) {
+    if (name == "float32") return DType::float32;
+    if (name == "float64") return DType::float64;
+    throw std::invalid_argument("dtype must be 'float32' or 'float64', got '" + std::string(name) + "'");
+}
+
+std::string_view name_of(Positions positions) {
+    switch (positions) {
+        case Positions::none: return "none";
+        case Positions::sinusoidal: return "sinusoidal";
+        case Positions::learned: return "learned";
+        case Positions::rotary: return "rotary";
+    }
+    return "?";
+}
+
+std::string_view name_of(Readout readout) { return readout == Readout::mean ? "mean" : "each"; }
+
+std::string_view name_of(DType dtype) { return dtype == DType::float32 ? "float32" : "float64"; }
+
+std::uint64_t seed_from_number(double seed) {
+    if (!(seed >= 0 && seed <= 0x1p53 && std::floor(seed) == seed))
+        throw std::invalid_argument("seed must be an integer in 0 .. 2^53, got " + std::to_string(seed));
+    return static_cast<std::uint64_t>(seed);
+}
+
+}  // namespace seqorder::model

@@ -1,0 +1,67 @@
+// The configuration of a small trainable transformer, and the rules a configuration must follow.
+//
+// Every rule's message names the argument as the JS API spells it (vocab, width, heads, layers, positions, maxLength,
+// causal, readout, classes, dtype, seed), so the binding can pass it on unchanged.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace seqorder::model {
+
+// How the model learns where a token stands.
+enum class Positions {
+    none,        // nothing: without a causal mask the model cannot tell one order from another
+    sinusoidal,  // the lesson's fixed table (positions.hpp), added to the token vectors
+    learned,     // a trained (maxLength, width) table, added; a sequence longer than maxLength is an error
+    rotary,      // each head's query and key pairs rotated by position (rope.hpp); nothing added
+};
+
+// What the model predicts.
+enum class Readout {
+    mean,  // one prediction per sequence: the final vectors averaged over the positions -> (B, classes)
+    each,  // one prediction per position -> (B, T, classes)
+};
+
+enum class DType { float32, float64 };
+
+struct Config {
+    std::int64_t vocab = 16;   // V: token ids are 0 .. V-1
+    std::int64_t width = 32;   // D: the model width
+    std::int64_t heads = 2;    // H: attention heads, each D / H wide
+    std::int64_t layers = 1;   // L: transformer blocks, 1 .. 4
+    Positions positions = Positions::none;
+    std::optional<std::int64_t> max_length;  // rows of the learned table: required for learned positions, else unset
+    bool causal = false;       // query i sees keys 0 .. i only
+    Readout readout = Readout::mean;
+    std::int64_t classes = 2;  // C: targets are 0 .. C-1 (or -1, ignored)
+    std::uint64_t seed = 0;    // initial parameters (init.hpp)
+};
+
+inline constexpr std::int64_t kMaxLayers = 4;
+// ids and targets are int32, so vocab and classes stay below 2^31.
+inline constexpr std::int64_t kMaxVocab = std::int64_t{1} << 31;
+
+// Throws std::invalid_argument naming the argument and the rule:
+//   vocab >= 1 (and < 2^31); width >= 1; heads >= 1 dividing width; layers 1..4; classes >= 1 (and < 2^31);
+//   maxLength >= 1 with learned positions and unset otherwise; width even for sinusoidal positions (sine-cosine
+//   pairs); width / heads even for rotary positions (each head rotates coordinate pairs).
+// Throws std::length_error when a parameter tensor, or all of them together, would pass kMaxTensorBytes (tensor.hpp)
+// with elements of element_bytes bytes.
+void check_config(const Config& config, std::size_t element_bytes);
+
+// The names the JS API uses, and back. The parsers throw std::invalid_argument naming the argument and the choices.
+Positions positions_from_name(std::string_view name);
+Readout readout_from_name(std::string_view name);
+DType dtype_from_name(std::string_view name);
+std::string_view name_of(Positions positions);
+std::string_view name_of(Readout readout);
+std::string_view name_of(DType dtype);
+
+// A seed given as a JS number: an integer in 0 .. 2^53 (every such integer is exact in a double), else
+// std::invalid_argument naming seed.
+std::uint64_t seed_from_number(double seed);
+
+}  // namespace seqorder::model

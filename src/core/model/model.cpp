@@ -1,0 +1,264 @@
+#include "model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+#include "init.hpp"
+#include "sizes.hpp"
+#include "steps.hpp"
+
+namespace seqorder::model {
+namespace {
+
+std::string str(std::int64_t n) { return std::to_string(n); }
+
+Config checked(const Config& config, std::size_t element_bytes) {
+    check_config(config, element_bytes);
+    return config;
+}
+
+std::size_t total_size(const std::vector<ParameterInfo>& layout) { return layout.back().offset + layout.back().size; }
+
+// "[1, 3]" (rank 2) or "[1]" (rank 1) for flat index n of a (rows, length) array
+std::string index_of(std::size_t n, std::size_t length, bool rank2) {
+    return rank2 ? "[" + std::to_string(n / length) + ", " + std::to_string(n % length) + "]"
+                 : "[" + std::to_string(n) + "]";
+}
+
+void check_size(const char* what, std::size_t size, std::int64_t expected, const std::string& meaning) {
+    if (static_cast<std::uint64_t>(size) != static_cast<std::uint64_t>(expected))
+        throw std::invalid_argument(std::string(what) + " must hold " + meaning + " = " + str(expected) +
+                                    " values, got " + std::to_string(size));
+}
+
+}  // namespace
+
+template <class T>
+Model<T>::Model(const Config& config)
+    : config_(checked(config, sizeof(T))),
+      layout_(parameter_layout(config_)),
+      values_(total_size(layout_)),
+      gradients_(values_.size()),
+      adam_(values_.size()) {
+    init_parameters<T>(values_, layout_, config_.seed);
+}
+
+template <class T>
+const ParameterInfo& Model<T>::parameter(std::string_view name) const {
+    const auto it = std::find_if(layout_.begin(), layout_.end(), [&](const ParameterInfo& p) { return p.name == name; });
+    if (it == layout_.end())
+        throw std::invalid_argument("the model has no parameter named '" + std::string(name) +
+                                    "' (parameters() lists them: 'embed', 'layers.0.attention.wq', ...)");
+    return *it;
+}
+
+template <class T>
+void Model<T>::set_parameters(std::span<const ParameterUpdate<T>> updates) {
+    std::vector<const ParameterInfo*> targets;
+    for (const ParameterUpdate<T>& u : updates) {
+        const ParameterInfo& p = parameter(u.name);
+        if (std::find(targets.begin(), targets.end(), &p) != targets.end())
+            throw std::invalid_argument("parameter '" + p.name + "' is given twice");
+        if (u.shape != p.shape)
+            throw std::invalid_argument("parameter '" + p.name + "' has shape " + shape_to_string(p.shape) + ", got " +
+                                        shape_to_string(u.shape));
+        check_size(p.name.c_str(), u.values.size(), static_cast<std::int64_t>(p.size), "its shape's element count");
+        targets.push_back(&p);
+    }
+    for (std::size_t i = 0; i < updates.size(); ++i)
+        std::copy(updates[i].values.begin(), updates[i].values.end(),
+                  values_.begin() + static_cast<std::ptrdiff_t>(targets[i]->offset));
+}
+
+template <class T>
+Shape Model<T>::logits_shape(std::int64_t batch, std::int64_t length) const {
+    if (batch < 1 || length < 1)
+        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got (" + str(batch) + ", " +
+                                    str(length) + ")");
+    const bool each = config_.readout == Readout::each;
+    checked_count({batch, each ? length : 1, config_.classes}, sizeof(T), "logits");
+    const auto B = static_cast<std::size_t>(batch), C = static_cast<std::size_t>(config_.classes);
+    return each ? Shape{B, static_cast<std::size_t>(length), C} : Shape{B, C};
+}
+
+template <class T>
+void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
+                          std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const {
+    // 1. shapes and span lengths
+    if (batch < 1 || length < 1)
+        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got (" + str(batch) + ", " +
+                                    str(length) + ")");
+    const std::int64_t tokens = saturating_mul(batch, length);
+    const bool each = config_.readout == Readout::each;
+    check_size("ids", ids.size(), tokens, "B * T");
+    if (targets)
+        check_size("targets", targets->size(), each ? tokens : batch,
+                   each ? "B * T (readout 'each': one target per position)"
+                        : "B (readout 'mean': one target per sequence)");
+    switch (output) {
+        case Output::none: break;
+        case Output::logits:
+            check_size("logits", output_size, saturating_mul(each ? tokens : batch, config_.classes),
+                       each ? "B * T * classes" : "B * classes");
+            break;
+        case Output::gradients:
+            check_size("gradients", output_size, static_cast<std::int64_t>(values_.size()), "the parameter count");
+            break;
+        case Output::weights:
+            check_size("weights", output_size, saturating_product({config_.layers, config_.heads, length, length}),
+                       "layers * heads * T * T");
+            break;
+    }
+    // 2. the learned table's rows
+    if (config_.positions == Positions::learned && length > *config_.max_length)
+        throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
+                                str(*config_.max_length) + " rows (maxLength)");
+    // 3. memory
+    if (activation_count(config_, batch, length) > max_elements(sizeof(T)))
+        throw std::length_error("ids of shape (B, T) = (" + str(batch) + ", " + str(length) +
+                                ") need more activations than the " +
+                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
+    // 4. values
+    const auto columns = static_cast<std::size_t>(length);
+    for (std::size_t n = 0; n < ids.size(); ++n)
+        if (ids[n] < 0 || ids[n] >= config_.vocab)
+            throw std::out_of_range("ids" + index_of(n, columns, true) + " = " + str(ids[n]) +
+                                    " is outside 0 .. vocab - 1 = 0 .. " + str(config_.vocab - 1));
+    if (targets)
+        for (std::size_t n = 0; n < targets->size(); ++n)
+            if ((*targets)[n] < -1 || (*targets)[n] >= config_.classes)
+                throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
+                                        " is outside -1 .. classes - 1 = -1 .. " + str(config_.classes - 1) +
+                                        " (-1 ignores a target)");
+}
+
+template <class T>
+ParameterView<const T> Model<T>::parameter_view() const {
+    return view_of<const T>(std::span<const T>(values_), layout_, config_);
+}
+
+template <class T>
+void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length) {
+    prepare<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length));
+    network_forward<T>(activations_, config_, parameter_view(), ids.data(), kernels_);
+}
+
+template <class T>
+double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
+                               std::int64_t batch, std::int64_t length) {
+    run_forward(ids, batch, length);
+    Activations<T>& a = activations_;
+    const std::size_t rows = targets.size(), classes = static_cast<std::size_t>(config_.classes);
+    const double loss = crossentropy<T>(a.d_logits.data(), a.logits.data(), targets.data(), rows, classes);
+    network_backward<T>(a, config_, parameter_view(), view_of<T>(std::span<T>(gradients_), layout_, config_),
+                        ids.data(), kernels_);
+    return loss;
+}
+
+template <class T>
+void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch,
+                       std::int64_t length) {
+    check_call(ids, nullptr, batch, length, Output::logits, logits.size());
+    run_forward(ids, batch, length);
+    std::copy(activations_.logits.begin(), activations_.logits.end(), logits.begin());
+}
+
+template <class T>
+double Model<T>::loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
+                      std::int64_t length) {
+    check_call(ids, &targets, batch, length, Output::none, 0);
+    run_forward(ids, batch, length);
+    return crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
+                           static_cast<std::size_t>(config_.classes));
+}
+
+template <class T>
+double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t> ids,
+                           std::span<const std::int32_t> targets, std::int64_t batch, std::int64_t length) {
+    check_call(ids, &targets, batch, length, Output::gradients, gradients.size());
+    const double loss = run_gradients(ids, targets, batch, length);
+    std::copy(gradients_.begin(), gradients_.end(), gradients.begin());
+    return loss;
+}
+
+template <class T>
+double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
+                      std::int64_t length, double lr) {
+    if (!(std::isfinite(lr) && lr >= 0))
+        throw std::invalid_argument("lr must be a finite number >= 0, got " + std::to_string(lr));
+    check_call(ids, &targets, batch, length, Output::none, 0);
+    const double loss = run_gradients(ids, targets, batch, length);
+    adam_.step(values_, gradients_, lr);
+    return loss;
+}
+
+template <class T>
+void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length) {
+    check_call(ids, nullptr, 1, length, Output::weights, weights.size());
+    run_forward(ids, 1, length);
+    std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)
+}
+
+// ---- tensors
+
+template <class T>
+Tensor<T> Model<T>::forward(const Tensor<std::int32_t>& ids) {
+    if (ids.rank() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids.shape()));
+    const auto batch = static_cast<std::int64_t>(ids.dim(0)), length = static_cast<std::int64_t>(ids.dim(1));
+    Tensor<T> logits(logits_shape(batch, length), "logits");
+    forward(logits.data(), ids.data(), batch, length);
+    return logits;
+}
+
+template <class T>
+void Model<T>::check_tensors(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) const {
+    if (ids.rank() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids.shape()));
+    const bool each = config_.readout == Readout::each;
+    const Shape want = each ? ids.shape() : Shape{ids.dim(0)};
+    if (targets.shape() != want)
+        throw std::invalid_argument("targets must have shape " + std::string(each ? "(B, T) = " : "(B) = ") +
+                                    shape_to_string(want) + " for readout '" + std::string(name_of(config_.readout)) +
+                                    "', got " + shape_to_string(targets.shape()));
+}
+
+template <class T>
+double Model<T>::loss(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
+    check_tensors(ids, targets);
+    return loss(ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)), static_cast<std::int64_t>(ids.dim(1)));
+}
+
+template <class T>
+Gradients<T> Model<T>::gradients(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
+    check_tensors(ids, targets);
+    Gradients<T> g{0.0, std::vector<T>(values_.size())};
+    g.loss = gradients(g.values, ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)),
+                       static_cast<std::int64_t>(ids.dim(1)));
+    return g;
+}
+
+template <class T>
+double Model<T>::step(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, double lr) {
+    check_tensors(ids, targets);
+    return step(ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)),
+                static_cast<std::int64_t>(ids.dim(1)), lr);
+}
+
+template <class T>
+Tensor<T> Model<T>::attention_weights(const Tensor<std::int32_t>& ids) {
+    if (!(ids.rank() == 1 || (ids.rank() == 2 && ids.dim(0) == 1)))
+        throw std::invalid_argument("ids must have shape (T) or (1, T), got " + shape_to_string(ids.shape()));
+    const auto length = static_cast<std::int64_t>(ids.dim(ids.rank() - 1));
+    if (length < 1) throw std::invalid_argument("ids must have at least one position (T >= 1)");
+    const auto L = static_cast<std::size_t>(config_.layers), H = static_cast<std::size_t>(config_.heads),
+               positions = static_cast<std::size_t>(length);
+    Tensor<T> weights({L, H, positions, positions}, "weights");
+    attention_weights(weights.data(), ids.data(), length);
+    return weights;
+}
+
+template class Model<double>;
+template class Model<float>;
+
+}  // namespace seqorder::model

@@ -1,0 +1,244 @@
+#include "network.hpp"
+
+#include <algorithm>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "positions.hpp"
+#include "sizes.hpp"
+#include "steps.hpp"
+#include "steps_fast.hpp"
+
+namespace seqorder::model {
+namespace {
+
+// The sizes of one call, as std::size_t (activation_count has bounded them).
+struct Dims {
+    std::size_t B, T, N, D, H, hd, L, C, V, R;  // R: rows of logits (B for 'mean', N for 'each')
+    Dims(const Config& c, std::size_t batch, std::size_t length)
+        : B(batch), T(length), N(batch * length), D(static_cast<std::size_t>(c.width)),
+          H(static_cast<std::size_t>(c.heads)), hd(D / H), L(static_cast<std::size_t>(c.layers)),
+          C(static_cast<std::size_t>(c.classes)), V(static_cast<std::size_t>(c.vocab)),
+          R(c.readout == Readout::mean ? batch : batch * length) {}
+};
+
+// The steps whose fast float32 kernels exist: the dispatch between them and the reference.
+template <class F>
+void linear_forward(Kernels kernels, F* out, const F* inp, const F* weight, const F* bias, std::size_t N,
+                    std::size_t C, std::size_t OC) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::matmul_forward(out, inp, weight, bias, N, C, OC);
+    matmul_forward<F>(out, inp, weight, bias, N, C, OC);
+}
+
+template <class F>
+void linear_backward(Activations<F>& a, Kernels kernels, F* dinp, F* dweight, F* dbias, const F* dout, const F* inp,
+                     const F* weight, std::size_t N, std::size_t C, std::size_t OC) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC, a.workspace);
+    matmul_backward<F>(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+}
+
+template <class F>
+void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
+                   const Dims& d, bool causal) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace);
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal);
+}
+
+template <class F>
+void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
+                    const F* v, const F* weights, const Dims& d, bool causal) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal,
+                                            a.workspace);
+    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal);
+}
+
+// Pointers to layer l's slice of each per-layer activation.
+template <class F>
+struct LayerActivations {
+    F *x, *out, *ln1, *ln2, *ln1_mean, *ln1_rstd, *ln2_mean, *ln2_rstd, *q, *k, *v, *weights, *att, *mid, *hidden;
+};
+
+template <class F>
+LayerActivations<F> layer_of(Activations<F>& a, const Dims& d, std::size_t l) {
+    const std::size_t nd = d.N * d.D;
+    return {a.x.data() + l * nd,          a.x.data() + (l + 1) * nd,    a.ln1.data() + l * nd,
+            a.ln2.data() + l * nd,        a.ln1_mean.data() + l * d.N,  a.ln1_rstd.data() + l * d.N,
+            a.ln2_mean.data() + l * d.N,  a.ln2_rstd.data() + l * d.N,  a.q.data() + l * nd,
+            a.k.data() + l * nd,          a.v.data() + l * nd,          a.weights.data() + l * d.B * d.H * d.T * d.T,
+            a.att.data() + l * nd,        a.mid.data() + l * nd,        a.hidden.data() + l * 4 * nd};
+}
+
+template <class F>
+void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const Dims& d, std::size_t l,
+                   Kernels kernels) {
+    const LayerActivations<F> s = layer_of(a, d, l);
+    const std::size_t N = d.N, D = d.D, nd = N * D;
+    F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
+    // attention: x (N, D) -> LN1 -> q, k, v (B, H, T, hd) -> weights (B, H, T, T), heads (B, H, T, hd) -> att (N, D)
+    layernorm_forward<F>(s.ln1, s.ln1_mean, s.ln1_rstd, s.x, w.norm1_gain, w.norm1_bias, N, D);
+    const std::pair<const F*, F*> projections[] = {{w.wq, s.q}, {w.wk, s.k}, {w.wv, s.v}};
+    for (const auto& [weight, heads] : projections) {
+        linear_forward<F>(kernels, proj, s.ln1, weight, nullptr, N, D, D);
+        split_heads<F>(heads, proj, d.B, d.T, d.H, d.hd);
+    }
+    if (c.positions == Positions::rotary) {
+        rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd);
+        rotary_forward<F>(s.k, d.B * d.H, d.T, d.hd);
+    }
+    F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
+    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal);
+    merge_heads<F>(s.att, heads_out, d.B, d.T, d.H, d.hd);
+    linear_forward<F>(kernels, proj, s.att, w.wo, nullptr, N, D, D);
+    add<F>(s.mid, s.x, proj, nd);
+    // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
+    layernorm_forward<F>(s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
+    linear_forward<F>(kernels, s.hidden, s.ln2, w.w1, w.b1, N, D, 4 * D);
+    relu_forward<F>(s.hidden, s.hidden, 4 * nd);
+    linear_forward<F>(kernels, proj, s.hidden, w.w2, w.b2, N, 4 * D, D);
+    add<F>(s.out, s.mid, proj, nd);
+}
+
+// a.d_x holds the gradient with respect to the block's output; leaves the gradient with respect to its input there.
+template <class F>
+void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const LayerView<F>& g,
+                    const Dims& d, std::size_t l, Kernels kernels) {
+    const LayerActivations<F> s = layer_of(a, d, l);
+    const std::size_t N = d.N, D = d.D, nd = N * D;
+    F *dx = a.d_x.data(), *dln = a.d_ln.data(), *dtmp = a.d_tmp.data(), *dproj = a.d_proj.data();
+    F* dhidden = a.d_hidden.data();
+    // out = mid + relu(LN2(mid) W1 + b1) W2 + b2
+    linear_backward<F>(a, kernels, dhidden, g.w2, g.b2, dx, s.hidden, w.w2, N, 4 * D, D);
+    relu_backward<F>(dhidden, dhidden, s.hidden, 4 * nd);
+    linear_backward<F>(a, kernels, dln, g.w1, g.b1, dhidden, s.ln2, w.w1, N, D, 4 * D);
+    layernorm_backward<F>(dtmp, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N, D);
+    add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to mid
+    // mid = x + merge(attention(q, k, v)) Wo
+    linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
+    split_heads<F>(a.d_heads.data(), dproj, d.B, d.T, d.H, d.hd);
+    heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
+                      s.weights, d, c.causal);
+    if (c.positions == Positions::rotary) {
+        rotary_backward<F>(a.d_q.data(), d.B * d.H, d.T, d.hd);
+        rotary_backward<F>(a.d_k.data(), d.B * d.H, d.T, d.hd);
+    }
+    // q, k, v = LN1(x) Wq, Wk, Wv: their three gradients with respect to LN1(x), added in that order
+    const std::tuple<const F*, F*, F*> projections[] = {
+        {w.wq, g.wq, a.d_q.data()}, {w.wk, g.wk, a.d_k.data()}, {w.wv, g.wv, a.d_v.data()}};
+    bool first = true;
+    for (const auto& [weight, dweight, dheads] : projections) {
+        merge_heads<F>(dproj, dheads, d.B, d.T, d.H, d.hd);
+        linear_backward<F>(a, kernels, first ? dln : dtmp, dweight, nullptr, dproj, s.ln1, weight, N, D, D);
+        if (!first) add<F>(dln, dln, dtmp, nd);
+        first = false;
+    }
+    layernorm_backward<F>(dtmp, g.norm1_gain, g.norm1_bias, dln, s.x, w.norm1_gain, s.ln1_mean, s.ln1_rstd, N, D);
+    add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to x
+}
+
+}  // namespace
+
+std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
+    // the formula of network.hpp, term by term
+    const std::int64_t N = saturating_mul(B, T), D = c.width, L = c.layers, hd = D / c.heads;
+    const std::int64_t nd = saturating_mul(N, D), R = c.readout == Readout::mean ? B : N;
+    const std::int64_t per_layer = saturating_add(saturating_add(saturating_mul(12, nd), saturating_mul(4, N)),
+                                                  saturating_product({B, c.heads, T, T}));
+    std::int64_t total = saturating_mul(L, per_layer);
+    total = saturating_add(total, saturating_add(saturating_mul(14, nd), saturating_mul(2, N)));
+    total = saturating_add(total, saturating_mul(2, saturating_add(saturating_mul(B, D), saturating_mul(R, c.classes))));
+    total = saturating_add(total, saturating_mul(T, D));
+    total = saturating_add(total, saturating_product({4, D, D}));
+    return saturating_add(total, saturating_add(saturating_mul(hd, T), saturating_mul(T, T)));
+}
+
+template <class F>
+void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
+    const Dims d(c, B, T);
+    const std::size_t nd = d.N * d.D;
+    const bool new_length = a.T != T;
+    a.B = B;
+    a.T = T;
+    a.x.resize((d.L + 1) * nd);
+    for (auto* v : {&a.ln1, &a.ln2, &a.q, &a.k, &a.v, &a.att, &a.mid}) v->resize(d.L * nd);
+    for (auto* v : {&a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd}) v->resize(d.L * d.N);
+    a.weights.resize(d.L * B * d.H * T * T);
+    a.hidden.resize(d.L * 4 * nd);
+    a.lnf.resize(nd);
+    a.lnf_mean.resize(d.N);
+    a.lnf_rstd.resize(d.N);
+    a.pooled.resize(c.readout == Readout::mean ? B * d.D : 0);
+    a.d_pooled.resize(a.pooled.size());
+    a.logits.resize(d.R * d.C);
+    a.d_logits.resize(d.R * d.C);
+    for (auto* v : {&a.d_x, &a.d_ln, &a.d_tmp, &a.d_proj, &a.d_heads, &a.d_q, &a.d_k, &a.d_v}) v->resize(nd);
+    a.d_hidden.resize(4 * nd);
+    if (c.positions == Positions::sinusoidal && (new_length || a.table.empty())) {
+        a.table.resize(T * d.D);
+        positions_fast<F>(a.table, static_cast<std::int64_t>(T), c.width);
+    }
+}
+
+template <class F>
+void network_forward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const std::int32_t* ids,
+                     Kernels kernels) {
+    const Dims d(c, a.B, a.T);
+    const F* table = c.positions == Positions::sinusoidal ? a.table.data()
+                     : c.positions == Positions::learned  ? p.positions
+                                                          : nullptr;
+    input_forward<F>(a.x.data(), ids, p.embed, table, d.B, d.T, d.D);
+    for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels);
+    const F* last = a.x.data() + d.L * d.N * d.D;
+    layernorm_forward<F>(a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N, d.D);
+    const F* features = a.lnf.data();  // (R, D): the rows the readout maps to logits
+    if (c.readout == Readout::mean) {
+        mean_forward<F>(a.pooled.data(), a.lnf.data(), d.B, d.T, d.D);
+        features = a.pooled.data();
+    }
+    linear_forward<F>(kernels, a.logits.data(), features, p.readout_weight, p.readout_bias, d.R, d.D, d.C);
+}
+
+template <class F>
+void network_backward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const ParameterView<F>& g,
+                      const std::int32_t* ids, Kernels kernels) {
+    const Dims d(c, a.B, a.T);
+    F* dlnf = a.d_ln.data();
+    if (c.readout == Readout::mean) {
+        linear_backward<F>(a, kernels, a.d_pooled.data(), g.readout_weight, g.readout_bias, a.d_logits.data(),
+                           a.pooled.data(), p.readout_weight, d.B, d.D, d.C);
+        mean_backward<F>(dlnf, a.d_pooled.data(), d.B, d.T, d.D);
+    } else {
+        linear_backward<F>(a, kernels, dlnf, g.readout_weight, g.readout_bias, a.d_logits.data(), a.lnf.data(),
+                           p.readout_weight, d.N, d.D, d.C);
+    }
+    const F* last = a.x.data() + d.L * d.N * d.D;
+    layernorm_backward<F>(a.d_x.data(), g.norm_gain, g.norm_bias, dlnf, last, p.norm_gain, a.lnf_mean.data(),
+                          a.lnf_rstd.data(), d.N, d.D);
+    for (std::size_t l = d.L; l-- > 0;) block_backward<F>(a, c, p.layers[l], g.layers[l], d, l, kernels);
+    input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, d.B, d.T, d.D, d.V);
+    if (g.positions) {
+        // the learned table's rows past T took no part: their gradient is 0
+        const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));
+        std::fill(g.positions + d.T * d.D, g.positions + rows * d.D, F{0});
+    }
+}
+
+template void prepare<double>(Activations<double>&, const Config&, std::size_t, std::size_t);
+template void prepare<float>(Activations<float>&, const Config&, std::size_t, std::size_t);
+template void network_forward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
+                                      const std::int32_t*, Kernels);
+template void network_forward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
+                                     const std::int32_t*, Kernels);
+template void network_backward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
+                                       const ParameterView<double>&, const std::int32_t*, Kernels);
+template void network_backward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
+                                      const ParameterView<float>&, const std::int32_t*, Kernels);
+
+}  // namespace seqorder::model

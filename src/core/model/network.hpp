@@ -1,0 +1,76 @@
+// The whole network, forward and backward, for ids of shape (B, T) whose values and sizes have been checked: the
+// steps of steps.hpp (or, in float32, the fast kernels of steps_fast.hpp) in the order of the architecture.
+//
+//   x = embed[ids] + p                          p: the sinusoidal table's rows, or the learned table's, or nothing
+//   each layer:  x = x + Wo . attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv)    per head, causal?
+//                x = x + relu(LN2(x) W1 + b1) W2 + b2
+//   logits = (mean over t of LN(x)) Wr + br   (B, C)     readout 'mean'
+//          = LN(x) Wr + br                    (B, T, C)  readout 'each'
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "config.hpp"
+#include "parameters.hpp"
+
+namespace seqorder::model {
+
+// Which implementation runs the hot steps: fast applies to float32 only (float64 always runs the reference).
+enum class Kernels { reference, fast };
+
+// Everything the backward pass needs from the forward pass, and the backward pass's own buffers, for one (B, T).
+// N = B T rows of width D; per layer l: its input x[l] (x[L] is the last layer's output), LayerNorm outputs and
+// statistics, the heads' q, k, v (after rotation) and weights, the merged attention output, the middle residual and
+// the MLP's hidden (post-ReLU) activations.
+template <class F>
+struct Activations {
+    std::size_t B = 0, T = 0;
+    std::vector<F> x;                       // (L + 1, N, D)
+    std::vector<F> ln1, ln2;                // (L, N, D)
+    std::vector<F> ln1_mean, ln1_rstd, ln2_mean, ln2_rstd;  // (L, N)
+    std::vector<F> q, k, v;                 // (L, B, H, T, hd)
+    std::vector<F> weights;                 // (L, B, H, T, T)
+    std::vector<F> att;                     // (L, N, D): heads merged, before Wo
+    std::vector<F> mid;                     // (L, N, D): x + attention
+    std::vector<F> hidden;                  // (L, N, 4D)
+    std::vector<F> lnf, lnf_mean, lnf_rstd;  // (N, D), (N), (N)
+    std::vector<F> pooled;                  // (B, D), readout 'mean'
+    std::vector<F> logits;                  // (B, C) or (N, C)
+    std::vector<F> table;                   // (T, D): the sinusoidal rows for this T
+    // backward and scratch
+    std::vector<F> d_x, d_ln, d_tmp, d_proj, d_heads;  // (N, D) each
+    std::vector<F> d_q, d_k, d_v;           // (B, H, T, hd)
+    std::vector<F> d_hidden;                // (N, 4D)
+    std::vector<F> d_pooled, d_logits;      // (B, D), like logits
+    std::vector<float> workspace;           // the fast kernels' packed operands
+};
+
+// What Activations may hold for (B, T), in elements of F, saturated at INT64_MAX (never wrapped), checked against the
+// tensor limit before anything is allocated. With N = B T, hd = D / H and R = B ('mean') or N ('each'):
+//     L (12 N D + 4 N + B H T^2)      each layer: x, LayerNorms, q, k, v, att, mid (8 N D), hidden (4 N D),
+//                                     LayerNorm statistics (4 N), attention weights (B H T^2)
+//   + 14 N D + 2 N                    the last x, the final LayerNorm, the backward pass's buffers (12 N D)
+//   + 2 (B D + R C) + T D             pooled rows, logits and their gradients, the sinusoid table
+//   + 4 D^2 + hd T + T^2              the fast kernels' packed operands
+// (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table).
+std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T);
+
+// Sizes every buffer for (B, T) (keeping capacity, so repeated calls of one shape allocate nothing) and, for
+// sinusoidal positions, fills the table.
+template <class F>
+void prepare(Activations<F>& a, const Config& config, std::size_t B, std::size_t T);
+
+// ids (B, T) -> a.logits, keeping what the backward pass needs.
+template <class F>
+void network_forward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
+                     const std::int32_t* ids, Kernels kernels);
+
+// From a.d_logits (the loss's gradient with respect to a.logits) to the gradient of every parameter, written
+// (overwritten) through g. Needs the activations of the network_forward call just before.
+template <class F>
+void network_backward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
+                      const ParameterView<F>& g, const std::int32_t* ids, Kernels kernels);
+
+}  // namespace seqorder::model

@@ -1,0 +1,34 @@
+// The model's hot steps in float32, fast: matrix products on four-lane vectors (f32x4.hpp: WebAssembly SIMD128 under
+// -msimd128, four plain floats natively), for the steps that hold nearly all of a training step's arithmetic (the
+// projections, the MLP, the readout, and attention's products).
+//
+// Same results as the reference (steps.hpp), bit for bit: every output element is the same sum of the same products
+// added in the same order (one vector lane per output element, never a reordered reduction), the softmax is the
+// reference's code, and masked attention weights, being exactly 0, add exact zeros (so finite inputs give identical
+// bits; a NaN or infinity in a hidden value is where the two could differ). The tests check the bits over many
+// shapes. In the opt-in relaxed-SIMD build (SEQORDER_RELAXED_FMA) each multiply-add may be fused, so results there
+// differ from the reference by float32 rounding.
+//
+// `workspace` holds packed (transposed) operands; it grows to what the largest call needs and is reused.
+#pragma once
+
+#include <cstddef>
+#include <vector>
+
+namespace seqorder::model::fast {
+
+// As matmul_forward / matmul_backward in steps.hpp.
+void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t N,
+                    std::size_t C, std::size_t OC);
+void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
+                     const float* weight, std::size_t N, std::size_t C, std::size_t OC,
+                     std::vector<float>& workspace);
+
+// As attention_forward / attention_backward in steps.hpp.
+void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
+                       std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace);
+void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
+                        const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
+                        bool causal, std::vector<float>& workspace);
+
+}  // namespace seqorder::model::fast

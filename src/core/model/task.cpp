@@ -1,0 +1,94 @@
+#include "task.hpp"
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "random.hpp"
+#include "sizes.hpp"
+
+namespace seqorder::model {
+namespace {
+
+// The ids of every word but robot and person, in vocabulary order.
+std::vector<std::int32_t> filler_ids() {
+    std::vector<std::int32_t> fillers;
+    for (std::size_t id = 0; id < kTaskWords.size(); ++id)
+        if (static_cast<std::int32_t>(id) != kRobot && static_cast<std::int32_t>(id) != kPerson)
+            fillers.push_back(static_cast<std::int32_t>(id));
+    return fillers;
+}
+
+std::size_t check_task_args(std::int64_t count, std::int64_t length, bool mirrored) {
+    if (count < 0) throw std::invalid_argument("count must be a non-negative integer, got " + std::to_string(count));
+    if (mirrored && count % 2 != 0)
+        throw std::invalid_argument("count must be even with mirrored: true (sentences come in pairs), got " +
+                                    std::to_string(count));
+    if (length < 2)
+        throw std::invalid_argument("length must be at least 2 (a sentence holds robot and person), got " +
+                                    std::to_string(length));
+    return checked_count({count, length}, sizeof(std::int32_t), "ids of count * length = " +
+                         std::to_string(saturating_mul(count, length)) + " tokens");
+}
+
+}  // namespace
+
+void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                     std::int64_t length, std::uint64_t seed, bool mirrored) {
+    const std::size_t n = check_task_args(count, length, mirrored);
+    if (ids.size() != n || targets.size() != static_cast<std::size_t>(count))
+        throw std::invalid_argument("ids must hold count * length = " + std::to_string(n) + " values and targets " +
+                                    std::to_string(count) + ", got " + std::to_string(ids.size()) + " and " +
+                                    std::to_string(targets.size()));
+    const std::vector<std::int32_t> fillers = filler_ids();
+    const auto T = static_cast<std::size_t>(length);
+    SplitMix64 generator(seed);
+    const std::size_t step = mirrored ? 2 : 1;
+    for (std::size_t s = 0; s < static_cast<std::size_t>(count); s += step) {
+        std::int32_t* sentence = ids.data() + s * T;
+        for (std::size_t t = 0; t < T; ++t) sentence[t] = fillers[generator.uniform_below(fillers.size())];
+        const std::size_t robot = generator.uniform_below(T);
+        std::size_t person = generator.uniform_below(T - 1);
+        if (person >= robot) ++person;
+        sentence[robot] = kRobot;
+        sentence[person] = kPerson;
+        targets[s] = robot < person ? 1 : 0;
+        if (!mirrored) continue;
+        std::int32_t* mirror = sentence + T;
+        for (std::size_t t = 0; t < T; ++t) mirror[t] = sentence[t];
+        mirror[robot] = kPerson;
+        mirror[person] = kRobot;
+        targets[s + 1] = 1 - targets[s];
+    }
+}
+
+TaskBatch order_task(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored) {
+    check_task_args(count, length, mirrored);
+    TaskBatch batch{Tensor<std::int32_t>({static_cast<std::size_t>(count), static_cast<std::size_t>(length)}, "ids"),
+                    Tensor<std::int32_t>({static_cast<std::size_t>(count)}, "targets")};
+    order_task_into(batch.ids.data(), batch.targets.data(), count, length, seed, mirrored);
+    return batch;
+}
+
+template <class F>
+Score score(std::span<const F> logits, std::span<const std::int32_t> targets, std::int64_t classes) {
+    if (classes < 1 || logits.size() != targets.size() * static_cast<std::size_t>(classes))
+        throw std::invalid_argument("logits must hold targets.size() * classes values");
+    const auto C = static_cast<std::size_t>(classes);
+    Score s;
+    for (std::size_t r = 0; r < targets.size(); ++r) {
+        if (targets[r] == -1) continue;
+        const F* row = logits.data() + r * C;
+        std::size_t best = 0;
+        for (std::size_t c = 1; c < C; ++c)
+            if (row[c] > row[best]) best = c;
+        ++s.counted;
+        if (static_cast<std::int32_t>(best) == targets[r]) ++s.correct;
+    }
+    return s;
+}
+
+template Score score<double>(std::span<const double>, std::span<const std::int32_t>, std::int64_t);
+template Score score<float>(std::span<const float>, std::span<const std::int32_t>, std::int64_t);
+
+}  // namespace seqorder::model

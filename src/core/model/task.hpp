@@ -1,0 +1,50 @@
+// The lesson's task: does robot come before person? Seeded sentences over a small vocabulary of the lesson's words,
+// and the accuracy of a model's predictions on them.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+
+#include "tensor.hpp"
+
+namespace seqorder::model {
+
+// The vocabulary: a token's id is its index here. The first ten are the lesson page's sentence words, in its order.
+inline constexpr std::array<std::string_view, 16> kTaskWords = {
+    "the", "robot", "follows", "person", "sees", "a", "box", "and",
+    "lifts", "it", "near", "big", "small", "red", "slowly", "then"};
+inline constexpr std::int32_t kRobot = 1;
+inline constexpr std::int32_t kPerson = 3;
+
+// 'order': count sentences of `length` tokens. Each has exactly one robot and one person, at two distinct positions
+// drawn uniformly, and filler words (every other word of the vocabulary, uniformly) everywhere else; its target is 1
+// when robot comes first, else 0. With `mirrored`, sentences come in pairs: sentence 2k + 1 is sentence 2k with robot
+// and person swapped (and the other target), so both of a pair hold the same words and a model that cannot see order
+// scores exactly one of the two.
+// Draws, from one SplitMix64 stream seeded with `seed` (random.hpp), per sentence (per pair when mirrored): the
+// `length` fillers in order (indices into the fillers by uniform_below(14)), robot's position by uniform_below(length),
+// then person's by uniform_below(length - 1), skipping robot's.
+// ids: (count, length), targets: (count). Throws std::invalid_argument unless count >= 0 (even when mirrored),
+// length >= 2 and both spans hold exactly what the shape needs; std::length_error beyond kMaxTensorBytes.
+void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                     std::int64_t length, std::uint64_t seed, bool mirrored);
+
+struct TaskBatch {
+    Tensor<std::int32_t> ids;      // (count, length)
+    Tensor<std::int32_t> targets;  // (count)
+};
+TaskBatch order_task(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored);
+
+// How many of the counted rows a model gets right: logits (rows, classes), targets (rows), -1 not counted; a row's
+// prediction is its first largest logit.
+struct Score {
+    std::int64_t correct = 0;
+    std::int64_t counted = 0;
+    double fraction() const { return counted ? static_cast<double>(correct) / static_cast<double>(counted) : 0.0; }
+};
+template <class F>
+Score score(std::span<const F> logits, std::span<const std::int32_t> targets, std::int64_t classes);
+
+}  // namespace seqorder::model

@@ -1,0 +1,263 @@
+// Every rule of the model's configuration and inputs: the exception type (std::invalid_argument for a wrong value or
+// shape, std::out_of_range for an index outside its table, std::length_error beyond the tensor limit), a message that
+// names the argument as the JS API spells it, and a model that is unchanged and keeps working afterwards.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model_testing.hpp"
+
+namespace {
+
+using namespace model_testing;
+using seqorder::model::check_config;
+using seqorder::model::DType;
+using seqorder::model::dtype_from_name;
+using seqorder::model::positions_from_name;
+using seqorder::model::readout_from_name;
+using seqorder::model::seed_from_number;
+
+Config base() { return make_config(16, 8, 2, 1, Positions::none, false, Readout::mean, 2); }
+
+template <class Change>
+Config with(Change change) {
+    Config c = base();
+    change(c);
+    return c;
+}
+
+TEST_CASE("model errors: every configuration rule names its argument", "[model][errors]") {
+    auto invalid = [](const Config& c, const std::string& words) {
+        INFO(words);
+        REQUIRE_THROWS_MATCHES(Model<float>(c), std::invalid_argument, Says(words));
+        REQUIRE_THROWS_MATCHES(Model<double>(c), std::invalid_argument, Says(words));
+    };
+    invalid(with([](Config& c) { c.vocab = 0; }), "vocab must be an integer in 1 .. 2^31 - 1");
+    invalid(with([](Config& c) { c.vocab = -3; }), "vocab must be");
+    invalid(with([](Config& c) { c.vocab = std::int64_t{1} << 31; }), "vocab must be");
+    invalid(with([](Config& c) { c.width = 0; }), "width must be a positive integer");
+    invalid(with([](Config& c) { c.heads = 0; }), "heads must be a positive integer");
+    invalid(with([](Config& c) { c.heads = 3; }), "heads must divide width");
+    invalid(with([](Config& c) { c.layers = 0; }), "layers must be an integer in 1 .. 4");
+    invalid(with([](Config& c) { c.layers = 5; }), "layers must be an integer in 1 .. 4, got 5");
+    invalid(with([](Config& c) { c.classes = 0; }), "classes must be an integer in 1 .. 2^31 - 1");
+    invalid(with([](Config& c) { c.classes = std::int64_t{1} << 31; }), "classes must be");
+    invalid(with([](Config& c) { c.positions = Positions::learned; }), "maxLength is required with positions: 'learned'");
+    invalid(with([](Config& c) {
+                c.positions = Positions::learned;
+                c.max_length = 0;
+            }),
+            "maxLength must be a positive integer, got 0");
+    invalid(with([](Config& c) { c.max_length = 16; }), "maxLength applies only to positions: 'learned'");
+    invalid(with([](Config& c) {
+                c.positions = Positions::sinusoidal;
+                c.width = 7;
+                c.heads = 1;
+            }),
+            "width must be even with positions: 'sinusoidal'");
+    invalid(with([](Config& c) {
+                c.positions = Positions::rotary;
+                c.width = 6;
+            }),
+            "width / heads must be even with positions: 'rotary'");
+    // valid edge cases
+    CHECK_NOTHROW(Model<float>(with([](Config& c) {
+        c.vocab = 1;
+        c.width = 1;
+        c.heads = 1;
+        c.classes = 1;
+    })));
+    CHECK_NOTHROW(Model<float>(with([](Config& c) {
+        c.positions = Positions::learned;
+        c.max_length = 1;
+        c.layers = 4;
+    })));
+}
+
+TEST_CASE("model errors: configurations beyond the tensor limit are a length_error, computed without wrapping",
+          "[model][errors]") {
+    auto too_big = [](const Config& c) {
+        REQUIRE_THROWS_MATCHES(Model<float>(c), std::length_error, Says("parameters: at most"));
+    };
+    too_big(with([](Config& c) { c.vocab = std::int64_t{1} << 30; }));  // 2^33 embedding values
+    too_big(with([](Config& c) {
+        c.width = std::int64_t{1} << 14;  // 8 D^2 per layer
+        c.heads = 1;
+    }));
+    too_big(with([](Config& c) {
+        c.width = std::int64_t{1} << 40;  // D^2 overflows 64 bits: saturated, never wrapped
+        c.heads = 1;
+    }));
+    too_big(with([](Config& c) {
+        c.positions = Positions::learned;
+        c.max_length = std::numeric_limits<std::int64_t>::max();
+    }));
+    too_big(with([](Config& c) { c.classes = (std::int64_t{1} << 31) - 1; }));
+    // float32 fits twice the values of float64: a model of ~2^27 float64 values is refused, the float32 twin is not
+    const Config edge = with([](Config& c) {
+        c.vocab = (std::int64_t{1} << 27) / 8;
+        c.width = 8;
+    });
+    CHECK_THROWS_AS(Model<double>(edge), std::length_error);
+    CHECK_NOTHROW(check_config(edge, sizeof(float)));
+}
+
+TEST_CASE("model errors: names and seeds from JS values", "[model][errors]") {
+    CHECK(positions_from_name("rotary") == Positions::rotary);
+    CHECK(readout_from_name("each") == Readout::each);
+    CHECK(dtype_from_name("float64") == DType::float64);
+    CHECK_THROWS_MATCHES(positions_from_name("absolute"), std::invalid_argument,
+                         Says("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'absolute'"));
+    CHECK_THROWS_MATCHES(readout_from_name("last"), std::invalid_argument, Says("readout must be 'mean'"));
+    CHECK_THROWS_MATCHES(dtype_from_name("float16"), std::invalid_argument,
+                         Says("dtype must be 'float32' or 'float64', got 'float16'"));
+    CHECK(seed_from_number(0) == 0);
+    CHECK(seed_from_number(0x1p53) == (std::uint64_t{1} << 53));
+    for (double bad : {-1.0, 0.5, 0x1p53 + 2, std::nan(""), HUGE_VAL})
+        CHECK_THROWS_MATCHES(seed_from_number(bad), std::invalid_argument, Says("seed must be an integer in 0 .. 2^53"));
+}
+
+std::vector<float> forward_of(Model<float>& model, const Tensor<std::int32_t>& ids) {
+    const Tensor<float> logits = model.forward(ids);
+    return {logits.data().begin(), logits.data().end()};
+}
+
+TEST_CASE("model errors: every input rule, and the model keeps working afterwards", "[model][errors]") {
+    Model<float> model(with([](Config& c) {
+        c.positions = Positions::learned;
+        c.max_length = 9;
+    }));
+    const auto ids = random_ids(2, 3, 16, 5);
+    const Tensor<std::int32_t> targets(Shape{2}, std::vector<std::int32_t>{1, 0});
+    const std::vector<float> expected = forward_of(model, ids);
+    const std::vector<float> parameters(model.values().begin(), model.values().end());
+    std::vector<float> logits(4), gradients(model.values().size()), weights(1 * 2 * 3 * 3);
+    const std::span<const std::int32_t> id_span = ids.data(), target_span = targets.data();
+
+    // 1. shapes and span lengths
+    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 0, 6), std::invalid_argument,
+                         Says("ids must have shape (B, T) with B >= 1 and T >= 1, got (0, 6)"));
+    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 6, 0), std::invalid_argument, Says("got (6, 0)"));
+    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 3, 3), std::invalid_argument,
+                         Says("ids must hold B * T = 9 values, got 6"));
+    CHECK_THROWS_MATCHES(model.forward(std::span<float>(logits).first(3), id_span, 2, 3), std::invalid_argument,
+                         Says("logits must hold B * classes = 4 values, got 3"));
+    CHECK_THROWS_MATCHES(model.loss(id_span, target_span.first(1), 2, 3), std::invalid_argument,
+                         Says("targets must hold B (readout 'mean': one target per sequence) = 2 values, got 1"));
+    CHECK_THROWS_MATCHES(model.gradients(std::span<float>(gradients).first(10), id_span, target_span, 2, 3),
+                         std::invalid_argument, Says("gradients must hold the parameter count"));
+    CHECK_THROWS_MATCHES(model.attention_weights(std::span<float>(weights).first(9), id_span.first(3), 3), std::invalid_argument,
+                         Says("weights must hold layers * heads * T * T = 18 values, got 9"));
+    for (double lr : {-1.0, std::nan(""), HUGE_VAL})
+        CHECK_THROWS_MATCHES(model.step(id_span, target_span, 2, 3, lr), std::invalid_argument,
+                             Says("lr must be a finite number >= 0"));
+    // 2. the learned table
+    const auto long_ids = random_ids(1, 10, 16, 6);
+    CHECK_THROWS_MATCHES(model.forward(long_ids), std::out_of_range,
+                         Says("ids have T = 10 positions, but the learned table has 9 rows (maxLength)"));
+    // 4. values
+    auto bad_ids = ids;
+    bad_ids(1, 2) = 16;
+    CHECK_THROWS_MATCHES(model.forward(bad_ids), std::out_of_range,
+                         Says("ids[1, 2] = 16 is outside 0 .. vocab - 1 = 0 .. 15"));
+    bad_ids(1, 2) = -1;
+    CHECK_THROWS_MATCHES(model.forward(bad_ids), std::out_of_range, Says("ids[1, 2] = -1 is outside"));
+    for (std::int32_t bad : {2, -2})
+        CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2}, std::vector<std::int32_t>{0, bad})),
+                             std::out_of_range,
+                             Says("targets[1] = " + std::to_string(bad) +
+                                      " is outside -1 .. classes - 1 = -1 .. 1 (-1 ignores a target)"));
+    // the tensor API's ranks
+    CHECK_THROWS_MATCHES(model.forward(Tensor<std::int32_t>(Shape{3})), std::invalid_argument,
+                         Says("ids must have shape (B, T), got (3,)"));
+    CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2, 3})), std::invalid_argument,
+                         Says("targets must have shape (B) = (2,) for readout 'mean', got (2, 3)"));
+    CHECK_THROWS_MATCHES(model.attention_weights(ids), std::invalid_argument,
+                         Says("ids must have shape (T) or (1, T), got (2, 3)"));
+
+    // nothing changed, and it still works
+    CHECK(model.steps() == 0);
+    for (std::size_t i = 0; i < parameters.size(); ++i) REQUIRE(model.values()[i] == parameters[i]);
+    CHECK(forward_of(model, ids) == expected);
+}
+
+TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]") {
+    Model<double> model(with([](Config& c) { c.readout = Readout::each; }));
+    const auto ids = random_ids(2, 3, 16, 7);
+    CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2})), std::invalid_argument,
+                         Says("targets must have shape (B, T) = (2, 3) for readout 'each', got (2,)"));
+    const std::vector<std::int32_t> four(4, 0);
+    CHECK_THROWS_MATCHES(model.loss(ids.data(), four, 2, 3), std::invalid_argument,
+                         Says("targets must hold B * T (readout 'each': one target per position) = 6 values"));
+    auto targets = random_targets(model.config(), 2, 3, 8);
+    targets(1, 0) = 5;
+    CHECK_THROWS_MATCHES(model.loss(ids, targets), std::out_of_range, Says("targets[1, 0] = 5"));
+    CHECK(model.logits_shape(2, 3) == Shape{2, 3, 2});
+}
+
+TEST_CASE("model errors: a shape whose activations pass the limit is a length_error before any value is read",
+          "[model][errors]") {
+    Model<float> model(base());
+    // (B, T) = (4096, 512): 2M ids, but attention weights of B H T^2 = 2^31 values
+    std::vector<std::int32_t> ids(std::size_t{4096} * 512, 99);  // every id invalid: the size is checked first
+    std::vector<float> logits(4096 * 2);
+    CHECK_THROWS_MATCHES(model.forward(logits, ids, 4096, 512), std::length_error,
+                         Says("ids of shape (B, T) = (4096, 512) need more activations than the 1024 MiB"));
+    CHECK_THROWS_MATCHES(model.logits_shape(std::int64_t{1} << 40, 1), std::length_error,
+                         Says("logits would need more than the 1024 MiB"));
+    Model<float> each(with([](Config& c) { c.readout = Readout::each; }));
+    CHECK_THROWS_MATCHES(each.logits_shape(std::int64_t{1} << 40, std::int64_t{1} << 40), std::length_error,
+                         Says("logits would need more than the 1024 MiB"));
+    CHECK_THROWS_MATCHES(model.logits_shape(0, 3), std::invalid_argument, Says("got (0, 3)"));
+}
+
+TEST_CASE("model errors: set_parameters checks every name, shape and size before writing anything",
+          "[model][errors]") {
+    Model<float> model(base());
+    const std::vector<float> before(model.values().begin(), model.values().end());
+    const std::vector<float> bias(2, 5.0f), wrong(3, 1.0f), square(64, 1.0f);
+    using U = ParameterUpdate<float>;
+    auto rejects = [&](std::vector<U> updates, const std::string& words) {
+        INFO(words);
+        REQUIRE_THROWS_MATCHES(model.set_parameters(updates), std::invalid_argument, Says(words));
+        for (std::size_t i = 0; i < before.size(); ++i) REQUIRE(model.values()[i] == before[i]);
+    };
+    // the first update is valid each time: nothing may be written when a later one is not
+    rejects({{"readout.bias", {2}, bias}, {"readout.scale", {2}, bias}},
+            "the model has no parameter named 'readout.scale'");
+    rejects({{"readout.bias", {2}, bias}, {"readout.bias", {2}, bias}}, "parameter 'readout.bias' is given twice");
+    rejects({{"readout.bias", {2}, bias}, {"layers.0.attention.wq", {4, 16}, square}},
+            "parameter 'layers.0.attention.wq' has shape (8, 8), got (4, 16)");
+    rejects({{"readout.bias", {2}, bias}, {"norm.gain", {8}, wrong}},
+            "norm.gain must hold its shape's element count = 8 values, got 3");
+    rejects({{"readout.bias", {2}, bias}, {"positions", {9, 8}, square}}, "no parameter named 'positions'");
+    CHECK_THROWS_MATCHES(model.parameter("layers.1.mlp.w1"), std::invalid_argument,
+                         Says("no parameter named 'layers.1.mlp.w1'"));
+    // and a valid call writes exactly what it names
+    model.set_parameters(std::vector<U>{{"readout.bias", {2}, bias}});
+    const auto& p = model.parameter("readout.bias");
+    for (std::size_t i = 0; i < before.size(); ++i)
+        REQUIRE(model.values()[i] == (i >= p.offset && i < p.offset + p.size ? 5.0f : before[i]));
+}
+
+TEST_CASE("model errors: the order task's arguments", "[model][errors][task]") {
+    using seqorder::model::order_task;
+    using seqorder::model::order_task_into;
+    CHECK_THROWS_MATCHES(order_task(-1, 5, 0, false), std::invalid_argument, Says("count must be a non-negative"));
+    CHECK_THROWS_MATCHES(order_task(3, 5, 0, true), std::invalid_argument,
+                         Says("count must be even with mirrored: true"));
+    CHECK_THROWS_MATCHES(order_task(2, 1, 0, false), std::invalid_argument, Says("length must be at least 2"));
+    CHECK_THROWS_MATCHES(order_task(std::int64_t{1} << 40, std::int64_t{1} << 40, 0, false), std::length_error,
+                         Says("ids of count * length"));
+    std::vector<std::int32_t> ids(10), targets(2);
+    CHECK_THROWS_MATCHES(order_task_into(ids, targets, 2, 6, 0, false), std::invalid_argument,
+                         Says("ids must hold count * length = 12 values and targets 2, got 10 and 2"));
+    CHECK(order_task(0, 5, 0, true).ids.shape() == Shape{0, 5});
+}
+
+}  // namespace

@@ -1,0 +1,119 @@
+// The fast float32 kernels (steps_fast.hpp) against the reference steps (steps.hpp), bit for bit: each step alone over
+// sizes that exercise every edge of the 4 x 8 tiling (rows and columns below, at and past multiples of 4 and 8), and
+// whole models (forward, gradients, a few Adam steps) over a sweep of configurations and shapes. Natively the vector
+// type is four plain floats, so this runs the same tiling as the WebAssembly module.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "model/steps.hpp"
+#include "model/steps_fast.hpp"
+#include "model_testing.hpp"
+
+namespace {
+
+using namespace model_testing;
+using seqorder::model::Gradients;
+using seqorder::model::Kernels;
+namespace reference = seqorder::model;
+namespace fast = seqorder::model::fast;
+
+std::vector<float> random_floats(std::size_t n, std::mt19937& g) {
+    std::normal_distribution<float> normal(0, 1);
+    std::vector<float> x(n);
+    for (float& e : x) e = normal(g);
+    return x;
+}
+
+const std::size_t kSizes[] = {1, 2, 3, 4, 5, 7, 8, 9, 12, 13, 16, 17, 33};
+
+TEST_CASE("model fast kernels: matmul forward and backward give the reference's bits", "[model][fast]") {
+    std::mt19937 g(1);
+    for (std::size_t N : {1, 3, 4, 6, 12, 37})
+        for (std::size_t C : kSizes)
+            for (std::size_t OC : kSizes) {
+                INFO("N " << N << ", C " << C << ", OC " << OC);
+                const auto inp = random_floats(N * C, g), weight = random_floats(C * OC, g),
+                           bias = random_floats(OC, g), dout = random_floats(N * OC, g);
+                std::vector<float> want(N * OC), got(N * OC);
+                for (const float* b : {bias.data(), static_cast<const float*>(nullptr)}) {
+                    reference::matmul_forward<float>(want.data(), inp.data(), weight.data(), b, N, C, OC);
+                    fast::matmul_forward(got.data(), inp.data(), weight.data(), b, N, C, OC);
+                    testing::check_identical<float>("matmul forward", got, want);
+                }
+                std::vector<float> dinp(N * C), dweight(C * OC), dbias(OC), workspace;
+                std::vector<float> dinp2(N * C), dweight2(C * OC), dbias2(OC);
+                reference::matmul_backward<float>(dinp.data(), dweight.data(), dbias.data(), dout.data(), inp.data(),
+                                                  weight.data(), N, C, OC);
+                fast::matmul_backward(dinp2.data(), dweight2.data(), dbias2.data(), dout.data(), inp.data(),
+                                      weight.data(), N, C, OC, workspace);
+                testing::check_identical<float>("matmul dinp", dinp2, dinp);
+                testing::check_identical<float>("matmul dweight", dweight2, dweight);
+                testing::check_identical<float>("matmul dbias", dbias2, dbias);
+            }
+}
+
+TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {
+    std::mt19937 g(2);
+    for (const bool causal : {false, true})
+        for (std::size_t BH : {1, 3})
+            for (std::size_t T : kSizes)
+                for (std::size_t hd : {1, 2, 3, 4, 5, 8, 9, 16}) {
+                    INFO("BH " << BH << ", T " << T << ", hd " << hd << (causal ? ", causal" : ""));
+                    const std::size_t n = BH * T * hd;
+                    const auto q = random_floats(n, g), k = random_floats(n, g), v = random_floats(n, g),
+                               dout = random_floats(n, g);
+                    std::vector<float> out(n), weights(BH * T * T), out2(n), weights2(BH * T * T), workspace;
+                    reference::attention_forward<float>(out.data(), weights.data(), q.data(), k.data(), v.data(), BH, T,
+                                                        hd, causal);
+                    fast::attention_forward(out2.data(), weights2.data(), q.data(), k.data(), v.data(), BH, T, hd,
+                                            causal, workspace);
+                    testing::check_identical<float>("attention weights", weights2, weights);
+                    testing::check_identical<float>("attention output", out2, out);
+                    std::vector<float> dq(n), dk(n), dv(n), dq2(n), dk2(n), dv2(n);
+                    reference::attention_backward<float>(dq.data(), dk.data(), dv.data(), dout.data(), q.data(),
+                                                         k.data(), v.data(), weights.data(), BH, T, hd, causal);
+                    fast::attention_backward(dq2.data(), dk2.data(), dv2.data(), dout.data(), q.data(), k.data(),
+                                             v.data(), weights.data(), BH, T, hd, causal, workspace);
+                    testing::check_identical<float>("attention dq", dq2, dq);
+                    testing::check_identical<float>("attention dk", dk2, dk);
+                    testing::check_identical<float>("attention dv", dv2, dv);
+                }
+}
+
+TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) give the reference's bits",
+          "[model][fast]") {
+    std::mt19937 g(3);
+    const Positions positions[] = {Positions::none, Positions::sinusoidal, Positions::learned, Positions::rotary};
+    const std::pair<std::int64_t, std::int64_t> widths[] = {{4, 1}, {8, 2}, {12, 3}, {16, 4}, {20, 2}, {32, 2}};
+    int cases = 0;
+    for (const auto& [width, heads] : widths)
+        for (Positions p : positions)
+            for (const bool causal : {false, true}) {
+                const Readout readout = (cases % 2) ? Readout::each : Readout::mean;
+                const std::int64_t layers = 1 + cases % 2;
+                const Config c = make_config(11, width, heads, layers, p, causal, readout, 2 + cases % 3, 1 + cases);
+                ++cases;
+                const std::size_t B = 1 + g() % 5, T = 1 + g() % 9;
+                INFO(describe(c) << ", B " << B << ", T " << T);
+                Model<float> fast_model(c), reference_model(c);
+                reference_model.set_kernels(Kernels::reference);
+                randomize(fast_model, g());
+                copy_parameters(reference_model, fast_model);
+                const auto ids = random_ids(B, T, c.vocab, g());
+                const auto targets = random_targets(c, B, T, g(), 0.2);
+                testing::check_identical<float>("logits", fast_model.forward(ids).data(),
+                                                reference_model.forward(ids).data());
+                const Gradients<float> a = fast_model.gradients(ids, targets), b = reference_model.gradients(ids, targets);
+                CHECK(a.loss == b.loss);
+                testing::check_identical<float>("gradients", a.values, b.values);
+                for (int s = 0; s < 3; ++s) CHECK(fast_model.step(ids, targets, 1e-2) == reference_model.step(ids, targets, 1e-2));
+                testing::check_identical<float>("parameters after 3 steps", fast_model.values(), reference_model.values());
+            }
+}
+
+}  // namespace

@@ -1,0 +1,110 @@
+// The model against its independent numpy implementation (tests/fixtures/make_model_fixtures.py): the generator, the
+// order task, and the logits, loss and every gradient of four small configurations (each kind of positions, causal and
+// bidirectional, both readouts, one to three heads, one and two layers, ignored targets).
+//
+// Tolerances, and why:
+//   float64: 1e-10 absolute. Both sides compute in float64 in different orders (numpy's einsum and pairwise sums, the
+//     core's loops); the values are O(1) and pass through ~30 steps, so they agree to ~1e-14 (measured below).
+//   float32: the same inputs (the fixture's parameters are float32 numbers), computed in float32: each value carries a
+//     few float32 rounding steps (2^-24 ~ 6e-8) per step it went through, relative to the magnitudes that met on the
+//     way. 2e-5 absolute for logits and loss (values O(1), ~30 steps), 1e-4 for gradients (sums over every token).
+//   normals: the core's logarithm is its own (basic operations only) and numpy's script uses math.log: within a few ulp.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+
+#include "compare.hpp"
+#include "model/random.hpp"
+#include "model_testing.hpp"
+
+namespace {
+
+using namespace model_testing;
+using seqorder::model::Gradients;
+using seqorder::model::Kernels;
+using seqorder::model::SplitMix64;
+
+TEST_CASE("model fixture: SplitMix64 outputs match the numpy port bit for bit", "[model][fixtures]") {
+    const fixtures::File& f = model_fixture();
+    for (std::uint64_t seed : {0ull, 1ull, 20240612ull}) {
+        const fixtures::Array& a = f["random/splitmix64/" + std::to_string(seed)];
+        SplitMix64 g(seed);
+        for (std::size_t i = 0; i < a.dim(0); ++i) {
+            const std::uint64_t x = g.next();
+            INFO("seed " << seed << ", output " << i);
+            CHECK((x >> 32) == static_cast<std::uint64_t>(a.values[2 * i]));
+            CHECK((x & 0xFFFFFFFFu) == static_cast<std::uint64_t>(a.values[2 * i + 1]));
+        }
+    }
+}
+
+TEST_CASE("model fixture: normal values match the numpy port within 4 ulp", "[model][fixtures]") {
+    const fixtures::File& f = model_fixture();
+    for (std::uint64_t seed : {7ull, 2024ull}) {
+        const fixtures::Array& a = f["random/normal/" + std::to_string(seed)];
+        SplitMix64 g(seed);
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            INFO("seed " << seed << ", value " << i);
+            CHECK_THAT(g.normal(), Catch::Matchers::WithinULP(a.values[i], 4));
+        }
+    }
+}
+
+TEST_CASE("model fixture: order_task draws the numpy port's sentences", "[model][fixtures][task]") {
+    const fixtures::File& f = model_fixture();
+    const std::size_t cases = f.count("task/order", "args");
+    REQUIRE(cases == 3);
+    for (std::size_t i = 0; i < cases; ++i) {
+        const std::string prefix = "task/order/" + std::to_string(i);
+        const fixtures::Array& args = f[prefix + "/args"];
+        const auto batch = seqorder::model::order_task(args.integer(0), args.integer(1),
+                                                       static_cast<std::uint64_t>(args.integer(2)), args.integer(3) != 0);
+        INFO(prefix);
+        testing::check_identical<std::int32_t>("ids", batch.ids.data(), int_tensor(f[prefix + "/ids"]).data());
+        testing::check_identical<std::int32_t>("targets", batch.targets.data(), int_tensor(f[prefix + "/targets"]).data());
+    }
+}
+
+template <class T>
+void check_case(const std::string& prefix, Kernels kernels, double value_tolerance, double gradient_tolerance) {
+    const fixtures::File& f = model_fixture();
+    Model<T> model = fixture_model<T>(prefix);
+    model.set_kernels(kernels);
+    const auto ids = int_tensor(f[prefix + "/ids"]);
+    const auto targets = int_tensor(f[prefix + "/targets"]);
+    const std::string kind = std::string(sizeof(T) == 8 ? "float64" : "float32") +
+                             (kernels == Kernels::fast ? "" : " reference") + " " + prefix + " (" +
+                             describe(model.config()) + ")";
+    INFO(kind);
+    const Tensor<T> logits = model.forward(ids);
+    REQUIRE(logits.shape() == Shape(f[prefix + "/logits"].shape.begin(), f[prefix + "/logits"].shape.end()));
+    testing::check_within_abs<T>("model logits, " + kind, logits.data(), f[prefix + "/logits"], value_tolerance);
+    const double loss = model.loss(ids, targets);
+    testing::check_within_abs<double>("model loss, " + kind, std::span<const double>(&loss, 1), f[prefix + "/loss"],
+                                      value_tolerance);
+    const Gradients<T> g = model.gradients(ids, targets);
+    CHECK_THAT(g.loss, Catch::Matchers::WithinAbs(loss, 0.0));
+    for (const auto& p : model.parameters())
+        testing::check_within_abs<T>("model gradient " + p.name + ", " + kind,
+                                     std::span<const T>(g.values).subspan(p.offset, p.size),
+                                     f[prefix + "/grad/" + p.name], gradient_tolerance);
+}
+
+TEST_CASE("model fixture: float64 logits, loss and every gradient match numpy within 1e-10", "[model][fixtures]") {
+    const std::size_t cases = model_fixture().count("model", "config");
+    REQUIRE(cases == 4);
+    for (std::size_t c = 0; c < cases; ++c) check_case<double>("model/" + std::to_string(c), Kernels::fast, 1e-10, 1e-10);
+}
+
+TEST_CASE("model fixture: float32 (fast kernels and reference) match numpy within float32 rounding",
+          "[model][fixtures]") {
+    const std::size_t cases = model_fixture().count("model", "config");
+    for (std::size_t c = 0; c < cases; ++c) {
+        check_case<float>("model/" + std::to_string(c), Kernels::fast, 2e-5, 1e-4);
+        check_case<float>("model/" + std::to_string(c), Kernels::reference, 2e-5, 1e-4);
+    }
+}
+
+}  // namespace

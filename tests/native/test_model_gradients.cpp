@@ -1,0 +1,194 @@
+// The model's hand-written backward pass against central finite differences of its forward pass, for every element of
+// every parameter, over configurations that cover each kind of positions, causal and bidirectional attention, both
+// readouts, one to four heads and one or two layers; float32 against float64; Adam against a hand computation; the
+// all-ignored loss.
+//
+// Finite differences in float64 with h = 1e-5: the central difference's truncation error is ~h^2 |f'''| ~ 1e-10 and
+// its rounding error ~1e-16 |loss| / h ~ 1e-11, so the analytic gradient must agree within 1e-7 (absolute, or relative
+// to |g| above 1). Parameters are random at scale 0.5 (model_testing.hpp), so every step works in its nonlinear range;
+// a ReLU input within h of 0 would make a difference cross a kink, and the fixed seeds below have none.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "compare.hpp"
+#include "model_testing.hpp"
+
+namespace {
+
+using namespace model_testing;
+using seqorder::model::Gradients;
+using seqorder::model::kAdamBeta1;
+using seqorder::model::kAdamBeta2;
+using seqorder::model::kAdamEps;
+
+struct Case {
+    Config config;
+    std::size_t B, T;
+    double ignored;  // fraction of targets set to -1
+};
+
+std::vector<Case> gradient_cases() {
+    return {
+        {make_config(5, 4, 1, 1, Positions::none, false, Readout::mean, 3), 3, 5, 0.0},
+        {make_config(6, 8, 2, 2, Positions::sinusoidal, true, Readout::each, 3), 2, 5, 0.3},
+        {make_config(7, 8, 2, 1, Positions::learned, false, Readout::each, 2), 2, 6, 0.2},
+        {make_config(5, 8, 2, 2, Positions::rotary, true, Readout::mean, 3), 3, 4, 0.0},
+        {make_config(4, 8, 4, 1, Positions::rotary, false, Readout::each, 2), 2, 5, 0.0},
+        {make_config(6, 4, 2, 2, Positions::learned, true, Readout::mean, 2), 2, 7, 0.0},
+        {make_config(5, 6, 3, 1, Positions::none, true, Readout::each, 4), 2, 6, 0.4},
+    };
+}
+
+TEST_CASE("model gradients: every parameter's gradient matches central finite differences (float64)",
+          "[model][gradients]") {
+    std::uint32_t seed = 100;
+    for (const Case& c : gradient_cases()) {
+        INFO(describe(c.config) << ", B " << c.B << ", T " << c.T);
+        Model<double> model(c.config);
+        randomize(model, ++seed);
+        const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
+        const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
+        const Gradients<double> g = model.gradients(ids, targets);
+        CHECK(g.loss == model.loss(ids, targets));
+
+        const double h = 1e-5;
+        std::vector<double> values(model.values().begin(), model.values().end());
+        double worst = 0;
+        for (const auto& p : model.parameters()) {
+            for (std::size_t i = 0; i < p.size; ++i) {
+                const double saved = values[p.offset + i];
+                auto loss_at = [&](double x) {
+                    values[p.offset + i] = x;
+                    const ParameterUpdate<double> u{p.name, p.shape,
+                                                    std::span<const double>(values).subspan(p.offset, p.size)};
+                    model.set_parameters(std::span(&u, 1));
+                    return model.loss(ids, targets);
+                };
+                const double numeric = (loss_at(saved + h) - loss_at(saved - h)) / (2 * h);
+                loss_at(saved);
+                const double analytic = g.values[p.offset + i];
+                const double error = std::abs(numeric - analytic) / std::max(1.0, std::abs(analytic));
+                worst = std::max(worst, error);
+                if (error > 1e-7) {
+                    INFO(p.name << "[" << i << "]: backward " << analytic << ", finite difference " << numeric);
+                    CHECK(error <= 1e-7);
+                }
+            }
+        }
+        testing::report("model finite differences, " + describe(c.config), worst, 1e-7);
+        // Not all zero: the check above compared something.
+        double largest = 0;
+        for (double x : g.values) largest = std::max(largest, std::abs(x));
+        CHECK(largest > 1e-3);
+    }
+}
+
+TEST_CASE("model gradients: float32 agrees with float64 on the same parameters", "[model][gradients]") {
+    // float32 carries a few rounding steps (6e-8) of the magnitudes met per step: logits within 1e-5 of float64,
+    // gradients within 1e-4 (they sum over every token), relative to max(1, |value|).
+    std::uint32_t seed = 300;
+    for (const Case& c : gradient_cases()) {
+        INFO(describe(c.config));
+        Model<double> reference(c.config);
+        randomize(reference, ++seed);
+        Model<float> model(c.config);
+        copy_parameters(model, reference);
+        const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
+        const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
+        const Tensor<double> want = reference.forward(ids);
+        const Tensor<float> got = model.forward(ids);
+        for (std::size_t i = 0; i < want.size(); ++i)
+            CHECK_THAT(got.data()[i], Catch::Matchers::WithinAbs(want.data()[i], 1e-5 * std::max(1.0, std::abs(want.data()[i]))));
+        const Gradients<double> g64 = reference.gradients(ids, targets);
+        const Gradients<float> g32 = model.gradients(ids, targets);
+        CHECK_THAT(g32.loss, Catch::Matchers::WithinAbs(g64.loss, 1e-5 * std::max(1.0, g64.loss)));
+        double worst = 0;
+        for (std::size_t i = 0; i < g64.values.size(); ++i)
+            worst = std::max(worst, std::abs(g32.values[i] - g64.values[i]) / std::max(1.0, std::abs(g64.values[i])));
+        testing::report("model float32 vs float64 gradients, " + describe(c.config), worst, 1e-4);
+        CHECK(worst <= 1e-4);
+    }
+}
+
+TEST_CASE("model gradients: all targets ignored gives loss 0 and zero gradients", "[model][gradients]") {
+    const Config c = make_config(6, 8, 2, 1, Positions::learned, true, Readout::each, 3);
+    Model<double> model(c);
+    randomize(model, 7);
+    const auto ids = random_ids(2, 5, c.vocab, 8);
+    Tensor<std::int32_t> targets({2, 5});
+    for (std::int32_t& t : targets.data()) t = -1;
+    CHECK(model.loss(ids, targets) == 0.0);
+    const Gradients<double> g = model.gradients(ids, targets);
+    CHECK(g.loss == 0.0);
+    for (double x : g.values) REQUIRE(x == 0.0);
+    // a step then moves nothing
+    const std::vector<double> before(model.values().begin(), model.values().end());
+    CHECK(model.step(ids, targets, 0.1) == 0.0);
+    for (std::size_t i = 0; i < before.size(); ++i) REQUIRE(model.values()[i] == before[i]);
+    CHECK(model.steps() == 1);
+}
+
+TEST_CASE("model gradients: ignored targets count for nothing, the mean is over the others", "[model][gradients]") {
+    // loss over rows {0, 2} of three = mean of the two single-row losses
+    const Config c = make_config(6, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 3);
+    Model<double> model(c);
+    randomize(model, 9);
+    const auto ids = random_ids(3, 4, c.vocab, 10);
+    const Tensor<std::int32_t> both(Shape{3}, std::vector<std::int32_t>{2, -1, 0});
+    auto single = [&](std::size_t row, std::int32_t target) {
+        Tensor<std::int32_t> one({1, 4});
+        for (std::size_t t = 0; t < 4; ++t) one(0, t) = ids(row, t);
+        return model.loss(one, Tensor<std::int32_t>(Shape{1}, std::vector<std::int32_t>{target}));
+    };
+    CHECK_THAT(model.loss(ids, both), Catch::Matchers::WithinAbs((single(0, 2) + single(2, 0)) / 2, 1e-14));
+}
+
+// Adam by hand, from the definition (Kingma and Ba, Algorithm 1), in float64: the model's steps must agree.
+TEST_CASE("model Adam: two steps match a hand computation", "[model][adam]") {
+    const Config c = make_config(5, 4, 2, 1, Positions::rotary, true, Readout::mean, 2);
+    Model<double> model(c);
+    randomize(model, 11);
+    const auto ids = random_ids(3, 5, c.vocab, 12);
+    const auto targets = random_targets(c, 3, 5, 13);
+    const double lr = 0.01;
+    const std::size_t n = model.values().size();
+    std::vector<double> p(model.values().begin(), model.values().end()), m(n, 0.0), v(n, 0.0);
+    for (int t = 1; t <= 2; ++t) {
+        const Gradients<double> g = model.gradients(ids, targets);
+        for (std::size_t i = 0; i < n; ++i) {
+            m[i] = kAdamBeta1 * m[i] + (1 - kAdamBeta1) * g.values[i];
+            v[i] = kAdamBeta2 * v[i] + (1 - kAdamBeta2) * g.values[i] * g.values[i];
+            const double m_hat = m[i] / (1 - std::pow(kAdamBeta1, t));
+            const double v_hat = v[i] / (1 - std::pow(kAdamBeta2, t));
+            p[i] -= lr * m_hat / (std::sqrt(v_hat) + kAdamEps);
+        }
+        CHECK(model.step(ids, targets, lr) == g.loss);  // the loss before the step
+        CHECK(model.steps() == t);
+        for (std::size_t i = 0; i < n; ++i) REQUIRE_THAT(model.values()[i], Catch::Matchers::WithinULP(p[i], 4));
+    }
+}
+
+TEST_CASE("model Adam: the first step moves each parameter by lr against its gradient's sign", "[model][adam]") {
+    // After one step m_hat = g and v_hat = g^2 (up to float32 rounding), so p moves by -lr g / (|g| + eps).
+    const Config c = make_config(5, 4, 2, 1, Positions::none, false, Readout::each, 2);
+    Model<float> model(c);
+    randomize(model, 14);
+    const auto ids = random_ids(2, 5, c.vocab, 15);
+    const auto targets = random_targets(c, 2, 5, 16);
+    const Gradients<float> g = model.gradients(ids, targets);
+    const std::vector<float> before(model.values().begin(), model.values().end());
+    const double lr = 1e-2;
+    model.step(ids, targets, lr);
+    for (std::size_t i = 0; i < before.size(); ++i) {
+        const double moved = static_cast<double>(model.values()[i]) - before[i];
+        const double gi = g.values[i];
+        // float32: p (|p| < 4) is rounded once after the move (<= 2.4e-7), the move itself to a few ulp
+        REQUIRE_THAT(moved, Catch::Matchers::WithinAbs(-lr * gi / (std::abs(gi) + kAdamEps), 5e-7));
+    }
+}
+
+}  // namespace
