@@ -1,5 +1,5 @@
-// The only C++ file of the package that knows about Emscripten: exposes the core's calls (src/core/calls.hpp) to the
-// JS layer (src/js/api.mjs).
+// The binding of the core's calls (src/core/calls.hpp) to the JS layer (src/js/api.mjs); model.cpp binds the
+// trainable model's. These files and values.hpp are the only C++ files of the package that know about Emscripten.
 //
 // Kept thin on purpose:
 // - Each function takes one struct of arguments (an embind value_object: a plain JS object with every field present,
@@ -7,28 +7,29 @@
 //   plus their element count, dtype and shape; the JS layer has copied their data into the heap.
 // - Each returns a plain object: { results: [{ address, dtype, shape }] } on success, the results' blocks handed over
 //   to the JS layer (it copies them out and frees them), or { error } with the core's message, which the JS layer
-//   throws as a RangeError. Nothing is thrown across the boundary, so no C++ frame is skipped and nothing leaks.
+//   throws as a RangeError (values.hpp: run). Nothing is thrown across the boundary, so no C++ frame is skipped and
+//   nothing leaks.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
 
 #include <cstdint>
-#include <exception>
-#include <new>
+#include <optional>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "attention_fast.hpp"
 #include "calls.hpp"
 #include "tensor.hpp"
+#include "values.hpp"
 
 namespace {
 
 using emscripten::val;
 namespace calls = seqorder::calls;
+using namespace seqorder::binding;  // the field converters and run() (values.hpp)
 
-// ---- fields that are not plain numbers, strings or booleans: converted by getter / setter pairs ----
+// ---- TensorArg's fields that are not plain numbers or strings ----
 
 double get_address(const calls::TensorArg& t) { return static_cast<double>(reinterpret_cast<std::uintptr_t>(t.data)); }
 void set_address(calls::TensorArg& t, double address) {
@@ -39,58 +40,7 @@ void set_count(calls::TensorArg& t, double count) { t.count = static_cast<std::i
 val get_shape(const calls::TensorArg& t) { return val::array(t.shape); }
 void set_shape(calls::TensorArg& t, const val& shape) { t.shape = emscripten::vecFromJSArray<double>(shape); }
 
-// An optional number: undefined leaves the core's default.
-template <class Args, double Args::*Field>
-val get_number(const Args& a) { return val(a.*Field); }
-template <class Args, double Args::*Field>
-void set_number(Args& a, const val& x) {
-    if (!x.isUndefined()) a.*Field = x.as<double>();
-}
-template <class Args, std::optional<double> Args::*Field>
-val get_optional(const Args& a) { return (a.*Field) ? val(*(a.*Field)) : val::undefined(); }
-template <class Args, std::optional<double> Args::*Field>
-void set_optional(Args& a, const val& x) {
-    if (x.isUndefined()) (a.*Field).reset();
-    else a.*Field = x.as<double>();
-}
-template <class Args, std::string Args::*Field>
-val get_text(const Args& a) { return val(a.*Field); }
-template <class Args, std::string Args::*Field>
-void set_text(Args& a, const val& x) {
-    if (!x.isUndefined()) a.*Field = x.as<std::string>();
-}
-template <class Args, bool Args::*Field>
-val get_flag(const Args& a) { return val(a.*Field); }
-template <class Args, bool Args::*Field>
-void set_flag(Args& a, const val& x) {
-    if (!x.isUndefined()) a.*Field = x.as<bool>();
-}
-
 // ---- the calls ----
-
-// Runs the core call, turning its results into { results } and any exception into { error }.
-template <class F>
-val run(F&& call) {
-    val outcome = val::object();
-    try {
-        std::vector<calls::Result> results = call();
-        val list = val::array();
-        for (const calls::Result& r : results) {
-            val item = val::object();
-            item.set("dtype", r.dtype);
-            item.set("shape", val::array(std::vector<double>(r.shape.begin(), r.shape.end())));
-            item.set("address", static_cast<double>(reinterpret_cast<std::uintptr_t>(r.data.get())));
-            list.call<void>("push", item);
-        }
-        outcome.set("results", list);
-        for (calls::Result& r : results) static_cast<void>(r.data.release());  // the JS layer frees them now
-    } catch (const std::bad_alloc&) {
-        outcome.set("error", std::string("out of memory: the WebAssembly heap cannot hold this call's tensors"));
-    } catch (const std::exception& e) {
-        outcome.set("error", std::string(e.what()));
-    }
-    return outcome;
-}
 
 val positions(const calls::PositionsArgs& a) { return run([&] { return calls::positions(a); }); }
 val embed(const calls::EmbedArgs& a) { return run([&] { return calls::embed(a); }); }

@@ -11,6 +11,7 @@
 
 #include "attention.hpp"
 #include "attention_fast.hpp"
+#include "call_args.hpp"
 #include "embed.hpp"
 #include "positions.hpp"
 #include "rope.hpp"
@@ -18,126 +19,6 @@
 
 namespace seqorder::calls {
 namespace {
-
-using Sizes = std::vector<std::int64_t>;
-
-// Largest size or integer a caller can give exactly: 2^53 - 1 (JavaScript's Number.MAX_SAFE_INTEGER).
-constexpr double kMaxSafe = 9007199254740991.0;
-
-// `name` as an integer in [min, max] (max at most 2^53): a finite whole number, no fraction.
-std::int64_t integer(double x, const std::string& name, std::int64_t min, std::int64_t max) {
-    if (!std::isfinite(x) || std::trunc(x) != x)
-        throw std::invalid_argument(name + " must be an integer, got " + number_text(x));
-    if (x < static_cast<double>(min) || x > static_cast<double>(max)) {
-        std::string rule = "between " + std::to_string(min) + " and " + std::to_string(max);
-        if (max >= kMaxPosition - 1)  // an open range: say which end was passed, with the limit as a power of two
-            rule = x < static_cast<double>(min) ? "at least " + std::to_string(min)
-                                                : max == kMaxPosition ? "at most 2^53" : "at most 2^53 - 1";
-        throw std::invalid_argument(name + " must be an integer " + rule + ", got " + number_text(x));
-    }
-    return static_cast<std::int64_t>(x);
-}
-
-std::int64_t size(double x, const std::string& name) { return integer(x, name, 0, static_cast<std::int64_t>(kMaxSafe)); }
-
-// "[2, 3]": a shape as the caller wrote it
-std::string shape_text(std::span<const std::int64_t> sizes) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
-    return s + "]";
-}
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
-
-// The element type named `dtype` among `allowed` (float64, float32, int32), else the error for argument `name`.
-void check_dtype(const std::string& name, const std::string& dtype, std::initializer_list<const char*> allowed) {
-    std::string list;
-    std::size_t i = 0;
-    for (const char* a : allowed) {
-        if (dtype == a) return;
-        list += (i == 0 ? "" : i + 1 == allowed.size() ? " or " : ", ") + quoted(a);
-        ++i;
-    }
-    throw std::invalid_argument(name + " must be " + list + ", got " + quoted(dtype));
-}
-
-// The checked sizes of a tensor argument called `name`: each entry a non-negative integer, their product its count.
-Sizes dims(const TensorArg& t, const std::string& name) {
-    Sizes sizes;
-    sizes.reserve(t.shape.size());
-    for (std::size_t axis = 0; axis < t.shape.size(); ++axis) {
-        const double d = t.shape[axis];
-        if (!std::isfinite(d) || std::trunc(d) != d || d < 0 || d > kMaxSafe)
-            throw std::invalid_argument(name + ".shape[" + std::to_string(axis) + "] must be a non-negative integer, got " +
-                                        number_text(d));
-        sizes.push_back(static_cast<std::int64_t>(d));
-    }
-    // The product, saturated: an overflowing product cannot equal a count of elements in memory.
-    bool empty = false;
-    std::int64_t product = 1;
-    for (const std::int64_t d : sizes) {
-        empty = empty || d == 0;
-        if (!empty && __builtin_mul_overflow(product, d, &product)) product = std::numeric_limits<std::int64_t>::max();
-    }
-    if (empty) product = 0;
-    if (product != t.count)
-        throw std::invalid_argument(name + ".data has " + std::to_string(t.count) + " elements but shape " + shape_text(sizes) +
-                                    " needs " + (product == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(product)));
-    return sizes;
-}
-
-std::size_t element_bytes(const std::string& dtype) { return dtype == "float64" ? 8 : 4; }
-
-// A result of `shape` and `dtype`, not allocated yet: its count checked against the tensor limit, and the caller's
-// `out` array, if one was given, held to it. A call plans every result before it allocates any, so that no rule is
-// found broken once memory is taken (fuzz finding: attention's three steps, up to 1 GiB each, were allocated before
-// the output's size and out length were checked).
-Result plan_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
-    Result r;
-    r.count = checked_count(shape, element_bytes(dtype), what);
-    if (out_length && *out_length != static_cast<double>(r.count))
-        throw std::invalid_argument("out must have exactly " + std::to_string(r.count) + " elements for this result, got " +
-                                    number_text(*out_length));
-    r.dtype = dtype;
-    r.shape = std::move(shape);
-    return r;
-}
-
-// Allocates the block of a planned result (uninitialized); `what` names it if the heap cannot hold it.
-void allocate(Result& r, const std::string& what) {
-    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(r.dtype);
-    r.data.reset(std::malloc(std::max<std::size_t>(bytes, 8)));
-    if (!r.data) {
-        char mib[32];
-        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-        throw std::runtime_error(what + ": out of memory, the heap cannot hold " + mib + " more");
-    }
-}
-
-// The one result of a call: planned, then allocated.
-Result make_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
-    Result r = plan_result(what, dtype, std::move(shape), out_length);
-    allocate(r, what);
-    return r;
-}
-
-template <class T>
-std::span<T> out_span(Result& r) {
-    return {static_cast<T*>(r.data.get()), static_cast<std::size_t>(r.count)};
-}
-template <class T>
-std::span<const T> in_span(const TensorArg& t) {
-    return {static_cast<const T*>(t.data), static_cast<std::size_t>(t.count)};
-}
-
-// Calls work.template operator()<T>() with T = float for "float32", else double.
-template <class F>
-void for_float(const std::string& dtype, F&& work) {
-    if (dtype == "float32")
-        work.template operator()<float>();
-    else
-        work.template operator()<double>();
-}
 
 // x (.., T, D) as (batch, length, width), batch the product of the leading axes. The product divides x's count, so it
 // is exact whenever x has elements; an empty x's leading axes may be anything up to 2^53 - 1 each (fuzz finding: the

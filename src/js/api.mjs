@@ -1,9 +1,11 @@
-// The functions of the lesson on plain { data, shape, dtype } tensors, over one instance of the WebAssembly module.
+// The functions of the lesson on plain { data, shape, dtype } tensors, over one instance of the WebAssembly module
+// (and the trainable model's, from model.mjs).
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
 // core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
 // what is wrong), and returns JS-owned results (heap.mjs).
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
 import { heapRunner } from './heap.mjs';
+import { makeModelApi } from './model.mjs';
 
 export const version = '0.1.0';
 
@@ -115,5 +117,9 @@ export function makeApi(core) {
 
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
-  return Object.freeze({ version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats });
+  const { createModel, orderTask, taskWords } = makeModelApi(core, run);
+  return Object.freeze({
+    version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
+    createModel, orderTask, taskWords,
+  });
 }

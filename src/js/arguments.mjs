@@ -63,23 +63,40 @@ export function readChoice(name, value, choices) {
 }
 
 /**
- * An options object: undefined, or a plain object (its prototype Object.prototype or null) whose own keys are all
- * known. Only its own properties count (inherited ones are ignored); each is read once. Returns a plain object.
+ * A plain object (its prototype Object.prototype or null): its own string keys, each for which isKey(key) holds
+ * (else the TypeError unknown(key)), with their values read once each. Inherited properties are ignored. `like`
+ * shows the expected form in the message when it is not one. Returns [[key, value], ...].
+ */
+function readEntries(name, object, like, isKey, unknown) {
+  if (object === null || typeof object !== 'object' || isArray(object) || classNameOf(object) !== undefined)
+    throw new TypeError(`${name} must be an object, got ${describe(object)}`);
+  const prototype = getPrototypeOf(object);
+  if (prototype !== ObjectPrototype && prototype !== null)
+    throw new TypeError(`${name} must be a plain object like ${like}, got ${prototype?.constructor?.name ?? 'an object'} instance`);
+  const entries = [];
+  for (const key of ownKeys(object)) {
+    if (typeof key !== 'string' || !isKey(key)) throw new TypeError(unknown(key));
+    entries.push([key, object[key]]);
+  }
+  return entries;
+}
+
+/**
+ * An options object: undefined, or a plain object whose own keys are all known. Only its own properties count
+ * (inherited ones are ignored); each is read once. Returns a plain object.
  */
 export function readOptions(name, options, known) {
-  const values = {};
-  if (options === undefined) return values;
-  if (options === null || typeof options !== 'object' || isArray(options) || classNameOf(options) !== undefined)
-    throw new TypeError(`${name} must be an object, got ${describe(options)}`);
-  const prototype = getPrototypeOf(options);
-  if (prototype !== ObjectPrototype && prototype !== null)
-    throw new TypeError(`${name} must be a plain object like { ${known[0]}: … }, got ${prototype?.constructor?.name ?? 'an object'} instance`);
-  for (const key of ownKeys(options)) {
-    if (typeof key !== 'string' || !known.includes(key))
-      throw new TypeError(`${name}: unknown option '${String(key)}' (known: ${known.join(', ')})`);
-    values[key] = options[key];
-  }
-  return values;
+  if (options === undefined) return {};
+  return Object.fromEntries(readEntries(name, options, `{ ${known[0]}: … }`, (key) => known.includes(key),
+    (key) => `${name}: unknown option '${String(key)}' (known: ${known.join(', ')})`));
+}
+
+/**
+ * A plain object of named values, { [name]: value } (its own string keys; which names are valid is the core's rule).
+ * Returns [[name, value], ...], each value read once.
+ */
+export function readNamed(name, object, like) {
+  return readEntries(name, object, like, () => true, (key) => `${name}: its keys must be names (strings), got ${String(key)}`);
 }
 
 /** Whether a buffer has been detached (transferred): a view of it can no longer be made. */

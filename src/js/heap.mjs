@@ -9,7 +9,9 @@ const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
  * Returns run(work): runs work(call) with a per-call heap session:
  *   call.tensor(record)      copies a tensor read by readTensor into the heap: the binding's TensorArg
  *   call.core(fn, args)      runs a binding function; its { error } becomes a RangeError, its results are owned here
+ *   call.outcome(fn, args)   the same for a binding function that returns no tensors: its outcome object
  *   call.output(result, out) copies a result out (into the `out` record, or a new array): a { data, shape, dtype }
+ *   call.number(result)      a scalar result (shape []) as a number
  * If the module traps (a WebAssembly RuntimeError: a bug, never an argument's fault), this instance is marked unusable
  * and every later call says so: a trapped module's stack and heap are not trusted again.
  */
@@ -37,11 +39,15 @@ export function heapRunner(core) {
         if (bytes > 0) core.HEAPU8.set(bytesOf(data), address);
         return { address, count: data.length, dtype: record.dtype, shape: record.shape };
       },
-      core(fn, args) {
+      outcome(fn, args) {
         const outcome = fn(args);
         if (outcome.error !== undefined) throw new RangeError(outcome.error);
-        for (const result of outcome.results) blocks.push(result.address);
-        return outcome.results;
+        return outcome;
+      },
+      core(fn, args) {
+        const { results } = call.outcome(fn, args);
+        for (const result of results) blocks.push(result.address);
+        return results;
       },
       output({ address, dtype, shape }, out) {
         const Class = DTYPES[dtype];
@@ -56,6 +62,9 @@ export function heapRunner(core) {
           data = out.view;
         }
         return { data, shape, dtype };
+      },
+      number({ address, dtype }) {
+        return new DTYPES[dtype](core.HEAPU8.buffer, address, 1)[0];
       },
     };
     try {

@@ -97,7 +97,7 @@ std::string_view name_of(DType dtype) { return dtype == DType::float32 ? "float3
 
 std::uint64_t seed_from_number(double seed) {
     if (!(seed >= 0 && seed <= 0x1p53 && std::floor(seed) == seed))
-        throw std::invalid_argument("seed must be an integer in 0 .. 2^53, got " + std::to_string(seed));
+        throw std::invalid_argument("seed must be an integer in 0 .. 2^53, got " + number_text(seed));
     return static_cast<std::uint64_t>(seed);
 }
 

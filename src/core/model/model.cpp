@@ -187,7 +187,7 @@ template <class T>
 double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length, double lr) {
     if (!(std::isfinite(lr) && lr >= 0))
-        throw std::invalid_argument("lr must be a finite number >= 0, got " + std::to_string(lr));
+        throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
     check_call(ids, &targets, batch, length, Output::none, 0);
     const double loss = run_gradients(ids, targets, batch, length);
     adam_.step(values_, gradients_, lr);

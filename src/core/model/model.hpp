@@ -72,6 +72,13 @@ public:
     // The parameter named `name`; std::invalid_argument naming it when there is none.
     const ParameterInfo& parameter(std::string_view name) const;
 
+    // Every check forward, loss, gradients and step make on their inputs (targets null for forward; attention_weights
+    // is batch 1), in the order above, computing nothing: for callers that allocate their results before the call.
+    void check_inputs(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
+                      std::int64_t batch, std::int64_t length) const {
+        check_call(ids, targets, batch, length, Output::none, 0);
+    }
+
     // Replaces any subset of the parameters. Every name must exist and appear once, every shape must be the
     // parameter's and every span hold its size (std::invalid_argument otherwise), all checked before anything is
     // written. Adam's moments and step count are kept.

@@ -19,7 +19,9 @@ std::vector<std::int32_t> filler_ids() {
     return fillers;
 }
 
-std::size_t check_task_args(std::int64_t count, std::int64_t length, bool mirrored) {
+}  // namespace
+
+std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirrored) {
     if (count < 0) throw std::invalid_argument("count must be a non-negative integer, got " + std::to_string(count));
     if (mirrored && count % 2 != 0)
         throw std::invalid_argument("count must be even with mirrored: true (sentences come in pairs), got " +
@@ -31,11 +33,9 @@ std::size_t check_task_args(std::int64_t count, std::int64_t length, bool mirror
                          std::to_string(saturating_mul(count, length)) + " tokens");
 }
 
-}  // namespace
-
 void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
                      std::int64_t length, std::uint64_t seed, bool mirrored) {
-    const std::size_t n = check_task_args(count, length, mirrored);
+    const std::size_t n = check_order_task(count, length, mirrored);
     if (ids.size() != n || targets.size() != static_cast<std::size_t>(count))
         throw std::invalid_argument("ids must hold count * length = " + std::to_string(n) + " values and targets " +
                                     std::to_string(count) + ", got " + std::to_string(ids.size()) + " and " +
@@ -63,7 +63,7 @@ void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> target
 }
 
 TaskBatch order_task(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored) {
-    check_task_args(count, length, mirrored);
+    check_order_task(count, length, mirrored);
     TaskBatch batch{Tensor<std::int32_t>({static_cast<std::size_t>(count), static_cast<std::size_t>(length)}, "ids"),
                     Tensor<std::int32_t>({static_cast<std::size_t>(count)}, "targets")};
     order_task_into(batch.ids.data(), batch.targets.data(), count, length, seed, mirrored);

@@ -26,10 +26,14 @@ inline constexpr std::int32_t kPerson = 3;
 // Draws, from one SplitMix64 stream seeded with `seed` (random.hpp), per sentence (per pair when mirrored): the
 // `length` fillers in order (indices into the fillers by uniform_below(14)), robot's position by uniform_below(length),
 // then person's by uniform_below(length - 1), skipping robot's.
-// ids: (count, length), targets: (count). Throws std::invalid_argument unless count >= 0 (even when mirrored),
-// length >= 2 and both spans hold exactly what the shape needs; std::length_error beyond kMaxTensorBytes.
+// ids: (count, length), targets: (count). Throws as check_order_task does, and std::invalid_argument unless both spans
+// hold exactly what the shape needs.
 void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
                      std::int64_t length, std::uint64_t seed, bool mirrored);
+
+// The rules of order_task's arguments, checked before anything is drawn: std::invalid_argument unless count >= 0 (even
+// when mirrored) and length >= 2; std::length_error when the ids pass kMaxTensorBytes. Returns count * length.
+std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirrored);
 
 struct TaskBatch {
     Tensor<std::int32_t> ids;      // (count, length)

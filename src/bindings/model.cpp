@@ -1,0 +1,178 @@
+// The binding of the trainable model's calls (src/core/model_calls.hpp) to the JS layer (src/js/model.mjs), in the
+// manner of embind.cpp: one value_object of arguments per function, { results } or { error } back (values.hpp).
+//
+// The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
+// as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
+// or never made here) is the table's error, like any other.
+#include <emscripten/bind.h>
+#include <emscripten/val.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "calls.hpp"
+#include "model_calls.hpp"
+#include "values.hpp"
+
+namespace {
+
+using emscripten::val;
+namespace calls = seqorder::calls;
+namespace model = seqorder::model;
+using namespace seqorder::binding;  // the field converters, guarded() and run() (values.hpp)
+
+calls::ModelTable& models() {
+    static calls::ModelTable table;  // this instance's models
+    return table;
+}
+
+// ---- arguments ----
+
+// A call on one model: its handle, and the inputs of forward, loss, gradients, step or attentionWeights.
+struct ModelCall {
+    double model = 0;
+    calls::ModelInput input;
+};
+calls::TensorArg get_ids(const ModelCall& c) { return c.input.ids; }
+void set_ids(ModelCall& c, const calls::TensorArg& ids) { c.input.ids = ids; }
+val get_targets(const ModelCall& c) { return c.input.targets ? val(*c.input.targets) : val::undefined(); }
+void set_targets(ModelCall& c, const val& targets) {
+    if (targets.isUndefined()) c.input.targets.reset();
+    else c.input.targets = targets.as<calls::TensorArg>();
+}
+val get_lr(const ModelCall& c) { return c.input.lr ? val(*c.input.lr) : val::undefined(); }
+void set_lr(ModelCall& c, const val& lr) {
+    if (lr.isUndefined()) c.input.lr.reset();
+    else c.input.lr = lr.as<double>();
+}
+
+// setParameters: the handle and the parameters to replace, [{ name, tensor }].
+struct SetParametersCall {
+    double model = 0;
+    std::vector<calls::NamedTensor> parameters;
+};
+val get_updates(const SetParametersCall& c) { return val::array(c.parameters); }
+void set_updates(SetParametersCall& c, const val& updates) {
+    c.parameters = emscripten::vecFromJSArray<calls::NamedTensor>(updates);
+}
+
+// parameters and dispose: the handle alone.
+struct Handle {
+    double model = 0;
+};
+
+// ---- results that are not tensors ----
+
+// The resolved configuration, in the JS API's words (maxLength only with learned positions).
+val config_object(const calls::AnyModel& m) {
+    const model::Config& c = m.config();
+    val o = val::object();
+    o.set("vocab", static_cast<double>(c.vocab));
+    o.set("width", static_cast<double>(c.width));
+    o.set("heads", static_cast<double>(c.heads));
+    o.set("layers", static_cast<double>(c.layers));
+    o.set("positions", std::string(model::name_of(c.positions)));
+    if (c.max_length) o.set("maxLength", static_cast<double>(*c.max_length));
+    o.set("causal", c.causal);
+    o.set("readout", std::string(model::name_of(c.readout)));
+    o.set("classes", static_cast<double>(c.classes));
+    o.set("dtype", std::string(model::name_of(m.dtype())));
+    o.set("seed", static_cast<double>(c.seed));
+    return o;
+}
+
+// [{ name, shape }] in the order of the parameters' results
+val parameter_list(const calls::AnyModel& m) {
+    val list = val::array();
+    for (const model::ParameterInfo& p : m.parameters()) {
+        val item = val::object();
+        item.set("name", p.name);
+        item.set("shape", val::array(std::vector<double>(p.shape.begin(), p.shape.end())));
+        list.call<void>("push", item);
+    }
+    return list;
+}
+
+// ---- the calls ----
+
+// { model: handle, config, parameters: [{ name, shape }] }
+val create(const calls::ModelArgs& a) {
+    return guarded([&](val& outcome) {
+        const double handle = models().create(a);
+        const calls::AnyModel& m = models().at(handle);
+        outcome.set("config", config_object(m));
+        outcome.set("parameters", parameter_list(m));
+        outcome.set("model", handle);
+    });
+}
+val dispose(const Handle& h) {
+    return guarded([&](val&) { models().dispose(h.model); });
+}
+val parameters(const Handle& h) { return run([&] { return calls::model_parameters(models().at(h.model)); }); }
+val set_parameters(const SetParametersCall& c) {
+    return guarded([&](val&) { calls::model_set_parameters(models().at(c.model), c.parameters); });
+}
+val forward(const ModelCall& c) { return run([&] { return calls::model_forward(models().at(c.model), c.input); }); }
+val loss(const ModelCall& c) { return run([&] { return calls::model_loss(models().at(c.model), c.input); }); }
+val gradients(const ModelCall& c) { return run([&] { return calls::model_gradients(models().at(c.model), c.input); }); }
+val step(const ModelCall& c) { return run([&] { return calls::model_step(models().at(c.model), c.input); }); }
+val attention_weights(const ModelCall& c) {
+    return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
+}
+val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
+
+val task_words() {
+    val words = val::array();
+    for (const std::string_view word : calls::task_words()) words.call<void>("push", std::string(word));
+    return words;
+}
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(seqorder_model) {
+    using calls::ModelArgs, calls::NamedTensor, calls::OrderTaskArgs;
+    emscripten::value_object<ModelArgs>("ModelArgs")
+        .field("vocab", &ModelArgs::vocab)
+        .field("width", &ModelArgs::width)
+        .field("classes", &ModelArgs::classes)
+        .field("heads", &get_number<ModelArgs, &ModelArgs::heads>, &set_number<ModelArgs, &ModelArgs::heads>)
+        .field("layers", &get_number<ModelArgs, &ModelArgs::layers>, &set_number<ModelArgs, &ModelArgs::layers>)
+        .field("positions", &get_text<ModelArgs, &ModelArgs::positions>, &set_text<ModelArgs, &ModelArgs::positions>)
+        .field("maxLength", &get_optional<ModelArgs, &ModelArgs::max_length>,
+               &set_optional<ModelArgs, &ModelArgs::max_length>)
+        .field("causal", &get_flag<ModelArgs, &ModelArgs::causal>, &set_flag<ModelArgs, &ModelArgs::causal>)
+        .field("readout", &get_text<ModelArgs, &ModelArgs::readout>, &set_text<ModelArgs, &ModelArgs::readout>)
+        .field("dtype", &get_text<ModelArgs, &ModelArgs::dtype>, &set_text<ModelArgs, &ModelArgs::dtype>)
+        .field("seed", &get_number<ModelArgs, &ModelArgs::seed>, &set_number<ModelArgs, &ModelArgs::seed>);
+    emscripten::value_object<ModelCall>("ModelCall")
+        .field("model", &ModelCall::model)
+        .field("ids", &get_ids, &set_ids)
+        .field("targets", &get_targets, &set_targets)
+        .field("lr", &get_lr, &set_lr);
+    emscripten::value_object<NamedTensor>("NamedTensor")
+        .field("name", &NamedTensor::name)
+        .field("tensor", &NamedTensor::tensor);
+    emscripten::value_object<SetParametersCall>("SetParametersCall")
+        .field("model", &SetParametersCall::model)
+        .field("parameters", &get_updates, &set_updates);
+    emscripten::value_object<Handle>("Handle").field("model", &Handle::model);
+    emscripten::value_object<OrderTaskArgs>("OrderTaskArgs")
+        .field("count", &OrderTaskArgs::count)
+        .field("length", &OrderTaskArgs::length)
+        .field("seed", &get_number<OrderTaskArgs, &OrderTaskArgs::seed>, &set_number<OrderTaskArgs, &OrderTaskArgs::seed>)
+        .field("mirrored", &get_flag<OrderTaskArgs, &OrderTaskArgs::mirrored>,
+               &set_flag<OrderTaskArgs, &OrderTaskArgs::mirrored>);
+
+    emscripten::function("modelCreate", &create);
+    emscripten::function("modelDispose", &dispose);
+    emscripten::function("modelParameters", &parameters);
+    emscripten::function("modelSetParameters", &set_parameters);
+    emscripten::function("modelForward", &forward);
+    emscripten::function("modelLoss", &loss);
+    emscripten::function("modelGradients", &gradients);
+    emscripten::function("modelStep", &step);
+    emscripten::function("modelAttentionWeights", &attention_weights);
+    emscripten::function("orderTask", &order_task);
+    emscripten::function("taskWords", &task_words);
+}

@@ -1,0 +1,219 @@
+#include "model_calls.hpp"
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+
+#include "call_args.hpp"
+#include "model/task.hpp"
+#include "tensor.hpp"
+
+namespace seqorder::calls {
+namespace {
+
+using model::DType;
+
+// An option given as a number that must be whole: its range is check_config's rule, stated there once.
+std::int64_t whole(double x, const std::string& name) {
+    return integer(x, name, -static_cast<std::int64_t>(kMaxSafe), static_cast<std::int64_t>(kMaxSafe));
+}
+
+model::Config config_of(const ModelArgs& a, DType dtype) {
+    model::Config c;
+    c.vocab = whole(a.vocab, "vocab");
+    c.width = whole(a.width, "width");
+    c.heads = whole(a.heads, "heads");
+    c.layers = whole(a.layers, "layers");
+    c.positions = model::positions_from_name(a.positions);
+    if (a.max_length) c.max_length = whole(*a.max_length, "maxLength");
+    c.causal = a.causal;
+    c.readout = model::readout_from_name(a.readout);
+    c.classes = whole(a.classes, "classes");
+    c.seed = model::seed_from_number(a.seed);
+    model::check_config(c, dtype == DType::float32 ? sizeof(float) : sizeof(double));
+    return c;
+}
+
+std::variant<model::Model<float>, model::Model<double>> make_model(const ModelArgs& a, DType dtype) {
+    const model::Config config = config_of(a, dtype);
+    if (dtype == DType::float32) return std::variant<model::Model<float>, model::Model<double>>(std::in_place_index<0>, config);
+    return std::variant<model::Model<float>, model::Model<double>>(std::in_place_index<1>, config);
+}
+
+std::string dtype_name(const AnyModel& m) { return std::string(model::name_of(m.dtype())); }
+
+// ids (B, T), int32, as the caller gave them (the model checks B, T >= 1 and every id).
+struct Batch {
+    std::int64_t batch, length;
+    std::span<const std::int32_t> ids;
+    std::span<const std::int32_t> targets;  // empty when the call takes none
+};
+
+Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
+    check_dtype("ids.dtype", in.ids.dtype, {"int32"});
+    const Sizes ids = dims(in.ids, "ids");
+    if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_text(ids));
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(in.ids), {}};
+    if (!with_targets) return b;
+    if (!in.targets) throw std::invalid_argument("targets must be given");
+    check_dtype("targets.dtype", in.targets->dtype, {"int32"});
+    const Sizes targets = dims(*in.targets, "targets");
+    const bool each = m.config().readout == model::Readout::each;
+    const Sizes want = each ? Sizes{b.batch, b.length} : Sizes{b.batch};
+    if (targets != want)
+        throw std::invalid_argument("targets must have shape " + std::string(each ? "(B, T) = " : "(B) = ") +
+                                    shape_text(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
+                                    "' (one target per " + (each ? "position" : "sequence") + "), got " +
+                                    shape_text(targets));
+    b.targets = in_span<std::int32_t>(*in.targets);
+    return b;
+}
+
+// A float64 result of shape []: a loss.
+Result scalar(double value) {
+    Result r = make_result("loss", "float64", {}, std::nullopt);
+    out_span<double>(r)[0] = value;
+    return r;
+}
+
+// A result of each parameter's shape, in order, copied from `values` (laid out as the model's flat buffer).
+template <class T>
+void append_parameters(std::vector<Result>& results, const AnyModel& m, std::span<const T> values) {
+    for (const model::ParameterInfo& p : m.parameters()) {
+        Result& r = results.emplace_back(
+            make_result(p.name, dtype_name(m), Sizes(p.shape.begin(), p.shape.end()), std::nullopt));
+        const auto from = values.subspan(p.offset, p.size);
+        std::copy(from.begin(), from.end(), out_span<T>(r).begin());
+    }
+}
+
+}  // namespace
+
+AnyModel::AnyModel(const ModelArgs& args)
+    : dtype_(model::dtype_from_name(args.dtype)), model_(make_model(args, dtype_)) {}
+
+const model::Config& AnyModel::config() const {
+    return visit([](const auto& net) -> const model::Config& { return net.config(); });
+}
+
+const std::vector<model::ParameterInfo>& AnyModel::parameters() const {
+    return visit([](const auto& net) -> const std::vector<model::ParameterInfo>& { return net.parameters(); });
+}
+
+std::vector<Result> model_parameters(const AnyModel& m) {
+    std::vector<Result> results;
+    m.visit([&](const auto& net) { append_parameters(results, m, net.values()); });
+    return results;
+}
+
+void model_set_parameters(AnyModel& m, std::span<const NamedTensor> updates) {
+    const std::string dtype = dtype_name(m);
+    m.visit([&]<class T>(model::Model<T>& net) {
+        std::vector<model::ParameterUpdate<T>> checked;
+        for (const NamedTensor& u : updates) {
+            const std::string name = "parameters['" + u.name + "']";
+            const model::ParameterInfo& p = net.parameter(u.name);  // names first: "no parameter named ..."
+            if (u.tensor.dtype != dtype)
+                throw std::invalid_argument(name + ".dtype must be " + quoted(dtype) + " (the model's dtype), got " +
+                                            quoted(u.tensor.dtype));
+            const Sizes shape = dims(u.tensor, name);
+            checked.push_back({p.name, Shape(shape.begin(), shape.end()), in_span<T>(u.tensor)});
+        }
+        net.set_parameters(checked);  // each name once, each shape the parameter's: checked before anything changes
+    });
+}
+
+std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
+    const Batch b = batch_of(m, in, false);
+    std::vector<Result> results;
+    m.visit([&]<class T>(model::Model<T>& net) {
+        net.check_inputs(b.ids, nullptr, b.batch, b.length);
+        const Shape shape = net.logits_shape(b.batch, b.length);
+        results.push_back(make_result("logits", dtype_name(m), Sizes(shape.begin(), shape.end()), std::nullopt));
+        net.forward(out_span<T>(results[0]), b.ids, b.batch, b.length);
+    });
+    return results;
+}
+
+std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
+    const Batch b = batch_of(m, in, true);
+    std::vector<Result> results;
+    m.visit([&](auto& net) { results.push_back(scalar(net.loss(b.ids, b.targets, b.batch, b.length))); });
+    return results;
+}
+
+std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
+    const Batch b = batch_of(m, in, true);
+    std::vector<Result> results;
+    m.visit([&]<class T>(model::Model<T>& net) {
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+        std::vector<T> gradients(net.values().size());
+        const double loss = net.gradients(gradients, b.ids, b.targets, b.batch, b.length);
+        results.push_back(scalar(loss));
+        append_parameters(results, m, std::span<const T>(gradients));
+    });
+    return results;
+}
+
+std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
+    const Batch b = batch_of(m, in, true);
+    const double lr = in.lr.value_or(1e-3);
+    std::vector<Result> results;
+    m.visit([&](auto& net) { results.push_back(scalar(net.step(b.ids, b.targets, b.batch, b.length, lr))); });
+    return results;
+}
+
+std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
+    check_dtype("ids.dtype", in.ids.dtype, {"int32"});
+    const Sizes ids = dims(in.ids, "ids");
+    if (!(ids.size() == 1 || (ids.size() == 2 && ids[0] == 1)))
+        throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_text(ids));
+    const std::int64_t length = ids.back();
+    const auto values = in_span<std::int32_t>(in.ids);
+    std::vector<Result> results;
+    m.visit([&]<class T>(model::Model<T>& net) {
+        net.check_inputs(values, nullptr, 1, length);
+        const model::Config& c = net.config();
+        results.push_back(make_result("weights", dtype_name(m), {c.layers, c.heads, length, length}, std::nullopt));
+        net.attention_weights(out_span<T>(results[0]), values, length);
+    });
+    return results;
+}
+
+double ModelTable::create(const ModelArgs& args) {
+    auto created = std::make_unique<AnyModel>(args);
+    const double handle = next_;
+    models_.emplace(handle, std::move(created));
+    next_ += 1;
+    return handle;
+}
+
+AnyModel& ModelTable::at(double handle) const {
+    const auto it = models_.find(handle);
+    if (it == models_.end())
+        throw std::invalid_argument("model " + number_text(handle) +
+                                    " does not exist: it was disposed, or made by another instance of the module");
+    return *it->second;
+}
+
+void ModelTable::dispose(double handle) {
+    at(handle);
+    models_.erase(handle);
+}
+
+std::vector<Result> order_task(const OrderTaskArgs& a) {
+    const std::int64_t count = size(a.count, "count");
+    const std::int64_t length = size(a.length, "length");
+    const std::uint64_t seed = model::seed_from_number(a.seed);
+    model::check_order_task(count, length, a.mirrored);
+    std::vector<Result> results;
+    results.push_back(make_result("ids", "int32", {count, length}, std::nullopt));
+    results.push_back(make_result("targets", "int32", {count}, std::nullopt));
+    model::order_task_into(out_span<std::int32_t>(results[0]), out_span<std::int32_t>(results[1]), count, length, seed,
+                           a.mirrored);
+    return results;
+}
+
+std::span<const std::string_view> task_words() { return model::kTaskWords; }
+
+}  // namespace seqorder::calls

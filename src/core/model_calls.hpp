@@ -1,0 +1,129 @@
+// The trainable model's entries of the package's API (src/core/model/model.hpp), in the style of calls.hpp: each takes
+// its arguments as the caller gave them (numbers as doubles, choices and dtypes as strings, tensors as TensorArg), checks
+// every rule here with the message the caller sees (naming the argument as the JS API spells it), and returns freshly
+// allocated results. The WebAssembly binding (src/bindings/model.cpp) and the native-vs-WebAssembly test
+// (tests/native-vs-wasm/) both call these, so the path they test is the package's path.
+//
+//   ModelTable models;                                      // the models of one caller (one WebAssembly instance)
+//   const double handle = models.create({.vocab = 16, .width = 32, .classes = 2});
+//   std::vector<Result> loss = model_step(models.at(handle), {.ids = ids, .targets = targets, .lr = 3e-3});
+//   models.dispose(handle);
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "calls.hpp"
+#include "model/model.hpp"
+
+namespace seqorder::calls {
+
+// createModel's options. vocab, width and classes have no default: the JS layer requires them, and passes each
+// option's value as the caller gave it (an absent one leaves the default below).
+struct ModelArgs {
+    double vocab = 0, width = 0, classes = 0;
+    double heads = 1, layers = 1;
+    std::string positions = "sinusoidal";   // 'none' | 'sinusoidal' | 'learned' | 'rotary'
+    std::optional<double> max_length;       // rows of the learned table: with positions 'learned' only, and required
+    bool causal = false;
+    std::string readout = "mean";           // 'mean' | 'each'
+    std::string dtype = "float32";          // 'float32' | 'float64'
+    double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
+};
+
+// A model of either dtype.
+class AnyModel {
+public:
+    // The model `args` describe, every rule checked (integers where numbers are given, the names of the choices, then
+    // model::check_config's rules): std::invalid_argument naming the option, std::length_error for a model past the
+    // tensor limit; then its parameters drawn from args.seed (model/init.hpp).
+    explicit AnyModel(const ModelArgs& args);
+
+    const model::Config& config() const;
+    model::DType dtype() const noexcept { return dtype_; }
+    const std::vector<model::ParameterInfo>& parameters() const;
+
+    // Calls work(model) with the model::Model<float> or model::Model<double> held.
+    template <class F>
+    decltype(auto) visit(F&& work) {
+        return std::visit(work, model_);
+    }
+    template <class F>
+    decltype(auto) visit(F&& work) const {
+        return std::visit(work, model_);
+    }
+
+private:
+    model::DType dtype_;
+    std::variant<model::Model<float>, model::Model<double>> model_;
+};
+
+// The inputs of forward, loss, gradients, step and attentionWeights.
+struct ModelInput {
+    TensorArg ids;                       // int32 (B, T); for attention_weights (1, T) or (T)
+    std::optional<TensorArg> targets;    // int32 (B) for readout 'mean', (B, T) for 'each': loss, gradients, step
+    std::optional<double> lr;            // step only: Adam's learning rate, default 1e-3
+};
+
+// One parameter to replace: its name and new values (a tensor of the parameter's shape and the model's dtype).
+struct NamedTensor {
+    std::string name;
+    TensorArg tensor;
+};
+
+// Each returns its results, or throws std::invalid_argument, std::out_of_range, std::length_error (with the message
+// for the caller) or std::bad_alloc; nothing is allocated, and the model is not changed, before every argument has
+// been checked. A scalar (a loss) is a float64 result of shape [].
+
+// Every parameter, in the order of model.parameters() (parameters.hpp), each of its shape and the model's dtype.
+std::vector<Result> model_parameters(const AnyModel& model);
+// Replaces the named parameters (any subset; Adam's moments are kept).
+void model_set_parameters(AnyModel& model, std::span<const NamedTensor> updates);
+// ids (B, T) -> logits (B, classes) for readout 'mean', (B, T, classes) for 'each'.
+std::vector<Result> model_forward(AnyModel& model, const ModelInput& input);
+// -> [loss]: the mean cross-entropy over the targets that are not -1.
+std::vector<Result> model_loss(AnyModel& model, const ModelInput& input);
+// -> [loss, then every parameter's gradient, in the order and shapes of model_parameters].
+std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
+// One Adam step -> [the loss before it].
+std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
+// ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
+std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
+
+// The models one caller owns, by handle: positive integers, never reused, so a handle kept after dispose finds
+// nothing rather than another model.
+class ModelTable {
+public:
+    // Creates a model (model_config's rules) and returns its handle.
+    double create(const ModelArgs& args);
+    // The model of `handle`; std::invalid_argument when there is none (disposed, or never made here).
+    AnyModel& at(double handle) const;
+    // Frees the model of `handle` (the error of at() when there is none).
+    void dispose(double handle);
+    std::size_t size() const noexcept { return models_.size(); }
+
+private:
+    std::map<double, std::unique_ptr<AnyModel>> models_;
+    double next_ = 1;
+};
+
+// orderTask's options (src/core/model/task.hpp).
+struct OrderTaskArgs {
+    double count = 0, length = 0;        // required: the JS layer passes what the caller gave
+    double seed = 0;                     // an integer in 0 .. 2^53
+    bool mirrored = false;               // sentences in pairs, the second the first with robot and person swapped
+};
+// -> [ids int32 (count, length), targets int32 (count)].
+std::vector<Result> order_task(const OrderTaskArgs& args);
+
+// The task's vocabulary: a token's id is its index.
+std::span<const std::string_view> task_words();
+
+}  // namespace seqorder::calls

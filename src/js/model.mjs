@@ -1,0 +1,189 @@
+// The trainable model and the lesson's order task, over one instance of the WebAssembly module: createModel,
+// orderTask, taskWords. Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its
+// tensors into the heap, runs one call of the core (src/core/model_calls.hpp, through src/bindings/model.cpp: the core
+// checks every value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
+//
+// A model lives in the module's heap until dispose(); the object createModel returns holds its handle. Nothing here
+// assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
+// carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
+import { optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
+
+const optionalNumber = optional(readNumber);
+const optionalString = optional(readString);
+const optionalBoolean = optional(readBoolean);
+
+const MODEL_OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed'];
+
+/** Only this module makes models: `new` on a model's constructor from outside is refused. */
+const making = Symbol('making a model');
+
+/** A model in the module's heap, created by createModel(). */
+class Model {
+  #handle;
+  #core;
+  #run;
+  #names; // the parameters' names, in the order of the core's results
+  #disposed = false;
+
+  constructor(token, core, run, created) {
+    if (token !== making) throw new TypeError('models are made by createModel({ vocab, width, classes, … })');
+    this.#core = core;
+    this.#run = run;
+    this.#handle = created.model;
+    this.#names = created.parameters.map((p) => p.name);
+    /** The resolved configuration: every option of createModel, defaults filled in. */
+    this.config = Object.freeze(created.config);
+    Object.freeze(this);
+  }
+
+  /** Throws unless `model` is a model that has not been disposed: checked before its arguments are read, and again
+   * when the call runs (a getter among them may have disposed it). */
+  static #live(model) {
+    if (typeof model !== 'object' || model === null || !(#handle in model))
+      throw new TypeError('not a seqorder model: call the method on the object createModel() returned');
+    if (model.#disposed) throw new Error('seqorder: this model was disposed; create a new one with createModel()');
+  }
+
+  /** Runs work(call, handle) in a heap session of the model's module. */
+  static #session(model, work) {
+    Model.#live(model);
+    return model.#run((call) => work(call, model.#handle));
+  }
+
+  /** The model's inputs as the binding takes them: { model, ids, targets?, lr? } with the tensors in the heap. */
+  static #input(call, handle, ids, targets, lr) {
+    return { model: handle, ids: call.tensor(ids), targets: targets && call.tensor(targets), lr };
+  }
+
+  /** { [name]: tensor } from results in the order of the parameters. */
+  #named(call, results) {
+    return Object.fromEntries(this.#names.map((name, i) => [name, call.output(results[i])]));
+  }
+
+  /** Whether dispose() has been called. */
+  get disposed() {
+    return this.#disposed;
+  }
+
+  /** A copy of every parameter: { embed, [positions], 'layers.0.norm1.gain', …, 'readout.bias' } (parameters.hpp). */
+  parameters() {
+    return Model.#session(this, (call, model) => this.#named(call, call.core(this.#core.modelParameters, { model })));
+  }
+
+  /** Replaces any subset of the parameters: { [name]: tensor of that parameter's shape and the model's dtype }. */
+  setParameters(parameters) {
+    Model.#live(this);
+    const entries = readNamed('parameters', parameters, "{ 'layers.0.attention.wq': tensor, … }")
+      .map(([name, tensor]) => [name, readTensor(`parameters['${name}']`, tensor)]);
+    Model.#session(this, (call, model) => {
+      const updates = entries.map(([name, tensor]) => ({ name, tensor: call.tensor(tensor) }));
+      call.outcome(this.#core.modelSetParameters, { model, parameters: updates });
+    });
+  }
+
+  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
+  forward(ids) {
+    Model.#live(this);
+    ids = readTensor('ids', ids);
+    return Model.#session(this, (call, model) => {
+      const [logits] = call.core(this.#core.modelForward, Model.#input(call, model, ids));
+      return call.output(logits);
+    });
+  }
+
+  /** The mean cross-entropy over the targets (int32 (B) or (B, T)) that are not −1. */
+  loss(ids, targets) {
+    Model.#live(this);
+    ids = readTensor('ids', ids);
+    targets = readTensor('targets', targets);
+    return Model.#session(this, (call, model) => {
+      const [loss] = call.core(this.#core.modelLoss, Model.#input(call, model, ids, targets));
+      return call.number(loss);
+    });
+  }
+
+  /** The loss and its gradient with respect to every parameter: { loss, grads: { [name]: tensor } }. */
+  gradients(ids, targets) {
+    Model.#live(this);
+    ids = readTensor('ids', ids);
+    targets = readTensor('targets', targets);
+    return Model.#session(this, (call, model) => {
+      const [loss, ...grads] = call.core(this.#core.modelGradients, Model.#input(call, model, ids, targets));
+      return { loss: call.number(loss), grads: this.#named(call, grads) };
+    });
+  }
+
+  /** One Adam step (learning rate lr, default 1e-3); returns the loss before it. */
+  step(ids, targets, options) {
+    Model.#live(this);
+    ids = readTensor('ids', ids);
+    targets = readTensor('targets', targets);
+    const lr = optionalNumber('lr', readOptions('options', options, ['lr']).lr);
+    return Model.#session(this, (call, model) => {
+      const [loss] = call.core(this.#core.modelStep, Model.#input(call, model, ids, targets, lr));
+      return call.number(loss);
+    });
+  }
+
+  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T). */
+  attentionWeights(ids) {
+    Model.#live(this);
+    ids = readTensor('ids', ids);
+    return Model.#session(this, (call, model) => {
+      const [weights] = call.core(this.#core.modelAttentionWeights, Model.#input(call, model, ids));
+      return call.output(weights);
+    });
+  }
+
+  /** Frees the model's memory in the module; any later call throws an Error. Calling it again does nothing. */
+  dispose() {
+    if (this.#disposed) return;
+    try {
+      Model.#session(this, (call, model) => call.outcome(this.#core.modelDispose, { model }));
+    } finally {
+      this.#disposed = true;
+    }
+  }
+}
+
+/** createModel, orderTask and taskWords over the module `core`, calling it through heap.mjs's `run`. */
+export function makeModelApi(core, run) {
+  /** A new model: token embedding, positions, `layers` pre-norm transformer blocks, a readout; parameters from seed. */
+  function createModel(options) {
+    const o = readOptions('options', options, MODEL_OPTIONS);
+    const args = {
+      vocab: readNumber('vocab', o.vocab),
+      width: readNumber('width', o.width),
+      heads: optionalNumber('heads', o.heads),
+      layers: optionalNumber('layers', o.layers),
+      positions: optionalString('positions', o.positions),
+      maxLength: optionalNumber('maxLength', o.maxLength),
+      causal: optionalBoolean('causal', o.causal),
+      readout: optionalString('readout', o.readout),
+      classes: readNumber('classes', o.classes),
+      dtype: optionalString('dtype', o.dtype),
+      seed: optionalNumber('seed', o.seed),
+    };
+    return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, args)));
+  }
+
+  /** The lesson's task: count sentences of length tokens, target 1 when robot comes before person. */
+  function orderTask(options) {
+    const o = readOptions('options', options, ['count', 'length', 'seed', 'mirrored']);
+    const args = {
+      count: readNumber('count', o.count),
+      length: readNumber('length', o.length),
+      seed: optionalNumber('seed', o.seed),
+      mirrored: optionalBoolean('mirrored', o.mirrored),
+    };
+    return run((call) => {
+      const [ids, targets] = call.core(core.orderTask, args);
+      return { ids: call.output(ids), targets: call.output(targets) };
+    });
+  }
+
+  /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
+  const taskWords = Object.freeze(core.taskWords());
+
+  return { createModel, orderTask, taskWords };
+}
