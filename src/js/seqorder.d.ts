@@ -111,6 +111,108 @@ export interface MemoryStats {
   heapBytes: number;
 }
 
+/** How a model learns where a token stands. */
+export type ModelPositions = 'none' | 'sinusoidal' | 'learned' | 'rotary';
+
+export interface ModelOptions<D extends FloatDType = 'float32'> {
+  /** V: token ids are 0 … vocab − 1 (an integer in 1 … 2^31 − 1). */
+  vocab: number;
+  /** D: the model width (even with sinusoidal positions; divisible by heads). */
+  width: number;
+  /** H: attention heads, each width / heads wide (default 1; width / heads even with rotary positions). */
+  heads?: number;
+  /** Transformer blocks, 1 … 4 (default 1). */
+  layers?: number;
+  /**
+   * 'none', 'sinusoidal' (default: the fixed table, added), 'learned' (a trained (maxLength, width) table, added) or
+   * 'rotary' (each head's queries and keys rotated by position).
+   */
+  positions?: ModelPositions;
+  /** Rows of the learned table: required with positions 'learned' (ids longer than it are a RangeError), else absent. */
+  maxLength?: number;
+  /** Query i sees keys 0 … i only (default false). */
+  causal?: boolean;
+  /** 'mean' (default: one prediction per sequence, logits (B, classes)) or 'each' (one per position, (B, T, classes)). */
+  readout?: 'mean' | 'each';
+  /** C: targets are 0 … classes − 1, or −1 (ignored). */
+  classes: number;
+  /** Element type of the parameters and results (default 'float32': the fast kernels; 'float64': the exact reference). */
+  dtype?: D;
+  /** An integer in 0 … 2^53 (default 0): the initial parameters; the same seed gives the same bits everywhere. */
+  seed?: number;
+}
+
+/** createModel's options with every default filled in (maxLength only with learned positions). */
+export interface ModelConfig<D extends FloatDType = FloatDType> {
+  readonly vocab: number;
+  readonly width: number;
+  readonly heads: number;
+  readonly layers: number;
+  readonly positions: ModelPositions;
+  readonly maxLength?: number;
+  readonly causal: boolean;
+  readonly readout: 'mean' | 'each';
+  readonly classes: number;
+  readonly dtype: D;
+  readonly seed: number;
+}
+
+/**
+ * A model's parameters by name: 'embed' (vocab, width); 'positions' (maxLength, width), learned positions only; per
+ * layer i: 'layers.i.norm1.gain', 'layers.i.norm1.bias' (width), 'layers.i.attention.wq', '….wk', '….wv', '….wo'
+ * (width, width), 'layers.i.norm2.gain', 'layers.i.norm2.bias' (width), 'layers.i.mlp.w1' (width, 4 width),
+ * 'layers.i.mlp.b1' (4 width), 'layers.i.mlp.w2' (4 width, width), 'layers.i.mlp.b2' (width); then 'norm.gain',
+ * 'norm.bias' (width), 'readout.weight' (width, classes), 'readout.bias' (classes). Weights map rows: x (.., D_in) W.
+ */
+export type Parameters<D extends FloatDType = FloatDType> = Record<string, Tensor<D>>;
+
+export interface StepOptions {
+  /** Adam's learning rate (default 1e-3; a finite number ≥ 0). */
+  lr?: number;
+}
+
+/** A small transformer living in the module's heap: call dispose() when done with it. */
+export interface Model<D extends FloatDType = FloatDType> {
+  /** The resolved configuration (frozen): createModel(model.config) makes a model of the same architecture. */
+  readonly config: ModelConfig<D>;
+  /** Whether dispose() has been called. */
+  readonly disposed: boolean;
+  /** A copy of every parameter, in the documented order (each tensor on its own ArrayBuffer: transferable). */
+  parameters(): Parameters<D>;
+  /** Replaces any subset of the parameters; each name must exist, each tensor have its shape and the model's dtype. */
+  setParameters(parameters: Record<string, TensorInput<D>>): void;
+  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
+  forward(ids: TensorInput<'int32'>): Tensor<D>;
+  /** The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1. */
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): number;
+  /** The loss and its gradient with respect to every parameter (the names and shapes of parameters()). */
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): { loss: number; grads: Parameters<D> };
+  /** One Adam step; returns the loss before it. */
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
+  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0. */
+  attentionWeights(ids: TensorInput<'int32'>): Tensor<D>;
+  /** Frees the model's memory in the module; any later call throws an Error. Calling it again does nothing. */
+  dispose(): void;
+}
+
+export interface OrderTaskOptions {
+  /** How many sentences (even when mirrored). */
+  count: number;
+  /** Tokens per sentence (at least 2). */
+  length: number;
+  /** An integer in 0 … 2^53 (default 0): the same seed gives the same sentences everywhere. */
+  seed?: number;
+  /** Sentences in pairs, the second the first with robot and person swapped (default false). */
+  mirrored?: boolean;
+}
+
+export interface OrderTask {
+  /** (count, length): ids into taskWords; each sentence holds robot and person once. */
+  ids: Tensor<'int32'>;
+  /** (count): 1 when robot comes before person, else 0. */
+  targets: Tensor<'int32'>;
+}
+
 export interface Seqorder {
   readonly version: string;
   /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
@@ -140,6 +242,12 @@ export interface Seqorder {
     options?: AttentionOptions<DTypeOf<A>>): Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>;
   /** Heap diagnostics, for leak checks. */
   memoryStats(): MemoryStats;
+  /** A new trainable model (see Model); its parameters are drawn from options.seed. */
+  createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
+  /** The lesson's task: does robot come before person? Seeded sentences over taskWords. */
+  orderTask(options: OrderTaskOptions): OrderTask;
+  /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
+  readonly taskWords: readonly string[];
 }
 
 export interface LoadOptions {

@@ -278,7 +278,8 @@ console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqord
 });
 
 const TYPED_EXAMPLE = `
-import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput } from 'seqorder';
+import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model, type OrderTask,
+  type Parameters } from 'seqorder';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
 const v: string = version;
@@ -304,6 +305,19 @@ const fromOtherLibrary: Tensor<'float32'> = so.addPositions({ data: new Float32A
 const { allocatedBytes, heapBytes } = so.memoryStats();
 console.log(v, table.shape, f32.length, out.shape, weights.length, inferred, either, moved, learned, rotated.shape,
   fromOtherLibrary, allocatedBytes, heapBytes, so.build);
+// the trainable model: results follow its dtype
+const model: Model<'float32'> = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 });
+const task: OrderTask = so.orderTask({ count: 32, length: 12, seed: 3, mirrored: false });
+const lossBefore: number = model.step(task.ids, task.targets, { lr: 3e-3 });
+const logits: Tensor<'float32'> = model.forward(task.ids);
+const params: Parameters<'float32'> = model.parameters();
+model.setParameters({ embed: params.embed });
+const { loss, grads } = model.gradients(task.ids, task.targets);
+const exact: Model<'float64'> = so.createModel({ ...model.config, dtype: 'float64' });
+const attention: Float64Array = exact.attentionWeights({ data: task.ids.data.subarray(0, 12), shape: [1, 12] }).data;
+const word: string = so.taskWords[1];
+console.log(lossBefore, logits.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
+model.dispose();
 
 // Wrong calls must not type-check (an unused @ts-expect-error is itself an error, so loose types fail the build).
 // @ts-expect-error length must be a number
@@ -338,6 +352,18 @@ so.addPositions(looked, { dtype: 'float32' });
 loadSeqorder({ wasmUrl: 42 });
 // @ts-expect-error memoryStats has no such field
 so.memoryStats().freeBytes;
+// @ts-expect-error classes is required
+so.createModel({ vocab: 16, width: 32 });
+// @ts-expect-error positions are 'none', 'sinusoidal', 'learned' or 'rotary'
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'absolute' });
+// @ts-expect-error a float32 model's parameters are float32
+model.setParameters({ embed: { data: new Float64Array(512), shape: [16, 32] } });
+// @ts-expect-error ids are int32
+model.forward({ data: new Float32Array(4), shape: [1, 4] });
+// @ts-expect-error step's options are checked
+model.step(task.ids, task.targets, { learningRate: 1 });
+// @ts-expect-error taskWords is read-only
+so.taskWords.push('robots');
 export { wrong, notTensor, maybeSteps };
 `;
 
