@@ -1,6 +1,7 @@
-// The WebAssembly heap through memoryStats(): tens of thousands of calls, failing ones included, and calls of hundreds
-// of MB leave allocatedBytes where it started; a request beyond the heap's limit is a RangeError and the next call
-// works; results are JS-owned arrays that survive the heap growing. Each test loads its own instance, so the heap
+// The WebAssembly heap through memoryStats(): tens of thousands of calls, failing ones included, calls of hundreds of
+// MB, and a thousand models created, trained and disposed leave allocatedBytes where it started; a request (or a
+// model) beyond the heap's limit is a RangeError and the next call works; results are JS-owned arrays that survive the
+// heap growing. Each test loads its own instance, so the heap
 // figures are not disturbed by other tests (and a heap grown to 2 GiB is dropped with its instance).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -158,4 +159,46 @@ test('results are JS-owned arrays: still whole and unchanged after the heap grow
     assert.equal(r.data.buffer.byteLength, r.data.byteLength, `${name}: owns its buffer (not a view into the heap)`);
     assert.deepEqual(Array.from(r.data), copies[name], `${name}: unchanged`);
   }
+});
+
+test('1000 models created, trained and disposed: the heap returns to its baseline and does not grow', async (t) => {
+  const so = await loadSeqorder();
+  const before = so.memoryStats();
+  const { ids, targets } = so.orderTask({ count: 8, length: 12, seed: 1 });
+  const one = { data: ids.data.subarray(0, 12), shape: [1, 12] };
+  let heapAfterFirst;
+  let last;
+  for (let n = 0; n < 1000; n++) {
+    const model = so.createModel({ vocab: 16, width: 32, heads: 2, positions: n % 2 ? 'learned' : 'sinusoidal', maxLength: n % 2 ? 12 : undefined, classes: 2, seed: n });
+    model.step(ids, targets, { lr: 3e-3 });
+    const { grads } = model.gradients(ids, targets);
+    model.setParameters({ 'readout.bias': grads['readout.bias'] });
+    last = { logits: model.forward(ids), weights: model.attentionWeights(one), parameters: model.parameters() };
+    assert.throws(() => model.step(ids, { data: new Int32Array(8).fill(2), shape: [8] }), RangeError);
+    model.dispose();
+    const stats = so.memoryStats();
+    assert.equal(stats.allocatedBytes, before.allocatedBytes, `after cycle ${n + 1}`);
+    heapAfterFirst ??= stats.heapBytes;
+    assert.equal(stats.heapBytes, heapAfterFirst, `cycle ${n + 1}: the heap does not grow`);
+  }
+  assert.deepEqual(last.logits.shape, [8, 2]);
+  assert.deepEqual(last.weights.shape, [1, 2, 12, 12]);
+  assert.equal(Object.keys(last.parameters).length, 18, 'the last model has learned positions: 18 parameters');
+  t.diagnostic(`allocatedBytes ${before.allocatedBytes} -> ${so.memoryStats().allocatedBytes}; heapBytes ${mib(before.heapBytes)} -> ${mib(heapAfterFirst)} (first cycle) -> ${mib(so.memoryStats().heapBytes)}`);
+});
+
+test('a model the heap cannot hold is a RangeError; nothing stays allocated and the next model works', async (t) => {
+  const so = await loadSeqorder();
+  const before = so.memoryStats();
+  // 2^27 + parameters: within the 1 GiB tensor limit, but its four float32 buffers (values, gradients, Adam's two
+  // moments) are 2.1 GB, past the 2 GiB heap
+  assert.throws(() => so.createModel({ vocab: 2 ** 22, width: 32, classes: 2 }), { name: 'RangeError', message: /^out of memory: the WebAssembly heap cannot hold/ });
+  const grown = so.memoryStats();
+  assert.equal(grown.allocatedBytes, before.allocatedBytes);
+  const model = so.createModel({ vocab: 16, width: 32, classes: 2 });
+  const { ids, targets } = so.orderTask({ count: 4, length: 6 });
+  assert.ok(Number.isFinite(model.step(ids, targets)));
+  model.dispose();
+  assert.equal(so.memoryStats().allocatedBytes, before.allocatedBytes);
+  t.diagnostic(`heapBytes ${mib(before.heapBytes)} -> ${mib(grown.heapBytes)} after the refused model`);
 });
