@@ -1,6 +1,6 @@
-// The API against a hostile caller: getters that detach, shrink or re-enter; proxies; typed-array subclasses that lie
-// about their length, offset or buffer; sizes at 2^31, 2^32 and 2^53; empty tensors with huge other axes; 100,000
-// failing calls in a row. Every case ends in a correct result or a TypeError / RangeError naming the argument, the
+// The API against a hostile caller: getters that detach, shrink or re-enter (or dispose the model being called);
+// proxies; typed-array subclasses that lie about their length, offset or buffer; sizes at 2^31, 2^32 and 2^53; empty
+// tensors with huge other axes; 100,000 failing calls in a row. Every case ends in a correct result or a TypeError / RangeError naming the argument, the
 // module intact (a later call computes what it should) and the heap back where it started. A trap (a WebAssembly
 // RuntimeError) would leave the instance unusable, and the canary after every case would say so.
 import { test, describe } from 'node:test';
@@ -222,6 +222,97 @@ describe('sizes past 32 bits, and empty tensors with huge axes', () => {
         Object.is(value, -0) ? { ok: (r) => assert.equal(r.data.length, 0) } : { Class: RangeError, message: /^length must be an integer/ });
     for (const value of [NaN, 1.5, -1, 2 ** 60])
       hostile(`attention queryStart ${value}`, () => so.attention(f32([2, 4]), f32([3, 4]), f32([3, 2]), { causal: true, queryStart: value }), { Class: RangeError, message: /^queryStart must be/ });
+  });
+});
+
+describe('the model', () => {
+  const config = { vocab: 16, width: 8, heads: 2, classes: 2, seed: 4 };
+  const ints = (values, shape) => ({ data: Int32Array.from(values), shape });
+  const ids = () => ints([1, 3, 0, 2, 5, 1, 4, 3], [2, 4]);
+  const targets = () => ints([1, 0], [2]);
+  /** hostile(what, ...) on a fresh model, disposed (again: dispose twice does nothing) before the module is checked. */
+  function onModel(what, call, expected) {
+    const model = so.createModel(config);
+    hostile(what, () => {
+      try {
+        return call(model);
+      } finally {
+        model.dispose();
+      }
+    }, expected);
+  }
+  /** What `steps` plain steps on a fresh model give: [losses, parameters]. */
+  function plainSteps(steps) {
+    const model = so.createModel(config);
+    const losses = Array.from({ length: steps }, () => model.step(ids(), targets()));
+    const parameters = model.parameters();
+    model.dispose();
+    return [losses, parameters];
+  }
+
+  test('getters that dispose the model, detach an input or step the model again', () => {
+    onModel('an options getter disposes the model', (model) => model.step(ids(), targets(), { get lr() { model.dispose(); return 1e-3; } }),
+      { Class: Error, message: /^seqorder: this model was disposed/ });
+    onModel('a targets getter detaches the ids', (model) => {
+      const x = ids();
+      return model.loss(x, { data: targets().data, get shape() { detach(x.data); return [2]; } });
+    }, { Class: TypeError, message: /^ids\.data: its buffer was detached or shrunk after the arguments were read/ });
+    onModel('a parameters getter detaches the tensor read before it', (model) => {
+      const gain = { data: new Float32Array(8).fill(2), shape: [8] };
+      return model.setParameters({ 'norm.gain': gain, get 'norm.bias'() { detach(gain.data); return { data: new Float32Array(8), shape: [8] }; } });
+    }, { Class: TypeError, message: /^parameters\['norm\.gain'\]\.data: its buffer is detached/ });  // (every value is read before any tensor)
+    const [losses, parameters] = plainSteps(2);
+    onModel('an options getter steps the same model first', (model) => {
+      let inner;
+      const outer = model.step(ids(), targets(), { get lr() { inner = model.step(ids(), targets()); return 1e-3; } });
+      return { losses: [inner, outer], parameters: model.parameters() };
+    }, { ok: (r) => assert.deepEqual(r, { losses, parameters }) });
+    onModel('a shape getter of setParameters runs the model', (model) => {
+      let logits;
+      model.setParameters({ 'readout.bias': { data: Float32Array.of(1, -1), get shape() { logits = model.forward(ids()); return [2]; } } });
+      return { logits, bias: model.parameters()['readout.bias'].data };
+    }, { ok: (r) => { assert.deepEqual(r.logits.shape, [2, 2]); assert.deepEqual(r.bias, Float32Array.of(1, -1)); } });
+    const boom = new Error('from a getter');
+    onModel('a throwing getter among the parameters', (model) => {
+      try {
+        model.setParameters({ get embed() { throw boom; } });
+      } catch (error) {
+        return error;
+      }
+      return undefined;
+    }, { ok: (e) => assert.equal(e, boom) });
+  });
+
+  test('proxies and lying subclasses as ids, targets, parameters and options', () => {
+    const [[loss]] = plainSteps(1);
+    onModel('ids a lying Int32Array subclass', (model) => {
+      class Liar extends Int32Array {
+        get length() { return 2 ** 30; }
+        get buffer() { return new ArrayBuffer(4); }
+        get [Symbol.toStringTag]() { return 'Float32Array'; }
+      }
+      return model.step({ data: new Liar(ids().data), shape: [2, 4] }, targets());
+    }, { ok: (r) => assert.equal(r, loss) });
+    onModel('ids a proxy of an Int32Array', (model) => model.forward({ data: new Proxy(ids().data, {}), shape: [2, 4] }),
+      { Class: TypeError, message: /^ids\.data must be a typed array/ });
+    onModel('parameters a proxy with a key it does not hold', (model) => model.setParameters(new Proxy({}, {
+      ownKeys: () => ['embed'], getOwnPropertyDescriptor: () => ({ value: undefined, enumerable: true, configurable: true }),
+    })), { Class: TypeError, message: /^parameters\['embed'\] must be a tensor/ });
+    const reads = {};
+    const counted = (name, target) => new Proxy(target, { get(t, key, r) { reads[`${name}.${String(key)}`] = (reads[`${name}.${String(key)}`] ?? 0) + 1; return Reflect.get(t, key, r); } });
+    hostile('createModel options read once each', () => so.createModel(counted('options', { ...config, positions: 'rotary', causal: true })).dispose(),
+      { ok: () => assert.ok(Object.values(reads).every((n) => n === 1), JSON.stringify(reads)) });
+  });
+
+  test('sizes past 32 bits and 2^53', () => {
+    for (const n of [2 ** 31, 2 ** 32, 2 ** 53 - 1]) {
+      onModel(`ids of shape (${n}, ${n}) on 8 elements`, (model) => model.forward(ints(new Array(8).fill(0), [n, n])), { Class: RangeError, message: /^ids\.data has 8 elements but shape/ });
+      onModel(`ids of shape (0, ${n})`, (model) => model.forward({ data: new Int32Array(0), shape: [0, n] }), { Class: RangeError, message: /^ids must have shape \(B, T\) with B >= 1 and T >= 1/ });
+      onModel(`targets of shape (${n}) for 2 sentences`, (model) => model.loss(ids(), { data: new Int32Array(0), shape: [0, n] }), { Class: RangeError, message: /^targets must have shape \(B\) = \[2\]/ });
+      hostile(`a model of vocab ${n}`, () => so.createModel({ ...config, vocab: n }), { Class: RangeError, message: /^vocab must be an integer in 1 \.\. 2\^31 - 1|^vocab, width/ });
+      hostile(`a model of width ${n}`, () => so.createModel({ ...config, width: n, heads: 1, positions: 'none' }), { Class: RangeError, message: /^vocab, width, layers, maxLength and classes make a model of/ });
+      hostile(`orderTask of ${n} sentences`, () => so.orderTask({ count: n, length: 2 }), { Class: RangeError, message: /^ids of count \* length = \d+ tokens would need more than/ });
+    }
   });
 });
 

@@ -3,6 +3,7 @@
 //      dtype's class, as many elements as the shape says) or throws a TypeError or RangeError whose message begins
 //      with the name of an argument (or of the result that would be too large); the module keeps computing what it
 //      should and its heap returns to its baseline after every call.
+//      The same for createModel, and forward and step on the model it makes (which is then disposed).
 //   2. Leading batch axes are only a batch: attention, addPositions and rope over (B1, B2, .., T, D) give, bit for bit,
 //      what they give over the flattened (B1·B2, T, D).
 // The seed is fixed (SEQORDER_PROPERTY_SEED, default 20261130) so that `npm test` runs the same cases every time;
@@ -180,6 +181,98 @@ test('leading batch axes are a batch: (B1, B2, .., T, D) gives bit for bit what 
     }
     assert.equal(so.memoryStats().allocatedBytes, baseline);
   }), { seed, numRuns });
+});
+
+// ---- the model ----
+
+// mostly valid configurations (some options left to their defaults), one in five with an option set to anything
+const validModel = fc.tuple(fc.record({
+  vocab: fc.integer({ min: 1, max: 12 }), heads: fc.constantFrom(1, 2, 4), pairs: fc.integer({ min: 1, max: 3 }),
+  layers: fc.integer({ min: 1, max: 4 }), positions: fc.constantFrom('none', 'sinusoidal', 'learned', 'rotary'),
+  maxLength: fc.integer({ min: 1, max: 10 }), causal: fc.boolean(), readout: fc.constantFrom('mean', 'each'),
+  classes: fc.integer({ min: 1, max: 4 }), dtype: fc.constantFrom('float32', 'float64'), seed: fc.integer({ min: 0, max: 2 ** 20 }),
+}), fc.subarray(['heads', 'layers', 'positions', 'causal', 'readout', 'dtype', 'seed'])).map(([{ heads, pairs, maxLength, ...o }, defaults]) => {
+  const options = { ...o, heads, width: 2 * pairs * heads, ...(o.positions === 'learned' ? { maxLength } : {}) };
+  for (const key of defaults) if (key !== 'positions' || options.positions !== 'learned') delete options[key];
+  return options;
+});
+const modelOptions = fc.oneof({ weight: 4, arbitrary: validModel }, {
+  weight: 1,
+  arbitrary: fc.tuple(validModel, fc.constantFrom('vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'strat'),
+    fc.oneof(anyNumber, fc.string({ maxLength: 8 }), fc.boolean())).map(([options, key, value]) => ({ ...options, [key]: value })),
+});
+// ids (B, T): mostly within the vocabulary (taken modulo vocab in the property, once the model is known); sometimes
+// empty, of another shape or length, or with ids outside it
+const ids = fc.record({
+  shape: fc.oneof({ weight: 8, arbitrary: fc.tuple(fc.integer({ min: 1, max: 4 }), fc.integer({ min: 1, max: 9 })) },
+    { weight: 1, arbitrary: fc.array(size, { maxLength: 3 }) }),
+  values: fc.array(fc.integer({ min: 0, max: 2 ** 31 - 1 }), { minLength: 40, maxLength: 40 }),
+  fits: fc.oneof({ weight: 8, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  delta: fc.oneof({ weight: 10, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: -2, max: 2 }) }),
+});
+function idsFor({ shape, values, fits, delta }, vocab) {
+  const count = shape.every((d) => Number.isSafeInteger(d) && d >= 0) ? Math.min(product(shape), 40) : 3;
+  return { data: Int32Array.from({ length: Math.max(0, count + delta) }, (_, i) => (fits ? values[i % 40] % vocab : values[i % 40] - 2 ** 30)), shape };
+}
+// targets: mostly the shape the readout asks for (made in the property, once the model is known), values mostly valid
+const targets = fc.record({
+  fits: fc.oneof({ weight: 6, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) }),
+  values: fc.array(fc.oneof({ weight: 20, arbitrary: fc.integer({ min: -1, max: 1 }) }, { weight: 1, arbitrary: fc.integer({ min: -3, max: 5 }) }),
+    { minLength: 40, maxLength: 40 }),
+  other: ids,
+});
+function targetsFor({ fits, values, other }, x, readout) {
+  if (!fits || x.shape.length !== 2 || !x.shape.every((d) => Number.isSafeInteger(d) && d >= 0)) return idsFor(other, 4);
+  const shape = readout === 'each' ? x.shape : [x.shape[0]];
+  return { data: Int32Array.from({ length: Math.min(product(shape), 40) }, (_, i) => values[i]), shape };
+}
+
+const MODEL_NAMES = /^(options|vocab|width|heads|layers|positions|maxLength|causal|readout|classes|dtype|seed|ids|targets|lr)\b/;
+
+/** Runs call(); returns its result, or undefined after checking it threw a TypeError or RangeError naming an argument. */
+function attemptNamed(what, call) {
+  try {
+    return call();
+  } catch (error) {
+    assert.ok(error.constructor === TypeError || error.constructor === RangeError, `${what}: threw ${error?.constructor?.name}: ${error?.message}`);
+    assert.match(error.message, MODEL_NAMES, `${what}: the message names no argument`);
+    return undefined;
+  }
+}
+
+test('createModel, forward and step: any arguments give the documented model and results, or a TypeError / RangeError naming the argument', (t) => {
+  const made = { models: 0, logits: 0, steps: 0 };
+  fc.assert(fc.property(modelOptions, ids, targets, fc.option(anyNumber), (options, idValues, y, lr) => {
+    runs++;
+    const model = attemptNamed('createModel', () => so.createModel(options));
+    if (model) {
+      made.models++;
+      const { maxLength, ...rest } = options;
+      assert.deepEqual(model.config, {
+        heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, ...rest,
+        ...(maxLength === undefined ? {} : { maxLength }), seed: (options.seed ?? 0) + 0,
+      });
+      const { vocab, classes, readout, dtype } = model.config;
+      const x = idsFor(idValues, vocab);
+      const logits = attemptNamed('forward', () => model.forward(x));
+      if (logits) {
+        made.logits++;
+        assert.deepEqual(logits.shape, readout === 'mean' ? [x.shape[0], classes] : [...x.shape, classes]);
+        assert.equal(logits.dtype, dtype);
+        assert.ok(logits.data.every(Number.isFinite));
+      }
+      const loss = attemptNamed('step', () => model.step(x, targetsFor(y, x, readout), { lr: lr ?? undefined }));
+      if (loss !== undefined) {
+        made.steps++;
+        assert.ok(Number.isFinite(loss) && loss >= 0, `loss ${loss}`);
+      }
+      model.dispose();
+    }
+    assert.equal(so.memoryStats().allocatedBytes, baseline, 'the heap is back at its baseline');
+  }), { seed, numRuns });
+  t.diagnostic(`${made.models} models made, ${made.logits} forward and ${made.steps} step calls succeeded`);
+  assert.ok(made.models > 0 && made.logits > 0 && made.steps > 0, 'valid calls among the arbitrary ones');
+  assert.deepEqual(so.positions(3, 4, { start: 2 }).data, canary, 'the module still computes what it should');
 });
 
 test('count', (t) => {
