@@ -1,13 +1,14 @@
 // Determinism across engines: the fixed calls of tests/node/determinism-calls.mjs, run in node and in
 // Debian's Chromium (playwright-core) on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1, give
-// bit-identical outputs (SHA-256 of every result's dtype, shape and bytes).
+// bit-identical outputs (SHA-256 of every result's dtype, shape and bytes); its training runs of the model, run in a
+// module Web Worker there, give the parameters of the hashes it fixes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { launchBrowser, root } from './browser.mjs';
 import { loadSeqorder } from '../node/load.mjs';
-import { determinismHashes } from '../node/determinism-calls.mjs';
+import { MODEL_HASHES, determinismHashes } from '../node/determinism-calls.mjs';
 
 let session;
 let server;
@@ -22,24 +23,35 @@ after(async () => {
   await session?.close();
 });
 
-test('the same calls give bit-identical outputs in node and in Chromium', { timeout: 120_000 }, async (t) => {
-  const nodeHashes = await determinismHashes(await loadSeqorder());
+// A worker that runs the training runs on the package and posts their hashes.
+const WORKER = `import { loadSeqorder } from '/lib/seqorder.mjs';
+import { modelHashes } from '/__determinism/calls.mjs';
+postMessage(await modelHashes(await loadSeqorder()));`;
 
+/** A blank page on the server's origin that can import the calls module (served by a route, not copied into the
+ * site) and start the worker; the package itself comes from the server as any user's page would load it. */
+async function openPage(t) {
   const page = context.pages()[0] ?? (await context.newPage());
   const problems = [];
   page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
   page.on('pageerror', (error) => problems.push(`page error: ${error}`));
   const origin = new URL(server.url).origin;
   page.on('request', (request) => new URL(request.url()).origin !== origin && problems.push(`request to ${request.url()}`));
-  // A blank page and the calls module, both on the server's origin (the module is served by the route, not copied
-  // into the site); the package itself comes from the server as any user's page would load it.
   const calls = readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8');
   await page.route(`${origin}/__determinism/**`, (route) => {
     const { pathname } = new URL(route.request().url());
+    if (pathname.endsWith('/worker.mjs')) return route.fulfill({ status: 200, contentType: 'text/javascript', body: WORKER });
     if (pathname.endsWith('.mjs')) return route.fulfill({ status: 200, contentType: 'text/javascript', body: calls });
     return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>determinism</title>' });
   });
   await page.goto(`${origin}/__determinism/index.html`);
+  t.after(() => page.unroute(`${origin}/__determinism/**`));
+  return { page, problems };
+}
+
+test('the same calls give bit-identical outputs in node and in Chromium', { timeout: 120_000 }, async (t) => {
+  const nodeHashes = await determinismHashes(await loadSeqorder());
+  const { page, problems } = await openPage(t);
   const browser = await page.evaluate(async () => {
     const { loadSeqorder } = await import('/lib/seqorder.mjs');
     const { determinismHashes } = await import('/__determinism/calls.mjs');
@@ -50,4 +62,16 @@ test('the same calls give bit-identical outputs in node and in Chromium', { time
   assert.deepEqual(Object.keys(browser.hashes), Object.keys(nodeHashes));
   const different = Object.keys(nodeHashes).filter((name) => browser.hashes[name] !== nodeHashes[name]);
   assert.deepEqual(different, [], 'outputs whose bits differ between node and Chromium');
+});
+
+test('the model\'s training runs give the fixed hashes in a Chromium Web Worker, as in node', { timeout: 120_000 }, async (t) => {
+  const { page, problems } = await openPage(t);
+  const hashes = await page.evaluate(() => new Promise((resolve, reject) => {
+    const worker = new Worker('/__determinism/worker.mjs', { type: 'module' });
+    worker.onmessage = ({ data }) => resolve(data);
+    worker.onerror = (event) => reject(new Error(`worker: ${event.message}`));
+  }));
+  assert.deepEqual(problems, []);
+  assert.deepEqual(hashes, MODEL_HASHES);
+  t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
 });

@@ -1,5 +1,6 @@
-// A fixed set of API calls whose outputs must be bit-identical wherever the module runs: node here
-// (determinism.test.mjs) and Chromium (tests/browser/determinism.test.mjs, which loads this very file into the page).
+// A fixed set of API calls whose outputs must be bit-identical wherever the module runs, and short seeded training
+// runs of the model whose parameters must be: node here (determinism.test.mjs) and Chromium (tests/browser/
+// determinism.test.mjs, which loads this very file into the page, and the training runs into a Web Worker).
 // Self-contained on purpose: no imports, only the API object and the Web Crypto digest that node 20 and browsers share.
 // Inputs come from an integer generator, so they are the same bits on every engine; no call produces a NaN (whose
 // payload an engine could canonicalize).
@@ -54,5 +55,52 @@ export async function determinismHashes(so) {
     if (result.data) hashes[name] = await digest(result);
     else for (const step of ['scores', 'scaled', 'weights', 'output']) hashes[`${name}: ${step}`] = await digest(result[step]);
   }
+  return hashes;
+}
+
+/** Short seeded training runs on the order task, each returning its model's parameters (all of them, in order, as
+ * one flat tensor) and disposing the model: [name, dtype, so => tensor]. */
+export const MODEL_RUNS = [
+  ['the lab model (V 16, D 32, H 2, sinusoidal), float32, 20 Adam steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 }, { steps: 20, count: 32, length: 12 })],
+  ['learned positions, 2 layers, causal, readout each, float32, 10 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 4, layers: 2, positions: 'learned', maxLength: 9, causal: true, readout: 'each', classes: 2, seed: 2 }, { steps: 10, count: 8, length: 9 })],
+  ['rotary positions, float64, 10 steps', 'float64',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', classes: 2, dtype: 'float64', seed: 3 }, { steps: 10, count: 8, length: 7 })],
+];
+
+// SHA-256 of each training run's parameters (MODEL_RUNS), from the default (SIMD128) module.
+// The same in every engine and on every machine: a change here is a change of the model's arithmetic (or of its
+// initialization, or the order task's sentences), to be explained, not a number to update.
+export const MODEL_HASHES = {
+  'the lab model (V 16, D 32, H 2, sinusoidal), float32, 20 Adam steps': '98adc66adec9424ea37e0b6b9933403006d4706565262f68254c67a87d1be524',
+  'learned positions, 2 layers, causal, readout each, float32, 10 steps': '804dfd515f78f3e5f2b8ea141aada889335c0ec59b0029232d3f430b0df032ca',
+  'rotary positions, float64, 10 steps': 'f2fbabe4225975670902800d99134a02737d1a79fdc1f8bd6664403de2e38342',
+};
+
+/** Trains a new model of `config` for `steps` Adam steps (lr 3e-3) on orderTask batches; its parameters as one tensor. */
+function train(so, config, { steps, count, length }) {
+  const model = so.createModel(config);
+  for (let k = 0; k < steps; k++) {
+    const { ids, targets } = so.orderTask({ count, length, seed: 100 + k });
+    // readout 'each': the sentence's target at its last position, the others ignored (-1)
+    const each = { data: Int32Array.from({ length: count * length }, (_, i) => (i % length === length - 1 ? targets.data[Math.floor(i / length)] : -1)), shape: [count, length] };
+    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3 });
+  }
+  const parameters = Object.values(model.parameters());
+  model.dispose();
+  const data = new (config.dtype === 'float64' ? Float64Array : Float32Array)(parameters.reduce((n, p) => n + p.data.length, 0));
+  let at = 0;
+  for (const p of parameters) {
+    data.set(p.data, at);
+    at += p.data.length;
+  }
+  return { data, shape: [data.length], dtype: config.dtype ?? 'float32' };
+}
+
+/** Runs every training run on the API `so` and returns { name: sha256 of its parameters }. */
+export async function modelHashes(so) {
+  const hashes = {};
+  for (const [name, , run] of MODEL_RUNS) hashes[name] = await digest(run(so));
   return hashes;
 }

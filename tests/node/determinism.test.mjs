@@ -1,9 +1,10 @@
 // Determinism in node: the fixed calls of determinism-calls.mjs give bit-identical outputs in independent instances
-// and on repeated calls. tests/browser/determinism.test.mjs compares the same hashes with Chromium's.
+// and on repeated calls, and its training runs give the parameters whose hashes it fixes (MODEL_HASHES).
+// tests/browser/determinism.test.mjs compares the same hashes with Chromium's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
-import { CALLS, determinismHashes } from './determinism-calls.mjs';
+import { CALLS, MODEL_HASHES, MODEL_RUNS, determinismHashes, modelHashes } from './determinism-calls.mjs';
 
 test('the same calls give bit-identical outputs: repeated, and in independent instances', async (t) => {
   const first = await loadSeqorder();
@@ -15,4 +16,12 @@ test('the same calls give bit-identical outputs: repeated, and in independent in
   second.positions(2 ** 13, 2 ** 10);
   assert.deepEqual(await determinismHashes(second), hashes, 'another instance, after a large call');
   for (const [name, hash] of Object.entries(hashes)) t.diagnostic(`${hash.slice(0, 16)}  ${name}`);
+});
+
+test('short seeded training runs give the parameters of the fixed hashes, in every instance', async () => {
+  assert.deepEqual(Object.keys(MODEL_HASHES), MODEL_RUNS.map(([name]) => name));
+  assert.deepEqual(await modelHashes(await loadSeqorder()), MODEL_HASHES);
+  const grown = await loadSeqorder();
+  grown.positions(2 ** 13, 2 ** 10);
+  assert.deepEqual(await modelHashes(grown), MODEL_HASHES, 'another instance, after a large call');
 });
