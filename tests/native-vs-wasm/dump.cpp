@@ -1,18 +1,22 @@
 // Native side of tests/node/native-vs-wasm.test.mjs: runs the calls that the WebAssembly binding received on the
 // core compiled natively (g++, the CMake target seqorder_native_dump), through the same entry points
-// (src/core/calls.hpp: the same checks and the same choice of kernel), and writes their results.
+// (src/core/calls.hpp and model_calls.hpp: the same checks and the same choice of kernel), and writes their results.
+// Models live in one calls::ModelTable, as in the binding: it numbers them 1, 2, ... in the order they are created,
+// so the handles recorded from a fresh module instance name the same models here.
 //
 // Usage: seqorder_native_dump <calls.bin> <results.bin>
 //
 // calls.bin, little-endian: "SOVW" u32 version (2) u32 calls, then per call:
-//   str name (the binding's function: positions, embed, addPositions, learnedPositions, rope, attention)
+//   str name (the binding's function: positions, embed, addPositions, learnedPositions, rope, attention, orderTask,
+//             modelCreate, modelDispose, modelParameters, modelForward, modelLoss, modelGradients, modelStep,
+//             modelAttentionWeights)
 //   u32 fields, per field: str key (the binding's value_object field), u8 kind, then by kind:
 //     0 number: f64 | 1 string: str | 2 boolean: u8 | 3 tensor: str dtype, u32 rank, f64 x rank (shape), u64 count,
 //     the data (count elements of dtype)
 //   (a field the caller left undefined is absent: the core's default applies)
 //   str = u32 length, bytes
 // results.bin: "SOVR" u32 version (2) u32 calls, then per call: u32 results, per result: str dtype, u32 rank,
-//   u64 x rank (shape), u64 count, the data.
+//   u64 x rank (shape), u64 count, the data. (modelCreate and modelDispose have none.)
 // Any error (a malformed file, a core exception) is printed and the exit status is 1.
 #include <cstdint>
 #include <cstring>
@@ -20,11 +24,14 @@
 #include <iostream>
 #include <iterator>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "calls.hpp"
+#include "model_calls.hpp"
 
 namespace {
 
@@ -109,6 +116,15 @@ public:
         if (f == nullptr) throw std::runtime_error(std::string("calls file: tensor ") + key + " missing");
         to = f->tensor;
     }
+    void tensor(const char* key, std::optional<calls::TensorArg>& to) const {
+        if (const Field* f = find(key)) to = f->tensor;
+    }
+    // The model a call is made on (its `model` field).
+    calls::AnyModel& model(const calls::ModelTable& models) const {
+        double handle = 0;
+        number("model", handle);
+        return models.at(handle);
+    }
 
 private:
     const Field* find(const char* key) const {
@@ -118,7 +134,49 @@ private:
     std::map<std::string, Field> fields_;
 };
 
-std::vector<calls::Result> run(const std::string& name, const Fields& f) {
+// The model calls: orderTask, and those of src/bindings/model.cpp on the models of `models`.
+std::vector<calls::Result> run_model(const std::string& name, const Fields& f, calls::ModelTable& models) {
+    if (name == "orderTask") {
+        calls::OrderTaskArgs a;
+        f.number("count", a.count);
+        f.number("length", a.length);
+        f.number("seed", a.seed);
+        f.flag("mirrored", a.mirrored);
+        return calls::order_task(a);
+    }
+    if (name == "modelCreate") {
+        calls::ModelArgs a;
+        for (const auto& [key, field] : {std::pair{"vocab", &a.vocab}, {"width", &a.width}, {"classes", &a.classes},
+                                         {"heads", &a.heads}, {"layers", &a.layers}, {"seed", &a.seed}})
+            f.number(key, *field);
+        f.number("maxLength", a.max_length);
+        f.text("positions", a.positions);
+        f.text("readout", a.readout);
+        f.text("dtype", a.dtype);
+        f.flag("causal", a.causal);
+        models.create(a);
+        return {};
+    }
+    if (name == "modelDispose") {
+        double handle = 0;
+        f.number("model", handle);
+        models.dispose(handle);
+        return {};
+    }
+    if (name == "modelParameters") return calls::model_parameters(f.model(models));
+    calls::ModelInput in;
+    f.tensor("ids", in.ids);
+    f.tensor("targets", in.targets);
+    f.number("lr", in.lr);
+    if (name == "modelForward") return calls::model_forward(f.model(models), in);
+    if (name == "modelLoss") return calls::model_loss(f.model(models), in);
+    if (name == "modelGradients") return calls::model_gradients(f.model(models), in);
+    if (name == "modelStep") return calls::model_step(f.model(models), in);
+    if (name == "modelAttentionWeights") return calls::model_attention_weights(f.model(models), in);
+    throw std::runtime_error("unknown call '" + name + "'");
+}
+
+std::vector<calls::Result> run(const std::string& name, const Fields& f, calls::ModelTable& models) {
     if (name == "positions") {
         calls::PositionsArgs a;
         f.number("length", a.length);
@@ -159,7 +217,7 @@ std::vector<calls::Result> run(const std::string& name, const Fields& f) {
         f.flag("steps", a.steps);
         return calls::attention(a);
     }
-    throw std::runtime_error("unknown call '" + name + "'");
+    return run_model(name, f, models);
 }
 
 template <class T>
@@ -183,6 +241,7 @@ int main(int argc, char** argv) {
         if (std::string(magic, 4) != "SOVW" || in.value<std::uint32_t>() != 2)
             throw std::runtime_error("calls file: not a version 2 SOVW file");
         const auto count = in.value<std::uint32_t>();
+        calls::ModelTable models;
 
         std::ofstream out(argv[2], std::ios::binary);
         if (!out) throw std::runtime_error(std::string("cannot write ") + argv[2]);
@@ -194,7 +253,7 @@ int main(int argc, char** argv) {
             std::vector<std::vector<double>> storage;
             const Fields fields(read_fields(in, storage));
             try {
-                const std::vector<calls::Result> results = run(name, fields);
+                const std::vector<calls::Result> results = run(name, fields, models);
                 put<std::uint32_t>(out, static_cast<std::uint32_t>(results.size()));
                 for (const calls::Result& r : results) {
                     put<std::uint32_t>(out, static_cast<std::uint32_t>(r.dtype.size()));

@@ -1,5 +1,6 @@
 // Native vs WebAssembly: the fixed calls of determinism-calls.mjs, run by the core compiled natively with g++ and by
-// the WebAssembly module through the public API, agree within the bounds stated below (boundFor), per function and why.
+// the WebAssembly module through the public API, agree within the bounds stated below (boundFor), per function and why;
+// its float32 training runs of the model give the same bits at every binding call.
 //
 // How: the API runs on the module with its binding functions wrapped, so that each call's arguments are captured as
 // the binding receives them (the value_object, with each tensor's bytes read from the heap at that moment): the very
@@ -19,7 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CALLS } from './determinism-calls.mjs';
+import { CALLS, MODEL_RUNS } from './determinism-calls.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
@@ -44,11 +45,14 @@ function nativeProgram() {
 // ---------------------------------------------------------------------------------------------------------------
 // The module, with its binding calls captured
 
-const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention'];
+const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'orderTask',
+  'modelCreate', 'modelDispose', 'modelParameters', 'modelForward', 'modelLoss', 'modelGradients', 'modelStep',
+  'modelAttentionWeights'];
 
 /**
- * An API over a fresh module instance whose binding functions record their arguments in `log` before running:
- * { name, fields: { key: number | string | boolean | { dtype, shape, data } } }, undefined fields left out.
+ * An API over a fresh module instance whose binding functions record their arguments in `log` before running, and
+ * their results after: { name, fields: { key: number | string | boolean | { dtype, shape, data } }, results: [{ dtype,
+ * shape, data }] }, undefined fields left out.
  */
 async function recordingApi(log) {
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
@@ -56,7 +60,8 @@ async function recordingApi(log) {
   const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
   const capture = (value) => {
     if (value === null || typeof value !== 'object') return value;
-    const { address, count, dtype, shape } = value;  // a TensorArg: copy its bytes out of the heap now
+    // a TensorArg, or a result (whose count its shape says): copy its bytes out of the heap now
+    const { address, dtype, shape, count = shape.reduce((a, b) => a * b, 1) } = value;
     const Class = ARRAY[dtype];
     return { dtype, shape: [...shape], data: new Class(core.HEAPU8.buffer.slice(address, address + count * Class.BYTES_PER_ELEMENT)) };
   };
@@ -67,8 +72,11 @@ async function recordingApi(log) {
       return (args) => {
         const fields = {};
         for (const [field, v] of Object.entries(args)) if (v !== undefined && field !== 'outLength') fields[field] = capture(v);
-        log.push({ name: key, fields });
-        return value(args);
+        const entry = { name: key, fields };
+        log.push(entry);
+        const outcome = value(args);
+        entry.results = (outcome.results ?? []).map(capture);
+        return outcome;
       };
     },
   });
@@ -326,4 +334,29 @@ test('native (g++) and WebAssembly agree within the stated bounds on the fixed c
     }
   }
   assert.deepEqual(failures, [], 'native and WebAssembly outputs beyond their stated bounds');
+});
+
+test('float32 training: native and WebAssembly give the same bits at every call (the model\'s kernels are shared)', async (t) => {
+  // The float32 training runs of determinism-calls.mjs (float64 runs the reference, whose exp and log are libm's:
+  // glibc natively, musl in WebAssembly, which may differ in the last bit). Every binding call is compared: each
+  // batch of the order task, each step's loss, and the final parameters.
+  const log = [];
+  const so = await recordingApi(log);
+  const runs = MODEL_RUNS.filter(([, dtype]) => dtype === 'float32');
+  for (const [, , run] of runs) run(so);
+  assert.ok(log.filter((c) => c.name === 'modelStep').length >= 30);
+  const native = runNative(log);
+  const different = [];
+  for (const [n, { name, results }] of log.entries()) {
+    assert.equal(native[n].length, results.length, `call ${n} (${name}): number of results`);
+    for (const [i, wasm] of results.entries()) {
+      const mine = native[n][i];
+      assert.equal(mine.dtype, wasm.dtype);
+      assert.deepEqual(mine.shape, wasm.shape);
+      const { differing, max } = ulps(mine.data, wasm.data);
+      if (differing > 0) different.push(`call ${n} (${name}), result ${i}: ${differing} of ${wasm.data.length} elements differ, by up to ${max} ulps`);
+    }
+  }
+  t.diagnostic(`${runs.length} training runs: ${log.length} binding calls (${log.filter((c) => c.name === 'modelStep').length} Adam steps), every result bit-identical natively: ${different.length === 0}`);
+  assert.deepEqual(different, [], 'results whose bits differ between native and WebAssembly');
 });
