@@ -187,6 +187,8 @@ def run_timing(rounds, steps):
         loss.backward()
         optimizer.step()
 
+    with torch.no_grad():
+        first = F.cross_entropy(model(batches[0][0]), batches[0][1]).item()
     for ids, targets in batches[:20]:
         one_step(ids, targets)  # warm-up
     times = []
@@ -196,13 +198,15 @@ def run_timing(rounds, steps):
             one_step(ids, targets)
         times.append(1e3 * (time.process_time() - start) / steps)
     print(f"pytorch {torch.__version__}, 1 thread: {statistics.median(times):.3f} ms per Adam step "
-          f"(median of {rounds} rounds of {steps}; fastest {min(times):.3f})")
+          f"(median of {rounds} rounds of {steps}; fastest {min(times):.3f}); loss on the first batch before any "
+          f"step {first:.9g}")
     return times
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--time", action="store_true", help="ms per Adam step at the benchmark configuration")
+    parser.add_argument("--time", action="store_true",
+                        help="ms per Adam step at the benchmark configuration (and the loss on its first batch)")
     parser.add_argument("--train", action="store_true", help="accuracies after training, per setup")
     parser.add_argument("--seeds", type=int, default=1, help="initial-parameter seeds 1..N for --train")
     parser.add_argument("--rounds", type=int, default=7)

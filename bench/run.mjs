@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --json path]
+// npm run bench [-- --quick] [-- --only attention,positions,training] [-- --json path]
 //
 // seqorder against the other ways to run these operations in JavaScript, in one node process:
 //   attention (float32, D = 64, T = 256, 1024, 4096, causal and not):
@@ -6,7 +6,9 @@
 //     onnxruntime-web (wasm backend, 1 thread; the graphs of bench/make-onnx-graphs.mjs, causal via an additive mask),
 //     @tensorflow/tfjs-backend-wasm (1 thread), plain JS (web/js/bench-kernels.mjs);
 //   positions (512 x 512 and 2048 x 512, float32 and float64): seqorder and plain JS, each with and without `out`;
-//   and this machine's WebAssembly SIMD128 peak (bench/simd-peak.mjs), so each kernel shows its fraction of it.
+//   and this machine's WebAssembly SIMD128 peak (bench/simd-peak.mjs), so each kernel shows its fraction of it;
+//   training: Adam steps per second of the lab model through the JS API, against PyTorch (native, one thread),
+//     tfjs-backend-wasm and plain JS (bench/model-train.mjs).
 // GFLOP/s = 4·T²·D / time per attention (q·kᵀ and weights·v, a multiply and an add per term), half that for causal;
 // positions in ns per element. Each call is timed as the JS caller sees it: copies into and out of the WebAssembly heap
 // and the allocation of the result are included.
@@ -15,7 +17,7 @@
 // time does not count waiting for a core (every contender runs on one thread). Rounds are interleaved and medians
 // reported; each ratio is the median of the per-round ratios (speedup() in bench-kernels.mjs); compare ratios
 // within one run. Results: a markdown table on stdout, and JSON in bench/results/latest.json
-// (--quick: bench/results/quick.json, not committed) with the machine it ran on.
+// (--quick or --only: bench/results/quick.json, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 // The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed
@@ -28,6 +30,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { measureSimdPeak } from './simd-peak.mjs';
+import { benchTraining, trainingTable } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
 
@@ -36,13 +39,18 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchModules = path.join(root, 'bench', 'node_modules');
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
+const SECTIONS = ['attention', 'positions', 'training'];
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : SECTIONS;
+for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only: unknown section '${section}' (known: ${SECTIONS.join(', ')})`);
 const jsonPath = args.includes('--json')
   ? path.resolve(args[args.indexOf('--json') + 1])
-  : path.join(root, 'bench', 'results', quick ? 'quick.json' : 'latest.json');
+  : path.join(root, 'bench', 'results', quick || only.length < SECTIONS.length ? 'quick.json' : 'latest.json');
 
 const settings = quick
-  ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5 }
-  : { lengths: [256, 1024, 4096], rounds: { 256: 15, 1024: 15, 4096: 5 }, positionRounds: 15, sampleSeconds: 0.03, budgetSeconds: 6 };
+  ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5,
+    trainingRounds: 3, trainingRoundSeconds: 0.15, torchSteps: 50 }
+  : { lengths: [256, 1024, 4096], rounds: { 256: 15, 1024: 15, 4096: 5 }, positionRounds: 15, sampleSeconds: 0.03, budgetSeconds: 6,
+    trainingRounds: 9, trainingRoundSeconds: 0.4, torchSteps: 200 };
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
 const REFERENCE_MAX_T = 1024;
 const POSITION_SHAPES = [[512, 512], [2048, 512]];
@@ -131,6 +139,9 @@ async function loadLibraries() {
     sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
 
   const tf = await import('@tensorflow/tfjs-core');
+  // tfjs-core's gradients (for tf.variableGrads) ship only as ES modules node cannot load (extensionless imports); the
+  // union package's node bundle registers them into this same tfjs-core
+  await import('@tensorflow/tfjs');
   const { setWasmPaths } = await import('@tensorflow/tfjs-backend-wasm');
   setWasmPaths(path.join(benchModules, '@tensorflow', 'tfjs-backend-wasm', 'dist') + path.sep);  // no network
   tf.env().set('WASM_HAS_MULTITHREAD_SUPPORT', false);  // one thread
@@ -293,7 +304,7 @@ function positionsTable(cases) {
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
-const report = { machine: machine(), settings: { quick, ...settings, referenceMaxT: REFERENCE_MAX_T } };
+const report = { machine: machine(), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
 log(`seqorder benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${report.machine.cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
 const libraries = await loadLibraries();
 report.versions = libraries.versions;
@@ -305,7 +316,7 @@ const peak = report.simdPeak.gflops;
 log(`  ${peak.toFixed(1)} GFLOP/s (${report.simdPeak.shape} x${report.simdPeak.chains})`);
 
 report.attention = [];
-for (const T of settings.lengths) {
+for (const T of only.includes('attention') ? settings.lengths : []) {
   for (const causal of [false, true]) {
     const label = `attention T=${T}${causal ? ' causal' : ''}`;
     const { contenders, dispose, flops } = attentionContenders(libraries, T, causal);
@@ -322,7 +333,7 @@ for (const T of settings.lengths) {
 }
 
 report.positions = [];
-for (const [length, width] of POSITION_SHAPES) {
+for (const [length, width] of only.includes('positions') ? POSITION_SHAPES : []) {
   for (const dtype of ['float32', 'float64']) {
     const label = `positions ${length}x${width} ${dtype}`;
     // seqorder's table vs Math.sin/cos: within the documented ~1e-13 near t < 2048 in float64, a float32 rounding step
@@ -332,6 +343,13 @@ for (const [length, width] of POSITION_SHAPES) {
     report.positions.push({ length, width, dtype, results });
   }
 }
+if (only.includes('training')) {
+  log('model training...');
+  report.training = await benchTraining({
+    ...libraries, rounds: settings.trainingRounds, roundSeconds: settings.trainingRoundSeconds, torchSteps: settings.torchSteps,
+    cpuSeconds: cpuSecondsSync, log,
+  });
+}
 report.seconds = (Date.now() - started) / 1000;
 
 const m = report.machine;
@@ -340,15 +358,11 @@ const text = [
   `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds; ratios are medians of per-round ratios.`,
   `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
   '',
-  `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,
-  '',
-  attentionTable(report.attention, peak),
-  '',
-  'Positions (the sinusoidal table): ns per element (lower is better).',
-  '',
-  positionsTable(report.positions),
-  '',
-  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''})`,
+  ...(report.attention.length ? [`Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,
+    '', attentionTable(report.attention, peak), ''] : []),
+  ...(report.positions.length ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', positionsTable(report.positions), ''] : []),
+  ...(report.training ? [trainingTable(report.training), ''] : []),
+  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
 ].join('\n');
 console.log(text);
 report.table = text;

@@ -1,0 +1,152 @@
+// The training part of npm run bench (bench/run.mjs): Adam steps per second of the lab model (the lesson page's:
+// vocab 16, width 32, 2 heads, 1 layer, sinusoidal positions, readout 'mean', 2 classes, float32; batches of 32
+// sentences of 12 tokens of the order task, lr 3e-3), trained by
+//   seqorder          through its JS API (model.step), in this process (and its opt-in relaxed-SIMD build, where
+//                     this node runs it);
+//   PyTorch           natively, one thread (bench/model_reference.py --time, Debian's python3-torch, run as
+//                     /usr/bin/python3 with OMP_NUM_THREADS=1 set before torch is imported); skipped with a note where
+//                     it is missing;
+//   tfjs-backend-wasm the same architecture in tfjs-core's ops (bench/model-tfjs.mjs: tf.variableGrads, tf.train.adam);
+//   plain JS          a straightforward implementation (bench/model-plain.mjs).
+// Every contender starts from seqorder's initial parameters (PyTorch draws the same ones: model_reference.py ports the
+// core's generator) and trains on the same sentences, and each must give seqorder's loss on the first batch within
+// float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation. Rounds are interleaved; each contender's time is CPU time (PyTorch: measured in its own process); each
+// ratio is the median of the per-round ratios.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { PlainModel } from './model-plain.mjs';
+import { tfjsModel } from './model-tfjs.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+export const LAB = { vocab: 16, width: 32, heads: 2, layers: 1, positions: 'sinusoidal', classes: 2, dtype: 'float32', seed: 1 };
+export const BATCH = 32;
+export const LENGTH = 12;
+const LR = 3e-3;
+const BATCHES = 200;  // step k trains on orderTask(32, 12, seed 1000 + k % 200), as model_reference.py --time does
+// float32 losses of implementations that sum in different orders: ~1e-7 apart; a wrong step (a missing scale, a
+// transposed weight, another epsilon) moves them by 1e-3 or more
+const TOLERANCE = { first: 1e-5, afterOneStep: 1e-4 };
+const PYTHON = '/usr/bin/python3';
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** PyTorch's ms per step over `steps` steps and its loss on the first batch, or { missing } when it cannot run. */
+function pytorch(steps) {
+  const run = spawnSync(PYTHON, ['bench/model_reference.py', '--time', '--rounds', '1', '--steps', String(steps)], { cwd: root, encoding: 'utf8' });
+  if (run.error || run.status !== 0) {
+    const reason = run.error ? `${PYTHON} cannot run (${run.error.code})` : /No module named '?torch/.test(run.stderr)
+      ? 'python3-torch is not installed (Debian: apt-get install python3-torch)' : `bench/model_reference.py failed: ${run.stderr.trim().split('\n').at(-1)}`;
+    return { missing: reason };
+  }
+  const time = /([0-9.]+) ms per Adam step/.exec(run.stdout);
+  const first = /first batch before any step ([0-9.e+-]+)/.exec(run.stdout);
+  const version = /pytorch (\S+),/.exec(run.stdout);
+  if (!time || !first) throw new Error(`bench/model_reference.py printed no timing: ${run.stdout}${run.stderr}`);
+  return { msPerStep: Number(time[1]), first: Number(first[1]), version: version?.[1] };
+}
+
+/**
+ * Runs the comparison: { rounds } interleaved; `cpuSeconds(f)` times f in this process. Returns the report: the
+ * configuration, per contender its steps per second (median), per-round samples and losses, and the ratios.
+ */
+export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log }) {
+  const batches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: LENGTH, seed: 1000 + k }));
+  const plainBatches = batches.map(({ ids, targets }) => ({ ids: ids.data, targets: targets.data }));
+  const model = so.createModel(LAB);
+  const relaxed = soRelaxed?.createModel(LAB);
+  const initial = model.parameters();
+  const reference = { first: model.loss(batches[0].ids, batches[0].targets) };
+
+  const tfModel = tfjsModel(tf, LAB, initial, { lr: LR });
+  const plain = new PlainModel(LAB, initial);
+  const contenders = [
+    { name: 'seqorder', label: `seqorder ${versions.seqorder} (WebAssembly SIMD128, JS API)`, next: 0,
+      step: (b) => model.step(b.ids, b.targets, { lr: LR }), loss: (b) => model.loss(b.ids, b.targets) },
+    ...(relaxed ? [{ name: 'seqorder relaxed', label: 'seqorder, opt-in relaxed SIMD', next: 0,
+      step: (b) => relaxed.step(b.ids, b.targets, { lr: LR }), loss: (b) => relaxed.loss(b.ids, b.targets) }] : []),
+    { name: 'tfjs-backend-wasm', label: `tfjs-backend-wasm ${versions['@tensorflow/tfjs-backend-wasm']} (1 thread${versions.tfjsSimd ? ', SIMD' : ''})`, next: 0,
+      step: (b) => tfModel.step(b.ids, b.targets), loss: (b) => tfModel.loss(b.ids, b.targets) },
+    { name: 'plain JS', label: 'plain JS (bench/model-plain.mjs)', next: 0,
+      step: (_, k) => plain.step(plainBatches[k].ids, plainBatches[k].targets, BATCH, LENGTH, LR),
+      loss: (_, k) => plain.forward(plainBatches[k].ids, plainBatches[k].targets, BATCH, LENGTH) },
+  ];
+  // The same computation: the first batch's loss, one Adam step on it, the second batch's loss
+  for (const c of contenders) {
+    c.first = c.loss(batches[0], 0);
+    c.step(batches[0], 0);
+    c.afterOneStep = c.loss(batches[1], 1);
+    c.next = 1;
+  }
+  reference.afterOneStep = contenders[0].afterOneStep;
+  const torchFirst = pytorch(20);
+  const torch = torchFirst.missing ? undefined
+    : { name: 'PyTorch', label: `PyTorch ${torchFirst.version} (native, 1 thread)`, first: torchFirst.first, samples: [] };
+  if (!torch) log(`  model training: no PyTorch contender: ${torchFirst.missing}`);
+  for (const c of [...contenders.slice(1), ...(torch ? [torch] : [])]) {
+    const error = Math.abs(c.first - reference.first);
+    if (!(error <= TOLERANCE.first))
+      throw new Error(`model training: ${c.name}'s loss on the first batch is ${c.first}, seqorder's ${reference.first} (|diff| ${error} > ${TOLERANCE.first}): not timing another computation`);
+    if (c.afterOneStep !== undefined && !(Math.abs(c.afterOneStep - reference.afterOneStep) <= TOLERANCE.afterOneStep))
+      throw new Error(`model training: after one Adam step ${c.name}'s loss is ${c.afterOneStep}, seqorder's ${reference.afterOneStep}: not timing another computation`);
+  }
+
+  // Warm-up (compiled code, grown heaps), then how many steps make a round of about roundSeconds each.
+  const run = (c, steps) => {
+    for (let s = 0; s < steps; s++) {
+      const k = c.next;
+      c.next = (k + 1) % BATCHES;
+      c.step(batches[k], k);
+    }
+  };
+  for (const c of contenders) {
+    run(c, 5);
+    c.steps = Math.max(3, Math.round(roundSeconds / (cpuSeconds(() => run(c, 3)) / 3)));
+    c.samples = [];
+  }
+  for (let r = 0; r < rounds; r++) {
+    for (let i = 0; i < contenders.length; i++) {
+      const c = contenders[(r + i) % contenders.length];
+      c.samples.push(c.steps / cpuSeconds(() => run(c, c.steps)));  // steps per second
+    }
+    if (torch) torch.samples.push(1000 / pytorch(torchSteps).msPerStep);
+    log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s`);
+  }
+  model.dispose();
+  relaxed?.dispose();
+  tfModel.dispose();
+
+  const [first, ...others] = contenders;
+  const all = [first, ...others.filter((c) => c.name === 'seqorder relaxed'), ...(torch ? [torch] : []), ...others.filter((c) => c.name !== 'seqorder relaxed')];
+  const seqorder = contenders[0].samples;
+  return {
+    config: { ...LAB, batch: BATCH, length: LENGTH, lr: LR },
+    pytorch: torch ? `${PYTHON} bench/model_reference.py --time, OMP_NUM_THREADS=1` : `skipped: ${torchFirst.missing}`,
+    contenders: all.map((c) => ({
+      name: c.name, label: c.label, stepsPerSecond: median(c.samples), samples: c.samples, stepsPerRound: c.steps ?? torchSteps,
+      firstLoss: c.first, lossAfterOneStep: c.afterOneStep,
+      seqorderTimes: c === contenders[0] ? 1 : median(seqorder.map((x, r) => x / c.samples[r])),
+    })),
+  };
+}
+
+/** seqorder's speed over a contender's (the relaxed build: its speed over seqorder's default build). */
+function ratioCell({ name, seqorderTimes }) {
+  if (name === 'seqorder') return '—';
+  if (name === 'seqorder relaxed') return `— (${(1 / seqorderTimes).toFixed(2)}× the default build's steps/s)`;
+  return `**${seqorderTimes.toFixed(2)}×**`;
+}
+
+/** The report's table: one row per contender. */
+export function trainingTable({ config, contenders, pytorch: torchNote }) {
+  const rows = [
+    `Training: Adam steps per second of the lab model (vocab ${config.vocab}, width ${config.width}, ${config.heads} heads, ${config.layers} layer, ${config.positions} positions, ${config.dtype}; batches of ${config.batch} sentences of ${config.length} tokens, lr ${config.lr}). Each contender starts from the same parameters and gives seqorder's loss on the first batch within float32 rounding (tfjs and plain JS also after one Adam step).`,
+    '',
+    '| contender | steps/s | ms per step | loss on the first batch | seqorder ÷ contender |',
+    '| --- | --- | --- | --- | --- |',
+    ...contenders.map((c) => `| ${c.label} | ${c.stepsPerSecond.toFixed(0)} | ${(1000 / c.stepsPerSecond).toFixed(2)} | ${c.firstLoss.toPrecision(9)} | ${ratioCell(c)} |`),
+  ];
+  if (!contenders.some((c) => c.name === 'PyTorch')) rows.push('', `PyTorch: ${torchNote}.`);
+  return rows.join('\n');
+}
