@@ -1,4 +1,5 @@
-// The README's JS example runs as written (against the built package) and prints what its comments say.
+// The README's JS examples (the API's, and the trainable model's) run as written (against the built package) and
+// print what their comments say.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile, writeFile, mkdtemp, rm } from 'node:fs/promises';
@@ -10,22 +11,36 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist');
+const examples = (await readFile(path.join(root, 'README.md'), 'utf8')).matchAll(/```js\n([\s\S]*?)```/g);
+const blocks = Array.from(examples, (m) => m[1]);
 
-test('the README example runs and prints what its comments promise', async () => {
-  const readme = await readFile(path.join(root, 'README.md'), 'utf8');
-  const example = readme.match(/```js\n([\s\S]*?)```/)?.[1];
-  assert.ok(example, 'README.md has a ```js example');
+/** Runs `example` (importing the built package for 'seqorder') in a new node process; returns what it printed. */
+async function run(example) {
   assert.match(example, /from 'seqorder'/);
   const source = example.replace("from 'seqorder'", `from ${JSON.stringify(pathToFileURL(path.join(dist, 'lib', 'seqorder.mjs')).href)}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'seqorder-readme-'));
   try {
     const file = path.join(dir, 'example.mjs');
     await writeFile(file, source);
-    const { stdout } = await promisify(execFile)(process.execPath, [file]);
-    assert.match(stdout, /0, 1, 0, 1, 0, 1, 0, 1/);
-    assert.match(stdout, /\[ 3, 3 \] \[ 3, 8 \]/);
-    assert.match(stdout, /RangeError width must be a positive even integer/);
+    return (await promisify(execFile)(process.execPath, [file])).stdout;
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+test('the README example runs and prints what its comments promise', async () => {
+  assert.ok(blocks[0], 'README.md has a ```js example');
+  const stdout = await run(blocks[0]);
+  assert.match(stdout, /0, 1, 0, 1, 0, 1, 0, 1/);
+  assert.match(stdout, /\[ 3, 3 \] \[ 3, 8 \]/);
+  assert.match(stdout, /RangeError width must be a positive even integer/);
+});
+
+test('the README\'s model example trains a model and prints what its comments promise', async () => {
+  const example = blocks.find((b) => b.includes('so.createModel({ vocab: so.taskWords.length'));
+  assert.ok(example, 'README.md has the model example');
+  const stdout = await run(example);
+  assert.match(stdout, /^accuracy 100\.0%$/m);
+  assert.match(stdout, /^(\w+ ){11}\w+$/m, 'a sentence of 12 words');
+  assert.match(stdout, /\[ 1, 2, 12, 12 \]/);
 });
