@@ -1,5 +1,7 @@
 // The ways a caller can get an argument wrong, shared by the error tests (errors.test.mjs, model-errors.test.mjs): each
-// helper returns rows [label, value, error class, message pattern] for an argument of a given name.
+// helper returns rows [label, value, error class, message pattern] for an argument of a given name; expectError checks
+// that a call fails as a row says.
+import assert from 'node:assert/strict';
 
 const detached = () => {
   const data = new Float64Array(2);
@@ -84,4 +86,18 @@ export function badOptions(known) {
     ['an unknown option', { strat: 1 }, TypeError, new RegExp(`^options: unknown option 'strat' \\(known: ${known.join(', ')}\\)`)],
     ['a differently-cased option', { Start: 1 }, TypeError, /^options: unknown option 'Start'/],
   ];
+}
+
+/** Runs call() and asserts it throws exactly a `Class` (not a subclass) whose message matches `message`. */
+export function expectError(what, call, Class, message) {
+  let thrown;
+  try {
+    call();
+  } catch (error) {
+    thrown = error;
+  }
+  assert.ok(thrown !== undefined, `${what}: no error`);
+  assert.ok(thrown instanceof Class && thrown.constructor === Class,
+    `${what}: expected a ${Class.name}, got ${thrown?.constructor?.name}: ${thrown?.message ?? String(thrown)}`);
+  assert.match(thrown.message, message, what);
 }

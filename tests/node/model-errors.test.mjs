@@ -5,7 +5,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
-import { badNumbers, badOptions, badTensors } from './bad-arguments.mjs';
+import { badNumbers, badOptions, badTensors, expectError } from './bad-arguments.mjs';
 import { ids as idsOf } from './model-helpers.mjs';
 
 const so = await loadSeqorder();
@@ -174,16 +174,7 @@ describe('every error path of the model\'s API: TypeError for kinds, RangeError 
   for (const fn of [...new Set(cases.map((c) => c.fn))]) {
     test(fn, () => {
       for (const { label, call, Class, message } of cases.filter((c) => c.fn === fn)) {
-        let thrown;
-        try {
-          call();
-        } catch (error) {
-          thrown = error;
-        }
-        assert.ok(thrown !== undefined, `${fn}: ${label}: no error`);
-        assert.ok(thrown instanceof Class && thrown.constructor === Class,
-          `${fn}: ${label}: expected a ${Class.name}, got ${thrown?.constructor?.name}: ${thrown?.message ?? String(thrown)}`);
-        assert.match(thrown.message, message, `${fn}: ${label}`);
+        expectError(`${fn}: ${label}`, call, Class, message);
         canary();
         assert.equal(so.memoryStats().allocatedBytes, before, `${fn}: ${label}: the heap holds what it held before`);
       }
