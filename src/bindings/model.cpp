@@ -82,27 +82,22 @@ val config_object(const calls::AnyModel& m) {
     return o;
 }
 
-// [{ name, shape }] in the order of the parameters' results
-val parameter_list(const calls::AnyModel& m) {
-    val list = val::array();
-    for (const model::ParameterInfo& p : m.parameters()) {
-        val item = val::object();
-        item.set("name", p.name);
-        item.set("shape", val::array(std::vector<double>(p.shape.begin(), p.shape.end())));
-        list.call<void>("push", item);
-    }
-    return list;
+// The parameters' names, in the order of model_parameters' results
+val parameter_names(const calls::AnyModel& m) {
+    val names = val::array();
+    for (const model::ParameterInfo& p : m.parameters()) names.call<void>("push", p.name);
+    return names;
 }
 
 // ---- the calls ----
 
-// { model: handle, config, parameters: [{ name, shape }] }
+// { model: handle, config, names: the parameters' names }
 val create(const calls::ModelArgs& a) {
     return guarded([&](val& outcome) {
         const double handle = models().create(a);
         const calls::AnyModel& m = models().at(handle);
         outcome.set("config", config_object(m));
-        outcome.set("parameters", parameter_list(m));
+        outcome.set("names", parameter_names(m));
         outcome.set("model", handle);
     });
 }

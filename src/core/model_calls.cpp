@@ -34,10 +34,10 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
     return c;
 }
 
-std::variant<model::Model<float>, model::Model<double>> make_model(const ModelArgs& a, DType dtype) {
+AnyModel::Either make_model(const ModelArgs& a, DType dtype) {
     const model::Config config = config_of(a, dtype);
-    if (dtype == DType::float32) return std::variant<model::Model<float>, model::Model<double>>(std::in_place_index<0>, config);
-    return std::variant<model::Model<float>, model::Model<double>>(std::in_place_index<1>, config);
+    if (dtype == DType::float32) return AnyModel::Either(std::in_place_type<model::Model<float>>, config);
+    return AnyModel::Either(std::in_place_type<model::Model<double>>, config);
 }
 
 std::string dtype_name(const AnyModel& m) { return std::string(model::name_of(m.dtype())); }

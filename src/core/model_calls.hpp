@@ -41,6 +41,8 @@ struct ModelArgs {
 // A model of either dtype.
 class AnyModel {
 public:
+    using Either = std::variant<model::Model<float>, model::Model<double>>;
+
     // The model `args` describe, every rule checked (integers where numbers are given, the names of the choices, then
     // model::check_config's rules): std::invalid_argument naming the option, std::length_error for a model past the
     // tensor limit; then its parameters drawn from args.seed (model/init.hpp).
@@ -62,7 +64,7 @@ public:
 
 private:
     model::DType dtype_;
-    std::variant<model::Model<float>, model::Model<double>> model_;
+    Either model_;
 };
 
 // The inputs of forward, loss, gradients, step and attentionWeights.

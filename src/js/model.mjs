@@ -30,7 +30,7 @@ class Model {
     this.#core = core;
     this.#run = run;
     this.#handle = created.model;
-    this.#names = created.parameters.map((p) => p.name);
+    this.#names = created.names;
     /** The resolved configuration: every option of createModel, defaults filled in. */
     this.config = Object.freeze(created.config);
     Object.freeze(this);
