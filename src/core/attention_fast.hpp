@@ -36,6 +36,8 @@
 
 namespace seqorder {
 
+inline constexpr std::size_t kFastAttentionRows = 4;  // query rows computed together (a row group): attention_fast's kRows
+
 // output: (B, Tq, Dv). Throws std::invalid_argument for a bad shape or mask (check_attention_args) or when a span's
 // length is not the shape's element count.
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
