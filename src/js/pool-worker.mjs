@@ -1,0 +1,36 @@
+// A worker of the pool (pool.mjs): one instance of the module, and the ops it runs for the main thread (the protocol:
+// workers.mjs, which also says how to add an op).
+import { makeApi } from './api.mjs';
+import { instantiateCore } from './load.mjs';
+import { serve } from './workers.mjs';
+
+let so = null;  // this worker's instance of the module (op 'load')
+
+/** Whether this worker's instance refuses every call (it stopped after an internal error). */
+function stopped() {
+  try {
+    so?.memoryStats();
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** The ArrayBuffers of a result (a tensor, or attention's four steps), to move them back rather than copy them. */
+const buffersOf = (result) => ('data' in result ? [result] : Object.values(result)).map((t) => t.data.buffer);
+
+const ops = {
+  /** module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages). → its build */
+  async load({ module, url }) {
+    so = makeApi(await instantiateCore(module, url));
+    return { value: so.build };
+  },
+
+  /** calls: [{ q, k, v, options }], run in turn with so.attention → their results, in order. */
+  attention({ calls }) {
+    const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
+    return { value: results, transfer: results.flatMap(buffersOf) };
+  },
+};
+
+serve(ops, { fatal: stopped });

@@ -1,0 +1,186 @@
+// loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web Workers in
+// browsers, worker_threads in node), with no SharedArrayBuffer needed.
+//
+// A call is read and checked on the calling thread exactly as so.attention reads and checks it (api.mjs's
+// attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
+// involved. The core's plan says how the work may be split (pool-split.mjs); each worker gets its slabs of q, k and v
+// (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are
+// laid in place. The results are the bits one thread computes.
+import { attentionPlanner, version } from './api.mjs';
+import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
+import { compileSeqorder, instantiateCore, isNode, nodeModule } from './load.mjs';
+import { callsOf, cutRows } from './pool-split.mjs';
+import { startWorkers } from './workers.mjs';
+
+const MAX_WORKERS = 256;
+
+/** Each pool's worker set (workers.mjs), for tests: workersOf(pool).kill(i) ends a worker as a crash would. */
+const workerSets = new WeakMap();
+export const workersOf = (pool) => workerSets.get(pool);
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** The cores this machine offers: what `workers` defaults to. */
+async function availableCores() {
+  if (isNode) {
+    const os = await nodeModule('os');
+    return os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return globalThis.navigator?.hardwareConcurrency || 1;
+}
+
+/**
+ * A function that starts one worker. The browser's is written the way bundlers look for it: Vite and webpack build
+ * `new Worker(new URL('./pool-worker.mjs', import.meta.url), { type: 'module' })` into a worker of their own. node's
+ * resolves the same file beside this one, through an expression those bundlers leave alone (it never runs there).
+ */
+async function workerStarter() {
+  if (isNode) {
+    const { Worker } = await nodeModule('worker_threads');
+    const file = new URL(['.', 'pool-worker.mjs'].join('/'), import.meta.url);
+    // node's flags carry over to the workers (--experimental-wasm-relaxed-simd, say), but for --input-type, which
+    // only applies to a main script given as a string and stops a worker from starting
+    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    return () => new Worker(file, { execArgv });
+  }
+  return () => new Worker(new URL('./pool-worker.mjs', import.meta.url), { type: 'module' });
+}
+
+/**
+ * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
+ * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
+ * is a copy of exactly those elements, transferred (one copy in all); or, where `transfer` allows it, a view of the
+ * caller's own buffer, which the first run that asks for it takes (no copy); or a view of shared memory (a
+ * SharedArrayBuffer: nothing is copied or moved). The buffer `keep` (the caller's `out`) is never moved.
+ */
+function slabs(transfer, keep) {
+  const owner = new Map();  // caller's buffer → the run it is moved with
+  return (record, start, end, run) => {
+    const { buffer, byteOffset, dtype } = record.data;
+    const Class = DTYPES[dtype];
+    const view = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
+    if (typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer) return { data: view, moved: [] };
+    if (transfer && buffer !== keep && (owner.get(buffer) ?? run) === run) {
+      owner.set(buffer, run);
+      return { data: view, moved: [buffer] };
+    }
+    const data = view.slice();
+    return { data, moved: [data.buffer] };
+  };
+}
+
+/**
+ * The messages of one call: for each run of rows (cutRows), its attention calls (callsOf) as arguments on views of
+ * its slabs (one buffer per slab crosses to the worker), and the buffers to move. Every slab is taken before any
+ * message is posted, so a buffer moved with one run has been copied for the others.
+ */
+function messages(read, plan, runs, transfer) {
+  const { width: D, valueWidth: Dv, keys: Tk } = plan;
+  const take = slabs(transfer, read.out?.buffer);
+  return runs.map(([first, end], run) => {
+    const calls = callsOf(plan, first, end);
+    const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
+    const q = take(read.q, first * D, end * D, run);
+    const k = take(read.k, items[0] * Tk * D, items[1] * Tk * D, run);
+    const v = take(read.v, items[0] * Tk * Dv, items[1] * Tk * Dv, run);
+    const tensor = (slab, offset, shape) => ({ data: slab.subarray(offset, offset + product(shape)), shape, dtype: plan.dtype });
+    let offset = 0;  // rows of the run before this call
+    const args = calls.map(({ item, items: n, row, rows }) => {
+      const at = (item - items[0]) * Tk;
+      const call = {
+        q: tensor(q.data, offset * D, [n, rows, D]),
+        k: tensor(k.data, at * D, [n, Tk, D]),
+        v: tensor(v.data, at * Dv, [n, Tk, Dv]),
+        options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps } : { steps: plan.steps },
+      };
+      offset += n * rows;
+      return call;
+    });
+    return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved])] };
+  });
+}
+
+/** attention's results (scores, scaled, weights, output, or the output alone) as a list of tensors. */
+const resultList = (result, steps) => (steps ? [result.scores, result.scaled, result.weights, result.output] : [result]);
+
+/**
+ * The call's results from the workers' parts (parts[run][call], in the order of `sent`): each part laid at its place,
+ * the output into `out` if given. A call done in one part is returned as the worker made it (nothing copied).
+ */
+function assemble(plan, out, sent, parts) {
+  const Class = DTYPES[plan.dtype];
+  const outputIndex = plan.results.length - 1;
+  const whole = sent.length === 1 && sent[0].calls.length === 1 ? resultList(parts[0][0], plan.steps) : null;
+  if (out) checkStillThere(out);
+  const tensors = plan.results.map((shape, r) => {
+    if (r === outputIndex && out) {
+      const data = new Class(out.buffer, out.byteOffset, out.length);
+      if (whole) data.set(whole[r].data);
+      return { data, shape, dtype: plan.dtype, view: out.view };
+    }
+    return { data: whole ? whole[r].data : new Class(product(shape)), shape, dtype: plan.dtype };
+  });
+  if (!whole) {
+    sent.forEach(({ calls }, run) => calls.forEach(({ item, row }, c) => {
+      resultList(parts[run][c], plan.steps).forEach((part, r) => {
+        const columns = plan.results[r].at(-1);
+        tensors[r].data.set(part.data, (item * plan.queries + row) * columns);
+      });
+    }));
+  }
+  const results = tensors.map(({ data, shape, dtype, view }) => ({ data: view ?? data, shape, dtype }));
+  if (!plan.steps) return results[0];
+  const [scores, scaled, weights, output] = results;
+  return { scores, scaled, weights, output };
+}
+
+/**
+ * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
+ * this thread that only checks calls. simd, wasmUrl, wasmBinary: as loadSeqorder's (the module is fetched and compiled
+ * once, here, and the compiled module sent to the workers).
+ */
+export async function loadSeqorderPool(options) {
+  const { workers: asked, ...load } = readOptions('options', options, ['workers', 'simd', 'wasmUrl', 'wasmBinary']);
+  if (asked !== undefined) {
+    readNumber('options.workers', asked);
+    if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
+      throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
+  }
+  const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
+  const { compiled, url } = await compileSeqorder(load);
+  const core = await instantiateCore(compiled, url);
+  const plan = attentionPlanner(core);
+  const workers = await startWorkers({
+    count,
+    start: await workerStarter(),
+    first: { op: 'load', args: { module: compiled, url: url?.href } },
+  });
+
+  /**
+   * so.attention on the pool: a promise of what so.attention returns (the same bits), rejected with the error
+   * so.attention throws. transfer: true lets the pool move the buffers of q.data, k.data and v.data to its workers
+   * instead of copying them (the caller's arrays are then detached).
+   */
+  async function attention(q, k, v, options) {
+    const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
+    if (workers.closed) throw new Error(workers.closed);
+    const sent = messages(read, read.plan, cutRows(read.plan, workers.size), read.extra.transfer === true);
+    const busy = new Set();
+    const parts = await Promise.all(sent.map(({ args, moved }) => {
+      const index = workers.idlest(busy);
+      busy.add(index);
+      return workers.request(index, 'attention', { calls: args }, moved);
+    }));
+    return assemble(read.plan, read.out, sent, parts);
+  }
+
+  const pool = Object.freeze({
+    version,
+    build: core.build(),
+    workers: count,
+    attention,
+    /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
+    close: () => workers.close(),
+  });
+  workerSets.set(pool, workers);
+  return pool;
+}
