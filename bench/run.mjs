@@ -21,12 +21,12 @@
 // The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed
 // SIMD; node 20 needs --experimental-wasm-relaxed-simd, which the benchmark adds itself (rerunWithRelaxedSimd).
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
-import os from 'node:os';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { machine } from './machine.mjs';
 import { measureSimdPeak } from './simd-peak.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
@@ -59,37 +59,6 @@ function cpuSecondsSync(f) {
   f();
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1e6;
-}
-
-/** The commit the benchmark ran at, with ' (modified)' when the work tree differs from it. */
-function gitDescribe() {
-  try {
-    const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'CMakeLists.txt') !== '';
-    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (modified)' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function machine() {
-  let cpu = os.cpus()[0]?.model ?? 'unknown';
-  try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-    if (line) cpu = line.split(':')[1].trim();
-  } catch { /* not Linux: os.cpus() it is */ }
-  return {
-    cpu,
-    cores: os.cpus().length,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    platform: `${os.platform()} ${os.release()}`,
-    node: process.version,
-    v8: process.versions.v8,
-    date: new Date().toISOString(),
-    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
-    clock: 'process CPU time (user + system), one thread per contender',
-    commit: gitDescribe(),
-  };
 }
 
 const log = (...a) => console.error(...a);  // progress on stderr, the table on stdout
@@ -293,7 +262,7 @@ function positionsTable(cases) {
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
-const report = { machine: machine(), settings: { quick, ...settings, referenceMaxT: REFERENCE_MAX_T } };
+const report = { machine: machine('process CPU time (user + system), one thread per contender'), settings: { quick, ...settings, referenceMaxT: REFERENCE_MAX_T } };
 log(`seqorder benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${report.machine.cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
 const libraries = await loadLibraries();
 report.versions = libraries.versions;
