@@ -30,19 +30,23 @@ async function availableCores() {
 
 /**
  * A function that starts one worker. The browser's is written the way bundlers look for it: Vite and webpack build
- * `new Worker(new URL('./pool-worker.mjs', import.meta.url), { type: 'module' })` into a worker of their own. node's
- * resolves the same file beside this one, through an expression those bundlers leave alone (it never runs there).
+ * `new Worker(new URL(…, import.meta.url), { type: 'module' })` into a worker of their bundle. Its path,
+ * 'seqorder/pool-worker.mjs', works as the .wasm files' do (see packagedUrl in load.mjs): it is the folder seqorder/
+ * beside this file, and also the package's name with the file among its exports, which is what Vite's dev server
+ * resolves from its pre-bundled copy of this file (where the relative path leads nowhere). node's is the same file,
+ * through an expression bundlers leave alone (they would otherwise bundle it, or warn about it, for nothing).
  */
 async function workerStarter() {
   if (isNode) {
     const { Worker } = await nodeModule('worker_threads');
-    const file = new URL(['.', 'pool-worker.mjs'].join('/'), import.meta.url);
+    const here = import.meta.url;
+    const file = new URL('seqorder/pool-worker.mjs', here);
     // node's flags carry over to the workers (--experimental-wasm-relaxed-simd, say), but for --input-type, which
     // only applies to a main script given as a string and stops a worker from starting
     const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
     return () => new Worker(file, { execArgv });
   }
-  return () => new Worker(new URL('./pool-worker.mjs', import.meta.url), { type: 'module' });
+  return () => new Worker(new URL('seqorder/pool-worker.mjs', import.meta.url), { type: 'module' });
 }
 
 /**

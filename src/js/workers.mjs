@@ -177,6 +177,7 @@ export async function serve(ops, { fatal = () => false } = {}) {
   const port = typeof self === 'object' && typeof self.postMessage === 'function'
     ? self
     : (await nodeModule('worker_threads')).parentPort;
+  if (!port) throw new Error('seqorder pool: a worker script runs in a worker the pool starts, not on the main thread');
   let queue = Promise.resolve();
   const run = async ({ id, op, args }) => {
     try {

@@ -16,7 +16,7 @@ let errors;
 const requests = [];
 
 before(async () => {
-  session = await launchBrowser({ requires: 'lib/pool-worker.mjs' });
+  session = await launchBrowser({ requires: 'lib/seqorder/pool-worker.mjs' });
   ({ page } = session);
   errors = collectErrors(page);
   page.on('requestfinished', async (request) => requests.push([request.url(), (await request.response())?.status()]));
@@ -116,7 +116,7 @@ test('a killed worker rejects its call with a clear Error and is replaced; close
 });
 
 test('the worker script came from the site, and nothing was logged as an error', () => {
-  const worker = requests.filter(([url]) => url.endsWith('/lib/pool-worker.mjs'));
+  const worker = requests.filter(([url]) => url.endsWith('/lib/seqorder/pool-worker.mjs'));
   assert.ok(worker.length >= 1, 'pool-worker.mjs was fetched');
   assert.deepEqual(requests.filter(([, status]) => status >= 400), []);
   assert.deepEqual(errors, []);

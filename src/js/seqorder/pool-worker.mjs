@@ -1,8 +1,9 @@
-// A worker of the pool (pool.mjs): one instance of the module, and the ops it runs for the main thread (the protocol:
-// workers.mjs, which also says how to add an op).
-import { makeApi } from './api.mjs';
-import { instantiateCore } from './load.mjs';
-import { serve } from './workers.mjs';
+// A worker of the pool (../pool.mjs): one instance of the module, and the ops it runs for the main thread (the
+// protocol: ../workers.mjs, which also says how to add an op). It sits in seqorder/, beside the .wasm files, for the
+// same reason they do: see workerStarter in ../pool.mjs.
+import { makeApi } from '../api.mjs';
+import { instantiateCore } from '../load.mjs';
+import { serve } from '../workers.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
 
