@@ -13,23 +13,19 @@
 // Results: markdown tables on stdout, JSON in bench/results/pool.json (--quick: pool-quick.json, not committed).
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { loadAverage, machine } from './machine.mjs';
+import { benchArgs, fixed, importPackage, loadAverage, machine, table, times } from './report.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { maxAbsDifference, measure, median, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchModules = path.join(root, 'bench', 'node_modules');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const jsonPath = args.includes('--json')
-  ? path.resolve(args[args.indexOf('--json') + 1])
-  : path.join(root, 'bench', 'results', quick ? 'pool-quick.json' : 'pool.json');
+const { quick, jsonPath } = benchArgs('pool', 'pool-quick');
 
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const settings = quick
@@ -39,12 +35,7 @@ const log = (...a) => console.error(...a);  // progress on stderr, the tables on
 
 // ---- the contenders ----------------------------------------------------------------------------------------------------
 async function load() {
-  const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
-  if (!existsSync(path.join(lib, 'seqorder.mjs'))) {
-    console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
-    process.exit(1);
-  }
-  const { loadSeqorder, loadSeqorderPool } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+  const { loadSeqorder, loadSeqorderPool } = await importPackage();
   const so = await loadSeqorder();
   const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
   if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });
@@ -127,12 +118,6 @@ function overheadContenders({ so, pools }) {
 }
 
 // ---- tables ------------------------------------------------------------------------------------------------------------
-const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-const times = (x) => (Number.isFinite(x) ? `${x.toFixed(x >= 10 ? 1 : 2)}×` : '—');
-const row = (cells) => `| ${cells.join(' | ')} |`;
-const table = (header, columns, rows) =>
-  [row([header, ...columns]), row(Array(columns.length + 1).fill('---')), ...rows.map((r) => row(r))].join('\n');
-
 function attentionTable(cases) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ortName];

@@ -20,13 +20,13 @@
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 // The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed
 // SIMD; node 20 needs --experimental-wasm-relaxed-simd, which the benchmark adds itself (rerunWithRelaxedSimd).
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { machine } from './machine.mjs';
+import { benchArgs, fixed, importPackage, machine, table, times } from './report.mjs';
 import { measureSimdPeak } from './simd-peak.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
@@ -34,11 +34,7 @@ import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The contenders' packages: bench/package.json, installed by bench/run.sh (npm run bench), not by npm start.
 const benchModules = path.join(root, 'bench', 'node_modules');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
-const jsonPath = args.includes('--json')
-  ? path.resolve(args[args.indexOf('--json') + 1])
-  : path.join(root, 'bench', 'results', quick ? 'quick.json' : 'latest.json');
+const { args, quick, jsonPath } = benchArgs('latest', 'quick');
 
 const settings = quick
   ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5 }
@@ -78,12 +74,7 @@ function rerunWithRelaxedSimd() {
 
 // ---- the contenders' libraries ---------------------------------------------------------------------------------------
 async function loadLibraries() {
-  const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
-  if (!existsSync(path.join(lib, 'seqorder.mjs'))) {
-    console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
-    process.exit(1);
-  }
-  const { loadSeqorder } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+  const { loadSeqorder } = await importPackage();
   const so = await loadSeqorder();
   const relaxed = await loadSeqorder({ simd: 'relaxed' });
   const soRelaxed = relaxed.build === 'relaxed' ? relaxed : undefined;  // else this engine lacks relaxed SIMD
@@ -217,16 +208,6 @@ async function warmUp(libraries) {
 }
 
 // ---- tables --------------------------------------------------------------------------------------------------------------
-const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-const times = (x) => (Number.isFinite(x) ? `${x.toFixed(x >= 10 ? 1 : 2)}×` : '—');
-
-const row = (cells) => `| ${cells.join(' | ')} |`;
-
-// One column per case, one row per contender, then the ratios: fits a README.
-function table(header, columns, rows) {
-  return [row([header, ...columns]), row(Array(columns.length + 1).fill('---')), ...rows.map((r) => row(r))].join('\n');
-}
-
 function attentionTable(cases, peak) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = [
