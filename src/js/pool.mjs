@@ -41,10 +41,12 @@ async function workerStarter() {
     const { Worker } = await nodeModule('worker_threads');
     const here = import.meta.url;
     const file = new URL('seqorder/pool-worker.mjs', here);
-    // node's flags carry over to the workers (--experimental-wasm-relaxed-simd, say), but for --input-type, which
-    // only applies to a main script given as a string and stops a worker from starting
-    const execArgv = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    return () => new Worker(file, { execArgv });
+    // node's flags carry over to the workers, but for --input-type, which only applies to a main script given as a
+    // string and stops a worker from starting. (Listing flags for a worker is only done then: V8's, such as
+    // --experimental-wasm-relaxed-simd, are refused in such a list, though they apply to workers without one.)
+    const flags = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
+    const options = flags.length < process.execArgv.length ? { execArgv: flags } : {};
+    return () => new Worker(file, options);
   }
   return () => new Worker(new URL('seqorder/pool-worker.mjs', import.meta.url), { type: 'module' });
 }

@@ -5,6 +5,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -263,6 +265,25 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     assert.equal(pool.version, so.version);
     assert.ok(Object.isFrozen(pool));
   });
+});
+
+test("simd: 'relaxed': the workers run the relaxed module, with its bits (node started with relaxed SIMD)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
+  const script = path.join(dir, 'relaxed.mjs');
+  writeFileSync(script, `
+import { loadSeqorder, loadSeqorderPool } from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)};
+const so = await loadSeqorder({ simd: 'relaxed' });
+const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });
+const x = { data: Float32Array.from({ length: 700 * 64 }, (_, n) => Math.sin(n)), shape: [700, 64] };
+const a = so.attention(x, x, x, { causal: true }).data;
+const b = (await pool.attention(x, x, x, { causal: true })).data;
+console.log(JSON.stringify({ builds: [so.build, pool.build], same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)) }));
+await pool.close();
+`);
+  const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', timeout: 30_000 });
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], same: true });
 });
 
 describe('failures', () => {
