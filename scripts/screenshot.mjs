@@ -2,7 +2,7 @@
 // opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), waits until every experiment has run, and
 // writes a PNG.
 //   node scripts/screenshot.mjs [out.png] [--top | --full | --section=id] [--width=N] [--height=N] [--dark]
-// Default: docs/screenshot.png, the sinusoid section (sliders, heatmap with a tooltip, its check) in a 1100×1500
+// Default: docs/screenshot.png, the sinusoid table's figure (sliders, heatmap with a readout, its checks) in a 1100×1500
 // viewport. --top captures the viewport at the top of the page, --full the whole page, --section=id one section;
 // --dark emulates prefers-color-scheme: dark.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -42,16 +42,17 @@ try {
   if (section) await page.locator(`#${section}`).screenshot({ path: out });
   else if (flag('full') || flag('top')) await page.screenshot({ path: out, fullPage: Boolean(flag('full')) });
   else {
-    // The README's picture: the sinusoid section down to its first check, with a cell's tooltip showing.
-    const canvas = page.locator('#sinusoids .plot-heatmap canvas');
+    // The README's picture: the sinusoid table's figure (sliders, heatmap with a cell's readout, its notice and
+    // checks) under the section's title.
+    const canvas = page.locator('#sinusoids-table .plot-heatmap canvas');
     await canvas.scrollIntoViewIfNeeded();
     const box = await canvas.boundingBox();
     await page.mouse.move(box.x + box.width * 0.22, box.y + box.height * 0.3);
-    await page.waitForSelector('#sinusoids .plot-tooltip:not([hidden])');
+    await page.waitForSelector('#sinusoids-table .plot-tooltip:not([hidden])');
     const clip = await page.evaluate(() => {
       const section = document.getElementById('sinusoids').getBoundingClientRect();
-      const checks = document.querySelector('#sinusoids .checks').getBoundingClientRect();
-      return { x: section.left - 16, y: section.top - 16, width: section.width + 32, height: checks.bottom - section.top + 32 };
+      const figure = document.getElementById('sinusoids-table').getBoundingClientRect();
+      return { x: section.left - 16, y: figure.top - 24, width: section.width + 32, height: figure.bottom - figure.top + 48 };
     });
     await page.screenshot({ path: out, clip });
   }

@@ -37,32 +37,32 @@ void set_address(calls::TensorArg& t, double address) {
 double get_count(const calls::TensorArg& t) { return static_cast<double>(t.count); }
 void set_count(calls::TensorArg& t, double count) { t.count = static_cast<std::int64_t>(count); }
 val get_shape(const calls::TensorArg& t) { return val::array(t.shape); }
-void set_shape(calls::TensorArg& t, val shape) { t.shape = emscripten::vecFromJSArray<double>(shape); }
+void set_shape(calls::TensorArg& t, const val& shape) { t.shape = emscripten::vecFromJSArray<double>(shape); }
 
 // An optional number: undefined leaves the core's default.
 template <class Args, double Args::*Field>
 val get_number(const Args& a) { return val(a.*Field); }
 template <class Args, double Args::*Field>
-void set_number(Args& a, val x) {
+void set_number(Args& a, const val& x) {
     if (!x.isUndefined()) a.*Field = x.as<double>();
 }
 template <class Args, std::optional<double> Args::*Field>
 val get_optional(const Args& a) { return (a.*Field) ? val(*(a.*Field)) : val::undefined(); }
 template <class Args, std::optional<double> Args::*Field>
-void set_optional(Args& a, val x) {
+void set_optional(Args& a, const val& x) {
     if (x.isUndefined()) (a.*Field).reset();
     else a.*Field = x.as<double>();
 }
 template <class Args, std::string Args::*Field>
 val get_text(const Args& a) { return val(a.*Field); }
 template <class Args, std::string Args::*Field>
-void set_text(Args& a, val x) {
+void set_text(Args& a, const val& x) {
     if (!x.isUndefined()) a.*Field = x.as<std::string>();
 }
 template <class Args, bool Args::*Field>
 val get_flag(const Args& a) { return val(a.*Field); }
 template <class Args, bool Args::*Field>
-void set_flag(Args& a, val x) {
+void set_flag(Args& a, const val& x) {
     if (!x.isUndefined()) a.*Field = x.as<bool>();
 }
 

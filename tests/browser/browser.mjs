@@ -3,6 +3,7 @@
 // a closed network. Not a test file itself (no .test.mjs), so `node --test tests/browser/` does not run it.
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
+//   const { page, errors } = await openLesson();  // the same, with the page's errors collected
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
 export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
-/** Flags for a quiet headless Chromium on a closed network (TOOLCHAIN.md, "Headless Chromium here"). */
+/** Flags for a quiet headless Chromium on a closed network (docs/emscripten.md, "Headless Chromium on a closed network"). */
 export const CHROMIUM_ARGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
@@ -59,6 +60,17 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
 export async function openLessonPage(page, url) {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+}
+
+/**
+ * launchBrowser, then the lesson page loaded and run, its console and uncaught errors collected from the start:
+ * resolves to the session plus `errors` (the array collectErrors fills).
+ */
+export async function openLesson({ viewport = { width: 1000, height: 900 } } = {}) {
+  const session = await launchBrowser({ viewport });
+  session.errors = collectErrors(session.page);
+  await openLessonPage(session.page, session.server.url);
+  return session;
 }
 
 /** The page's console errors and uncaught errors (with their stacks), collected into the returned array as they come. */

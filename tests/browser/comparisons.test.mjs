@@ -2,10 +2,11 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, launchBrowser, openLessonPage } from './browser.mjs';
+import { openLesson } from './browser.mjs';
 
 const CHECKS = [
-  'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-rope-relative', 'cmp-added-not-relative',
+  'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
+  'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-learned-extend-append', 'cmp-learned-extend-stretch',
   'cmp-float32-seqorder', 'cmp-float32-angles-drift', 'cmp-layouts-permuted', 'cmp-layouts-t2t-differs', 'cmp-shift-rotation',
 ];
 
@@ -14,10 +15,8 @@ let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson();
+  ({ page, errors } = session);
 });
 
 after(async () => {
@@ -55,7 +54,7 @@ test('the reader can ask the learned table past its last row (keyboard only) and
   await page.keyboard.press('Tab'); // to the button
   await page.keyboard.press('Enter');
   const error = await page.textContent('#cmp-learned-answer [data-kind="learned-error"]');
-  assert.match(error, /RangeError: learned positions: rows 7\.\.9 reach past the table, which has rows 0\.\.7/);
+  assert.match(error, /RangeError: start \+ length must be at most the table's rows P = 8, got rows 7\.\.9/);
   answer = await page.textContent('#cmp-learned-answer');
   assert.match(answer, /sinusoids: computed from the formula/);
 });

@@ -1,4 +1,4 @@
-// Determinism across engines (issue 4): the fixed calls of tests/node/determinism-calls.mjs, run in node and in
+// Determinism across engines: the fixed calls of tests/node/determinism-calls.mjs, run in node and in
 // Debian's Chromium (playwright-core) on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1, give
 // bit-identical outputs (SHA-256 of every result's dtype, shape and bytes).
 import { test, before, after } from 'node:test';

@@ -3,13 +3,13 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, frames as nextFrames, launchBrowser, openLessonPage } from './browser.mjs';
+import { frames as nextFrames, openLesson } from './browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [
   'order-equivariant', 'order-not-invariant', 'order-positions-break-equivariance', 'order-pairs-equivariant',
   'order-relabel-vs-pairs', 'order-causal-not-equivariant', 'order-causal-later-never-changes-earlier',
-  'steps-scaled-is-scores-over-sqrt-d', 'steps-weights-are-softmax', 'steps-weights-rows-sum-to-one',
+  'steps-scores-are-dot-products', 'steps-scaled-is-scores-over-sqrt-d', 'steps-diagonal', 'steps-weights-are-softmax', 'steps-weights-rows-sum-to-one',
   'steps-masked-weights-exactly-zero', 'steps-output-is-weighted-sum', 'steps-repeated-word-needs-positions',
   'incremental-cached-equals-full', 'incremental-default-query-start', 'incremental-restart-at-zero-differs',
   'incremental-top-left-differs',
@@ -20,10 +20,8 @@ let page;
 let errors;
 
 before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await openLessonPage(page, session.server.url);
+  session = await openLesson();
+  ({ page, errors } = session);
 });
 
 after(async () => {

@@ -58,10 +58,13 @@ test('every live check passes', async () => {
   assert.deepEqual(failures, [], `failing checks:\n${failures.map((c) => `  ${c.name}: ${c.text}`).join('\n')}`);
 });
 
-test('the positions checks of the lesson are all on the page', async () => {
+test('the positions checks of the lesson, and the batch, are all on the page', async () => {
   const names = await page.$$eval('[data-check]', (els) => els.map((el) => el.dataset.check));
-  for (const name of ['experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
-    'norm-every-position', 'norm-position0', 'start-offset-rows']) {
+  for (const name of ['no-where-robot-same', 'add-position-sum', 'add-position-differs', 'add-position-sum-ambiguous',
+    'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-one-sine-repeats',
+    'experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
+    'norm-every-position', 'norm-position0', 'start-offset-rows', 'start-offset-live', 'start-offset-live-restart',
+    'batch-shape', 'batch-same-positions', 'batch-sentences-apart']) {
     assert.ok(names.includes(name), `missing check ${name}; present: ${names.join(', ')}`);
   }
 });
@@ -94,9 +97,9 @@ test('every stylesheet is linked in the head (none added by scripts later) and h
     const sheet = sheets.loaded.find((s) => s.href === `/${href}`);
     assert.ok(sheet?.rules > 0, `${href} did not load: ${JSON.stringify(sheets.loaded)}`);
   }
-  // A rule of each applies: figure titles are monospace in the order sections, bold in the comparisons aside.
-  assert.match(await page.$eval('.order-figure-title', (el) => getComputedStyle(el).fontFamily), /monospace/, 'order.css');
-  assert.equal(await page.$eval('.cmp-figure-title', (el) => getComputedStyle(el).fontWeight), '600', 'comparisons.css');
+  // A rule of each applies: step formulas are monospace in the four steps, the learned table's error is boxed.
+  assert.match(await page.$eval('.step-formula', (el) => getComputedStyle(el).fontFamily), /monospace/, 'order.css');
+  assert.equal(await page.$eval('.cmp-error', (el) => getComputedStyle(el).borderLeftStyle), 'solid', 'comparisons.css');
 });
 
 /** A hash of the heatmap's pixels, read in the page. */

@@ -1,8 +1,9 @@
-// The heatmap's layout in a real browser (web/js/plot.mjs, as served in the built site): margins fit what is drawn.
-// Every label (ticks, titles, color-bar values) lies inside the canvas, no two upright labels overlap, the row title
+// The plots in a real browser (web/js/plot/, as served in the built site). The heatmap's margins fit what is drawn:
+// every label (ticks, titles, color-bar values) lies inside the canvas, no two upright labels overlap, the row title
 // stays clear of long row names, and column names that are words are all shown (upright, smaller, or turned 45°)
-// while numbers keep a step. The plot records each drawn label's box (handle.layout().labels); the boxes are
-// computed from measureText with the same font that paints them.
+// while numbers keep a step. Line plots grow live (append) and read out by keyboard; the circle's axis names stay
+// clear of its points; a heatmap grid shares one color range. Each plot records its drawn labels' boxes
+// (handle.layout().labels), computed from measureText with the same font that paints them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser } from './browser.mjs';
@@ -16,7 +17,7 @@ before(async () => {
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   session.errors = errors;
-  // A blank page on the site's origin with the lesson's stylesheet, so that /js/plot.mjs imports and sizes as there.
+  // A blank page on the site's origin with the lesson's stylesheet, so that /js/plot/ imports and sizes as there.
   const body = '<!doctype html><title>plot</title><link rel="stylesheet" href="/css/style.css"><body></body>';
   await page.route(`${session.origin}/__plot/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body }));
   await page.goto(`${session.origin}/__plot/index.html`, { waitUntil: 'load' });
@@ -32,7 +33,7 @@ after(async () => {
  */
 async function drawHeatmap({ width, rows, cols, values = [1], rowNames, colNames, ...options }) {
   return page.evaluate(async ({ width, rows, cols, values, rowNames, colNames, options }) => {
-    const { heatmap } = await import('/js/plot.mjs');
+    const { heatmap } = await import('/js/plot/index.mjs');
     document.body.replaceChildren();
     const box = document.createElement('div');
     box.style.width = `${width}px`;
@@ -78,7 +79,8 @@ test('long color-bar values are never clipped', async () => {
     { values: [0.9966, 0.2, 0.5], scale: 'sequential', label: '0.9966' },
     { values: [2.931e-8, -1e-8, 0], label: '2.931e−8' },
     { values: [-20.26, 3, 20.26], label: '−20.26' },
-    { values: [-123456.7, 1], label: '−1.235e+5' },
+    { values: [-123456.7, 1], label: '−123500' },
+    { values: [-2.5e7, 1], label: '−2.5e+7' },
   ];
   for (const width of WIDTHS) {
     for (const { values, scale, label } of cases) {
@@ -140,5 +142,89 @@ test('numbered columns keep a nice step, labels apart', async () => {
     assert.ok([1, 2, 5, 10, 20, 50].includes(step), `width ${width}: step ${step}`);
     assertTidy(result, `width ${width}, 64 × 64`);
   }
+});
+
+test('a line plot grows live: append adds points and series, the legend follows, labels stay inside', async () => {
+  const result = await page.evaluate(async () => {
+    const { linePlot } = await import('/js/plot/index.mjs');
+    document.body.replaceChildren();
+    const plot = linePlot(document.body, { xLabel: 'step', yLabel: 'loss', yLog: true, integerX: true });
+    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    for (let step = 0; step < 50; step += 1) {
+      plot.append('train', step, 3 * Math.exp(-step / 10));
+      if (step % 5 === 0) plot.append('validation', step, 3.2 * Math.exp(-step / 12), { dashed: true });
+    }
+    await frame();
+    plot.flush();
+    const legend = [...plot.figure.querySelectorAll('.legend-item')].map((el) => el.textContent);
+    const { labels } = plot.layout();
+    const rect = plot.canvas.getBoundingClientRect();
+    return { legend, labels, canvas: { width: rect.width, height: rect.height } };
+  });
+  assert.deepEqual(result.legend, ['train', 'validation']);
+  const ys = result.labels.filter((l) => l.kind === 'y').map((l) => l.text);
+  assert.ok(ys.length >= 2 && ys.every((t) => /^(0\.1|1|10)$/.test(t)), `log ticks: ${ys}`);
+  const xs = result.labels.filter((l) => l.kind === 'x').map((l) => Number(l.text));
+  assert.ok(xs.length >= 2 && xs.every(Number.isInteger), `x ticks: ${xs}`);
+  assertTidy({ layout: { labels: result.labels }, canvas: result.canvas }, 'line plot');
+});
+
+test('line and circle plots read out by keyboard: the arrow keys step through the values', async () => {
+  await page.evaluate(async () => {
+    const { circlePlot, linePlot } = await import('/js/plot/index.mjs');
+    document.body.replaceChildren();
+    linePlot(document.body, { series: [{ name: 'a', x: [0, 1, 2], y: [5, 6, 7] }, { name: 'b', x: [0, 1, 2], y: [1, 2, 3] }], xLabel: 't' });
+    circlePlot(document.body, { points: [{ name: 'pair 0', x: 1, y: 0 }, { name: 'pair 1', x: 0, y: 1 }] });
+  });
+  const read = async (i, keys) => {
+    const canvas = page.locator('canvas').nth(i);
+    await canvas.focus();
+    for (const key of keys) await page.keyboard.press(key);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    return canvas.evaluate((el) => el.closest('figure').querySelector('[aria-live]').textContent);
+  };
+  assert.equal(await read(0, ['ArrowRight']), 't = 0; a: 5; b: 1');
+  assert.equal(await read(0, ['ArrowRight', 'ArrowRight']), 't = 2; a: 7; b: 3');
+  assert.equal(await read(0, ['Home']), 't = 0; a: 5; b: 1');
+  assert.match(await read(1, ['ArrowRight']), /^pair 0; angle 0 rad: cos 1, sin 0$/);
+  assert.match(await read(1, ['ArrowRight']), /^pair 1; angle 1\.571 rad: cos 0, sin 1$/);
+});
+
+test('the circle\'s axis names stay clear of points on the axes, at every width', async () => {
+  for (const width of [200, 330, 700]) {
+    const { labels, dots } = await page.evaluate(async (width) => {
+      const { circlePlot } = await import('/js/plot/index.mjs');
+      document.body.replaceChildren();
+      const box = document.createElement('div');
+      box.style.width = `${width}px`;
+      document.body.append(box);
+      const points = [[1, 0], [0, 1], [-1, 0], [0, -1], [Math.SQRT1_2, Math.SQRT1_2]].map(([x, y], i) => ({ name: `p${i}`, x, y }));
+      const plot = circlePlot(box, { points });
+      plot.flush();
+      return JSON.parse(JSON.stringify(plot.layout()));
+    }, width);
+    for (const l of labels) {
+      for (const d of dots) {
+        const inside = d.x + d.r > l.x0 && d.x - d.r < l.x1 && d.y + d.r > l.y0 && d.y - d.r < l.y1;
+        assert.ok(!inside, `width ${width}: "${l.text}" [${l.x0}, ${l.x1}] × [${l.y0}, ${l.y1}] covers the point at (${d.x}, ${d.y})`);
+      }
+    }
+  }
+});
+
+test('a heatmap grid puts its maps on one color range', async () => {
+  const bars = await page.evaluate(async () => {
+    const { heatmapGrid } = await import('/js/plot/index.mjs');
+    document.body.replaceChildren();
+    const grid = heatmapGrid(document.body, {
+      maps: [{ title: 'small', data: [0.1, -0.2, 0.3, 0.4], rows: 2, cols: 2 }, { title: 'large', data: [2, -5, 1, 0], rows: 2, cols: 2 }],
+    });
+    grid.update({ maps: [...grid.maps().map((_, i) => ({ title: `m${i}`, data: [i, -1, 0.5, 2], rows: 2, cols: 2 })), { title: 'new', data: [3, 0, 0, 0], rows: 2, cols: 2 }] });
+    return grid.maps().map((plot) => {
+      plot.flush();
+      return plot.layout().labels.filter((l) => l.kind === 'bar').map((l) => l.text)[0];
+    });
+  });
+  assert.deepEqual(bars, ['3', '3', '3']);
   assert.deepEqual(session.errors, []);
 });

@@ -8,7 +8,7 @@ import { assertAllPass, verdicts } from './verdicts.mjs';
 import {
   VOCAB, WIDTH, reorderRows, sentenceInput, sliceRows, stackRows, tokenIds, vocabularyTable,
 } from '../../web/js/experiments/sentence.mjs';
-import { maxAbsDiff } from '../../web/js/checks.mjs';
+import { maxAbsDiff } from '../../web/js/experiments/reference.mjs';
 import {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
 } from '../../web/js/experiments/order.mjs';

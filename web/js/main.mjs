@@ -1,56 +1,75 @@
-// The lesson page's entry point: loads seqorder's WebAssembly module once, then runs every section in page order.
+// The lesson page's entry point: loads seqorder's WebAssembly module once, numbers the sections, links them from the
+// pipeline strip, then runs every section in page order.
 //
-// A section is a module web/js/sections/<id>.mjs exporting
+// The sections are the <section> elements of <main> in index.html, in order (nothing here lists them). One with a
+// .section-body is filled by the module web/js/sections/<id>.mjs, exporting
 //     export async function run(so, root) { ... }
-// where `so` is the loaded API (see src/js/seqorder.d.ts) and `root` is the `.section-body` element inside
-// <section id="<id>"> of index.html. A section renders its prose, figures and checks (web/js/checks.mjs) inside root
-// only, and resolves once its initial experiments have run; interactive re-renders may continue afterwards.
-// When every section has resolved, <body data-ready="true"> tells readers and the browser test that all checks ran.
-import { check, summarize } from './checks.mjs';
-
-/** Section ids in page order. To add a section: append its id here and write web/js/sections/<id>.mjs. */
-export const SECTIONS = [
-  'no-where',
-  'add-position',
-  'sinusoids',
-  'experiment',
-  'norm',
-  'start-offset',
-  'order-experiments', 'four-steps', 'incremental',
-  'comparisons',
-];
+// where `so` is the loaded API (src/js/seqorder.d.ts) and `root` its .section-body. A section renders its prose,
+// figures and checks (page-checks.mjs) inside root only, and resolves once its first experiments have run; controls
+// re-run them later. Its data-stage attribute names the pipeline stages it covers (the data-stage items of
+// #pipeline). To add a section: add its <section id="…" data-stage="…"> with an <h2> and a .section-body to
+// index.html where it belongs, and write web/js/sections/<id>.mjs. When every section has resolved,
+// <body data-ready="true"> tells readers and the browser tests that all checks ran.
+import { renderChecks, summarize } from './page-checks.mjs';
+import { el } from './ui.mjs';
 
 const statusEl = document.getElementById('status');
+const sections = [...document.querySelectorAll('main > section')];
 
 function setStatus(text, kind = 'info') {
-  const span = statusEl.querySelector('.status-text') ?? statusEl.appendChild(document.createElement('span'));
+  const span = statusEl.querySelector('.status-text') ?? statusEl.appendChild(el('span'));
   span.className = 'status-text';
   span.textContent = text;
   statusEl.dataset.kind = kind;
 }
 
+/** Numbers the sections (1, 2, … and A, B, … for asides) and links each from its stages in the pipeline strip. */
+function numberAndLink() {
+  let main = 0;
+  let aside = 0;
+  for (const section of sections) {
+    const number = section.classList.contains('aside') ? String.fromCharCode(65 + aside++) : String(++main);
+    const title = section.querySelector('h2');
+    title.prepend(el('span', { className: 'num' }, number), ' ');
+    const stages = (section.dataset.stage ?? '').split(/\s+/).filter(Boolean);
+    const names = [];
+    for (const stage of stages) {
+      const item = document.querySelector(`#pipeline [data-stage="${stage}"]`);
+      if (!item) continue;
+      names.push(item.querySelector('.stage-name').textContent);
+      const links = item.querySelector(':scope > .stage-links') ?? item.appendChild(el('span', { className: 'stage-links' }));
+      const name = title.textContent.replace(/^\S+\s/, '');
+      links.append(el('a', { href: `#${section.id}`, title: name }, number, el('span', { className: 'visually-hidden' }, `: ${name}`)));
+    }
+    if (names.length) {
+      title.after(el('p', { className: 'stage-note' }, el('a', { href: '#pipeline' }, 'In the pipeline'), `: ${names.join(', ')}`));
+    }
+  }
+}
+
 /** Lets the browser paint between sections, so the page fills in progressively instead of all at once. */
 const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
 
-async function runSection(so, id) {
-  const section = document.getElementById(id);
-  if (!section) throw new Error(`index.html has no <section id="${id}">`);
-  const root = section.querySelector('.section-body') ?? section;
+async function runSection(so, section) {
+  const root = section.querySelector('.section-body');
   section.dataset.state = 'running';
   try {
-    const module = await import(`./sections/${id}.mjs`);
+    const module = await import(`./sections/${section.id}.mjs`);
     await module.run(so, root);
     section.dataset.state = 'done';
   } catch (error) {
     // A broken section must not hide the others; it shows its error and a failing check.
     section.dataset.state = 'error';
-    console.error(`section ${id}:`, error);
-    check(root, `${id}-ran`, false, `this section stopped with an error: ${error?.message ?? error}`,
-      { claim: 'The section ran' });
+    console.error(`section ${section.id}:`, error);
+    renderChecks(root, [{
+      name: `${section.id}-ran`, pass: false, claim: 'The section ran',
+      details: `this section stopped with an error: ${error?.message ?? error}`,
+    }]);
   }
 }
 
 async function main() {
+  numberAndLink();
   if (typeof WebAssembly !== 'object' || typeof WebAssembly.instantiate !== 'function') {
     setStatus('This browser has no WebAssembly, which every experiment on this page needs. ' +
       'Any current Chrome, Firefox, Safari or Edge runs it.', 'error');
@@ -73,12 +92,12 @@ async function main() {
     return;
   }
   setStatus(`WebAssembly module loaded (seqorder ${version}). Running the experiments…`);
-  for (const id of SECTIONS) {
-    await runSection(so, id);
+  for (const section of sections.filter((s) => s.querySelector('.section-body'))) {
+    await runSection(so, section);
     await nextFrame();
   }
   showSummary();
-  // Sliders re-run checks: keep the summary true to the page.
+  // Controls re-run checks: keep the summary true to the page.
   let pending = 0;
   document.addEventListener('seqorder:check', () => {
     if (!pending) pending = requestAnimationFrame(() => { pending = 0; showSummary(); });
@@ -92,12 +111,7 @@ function showSummary() {
     ? `All ${passed} checks on this page pass, computed just now in your browser.`
     : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.`, failed === 0 ? 'pass' : 'fail');
   statusEl.querySelector('a')?.remove();
-  if (failed > 0) {
-    const link = document.createElement('a');
-    link.href = `#check-${failures[0].name}`;
-    link.textContent = ' Go to the first one.';
-    statusEl.appendChild(link);
-  }
+  if (failed > 0) statusEl.append(el('a', { href: `#check-${failures[0].name}` }, ' Go to the first one.'));
 }
 
 main();

@@ -1,8 +1,12 @@
-// Small DOM helpers shared by the page's sections: elements, prose, labelled sliders, number tables, frame scheduling.
+// The page's DOM toolkit: one element helper, prose, figure groups ("what to notice" line, folded details), tables of
+// numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs,
+// checks in page-checks.mjs, plots in plot/.
+import { fmt } from './format.mjs';
 
 /**
  * Creates an element: el('p', { className: 'x' }, 'text', child). Props are assigned as properties, except
- * `dataset` (merged) and names containing '-' (set as attributes, e.g. 'aria-label').
+ * `dataset` (merged) and names containing '-' (set as attributes, e.g. 'aria-label'). Children may be nested arrays;
+ * null, undefined and false are skipped.
  */
 export function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -11,47 +15,47 @@ export function el(tag, props = {}, ...children) {
     else if (key.includes('-')) node.setAttribute(key, value);
     else node[key] = value;
   }
-  node.append(...children.flat().filter((c) => c !== null && c !== undefined && c !== false));
+  node.append(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
   return node;
 }
 
-/** Appends paragraphs written as trusted, static HTML (the page's own prose, never user input) to root. */
+/**
+ * Appends the page's own prose, written as trusted static HTML (never user input), to root: a string starting with
+ * a block tag (<h3>, <ul>, <ol>, <pre>, <div>) is inserted as is, any other string becomes a paragraph.
+ */
 export function prose(root, ...paragraphs) {
   for (const html of paragraphs) {
-    const tag = /^<(h3|ul|ol|pre|div|figure|table)/.test(html.trim()) ? 'div' : 'p';
-    const node = document.createElement(tag);
+    const block = /^<(h3|h4|ul|ol|pre|div)\b/.test(html.trim());
+    const node = document.createElement(block ? 'div' : 'p');
     node.innerHTML = html;
-    root.append(...(tag === 'div' ? node.childNodes : [node]));
+    root.append(...(block ? node.childNodes : [node]));
   }
 }
 
-/**
- * A labelled range slider with its current value shown in an <output>; usable by keyboard (arrows, Page Up/Down,
- * Home/End). Calls onInput(value) on every change.
- * @returns {HTMLInputElement}
- */
-export function slider(container, { id, label, min, max, step = 1, value, format = String, hint, onInput }) {
-  const input = el('input', { type: 'range', id, min, max, step, value });
-  const output = el('output', { htmlFor: id }, format(Number(value)));
-  const wrap = el('div', { className: 'control' }, el('label', { htmlFor: id }, label), output, input,
-    hint ? el('span', { className: 'hint', id: `${id}-hint` }, hint) : null);
-  if (hint) input.setAttribute('aria-describedby', `${id}-hint`);
-  input.setAttribute('aria-valuetext', format(Number(value)));
-  input.addEventListener('input', () => {
-    const v = Number(input.value);
-    output.value = format(v);
-    input.setAttribute('aria-valuetext', format(v));
-    onInput?.(v);
-  });
-  container.appendChild(wrap);
-  return input;
+/** A figure group: controls, plots, a "what to notice" line, folded details and checks that belong together. */
+export function fig(root, { title, id } = {}) {
+  const group = el('div', { className: 'fig', ...(id ? { id } : {}) }, title ? el('h3', {}, title) : null);
+  root.append(group);
+  return group;
 }
 
-/** A `.controls` group for sliders. */
-export function controls(root, label) {
-  const group = el('div', { className: 'controls', role: 'group', 'aria-label': label });
-  root.appendChild(group);
-  return group;
+/**
+ * The one line of a figure to read first (trusted HTML). Returns the paragraph; set its innerHTML again to follow
+ * controls.
+ */
+export function notice(root, html) {
+  const p = el('p', { className: 'notice' });
+  p.innerHTML = html;
+  root.append(p);
+  return p;
+}
+
+/** Details folded away under a summary line: more(root, 'Why …', '<p>…</p>', …) (trusted HTML, as prose). */
+export function more(root, summary, ...paragraphs) {
+  const details = el('details', { className: 'more' }, el('summary', {}, summary));
+  prose(details, ...paragraphs);
+  root.append(details);
+  return details;
 }
 
 /**
@@ -72,25 +76,60 @@ export function perFrame(fn) {
   };
 }
 
+let tableCount = 0;
+
 /**
- * A small table of numbers: headers (column titles), rows (arrays of cells: numbers are formatted, strings kept).
- * `highlight(rowIndex, colIndex)` may return true to emphasise a cell.
+ * A table of numbers in a scroll box that is a labelled, focusable region whenever it is wider than the screen,
+ * with shadows at the edges and a "scroll" cue then (data-overflow="true"). Row headers (the first cell of each row)
+ * stay in view while scrolling.
+ *   const t = numbersTable(root, { caption });   t.show(headers, rows, { highlight, digits });
+ * headers: column titles; rows: arrays of cells (numbers are formatted with `format`, strings kept);
+ * highlight(row, col) → true emphasises a cell. Returns { element, show }.
  */
-export function numbersTable(headers, rows, { caption, digits = 4, highlight } = {}) {
-  const fmtCell = (v) => (typeof v === 'number' ? formatNumber(v, digits) : v);
-  const table = el('table', { className: 'numbers' },
-    caption ? el('caption', {}, caption) : null,
-    el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))),
-    el('tbody', {}, rows.map((row, r) => el('tr', {}, row.map((v, c) => el(c === 0 ? 'th' : 'td',
-      { className: highlight?.(r, c) ? 'diff' : '', ...(c === 0 ? { scope: 'row' } : {}) }, fmtCell(v)))))));
-  return el('div', { className: 'table-scroll', tabIndex: 0, 'aria-label': caption ?? 'numbers' }, table);
+export function numbersTable(root, { caption, format = (v) => fmt(v, 4) }) {
+  const id = `numbers-${(tableCount += 1)}`;
+  const captionEl = el('caption', { id }, caption);
+  const table = el('table', { className: 'numbers' }, captionEl);
+  const cue = el('p', { className: 'scroll-cue', 'aria-hidden': 'true' }, 'scroll sideways for more columns →');
+  const box = el('div', { className: 'table-scroll', role: 'region', 'aria-labelledby': id }, table);
+  const element = el('div', { className: 'table-block' }, box, cue);
+  root.append(element);
+  const measure = () => {
+    const overflow = box.scrollWidth > box.clientWidth + 1;
+    box.dataset.overflow = String(overflow);
+    element.dataset.overflow = String(overflow);
+    // Focusable only when it scrolls, so that keyboard users can scroll it; otherwise it is no tab stop.
+    if (overflow) box.tabIndex = 0;
+    else box.removeAttribute('tabindex');
+  };
+  new ResizeObserver(measure).observe(box);
+  return {
+    element,
+    /** Replaces the table's contents; `caption` (optional) replaces the caption's text too. */
+    show(headers, rows, { highlight, caption: text } = {}) {
+      if (text !== undefined) captionEl.textContent = text;
+      const cell = (v) => (typeof v === 'number' ? format(v) : v);
+      table.replaceChildren(captionEl,
+        el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))),
+        el('tbody', {}, rows.map((row, r) => el('tr', {}, row.map((v, c) => el(c === 0 ? 'th' : 'td',
+          { className: highlight?.(r, c) ? 'diff' : '', ...(c === 0 ? { scope: 'row' } : {}) }, cell(v)))))));
+      measure();
+    },
+  };
 }
 
-/** Fixed-width-ish formatting for tables: 0.7071, −1, 2.2e-16. */
-export function formatNumber(x, digits = 4) {
-  if (x === 0) return '0';
-  if (!Number.isFinite(x)) return x === -Infinity ? '−∞' : String(x);
-  const a = Math.abs(x);
-  const s = a >= 1e-3 && a < 1e6 ? String(Number(x.toFixed(digits))) : x.toExponential(1);
-  return s.replace('-', '−');
+/** A scrollable code block that keyboard users can scroll too: a labelled, focusable region. */
+export function codeBlock(root, { label, lines }) {
+  const pre = el('pre', { tabIndex: 0, role: 'region', 'aria-label': label }, el('code', {}, lines.join('\n')));
+  root.append(pre);
+  return pre;
+}
+
+/** A block holding one plot among several side by side, under a short title; block.heading is the title element. */
+export function titledBlock(container, title) {
+  const heading = el('p', { className: 'figure-title' }, title);
+  const block = el('div', { className: 'figure-block' }, heading);
+  block.heading = heading;
+  container.append(block);
+  return block;
 }

@@ -5,7 +5,8 @@
 //
 // References are computed here in plain JS float64 (Math.sin, Math.cos, Math.pow), independently of the core, except
 // where the claim is about seqorder's own outputs compared with each other (a layout is a permutation of another).
-import { fmt, maxAbsDiff } from '../checks.mjs';
+import { fmt } from '../format.mjs';
+import { dotProducts, frequencies, maxAbsDiff, positionsFormula } from './reference.mjs';
 import { uniformGenerator } from './sentence.mjs';
 
 /** Tolerances of the checks, each with its reason. */
@@ -25,24 +26,7 @@ export const PRECISION_STARTS = Object.freeze([0, 1e4, 1e5, 1e6]);
 
 const BASE = 10000;
 
-/** f_i = base^(−2i/width), float64, i = 0 … width/2 − 1. */
-export function frequencies(width, base = BASE) {
-  return Array.from({ length: width / 2 }, (_, i) => base ** (-(2 * i) / width));
-}
-
-/** The lesson's table in plain JS float64: (length, width), interleaved sin, cos. */
-export function referencePositions(length, width, { start = 0, base = BASE } = {}) {
-  const f = frequencies(width, base);
-  const data = new Float64Array(length * width);
-  for (let r = 0; r < length; r++) {
-    for (let i = 0; i < f.length; i++) {
-      const angle = (start + r) * f[i];
-      data[r * width + 2 * i] = Math.sin(angle);
-      data[r * width + 2 * i + 1] = Math.cos(angle);
-    }
-  }
-  return { data, shape: [length, width], dtype: 'float64' };
-}
+export { dotProducts, frequencies, positionsFormula as referencePositions };
 
 /**
  * The table as code that works in float32 throughout computes it (the lesson's torch version with dtype float32):
@@ -97,21 +81,6 @@ export function repeatRows(vector, length) {
   return { data, shape: [length, vector.length], dtype: 'float64' };
 }
 
-/** Every row of a (T, D) dotted with every row of b (T', D) → (T, T'). */
-export function dotProducts(a, b) {
-  const [rows, width] = a.shape;
-  const cols = b.shape[0];
-  const data = new Float64Array(rows * cols);
-  for (let m = 0; m < rows; m++) {
-    for (let n = 0; n < cols; n++) {
-      let dot = 0;
-      for (let d = 0; d < width; d++) dot += a.data[m * width + d] * b.data[n * width + d];
-      data[m * cols + n] = dot;
-    }
-  }
-  return { data, shape: [rows, cols], dtype: 'float64' };
-}
-
 /**
  * How far a square matrix s (T, T) is from depending on m − n only: the largest change along any diagonal,
  * max |s[m][n] − s[m−1][n−1]|, and the spread across diagonals, max − min of s[m][0] and s[0][n] (0 when nothing
@@ -145,7 +114,7 @@ export function learnedExperiment(so, { rows = 8, width = 8, seed = 5, lookupSta
 
   const past = tryLearned(so, table, lookupLength, rows - 1);
   const sinusoid = so.positions(1, width, { start: far });
-  const reference = referencePositions(1, width, { start: far });
+  const reference = positionsFormula(1, width, { start: far });
   const sinusoidDiff = maxAbsDiff(sinusoid.data, reference.data);
   const squaredNorm = sinusoid.data.reduce((s, v) => s + v * v, 0);
 
@@ -221,6 +190,131 @@ export function rotaryExperiment(so, { length = 24, width = 8, seed = 7, start =
   };
 }
 
+/** Element-wise a + b of two equally shaped float64 tensors. */
+function plus(a, b) {
+  return { data: a.data.map((v, i) => v + b.data[i]), shape: a.shape, dtype: 'float64' };
+}
+
+/** A seeded uniform [−1, 1) (rows, width) table: stand-in values for a trained one. */
+function randomTable(rows, width, seed) {
+  const uniform = uniformGenerator(seed);
+  return { data: Float64Array.from({ length: rows * width }, () => 2 * uniform() - 1), shape: [rows, width], dtype: 'float64' };
+}
+
+/**
+ * One question, four answers: how can a compatibility score q_m · k_n depend on position as well as content? The same
+ * content vectors q0, k0 as rotaryExperiment sit at every query position m and key position n; each method gives a
+ * (T, T) map of scores:
+ *   none     q0 · k0                 content only: the same at every (m, n)
+ *   added    (q0 + p_m) · (k0 + p_n) sinusoids added to the input (rotaryExperiment)
+ *   learned  (q0 + L_m) · (k0 + L_n) rows of a learned table added to the input (random stand-ins)
+ *   rotary   rope(q0)_m · rope(k0)_n only the offset m − n (rotaryExperiment)
+ * and then the same four on a whole sequence (x, T × D): each runs one attention call with the same shapes.
+ * Returns the maps and the checks of rotaryExperiment plus three.
+ */
+export function answersExperiment(so, { length = 16, width = 8, seed = 7 } = {}) {
+  const rotary = rotaryExperiment(so, { length, width, seed });
+  const q = repeatRows(rotary.q0, length);
+  const k = repeatRows(rotary.k0, length);
+  // Scores without positions, from the core's first step of attention, against q0 · k0 in plain JS.
+  const none = so.attention(q, k, k, { steps: true }).scores;
+  const content = dotProducts(repeatRows(rotary.q0, 1), repeatRows(rotary.k0, 1)).data[0];
+  const noneError = Math.max(...none.data.map((v) => Math.abs(v - content)));
+  const learnedRows = so.learnedPositions(randomTable(length, width, seed + 2000), length);
+  const learned = dotProducts(plus(q, learnedRows), plus(k, learnedRows));
+  const noneSpread = Math.max(...none.data) - Math.min(...none.data);
+  const l = diagonalStats(learned);
+
+  // A sequence x (T, D) through attention four ways: same call, same shapes; only what goes in differs.
+  const x = randomTable(length, width, seed + 3000);
+  const runs = {
+    none: so.attention(x, x, x, { steps: true }),
+    added: (() => { const y = so.addPositions(x); return so.attention(y, y, y, { steps: true }); })(),
+    learned: (() => { const y = plus(x, learnedRows); return so.attention(y, y, y, { steps: true }); })(),
+    rotary: (() => { const r = so.rope(x); return so.attention(r, r, x, { steps: true }); })(),
+  };
+  const shapes = Object.values(runs).map((r) => `weights (${r.weights.shape.join(', ')}), output (${r.output.shape.join(', ')})`);
+  const sameShapes = shapes.every((s) => s === `weights (${length}, ${length}), output (${length}, ${width})`);
+  const names = Object.keys(runs);
+  let closest = Infinity;
+  for (let i = 0; i < names.length; i++) {
+    for (let j = i + 1; j < names.length; j++) closest = Math.min(closest, maxAbsDiff(runs[names[i]].output, runs[names[j]].output));
+  }
+  return {
+    ...rotary, none, learned, learnedRows, runs,
+    checks: [
+      {
+        name: 'cmp-none-content-only',
+        pass: noneSpread === 0 && noneError <= TOL.same,
+        claim: 'With no positional method, the score of q0 and k0 is the same at every pair of positions: content alone.',
+        details: `attention's scores over ${length} × ${length} (m, n): max − min = ${fmt(noneSpread)} (exactly 0 expected), ` +
+          `max |score − q0 · k0| = ${fmt(noneError)} ≤ ${TOL.same}`,
+      },
+      ...rotary.checks,
+      {
+        name: 'cmp-learned-absolute',
+        pass: l.alongDiagonal > TOL.different,
+        claim: 'A learned table added to the input answers with absolute positions, like added sinusoids: the scores change along every diagonal.',
+        details: `max change along a diagonal of (q0 + L_m) · (k0 + L_n) = ${fmt(l.alongDiagonal)} > ${TOL.different}`,
+      },
+      {
+        name: 'cmp-not-extra-heads',
+        pass: sameShapes && closest > TOL.different,
+        claim: 'Each method changes what enters the one attention computation, not how many there are: one (T, T) map of weights, one (T, D) output each, and different outputs.',
+        details: `T = ${length}, D = ${width}: ${[...new Set(shapes)].join('; ')} for each of ${names.join(', ')}; ` +
+          `the two closest outputs differ by ${fmt(closest)} > ${TOL.different}`,
+      },
+    ],
+  };
+}
+
+/**
+ * Extending a learned table of P rows to 2P positions takes a deliberate change, and each has a cost:
+ *   append   P new rows after the old ones: past positions unchanged, new ones untrained (random, as at initialization)
+ *   stretch  linear interpolation: row 2j = old row j, row 2j+1 = the mean of rows j and j+1 (the last row repeats),
+ *            so position t now reads what position t/2 used to: every position changes meaning.
+ * Returns the three tables, the old table's refusal past its end, and two checks.
+ */
+export function extendLearnedExperiment(so, { rows = 8, width = 8, seed = 5 } = {}) {
+  const table = randomTable(rows, width, seed);
+  const past = tryLearned(so, table, 2, rows - 1);
+  const fresh = randomTable(rows, width, seed + 1);
+  const appended = { data: new Float64Array(2 * rows * width), shape: [2 * rows, width], dtype: 'float64' };
+  appended.data.set(table.data);
+  appended.data.set(fresh.data, rows * width);
+  const stretched = { data: new Float64Array(2 * rows * width), shape: [2 * rows, width], dtype: 'float64' };
+  const at = (r, c) => table.data[Math.min(r, rows - 1) * width + c];
+  for (let t = 0; t < 2 * rows; t++) {
+    for (let c = 0; c < width; c++) stretched.data[t * width + c] = t % 2 ? (at(t >> 1, c) + at((t >> 1) + 1, c)) / 2 : at(t >> 1, c);
+  }
+  const newRows = so.learnedPositions(appended, rows, { start: rows });
+  const oldRows = so.learnedPositions(appended, rows);
+  const appendOk = maxAbsDiff(newRows, fresh) === 0 && maxAbsDiff(oldRows, table) === 0;
+  const stretchedRows = so.learnedPositions(stretched, 2 * rows);
+  const evenRows = Float64Array.from({ length: rows * width }, (_, k) => stretchedRows.data[2 * Math.floor(k / width) * width + (k % width)]);
+  const keepsOld = maxAbsDiff(evenRows, table);
+  const moved = maxAbsDiff(stretchedRows.data.subarray(width, rows * width), table.data.subarray(width));
+  const refused = past.error instanceof RangeError;
+  return {
+    table, appended, stretched, past,
+    checks: [
+      {
+        name: 'cmp-learned-extend-append',
+        pass: refused && appendOk,
+        claim: `Past row ${rows - 1} the table refuses; appending ${rows} rows makes positions ${rows}…${2 * rows - 1} answer, but with rows no training has shaped.`,
+        details: `${refused ? `before: ${past.error.name}` : 'before: no error'}; after: positions ${rows}…${2 * rows - 1} are the appended rows ` +
+          `${appendOk ? 'exactly' : 'NOT'}, positions 0…${rows - 1} unchanged`,
+      },
+      {
+        name: 'cmp-learned-extend-stretch',
+        pass: keepsOld === 0 && moved > TOL.different,
+        claim: 'Stretching the table by interpolation reaches twice as far, but position t now reads what position t/2 used to: every position’s vector changes.',
+        details: `stretched row 2j = old row j: max |diff| = ${fmt(keepsOld)} (exactly 0 expected); positions 1…${rows - 1} moved by up to ${fmt(moved)} > ${TOL.different}`,
+      },
+    ],
+  };
+}
+
 /**
  * float32 vs float64 tables at each start in `starts`: seqorder's float32 table (float64 angles, rounded once) and a
  * float32-angles table, both against a plain-JS float64 reference; seqorder's float64 table too. Returns one readout
@@ -228,7 +322,7 @@ export function rotaryExperiment(so, { length = 24, width = 8, seed = 7, start =
  */
 export function precisionExperiment(so, { starts = PRECISION_STARTS, length = 8, width = 8 } = {}) {
   const readouts = starts.map((start) => {
-    const reference = referencePositions(length, width, { start });
+    const reference = positionsFormula(length, width, { start });
     const float64 = so.positions(length, width, { start });
     const float32 = so.positions(length, width, { start, dtype: 'float32' });
     const angles32 = float32AnglesPositions(length, width, { start });

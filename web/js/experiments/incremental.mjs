@@ -6,7 +6,8 @@
 // The reference is recomputing the whole sentence with a causal mask and keeping its last rows.
 // (No learned projections yet: keys and values are the input rows themselves, so the cache holds the prefix's inputs.)
 // Pure: no DOM.
-import { fmt, maxAbsDiff } from '../checks.mjs';
+import { fmt } from '../format.mjs';
+import { maxAbsDiff } from './reference.mjs';
 import { TOL, rowDiffs, sliceRows, stackRows, selfAttention, sentenceInput } from './sentence.mjs';
 
 export const INCREMENTAL_TEXT = Object.freeze(

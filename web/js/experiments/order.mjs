@@ -4,7 +4,8 @@
 //
 // Notation: x (T, D) is a sentence's input, P a reordering (row i of P·x is row order[i] of x), attention(x) the
 // unmasked self-attention of x with queries = keys = values = x.
-import { fmt, maxAbsDiff } from '../checks.mjs';
+import { fmt } from '../format.mjs';
+import { maxAbsDiff } from './reference.mjs';
 import { TOL, VOCAB, reorderRows, rowDiffs, selfAttention, sentenceInput } from './sentence.mjs';
 
 /** The lesson's pair of sentences: the second is the first with its first and last words swapped. */

@@ -2,9 +2,12 @@
 // one experiment and returns its data (for the figures) and its checks, [{ name, claim, pass, details }]. No DOM, so
 // node tests run them against the real module and against deliberately broken ones (tests/node/positions-experiments.test.mjs).
 //
-// The expected values come from outside the code under test: the lesson's formula evaluated here in JS with Math.sin
-// and Math.cos (formulaPositions), exact facts (sin 0 = 0, cos 0 = 1, sin² + cos² = 1), and plain row indexing.
-import { fmt, maxAbsDiff } from '../checks.mjs';
+// The expected values come from outside the code under test: the lesson's formula evaluated in JS with Math.sin
+// and Math.cos (reference.mjs), exact facts (sin 0 = 0, cos 0 = 1, sin² + cos² = 1), and plain row indexing.
+import { fmt } from '../format.mjs';
+import { frequency, maxAbsDiff, positionsFormula } from './reference.mjs';
+
+export { frequency };
 
 /** The lesson's token vector for "robot": (0, 1/8, …, 7/8). */
 export const ROBOT = Object.freeze(Array.from({ length: 8 }, (_, i) => i / 8));
@@ -37,26 +40,9 @@ export const TOL = Object.freeze({
   different: 1e-3,
 });
 
-/**
- * The lesson's formula, computed independently in JS: (length, width) row-major, column 2i = sin(t·f_i),
- * column 2i+1 = cos(t·f_i), f_i = base^(−2i/width), t = start … start+length−1.
- */
-export function formulaPositions(length, width, { start = 0, base = 10000 } = {}) {
-  const out = new Float64Array(length * width);
-  for (let i = 0; i < width / 2; i += 1) {
-    const f = base ** (-(2 * i) / width);
-    for (let r = 0; r < length; r += 1) {
-      const angle = (start + r) * f;
-      out[r * width + 2 * i] = Math.sin(angle);
-      out[r * width + 2 * i + 1] = Math.cos(angle);
-    }
-  }
-  return out;
-}
-
-/** The frequency of pair i: base^(−2i/width), in radians per position. */
-export function frequency(i, width, base = 10000) {
-  return base ** (-(2 * i) / width);
+/** The lesson's formula in plain JS (reference.mjs), as a flat Float64Array (length × width). */
+export function formulaPositions(length, width, options) {
+  return positionsFormula(length, width, options).data;
 }
 
 function vec(values, digits = 3) {
@@ -149,7 +135,7 @@ export function robotAtPositions(so, t = 3) {
     checks: [
       {
         name: 'add-position-sum',
-        claim: `The input is the token vector plus the position vector, element by element (t = 0 and t = ${t})`,
+        claim: `The input is the token vector plus the position vector, element by element (t = 0${t === 0 ? '' : ` and t = ${t}`})`,
         pass: sumError <= TOL.formula(t),
         details: `max |addPositions − (robot + p_t from the formula)| = ${fmt(sumError)} ≤ ${fmt(TOL.formula(t))}`,
       },
@@ -157,7 +143,7 @@ export function robotAtPositions(so, t = 3) {
         name: 'add-position-width',
         claim: 'Addition keeps the width: D = 8 features in, 8 out (concatenation would give 16)',
         pass: sameShape(at0.shape, [1, 8]) && sameShape(atT.shape, [1, 8]),
-        details: `robot ${shapeText(token.shape)} → robot + p_0 ${shapeText(at0.shape)}, robot + p_${t} ${shapeText(atT.shape)}`,
+        details: `robot ${shapeText(token.shape)} → robot + p_0 ${shapeText(at0.shape)}${t === 0 ? '' : `, robot + p_${t} ${shapeText(atT.shape)}`}`,
       },
       {
         name: 'add-position-token-unchanged',
@@ -165,13 +151,48 @@ export function robotAtPositions(so, t = 3) {
         pass: unchanged === 0,
         details: `max |robot after − robot before| = ${fmt(unchanged)}; robot = ${vec(ROBOT)}`,
       },
-      {
+      t === 0 ? {
+        name: 'add-position-differs',
+        claim: 'At t = 0 both inputs are robot + p_0: same token, same position, same input',
+        pass: moved === 0,
+        details: `max |(robot + p_0) − (robot + p_0)| = ${fmt(moved)} (bit for bit); move t to place robot elsewhere`,
+      } : {
         name: 'add-position-differs',
         claim: `Same token, different position, different input: robot at 0 vs robot at ${t}`,
         pass: moved > TOL.different,
         details: `max |(robot + p_0) − (robot + p_${t})| = ${fmt(moved)} > ${fmt(TOL.different)}`,
       },
     ],
+  };
+}
+
+/**
+ * The sum cannot always be taken apart: for a token vector `token` at position s, the vector
+ * b = token + p_s − p_(s+k) (any vector may be a row of a learned table) at position s + k gives the same input.
+ * p comes from the formula in JS; both sums from so.addPositions.
+ * @returns {{ a, b, ps, pt, inputA, inputB, checks }}  a, b, ps, pt, inputA, inputB: Float64Array (D)
+ */
+export function sumAmbiguity(so, { token = ROBOT, word = 'robot', s = 2, k = 3 } = {}) {
+  const width = token.length;
+  const t = s + k;
+  const ps = formulaPositions(1, width, { start: s });
+  const pt = formulaPositions(1, width, { start: t });
+  const b = Float64Array.from(token, (v, i) => v + ps[i] - pt[i]);
+  const inputA = so.addPositions(tensor(token, [1, width]), { start: s });
+  const inputB = so.addPositions(tensor(b, [1, width]), { start: t });
+  const same = maxAbsDiff(inputA.data, inputB.data);
+  const tokenGap = maxAbsDiff(token, b);
+  const tol = TOL.formula(s) + TOL.formula(t);
+  return {
+    a: Float64Array.from(token), b, ps, pt, inputA: inputA.data, inputB: inputB.data, s, t,
+    checks: [{
+      name: 'add-position-sum-ambiguous',
+      claim: `${word} at position ${s} and another token vector b at position ${t} give one and the same input: ` +
+        'from the sum alone, neither the token nor the position can be read back',
+      pass: same <= tol && tokenGap > TOL.different,
+      details: `b = ${word} + p_${s} − p_${t} = ${vec(b)}; max |(${word} + p_${s}) − (b + p_${t})| = ${fmt(same)} ≤ ${fmt(tol)}, ` +
+        `while max |${word} − b| = ${fmt(tokenGap)} > ${fmt(TOL.different)}`,
+    }],
   };
 }
 
@@ -202,7 +223,7 @@ export function sinusoidTable(so, length, width, start) {
  * @returns {{ speeds: number[], checks }}
  */
 export function pairSpeeds(so, width) {
-  const { data } = so.positions(2, width);
+  const { data, shape } = so.positions(2, width);
   const speeds = [];
   let error = 0;
   for (let i = 0; i < width / 2; i += 1) {
@@ -216,11 +237,37 @@ export function pairSpeeds(so, width) {
     speeds,
     checks: [{
       name: 'sinusoids-pair-speeds',
-      claim: 'Each pair turns by its own fixed angle per position, from fast (pair 0) to slow (the last pair)',
-      pass: error <= 1e-14,
+      claim: `D = ${width} gives ${width / 2} frequency pair${width === 2 ? '' : 's'}, each turning by its own fixed angle per ` +
+        `position${width > 2 ? `, from fast (pair 0) to slow (pair ${last})` : ''}`,
+      pass: sameShape(shape, [2, width]) && error <= 1e-14,
       details: `D = ${width}: max |measured turn − 10000^(−2i/D)| = ${fmt(error)} ≤ 1e-14; pair 0 turns ` +
         `${fmt(speeds[0])} rad per step (a full turn every ${fmt(2 * Math.PI / speeds[0])} positions), pair ${last} ` +
         `${fmt(speeds[last])} rad (every ${fmt(2 * Math.PI / speeds[last])} positions)`,
+    }],
+  };
+}
+
+/**
+ * The lesson's count: D = 8 gives four frequency pairs. Columns (2i, 2i+1) of positions(2, 8) turn between t = 0 and
+ * t = 1 by 1, 0.1, 0.01 and 0.001 rad (10000^(−2i/8) = 10^(−i), written out here by hand).
+ * @returns {{ turns: number[], checks }}
+ */
+export function fourPairs(so) {
+  const expected = [1, 0.1, 0.01, 0.001];
+  const { data, shape } = so.positions(2, 8);
+  const turns = expected.map((_, i) => Math.atan2(data[8 + 2 * i], data[8 + 2 * i + 1]));
+  const error = maxAbsDiff(turns, expected);
+  const radii = expected.map((_, i) => Math.hypot(data[8 + 2 * i], data[8 + 2 * i + 1]));
+  const radiusError = maxAbsDiff(radii, [1, 1, 1, 1]);
+  return {
+    turns, expected,
+    checks: [{
+      name: 'sinusoids-d8-four-pairs',
+      claim: 'D = 8 gives four frequency pairs: columns (0, 1), (2, 3), (4, 5), (6, 7) turn by 1, 0.1, 0.01 and 0.001 rad per position',
+      pass: sameShape(shape, [2, 8]) && error <= 1e-14 && radiusError <= 1e-15,
+      fixed: true,
+      details: `positions(2, 8): shape ${shapeText(shape)}, 8 columns = 4 (sin, cos) pairs; measured turns ${vec(turns, 6)}; ` +
+        `max |turn − 10^(−i)| = ${fmt(error)} ≤ 1e-14; every pair on the unit circle (max |r − 1| = ${fmt(radiusError)})`,
     }],
   };
 }
@@ -264,11 +311,13 @@ export function oneSineRepeats(so, { length = 512, width = 64, curveLength = 160
       {
         name: 'sinusoids-one-sine-repeats',
         claim: 'One sine alone repeats too soon: two distant positions get almost the same value',
+        fixed: true,
         pass: sine.d < 1e-4 && sine.b - sine.a > 1,
         details: `positions 0 … ${length - 1}, column 0 only: |sin(${sine.a}) − sin(${sine.b})| = ${fmt(sine.d)}`,
       },
       {
         name: 'sinusoids-all-pairs-apart',
+        fixed: true,
         claim: `With all ${width / 2} pairs, every two positions stay clearly apart`,
         pass: all.d > 0.5,
         details: `positions 0 … ${length - 1}, D = ${width}: the closest two are ${all.a} and ${all.b}, ` +
@@ -436,6 +485,7 @@ export function startOffsetChecks(so, { starts = [10, 1000, 100000], count = 8, 
     checks: [
       {
         name: 'start-offset-rows',
+        fixed: true,
         claim: 'The rows for start = s equal rows s, s+1, … of a table that starts at 0',
         pass: bad.length === 0,
         details: `${count} rows, D = ${width}: ` + results.map((r) => `s = ${fmt(r.start)}: max |diff| = ${fmt(r.error)} ≤ ` +
@@ -443,6 +493,7 @@ export function startOffsetChecks(so, { starts = [10, 1000, 100000], count = 8, 
       },
       {
         name: 'start-offset-restart-differs',
+        fixed: true,
         claim: 'Restarting at 0 after a prefix of 10 gives other vectors: the new tokens would claim positions 0, 1, …',
         pass: lesson.restartError > TOL.different,
         details: `rows of start = 0 vs the right rows 10 … ${10 + count - 1}: max |diff| = ${fmt(lesson.restartError)} > ${fmt(TOL.different)}`,
@@ -459,5 +510,20 @@ export function startOffsetLiveCheck(result, { start, count, width }) {
     pass: result.error <= TOL.formula(start + count),
     details: `D = ${width}: max |positions(${count}, ${width}, start ${start}) − rows ${start}… of positions(${start + count}, ${width})| = ` +
       `${fmt(result.error)} ≤ ${fmt(TOL.formula(start + count))}`,
+  };
+}
+
+/** The check of the right-hand picture for the slider's values: restarting at 0 is wrong after any prefix. */
+export function startOffsetRestartCheck(result, { start, count }) {
+  return start === 0 ? {
+    name: 'start-offset-live-restart',
+    claim: 'With no prefix, start = 0 is right: the new tokens are the first ones',
+    pass: result.restartError === 0,
+    details: `prefix 0: max |positions(${count}, D) − rows 0… of the table| = ${fmt(result.restartError)} (bit for bit)`,
+  } : {
+    name: 'start-offset-live-restart',
+    claim: `Restarting at 0 after ${start} tokens is wrong: the new tokens would get the rows of positions 0 … ${count - 1}`,
+    pass: result.restartError > TOL.different,
+    details: `max |rows 0 … ${count - 1} − the right rows ${start} … ${start + count - 1}| = ${fmt(result.restartError)} > ${fmt(TOL.different)}`,
   };
 }

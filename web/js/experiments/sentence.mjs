@@ -1,7 +1,7 @@
 // Sentences for the order experiments: a tiny vocabulary, lesson 1's lookup table (seeded, so every reader and every
 // test sees the same numbers), and the few row operations the experiments need (reorder, slice, stack, compare).
 // Pure: no DOM, runs in node and in the browser against the seqorder API `so`.
-import { maxAbsDiff } from '../checks.mjs';
+import { maxAbsDiff } from './reference.mjs';
 
 /** Model width D of the experiments: four sine/cosine pairs, as in the lesson's examples. */
 export const WIDTH = 8;

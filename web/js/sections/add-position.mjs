@@ -1,59 +1,90 @@
-// Section 2: the input becomes token vector + position vector; robot at position 0 vs position 3.
-import { check } from '../checks.mjs';
-import { linePlot } from '../plot.mjs';
-import { controls, el, numbersTable, perFrame, prose, slider } from '../ui.mjs';
-import { robotAtPositions } from '../experiments/positions.mjs';
+// Section "add-position": input = token vector + position vector. robot at position 0 and at t (robotAtPositions),
+// and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be taken apart.
+import { controlGroup, slider } from '../controls.mjs';
+import { fmt, subscript } from '../format.mjs';
+import { checkList, renderChecks } from '../page-checks.mjs';
+import { heatmap, linePlot } from '../plot/index.mjs';
+import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { ROBOT, robotAtPositions, sumAmbiguity } from '../experiments/positions.mjs';
 
 export async function run(so, root) {
   prose(root,
-    'The missing information is added, not inferred: for every position <var>t</var> we build a vector ' +
-    '<var>p<sub>t</sub></var> with the same <var>D</var> features as a token vector and add the two, feature by feature. ' +
-    'The model then receives <code>input<sub>t</sub> = token<sub>t</sub> + p<sub>t</sub></code>. Adding keeps the width at ' +
-    '<var>D</var>; gluing the two side by side would double it. The sum holds both signals in one space. Nothing ' +
-    'promises that either one can be read back out on its own: the model learns what to make of the mixture.',
-    'Take robot’s token vector from the lesson, (0, 1/8, 2/8, …, 7/8), and place it at position 0 and then at position 3.');
+    'For every position <var>t</var> we build a vector <var>p<sub>t</sub></var> with the same <var>D</var> features as ' +
+    'a token vector and add the two, feature by feature: <code>input<sub>t</sub> = token + p<sub>t</sub></code>. ' +
+    'Addition, not concatenation: the width stays <var>D</var>.');
+  robotAtTwoPositions(so, root);
+  oneSumTwoStories(so, root);
+}
 
-  const fixed = robotAtPositions(so, 3);
-  const features = Array.from({ length: 8 }, (_, i) => i);
-  const plot = linePlot(root, {
-    series: [], xLabel: 'feature', yLabel: 'value', yRange: [-1.2, 2], height: 230,
+/** robot's token vector (the lesson's (0, 1/8, …, 7/8)) at position 0 and at a position t of the reader's choice. */
+function robotAtTwoPositions(so, root) {
+  const f = fig(root, { title: 'robot at position 0, and at position t' });
+  const group = controlGroup(f, 'robot’s second position');
+  const features = ROBOT.map((_, i) => i);
+  const plot = linePlot(f, {
+    xLabel: 'feature', yLabel: 'value', yRange: [-1.2, 2], height: 230, integerX: true,
     ariaLabel: 'robot’s token vector and its inputs at two positions, feature by feature',
   });
-  const group = controls(root, 'robot’s second position');
-  const tableSlot = el('div');
-  root.appendChild(tableSlot);
+  const line = notice(f, '');
+  const table = numbersTable(f, { caption: '' });
+  more(f, 'Adding, not gluing',
+    'Concatenating token and position would double the width to 2<var>D</var>; adding keeps it at <var>D</var> and puts ' +
+    'both signals in one shared space. The model then learns how to use that combination. Each row is still built ' +
+    'without looking at any other row: mixing rows is attention’s job.');
+  const list = checkList(f);
 
   const render = (t) => {
     const r = robotAtPositions(so, t);
+    const pt = `p${subscript(t)}`;
     plot.update({
       series: [
         { name: 'robot (token vector)', x: features, y: r.robot, markers: true, dashed: true },
-        { name: 'robot + p₀ (at position 0)', x: features, y: [...r.at0], markers: true },
-        { name: `robot + p${subscript(t)} (at position ${t})`, x: features, y: [...r.atT], markers: true },
+        { name: t === 0 ? 'robot + p₀ (positions 0 and t = 0)' : 'robot + p₀ (at position 0)', x: features, y: [...r.at0], markers: true },
+        ...(t === 0 ? [] : [{ name: `robot + ${pt} (at position ${t})`, x: features, y: [...r.atT], markers: true }]),
       ],
     });
-    tableSlot.replaceChildren(numbersTable(
-      ['feature', 'robot', 'p₀', 'robot + p₀', `p${subscript(t)}`, `robot + p${subscript(t)}`],
+    line.textContent = t === 0
+      ? 'At t = 0 both inputs are robot + p₀ and the curves coincide; move t to place robot elsewhere.'
+      : `Same token, same lookup row; only the position changed from 0 to ${t}, and with it the input.`;
+    table.show(['feature', 'robot', 'p₀', 'robot + p₀', pt, `robot + ${pt}`],
       features.map((i) => [String(i), r.robot[i], r.p0[i], r.at0[i], r.pt[i], r.atT[i]]),
-      { caption: `robot at position 0 and at position ${t}`, highlight: (_, c) => c === 5 },
-    ));
+      { caption: `robot at position 0 and at position ${t}`, highlight: (_, c) => c === 5 });
+    renderChecks(list, r.checks);
   };
-  const schedule = perFrame(render);
-  slider(group, {
-    id: 'add-position-t', label: 'second position t', min: 0, max: 40, value: 3, onInput: schedule,
-    hint: 'Move robot along the sentence; at t = 0 the two inputs coincide.',
-  });
+  slider(group, { id: 'add-position-t', label: 'second position t', min: 0, max: 40, value: 3, onInput: perFrame(render) });
   render(3);
-
-  prose(root,
-    'Same word, same lookup row; only the position changed, and with it what the model will be fed. That is the whole ' +
-    'job of this step: every row is still built without looking at any other row. One caution for later: reordering a sentence and then numbering it from 0 again ' +
-    'changes which token gets which position vector, while carrying each (token, position) pair along keeps them ' +
-    'together. Those are two different experiments, and section 7 runs both.');
-
-  for (const c of fixed.checks) check(root, c.name, c.pass, c.details, { claim: c.claim });
 }
 
-function subscript(n) {
-  return String(n).replace(/\d/g, (d) => '₀₁₂₃₄₅₆₇₈₉'[d]);
+/** robot at s and b = robot + p_s − p_t at t: one input from two different pairs. */
+function oneSumTwoStories(so, root) {
+  const f = fig(root, { title: 'One sum, two stories' });
+  const state = { s: 2, k: 3 };
+  const group = controlGroup(f, 'the two positions');
+  const rows = ['robot', 'p_s', 'robot + p_s', 'b', 'p_t', 'b + p_t'];
+  const map = heatmap(f, {
+    data: new Float64Array(48), rows: 6, cols: 8, rowLabel: '', colLabel: 'feature', minHeight: 150, maxHeight: 200,
+    rowName: (r) => rows[r], ariaLabel: 'robot and its position vector, their sum, then b, its position vector and their sum',
+  });
+  const line = notice(f, '');
+  more(f, 'Why that is allowed',
+    'A token’s vector is whatever its row of the table holds, and a trained table can hold any vector, so ' +
+    'b = robot + p<sub>s</sub> − p<sub>t</sub> is a possible token vector. Addition promises no way to recover either ' +
+    'signal on its own: different (token, position) pairs can share a sum. The model learns to use the combination; ' +
+    'with many dimensions and trained vectors, such collisions can be rare in practice, but nothing forbids them.');
+  const list = checkList(f);
+
+  const render = () => {
+    const r = sumAmbiguity(so, { s: state.s, k: state.k });
+    rows.splice(0, 6, 'robot', `p${subscript(r.s)}`, `robot + p${subscript(r.s)}`, 'b', `p${subscript(r.t)}`, `b + p${subscript(r.t)}`);
+    const data = new Float64Array(48);
+    [r.a, r.ps, r.inputA, r.b, r.pt, r.inputB].forEach((v, i) => data.set(v, i * 8));
+    map.update({ data, tooltip: (row, c, v) => `${rows[row]}, feature ${c}: ${fmt(v, 6)}` });
+    line.textContent = `robot at position ${r.s} and b at position ${r.t} give the same input (rows 3 and 6): ` +
+      'from the sum alone you cannot tell which token stood where.';
+    renderChecks(list, r.checks);
+  };
+  const schedule = perFrame(render);
+  slider(group, { id: 'add-position-s', label: 'robot’s position s', min: 0, max: 40, value: state.s, onInput: (v) => { state.s = v; schedule(); } });
+  slider(group, { id: 'add-position-k', label: 'offset k (b sits at t = s + k)', min: 1, max: 40, value: state.k, onInput: (v) => { state.k = v; schedule(); } });
+  render();
 }

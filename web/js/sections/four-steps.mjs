@@ -1,12 +1,13 @@
 // Section "four-steps": scaled dot-product attention drawn as its four steps (scores, scaled, weights, output) for a
-// short sentence, with a causal toggle, and checks that each step is what it says. The computation is
-// web/js/experiments/steps.mjs; this module draws it.
-import { checkList } from '../checks.mjs';
-import { heatmap, formatValue } from '../plot.mjs';
-import { el, perFrame, prose } from '../ui.mjs';
+// short sentence, with toggles for the causal mask, the positions and projected queries and keys, and checks that
+// each step is what it says. The computation is experiments/steps.mjs; this module draws it.
+import { controlGroup, select, toggle } from '../controls.mjs';
+import { fmt } from '../format.mjs';
+import { checkList, renderChecks } from '../page-checks.mjs';
+import { heatmap } from '../plot/index.mjs';
+import { el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
-import { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
-import { figure, renderChecks, selectControl, toggleButton } from '../order-view.mjs';
+import { STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
 
@@ -17,46 +18,37 @@ const STEP_VIEWS = [
   { key: 'output', title: 'Output', formula: 'weights · v: a row per query, D features', scale: 'diverging' },
 ];
 
+const hasRepeat = (words) => words.some((w, i) => words.indexOf(w) !== i);
+
 export async function run(so, root) {
   const table = vocabularyTable();
-  const settings = { words: STEPS_SENTENCE, causal: false, positions: true };
+  const settings = { words: STEPS_SENTENCE, causal: false, positions: true, projections: false };
 
   prose(root,
-    'Attention turns each row into a blend of rows. The recipe has four steps, and each one is small enough to look at. The maps below run them on a short sentence, each word’s lookup row plus its position vector (D = 8); queries, keys and values are those rows themselves.',
-    `<ol class="steps-list">
-      <li><strong>Scores</strong>: the dot product of query row i with key row j, a number for how well the two match.</li>
-      <li><strong>Scaled</strong>: every score divided by √D = √${WIDTH}, so that wider vectors do not push the scores ever further apart. Under a causal mask, the entries a query may not see become −∞.</li>
-      <li><strong>Weights</strong>: a softmax along each row. The row’s largest scaled score is subtracted first (the result is the same, and exp cannot overflow), then each entry is exponentiated and divided by the row’s total. A row becomes shares that add up to 1, and −∞ becomes a share of exactly 0.</li>
-      <li><strong>Output</strong>: each output row is the sum of the value rows, each weighted by its share.</li>
-    </ol>`,
-    'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys. Turn the causal mask on to hide every key to the right of the diagonal; turn positions off and the two copies of “the” become indistinguishable, row for row.');
-
-  // Re-renders in the next frame; the checks re-run when the sentence or the positions changed since the last render.
-  let checksStale = true;
+    `Attention turns each row into a blend of rows, in four steps. Here they run on a short sentence, each word’s ` +
+    `lookup row plus its position vector (D = ${WIDTH}).`);
+  const f = fig(root);
+  const group = controlGroup(f, 'what attention runs on');
   const redraw = perFrame(() => render());
-  const changed = (recheck) => {
-    checksStale ||= recheck;
-    redraw();
-  };
-  root.append(el('div', { className: 'toggles' },
-    toggleButton({ id: 'steps-causal', label: 'Causal mask', pressed: settings.causal, onToggle: (on) => { settings.causal = on; changed(false); } }),
-    toggleButton({ id: 'steps-positions', label: 'Positions added', pressed: settings.positions, onToggle: (on) => { settings.positions = on; changed(true); } }),
-    selectControl({
-      id: 'steps-sentence', label: 'Sentence',
-      options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
-      value: '0',
-      onChange: (value) => { settings.words = SENTENCES[Number(value)]; changed(true); },
-    })));
+  toggle(group, { id: 'steps-causal', label: 'Causal mask', pressed: settings.causal, onToggle: (on) => { settings.causal = on; redraw(); } });
+  toggle(group, { id: 'steps-positions', label: 'Positions added', pressed: settings.positions, onToggle: (on) => { settings.positions = on; redraw(); } });
+  toggle(group, { id: 'steps-projections', label: 'Wq, Wk projections', pressed: settings.projections, onToggle: (on) => { settings.projections = on; redraw(); } });
+  select(group, {
+    id: 'steps-sentence', label: 'Sentence',
+    options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
+    value: '0',
+    onChange: (value) => { settings.words = SENTENCES[Number(value)]; redraw(); },
+  });
 
   const grid = el('div', { className: 'steps-grid' });
-  root.append(grid);
+  f.append(grid);
   const word = (i) => settings.words[i];
   const maps = {};
   STEP_VIEWS.forEach((view, n) => {
-    const block = figure(grid, '');
-    block.firstChild.replaceWith(
+    const block = el('div', { className: 'figure-block' },
       el('p', { className: 'step-title' }, el('span', { className: 'step-num' }, `${n + 1}.`), view.title),
       el('p', { className: 'step-formula' }, view.formula));
+    grid.append(block);
     const isOutput = view.key === 'output';
     maps[view.key] = heatmap(block, {
       data: new Float64Array(1), rows: 1, cols: 1, scale: view.scale, range: view.range,
@@ -64,23 +56,54 @@ export async function run(so, root) {
       rowName: word, colName: isOutput ? String : word,
       minHeight: 150, maxHeight: 240,
       tooltip: (i, j, v) => (isOutput
-        ? `output row ${i} (${word(i)}), feature ${j}: ${formatValue(v)}`
-        : `query ${i} (${word(i)}) · key ${j} (${word(j)}): ${formatValue(v)}${settings.causal && j > i && v !== -Infinity ? ' (hidden by the mask)' : ''}`),
-      ariaLabel: `${view.title}: ${view.formula}; focus and use the arrow keys to read values`,
+        ? `output row ${i} (${word(i)}), feature ${j}: ${fmt(v, 4)}`
+        : `query ${i} (${word(i)}) · key ${j} (${word(j)}): ${v === -Infinity ? '−∞ (hidden by the mask)' : fmt(v, 4)}`),
+      ariaLabel: `step ${n + 1}, ${view.title}: ${view.formula}`,
     });
   });
-  const list = checkList(root);
+  const line = notice(f, '');
+  more(f, 'The four steps, and why the diagonal',
+    `<ol class="steps-list">
+      <li><strong>Scores</strong>: the dot product of query row i with key row j, how well the two match.</li>
+      <li><strong>Scaled</strong>: every score divided by √D = √${WIDTH}, so that wider vectors do not push scores ever further apart. Under a causal mask, the keys a query may not see become −∞.</li>
+      <li><strong>Weights</strong>: a softmax along each row. The row’s largest scaled score is subtracted first (same result, and exp cannot overflow), then each entry is exponentiated and divided by the row’s total: shares that add up to 1, and −∞ becomes exactly 0.</li>
+      <li><strong>Output</strong>: each output row is the sum of the value rows, each weighted by its share.</li>
+    </ol>`,
+    'With no learned projections, queries and keys are the input rows themselves, so a row meets itself as a key and ' +
+    'scores its own squared length, which no shorter key can beat: the bright diagonal is an artefact of q = k, not ' +
+    'what attention always does. A model learns separate projections Wq and Wk; “Wq, Wk projections” uses two fixed ' +
+    'random ones to show the difference (values stay the input rows).',
+    'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
+  const list = checkList(f);
 
-  // The checks cover the unmasked and the causal version at once, so they change only with the sentence or positions.
   function render() {
     const steps = fourSteps(so, table, settings);
     for (const { key } of STEP_VIEWS) {
       const t = steps[key];
       maps[key].update({ data: t.data, rows: t.shape[0], cols: t.shape[1] });
     }
-    if (checksStale) renderChecks(list, stepChecks(so, table, settings));
-    checksStale = false;
+    const repeated = hasRepeat(settings.words);
+    const repeatWords = repeated ? settings.words : STEPS_SENTENCE;
+    const repeat = repeatedWordCheck(so, table, { words: repeatWords, projections: settings.projections });
+    const first = repeatWords.findIndex((w, i) => repeatWords.indexOf(w, i + 1) > i);
+    const T = settings.words.length;
+    const w = steps.weights.data;
+    const selfMost = Array.from({ length: T }, (_, i) => i).filter((i) => w.subarray(i * T, (i + 1) * T).every((v) => v <= w[i * T + i])).length;
+    const own = `${selfMost} of ${T} rows put their largest weight on themselves`;
+    line.textContent = (settings.projections
+      ? `${own}: with Wq and Wk a row no longer meets itself as a key, and the diagonal loses its special place. `
+      : `${own}: with q = k a row scores its own squared length (see why below). `)
+      + (repeated
+        ? `The two “${repeatWords[first]}” rows ${settings.positions ? 'differ, thanks to their positions' : 'are identical without positions'}.`
+        : 'This sentence has no repeated word.');
+    renderChecks(list, [
+      ...stepChecks(so, table, settings),
+      diagonalCheck(so, table, settings),
+      repeated ? repeat : {
+        ...repeat, fixed: true,
+        claim: `This sentence repeats no word, so on “${STEPS_SENTENCE.join(' ')}”: ${repeat.claim}`,
+      },
+    ]);
   }
   render();
-  renderChecks(list, [repeatedWordCheck(so, table)]);
 }

@@ -1,0 +1,75 @@
+// The tensor the lesson carries forward: a batch of B sentences of T tokens each, token ids (B, T) → lookup
+// (B, T, D) → + positions (B, T, D) → attention (B, T, D). Checked against plain JS: every sentence of the batch gets
+// the same position rows 0 … T−1, and attention treats each sentence on its own.
+// Pure: no DOM.
+import { fmt } from '../format.mjs';
+import { attentionFormula, maxAbsDiff, positionsFormula } from './reference.mjs';
+import { TOL, VOCAB, tokenIds } from './sentence.mjs';
+
+/** The batch's sentences (the first B of them, each cut to its first T words). */
+const BATCH_SENTENCES = Object.freeze([
+  'the robot follows the person and',
+  'a person sees the robot and',
+  'the robot lifts a box and',
+  'a box follows the person and',
+].map((s) => Object.freeze(s.split(' '))));
+
+export const MAX_BATCH = BATCH_SENTENCES.length;
+export const MAX_LENGTH = Math.min(...BATCH_SENTENCES.map((s) => s.length));
+
+/** Sentence b of a (B, T, D) tensor as a (T, D) tensor (a view). */
+export function item(t, b) {
+  const [, T, D] = t.shape;
+  return { data: t.data.subarray(b * T * D, (b + 1) * T * D), shape: [T, D], dtype: t.dtype };
+}
+
+const shapeText = (shape) => `(${shape.join(', ')})`;
+
+/**
+ * B sentences of T words through lookup, positions and unmasked self-attention (q = k = v = x), as one batch.
+ * @returns {{ sentences: string[][], ids, e, x, output, checks }}  ids (B, T); e, x, output (B, T, D)
+ */
+export function batchExperiment(so, table, { batch = 3, length = 5 } = {}) {
+  if (!(Number.isInteger(batch) && batch >= 1 && batch <= MAX_BATCH)) throw new RangeError(`batch must be 1..${MAX_BATCH}, got ${batch}`);
+  if (!(Number.isInteger(length) && length >= 1 && length <= MAX_LENGTH)) throw new RangeError(`length must be 1..${MAX_LENGTH}, got ${length}`);
+  const sentences = BATCH_SENTENCES.slice(0, batch).map((s) => s.slice(0, length));
+  const ids = { ...tokenIds(sentences.flat(), VOCAB), shape: [batch, length] };
+  const e = so.embed(table, ids);
+  const x = so.addPositions(e);
+  const output = so.attention(x, x, x);
+  const D = table.shape[1];
+
+  const want = [batch, length, D];
+  const shapes = [e, x, output].map((t) => t.shape);
+  const shapesOk = shapes.every((s) => s.length === 3 && s.every((n, i) => n === want[i]));
+
+  // x − e, sentence by sentence, against the formula's rows 0 … T−1.
+  const p = positionsFormula(length, D);
+  const positionError = Math.max(...sentences.map((_, b) => maxAbsDiff(item(x, b).data.map((v, k) => v - item(e, b).data[k]), p)));
+  // Each sentence's output against attention written out for that sentence alone.
+  const alone = sentences.map((_, b) => maxAbsDiff(item(output, b), attentionFormula(item(x, b), item(x, b), item(x, b))));
+  const aloneError = Math.max(...alone);
+  return {
+    sentences, ids, e, x, output,
+    checks: [
+      {
+        name: 'batch-shape',
+        pass: shapesOk && ids.shape[0] === batch,
+        claim: `A batch of ${batch} sentence${batch === 1 ? '' : 's'} of ${length} tokens: ids (${batch}, ${length}) become a (B, T, D) = ${shapeText(want)} tensor, and stay one through attention`,
+        details: `lookup ${shapeText(shapes[0])}, + positions ${shapeText(shapes[1])}, attention output ${shapeText(shapes[2])}`,
+      },
+      {
+        name: 'batch-same-positions',
+        pass: positionError <= TOL.same,
+        claim: `Every sentence of the batch gets the same position rows p_0 … p_${length - 1}: a position depends on t, not on which sentence`,
+        details: `max over the ${batch} sentences of |(x − lookup) − formula rows 0 … ${length - 1}| = ${fmt(positionError)} ≤ ${TOL.same}`,
+      },
+      {
+        name: 'batch-sentences-apart',
+        pass: aloneError <= TOL.same,
+        claim: 'Attention over the batch treats each sentence on its own: its output is what the sentence gives alone',
+        details: `max |batch output − plain-JS attention of each sentence alone| = ${alone.map((d) => fmt(d)).join(', ')} (each ≤ ${TOL.same})`,
+      },
+    ],
+  };
+}

@@ -1,0 +1,212 @@
+// A line plot of several series sharing the axes, with a legend. Series can grow while shown (append: loss curves
+// of a model training live). Read by pointer or keyboard: Left/Right move a cursor along x (Page Up/Down by tenths,
+// Home/End to the ends) and read every series' value there.
+import { fmt } from '../format.mjs';
+import { seriesColor, themeColors } from './colors.mjs';
+import { legendItems, makePlot, pointerAt } from './frame.mjs';
+import { labelFont, labelWriter, logTicks, niceTicks, widest } from './ticks.mjs';
+
+const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+
+/** [lo, hi] of the finite values under `key` of every series (positive ones only on a log axis). */
+function extent(series, key, log) {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const s of series) {
+    for (const v of s[key]) {
+      if (Number.isFinite(v) && (!log || v > 0)) {
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
+    }
+  }
+  if (!(hi >= lo)) return log ? [0.1, 1] : [0, 1];
+  if (hi === lo) return log ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
+  return [lo, hi];
+}
+
+/** Maps [lo, hi] → [a, b], linearly or on log10. */
+function scaler(lo, hi, a, b, log = false) {
+  const f = log ? Math.log10 : (v) => v;
+  const [flo, fhi] = [f(lo), f(hi)];
+  const k = fhi > flo ? (b - a) / (fhi - flo) : 0;
+  return (v) => a + (f(v) - flo) * k;
+}
+
+/**
+ * @param {Element} container
+ * @param {object} options
+ * @param {{ name: string, x: ArrayLike<number>, y: ArrayLike<number>, color?: string, dashed?: boolean,
+ *           markers?: boolean, width?: number, opacity?: number }[]} options.series  width: line width (default 2)
+ * @param {string} [options.xLabel]
+ * @param {string} [options.yLabel]
+ * @param {[number, number]} [options.xRange]  default: the data's extent
+ * @param {[number, number]} [options.yRange]
+ * @param {boolean} [options.yLog=false]  a log10 y axis (non-positive values are left out)
+ * @param {boolean} [options.integerX=false]  x ticks at whole numbers only (indices, steps)
+ * @param {number} [options.height=220]
+ * @param {string} [options.ariaLabel]
+ * @param {string} [options.caption]
+ * @returns the plot handle (frame.mjs), plus append(name, x, y, style?): adds points (numbers or arrays) to the
+ *          series `name`, creating it (with `style`: color, dashed, …) if needed, and redraws in the next frame
+ */
+export function linePlot(container, options) {
+  const { state, handle } = makePlot(container, { height: 220, series: [], ...options }, draw, { className: 'plot-lines', kind: 'line plot' });
+  state.onUpdate = () => {
+    if (state.cursor) state.readPending = true;
+  };
+
+  function draw(ctx, width, height) {
+    const { series, xLabel, yLabel, yLog = false, integerX = false } = state.options;
+    const colors = themeColors(state.figure);
+    const [x0, x1] = state.options.xRange ?? extent(series, 'x', false);
+    const [y0, y1] = state.options.yRange ?? extent(series, 'y', yLog);
+    // The left margin fits the y title and the widest y tick label; the right one half the last x tick label.
+    ctx.font = labelFont(11);
+    const yTicks = yLog ? logTicks(y0, y1, 4) : niceTicks(y0, y1, 4);
+    const left = Math.ceil((yLabel ? 22 : 4) + widest(ctx, yTicks.map((v) => fmt(v))) + 6);
+    const xTicksFor = (w) => niceTicks(x0, x1, Math.max(2, Math.floor(w / 70))).filter((v) => !integerX || Number.isInteger(v));
+    const lastX = xTicksFor(width - left - 12).at(-1) ?? 0;
+    const right = Math.max(12, Math.ceil(ctx.measureText(fmt(lastX)).width / 2 + 4));
+    const plot = { x: left, y: 10, w: width - left - right, h: height - 10 - 38 };
+    const xs = { map: scaler(x0, x1, plot.x, plot.x + plot.w), ticks: xTicksFor(plot.w) };
+    const ys = { map: scaler(y0, y1, plot.y + plot.h, plot.y, yLog), ticks: yTicks };
+    state.layout = { plot, x0, x1, xs, ys, labels: [] };
+    drawAxes(ctx, labelWriter(ctx, state.layout.labels), plot, xs, ys, { xLabel, yLabel, colors, height });
+    ctx.save();
+    ctx.beginPath();
+    ctx.rect(plot.x, plot.y, plot.w, plot.h);
+    ctx.clip();
+    series.forEach((s, i) => drawSeries(ctx, s, seriesColor(state.figure, s, i), xs, ys, yLog));
+    if (state.cursor) {
+      const x = Math.round(xs.map(state.cursor.x)) + 0.5;
+      ctx.strokeStyle = colors.fg;
+      ctx.lineWidth = 1;
+      ctx.beginPath();
+      ctx.moveTo(x, plot.y);
+      ctx.lineTo(x, plot.y + plot.h);
+      ctx.stroke();
+    }
+    ctx.restore();
+    legendItems(state.legend, series.map((s, i) => ({ label: s.name, color: seriesColor(state.figure, s, i) })));
+    if (state.cursor && state.readPending) {
+      state.readPending = false;
+      read(state.cursor.x, state.cursor.y ?? plot.y + plot.h / 3);
+    }
+  }
+
+  /** Reads every series at the x nearest to `target` (each series' own nearest point). */
+  function read(target, py) {
+    const { series, xLabel = 'x' } = state.options;
+    const lines = [];
+    let snapped;
+    for (const s of series) {
+      if (!s.x.length) continue;
+      let best = 0;
+      for (let j = 1; j < s.x.length; j += 1) if (Math.abs(s.x[j] - target) < Math.abs(s.x[best] - target)) best = j;
+      snapped ??= s.x[best];
+      lines.push(`${s.name}: ${fmt(s.y[best], 4)}`);
+    }
+    if (snapped === undefined) return;
+    state.cursor = { x: snapped, y: py };
+    state.read(`${xLabel} = ${fmt(snapped, 6)}\n${lines.join('\n')}`, state.layout.xs.map(snapped), py, { announce: state.keyboard });
+  }
+
+  state.canvas.addEventListener('pointermove', (event) => {
+    const { plot, x0, x1 } = state.layout;
+    if (!plot) return;
+    const { x, y } = pointerAt(state.canvas, event);
+    if (x < plot.x || x > plot.x + plot.w) return;
+    state.keyboard = false;
+    read(x0 + ((x - plot.x) / plot.w) * (x1 - x0), y);
+    state.schedule();
+  });
+
+  state.onKey = (key) => {
+    if (!KEYS.has(key)) return false;
+    // The cursor steps through the x values of the longest series.
+    const xsOf = state.options.series.reduce((a, s) => (s.x.length > a.length ? s.x : a), []);
+    if (!xsOf.length) return false;
+    let i = state.cursor ? xsOf.indexOf(state.cursor.x) : -1;
+    const page = Math.max(1, Math.round(xsOf.length / 10));
+    const step = { ArrowLeft: -1, ArrowDown: -1, ArrowRight: 1, ArrowUp: 1, PageUp: page, PageDown: -page, Home: -Infinity, End: Infinity }[key];
+    i = i < 0 ? 0 : Math.min(xsOf.length - 1, Math.max(0, i + step));
+    state.cursor = { x: xsOf[i] };
+    state.readPending = true;
+    return true;
+  };
+
+  handle.append = (name, x, y, style = {}) => {
+    let s = state.options.series.find((e) => e.name === name);
+    if (!s) {
+      s = { ...style, name, x: [], y: [] };
+      state.options.series = [...state.options.series, s];
+    }
+    if (!Array.isArray(s.x)) Object.assign(s, { x: Array.from(s.x), y: Array.from(s.y) });
+    s.x.push(...[x].flat());
+    s.y.push(...[y].flat());
+    if (state.cursor) state.readPending = true;
+    state.schedule();
+  };
+  return handle;
+}
+
+function drawSeries(ctx, s, color, xs, ys, yLog) {
+  ctx.strokeStyle = color;
+  ctx.fillStyle = color;
+  ctx.lineWidth = s.width ?? 2;
+  ctx.globalAlpha = s.opacity ?? 1;
+  ctx.setLineDash(s.dashed ? [5, 4] : []);
+  ctx.beginPath();
+  let drawing = false;
+  for (let j = 0; j < s.x.length; j += 1) {
+    if (!Number.isFinite(s.y[j]) || (yLog && !(s.y[j] > 0))) {
+      drawing = false;
+      continue;
+    }
+    const px = xs.map(s.x[j]);
+    const py = ys.map(s.y[j]);
+    if (drawing) ctx.lineTo(px, py);
+    else ctx.moveTo(px, py);
+    drawing = true;
+  }
+  ctx.stroke();
+  if (s.markers) {
+    for (let j = 0; j < s.x.length; j += 1) {
+      ctx.beginPath();
+      ctx.arc(xs.map(s.x[j]), ys.map(s.y[j]), 3, 0, 2 * Math.PI);
+      ctx.fill();
+    }
+  }
+  ctx.globalAlpha = 1;
+  ctx.setLineDash([]);
+}
+
+function drawAxes(ctx, text, plot, xs, ys, { xLabel, yLabel, colors, height }) {
+  ctx.lineWidth = 1;
+  for (const v of ys.ticks) {
+    const y = Math.round(ys.map(v)) + 0.5;
+    ctx.strokeStyle = colors.grid;
+    ctx.beginPath();
+    ctx.moveTo(plot.x, y);
+    ctx.lineTo(plot.x + plot.w, y);
+    ctx.stroke();
+    ctx.fillStyle = colors.muted;
+    text('y', fmt(v), plot.x - 5, y, { align: 'right' });
+  }
+  for (const v of xs.ticks) {
+    const x = Math.round(xs.map(v)) + 0.5;
+    ctx.strokeStyle = colors.grid;
+    ctx.beginPath();
+    ctx.moveTo(x, plot.y);
+    ctx.lineTo(x, plot.y + plot.h);
+    ctx.stroke();
+    ctx.fillStyle = colors.muted;
+    text('x', fmt(v), x, plot.y + plot.h + 4, { align: 'center', baseline: 'top' });
+  }
+  ctx.strokeStyle = colors.muted;
+  ctx.strokeRect(plot.x - 0.5, plot.y - 0.5, plot.w + 1, plot.h + 1);
+  ctx.fillStyle = colors.fg;
+  if (xLabel) text('x-title', xLabel, plot.x + plot.w / 2, height - 2, { align: 'center', baseline: 'bottom', px: 12, font: '12px system-ui, sans-serif' });
+  if (yLabel) text('y-title', yLabel, 9, plot.y + plot.h / 2, { align: 'center', px: 12, font: '12px system-ui, sans-serif', turn: -Math.PI / 2 });
+}

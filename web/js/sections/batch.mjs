@@ -1,0 +1,52 @@
+// Section "batch": the tensor the lesson carries forward, (B, T, D): a batch of sentences through lookup, positions
+// and attention at once. The experiment is experiments/batch.mjs.
+import { controlGroup, slider } from '../controls.mjs';
+import { fmt } from '../format.mjs';
+import { checkList, renderChecks } from '../page-checks.mjs';
+import { heatmapGrid } from '../plot/index.mjs';
+import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { MAX_BATCH, MAX_LENGTH, batchExperiment, item } from '../experiments/batch.mjs';
+import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
+
+export async function run(so, root) {
+  prose(root,
+    'So far each example was one sentence, a (T, D) table. A model takes several at once: token ids of shape (B, T), a ' +
+    'batch of B sentences of T tokens, become token-plus-position vectors of shape (B, T, D). That is the tensor ' +
+    'attention receives next.');
+  const table = vocabularyTable();
+  const state = { batch: 3, length: 5 };
+  const f = fig(root);
+  const group = controlGroup(f, 'batch size and sentence length');
+  const ids = numbersTable(f, { caption: '' });
+  const grid = heatmapGrid(f, {
+    maps: [], rowLabel: '', colLabel: 'feature', minHeight: 120, maxHeight: 200, minWidth: '15rem',
+    ariaLabel: 'one sentence of the batch after lookup and positions: a row per token, a column per feature',
+  });
+  const line = notice(f, '');
+  more(f, 'Why a batch changes nothing about positions',
+    'addPositions adds p<sub>0</sub> … p<sub>T−1</sub> to every sentence alike: positions number the tokens within a ' +
+    'sentence, not the sentences. Attention, too, runs on each sentence of the batch separately: a batch is many ' +
+    'independent sequences computed together, which is what makes it fast.');
+  const list = checkList(f);
+
+  const render = () => {
+    const r = batchExperiment(so, table, state);
+    const [B, T] = r.ids.shape;
+    ids.show(['b', ...Array.from({ length: T }, (_, t) => `t = ${t}`)],
+      r.sentences.map((words, b) => [String(b), ...words.map((w) => `${w} ${VOCAB.indexOf(w)}`)]),
+      { caption: `token ids (B, T) = (${B}, ${T}): each word with its id` });
+    grid.update({
+      maps: r.sentences.map((words, b) => ({
+        title: `x[${b}]: “${words.join(' ')}”`, data: item(r.x, b).data, rows: T, cols: r.x.shape[2],
+        rowName: (t) => words[t], tooltip: (t, c, v) => `sentence ${b}, t = ${t} (${words[t]}), feature ${c}: ${fmt(v, 4)}`,
+      })),
+    });
+    line.textContent = `${B} sentence${B === 1 ? '' : 's'} of ${T} tokens make one (${r.x.shape.join(', ')}) tensor; ` +
+      'the same position rows are added to each, and attention keeps the sentences apart.';
+    renderChecks(list, r.checks);
+  };
+  const schedule = perFrame(render);
+  slider(group, { id: 'batch-b', label: 'sentences B', min: 1, max: MAX_BATCH, value: state.batch, onInput: (v) => { state.batch = v; schedule(); } });
+  slider(group, { id: 'batch-t', label: 'tokens per sentence T', min: 1, max: MAX_LENGTH, value: state.length, onInput: (v) => { state.length = v; schedule(); } });
+  render();
+}
