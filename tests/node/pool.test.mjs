@@ -5,8 +5,8 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
@@ -379,6 +379,15 @@ const y = await pool.attention(x, x, x, { causal: true });
 console.log(y.shape.join('x'), y.data[0]);
 ${close ? 'await pool.close();' : ''}
 `;
+
+  test("the README's example runs as written and prints what it says", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Attention on several cores: the pool\n'));
+    const example = section.match(/```js\n([\s\S]*?)```/)[1];
+    const child = run(example.replace("from 'seqorder'", `from ${JSON.stringify(packageUrl)}`));
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), `${availableParallelism()} [ 2048, 64 ]`);
+  });
 
   for (const close of [true, false]) {
     test(`a node process that ${close ? 'closes its pool' : 'leaves its idle pool open'} exits by itself`, () => {
