@@ -8,7 +8,9 @@
 //   the pool's overhead at T = 256: a pool of 1 worker against seqorder on this thread, with its two parts measured
 //     apart: a round trip that computes (almost) nothing (T = 1), and the copies of q, k and v the pool sends.
 // Several threads work at once here, so times are wall-clock (performance.now), not CPU time: on a machine shared with
-// other work they are noisier than bench/run.mjs's. Rounds are interleaved and each ratio is the median of the
+// other work they are noisier than bench/run.mjs's, and the speed-ups are bounded by the cores the others leave free.
+// A last row gives the CPU time per call (every thread counted) of the pool over seqorder's: the work the pool adds,
+// which the machine's load does not change much. Rounds are interleaved and each ratio is the median of the
 // per-round ratios (speedup() in web/js/bench-kernels.mjs); the load average is printed at the start and the end.
 // Results: markdown tables on stdout, JSON in bench/results/pool.json (--quick: pool-quick.json, not committed).
 //
@@ -71,12 +73,31 @@ function attentionContenders({ so, pools, ort, sessions }, T, causal) {
 }
 
 /**
+ * A pause between samples: onnxruntime-web's threads spin for a while after its calls, waiting for more work, and
+ * would otherwise take a core from the contender timed next.
+ */
+const settle = () => sleep(30);
+
+/**
  * Calls each contender once, checks it (the pool: the bits seqorder computes on this thread; onnxruntime-web: within
  * 1e-4, far above float32 rounding differences and far below a wrong mask or scale), then times them in rounds.
  */
 async function runCase(contenders, rounds, label) {
+  // each contender's CPU time per call, every thread of the process counted: what its work costs in all
+  for (const c of contenders) {
+    const run = c.run;
+    c.cpu = { seconds: 0, calls: 0 };
+    c.run = async () => {
+      const before = process.cpuUsage();
+      const result = await run();
+      const { user, system } = process.cpuUsage(before);
+      c.cpu.seconds += (user + system) / 1e6;
+      c.cpu.calls += 1;
+      return result;
+    };
+  }
   const [reference] = contenders;
-  const expected = reference.run();
+  const expected = await reference.run();
   for (const c of contenders) {
     let result;
     c.once = await wallSeconds(async () => { result = await c.run(); });
@@ -86,16 +107,22 @@ async function runCase(contenders, rounds, label) {
       throw new Error(`${label}: ${c.name} differs from seqorder on one thread (max |Δ| ${c.maxAbsDiff}): not timing a wrong result`);
   }
   let last = 0;
-  return measure(contenders, {
+  for (const c of contenders) c.cpu = { seconds: 0, calls: 0 };  // the timed calls only
+  const results = await measure(contenders, {
     rounds,
     sampleSeconds: settings.sampleSeconds,
     time: wallSeconds,
+    pause: settle,
     onSample: (done, total) => {
       if (done === total || Date.now() - last > 2000) {
         last = Date.now();
         log(`  ${label}: ${done}/${total} samples`);
       }
     },
+  });
+  return results.map((r) => {
+    const { cpu } = contenders.find((c) => c.name === r.name);
+    return { ...r, cpuSeconds: cpu.seconds / cpu.calls };
   });
 }
 
@@ -130,6 +157,9 @@ function attentionTable(cases) {
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
   }
   ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
+  // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
+  rows.push([`CPU time per call, ${all} ÷ seqorder, 1 thread`,
+    ...byName.map((by) => times(by[all].cpuSeconds / by['seqorder, 1 thread'].cpuSeconds))]);
   return table('GFLOP/s (wall clock)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
 }
 
@@ -158,7 +188,7 @@ report.versions = libraries.versions;
 for (const causal of [false, true]) for (const c of attentionContenders(libraries, 128, causal)) for (let i = 0; i < 20; i++) await c.run();
 await sleep(300);
 
-report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds });
+report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds, pause: settle });
 log('  overhead at T = 256: done');
 
 report.attention = [];
