@@ -52,13 +52,40 @@ async function workerStarter() {
 }
 
 /**
+ * ArrayBuffers back from the workers (the slabs they read, the parts they wrote), kept for later calls' slabs and
+ * parts: fresh memory costs page faults and zero-filling, several times the copy itself. At most SPARE_BYTES are kept.
+ * take(byteLength) → a kept buffer of that length, or a new one; keep(buffers) keeps them.
+ */
+const SPARE_BYTES = 32 * 2 ** 20;
+function spareBuffers() {
+  const bySize = new Map();
+  let held = 0;
+  return {
+    take(byteLength) {
+      const buffer = bySize.get(byteLength)?.pop();
+      if (!buffer) return new ArrayBuffer(byteLength);
+      held -= byteLength;
+      return buffer;
+    },
+    keep(buffers) {
+      for (const buffer of buffers) {
+        if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0 || held + buffer.byteLength > SPARE_BYTES) continue;
+        if (!bySize.has(buffer.byteLength)) bySize.set(buffer.byteLength, []);
+        bySize.get(buffer.byteLength).push(buffer);
+        held += buffer.byteLength;
+      }
+    },
+  };
+}
+
+/**
  * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
  * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
- * is a copy of exactly those elements, transferred (one copy in all); or, where `transfer` allows it, a view of the
- * caller's own buffer, which the first run that asks for it takes (no copy); or a view of shared memory (a
- * SharedArrayBuffer: nothing is copied or moved). The buffer `keep` (the caller's `out`) is never moved.
+ * is a copy of exactly those elements in a spare buffer, transferred (one copy in all); or, where `transfer` allows
+ * it, a view of the caller's own buffer, which the first run that asks for it takes (no copy); or a view of shared
+ * memory (a SharedArrayBuffer: nothing is copied or moved). The buffer `keep` (the caller's `out`) is never moved.
  */
-function slabs(transfer, keep) {
+function slabs(spares, transfer, keep) {
   const owner = new Map();  // caller's buffer → the run it is moved with
   return (record, start, end, run) => {
     const { buffer, byteOffset, dtype } = record.data;
@@ -69,7 +96,8 @@ function slabs(transfer, keep) {
       owner.set(buffer, run);
       return { data: view, moved: [buffer] };
     }
-    const data = view.slice();
+    const data = new Class(spares.take(view.byteLength));
+    data.set(view);
     return { data, moved: [data.buffer] };
   };
 }
@@ -79,9 +107,10 @@ function slabs(transfer, keep) {
  * its slabs (one buffer per slab crosses to the worker), and the buffers to move. Every slab is taken before any
  * message is posted, so a buffer moved with one run has been copied for the others.
  */
-function messages(read, plan, runs, transfer) {
+function messages(read, plan, runs, spares, transfer) {
   const { width: D, valueWidth: Dv, keys: Tk } = plan;
-  const take = slabs(transfer, read.out?.buffer);
+  const Class = DTYPES[plan.dtype];
+  const take = slabs(spares, transfer, read.out?.buffer);
   return runs.map(([first, end], run) => {
     const calls = callsOf(plan, first, end);
     const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
@@ -90,18 +119,21 @@ function messages(read, plan, runs, transfer) {
     const v = take(read.v, items[0] * Tk * Dv, items[1] * Tk * Dv, run);
     const tensor = (slab, offset, shape) => ({ data: slab.subarray(offset, offset + product(shape)), shape, dtype: plan.dtype });
     let offset = 0;  // rows of the run before this call
+    const outs = [];  // where each call's output goes: a spare buffer, moved there and back
     const args = calls.map(({ item, items: n, row, rows }) => {
       const at = (item - items[0]) * Tk;
+      const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT));
+      outs.push(out.buffer);
       const call = {
         q: tensor(q.data, offset * D, [n, rows, D]),
         k: tensor(k.data, at * D, [n, Tk, D]),
         v: tensor(v.data, at * Dv, [n, Tk, Dv]),
-        options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps } : { steps: plan.steps },
+        options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out },
       };
       offset += n * rows;
       return call;
     });
-    return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved])] };
+    return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved, ...outs])] };
   });
 }
 
@@ -109,12 +141,14 @@ function messages(read, plan, runs, transfer) {
 const resultList = (result, steps) => (steps ? [result.scores, result.scaled, result.weights, result.output] : [result]);
 
 /**
- * The call's results from the workers' parts (parts[run][call], in the order of `sent`): each part laid at its place,
- * the output into `out` if given. A call done in one part is returned as the worker made it (nothing copied).
+ * The call's results from the workers' answers (answers[run].results[call], in the order of `sent`): each part laid at
+ * its place, the output into `out` if given; the buffers that come back are kept as spares. A call done in one part
+ * is returned as the worker made it (nothing copied).
  */
-function assemble(plan, out, sent, parts) {
+function assemble(plan, out, sent, answers, spares) {
   const Class = DTYPES[plan.dtype];
   const outputIndex = plan.results.length - 1;
+  const parts = answers.map((answer) => answer.results);
   const whole = sent.length === 1 && sent[0].calls.length === 1 ? resultList(parts[0][0], plan.steps) : null;
   if (out) checkStillThere(out);
   const tensors = plan.results.map((shape, r) => {
@@ -133,6 +167,10 @@ function assemble(plan, out, sent, parts) {
       });
     }));
   }
+  // what the workers read, and the parts now copied into place (not a part handed to the caller as the result)
+  const handedOut = new Set(tensors.map((t) => t.data.buffer));
+  spares.keep(answers.flatMap((answer) => [...answer.inputs, ...answer.results.flatMap((result) => resultList(result, plan.steps))
+    .map((t) => t.data.buffer).filter((buffer) => !handedOut.has(buffer))]));
   const results = tensors.map(({ data, shape, dtype, view }) => ({ data: view ?? data, shape, dtype }));
   if (!plan.steps) return results[0];
   const [scores, scaled, weights, output] = results;
@@ -155,6 +193,7 @@ export async function loadSeqorderPool(options) {
   const { compiled, url } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
   const plan = attentionPlanner(core);
+  const spares = spareBuffers();
   const workers = await startWorkers({
     count,
     start: await workerStarter(),
@@ -169,14 +208,14 @@ export async function loadSeqorderPool(options) {
   async function attention(q, k, v, options) {
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
-    const sent = messages(read, read.plan, cutRows(read.plan, workers.size), read.extra.transfer === true);
+    const sent = messages(read, read.plan, cutRows(read.plan, workers.size), spares, read.extra.transfer === true);
     const busy = new Set();
-    const parts = await Promise.all(sent.map(({ args, moved }) => {
+    const answers = await Promise.all(sent.map(({ args, moved }) => {
       const index = workers.idlest(busy);
       busy.add(index);
       return workers.request(index, 'attention', { calls: args }, moved);
     }));
-    return assemble(read.plan, read.out, sent, parts);
+    return assemble(read.plan, read.out, sent, answers, spares);
   }
 
   const pool = Object.freeze({

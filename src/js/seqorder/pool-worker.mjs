@@ -27,10 +27,15 @@ const ops = {
     return { value: so.build };
   },
 
-  /** calls: [{ q, k, v, options }], run in turn with so.attention → their results, in order. */
+  /**
+   * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs }: the buffers of q, k
+   * and v go back too, for the main thread to reuse (all but shared memory, which cannot be moved).
+   */
   attention({ calls }) {
     const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
-    return { value: results, transfer: results.flatMap(buffersOf) };
+    const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
+      .filter((buffer) => buffer instanceof ArrayBuffer);
+    return { value: { results, inputs }, transfer: [...new Set([...results.flatMap(buffersOf), ...inputs])] };
   },
 };
 
