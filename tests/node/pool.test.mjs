@@ -188,6 +188,15 @@ describe('results: the bits one thread computes', () => {
     assert.equal(shared.length, q.data.length);
   });
 
+  test('results stay the caller\'s: later calls (whose copies reuse the buffers that come back) never write into them', async () => {
+    for (const [T, options] of [[300, {}], [64, { causal: true }], [40, { steps: true }]]) {
+      const calls = Array.from({ length: 6 }, (_, n) => uniformTensor([2, T, 32], 'float32', 40 + n));
+      const got = [];
+      for (const x of calls) got.push(await pool.attention(x, x, x, options));  // one after another: the same sizes
+      calls.forEach((x, n) => assertSame(got[n], so.attention(x, x, x, options), `T ${T} call ${n}`));
+    }
+  });
+
   test('many calls at once, of different shapes, each get their own results', async () => {
     const calls = Array.from({ length: 24 }, (_, n) => {
       const T = 16 + 37 * n;
