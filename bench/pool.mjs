@@ -32,7 +32,7 @@ const { quick, jsonPath } = benchArgs('pool', 'pool-quick');
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const settings = quick
   ? { cases: [[256, false], [2048, false]], rounds: 7, sampleSeconds: 0.05, overheadRounds: 9 }
-  : { cases: [[256, false], [1024, false], [2048, false], [2048, true], [4096, false]], rounds: 15, sampleSeconds: 0.1, overheadRounds: 21 };
+  : { cases: [[256, false], [1024, false], [2048, false], [2048, true], [4096, false]], rounds: 21, sampleSeconds: 0.1, overheadRounds: 21 };
 const log = (...a) => console.error(...a);  // progress on stderr, the tables on stdout
 
 // ---- the contenders ----------------------------------------------------------------------------------------------------
@@ -73,10 +73,12 @@ function attentionContenders({ so, pools, ort, sessions }, T, causal) {
 }
 
 /**
- * A pause between samples: onnxruntime-web's threads spin for a while after its calls, waiting for more work, and
- * would otherwise take a core from the contender timed next.
+ * A pause between samples: onnxruntime-web's threads spin after its calls, waiting for more work (measured here: for
+ * ~50–100 ms, a core's worth), and would otherwise take a core from the contender timed next. So its samples are
+ * followed by 200 ms of rest, the others' by 10 ms.
  */
-const settle = () => sleep(30);
+let lastRan = '';
+const settle = () => sleep(lastRan === ortName ? 200 : 10);
 
 /**
  * Calls each contender once, checks it (the pool: the bits seqorder computes on this thread; onnxruntime-web: within
@@ -88,6 +90,7 @@ async function runCase(contenders, rounds, label) {
     const run = c.run;
     c.cpu = { seconds: 0, calls: 0 };
     c.run = async () => {
+      lastRan = c.name;
       const before = process.cpuUsage();
       const result = await run();
       const { user, system } = process.cpuUsage(before);
@@ -150,10 +153,18 @@ function attentionTable(cases) {
   const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ortName];
   const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
+  // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
+  const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
+    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
+    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
+    return `${times(at(0.25))}–${times(at(0.75))}`;
+  })]);
   const all = poolName(cores);
   if (cores > 1) {
     ratio(`**${all} ÷ seqorder, 1 thread**`, all, 'seqorder, 1 thread');
+    spread('its rounds\' middle half', all, 'seqorder, 1 thread');
     ratio(`**${all} ÷ ${ortName}**`, all, ortName);
+    spread('its rounds\' middle half', all, ortName);
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
   }
   ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
