@@ -140,16 +140,29 @@ function messages(read, plan, runs, spares, transfer) {
 /** attention's results (scores, scaled, weights, output, or the output alone) as a list of tensors. */
 const resultList = (result, steps) => (steps ? [result.scores, result.scaled, result.weights, result.output] : [result]);
 
+/** Whether a call went out in one part (one run of one call): its results are then the worker's own. */
+const inOnePart = (sent) => sent.length === 1 && sent[0].calls.length === 1;
+
+/**
+ * The arrays the parts of a call sent in several are laid into (but the caller's `out`), made while the workers run:
+ * their pages are touched now (fill), rather than on the way back, when the caller waits. null for a call in one part.
+ */
+function resultArrays(plan, out, sent) {
+  if (inOnePart(sent)) return null;
+  const Class = DTYPES[plan.dtype];
+  return plan.results.map((shape, r) => (out && r === plan.results.length - 1 ? null : new Class(product(shape)).fill(0)));
+}
+
 /**
  * The call's results from the workers' answers (answers[run].results[call], in the order of `sent`): each part laid at
- * its place, the output into `out` if given; the buffers that come back are kept as spares. A call done in one part
- * is returned as the worker made it (nothing copied).
+ * its place in `arrays` (resultArrays'), the output into `out` if given; the buffers that come back are kept as
+ * spares. A call in one part is returned as the worker made it (nothing copied but into `out`).
  */
-function assemble(plan, out, sent, answers, spares) {
+function assemble(plan, out, sent, answers, arrays, spares) {
   const Class = DTYPES[plan.dtype];
   const outputIndex = plan.results.length - 1;
   const parts = answers.map((answer) => answer.results);
-  const whole = sent.length === 1 && sent[0].calls.length === 1 ? resultList(parts[0][0], plan.steps) : null;
+  const whole = inOnePart(sent) ? resultList(parts[0][0], plan.steps) : null;
   if (out) checkStillThere(out);
   const tensors = plan.results.map((shape, r) => {
     if (r === outputIndex && out) {
@@ -157,7 +170,7 @@ function assemble(plan, out, sent, answers, spares) {
       if (whole) data.set(whole[r].data);
       return { data, shape, dtype: plan.dtype, view: out.view };
     }
-    return { data: whole ? whole[r].data : new Class(product(shape)), shape, dtype: plan.dtype };
+    return { data: whole ? whole[r].data : arrays[r], shape, dtype: plan.dtype };
   });
   if (!whole) {
     sent.forEach(({ calls }, run) => calls.forEach(({ item, row }, c) => {
@@ -210,12 +223,13 @@ export async function loadSeqorderPool(options) {
     if (workers.closed) throw new Error(workers.closed);
     const sent = messages(read, read.plan, cutRows(read.plan, workers.size), spares, read.extra.transfer === true);
     const busy = new Set();
-    const answers = await Promise.all(sent.map(({ args, moved }) => {
+    const answers = Promise.all(sent.map(({ args, moved }) => {
       const index = workers.idlest(busy);
       busy.add(index);
       return workers.request(index, 'attention', { calls: args }, moved);
     }));
-    return assemble(read.plan, read.out, sent, answers, spares);
+    const arrays = resultArrays(read.plan, read.out, sent);
+    return assemble(read.plan, read.out, sent, await answers, arrays, spares);
   }
 
   const pool = Object.freeze({
