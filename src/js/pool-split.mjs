@@ -6,8 +6,11 @@
 // one call on one thread, and the results are the same bits. A run is then a list of attention calls on contiguous
 // slabs of q, k and v: whole batch items together, or a range of rows within one, causal from its own queryStart.
 
-/** Below this much work (multiply-adds) a run costs more in messages and copies than it saves: ~30 µs of one core. */
-export const MIN_RUN_WORK = 2 ** 18;
+/**
+ * The least work (multiply-adds) worth a run of its own: ~0.5 ms of one core, what a run's messages, copies and the
+ * waking of a worker cost on a busy machine (bench/pool.mjs measures them at T = 256).
+ */
+export const MIN_RUN_WORK = 2 ** 23;
 
 /** The work of the first r rows of a batch item, in keys seen (each row also counts 1, for its own fixed work). */
 function rowsWork(plan, r) {

@@ -105,19 +105,20 @@ describe('pool-split: runs of rows', () => {
 describe('results: the bits one thread computes', () => {
   // [lead axes, Tq, Tk, D, Dv, options, dtype]
   const CASES = [
-    [[], 300, 300, 64, 64, {}],
-    [[], 301, 301, 64, 64, { causal: true }],
-    [[], 257, 400, 32, 48, { causal: true, queryStart: 77 }],
-    [[], 130, 500, 64, 16, { causal: true, queryStart: 0 }],
-    [[], 200, 333, 40, 24, {}],
-    [[3], 90, 90, 64, 64, { causal: true }],
+    [[], 600, 600, 64, 64, {}],
+    [[], 601, 601, 64, 64, { causal: true }],
+    [[], 513, 700, 64, 64, { causal: true, queryStart: 77 }],
+    [[], 700, 1000, 64, 16, { causal: true, queryStart: 0 }],
+    [[], 600, 500, 48, 32, {}],
+    [[3], 300, 300, 64, 64, { causal: true }],
     [[5], 7, 9, 16, 8, {}],
-    [[2, 4], 64, 64, 16, 16, { causal: true }],           // (B, H, T, D): heads over the workers
+    [[2, 4], 200, 200, 64, 64, { causal: true }],          // (B, H, T, D): heads over the workers
     [[2, 3], 33, 47, 24, 8, { causal: true, queryStart: 5 }],
-    [[4], 126, 128, 32, 32, { causal: true, queryStart: 0 }],
-    [[1, 1, 2], 150, 150, 64, 64, {}],
-    [[], 150, 170, 32, 32, { causal: true }, 'float64'],
-    [[2], 60, 60, 16, 12, {}, 'float64'],
+    [[4], 302, 304, 64, 64, { causal: true, queryStart: 1 }],
+    [[1, 1, 2], 300, 300, 64, 64, {}],
+    [[], 500, 520, 64, 64, { causal: true }, 'float64'],
+    [[2], 300, 300, 64, 64, {}, 'float64'],
+    [[], 400, 420, 64, 64, { steps: true }],
     [[], 90, 95, 16, 16, { steps: true }],
     [[2], 40, 40, 8, 8, { steps: true, causal: true }, 'float64'],
     [[], 1, 1, 1, 1, {}],
@@ -142,7 +143,7 @@ describe('results: the bits one thread computes', () => {
   });
 
   test('out: the output is written there and returned; the inputs are left as they were', async () => {
-    for (const [options, Tq] of [[{}, 300], [{ causal: true }, 299], [{ steps: true }, 40], [{}, 3]]) {
+    for (const [options, Tq] of [[{}, 600], [{ causal: true }, 799], [{ steps: true }, 40], [{}, 3]]) {
       const q = uniformTensor([2, Tq, 32], 'float32', 3);
       const copy = q.data.slice();
       const out = new Float32Array(2 * Tq * 32).fill(NaN);
@@ -156,7 +157,7 @@ describe('results: the bits one thread computes', () => {
 
   test('transfer: true moves the inputs\' buffers (one run each, copies for the others): same bits, inputs detached', async () => {
     for (const lead of [[], [4]]) {
-      const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([...lead, 400, 32], 'float32', 10 + n));
+      const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([...lead, 800, 32], 'float32', 10 + n));
       const want = so.attention(...make(), { causal: true });
       const [q, k, v] = make();
       assertSame(await pool.attention(q, k, v, { causal: true, transfer: true }), want, `[${lead}]`);
@@ -189,7 +190,7 @@ describe('results: the bits one thread computes', () => {
   });
 
   test('results stay the caller\'s: later calls (whose copies reuse the buffers that come back) never write into them', async () => {
-    for (const [T, options] of [[300, {}], [64, { causal: true }], [40, { steps: true }]]) {
+    for (const [T, options] of [[700, {}], [300, {}], [64, { causal: true }], [40, { steps: true }]]) {
       const calls = Array.from({ length: 6 }, (_, n) => uniformTensor([2, T, 32], 'float32', 40 + n));
       const got = [];
       for (const x of calls) got.push(await pool.attention(x, x, x, options));  // one after another: the same sizes
