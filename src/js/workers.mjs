@@ -61,7 +61,8 @@ function adapt(worker, { message, failure }) {
  * Starts `count` workers (start(): a new Worker of either kind), sends each the op `first` ({ op, args }: loading the
  * module, say) and resolves when all of them have run it, to the set:
  *   request(index, op, args, transfer) → a promise of the op's value on worker `index`
- *   idlest(skip)                        → the index of a worker with the fewest pending requests (not in `skip`)
+ *   idlest(skip)                        → the first worker with the fewest pending requests (not in `skip`): calls
+ *                                         one after another go to the same worker, which stays warm
  *   size                                → the number of workers
  *   kill(index)                         → ends worker `index` as if it had died (what a crash does; for tests)
  *   close()                             → ends every worker; pending and later requests reject
@@ -72,7 +73,6 @@ export async function startWorkers({ count, start, first }) {
   const slots = new Array(count);
   let closed = null;  // why the set is closed, once it is
   let nextId = 1;
-  let rotation = 0;   // where idlest() starts looking, so that ties spread over the workers
 
   /** Starts worker `index` and resolves once it has run the first op (rejects if it fails to). */
   async function spawn(index) {
@@ -152,11 +152,8 @@ export async function startWorkers({ count, start, first }) {
     },
     idlest(skip = new Set()) {
       let best = -1;
-      for (let j = 0; j < count; j++) {
-        const index = (rotation + j) % count;
+      for (let index = 0; index < count; index++)
         if (!skip.has(index) && (best < 0 || slots[index].pending.size < slots[best].pending.size)) best = index;
-      }
-      rotation = (rotation + 1) % count;
       return best;
     },
     kill(index) {
