@@ -22,13 +22,13 @@
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 // The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed
 // SIMD; node 20 needs --experimental-wasm-relaxed-simd, which the benchmark adds itself (rerunWithRelaxedSimd).
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { execFileSync, spawnSync } from 'node:child_process';
-import os from 'node:os';
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
+import { benchArgs, fixed, importPackage, machine, table, times } from './report.mjs';
 import { measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining, trainingTable } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
@@ -37,14 +37,12 @@ import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The contenders' packages: bench/package.json, installed by bench/run.sh (npm run bench), not by npm start.
 const benchModules = path.join(root, 'bench', 'node_modules');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
 const SECTIONS = ['attention', 'positions', 'training'];
-const only = args.includes('--only') ? args[args.indexOf('--only') + 1].split(',') : SECTIONS;
+const argv = process.argv.slice(2);
+const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',') : SECTIONS;
 for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only: unknown section '${section}' (known: ${SECTIONS.join(', ')})`);
-const jsonPath = args.includes('--json')
-  ? path.resolve(args[args.indexOf('--json') + 1])
-  : path.join(root, 'bench', 'results', quick || only.length < SECTIONS.length ? 'quick.json' : 'latest.json');
+// a partial run is written where a quick one is, never over latest.json
+const { args, quick, jsonPath } = benchArgs('latest', 'quick', only.length < SECTIONS.length);
 
 const settings = quick
   ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5,
@@ -69,37 +67,6 @@ function cpuSecondsSync(f) {
   return (user + system) / 1e6;
 }
 
-/** The commit the benchmark ran at, with ' (modified)' when the work tree differs from it. */
-function gitDescribe() {
-  try {
-    const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'CMakeLists.txt') !== '';
-    return `${git('rev-parse', '--short', 'HEAD')}${dirty ? ' (modified)' : ''}`;
-  } catch {
-    return 'unknown';
-  }
-}
-
-function machine() {
-  let cpu = os.cpus()[0]?.model ?? 'unknown';
-  try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8').split('\n').find((l) => l.startsWith('model name'));
-    if (line) cpu = line.split(':')[1].trim();
-  } catch { /* not Linux: os.cpus() it is */ }
-  return {
-    cpu,
-    cores: os.cpus().length,
-    memoryGiB: Math.round(os.totalmem() / 2 ** 30),
-    platform: `${os.platform()} ${os.release()}`,
-    node: process.version,
-    v8: process.versions.v8,
-    date: new Date().toISOString(),
-    loadAverage: os.loadavg().map((x) => Number(x.toFixed(2))),
-    clock: 'process CPU time (user + system), one thread per contender',
-    commit: gitDescribe(),
-  };
-}
-
 const log = (...a) => console.error(...a);  // progress on stderr, the table on stdout
 
 // node 20 runs relaxed SIMD only behind a V8 flag. Where this node accepts the flag but was started without it, the
@@ -117,12 +84,7 @@ function rerunWithRelaxedSimd() {
 
 // ---- the contenders' libraries ---------------------------------------------------------------------------------------
 async function loadLibraries() {
-  const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
-  if (!existsSync(path.join(lib, 'seqorder.mjs'))) {
-    console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
-    process.exit(1);
-  }
-  const { loadSeqorder } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+  const { loadSeqorder } = await importPackage();
   const so = await loadSeqorder();
   const relaxed = await loadSeqorder({ simd: 'relaxed' });
   const soRelaxed = relaxed.build === 'relaxed' ? relaxed : undefined;  // else this engine lacks relaxed SIMD
@@ -259,16 +221,6 @@ async function warmUp(libraries) {
 }
 
 // ---- tables --------------------------------------------------------------------------------------------------------------
-const fixed = (x, digits = 1) => (Number.isFinite(x) ? x.toFixed(digits) : '—');
-const times = (x) => (Number.isFinite(x) ? `${x.toFixed(x >= 10 ? 1 : 2)}×` : '—');
-
-const row = (cells) => `| ${cells.join(' | ')} |`;
-
-// One column per case, one row per contender, then the ratios: fits a README.
-function table(header, columns, rows) {
-  return [row([header, ...columns]), row(Array(columns.length + 1).fill('---')), ...rows.map((r) => row(r))].join('\n');
-}
-
 function attentionTable(cases, peak) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = [
@@ -304,7 +256,7 @@ function positionsTable(cases) {
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
-const report = { machine: machine(), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
+const report = { machine: machine('process CPU time (user + system), one thread per contender'), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
 log(`seqorder benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${report.machine.cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
 const libraries = await loadLibraries();
 report.versions = libraries.versions;

@@ -8,7 +8,7 @@
 // - Each returns a plain object: { results: [{ address, dtype, shape }] } on success, the results' blocks handed over
 //   to the JS layer (it copies them out and frees them), or { error } with the core's message, which the JS layer
 //   throws as a RangeError (values.hpp: run). Nothing is thrown across the boundary, so no C++ frame is skipped and
-//   nothing leaks.
+//   nothing leaks. planAttention is attention without the work: { plan } or { error }.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 #include <malloc.h>
@@ -48,6 +48,29 @@ val add_positions(const calls::ShiftArgs& a) { return run([&] { return calls::ad
 val learned_positions(const calls::LearnedPositionsArgs& a) { return run([&] { return calls::learned_positions(a); }); }
 val rope(const calls::ShiftArgs& a) { return run([&] { return calls::rope(a); }); }
 val attention(const calls::AttentionArgs& a) { return run([&] { return calls::attention(a); }); }
+
+// attention's checks and plan, nothing computed: { plan: { dtype, batch, queries, keys, width, valueWidth, causal,
+// queryStart, steps, results: [shape, ...], rowGroup } } or { error }. The tensors' addresses are not read.
+val plan_attention(const calls::AttentionArgs& a) {
+    return guarded([&](val& outcome) {
+        const calls::AttentionPlan p = calls::plan_attention(a);
+        val plan = val::object();
+        plan.set("dtype", p.dtype);
+        plan.set("batch", static_cast<double>(p.shape.batch));
+        plan.set("queries", static_cast<double>(p.shape.queries));
+        plan.set("keys", static_cast<double>(p.shape.keys));
+        plan.set("width", static_cast<double>(p.shape.width));
+        plan.set("valueWidth", static_cast<double>(p.shape.value_width));
+        plan.set("causal", p.causal);
+        plan.set("queryStart", static_cast<double>(p.query_start));
+        plan.set("steps", p.steps);
+        val results = val::array();
+        for (const auto& shape : p.results) results.call<void>("push", val::array(std::vector<double>(shape.begin(), shape.end())));
+        plan.set("results", results);
+        plan.set("rowGroup", static_cast<double>(p.row_group));
+        outcome.set("plan", plan);
+    });
+}
 
 // Bytes currently allocated by malloc in the WebAssembly heap (for leak checks).
 double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
@@ -129,6 +152,7 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     emscripten::function("learnedPositions", &learned_positions);
     emscripten::function("rope", &rope);
     emscripten::function("attention", &attention);
+    emscripten::function("planAttention", &plan_attention);
     emscripten::function("allocatedBytes", &allocated_bytes);
     emscripten::function("maxTensorBytes", &max_tensor_bytes);
     emscripten::function("build", &build);

@@ -34,7 +34,7 @@ namespace {
 using simd::f32x4;
 using simd::i32x4;
 
-constexpr std::size_t kRows = 4;  // query rows per tile: one lane each
+constexpr std::size_t kRows = kFastAttentionRows;  // query rows per tile: one lane each (attention_fast.hpp)
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
 constexpr std::size_t kLanes = 4;  // floats per vector
 constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)

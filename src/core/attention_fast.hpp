@@ -42,6 +42,8 @@
 
 namespace seqorder {
 
+inline constexpr std::size_t kFastAttentionRows = 4;  // query rows computed together (a row group): attention_fast's kRows
+
 // The two ways the weighted sum's microkernel can get each weight splatted over a vector's four lanes. They run the
 // same multiplies and adds in the same order, so they give the same results, bit for bit; only their speed differs,
 // by the core:

@@ -72,31 +72,33 @@ Sizes dims(const TensorArg& t, const std::string& name) {
 
 std::size_t element_bytes(const std::string& dtype) { return dtype == "float64" ? 8 : 4; }
 
-Result plan_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
-    Result r;
-    r.count = checked_count(shape, element_bytes(dtype), what);
-    if (out_length && *out_length != static_cast<double>(r.count))
-        throw std::invalid_argument("out must have exactly " + std::to_string(r.count) + " elements for this result, got " +
+std::int64_t result_count(const std::string& what, const std::string& dtype, const Sizes& shape,
+                          const std::optional<double>& out_length) {
+    const std::int64_t count = checked_count(shape, element_bytes(dtype), what);
+    if (out_length && *out_length != static_cast<double>(count))
+        throw std::invalid_argument("out must have exactly " + std::to_string(count) + " elements for this result, got " +
                                     number_text(*out_length));
-    r.dtype = dtype;
-    r.shape = std::move(shape);
-    return r;
+    return count;
 }
 
-void allocate(Result& r, const std::string& what) {
-    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(r.dtype);
+Result allocate_result(const std::string& what, const std::string& dtype, Sizes shape, std::int64_t count) {
+    Result r;
+    r.count = count;
+    r.dtype = dtype;
+    r.shape = std::move(shape);
+    const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(dtype);
     r.data.reset(std::malloc(std::max<std::size_t>(bytes, 8)));
     if (!r.data) {
         char mib[32];
         std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
         throw std::runtime_error(what + ": out of memory, the heap cannot hold " + mib + " more");
     }
+    return r;
 }
 
 Result make_result(const std::string& what, const std::string& dtype, Sizes shape, const std::optional<double>& out_length) {
-    Result r = plan_result(what, dtype, std::move(shape), out_length);
-    allocate(r, what);
-    return r;
+    const std::int64_t count = result_count(what, dtype, shape, out_length);
+    return allocate_result(what, dtype, std::move(shape), count);
 }
 
 }  // namespace seqorder::calls

@@ -1,7 +1,6 @@
 // What every entry of the package's API (calls.hpp, model_calls.hpp) does with its arguments and results: numbers
 // given as doubles checked to be integers, dtypes named as strings, tensor arguments' shapes checked against their
-// data, and results planned (their sizes held to the tensor limit and to the caller's `out` length) before they are
-// allocated.
+// data, and results' sizes held to the tensor limit and to the caller's `out` length before any is allocated.
 #pragma once
 
 #include <cstddef>
@@ -40,15 +39,16 @@ Sizes dims(const TensorArg& t, const std::string& name);
 
 std::size_t element_bytes(const std::string& dtype);
 
-// A result of `shape` and `dtype`, not allocated yet: its count checked against the tensor limit, and the caller's
-// `out` array, if one was given, held to it. A call plans every result before it allocates any, so that no rule is
+// The element count of a result of `shape` and `dtype`, checked against the tensor limit and, if the caller gave an
+// `out` array, against its length. A call checks every result this way before it allocates any, so that no rule is
 // found broken once memory is taken (fuzz finding: attention's three steps, up to 1 GiB each, were allocated before
 // the output's size and out length were checked).
-Result plan_result(const std::string& what, const std::string& dtype, Sizes shape,
-                   const std::optional<double>& out_length);
-// Allocates the block of a planned result (uninitialized); `what` names it if the heap cannot hold it.
-void allocate(Result& r, const std::string& what);
-// The one result of a call: planned, then allocated.
+std::int64_t result_count(const std::string& what, const std::string& dtype, const Sizes& shape,
+                          const std::optional<double>& out_length);
+// A result of `shape` and `dtype` whose size result_count has checked, allocated (uninitialized); `what` names it if
+// the heap cannot hold it.
+Result allocate_result(const std::string& what, const std::string& dtype, Sizes shape, std::int64_t count);
+// The one result of a call: checked, then allocated.
 Result make_result(const std::string& what, const std::string& dtype, Sizes shape,
                    const std::optional<double>& out_length);
 

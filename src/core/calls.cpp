@@ -54,6 +54,15 @@ std::vector<Result> shift(const ShiftArgs& a, const char* what, const char* why,
     return results;
 }
 
+// attention's kernel: float32 without the steps runs the fused one, anything else the readable reference.
+bool fused(const AttentionPlan& plan) { return plan.dtype == "float32" && !plan.steps; }
+
+// What attention's result i is called in messages: its steps (with steps: true), then the output.
+std::string result_name(const AttentionPlan& plan, std::size_t i) {
+    static constexpr const char* kSteps[] = {"scores", "scaled", "weights"};
+    return plan.steps && i < 3 ? kSteps[i] : "output";
+}
+
 }  // namespace
 
 std::vector<Result> positions(const PositionsArgs& a) {
@@ -125,7 +134,7 @@ std::vector<Result> learned_positions(const LearnedPositionsArgs& a) {
     return results;
 }
 
-std::vector<Result> attention(const AttentionArgs& a) {
+AttentionPlan plan_attention(const AttentionArgs& a) {
     check_dtype("q.dtype", a.q.dtype, {"float64", "float32"});
     check_dtype("k.dtype", a.k.dtype, {"float64", "float32"});
     check_dtype("v.dtype", a.v.dtype, {"float64", "float32"});
@@ -154,35 +163,49 @@ std::vector<Result> attention(const AttentionArgs& a) {
         // range first as an integer, then the rule (0..Tk - Tq, and only with causal) is check_attention_args'
         mask.query_start = integer(*a.query_start, "queryStart", -static_cast<std::int64_t>(kMaxSafe), static_cast<std::int64_t>(kMaxSafe));
     }
-    const AttentionShape s{qr.batch, qr.length, kr.length, qr.width, vr.width};
-    check_attention_args(s, mask);
+    AttentionPlan plan;
+    plan.dtype = a.q.dtype;
+    plan.shape = {qr.batch, qr.length, kr.length, qr.width, vr.width};
+    plan.causal = a.causal;
+    plan.query_start = check_attention_args(plan.shape, mask);
+    plan.steps = a.steps;
+    plan.row_group = fused(plan) ? static_cast<std::int64_t>(kFastAttentionRows) : 1;
 
-    auto with_last = [&](std::int64_t rows, std::int64_t cols) {
+    // (.., Tq, Tk) for each step, then (.., Tq, Dv) for the output, each checked against the tensor limit
+    const std::size_t count = plan.steps ? 4 : 1;
+    for (std::size_t i = 0; i < count; ++i) {
+        const bool output = i + 1 == count;
         Sizes shape(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead));
-        shape.push_back(rows);
-        shape.push_back(cols);
-        return shape;
-    };
-    static constexpr const char* kNames[] = {"scores", "scaled", "weights", "output"};  // the steps, then the output
+        shape.push_back(plan.shape.queries);
+        shape.push_back(output ? plan.shape.value_width : plan.shape.keys);
+        result_count(result_name(plan, i), plan.dtype, shape, output ? a.out_length : std::nullopt);
+        plan.results.push_back(std::move(shape));
+    }
+    return plan;
+}
+
+std::vector<Result> attention(const AttentionArgs& a) {
+    AttentionPlan plan = plan_attention(a);
     std::vector<Result> results;
-    if (a.steps)
-        for (const char* step : std::span(kNames).first(3))
-            results.push_back(plan_result(step, a.q.dtype, with_last(s.queries, s.keys), std::nullopt));
-    results.push_back(plan_result("output", a.q.dtype, with_last(s.queries, s.value_width), a.out_length));
-    for (std::size_t j = 0; j < results.size(); ++j) allocate(results[j], kNames[a.steps ? j : 3]);  // all planned
+    for (std::size_t i = 0; i < plan.results.size(); ++i) {
+        // (checked by the plan: within the limit, and 0 for an empty result whatever its other axes)
+        const std::int64_t count = checked_count(plan.results[i], element_bytes(plan.dtype), result_name(plan, i));
+        results.push_back(allocate_result(result_name(plan, i), plan.dtype, std::move(plan.results[i]), count));
+    }
     Result& output = results.back();
     if (std::all_of(results.begin(), results.end(), [](const Result& r) { return r.count == 0; })) return results;
-    for_float(a.q.dtype, [&]<class T>() {
+    const CausalMask mask{plan.causal, plan.causal ? std::optional(plan.query_start) : std::nullopt};
+    for_float(plan.dtype, [&]<class T>() {
         const auto qs = in_span<T>(a.q), ks = in_span<T>(a.k), vs = in_span<T>(a.v);
         if constexpr (std::is_same_v<T, float>) {
-            if (!a.steps) {  // the fused kernel: never builds the (Tq, Tk) matrices
-                attention_fast(out_span<float>(output), qs, ks, vs, s, mask);
+            if (fused(plan)) {  // the fused kernel: never builds the (Tq, Tk) matrices
+                attention_fast(out_span<float>(output), qs, ks, vs, plan.shape, mask);
                 return;
             }
         }
         AttentionStepsOut<T> out{{}, {}, {}, out_span<T>(output)};
-        if (a.steps) out = {out_span<T>(results[0]), out_span<T>(results[1]), out_span<T>(results[2]), out_span<T>(output)};
-        attention_reference<T>(out, qs, ks, vs, s, mask);
+        if (plan.steps) out = {out_span<T>(results[0]), out_span<T>(results[1]), out_span<T>(results[2]), out_span<T>(output)};
+        attention_reference<T>(out, qs, ks, vs, plan.shape, mask);
     });
     return results;
 }

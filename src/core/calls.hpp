@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "attention.hpp"
+
 namespace seqorder::calls {
 
 // An input tensor in the caller's memory: `count` elements of `dtype` at `data`, with the shape the caller gave.
@@ -75,6 +77,21 @@ struct AttentionArgs {
     std::optional<double> out_length;       // for the output
 };
 
+// An attention call checked and planned, without touching any data: what attention() would compute for the same
+// arguments. A caller that spreads one call over several module instances (the JS pool: batch items and query rows
+// over workers) checks it here first, with the very messages attention() gives, and learns how it may split the work.
+struct AttentionPlan {
+    std::string dtype;                              // q's: "float64" | "float32"
+    AttentionShape shape;                           // batch: the product of the leading axes
+    bool causal = false;
+    std::int64_t query_start = 0;                   // in force (Tk - Tq unless given); 0 when not causal
+    bool steps = false;
+    std::vector<std::vector<std::int64_t>> results;  // the results' shapes, in attention()'s order
+    // Query rows the chosen kernel computes together: q split on a multiple of it (each part causal from its own
+    // query_start) gives every output row the same bits as the whole call. 1 for the reference (row by row).
+    std::int64_t row_group = 1;
+};
+
 // Each returns its results (attention with steps: scores, scaled, weights, output; the others: one), or throws
 // std::invalid_argument, std::out_of_range or std::length_error (a size past the limit) with the message for the
 // caller, or std::bad_alloc. Nothing is allocated before every argument has been checked.
@@ -84,5 +101,7 @@ std::vector<Result> add_positions(const ShiftArgs& args);
 std::vector<Result> learned_positions(const LearnedPositionsArgs& args);
 std::vector<Result> rope(const ShiftArgs& args);
 std::vector<Result> attention(const AttentionArgs& args);
+// attention()'s checks, in its order and with its messages, and its plan; throws as attention() does.
+AttentionPlan plan_attention(const AttentionArgs& args);
 
 }  // namespace seqorder::calls

@@ -2,9 +2,10 @@
 // (and the trainable model's, from model.mjs).
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
 // core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
-// what is wrong), and returns JS-owned results (heap.mjs).
+// what is wrong), and returns JS-owned results (heap.mjs). attentionPlanner is attention's reading and checking
+// without its work, for the pool (pool.mjs), which runs the work in other instances.
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
-import { heapRunner } from './heap.mjs';
+import { checkTensor, heapRunner } from './heap.mjs';
 import { makeModelApi } from './model.mjs';
 
 export const version = '0.1.0';
@@ -12,6 +13,50 @@ export const version = '0.1.0';
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);
 const optionalBoolean = optional(readBoolean);
+
+/**
+ * attention's arguments, read once as attention reads them: the tensors' records (readTensor), its options and the
+ * `out` record. `extra` ({ key: reader }) adds options of a caller's own, read last: their values come back in `extra`.
+ */
+export function readAttention(q, k, v, options, extra = {}) {
+  q = readTensor('q', q);
+  k = readTensor('k', k);
+  v = readTensor('v', v);
+  const o = readOptions('options', options, ['causal', 'queryStart', 'steps', 'out', ...Object.keys(extra)]);
+  const args = {
+    causal: optionalBoolean('causal', o.causal),
+    queryStart: optionalNumber('queryStart', o.queryStart),
+    steps: optionalBoolean('steps', o.steps),
+  };
+  const out = readOut('out', o.out, q.dtype);
+  const extras = Object.fromEntries(Object.entries(extra).map(([key, read]) => [key, read(key, o[key])]));
+  return { q, k, v, args, out, extra: extras };
+}
+
+/** The binding's AttentionArgs of attention's arguments read by readAttention, each tensor record passed through `tensor`. */
+function coreArgs({ q, k, v, args, out }, tensor) {
+  return { q: tensor(q), k: tensor(k), v: tensor(v), ...args, outLength: out?.length };
+}
+
+/**
+ * attention without its computation, for a caller that spreads the work over other instances of the module (the
+ * pool): plan(q, k, v, options, extra) reads the arguments as attention does and runs every check attention runs, in
+ * its order and with its messages (the tensors' sizes, then the core's rules), copying nothing into the heap. Returns
+ * readAttention's record with the core's plan: { dtype, batch, queries, keys, width, valueWidth, causal, queryStart,
+ * steps, results (their shapes), rowGroup }.
+ */
+export function attentionPlanner(core) {
+  const maxTensorBytes = core.maxTensorBytes();
+  return function plan(q, k, v, options, extra) {
+    const read = readAttention(q, k, v, options, extra);
+    const outcome = core.planAttention(coreArgs(read, (record) => {
+      checkTensor(record, maxTensorBytes);
+      return { address: 0, count: record.data.length, dtype: record.dtype, shape: record.shape };
+    }));
+    if (outcome.error !== undefined) throw new RangeError(outcome.error);
+    return { ...read, plan: outcome.plan };
+  };
+}
 
 export function makeApi(core) {
   const { run, memoryStats } = heapRunner(core);
@@ -94,22 +139,11 @@ export function makeApi(core) {
    * Returns the output (.., Tq, Dv), or with steps: true { scores, scaled, weights, output }.
    */
   function attention(q, k, v, options) {
-    q = readTensor('q', q);
-    k = readTensor('k', k);
-    v = readTensor('v', v);
-    const o = readOptions('options', options, ['causal', 'queryStart', 'steps', 'out']);
-    const args = {
-      causal: optionalBoolean('causal', o.causal),
-      queryStart: optionalNumber('queryStart', o.queryStart),
-      steps: optionalBoolean('steps', o.steps),
-    };
-    const out = readOut('out', o.out, q.dtype);
+    const read = readAttention(q, k, v, options);
     return run((call) => {
-      const results = call.core(core.attention, {
-        q: call.tensor(q), k: call.tensor(k), v: call.tensor(v), ...args, outLength: out?.length,
-      });
-      const output = call.output(results.at(-1), out);
-      if (!args.steps) return output;
+      const results = call.core(core.attention, coreArgs(read, call.tensor));
+      const output = call.output(results.at(-1), read.out);
+      if (!read.args.steps) return output;
       const [scores, scaled, weights] = results.slice(0, 3).map((r) => call.output(r));
       return { scores, scaled, weights, output };
     });

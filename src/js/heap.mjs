@@ -6,6 +6,19 @@ import { DTYPES, bytesOf, checkStillThere } from './arguments.mjs';
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 
 /**
+ * Checks a tensor read by readTensor before it is copied into the heap: its size against the module's limit (a
+ * RangeError), and that its buffer still holds what was read (a TypeError). Returns its size in bytes.
+ */
+export function checkTensor(record, maxTensorBytes) {
+  const { data } = record;
+  const bytes = data.length * DTYPES[data.dtype].BYTES_PER_ELEMENT;
+  if (bytes > maxTensorBytes)
+    throw new RangeError(`${record.name} is too large: ${mib(bytes)}, a tensor may hold at most ${mib(maxTensorBytes)}`);
+  checkStillThere(data);
+  return bytes;
+}
+
+/**
  * Returns run(work): runs work(call) with a per-call heap session:
  *   call.tensor(record)      copies a tensor read by readTensor into the heap: the binding's TensorArg
  *   call.core(fn, args)      runs a binding function; its { error } becomes a RangeError, its results are owned here
@@ -31,10 +44,7 @@ export function heapRunner(core) {
     const call = {
       tensor(record) {
         const { data } = record;
-        const bytes = data.length * DTYPES[data.dtype].BYTES_PER_ELEMENT;
-        if (bytes > maxTensorBytes)
-          throw new RangeError(`${record.name} is too large: ${mib(bytes)}, a tensor may hold at most ${mib(maxTensorBytes)}`);
-        checkStillThere(data);
+        const bytes = checkTensor(record, maxTensorBytes);
         const address = alloc(record.name, bytes);
         if (bytes > 0) core.HEAPU8.set(bytesOf(data), address);
         return { address, count: data.length, dtype: record.dtype, shape: record.shape };

@@ -1,4 +1,4 @@
-// Finding, fetching and instantiating the WebAssembly module: loadSeqorder().
+// Finding, fetching, compiling and instantiating the WebAssembly module: loadSeqorder() (and, in parts, the pool).
 //
 // Where the .wasm is looked for, in this order: options.wasmBinary (the bytes themselves), options.wasmUrl (a file, or a
 // folder ending in '/'), else the folder `seqorder/` beside this file. Bytes are fetched (read from disk in node), their
@@ -8,7 +8,7 @@ import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
 
-const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
 
 /** The module file of each build. */
 const FILES = { simd128: 'seqorder_core.wasm', relaxed: 'seqorder_core_relaxed.wasm' };
@@ -45,7 +45,7 @@ function packagedUrl(build) {
 }
 
 /** node's own modules, imported only under node, in a form bundlers for the web leave alone (and do not warn about). */
-function nodeModule(name) {
+export function nodeModule(name) {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', name].join(':'));
 }
 
@@ -102,16 +102,22 @@ function loadError(url, reason, cause) {
   return new Error(`seqorder: the WebAssembly module could not be loaded ${source}: ${reason}`, cause === undefined ? undefined : { cause });
 }
 
-/** Compiles the module, then runs Emscripten's glue on an instance of it; a failure at either step rejects. */
-async function instantiate(bytes, url) {
-  let compiled;
+/** Compiles the module's bytes; a failure says why (the page's Content-Security-Policy, often). */
+async function compile(bytes, url) {
   try {
-    compiled = await WebAssembly.compile(bytes);
+    return await WebAssembly.compile(bytes);
   } catch (cause) {
     const csp = /unsafe-eval|Content.Security/i.test(cause.message)
       ? ' The page\'s Content-Security-Policy must allow WebAssembly: script-src \'self\' \'wasm-unsafe-eval\'.' : '';
     throw loadError(url, `it does not compile in this engine (${cause.message}).${csp}`, cause);
   }
+}
+
+/**
+ * Runs Emscripten's glue on a new instance of the compiled module: the binding's functions and the heap (what makeApi
+ * takes). `url` (a string or URL, or undefined for bytes the caller gave) only names the module in errors.
+ */
+export async function instantiateCore(compiled, url) {
   let fail;
   const failed = new Promise((resolve, reject) => { fail = reject; });
   const core = createCore({
@@ -125,14 +131,11 @@ async function instantiate(bytes, url) {
 }
 
 /**
- * Loads the WebAssembly module and returns the API. Each call makes an independent instance.
- * simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's multiply-add
- * where the engine supports it, else the default module; results may differ between engines by float32 rounding).
- * The API's `build` says which module runs.
- * wasmUrl: where the module is (a file, or a folder ending in '/' that holds both builds); wasmBinary: its bytes.
- * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
+ * Reads loadSeqorder's options, then finds, fetches and compiles the module: { compiled (a WebAssembly.Module), url
+ * (where it came from; undefined for wasmBinary) }. The pool compiles once here and sends the compiled module to its
+ * workers.
  */
-export async function loadSeqorder(options) {
+export async function compileSeqorder(options) {
   const { wasmBinary, wasmUrl, simd = 'simd128' } = readOptions('options', options, ['wasmBinary', 'wasmUrl', 'simd']);
   if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary)))
     throw new TypeError('options.wasmBinary must be an ArrayBuffer or a typed array of the module\'s bytes');
@@ -155,5 +158,18 @@ export async function loadSeqorder(options) {
   }
   if (wasmBinary !== undefined) checkMagic(wasmBinary);
   const bytes = wasmBinary ?? await fetchBytes(url);
-  return makeApi(await instantiate(bytes, url));
+  return { compiled: await compile(bytes, url), url };
+}
+
+/**
+ * Loads the WebAssembly module and returns the API. Each call makes an independent instance.
+ * simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's multiply-add
+ * where the engine supports it, else the default module; results may differ between engines by float32 rounding).
+ * The API's `build` says which module runs.
+ * wasmUrl: where the module is (a file, or a folder ending in '/' that holds both builds); wasmBinary: its bytes.
+ * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
+ */
+export async function loadSeqorder(options) {
+  const { compiled, url } = await compileSeqorder(options);
+  return makeApi(await instantiateCore(compiled, url));
 }

@@ -276,4 +276,51 @@ export type SimdBuild = 'simd128' | 'relaxed';
  */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
 
+export interface PoolOptions extends LoadOptions {
+  /**
+   * How many workers (each its own instance of the module) to start: an integer 1 … 256. Default: the cores available
+   * (navigator.hardwareConcurrency in browsers, os.availableParallelism() in node).
+   */
+  workers?: number;
+}
+
+export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
+  /**
+   * Let the pool move the buffers of q.data, k.data and v.data to its workers instead of copying them (one copy
+   * fewer): those arrays are detached afterwards (length 0), so do not use them again. Default false.
+   */
+  transfer?: boolean;
+}
+
+/**
+ * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed:
+ * each call is checked on the calling thread exactly as Seqorder.attention checks it, then its batch items and query
+ * rows are spread over the workers. Results are the bits Seqorder.attention computes on one thread.
+ */
+export interface SeqorderPool {
+  readonly version: string;
+  /** Which module the workers run (see Seqorder.build). */
+  readonly build: SimdBuild;
+  /** How many workers the pool has. */
+  readonly workers: number;
+  /**
+   * Seqorder.attention on the workers: a promise of what it returns, rejected with the TypeError or RangeError it
+   * throws (before any worker is involved), or with an Error if a worker dies during the call or the pool is closed.
+   */
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options?: PoolAttentionOptions<DTypeOf<A>> & { steps?: false }): Promise<Tensor<DTypeOf<A>>>;
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options: PoolAttentionOptions<DTypeOf<A>> & { steps: true }): Promise<AttentionSteps<DTypeOf<A>>>;
+  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
+    options?: PoolAttentionOptions<DTypeOf<A>>): Promise<Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>>;
+  /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
+  close(): Promise<void>;
+}
+
+/**
+ * Loads a pool of workers that run attention, plus one instance of the module on this thread that checks calls. The
+ * module is fetched and compiled once (wasmUrl, wasmBinary and simd as loadSeqorder's) and sent to the workers.
+ */
+export function loadSeqorderPool(options?: PoolOptions): Promise<SeqorderPool>;
+
 export const version: string;

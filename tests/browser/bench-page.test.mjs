@@ -1,6 +1,7 @@
-// The benchmark page (bench.html) in a real browser, under its Content-Security-Policy: the worker loads seqorder, a
-// run (the tiny 'smoke' preset) reports progress and fills both tables with positive, finite numbers and seqorder's
-// agreement with plain JS, and nothing is logged as an error (a CSP violation would be).
+// The benchmark page (bench.html) in a real browser, under its Content-Security-Policy: the worker loads seqorder and a
+// pool of workers (nested in the benchmark's worker), a run (the tiny 'smoke' preset) reports progress and fills both
+// tables with positive, finite numbers and seqorder's agreement with plain JS, and nothing is logged as an error (a
+// CSP violation would be).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { collectErrors, launchBrowser } from './browser.mjs';
@@ -23,9 +24,10 @@ after(async () => {
 const tableRows = (id) =>
   page.$$eval(`#${id} tbody tr`, (rows) => rows.map((row) => [...row.cells].map((cell) => cell.textContent)));
 
-test('the worker loads seqorder (and its relaxed-SIMD build) and the Start button comes alive', async () => {
+test('the worker loads seqorder (its relaxed-SIMD build, a pool of workers) and the Start button comes alive', async () => {
   await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
-  assert.match(await page.textContent('#status'), /with its relaxed-SIMD build/);
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.match(await page.textContent('#status'), new RegExp(`with its relaxed-SIMD build, and a pool of ${cores} workers`));
   assert.equal(await page.isEnabled('#start'), true);
   assert.equal(await page.inputValue('#preset'), 'smoke');
 });
@@ -41,10 +43,11 @@ test('a run shows progress, then fills both tables with positive numbers that ag
   const attention = await tableRows('attention-table');
   assert.deepEqual(attention.map((r) => r.slice(0, 2)), [['64', 'none'], ['64', 'causal']]);
   for (const row of attention) {
-    // seqorder, seqorder out, the relaxed-SIMD build (Chromium runs relaxed SIMD), plain JS
-    for (const cell of row.slice(2, 6)) assert.ok(Number(cell) > 0, `GFLOP/s ${cell} in ${row}`);
-    assert.match(row[6], /^[\d.]+×$/);
-    assert.ok(Number(row[7]) <= 1e-4, `max |Δ| ${row[7]}`);
+    // seqorder, seqorder out, the relaxed-SIMD build (Chromium runs relaxed SIMD), the pool, plain JS
+    for (const cell of row.slice(2, 7)) assert.ok(Number(cell) > 0, `GFLOP/s ${cell} in ${row}`);
+    assert.match(row[7], /^[\d.]+×$/);
+    assert.match(row[8], /^[\d.]+×$/, 'pool ÷ seqorder');
+    assert.ok(Number(row[9]) <= 1e-4, `max |Δ| ${row[9]}`);
   }
   const positions = await tableRows('positions-table');
   assert.equal(positions.length, 1);

@@ -4,5 +4,6 @@ import path from 'node:path';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist');
-export const { loadSeqorder, version } = await import(pathToFileURL(path.join(dist, 'lib', 'seqorder.mjs')).href);
+export const lib = path.join(dist, 'lib');
+export const { loadSeqorder, loadSeqorderPool, version } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
 export const siteDir = path.join(dist, 'site');

@@ -139,29 +139,43 @@ function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
   return dir;
 }
 
+/** A page's script that runs attention on a pool of workers (whose worker script the bundler must find and build). */
+const POOL_APP = `import { loadSeqorderPool } from 'seqorder';
+const pool = await loadSeqorderPool({ workers: 2 });
+const x = { data: new Float32Array(512 * 64).fill(0.5), shape: [512, 64] };
+const y = await pool.attention(x, x, x, { causal: true });
+console.log('seqorder pool', pool.workers, y.shape.join('x'));
+await pool.close();
+`;
+
 /** Bundlers: each builds the app snippet into a static folder (resolves to it), as the README says to. */
 const BUNDLERS = {
   async vite() {
     const dir = appFolder('vite-build', { file: 'main.js', script: './main.js' });
+    writeFiles(dir, { 'pool.js': POOL_APP, 'pool.html': indexHtml('./pool.js') });  // a second page: the pool
     const { build, createLogger } = await importTool('vite');
     const logger = createLogger('warn');
     const warnings = [];
     logger.warn = logger.warnOnce = (message) => warnings.push(message);
-    await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist') } });
+    const input = { main: path.join(dir, 'index.html'), pool: path.join(dir, 'pool.html') };
+    await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist'), rollupOptions: { input } } });
     assert.deepEqual(warnings, [], 'vite build: warnings');
     return path.join(dir, 'dist');
   },
   async webpack() {
     const dir = appFolder('webpack', { file: 'src/index.js', script: 'main.js' });
+    writeFiles(dir, { 'src/pool.js': POOL_APP });
     const { default: webpack } = await importTool('webpack');
-    // webpack's defaults (entry ./src/index.js, output dist/main.js), in production mode
+    // webpack's defaults (entry ./src/index.js, output dist/main.js), in production mode; a second entry: the pool
     const stats = await new Promise((resolve, reject) => {
-      const compiler = webpack({ mode: 'production', context: dir, output: { path: path.join(dir, 'dist') } });
+      const entry = { main: './src/index.js', pool: './src/pool.js' };
+      const compiler = webpack({ mode: 'production', context: dir, entry, output: { path: path.join(dir, 'dist') } });
       compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
     });
     const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
     assert.deepEqual([...errors, ...warnings].map((e) => e.message), [], 'webpack: errors or warnings');
     writeFileSync(path.join(dir, 'dist', 'index.html'), indexHtml('main.js'));
+    writeFileSync(path.join(dir, 'dist', 'pool.html'), indexHtml('pool.js'));
     return path.join(dir, 'dist');
   },
   async esbuild() {
@@ -198,6 +212,7 @@ test('package.json: exports map (types, node, import, default; the .wasm files; 
   assert.equal(main.default, './dist/lib/seqorder.mjs');
   assert.equal(manifest.exports['./seqorder_core.wasm'], './dist/lib/seqorder/seqorder_core.wasm');
   assert.equal(manifest.exports['./seqorder_core_relaxed.wasm'], './dist/lib/seqorder/seqorder_core_relaxed.wasm');
+  assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/seqorder/pool-worker.mjs');
   assert.equal(manifest.exports['./package.json'], './package.json');
   assert.equal(manifest.types, main.types.default);
   assert.equal(manifest.sideEffects, false);
@@ -217,10 +232,10 @@ test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
     'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
-    'dist/lib/seqorder/seqorder_core.wasm']) {
+    'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool.mjs', 'dist/lib/seqorder/pool-worker.mjs']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm)$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/[^/]+|dist\/lib\/seqorder\/([^/]+\.wasm|pool-worker\.mjs))$/.test(f));
   assert.deepEqual(stray, [], 'files that do not belong in the package');
   assert.ok(packed.size < 2 << 20, `the tarball is ${packed.size} bytes`);
   assert.equal(packed.version, manifest.version);
@@ -274,7 +289,7 @@ test('node CommonJS: the README require snippet prints what it says', { timeout:
   writeFileSync(path.join(app, 'check.cjs'), `const seqorder = require('seqorder');
 console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), manifest: require('seqorder/package.json').version }));`);
   const r = JSON.parse((await sh(process.execPath, ['check.cjs'], { cwd: app })).stdout);
-  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'version'], manifest: manifest.version });
+  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'loadSeqorderPool', 'version'], manifest: manifest.version });
 });
 
 const TYPED_EXAMPLE = `
@@ -445,6 +460,7 @@ console.log(JSON.stringify({
 
 test('Chromium: the Vite dev server (default settings) serves the README app snippet, and it runs', { timeout: 120_000 }, async () => {
   const dir = appFolder('vite-dev', { file: 'main.js', script: './main.js' });
+  writeFiles(dir, { 'pool.js': POOL_APP, 'pool.html': indexHtml('./pool.js') });
   const { createServer } = await importTool('vite');
   const server = await createServer({ root: dir, configFile: false, logLevel: 'silent', server: { host: '127.0.0.1', port: 0 } });
   cleanups.push(() => server.close());
@@ -454,6 +470,9 @@ test('Chromium: the Vite dev server (default settings) serves the README app sni
   assert.equal(line, APP_OUTPUT, problems.join('\n'));
   assert.deepEqual(problems, []);
   assert.ok(existsSync(path.join(app, 'node_modules', '.vite', 'deps', 'seqorder.js')), 'Vite did not pre-bundle seqorder (the case that used to fail)');
+  const pool = await runPage(`${url}pool.html`);
+  assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
+  assert.deepEqual(pool.problems, []);
 
   // a server that answers a missing .wasm with its index.html: the error names the URL, what came back and the fix
   const html = await runPage(url, {
@@ -471,9 +490,15 @@ for (const name of Object.keys(BUNDLERS)) {
     const dist = await builds[name];
     const wasm = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.wasm'));
     assert.ok(wasm.length > 0, `${name} emitted no .wasm`);
-    const { line, problems } = await runPage(await serve(dist));
+    const url = await serve(dist);
+    const { line, problems } = await runPage(url);
     assert.equal(line, APP_OUTPUT, problems.join('\n'));
     assert.deepEqual(problems, []);
+    if (name === 'vite' || name === 'webpack') {  // and a second page, the pool: the bundler builds its worker
+      const pool = await runPage(`${url}pool.html`);
+      assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
+      assert.deepEqual(pool.problems, []);
+    }
   });
 }
 

@@ -33,8 +33,9 @@ function addRow(result) {
   if (result.kind === 'attention') {
     const gflops = (name) => (by[name] ? result.work / by[name].seconds / 1e9 : NaN);
     tr.append(cell(String(result.T)), cell(result.causal ? 'causal' : 'none'),
-      ...['seqorder', 'seqorder, out', 'seqorder, relaxed SIMD', 'plain JS'].map((n) => cell(fixed(gflops(n), 2))),
-      cell(times(speedup(by.seqorder, by['plain JS']))), cell(worstDifference(result.results)));
+      ...['seqorder', 'seqorder, out', 'seqorder, relaxed SIMD', 'seqorder pool', 'plain JS'].map((n) => cell(fixed(gflops(n), 2))),
+      cell(times(speedup(by.seqorder, by['plain JS']))), cell(times(speedup(by['seqorder pool'], by.seqorder))),
+      cell(worstDifference(result.results)));
     $('attention-table').tBodies[0].append(tr);
   } else {
     const ns = (name) => (by[name] ? (by[name].seconds * 1e9) / result.work : NaN);
@@ -66,7 +67,9 @@ function startWorker() {
         document.body.dataset.state = 'ready';
         setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed
           ? ', with its relaxed-SIMD build'
-          : ' (this browser does not run relaxed SIMD: that column stays empty)'}. Ready.`);
+          : ' (this browser does not run relaxed SIMD: that column stays empty)'}${data.poolWorkers
+          ? `, and a pool of ${data.poolWorkers} workers`
+          : ` (no pool: ${data.poolError})`}. Ready.`);
         start.disabled = false;
         break;
       case 'progress':

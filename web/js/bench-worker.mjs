@@ -3,11 +3,12 @@
 // from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
 //
 // Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
-// Worker -> page: { type: 'ready', version, relaxed } once loaded (relaxed: whether the relaxed build runs here); then
+// Worker -> page: { type: 'ready', version, relaxed, poolWorkers, poolError } once loaded (relaxed: whether the relaxed
+//   build runs here; poolWorkers: the pool's size, or 0 with poolError saying why there is none); then
 //   for a run { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
 //   or { type: 'error', message }.
-import { loadSeqorder } from '../lib/seqorder.mjs';
-import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor } from './bench-kernels.mjs';
+import { loadSeqorder, loadSeqorderPool } from '../lib/seqorder.mjs';
+import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, wallSeconds } from './bench-kernels.mjs';
 
 const WIDTH = 64;
 const PRESETS = {
@@ -19,19 +20,26 @@ const PRESETS = {
   smoke: { lengths: [64], positions: [[64, 64]], rounds: 1, sampleSeconds: 0.02, budgetSeconds: 0.1 },
 };
 
-// The default module, and the opt-in relaxed-SIMD one where this browser runs relaxed SIMD (else relaxed is null).
-const ready = Promise.all([loadSeqorder(), loadSeqorder({ simd: 'relaxed' })]).then(([so, relaxed]) => ({
-  so, relaxed: relaxed.build === 'relaxed' ? relaxed : null,
+// The default module, the opt-in relaxed-SIMD one where this browser runs relaxed SIMD (else relaxed is null), and a
+// pool of workers, one per core the browser reports (else pool is null: a browser without nested workers, say).
+const ready = Promise.all([
+  loadSeqorder(),
+  loadSeqorder({ simd: 'relaxed' }),
+  loadSeqorderPool().catch((error) => error),
+]).then(([so, relaxed, pool]) => ({
+  so, relaxed: relaxed.build === 'relaxed' ? relaxed : null, pool: pool instanceof Error ? null : pool, poolError: pool?.message,
 }));
 ready.then(
-  ({ so, relaxed }) => self.postMessage({ type: 'ready', version: so.version, relaxed: relaxed !== null }),
+  ({ so, relaxed, pool, poolError }) => self.postMessage({
+    type: 'ready', version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolError,
+  }),
   (error) => self.postMessage({ type: 'error', message: String(error?.message ?? error) }),
 );
 
 /** Yield to the worker's event loop between samples. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-function attentionCase({ so, relaxed }, T, causal) {
+function attentionCase({ so, relaxed, pool }, T, causal) {
   const q = randomTensor([T, WIDTH], 1), k = randomTensor([T, WIDTH], 2), v = randomTensor([T, WIDTH], 3);
   const out = new Float32Array(T * WIDTH);
   return {
@@ -44,6 +52,7 @@ function attentionCase({ so, relaxed }, T, causal) {
       { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
       { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
       ...(relaxed ? [{ name: 'seqorder, relaxed SIMD', run: () => relaxed.attention(q, k, v, { causal }).data }] : []),
+      ...(pool ? [{ name: 'seqorder pool', run: async () => (await pool.attention(q, k, v, { causal })).data }] : []),
       { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
     ],
   };
@@ -77,7 +86,7 @@ async function run(preset) {
   // Warm-up at small sizes, so the engine has optimized every contender before anything is timed.
   self.postMessage({ type: 'progress', fraction: 0, label: 'warming up' });
   const small = [attentionCase(modules, 64, false), attentionCase(modules, 64, true), positionsCase(modules, 32, 64)];
-  for (let i = 0; i < 10; i++) for (const c of small) for (const contender of c.contenders) contender.run();
+  for (let i = 0; i < 10; i++) for (const c of small) for (const contender of c.contenders) await contender.run();
   await new Promise((resolve) => setTimeout(resolve, 200));
 
   for (let n = 0; n < cases.length; n++) {
@@ -87,11 +96,11 @@ async function run(preset) {
     // One call each: compiles, grows the heap, and checks seqorder's result against plain JS before timing it.
     const plain = c.contenders.find((x) => x.name === 'plain JS');
     let expected;
-    plain.once = timeOnce(() => { expected = plain.run(); });
+    plain.once = await wallSeconds(() => { expected = plain.run(); });
     for (const contender of c.contenders) {
       if (contender !== plain) {
         let got;
-        contender.once = timeOnce(() => { got = contender.run(); });
+        contender.once = await wallSeconds(async () => { got = await contender.run(); });
         contender.maxAbsDiff = maxAbsDifference(got, expected);
         if (!(contender.maxAbsDiff <= c.tolerance))
           throw new Error(`${c.label}: ${contender.name} differs from plain JS by ${contender.maxAbsDiff}`);
@@ -116,12 +125,6 @@ async function run(preset) {
     });
   }
   self.postMessage({ type: 'done', seconds: (performance.now() - started) / 1000 });
-}
-
-function timeOnce(f) {
-  const t0 = performance.now();
-  f();
-  return (performance.now() - t0) / 1000;
 }
 
 let running = false;

@@ -1,0 +1,238 @@
+// node bench/pool.mjs [--quick] [--json path]        (npm run bench runs it after bench/run.mjs)
+//
+// The pool (loadSeqorderPool: attention spread over worker_threads) against seqorder on one thread and against
+// onnxruntime-web's threaded WebAssembly build with as many threads as this machine has cores, in one node process:
+//   attention, float32, D = 64, T = 256 … 4096 (and T = 2048 causal): GFLOP/s of
+//     seqorder on this thread, the pool with 1 worker and with one per core, onnxruntime-web (wasm, numThreads = cores;
+//     the graphs of bench/make-onnx-graphs.mjs);
+//   the pool's overhead at T = 256: a pool of 1 worker against seqorder on this thread, with its two parts measured
+//     apart: a round trip that computes (almost) nothing (T = 1), and the copies of q, k and v the pool sends.
+// Several threads work at once here, so times are wall-clock (performance.now), not CPU time: on a machine shared with
+// other work they are noisier than bench/run.mjs's, and the speed-ups are bounded by the cores the others leave free.
+// A last row gives the CPU time per call (every thread counted) of the pool over seqorder's: the work the pool adds,
+// which the machine's load does not change much. Rounds are interleaved and each ratio is the median of the
+// per-round ratios (speedup() in web/js/bench-kernels.mjs); the load average is printed at the start and the end.
+// Results: markdown tables on stdout, JSON in bench/results/pool.json (--quick: pool-quick.json, not committed).
+//
+// The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+import { benchArgs, fixed, importPackage, loadAverage, machine, table, times } from './report.mjs';
+import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
+import { maxAbsDifference, measure, median, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const benchModules = path.join(root, 'bench', 'node_modules');
+const { quick, jsonPath } = benchArgs('pool', 'pool-quick');
+
+const cores = os.availableParallelism?.() ?? os.cpus().length;
+const settings = quick
+  ? { cases: [[256, false], [2048, false]], rounds: 7, sampleSeconds: 0.05, overheadRounds: 9 }
+  : { cases: [[256, false], [1024, false], [2048, false], [2048, true], [4096, false]], rounds: 21, sampleSeconds: 0.1, overheadRounds: 21 };
+const log = (...a) => console.error(...a);  // progress on stderr, the tables on stdout
+
+// ---- the contenders ----------------------------------------------------------------------------------------------------
+async function load() {
+  const { loadSeqorder, loadSeqorderPool } = await importPackage();
+  const so = await loadSeqorder();
+  const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
+  if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });
+
+  const ort = await import('onnxruntime-web');
+  ort.env.wasm.numThreads = cores;  // its threaded build: SharedArrayBuffer and worker_threads, in node as is
+  ort.env.logLevel = 'error';
+  const sessions = {};
+  for (const causal of [false, true])
+    sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
+  const version = JSON.parse(readFileSync(path.join(benchModules, 'onnxruntime-web', 'package.json'), 'utf8')).version;
+  return { so, pools, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
+}
+
+const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
+const ortName = `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
+
+/** The contenders of one attention case, over shared inputs. */
+function attentionContenders({ so, pools, ort, sessions }, T, causal) {
+  const D = WIDTH;
+  const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
+  const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
+  if (causal) {
+    const mask = new Float32Array(T * T);  // (T, T): 0 where key j <= query i, −inf above the diagonal
+    for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+    feeds.mask = new ort.Tensor('float32', mask, [T, T]);
+  }
+  return [
+    { name: 'seqorder, 1 thread', run: () => so.attention(q, k, v, { causal }).data },
+    ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), run: async () => (await pool.attention(q, k, v, { causal })).data })),
+    { name: ortName, run: async () => (await sessions[causal].run(feeds)).output.data },
+  ];
+}
+
+/**
+ * A pause between samples: onnxruntime-web's threads spin after its calls, waiting for more work (measured here: for
+ * ~50–100 ms, a core's worth), and would otherwise take a core from the contender timed next. So its samples are
+ * followed by 200 ms of rest, the others' by 10 ms.
+ */
+let lastRan = '';
+const settle = () => sleep(lastRan === ortName ? 200 : 10);
+
+/**
+ * Calls each contender once, checks it (the pool: the bits seqorder computes on this thread; onnxruntime-web: within
+ * 1e-4, far above float32 rounding differences and far below a wrong mask or scale), then times them in rounds.
+ */
+async function runCase(contenders, rounds, label) {
+  // each contender's CPU time per call, every thread of the process counted: what its work costs in all
+  for (const c of contenders) {
+    const run = c.run;
+    c.cpu = { seconds: 0, calls: 0 };
+    c.run = async () => {
+      lastRan = c.name;
+      const before = process.cpuUsage();
+      const result = await run();
+      const { user, system } = process.cpuUsage(before);
+      c.cpu.seconds += (user + system) / 1e6;
+      c.cpu.calls += 1;
+      return result;
+    };
+  }
+  const [reference] = contenders;
+  const expected = await reference.run();
+  for (const c of contenders) {
+    let result;
+    c.once = await wallSeconds(async () => { result = await c.run(); });
+    c.maxAbsDiff = maxAbsDifference(result, expected);
+    const exact = c.name.startsWith('pool');
+    if (exact ? !Buffer.from(result.buffer, result.byteOffset, result.byteLength).equals(Buffer.from(expected.buffer)) : !(c.maxAbsDiff <= 1e-4))
+      throw new Error(`${label}: ${c.name} differs from seqorder on one thread (max |Δ| ${c.maxAbsDiff}): not timing a wrong result`);
+  }
+  let last = 0;
+  for (const c of contenders) c.cpu = { seconds: 0, calls: 0 };  // the timed calls only
+  const results = await measure(contenders, {
+    rounds,
+    sampleSeconds: settings.sampleSeconds,
+    time: wallSeconds,
+    pause: settle,
+    onSample: (done, total) => {
+      if (done === total || Date.now() - last > 2000) {
+        last = Date.now();
+        log(`  ${label}: ${done}/${total} samples`);
+      }
+    },
+  });
+  return results.map((r) => {
+    const { cpu } = contenders.find((c) => c.name === r.name);
+    return { ...r, cpuSeconds: cpu.seconds / cpu.calls };
+  });
+}
+
+/**
+ * The pool's overhead at T = 256, in one set of interleaved rounds: seqorder and a pool of 1 worker at T = 256 and at
+ * T = 1 (a round trip with next to no work), and the copies the pool makes of q, k and v at T = 256.
+ */
+function overheadContenders({ so, pools }) {
+  const pool = pools[1];
+  const at = (T) => ['q', 'k', 'v'].map((_, n) => randomTensor([T, WIDTH], n + 1));
+  const [q, k, v] = at(256);
+  const [q1, k1, v1] = at(1);
+  return [
+    { name: 'seqorder, T = 256', run: () => so.attention(q, k, v).data },
+    { name: 'pool, 1 worker, T = 256', run: async () => (await pool.attention(q, k, v)).data },
+    { name: 'seqorder, T = 1', run: () => so.attention(q1, k1, v1).data },
+    { name: 'pool, 1 worker, T = 1', run: async () => (await pool.attention(q1, k1, v1)).data },
+    { name: 'copies of q, k, v, T = 256', run: () => [q, k, v].map((t) => t.data.slice()) },
+  ];
+}
+
+// ---- tables ------------------------------------------------------------------------------------------------------------
+function attentionTable(cases) {
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ortName];
+  const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
+  const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
+  // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
+  const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
+    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
+    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
+    return `${times(at(0.25))}–${times(at(0.75))}`;
+  })]);
+  const all = poolName(cores);
+  if (cores > 1) {
+    ratio(`**${all} ÷ seqorder, 1 thread**`, all, 'seqorder, 1 thread');
+    spread('its rounds\' middle half', all, 'seqorder, 1 thread');
+    ratio(`**${all} ÷ ${ortName}**`, all, ortName);
+    spread('its rounds\' middle half', all, ortName);
+    ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+  }
+  ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
+  // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
+  rows.push([`CPU time per call, ${all} ÷ seqorder, 1 thread`,
+    ...byName.map((by) => times(by[all].cpuSeconds / by['seqorder, 1 thread'].cpuSeconds))]);
+  return table('GFLOP/s (wall clock)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
+}
+
+function overheadTable(results) {
+  const by = Object.fromEntries(results.map((r) => [r.name, r]));
+  const us = (name) => fixed(by[name].seconds * 1e6);
+  // the median over rounds of the difference within each round, as speedup() pairs its ratios
+  const extra = (slow, fast) => fixed(1e6 * median(by[slow].samples.map((s, i) => s - by[fast].samples[i])));
+  const rows = [
+    ['seqorder on this thread', us('seqorder, T = 256'), us('seqorder, T = 1')],
+    ['pool, 1 worker', us('pool, 1 worker, T = 256'), us('pool, 1 worker, T = 1')],
+    ['**the pool\'s overhead**', `**${extra('pool, 1 worker, T = 256', 'seqorder, T = 256')}**`, extra('pool, 1 worker, T = 1', 'seqorder, T = 1')],
+    ['of which copies of q, k, v (the rest: messages, waking the worker)', us('copies of q, k, v, T = 256'), '—'],
+  ];
+  return table('µs per call (wall clock)', ['T = 256', 'T = 1 (a round trip)'], rows);
+}
+
+// ---- main ----------------------------------------------------------------------------------------------------------------
+const started = Date.now();
+const report = { machine: machine('wall clock (performance.now): the pool and onnxruntime-web run several threads'), settings: { quick, ...settings } };
+log(`seqorder pool benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
+const libraries = await load();
+report.versions = libraries.versions;
+
+// warm-up: every contender's code compiled by its optimizing tier before anything is timed
+for (const causal of [false, true]) for (const c of attentionContenders(libraries, 128, causal)) for (let i = 0; i < 20; i++) await c.run();
+await sleep(300);
+
+report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds, pause: settle });
+log('  overhead at T = 256: done');
+
+report.attention = [];
+for (const [T, causal] of settings.cases) {
+  const label = `attention T=${T}${causal ? ' causal' : ''}`;
+  const results = await runCase(attentionContenders(libraries, T, causal), settings.rounds, label);
+  const flops = 4 * T * T * WIDTH * (causal ? 0.5 : 1);
+  for (const r of results) r.gflops = flops / r.seconds / 1e9;
+  report.attention.push({ T, D: WIDTH, causal, dtype: 'float32', flops, pools: libraries.pools, results });
+}
+report.loadAverageAtEnd = loadAverage();
+report.seconds = (Date.now() - started) / 1000;
+
+const m = report.machine;
+const text = [
+  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ${report.loadAverageAtEnd.join(' ')} at the end.`,
+  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds; ratios are medians of per-round ratios.`,
+  '',
+  `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal).`,
+  '',
+  attentionTable(report.attention),
+  '',
+  'The pool\'s overhead: a pool of 1 worker against seqorder on this thread.',
+  '',
+  overheadTable(report.overhead),
+  '',
+  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''})`,
+].join('\n');
+console.log(text);
+report.table = text;
+for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);
+mkdirSync(path.dirname(jsonPath), { recursive: true });
+writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+log(`wrote ${path.relative(process.cwd(), jsonPath)}`);
+await Promise.all(Object.values(libraries.pools).map((pool) => pool.close()));
+process.exit(0);  // onnxruntime-web's threads keep node running otherwise

@@ -1,0 +1,83 @@
+// How the pool divides one attention call among its workers, from the core's plan (api.mjs, attentionPlanner).
+//
+// The call's query rows, batch item after batch item (B·Tq rows in all; B the product of the leading axes), are cut
+// into runs of nearly equal work, one run per worker. A cut falls only where a row group of the kernel starts (row i
+// of a batch item with i a multiple of plan.rowGroup, or its end), so each row is computed in the same group as in
+// one call on one thread, and the results are the same bits. A run is then a list of attention calls on contiguous
+// slabs of q, k and v: whole batch items together, or a range of rows within one, causal from its own queryStart.
+
+/**
+ * The least work (multiply-adds) worth a run of its own: ~0.5 ms of one core, what a run's messages, copies and the
+ * waking of a worker cost on a busy machine (bench/pool.mjs measures them at T = 256).
+ */
+export const MIN_RUN_WORK = 2 ** 23;
+
+/** The work of the first r rows of a batch item, in keys seen (each row also counts 1, for its own fixed work). */
+function rowsWork(plan, r) {
+  if (!plan.causal) return r * (plan.keys + 1);
+  return r * (plan.queryStart + 2) + (r * (r - 1)) / 2;  // row i sees queryStart + i + 1 keys
+}
+
+/**
+ * Cuts the plan's B·Tq rows into at most `parts` runs [first, end) of rows (row g is row g % Tq of batch item
+ * ⌊g / Tq⌋), in order, none empty, each starting and ending on a row group, their work as even as the groups allow.
+ * Fewer runs when the call is small (MIN_RUN_WORK) or has fewer groups than parts.
+ */
+export function cutRows(plan, parts) {
+  const { batch: B, queries: Tq, rowGroup: G } = plan;
+  const rows = B * Tq;
+  if (rows === 0) return [];
+  const perItem = rowsWork(plan, Tq);
+  const total = B * perItem;
+  const groups = B * Math.ceil(Tq / G);
+  const multiplyAdds = total * (plan.width + plan.valueWidth);
+  const n = Math.max(1, Math.min(parts, groups, Math.floor(multiplyAdds / MIN_RUN_WORK)));
+  const cuts = [0];
+  for (let j = 1; j < n; j++) cuts.push(cutNear(plan, (total * j) / n, perItem));
+  cuts.push(rows);
+  const runs = [];
+  for (let j = 0; j + 1 < cuts.length; j++) if (cuts[j + 1] > cuts[j]) runs.push([cuts[j], cuts[j + 1]]);
+  return runs;
+}
+
+/** The row-group boundary (a global row index) whose work before it is nearest to `target`. */
+function cutNear(plan, target, perItem) {
+  const { batch: B, queries: Tq, rowGroup: G } = plan;
+  const b = Math.min(B - 1, Math.floor(target / perItem));
+  const left = target - b * perItem;
+  const groups = Math.ceil(Tq / G);
+  const end = (m) => Math.min(m * G, Tq);  // the end of the first m groups of the item
+  // the first m with rowsWork(end(m)) >= left, then whichever of it and m - 1 is nearer
+  let lo = 0;
+  let hi = groups;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (rowsWork(plan, end(mid)) >= left) hi = mid;
+    else lo = mid + 1;
+  }
+  if (lo > 0 && left - rowsWork(plan, end(lo - 1)) < rowsWork(plan, end(lo)) - left) lo -= 1;
+  return b * Tq + end(lo);
+}
+
+/**
+ * The attention calls of the run of rows [first, end): [{ item, items, row, rows }], each on batch items
+ * item … item + items − 1 and, in each, rows row … row + rows − 1 (several items only with all their rows).
+ */
+export function callsOf(plan, first, end) {
+  const Tq = plan.queries;
+  const calls = [];
+  for (let g = first; g < end;) {
+    const item = Math.floor(g / Tq);
+    const row = g - item * Tq;
+    if (row === 0 && end - g >= Tq) {
+      const items = Math.floor((end - g) / Tq);
+      calls.push({ item, items, row: 0, rows: Tq });
+      g += items * Tq;
+    } else {
+      const rows = Math.min(Tq, row + end - g) - row;
+      calls.push({ item, items: 1, row, rows });
+      g += rows;
+    }
+  }
+  return calls;
+}

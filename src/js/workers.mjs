@@ -1,0 +1,194 @@
+// The pool's workers and the protocol they speak, both ends: Web Workers in browsers, worker_threads in node.
+//
+// Protocol. Each message to a worker is { id, op, args }; the worker runs ops[op](args) (one message at a time, in the
+// order they came) and answers { id, value } or { id, error: { name, message }, fatal }. An op returns
+// { value, transfer } (transfer: the ArrayBuffers to move rather than copy back), or a promise of it; what it throws
+// comes back as an error of the same class (TypeError, RangeError, else Error) and message. `fatal` says the worker
+// cannot run another op (its module instance stopped), so the pool replaces it.
+//
+// Adding an op (a job that runs in the workers, such as training a model): write it in seqorder/pool-worker.mjs's
+// table, as `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted
+// them: typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method
+// (pool.mjs, beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value,
+// or rejects with the op's error. State an op keeps between calls (a model's weights, say) lives in the worker; pick
+// the worker with workers.idlest() for one-off jobs, or keep to one index for a stateful one. A worker runs one op at
+// a time, so a long op delays the ones queued behind it on that worker.
+//
+// Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every
+// request it had with an Error saying so, and a new worker takes its place (loaded with the same first op). If that
+// one fails to load as well, the set closes: every later request rejects with the reason. In node an idle worker does
+// not keep the process alive (it is unref'ed while it has nothing to do), and close() ends them all.
+
+import { nodeModule } from './load.mjs';
+
+const ERROR_CLASSES = { TypeError, RangeError };
+
+/** An error posted by a worker, as the class and message it was thrown with. */
+function revive({ name, message }) {
+  const Class = ERROR_CLASSES[name] ?? Error;
+  const error = new Class(message);
+  if (!(name in ERROR_CLASSES) && name !== 'Error') error.name = name;
+  return error;
+}
+
+/** A node Worker or a Web Worker, behind one interface: post, terminate, hold (ref while busy), and its events. */
+function adapt(worker, { message, failure }) {
+  if (typeof worker.on === 'function') {  // node's worker_threads
+    worker.on('message', message);
+    worker.on('error', (error) => failure(`an uncaught ${error?.name ?? 'error'}: ${error?.message ?? error}`));
+    worker.on('messageerror', (error) => failure(`a message it sent could not be read (${error?.message ?? error})`));
+    worker.on('exit', (code) => failure(`it exited with code ${code}`));
+    return {
+      post: (data, transfer) => worker.postMessage(data, transfer),
+      terminate: () => worker.terminate(),
+      hold: (busy) => (busy ? worker.ref() : worker.unref()),
+    };
+  }
+  worker.addEventListener('message', ({ data }) => message(data));
+  worker.addEventListener('error', (event) => {
+    event.preventDefault?.();
+    failure(event.message ? `an uncaught error: ${event.message}` : 'its script failed to load or run');
+  });
+  worker.addEventListener('messageerror', () => failure('a message it sent could not be read'));
+  return {
+    post: (data, transfer) => worker.postMessage(data, transfer),
+    terminate: () => worker.terminate(),
+    hold: () => {},
+  };
+}
+
+/**
+ * Starts `count` workers (start(): a new Worker of either kind), sends each the op `first` ({ op, args }: loading the
+ * module, say) and resolves when all of them have run it, to the set:
+ *   request(index, op, args, transfer) → a promise of the op's value on worker `index`
+ *   idlest(skip)                        → the first worker with the fewest pending requests (not in `skip`): calls
+ *                                         one after another go to the same worker, which stays warm
+ *   size                                → the number of workers
+ *   kill(index)                         → ends worker `index` as if it had died (what a crash does; for tests)
+ *   close()                             → ends every worker; pending and later requests reject
+ *   closed                              → why the set is closed (a message), or null
+ * Rejects (after ending them) if any worker fails to run `first`.
+ */
+export async function startWorkers({ count, start, first }) {
+  const slots = new Array(count);
+  let closed = null;  // why the set is closed, once it is
+  let nextId = 1;
+
+  /** Starts worker `index` and resolves once it has run the first op (rejects if it fails to). */
+  async function spawn(index) {
+    const slot = { index, pending: new Map(), loaded: false, gone: false };
+    slot.port = adapt(start(), {
+      message: (data) => answer(slot, data),
+      failure: (reason) => died(slot, reason),
+    });
+    slots[index] = slot;
+    await send(slot, first.op, first.args);
+    slot.loaded = true;
+  }
+
+  function send(slot, op, args, transfer = []) {
+    return new Promise((resolve, reject) => {
+      const id = nextId++;
+      slot.pending.set(id, { resolve, reject, op });
+      slot.port.hold(true);
+      try {
+        slot.port.post({ id, op, args }, transfer);
+      } catch (error) {  // a value that cannot be cloned: this request's fault, not the worker's
+        slot.pending.delete(id);
+        if (slot.pending.size === 0) slot.port.hold(false);
+        reject(error);
+      }
+    });
+  }
+
+  function answer(slot, { id, value, error, fatal }) {
+    const request = slot.pending.get(id);
+    if (!request || slot.gone) return;
+    slot.pending.delete(id);
+    if (slot.pending.size === 0) slot.port.hold(false);
+    if (error) request.reject(revive(error));
+    else request.resolve(value);
+    if (fatal) died(slot, `its module instance stopped (${error.message})`);
+  }
+
+  /** Ends a worker, rejecting what it had pending with `error`. */
+  function end(slot, error) {
+    slot.gone = true;
+    for (const { reject } of slot.pending.values()) reject(error);
+    slot.pending.clear();
+    return Promise.resolve(slot.port.terminate()).catch(() => {});
+  }
+
+  function died(slot, reason) {
+    if (slot.gone) return;
+    // a worker that dies before it has run the first op is not replaced: its spawn() rejects instead
+    const replace = slot.loaded && !closed;
+    end(slot, new Error(`seqorder pool: worker ${slot.index} stopped: ${reason}. The calls it was running failed.${replace ? ' A new worker takes its place.' : ''}`));
+    if (!replace) return;
+    spawn(slot.index).catch((error) => {
+      if (!closed) close(`worker ${slot.index} stopped (${reason}) and could not be replaced (${error.message})`);
+    });
+  }
+
+  async function close(reason = 'it was closed') {
+    if (closed) return;
+    closed = `seqorder pool: the pool is closed (${reason}): load a new one with loadSeqorderPool()`;
+    const error = new Error(`seqorder pool: the pool was closed (${reason}) with this call pending`);
+    await Promise.all(slots.filter(Boolean).map((slot) => end(slot, error)));
+  }
+
+  try {
+    await Promise.all(Array.from({ length: count }, (_, index) => spawn(index)));
+  } catch (error) {
+    await close('a worker failed to start');
+    throw error;
+  }
+
+  return {
+    size: count,
+    request(index, op, args, transfer) {
+      if (closed) return Promise.reject(new Error(closed));
+      return send(slots[index], op, args, transfer);
+    },
+    idlest(skip = new Set()) {
+      let best = -1;
+      for (let index = 0; index < count; index++)
+        if (!skip.has(index) && (best < 0 || slots[index].pending.size < slots[best].pending.size)) best = index;
+      return best;
+    },
+    kill(index) {
+      died(slots[index], 'it was killed');
+    },
+    close: () => close(),
+    /** Why the set is closed (the message its requests reject with), or null while it is open. */
+    get closed() {
+      return closed;
+    },
+  };
+}
+
+/**
+ * The worker's end: answers the protocol's messages with `ops` ({ name: (args) => ({ value, transfer }) }), one
+ * message at a time. `fatal()` says, after an op has thrown, whether this worker can still run ops.
+ */
+export async function serve(ops, { fatal = () => false } = {}) {
+  // node: the parent port of worker_threads; browsers: the worker's global scope
+  const port = typeof self === 'object' && typeof self.postMessage === 'function'
+    ? self
+    : (await nodeModule('worker_threads')).parentPort;
+  if (!port) throw new Error('seqorder pool: a worker script runs in a worker the pool starts, not on the main thread');
+  let queue = Promise.resolve();
+  const run = async ({ id, op, args }) => {
+    try {
+      if (!Object.hasOwn(ops, op)) throw new Error(`seqorder pool worker: no op '${op}'`);
+      const { value, transfer = [] } = await ops[op](args);
+      port.postMessage({ id, value }, transfer);
+    } catch (error) {
+      const name = typeof error?.name === 'string' ? error.name : 'Error';
+      port.postMessage({ id, error: { name, message: String(error?.message ?? error) }, fatal: fatal() });
+    }
+  };
+  const receive = (data) => { queue = queue.then(() => run(data)); };
+  if (typeof port.on === 'function') port.on('message', receive);
+  else port.addEventListener('message', ({ data }) => receive(data));
+}

@@ -1,0 +1,42 @@
+// A worker for pool.test.mjs's tests of the protocol itself (workers.mjs): ops that answer, fail, or kill their worker
+// in each way a worker can die. Its first op, load, counts the workers started in a shared counter and fails from the
+// `failFrom`-th on, so that a replacement can be made to fail.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { lib } from './load.mjs';
+
+const { serve } = await import(pathToFileURL(path.join(lib, 'workers.mjs')).href);
+
+let id;
+let stopped = false;
+const ops = {
+  load({ counter, failFrom }) {
+    id = Atomics.add(new Int32Array(counter), 0, 1);
+    if (failFrom !== undefined && id >= failFrom) throw new Error(`worker ${id} refuses to load`);
+    return { value: id };
+  },
+  /** the typed array back (moved), and which worker answered */
+  echo({ data }) {
+    return { value: { data, id }, transfer: [data.buffer] };
+  },
+  fail({ name, message }) {
+    throw new globalThis[name](message);
+  },
+  async wait({ ms }) {
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return { value: ms };
+  },
+  exit({ code }) {
+    process.exit(code);
+  },
+  throwLater() {
+    setTimeout(() => { throw new Error('thrown outside any op'); }, 200);  // while the next request waits
+    return { value: 'thrown later' };
+  },
+  stop() {  // a stopped module instance: this op fails, and the worker says it cannot go on
+    stopped = true;
+    throw new Error('the instance stopped');
+  },
+};
+
+serve(ops, { fatal: () => stopped });

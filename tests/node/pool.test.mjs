@@ -1,0 +1,423 @@
+// loadSeqorderPool: attention over worker_threads. Its results are so.attention's bit for bit over many shapes (the
+// splits of pool-split.mjs exercised: several runs per call, causal runs from their own queryStart, batch and head
+// axes spread); its errors are so.attention's, class and message; a worker that dies rejects its calls and is
+// replaced; close() rejects what is pending; and a node process that used a pool exits by itself.
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { lib, loadSeqorder, loadSeqorderPool } from './load.mjs';
+import { uniformTensor } from './random.mjs';
+
+const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
+const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool-split.mjs');
+const { workersOf } = await internal('pool.mjs');
+const { startWorkers } = await internal('workers.mjs');
+
+const so = await loadSeqorder();
+const WORKERS = 3;  // more than this machine's cores, so that calls split in three
+let pool;
+before(async () => { pool = await loadSeqorderPool({ workers: WORKERS }); });
+after(() => pool?.close());
+
+const bytes = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+
+/** Asserts two results of attention (tensors or four steps) are the same shapes, dtypes and bytes. */
+function assertSame(got, want, label) {
+  const list = (r) => ('data' in r ? { output: r } : r);
+  const g = list(got);
+  const w = list(want);
+  assert.deepEqual(Object.keys(g), Object.keys(w), label);
+  for (const key of Object.keys(w)) {
+    assert.deepEqual(g[key].shape, w[key].shape, `${label}: ${key} shape`);
+    assert.equal(g[key].dtype, w[key].dtype, `${label}: ${key} dtype`);
+    assert.equal(g[key].data.constructor, w[key].data.constructor, `${label}: ${key} class`);
+    assert.ok(bytes(g[key]).equals(bytes(w[key])), `${label}: ${key} differs from one thread's`);
+  }
+}
+
+/** The plan the core would make (the fields cutRows reads), for counting a call's runs. */
+function planOf(lead, Tq, Tk, D, Dv, { causal = false, queryStart, steps = false } = {}, dtype = 'float32') {
+  return {
+    batch: lead.reduce((a, b) => a * b, 1), queries: Tq, keys: Tk, width: D, valueWidth: Dv, causal,
+    queryStart: causal ? queryStart ?? Tk - Tq : 0, rowGroup: dtype === 'float32' && !steps ? 4 : 1,
+  };
+}
+
+describe('pool-split: runs of rows', () => {
+  test('cover every row once, in order, cut only where a row group starts, with even work', () => {
+    let checked = 0;
+    for (const B of [1, 2, 3, 7])
+      for (const Tq of [1, 3, 4, 5, 17, 64, 130, 1000])
+        for (const causal of [false, true])
+          for (const parts of [1, 2, 3, 8]) {
+            const Tk = Tq + (causal ? 3 : 11);
+            const plan = planOf([B], Tq, Tk, 64, 64, { causal });
+            const runs = cutRows(plan, parts);
+            const label = `B ${B} Tq ${Tq} causal ${causal} parts ${parts}`;
+            assert.ok(runs.length >= 1 && runs.length <= parts, label);
+            assert.equal(runs[0][0], 0, label);
+            assert.equal(runs.at(-1)[1], B * Tq, label);
+            for (let j = 0; j < runs.length; j++) {
+              const [first, end] = runs[j];
+              assert.ok(end > first, `${label}: run ${j} empty`);
+              if (j > 0) assert.equal(first, runs[j - 1][1], `${label}: runs ${j - 1} and ${j} are not adjacent`);
+              assert.equal((first % Tq) % plan.rowGroup, 0, `${label}: run ${j} starts inside a row group`);
+              // its calls: contiguous rows, several batch items only whole
+              const calls = callsOf(plan, first, end);
+              let g = first;
+              for (const { item, items, row, rows } of calls) {
+                assert.equal(item * Tq + row, g, label);
+                assert.ok(items === 1 || (row === 0 && rows === Tq), label);
+                g += items * rows;
+              }
+              assert.equal(g, end, label);
+            }
+            // work: each run within one row group's work (plus rounding) of an even share
+            const work = (g) => {
+              const item = Math.floor(g / Tq);
+              const r = g - item * Tq;
+              const rowsWork = (n) => (causal ? n * (Tk - Tq + 2) + (n * (n - 1)) / 2 : n * (Tk + 1));
+              return item * rowsWork(Tq) + rowsWork(r);
+            };
+            const group = 4 * (Tk + 1);
+            const multiplyAdds = work(B * Tq) * 128;
+            const even = work(B * Tq) / runs.length;
+            if (runs.length === Math.min(parts, B * Math.ceil(Tq / 4)))
+              for (const [first, end] of runs) assert.ok(work(end) - work(first) <= even + group, `${label}: run work ${work(end) - work(first)} vs ${even}`);
+            else assert.ok(multiplyAdds < parts * MIN_RUN_WORK, `${label}: ${runs.length} runs for a call worth splitting`);
+            checked++;
+          }
+    assert.ok(checked > 200);
+  });
+
+  test('no rows, no runs; a small call is one run', () => {
+    assert.deepEqual(cutRows(planOf([0], 5, 5, 8, 8), 4), []);
+    assert.deepEqual(cutRows(planOf([2], 0, 5, 8, 8), 4), []);
+    assert.deepEqual(cutRows(planOf([1], 8, 8, 8, 8), 4), [[0, 8]]);
+  });
+});
+
+describe('results: the bits one thread computes', () => {
+  // [lead axes, Tq, Tk, D, Dv, options, dtype]
+  const CASES = [
+    [[], 600, 600, 64, 64, {}],
+    [[], 601, 601, 64, 64, { causal: true }],
+    [[], 513, 700, 64, 64, { causal: true, queryStart: 77 }],
+    [[], 700, 1000, 64, 16, { causal: true, queryStart: 0 }],
+    [[], 600, 500, 48, 32, {}],
+    [[3], 300, 300, 64, 64, { causal: true }],
+    [[5], 7, 9, 16, 8, {}],
+    [[2, 4], 200, 200, 64, 64, { causal: true }],          // (B, H, T, D): heads over the workers
+    [[2, 3], 33, 47, 24, 8, { causal: true, queryStart: 5 }],
+    [[4], 302, 304, 64, 64, { causal: true, queryStart: 1 }],
+    [[1, 1, 2], 300, 300, 64, 64, {}],
+    [[], 500, 520, 64, 64, { causal: true }, 'float64'],
+    [[2], 300, 300, 64, 64, {}, 'float64'],
+    [[], 400, 420, 64, 64, { steps: true }],
+    [[], 90, 95, 16, 16, { steps: true }],
+    [[2], 40, 40, 8, 8, { steps: true, causal: true }, 'float64'],
+    [[], 1, 1, 1, 1, {}],
+    [[], 5, 0, 4, 3, {}],       // no keys: zeros
+    [[], 0, 6, 4, 3, { causal: true }],
+    [[0, 2], 4, 4, 4, 4, {}],   // an empty batch
+    [[], 64, 64, 8, 0, { steps: true }],
+  ];
+
+  test('over many shapes (float32 and float64, causal with queryStart, batches, heads, steps, empty axes)', async () => {
+    let split = 0;
+    for (const [lead, Tq, Tk, D, Dv, options, dtype = 'float32'] of CASES) {
+      const seed = Tq * 7 + Tk;
+      const q = uniformTensor([...lead, Tq, D], dtype, seed);
+      const k = uniformTensor([...lead, Tk, D], dtype, seed + 1);
+      const v = uniformTensor([...lead, Tk, Dv], dtype, seed + 2);
+      const label = `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`;
+      assertSame(await pool.attention(q, k, v, options), so.attention(q, k, v, options), label);
+      if (cutRows(planOf(lead, Tq, Tk, D, Dv, options, dtype), WORKERS).length > 1) split++;
+    }
+    assert.ok(split >= 10, `only ${split} cases were split over several workers`);
+  });
+
+  test('out: the output is written there and returned; the inputs are left as they were', async () => {
+    for (const [options, Tq] of [[{}, 600], [{ causal: true }, 799], [{ steps: true }, 40], [{}, 3]]) {
+      const q = uniformTensor([2, Tq, 32], 'float32', 3);
+      const copy = q.data.slice();
+      const out = new Float32Array(2 * Tq * 32).fill(NaN);
+      const got = await pool.attention(q, q, q, { ...options, out });
+      const result = options.steps ? got.output : got;
+      assert.equal(result.data, out, 'the very array given as out');
+      assertSame(got, so.attention(q, q, q, options), JSON.stringify(options));
+      assert.deepEqual(q.data, copy);
+    }
+  });
+
+  test('transfer: true moves the inputs\' buffers (one run each, copies for the others): same bits, inputs detached', async () => {
+    for (const lead of [[], [4]]) {
+      const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([...lead, 800, 32], 'float32', 10 + n));
+      const want = so.attention(...make(), { causal: true });
+      const [q, k, v] = make();
+      assertSame(await pool.attention(q, k, v, { causal: true, transfer: true }), want, `[${lead}]`);
+      for (const t of [q, k, v]) assert.equal(t.data.length, 0, 'detached');
+      // one buffer for q, k and v (self-attention on one array), and an out the pool must not move
+      const [x] = make();
+      const out = new Float32Array(x.data.length);
+      const same = so.attention(x, x, x);
+      assertSame(await pool.attention(x, x, x, { transfer: true, out }), same, 'self-attention');
+      assert.equal(x.data.length, 0);
+      assert.equal(out.length, x.shape.reduce((a, b) => a * b, 1), 'out stays with the caller');
+    }
+    // an input that shares its buffer with out is copied, never moved
+    const shared = new Float32Array(2 * 300 * 16);
+    shared.set(uniformTensor([300, 16], 'float32', 4).data);
+    const x = { data: shared.subarray(0, 300 * 16), shape: [300, 16] };
+    const want = so.attention(x, x, x).data.slice();
+    const got = await pool.attention(x, x, x, { transfer: true, out: shared.subarray(300 * 16) });
+    assert.ok(Buffer.from(got.data.buffer, got.data.byteOffset, got.data.byteLength).equals(Buffer.from(want.buffer)));
+    assert.equal(shared.length, 2 * 300 * 16);
+  });
+
+  test('inputs in shared memory (a SharedArrayBuffer) are read in place, not moved', async () => {
+    const q = uniformTensor([256, 64], 'float32', 21);
+    const shared = new Float32Array(new SharedArrayBuffer(q.data.byteLength));
+    shared.set(q.data);
+    const x = { data: shared, shape: q.shape };
+    assertSame(await pool.attention(x, x, x, { causal: true, transfer: true }), so.attention(q, q, q, { causal: true }), 'shared');
+    assert.equal(shared.length, q.data.length);
+  });
+
+  test('results stay the caller\'s: later calls (whose copies reuse the buffers that come back) never write into them', async () => {
+    for (const [T, options] of [[700, {}], [300, {}], [64, { causal: true }], [40, { steps: true }]]) {
+      const calls = Array.from({ length: 6 }, (_, n) => uniformTensor([2, T, 32], 'float32', 40 + n));
+      const got = [];
+      for (const x of calls) got.push(await pool.attention(x, x, x, options));  // one after another: the same sizes
+      calls.forEach((x, n) => assertSame(got[n], so.attention(x, x, x, options), `T ${T} call ${n}`));
+    }
+  });
+
+  test('many calls at once, of different shapes, each get their own results', async () => {
+    const calls = Array.from({ length: 24 }, (_, n) => {
+      const T = 16 + 37 * n;
+      const t = uniformTensor([T, 16], n % 3 ? 'float32' : 'float64', n);
+      return [t, t, t, { causal: n % 2 === 0 }];
+    });
+    const got = await Promise.all(calls.map((args) => pool.attention(...args)));
+    got.forEach((result, n) => assertSame(result, so.attention(...calls[n]), `call ${n}`));
+  });
+});
+
+describe('errors: so.attention\'s, class and message, before any worker is involved', () => {
+  const f = (shape, dtype = 'float32') => uniformTensor(shape, dtype, 5);
+  const q = f([2, 3, 4]);
+  const k = f([2, 5, 4]);
+  const v = f([2, 5, 6]);
+  const detached = () => {
+    const data = new Float32Array(4);
+    structuredClone(data.buffer, { transfer: [data.buffer] });
+    return { data, shape: [2, 2] };
+  };
+  const BAD = [
+    [undefined, k, v], [null, k, v], [3, k, v], [q.data, k, v], [{ ...q, data: [1, 2] }, k, v],
+    [{ ...q, data: new Int16Array(24) }, k, v], [{ ...q, shape: '2,3,4' }, k, v], [{ ...q, shape: [2, 3, '4'] }, k, v],
+    [{ ...q, shape: [2, -3, 4] }, k, v], [{ ...q, shape: [2, 3.5, 4] }, k, v], [{ ...q, dtype: 'float16' }, k, v],
+    [{ ...q, dtype: 'float64' }, k, v], [{ data: new Int32Array(24), shape: [2, 3, 4] }, k, v], [detached(), k, v],
+    [{ ...q, shape: [2, 3, 5] }, k, v], [q, f([2, 5, 4], 'float64'), v], [f([3, 4]), k, v], [q, f([1, 5, 4]), v],
+    [q, k, f([3, 5, 6])], [q, f([2, 5, 3]), v], [f([2, 3, 0]), f([2, 5, 0]), v], [q, k, f([2, 4, 6])], [f([12]), f([12]), f([12])],
+    [q, k, v, null], [q, k, v, 5], [q, k, v, []], [q, k, v, new Map()], [q, k, v, { strat: 1 }], [q, k, v, { Causal: true }],
+    [q, k, v, { causal: 1 }], [q, k, v, { steps: 'yes' }], [q, k, v, { queryStart: 1 }], [q, k, v, { causal: true, queryStart: '1' }],
+    [q, k, v, { causal: true, queryStart: -2 }], [q, k, v, { causal: true, queryStart: 3 }], [q, k, v, { causal: true, queryStart: 1.5 }],
+    [q, k, v, { causal: true, queryStart: NaN }], [f([2, 6, 4]), k, v, { causal: true }], [f([1, 4]), f([0, 4]), f([0, 2]), { causal: true }],
+    [q, k, v, { out: [0] }], [q, k, v, { out: new Float64Array(36) }], [q, k, v, { out: new Float32Array(35) }],
+    [q, k, v, { out: new Float32Array(37), steps: true }], [q, k, v, { out: new DataView(new ArrayBuffer(144)) }],
+    [f([2 ** 18, 1], 'float64'), f([1, 1], 'float64'), f([1, 2 ** 10], 'float64')],
+    [f([2 ** 14, 1], 'float64'), f([2 ** 14, 1], 'float64'), f([2 ** 14, 1], 'float64'), { steps: true }],
+  ];
+
+  test('every bad call rejects with what so.attention throws', async () => {
+    for (const [n, args] of BAD.entries()) {
+      let want;
+      try {
+        so.attention(...args);
+      } catch (error) {
+        want = error;
+      }
+      assert.ok(want, `case ${n}: so.attention accepted it`);
+      const pending = pool.attention(...args).then(() => undefined, (error) => error);
+      assert.ok(pending instanceof Promise, 'a rejected promise, never a throw');
+      const got = await pending;
+      assert.ok(got, `case ${n}: the pool accepted ${want.message}`);
+      assert.equal(got.constructor, want.constructor, `case ${n}: ${got.message}`);
+      // the pool knows one option more: its list of known options says so
+      assert.equal(got.message, want.message.replace('steps, out)', 'steps, out, transfer)'), `case ${n}`);
+    }
+  });
+
+  test('transfer must be true or false', async () => {
+    const x = f([4, 4]);
+    await assert.rejects(pool.attention(x, x, x, { transfer: 1 }), { name: 'TypeError', message: 'transfer must be true or false, got number 1' });
+  });
+
+  test('loadSeqorderPool checks its options', async () => {
+    await assert.rejects(loadSeqorderPool({ workers: 0 }), { name: 'RangeError', message: /^options\.workers must be an integer between 1 and 256, got 0/ });
+    await assert.rejects(loadSeqorderPool({ workers: 1.5 }), { name: 'RangeError', message: /^options\.workers must be an integer/ });
+    await assert.rejects(loadSeqorderPool({ workers: '2' }), { name: 'TypeError', message: /^options\.workers must be a number/ });
+    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, simd, wasmUrl, wasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ simd: 'avx' }), { name: 'RangeError', message: /^options\.simd must be one of/ });
+    await assert.rejects(loadSeqorderPool({ wasmUrl: 'nowhere/seqorder_core.wasm' }), /could not be loaded from file:.*nowhere/);
+  });
+
+  test('the pool reports what it runs', () => {
+    assert.equal(pool.workers, WORKERS);
+    assert.equal(pool.build, 'simd128');
+    assert.equal(pool.version, so.version);
+    assert.ok(Object.isFrozen(pool));
+  });
+});
+
+test("simd: 'relaxed': the workers run the relaxed module, with its bits (node started with relaxed SIMD)", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
+  const script = path.join(dir, 'relaxed.mjs');
+  writeFileSync(script, `
+import { loadSeqorder, loadSeqorderPool } from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)};
+const so = await loadSeqorder({ simd: 'relaxed' });
+const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });
+const x = { data: Float32Array.from({ length: 700 * 64 }, (_, n) => Math.sin(n)), shape: [700, 64] };
+const a = so.attention(x, x, x, { causal: true }).data;
+const b = (await pool.attention(x, x, x, { causal: true })).data;
+console.log(JSON.stringify({ builds: [so.build, pool.build], same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)) }));
+await pool.close();
+`);
+  const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', timeout: 30_000 });
+  rmSync(dir, { recursive: true, force: true });
+  assert.equal(child.status, 0, child.stderr);
+  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], same: true });
+});
+
+describe('failures', () => {
+  test('a killed worker rejects its pending call with a clear Error; a new worker takes its place', async () => {
+    const x = uniformTensor([1500, 64], 'float32', 8);
+    const pending = pool.attention(x, x, x);
+    workersOf(pool).kill(1);
+    await assert.rejects(pending, (error) => error.constructor === Error &&
+      /^seqorder pool: worker 1 stopped: it was killed\. The calls it was running failed\. A new worker takes its place\.$/.test(error.message));
+    for (let n = 0; n < 3; n++) assertSame(await pool.attention(x, x, x), so.attention(x, x, x), `after the kill, call ${n}`);
+    assert.equal(workersOf(pool).closed, null);
+  });
+
+  test('close() rejects the calls pending and every later call', async () => {
+    const own = await loadSeqorderPool({ workers: 2 });
+    const x = uniformTensor([1200, 64], 'float32', 9);
+    const pending = assert.rejects(own.attention(x, x, x), { message: /^seqorder pool: the pool was closed \(it was closed\) with this call pending/ });
+    await own.close();
+    await pending;
+    await assert.rejects(own.attention(x, x, x), { message: /^seqorder pool: the pool is closed \(it was closed\): load a new one with loadSeqorderPool\(\)/ });
+    await own.close();  // twice is fine
+    // wrong arguments are still reported as such
+    await assert.rejects(own.attention(x, x), { name: 'TypeError', message: /^v must be a tensor/ });
+  });
+});
+
+describe('the protocol (workers.mjs) with a worker that fails in every way', () => {
+  const script = new URL('./pool-test-worker.mjs', import.meta.url);
+  const start = () => new Worker(script);
+  const counter = () => new SharedArrayBuffer(4);
+
+  test('answers, moved buffers, errors of the same class and message', async () => {
+    const set = await startWorkers({ count: 2, start, first: { op: 'load', args: { counter: counter() } } });
+    try {
+      const data = Float64Array.of(1, 2, 3);
+      const answer = await set.request(1, 'echo', { data }, [data.buffer]);
+      assert.equal(data.length, 0, 'moved to the worker');
+      assert.deepEqual([...answer.data], [1, 2, 3]);
+      const other = await set.request(0, 'echo', { data: new Float32Array(1) });
+      assert.deepEqual(new Set([answer.id, other.id]), new Set([0, 1]), 'two workers');
+      await assert.rejects(set.request(0, 'fail', { name: 'RangeError', message: 'out of range' }), (e) => e.constructor === RangeError && e.message === 'out of range');
+      await assert.rejects(set.request(0, 'fail', { name: 'TypeError', message: 'a kind' }), (e) => e.constructor === TypeError);
+      await assert.rejects(set.request(0, 'fail', { name: 'SyntaxError', message: 'odd' }), (e) => e.constructor === Error && e.name === 'SyntaxError');
+      await assert.rejects(set.request(0, 'nothing'), { message: "seqorder pool worker: no op 'nothing'" });
+      await assert.rejects(set.request(0, 'echo', { data: () => {} }), { name: 'DataCloneError' });
+      assert.equal(set.idlest(new Set([0])), 1);
+    } finally {
+      await set.close();
+    }
+  });
+
+  test('a worker that exits, throws outside an op, or stops: its calls reject, a new one takes its place', async () => {
+    const set = await startWorkers({ count: 2, start, first: { op: 'load', args: { counter: counter() } } });
+    try {
+      const exiting = set.request(0, 'exit', { code: 3 });
+      const waiting = set.request(0, 'wait', { ms: 5000 });  // queued behind the exit
+      await Promise.all([waiting, exiting].map((pending) => assert.rejects(pending,
+        { message: /^seqorder pool: worker 0 stopped: it exited with code 3\. The calls it was running failed\. A new worker takes its place\./ })));
+      assert.equal((await set.request(0, 'echo', { data: new Float32Array(1) })).id, 2, 'worker 0 is the third one started');
+
+      const late = set.request(1, 'throwLater');
+      assert.equal(await late, 'thrown later');
+      await assert.rejects(set.request(1, 'wait', { ms: 5000 }), { message: /^seqorder pool: worker 1 stopped: an uncaught Error: thrown outside any op\./ });
+      assert.equal((await set.request(1, 'echo', { data: new Float32Array(1) })).id, 3);
+
+      await assert.rejects(set.request(0, 'stop'), { message: 'the instance stopped' });
+      assert.equal((await set.request(0, 'echo', { data: new Float32Array(1) })).id, 4, 'a worker whose instance stopped is replaced');
+      assert.equal(set.closed, null);
+    } finally {
+      await set.close();
+    }
+  });
+
+  test('a worker that cannot start fails the start; one that cannot be replaced closes the set', async () => {
+    await assert.rejects(startWorkers({ count: 2, start, first: { op: 'load', args: { counter: counter(), failFrom: 1 } } }),
+      { message: 'worker 1 refuses to load' });
+    const set = await startWorkers({ count: 2, start, first: { op: 'load', args: { counter: counter(), failFrom: 2 } } });
+    await assert.rejects(set.request(0, 'exit', { code: 1 }), /worker 0 stopped: it exited with code 1/);
+    for (let n = 0; n < 100 && !set.closed; n++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.match(set.closed ?? '', /the pool is closed \(worker 0 stopped \(it exited with code 1\) and could not be replaced \(worker 2 refuses to load\)\)/);
+    await assert.rejects(set.request(1, 'echo', { data: new Float32Array(1) }), /the pool is closed/);
+  });
+});
+
+describe('no worker outlives its use', () => {
+  const packageUrl = pathToFileURL(path.join(lib, 'seqorder.mjs')).href;
+  const run = (code) => spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 20_000 });
+  const program = (close) => `
+import { loadSeqorderPool } from ${JSON.stringify(packageUrl)};
+const pool = await loadSeqorderPool({ workers: 2 });
+const x = { data: new Float32Array(600 * 32).fill(0.5), shape: [600, 32] };
+const y = await pool.attention(x, x, x, { causal: true });
+console.log(y.shape.join('x'), y.data[0]);
+${close ? 'await pool.close();' : ''}
+`;
+
+  test("the README's example runs as written and prints what it says", () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const section = readme.slice(readme.indexOf('\n## Attention on several cores: the pool\n'));
+    const example = section.match(/```js\n([\s\S]*?)```/)[1];
+    const child = run(example.replace("from 'seqorder'", `from ${JSON.stringify(packageUrl)}`));
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), `${availableParallelism()} [ 2048, 64 ]`);
+  });
+
+  for (const close of [true, false]) {
+    test(`a node process that ${close ? 'closes its pool' : 'leaves its idle pool open'} exits by itself`, () => {
+      const started = Date.now();
+      const child = run(program(close));
+      assert.equal(child.error, undefined, `it did not exit within 20 s: ${child.error?.message}`);
+      assert.equal(child.status, 0, child.stderr);
+      assert.equal(child.stdout.trim(), '600x32 0.5');
+      assert.ok(Date.now() - started < 10_000, `it took ${Date.now() - started} ms`);
+    });
+  }
+
+  test('a pending call keeps the process alive until it is answered', () => {
+    const child = run(`
+import { loadSeqorderPool } from ${JSON.stringify(packageUrl)};
+const pool = await loadSeqorderPool({ workers: 1 });
+const x = { data: new Float32Array(1000 * 64).fill(0.5), shape: [1000, 64] };
+pool.attention(x, x, x).then((y) => console.log('answered', y.shape.join('x')));
+`);
+    assert.equal(child.status, 0, child.stderr);
+    assert.equal(child.stdout.trim(), 'answered 1000x64');
+  });
+});
