@@ -146,24 +146,32 @@ class Model {
   }
 }
 
+/**
+ * createModel's options read into plain values (their JS kinds checked; the values are the core's to check), options
+ * left out as undefined: what the core's modelCreate takes, and what the pool sends a worker (pool-model.mjs).
+ */
+export function readModelOptions(options) {
+  const o = readOptions('options', options, MODEL_OPTIONS);
+  return {
+    vocab: readNumber('vocab', o.vocab),
+    width: readNumber('width', o.width),
+    heads: optionalNumber('heads', o.heads),
+    layers: optionalNumber('layers', o.layers),
+    positions: optionalString('positions', o.positions),
+    maxLength: optionalNumber('maxLength', o.maxLength),
+    causal: optionalBoolean('causal', o.causal),
+    readout: optionalString('readout', o.readout),
+    classes: readNumber('classes', o.classes),
+    dtype: optionalString('dtype', o.dtype),
+    seed: optionalNumber('seed', o.seed),
+  };
+}
+
 /** createModel, orderTask and taskWords over the module `core`, calling it through heap.mjs's `run`. */
 export function makeModelApi(core, run) {
   /** A new model: token embedding, positions, `layers` pre-norm transformer blocks, a readout; parameters from seed. */
   function createModel(options) {
-    const o = readOptions('options', options, MODEL_OPTIONS);
-    const args = {
-      vocab: readNumber('vocab', o.vocab),
-      width: readNumber('width', o.width),
-      heads: optionalNumber('heads', o.heads),
-      layers: optionalNumber('layers', o.layers),
-      positions: optionalString('positions', o.positions),
-      maxLength: optionalNumber('maxLength', o.maxLength),
-      causal: optionalBoolean('causal', o.causal),
-      readout: optionalString('readout', o.readout),
-      classes: readNumber('classes', o.classes),
-      dtype: optionalString('dtype', o.dtype),
-      seed: optionalNumber('seed', o.seed),
-    };
+    const args = readModelOptions(options);
     return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, args)));
   }
 

@@ -1,5 +1,5 @@
 // loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web Workers in
-// browsers, worker_threads in node), with no SharedArrayBuffer needed.
+// browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them (pool-model.mjs).
 //
 // A call is read and checked on the calling thread exactly as so.attention reads and checks it (api.mjs's
 // attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
@@ -9,6 +9,7 @@
 import { attentionPlanner, version } from './api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
 import { compileSeqorder, instantiateCore, isNode, nodeModule } from './load.mjs';
+import { modelMaker } from './pool-model.mjs';
 import { callsOf, cutRows } from './pool-split.mjs';
 import { startWorkers } from './workers.mjs';
 
@@ -237,6 +238,8 @@ export async function loadSeqorderPool(options) {
     build: core.build(),
     workers: count,
     attention,
+    /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
+    createModel: modelMaker(workers),
     /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
     close: () => workers.close(),
   });

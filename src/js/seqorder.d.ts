@@ -295,7 +295,8 @@ export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends
 /**
  * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed:
  * each call is checked on the calling thread exactly as Seqorder.attention checks it, then its batch items and query
- * rows are spread over the workers. Results are the bits Seqorder.attention computes on one thread.
+ * rows are spread over the workers. Results are the bits Seqorder.attention computes on one thread. Models can live
+ * in the workers too (createModel), each trained on its own core.
  */
 export interface SeqorderPool {
   readonly version: string;
@@ -313,8 +314,47 @@ export interface SeqorderPool {
     options: PoolAttentionOptions<DTypeOf<A>> & { steps: true }): Promise<AttentionSteps<DTypeOf<A>>>;
   attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
     options?: PoolAttentionOptions<DTypeOf<A>>): Promise<Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>>;
+  /**
+   * Seqorder.createModel in one of the workers (the one holding the fewest models): a promise of a handle to it, whose
+   * methods are the model's, as promises. Rejected with the TypeError or RangeError createModel throws.
+   */
+  createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Promise<PoolModel<D>>;
   /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
   close(): Promise<void>;
+}
+
+/** One batch of training data for PoolModel.train: what Model.step takes. */
+export interface TrainingBatch {
+  ids: TensorInput<'int32'>;
+  targets: TensorInput<'int32'>;
+}
+
+/**
+ * A model living in one of the pool's workers, until dispose(). Its methods are Model's, each a promise of what
+ * Model's returns (or rejected with the error it throws, class and message); calls are answered in the order made.
+ * Arguments reach the worker by structured clone. If that worker stops, the model is lost: later calls reject.
+ */
+export interface PoolModel<D extends FloatDType = FloatDType> {
+  /** The resolved configuration (frozen), as Model.config. */
+  readonly config: ModelConfig<D>;
+  /** The index of the worker that holds the model (0 … pool.workers − 1). */
+  readonly worker: number;
+  /** Whether dispose() has been called. */
+  readonly disposed: boolean;
+  parameters(): Promise<Parameters<D>>;
+  setParameters(parameters: Record<string, TensorInput<D>>): Promise<void>;
+  forward(ids: TensorInput<'int32'>): Promise<Tensor<D>>;
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): Promise<number>;
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): Promise<{ loss: number; grads: Parameters<D> }>;
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): Promise<number>;
+  /**
+   * One Adam step on each batch, in order, in one message to the worker; resolves to the losses before each step. A
+   * batch that fails rejects with its error, the message prefixed with `batches[i]: ` (the steps before it stay taken).
+   */
+  train(batches: readonly TrainingBatch[], options?: StepOptions): Promise<Float64Array>;
+  attentionWeights(ids: TensorInput<'int32'>): Promise<Tensor<D>>;
+  /** Frees the model in its worker; later calls reject. Calling it again does nothing. */
+  dispose(): Promise<void>;
 }
 
 /**

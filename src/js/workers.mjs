@@ -6,13 +6,14 @@
 // comes back as an error of the same class (TypeError, RangeError, else Error) and message. `fatal` says the worker
 // cannot run another op (its module instance stopped), so the pool replaces it.
 //
-// Adding an op (a job that runs in the workers, such as training a model): write it in seqorder/pool-worker.mjs's
-// table, as `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted
-// them: typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method
-// (pool.mjs, beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value,
-// or rejects with the op's error. State an op keeps between calls (a model's weights, say) lives in the worker; pick
-// the worker with workers.idlest() for one-off jobs, or keep to one index for a stateful one. A worker runs one op at
-// a time, so a long op delays the ones queued behind it on that worker.
+// Adding an op (a job that runs in the workers): write it in seqorder/pool-worker.mjs's table, as
+// `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted them:
+// typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (pool.mjs,
+// beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value, or rejects
+// with the op's error. State an op keeps between calls lives in the worker; pick the worker with workers.idlest() for
+// one-off jobs, or keep to one index for a stateful one: the model ops (modelCreate, modelCall, modelTrain,
+// modelDispose, driven by pool-model.mjs) keep each model in the worker that created it. A worker runs one op at a
+// time, so a long op delays the ones queued behind it on that worker.
 //
 // Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every
 // request it had with an Error saying so, and a new worker takes its place (loaded with the same first op). If that

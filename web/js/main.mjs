@@ -9,7 +9,9 @@
 // re-run them later. Its data-stage attribute names the pipeline stages it covers (the data-stage items of
 // #pipeline). To add a section: add its <section id="…" data-stage="…"> with an <h2> and a .section-body to
 // index.html where it belongs, and write web/js/sections/<id>.mjs. When every section has resolved,
-// <body data-ready="true"> tells readers and the browser tests that all checks ran.
+// <body data-ready="true"> tells readers and the browser tests that all checks ran, but those of a run that starts
+// later: the section "train" trains its models when the reader reaches it (its checks are pending until then, and
+// its .section-body says data-training="done" once they are computed).
 import { renderChecks, summarize } from './page-checks.mjs';
 import { el } from './ui.mjs';
 
@@ -106,12 +108,14 @@ async function main() {
 }
 
 function showSummary() {
-  const { passed, failed, failures } = summarize(document);
+  const { passed, failed, failures, pending } = summarize(document);
+  const waiting = pending.length ? ` ${pending.length} more wait for a run that has not finished (models trained in your browser).` : '';
   setStatus(failed === 0
-    ? `All ${passed} checks on this page pass, computed just now in your browser.`
-    : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.`, failed === 0 ? 'pass' : 'fail');
+    ? `All ${passed} checks ${pending.length ? 'computed so far' : 'on this page'} pass, computed just now in your browser.${waiting}`
+    : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.${waiting}`, failed === 0 ? 'pass' : 'fail');
   statusEl.querySelector('a')?.remove();
-  if (failed > 0) statusEl.append(el('a', { href: `#check-${failures[0].name}` }, ' Go to the first one.'));
+  const first = failed > 0 ? failures[0].name : pending[0];
+  if (first) statusEl.append(el('a', { href: `#check-${first}` }, failed > 0 ? ' Go to the first one.' : ' Go to them.'));
 }
 
 main();

@@ -1,7 +1,9 @@
 // The page's live checks (not to be confused with src/js/checks.mjs, the API's argument checks). An experiment
-// returns its claims as { name, pass, claim, details, fixed? }; renderChecks shows each as
-//     <div class="check" data-check="<name>" data-status="pass|fail" data-at="…"> verdict · claim · numbers </div>
-// and updates it in place when the experiment runs again. The browser tests require every [data-check] to pass.
+// returns its claims as { name, pass, claim, details, fixed?, pending? }; renderChecks shows each as
+//     <div class="check" data-check="<name>" data-status="pass|fail|pending" data-at="…"> verdict · claim · numbers </div>
+// and updates it in place when the experiment runs again. A pending check has no verdict yet (its numbers come from a
+// run that has not finished: the trained models'), and says why in its details. The browser tests require every
+// [data-check] to pass once every run has finished.
 //
 // Checks follow their controls: each rendering stamps data-at with the values of the controls of its figure group
 // (the enclosing .fig, plus the controls it names in data-controls), so a check left behind by a control change shows
@@ -26,12 +28,12 @@ function controlStamp(list) {
 }
 
 /**
- * Renders (or updates) each check of `checks` ({ name, pass, claim, details, fixed }) in `list`, a `.checks`
+ * Renders (or updates) each check of `checks` ({ name, pass, claim, details, fixed, pending }) in `list`, a `.checks`
  * element. Names are page-unique ids (they become data-check and id="check-<name>").
  */
 export function renderChecks(list, checks) {
   const stamp = controlStamp(list);
-  for (const { name, pass, claim, details, fixed = false } of checks) {
+  for (const { name, pass, claim, details, fixed = false, pending = false } of checks) {
     if (typeof name !== 'string' || name === '') throw new TypeError('a check name must be a non-empty string');
     let node = document.getElementById(`check-${name}`);
     if (!node) {
@@ -41,8 +43,8 @@ export function renderChecks(list, checks) {
           el('span', { className: 'check-tag' }), el('span', { className: 'check-details' })));
       list.append(node);
     }
-    const ok = pass === true;
-    node.dataset.status = ok ? 'pass' : 'fail';
+    const ok = !pending && pass === true;
+    node.dataset.status = pending ? 'pending' : ok ? 'pass' : 'fail';
     if (fixed) {
       node.dataset.fixed = 'true';
       delete node.dataset.at;
@@ -50,22 +52,27 @@ export function renderChecks(list, checks) {
       delete node.dataset.fixed;
       node.dataset.at = stamp;
     }
-    node.querySelector('.badge').textContent = ok ? '✓ pass' : '✗ fail';
+    node.querySelector('.badge').textContent = pending ? '… pending' : ok ? '✓ pass' : '✗ fail';
     node.querySelector('.check-claim').textContent = claim ?? name;
     node.querySelector('.check-tag').textContent = fixed && stamp ? 'fixed example' : '';
     node.querySelector('.check-details').textContent = details ?? '';
     // Lets the page's summary follow checks that change later (controls re-run them).
-    document.dispatchEvent(new CustomEvent('seqorder:check', { detail: { name, pass: ok } }));
+    document.dispatchEvent(new CustomEvent('seqorder:check', { detail: { name, pass: ok, pending } }));
   }
 }
 
-/** Counts checks under `scope` (a document or element): { passed, failed, failures: [{ name, text }] }. */
+/**
+ * Counts checks under `scope` (a document or element): { passed, failed, failures: [{ name, text }], pending:
+ * [names] }.
+ */
 export function summarize(scope = document) {
   const failures = [];
+  const pending = [];
   let passed = 0;
   for (const node of scope.querySelectorAll('[data-check]')) {
     if (node.dataset.status === 'pass') passed += 1;
+    else if (node.dataset.status === 'pending') pending.push(node.dataset.check);
     else failures.push({ name: node.dataset.check, text: node.textContent });
   }
-  return { passed, failed: failures.length, failures };
+  return { passed, failed: failures.length, failures, pending };
 }

@@ -6,6 +6,10 @@ import { instantiateCore } from '../load.mjs';
 import { serve } from '../workers.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
+const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
+
+/** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
+const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights']);
 
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
@@ -17,8 +21,20 @@ function stopped() {
   }
 }
 
-/** The ArrayBuffers of a result (a tensor, or attention's four steps), to move them back rather than copy them. */
-const buffersOf = (result) => ('data' in result ? [result] : Object.values(result)).map((t) => t.data.buffer);
+/** The ArrayBuffers of every typed array in a result (a tensor, attention's steps, parameters, { loss, grads }, …),
+ * to move them back rather than copy them: results are this worker's own, never shared memory. */
+function buffersIn(value, found = new Set()) {
+  if (ArrayBuffer.isView(value)) found.add(value.buffer);
+  else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) buffersIn(item, found);
+  return found;
+}
+
+/** The model the pool calls `id` in this worker. */
+function modelOf(id) {
+  const model = models.get(id);
+  if (!model) throw new Error(`seqorder pool: the model is not in its worker any more: the worker that held it stopped and was replaced; create it again`);
+  return model;
+}
 
 const ops = {
   /** module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages). → its build */
@@ -35,7 +51,47 @@ const ops = {
     const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
-    return { value: { results, inputs }, transfer: [...new Set([...results.flatMap(buffersOf), ...inputs])] };
+    return { value: { results, inputs }, transfer: [...buffersIn(results, new Set(inputs))] };
+  },
+
+  /** A new model, so.createModel(options), kept here under `id` (the pool's name for it) → its config. */
+  modelCreate({ id, options }) {
+    const model = so.createModel(options);
+    models.set(id, model);
+    return { value: model.config };
+  },
+
+  /** model[method](...args) on the model `id` → its result. */
+  modelCall({ id, method, args }) {
+    if (!MODEL_METHODS.has(method)) throw new TypeError(`seqorder pool: models have no method '${method}'`);
+    const value = modelOf(id)[method](...args);
+    return { value, transfer: [...buffersIn(value)] };
+  },
+
+  /**
+   * batches: [{ ids, targets }]: one Adam step on each, in order (model.step(ids, targets, options)) → the losses before
+   * each step (a Float64Array). A batch that fails stops the op with its error, prefixed with its index; the steps
+   * before it stay taken.
+   */
+  modelTrain({ id, batches, options }) {
+    const model = modelOf(id);
+    const losses = new Float64Array(batches.length);
+    batches.forEach(({ ids, targets }, i) => {
+      try {
+        losses[i] = model.step(ids, targets, options);
+      } catch (error) {
+        error.message = `batches[${i}]: ${error.message}`;
+        throw error;
+      }
+    });
+    return { value: losses, transfer: [losses.buffer] };
+  },
+
+  /** Frees the model `id` and forgets it (nothing, if it is not here). */
+  modelDispose({ id }) {
+    models.get(id)?.dispose();
+    models.delete(id);
+    return { value: undefined };
   },
 };
 
