@@ -4,10 +4,10 @@
 // modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
 //
 // What is read here, on the calling thread: createModel's options (readModelOptions: the kinds, as so.createModel reads
-// them), the shape of train's arguments and the options of step and train (plain objects of known keys). The rest
+// them), train's arguments (an array of { ids, targets }, options { lr }) and step's options. The rest
 // travels to the worker by structured clone, where the model checks it as it does on one thread: the same TypeError
 // or RangeError with the same message, as a rejected promise.
-import { describe, readOptions } from './arguments.mjs';
+import { describe, optional, readNumber, readOptions } from './arguments.mjs';
 import { readModelOptions } from './model.mjs';
 
 /** The methods of a model a handle forwards to its worker, as they are (the results come back moved, not copied). */
@@ -72,7 +72,8 @@ function handle(workers, worker, id, config, release) {
     async train(batches, options) {
       if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
       const read = batches.map((batch, i) => readOptions(`batches[${i}]`, batch, ['ids', 'targets']));
-      return request('modelTrain', { batches: read, options: readOptions('options', options, ['lr']) });
+      const { lr } = readOptions('options', options, ['lr']);
+      return request('modelTrain', { batches: read, options: { lr: optional(readNumber)('lr', lr) } });
     },
 
     /** Frees the model in its worker; later calls reject. Calling it again does nothing. Resolves once it is freed. */

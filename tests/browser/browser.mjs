@@ -4,6 +4,8 @@
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
 //   const { page, errors } = await openLesson();  // the same, with the page's errors collected
+// Both wait for the section "train" to finish its default run (it starts when the section comes into view), so that
+// every check on the page has its verdict; `{ train: false }` leaves it pending, for tests of other sections.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -56,20 +58,35 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
   };
 }
 
-/** Loads the lesson page and waits until every section has run (<body data-ready>). */
-export async function openLessonPage(page, url) {
+/**
+ * Loads the lesson page and waits until every section has run (<body data-ready>), then (unless `train` is false)
+ * until the section "train" has finished its default run.
+ */
+export async function openLessonPage(page, url, { train = true } = {}) {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  if (train && (await page.getAttribute('body', 'data-ready')) === 'true') await finishTraining(page);
 }
 
 /**
- * launchBrowser, then the lesson page loaded and run, its console and uncaught errors collected from the start:
- * resolves to the session plus `errors` (the array collectErrors fills).
+ * Brings the section "train" into view, which starts its default run (if no run has started), waits until the run
+ * has ended (data-training: done, stopped or error), and scrolls back to the top. Resolves to how it ended.
  */
-export async function openLesson({ viewport = { width: 1000, height: 900 } } = {}) {
+export async function finishTraining(page, { timeout = 120_000 } = {}) {
+  await page.locator('#train').scrollIntoViewIfNeeded();
+  const body = await page.waitForSelector('#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])', { timeout });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  return body.getAttribute('data-training');
+}
+
+/**
+ * launchBrowser, then the lesson page loaded and run (openLessonPage, `train` passed on), its console and uncaught
+ * errors collected from the start: resolves to the session plus `errors` (the array collectErrors fills).
+ */
+export async function openLesson({ viewport = { width: 1000, height: 900 }, train = true } = {}) {
   const session = await launchBrowser({ viewport });
   session.errors = collectErrors(session.page);
-  await openLessonPage(session.page, session.server.url);
+  await openLessonPage(session.page, session.server.url, { train });
   return session;
 }
 

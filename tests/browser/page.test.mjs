@@ -91,15 +91,17 @@ test('every stylesheet is linked in the head (none added by scripts later) and h
     })),
     loaded: [...document.styleSheets].map((s) => ({ href: s.href.replace(location.origin, ''), rules: s.cssRules.length })),
   }));
-  const hrefs = ['css/style.css', 'css/order.css', 'css/comparisons.css'];
+  const hrefs = ['css/style.css', 'css/order.css', 'css/comparisons.css', 'css/train.css'];
   assert.deepEqual(sheets.links, hrefs.map((href) => ({ href, inHead: true })));
   for (const href of hrefs) {
     const sheet = sheets.loaded.find((s) => s.href === `/${href}`);
     assert.ok(sheet?.rules > 0, `${href} did not load: ${JSON.stringify(sheets.loaded)}`);
   }
-  // A rule of each applies: step formulas are monospace in the four steps, the learned table's error is boxed.
+  // A rule of each applies: step formulas are monospace in the four steps, the learned table's error is boxed, the
+  // sentence composer is a grid.
   assert.match(await page.$eval('.step-formula', (el) => getComputedStyle(el).fontFamily), /monospace/, 'order.css');
   assert.equal(await page.$eval('.cmp-error', (el) => getComputedStyle(el).borderLeftStyle), 'solid', 'comparisons.css');
+  assert.equal(await page.$eval('.train-composer', (el) => getComputedStyle(el).display), 'grid', 'train.css');
 });
 
 /** A hash of the heatmap's pixels, read in the page. */
