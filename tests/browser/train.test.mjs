@@ -1,5 +1,6 @@
 // The section "train" in Chromium (playwright-core): its checks are pending until the reader reaches it; then the
-// default run trains the five models, each in a Web Worker of a seqorder pool, and every check passes; the hashes it
+// default run trains the five models, each in a Web Worker of a seqorder pool (offline: the page loaded everything it
+// needs), and every check passes; the hashes it
 // shows are those of the same training in node (createModel on this thread); another seed changes them and the same
 // seed brings them back; Stop stops; the lengths' table and sentences come from the run; the composer and the pickers
 // redraw the attention maps.
@@ -18,12 +19,12 @@ const OPTIONS = [{ positions: 'none' }, { positions: 'sinusoidal' }, { positions
 let session;
 let page;
 let errors;
-const workers = [];
+/** The page's workers of the pool (they start with the page, before any run). */
+const poolWorkers = () => page.workers().map((w) => w.url()).filter((url) => url.endsWith('/lib/seqorder/pool-worker.mjs'));
 
 before(async () => {
   session = await openLesson({ train: false });
   ({ page, errors } = session);
-  page.on('worker', (worker) => workers.push(worker.url()));
 });
 
 after(async () => {
@@ -70,14 +71,25 @@ test('before the reader reaches it, its checks are pending and the page says so'
 
 let firstHashes;
 
-test('in view, the default run trains five models in five workers; every check passes', { timeout: 120_000 }, async (t) => {
-  assert.equal(await finishTraining(page), 'done');
+test('in view, the default run trains five models in five workers, offline too; every check passes', { timeout: 120_000 }, async (t) => {
+  // the page was loaded online; the reader reaches the section with the network gone
+  const requests = [];
+  const onRequest = (request) => requests.push(request.url());
+  session.context.on('request', onRequest);
+  await session.context.setOffline(true);
+  try {
+    assert.equal(await finishTraining(page), 'done');
+  } finally {
+    await session.context.setOffline(false);
+    session.context.off('request', onRequest);
+  }
+  assert.deepEqual(requests, [], 'requests made by the run');
   assert.deepEqual(await statuses(), Object.fromEntries(CHECKS.map((name) => [name, 'pass'])));
   const rows = await modelRows();
   assert.deepEqual(Object.keys(rows), MODELS);
   assert.ok(Object.values(rows).every((r) => r.steps === '800' && /^[0-9a-f]{16}$/.test(r.hash)), JSON.stringify(rows));
   firstHashes = MODELS.map((m) => rows[m].hash);
-  assert.equal(workers.filter((url) => url.endsWith('/lib/seqorder/pool-worker.mjs')).length, 5, workers.join(', '));
+  assert.equal(poolWorkers().length, 5, page.workers().map((w) => w.url()).join(', '));
   const status = await page.textContent('#train .train-status');
   assert.match(status, /^Trained and measured in [\d.]+ s: 5 models × 800 steps in 5 workers/);
   t.diagnostic(`${status} (${await page.getAttribute('#train .train-status', 'data-milliseconds')} ms)`);
@@ -164,7 +176,7 @@ test('another seed changes every hash; the same seed gives them back, bit for bi
   assert.equal(await train(1), 'done');
   assert.deepEqual(Object.values(await modelRows()).map((r) => r.hash), firstHashes);
   assert.deepEqual(await statuses(), Object.fromEntries(CHECKS.map((name) => [name, 'pass'])));
-  assert.equal(workers.filter((url) => url.endsWith('/lib/seqorder/pool-worker.mjs')).length, 5, 'the same five workers');
+  assert.equal(poolWorkers().length, 5, 'still five workers: the pool serves every run');
 });
 
 test('a seed that is not a whole number is refused', async () => {

@@ -293,8 +293,8 @@ console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqord
 });
 
 const TYPED_EXAMPLE = `
-import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model, type OrderTask,
-  type Parameters } from 'seqorder';
+import { loadSeqorder, loadSeqorderPool, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model,
+  type OrderTask, type Parameters, type PoolModel } from 'seqorder';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
 const v: string = version;
@@ -333,6 +333,13 @@ const attention: Float64Array = exact.attentionWeights({ data: task.ids.data.sub
 const word: string = so.taskWords[1];
 console.log(lossBefore, logits.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
 model.dispose();
+// a model in a pool's worker: the same methods, as promises, and train
+const pool = await loadSeqorderPool({ workers: 2 });
+const remote: PoolModel<'float32'> = await pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 });
+const losses: Float64Array = await remote.train([task, task], { lr: 3e-3 });
+const remoteLogits: Tensor<'float32'> = await remote.forward(task.ids);
+console.log(losses.length, remoteLogits.shape, remote.worker, remote.config.width, remote.disposed);
+await remote.dispose();
 
 // Wrong calls must not type-check (an unused @ts-expect-error is itself an error, so loose types fail the build).
 // @ts-expect-error length must be a number
@@ -379,7 +386,11 @@ model.forward({ data: new Float32Array(4), shape: [1, 4] });
 model.step(task.ids, task.targets, { learningRate: 1 });
 // @ts-expect-error taskWords is read-only
 so.taskWords.push('robots');
-export { wrong, notTensor, maybeSteps };
+// @ts-expect-error train takes an array of batches
+remote.train(task);
+// @ts-expect-error a pool model's results are promises
+const notPromised: Tensor<'float32'> = remote.forward(task.ids);
+export { wrong, notTensor, maybeSteps, notPromised };
 `;
 
 /** Compiles `files` with tsc (strict) under `compilerOptions`; wrong calls in them must carry @ts-expect-error. */

@@ -180,7 +180,8 @@ export function trainingChecks(evaluation) {
       `largest |logit(sentence) − logit(mirror)| over ${pairs} pairs at each of T = ${EVALUATION_LENGTHS.join(', ')}: ` +
       `${fmt(largest, 2)} (the same up to float32 rounding: ≤ ${fmt(SAME_LOGITS)})`),
     check('train-none-half', everyLength && noneLengths.every((T) => none.lengths[T].pairsOneRight === pairs),
-      noneLengths.map((T) => `T = ${T}: ${percent(none.lengths[T].accuracy)} (${none.lengths[T].pairsOneRight} of ${pairs} pairs one right)`).join(', ')),
+      `accuracy (pairs with one sentence right): ${noneLengths.map((T) => `T = ${T}: ${percent(none.lengths[T].accuracy)} ` +
+        `(${none.lengths[T].pairsOneRight}/${pairs})`).join(', ')}`),
   ];
   for (const key of ['sinusoidal', 'learned', 'rotary']) {
     const r = row(key);

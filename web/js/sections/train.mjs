@@ -22,7 +22,10 @@ const SHORTEST = 3;
 export async function run(so, root) {
   const words = so.taskWords;
   const section = root.closest('section');
-  const state = { phase: 'idle', stop: false, pool: null, models: null, steps: null, seed: null, running: null };
+  const state = { phase: 'idle', stop: false, pool: null, models: null, steps: null };
+  // The workers start now, while the page is surely online: a run needs nothing from the network later.
+  const poolReady = loadSeqorderPool({ workers: SETUPS.length });
+  poolReady.catch(() => {});  // a failure is reported by the run that needs the pool
 
   prose(root,
     'Attention alone cannot tell where a token is: without positions, “robot follows person” and “person follows ' +
@@ -116,7 +119,7 @@ export async function run(so, root) {
   const mapsWait = el('p', { className: 'train-wait' }, 'The maps appear once the models have trained.');
   const mapsBlock = el('div', { className: 'train-maps-block' });
   mapsBlock.hidden = true;
-  h.append(sentenceLine, mapsWait, mapsBlock, answers);
+  h.append(sentenceLine, answers, mapsWait, mapsBlock);
   let grid = null;
   notice(h, 'each row is one word’s weights over the words it attends to (they sum to 1). Press Mirror and ' +
     'compare each model’s maps and answer before and after.');
@@ -258,7 +261,6 @@ export async function run(so, root) {
     if (seed === null) return;
     setPhase('running');
     state.stop = false;
-    state.seed = seed;
     const started = performance.now();
     await Promise.all((state.models ?? []).map((model) => model.dispose()));
     state.models = null;
@@ -278,7 +280,7 @@ export async function run(so, root) {
     status.textContent = `Training five models with seed ${seed}, each in its own worker…`;
     renderPending(`waiting for the run with seed ${seed} to finish`);
     try {
-      state.pool ??= await loadSeqorderPool({ workers: SETUPS.length });
+      state.pool ??= await poolReady;
       const { models, steps } = await trainModels(state.pool, so, { seed, onChunk, stopped: () => state.stop });
       state.models = models;
       state.steps = steps;
@@ -314,6 +316,8 @@ export async function run(so, root) {
     lengthsTable.show(['model', ...EVALUATION_LENGTHS.map((T) => (trained(T) ? `T = ${T}` : `T = ${T} (${T / TRAINING.longest}×)`))],
       evaluation.map((r) => [r.label, ...EVALUATION_LENGTHS.map((T) => (r.lengths[T].error
         ? `unsupported: ${r.lengths[T].error.message}` : `${fmt(100 * r.lengths[T].accuracy, 3)}%`))]));
+    // a refusal is a sentence: its cells wrap (train.css)
+    for (const cell of lengthsTable.element.querySelectorAll('td')) cell.classList.toggle('train-refused', cell.textContent.startsWith('unsupported'));
     lengthsTable.element.hidden = false;
     lengthsWait.hidden = true;
     findings.replaceChildren(...lengthFindings(evaluation).map((text) => el('li', {}, text)));
