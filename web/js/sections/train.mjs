@@ -20,12 +20,10 @@ const SENTENCE = ['the', 'robot', 'follows', 'the', 'person', 'near', 'a', 'box'
 const SHORTEST = 3;
 
 export async function run(so, root) {
-  const words = so.taskWords;
-  const section = root.closest('section');
-  const state = { phase: 'idle', stop: false, pool: null, models: null, steps: null };
   // The workers start now, while the page is surely online: a run needs nothing from the network later.
   const poolReady = loadSeqorderPool({ workers: SETUPS.length });
   poolReady.catch(() => {});  // a failure is reported by the run that needs the pool
+  const state = { phase: 'idle', stop: false, pool: null, models: null };
 
   prose(root,
     'Attention alone cannot tell where a token is: without positions, “robot follows person” and “person follows ' +
@@ -35,17 +33,90 @@ export async function run(so, root) {
     `Five small transformers learn it side by side, each in its own Web Worker, on the same sentences: one layer, ` +
     `${ARCHITECTURE.heads} heads, width ${ARCHITECTURE.width}. They differ only in where position enters: nowhere, ` +
     'added sinusoids, an added learned table, rotary q and k, or nowhere but with a causal mask.');
+  const runs = runFigure(root, so.taskWords.length, { start: () => start(), stop: () => { state.stop = true; } });
+  const lengths = lengthsFigure(root);
+  const maps = mapsFigure(root, so.taskWords);
 
-  // 1. The run.
+  /** Shows each check in its figure's list: the learned table's refusal with the lengths, the others with the run. */
+  const showChecks = (checks) => {
+    renderChecks(runs.checks, checks.filter((c) => c.name !== 'train-learned-refuses'));
+    renderChecks(lengths.checks, checks.filter((c) => c.name === 'train-learned-refuses'));
+  };
+
+  function setPhase(phase) {
+    state.phase = phase;
+    root.dataset.training = phase;
+    runs.setPhase(phase);
+  }
+
+  async function start() {
+    if (state.phase === 'running') return;
+    const seed = runs.readSeed();
+    if (seed === null) return;
+    setPhase('running');
+    state.stop = false;
+    const started = performance.now();
+    maps.hide();
+    await Promise.all((state.models ?? []).map((model) => model.dispose()));
+    state.models = null;
+    runs.reset(seed);
+    lengths.wait('Measured when a run has finished.');
+    showChecks(pendingChecks(`waiting for the run with seed ${seed} to finish`));
+    try {
+      state.pool ??= await poolReady;
+      const { models, steps } = await trainModels(state.pool, so, { seed, onChunk: runs.onChunk, stopped: () => state.stop });
+      state.models = models;
+      runs.hashes(await Promise.all(models.map(async (model) => parameterHash(await model.parameters()))));
+      const at = Math.min(...steps);
+      if (at === TRAINING.steps) {
+        const evaluation = await evaluateModels(models, so);
+        showChecks(trainingChecks(evaluation));
+        lengths.show(evaluation);
+        runs.finished(performance.now() - started);
+        setPhase('done');
+      } else {
+        runs.stopped(at);
+        lengths.wait(`The run was stopped at step ${count(at)}: lengths are measured after a full run.`);
+        showChecks(pendingChecks(`the run with seed ${seed} was stopped at step ${count(at)} of ${count(TRAINING.steps)}: ` +
+          'these claims are about fully trained models; press Train again'));
+        setPhase('stopped');
+      }
+      maps.show(models, at);
+    } catch (error) {
+      console.error('train:', error);
+      runs.failed(error);
+      renderChecks(runs.checks, [{ name: 'train-ran', pass: false, claim: 'The training run ran', details: String(error?.message ?? error) }]);
+      setPhase('error');
+    }
+  }
+
+  setPhase('idle');
+  showChecks(pendingChecks('waiting for the run: it starts when this section comes into view, or press Train'));
+  // The default run starts when the reader gets here, not before: it keeps every core busy for a few seconds.
+  if (typeof IntersectionObserver === 'function') {
+    const observer = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) {
+        observer.disconnect();
+        if (state.phase === 'idle') start();
+      }
+    });
+    observer.observe(root.closest('section'));
+  } else start();
+}
+
+/**
+ * The run's figure: seed, Train and Stop, status, progress, the live curves, the models' table (steps, loss,
+ * accuracy, hash) and the run's checks. `actions`: { start, stop }. Returns what the run updates.
+ */
+function runFigure(root, vocab, actions) {
   const f = fig(root, { title: 'Five models, trained live', id: 'train-run' });
   const group = controlGroup(f, 'the training run');
   const seedInput = numberInput(group, {
-    id: 'train-seed', label: 'Seed', min: 0, max: MAX_SEED, value: DEFAULT_SEED, onEnter: () => start(),
+    id: 'train-seed', label: 'Seed', min: 0, max: MAX_SEED, value: DEFAULT_SEED, onEnter: actions.start,
     hint: 'draws the initial parameters; the sentences are the same for every seed',
   });
-  const trainButton = button(group, { id: 'train-start', label: 'Train', onClick: () => start() });
-  const stopButton = button(group, { id: 'train-stop', label: 'Stop', onClick: () => { state.stop = true; } });
-  stopButton.disabled = true;
+  const trainButton = button(group, { id: 'train-start', label: 'Train', onClick: actions.start });
+  const stopButton = button(group, { id: 'train-stop', label: 'Stop', onClick: actions.stop });
   const status = el('p', { className: 'train-status', role: 'status' },
     'Not trained yet: the run starts when this section comes into view, or press Train.');
   const progress = el('progress', { id: 'train-progress', max: SETUPS.length * TRAINING.steps, value: 0 });
@@ -61,10 +132,11 @@ export async function run(so, root) {
     series: emptyCurves(), xLabel: 'Adam step', yLabel: 'accuracy (%)', xRange: [0, TRAINING.steps], yRange: [40, 100],
     integerX: true, height: 240, ariaLabel: 'held-out accuracy of each model against the Adam step',
   });
-  const modelsTable = numbersTable(f, { caption: 'each model: Adam steps, the last loss, held-out accuracy, and a hash of its parameters' });
-  const runLine = notice(f, 'whether each accuracy curve leaves 50%, the score of a coin toss, and how soon.');
+  const table = numbersTable(f, { caption: 'each model: Adam steps, the last loss, held-out accuracy, and a hash of its parameters' });
+  const WATCH = 'whether each accuracy curve leaves 50%, the score of a coin toss, and how soon.';
+  const line = notice(f, WATCH);
   more(f, 'The models, their training, and the hash',
-    `Each model: the task’s ${words.length} words looked up in a table of width ${ARCHITECTURE.width}, positions ` +
+    `Each model: the task’s ${vocab} words looked up in a table of width ${ARCHITECTURE.width}, positions ` +
     `(or none), one pre-norm block (attention with ${ARCHITECTURE.heads} heads, then a small MLP), the mean over ` +
     `positions, and a readout to two classes, in float32. Training: ${TRAINING.steps} Adam steps at learning rate ` +
     `${TRAINING.lr}, ${TRAINING.batch} sentences a step, their length cycling through ${TRAINING.shortest} … ` +
@@ -75,51 +147,142 @@ export async function run(so, root) {
     `the page sends it ${CHUNK} batches at a time and draws what comes back. The arithmetic is deterministic, so the ` +
     'same seed gives the same curves, bit for bit, in every browser and on every machine. The last column shows it: ' +
     'the first 16 hex digits of the SHA-256 of the model’s parameters, their bytes in order.');
-  const runChecks = checkList(f);
+  const checks = checkList(f);
 
-  // 2. Longer sentences.
+  const curves = SETUPS.map(() => []);
+  const rows = SETUPS.map((s) => ({ label: s.label, step: 0, loss: NaN, accuracy: NaN, hash: '' }));
+  const showRows = perFrame(() => {
+    table.show(['model', 'steps', 'loss', 'accuracy', 'parameters, SHA-256'],
+      rows.map((r) => [r.label, count(r.step), Number.isNaN(r.loss) ? '–' : fmt(r.loss, 3),
+        Number.isNaN(r.accuracy) ? '–' : `${fmt(100 * r.accuracy, 3)}%`, r.hash ? `${r.hash.slice(0, 16)}…` : '–']));
+    progress.value = rows.reduce((n, r) => n + r.step, 0);
+  });
+  showRows();
+
+  return {
+    checks,
+    setPhase(phase) {
+      trainButton.disabled = phase === 'running';
+      stopButton.disabled = phase !== 'running';
+      trainButton.textContent = phase === 'idle' ? 'Train' : 'Train again';
+    },
+    /** The seed field: a whole number 0 … MAX_SEED, or null (and the status says why). */
+    readSeed() {
+      const seed = Number(seedInput.value);
+      if (seedInput.value.trim() !== '' && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED) return seed;
+      status.textContent = `The seed must be a whole number from 0 to ${count(MAX_SEED)}.`;
+      return null;
+    },
+    /** Empty curves and table for a new run. */
+    reset(seed) {
+      lossPlot.update({ series: emptyCurves() });
+      accuracyPlot.update({ series: emptyCurves() });
+      curves.forEach((c) => c.splice(0));
+      rows.forEach((r) => Object.assign(r, { step: 0, loss: NaN, accuracy: NaN, hash: '' }));
+      showRows();
+      line.textContent = WATCH;
+      status.textContent = `Training five models with seed ${seed}, each in its own worker…`;
+    },
+    /** Model i's last CHUNK steps (trainModels' onChunk): a point on each curve, its row of the table. */
+    onChunk(i, { step, losses, accuracy }) {
+      lossPlot.append(SETUPS[i].label, step, losses.reduce((a, b) => a + b, 0) / losses.length);
+      accuracyPlot.append(SETUPS[i].label, step, 100 * accuracy);
+      curves[i].push({ step, accuracy });
+      Object.assign(rows[i], { step, loss: losses.at(-1), accuracy });
+      showRows();
+    },
+    /** The run has ended: each model's parameter hash, and what its curves show. */
+    hashes(hashes) {
+      hashes.forEach((hash, i) => { rows[i].hash = hash; });
+      showRows();
+      line.textContent = curveFindings(curves);
+    },
+    finished(milliseconds) {
+      const cores = globalThis.navigator?.hardwareConcurrency;
+      status.textContent = `Trained and measured in ${fmt(milliseconds / 1000, 2)} s: ${SETUPS.length} models × ` +
+        `${count(TRAINING.steps)} steps in ${SETUPS.length} workers${cores ? ` on this device’s ${cores} cores` : ''}.`;
+      status.dataset.milliseconds = String(Math.round(milliseconds));
+    },
+    stopped(at) {
+      status.textContent = `Stopped at step ${count(at)} of ${count(TRAINING.steps)}.`;
+    },
+    failed(error) {
+      status.textContent = `The run failed: ${error?.message ?? error}`;
+    },
+  };
+}
+
+/** The figure of longer sentences: accuracy at every length, and sentences built from it. */
+function lengthsFigure(root) {
   const g = fig(root, { title: 'Longer than any training sentence', id: 'train-lengths' });
   g.dataset.controls = 'train-seed';
-  const lengthsWait = el('p', { className: 'train-wait' }, 'Measured when a run has finished.');
-  g.append(lengthsWait);
-  const lengthsTable = numbersTable(g, { caption: `accuracy on 256 sentence–mirror pairs at each length; the models trained on T = ${TRAINING.shortest} … ${TRAINING.longest}` });
-  lengthsTable.element.hidden = true;
+  const waiting = el('p', { className: 'train-wait' });
+  g.append(waiting);
+  const table = numbersTable(g, { caption: `accuracy on 256 sentence–mirror pairs at each length; the models trained on T = ${TRAINING.shortest} … ${TRAINING.longest}` });
   notice(g, `the last two columns, T = ${LONGER_LENGTHS.join(' and ')}: no training sentence was that long.`);
   const findings = el('ul', { className: 'train-findings' });
   g.append(findings);
   more(g, 'What each kind of position offers at a new length',
     `A learned table has one trained row per position, ${TRAINING.longest} here: the model cannot even be asked about ` +
-    'position 16 and later, and the API says so instead of guessing. Sinusoids can be computed at any position, but ' +
-    'the vectors at new positions are ones the trained weights never met. Rotary positions turn q and k, so a score ' +
-    'depends on how far apart two tokens are, and offsets seen in training recur in longer sentences. A causal mask ' +
-    'lets each token see only those before it, at any length.',
+    `position ${TRAINING.longest} and later, and the API says so instead of guessing. Sinusoids can be computed at ` +
+    'any position, but the vectors at new positions are ones the trained weights never met. Rotary positions turn q ' +
+    'and k, so a score depends on how far apart two tokens are, and offsets seen in training recur in longer ' +
+    'sentences. A causal mask lets each token see only those before it, at any length.',
     'Each length is measured on its own set of sentences (seeded 500 + T), every sentence followed by its mirror, ' +
     'the same sentence with robot and person swapped.');
-  const lengthChecks = checkList(g);
+  const checks = checkList(g);
+  const trained = (T) => T >= TRAINING.shortest && T <= TRAINING.longest;
+  const wait = (text) => {
+    waiting.textContent = text;
+    waiting.hidden = false;
+    table.element.hidden = true;
+    findings.replaceChildren();
+  };
+  wait('Measured when a run has finished.');
+  return {
+    checks,
+    wait,
+    show(evaluation) {
+      table.show(['model', ...EVALUATION_LENGTHS.map((T) => (trained(T) ? `T = ${T}` : `T = ${T} (${T / TRAINING.longest}×)`))],
+        evaluation.map((r) => [r.label, ...EVALUATION_LENGTHS.map((T) => (r.lengths[T].error
+          ? `unsupported: ${r.lengths[T].error.message}` : `${fmt(100 * r.lengths[T].accuracy, 3)}%`))]));
+      // a refusal is a sentence: its cells wrap (train.css)
+      for (const cell of table.element.querySelectorAll('td')) cell.classList.toggle('train-refused', cell.textContent.startsWith('unsupported'));
+      table.element.hidden = false;
+      waiting.hidden = true;
+      findings.replaceChildren(...lengthFindings(evaluation).map((text) => el('li', {}, text)));
+    },
+  };
+}
 
-  // 3. Attention maps.
+/**
+ * The figure of attention maps: two models picked by the reader, on a sentence composed from the task's words.
+ * Returns { show(models, steps), hide() }: the maps of trained models (after `steps` steps), or none during a run.
+ */
+function mapsFigure(root, words) {
   const h = fig(root, { title: 'Inside two trained models: attention maps', id: 'train-maps' });
   const sentence = [...SENTENCE];
   const picks = { a: 'none', b: 'rotary' };
-  const mapGroup = controlGroup(h, 'which two models');
-  const pick = (key, id, label) => select(mapGroup, {
-    id, label, options: SETUPS.map((s) => ({ value: s.key, label: s.label })), value: picks[key],
-    onChange: (value) => { picks[key] = value; showMaps(); },
-  });
-  pick('a', 'train-map-a', 'Left model');
-  pick('b', 'train-map-b', 'Right model');
+  let trained = null;  // { models, steps } while there are models to ask
+  const group = controlGroup(h, 'which two models');
+  for (const [key, id, label] of [['a', 'train-map-a', 'Left model'], ['b', 'train-map-b', 'Right model']]) {
+    select(group, {
+      id, label, options: SETUPS.map((s) => ({ value: s.key, label: s.label })), value: picks[key],
+      onChange: (value) => { picks[key] = value; showMaps(); },
+    });
+  }
   const composer = el('div', { className: 'train-composer', role: 'group', 'aria-label': 'the sentence, one word per position' });
-  const composerButtons = el('div', { className: 'train-composer-buttons' });
-  h.append(composer, composerButtons);
-  button(composerButtons, { id: 'train-mirror', label: 'Mirror: swap robot and person', onClick: () => edit(mirror) });
-  button(composerButtons, { id: 'train-shorter', label: 'One word fewer', onClick: () => edit(shorter) });
-  button(composerButtons, { id: 'train-longer', label: 'One word more', onClick: () => edit(longer) });
+  const buttons = el('div', { className: 'train-composer-buttons' });
+  h.append(composer, buttons);
+  button(buttons, { id: 'train-mirror', label: 'Mirror: swap robot and person', onClick: () => edit(mirror) });
+  button(buttons, { id: 'train-shorter', label: 'One word fewer', onClick: () => edit(shorter) });
+  button(buttons, { id: 'train-longer', label: 'One word more', onClick: () => edit(longer) });
   const sentenceLine = el('p', { className: 'train-sentence', role: 'status' });
   const answers = el('p', { className: 'train-answers' });
-  const mapsWait = el('p', { className: 'train-wait' }, 'The maps appear once the models have trained.');
-  const mapsBlock = el('div', { className: 'train-maps-block' });
-  mapsBlock.hidden = true;
-  h.append(sentenceLine, answers, mapsWait, mapsBlock);
+  const waiting = el('p', { className: 'train-wait' }, 'The maps appear once the models have trained.');
+  const block = el('div', { className: 'train-maps-block' });
+  block.hidden = true;
+  h.append(sentenceLine, answers, waiting, block);
   let grid = null;
   notice(h, 'each row is one word’s weights over the words it attends to (they sum to 1). Press Mirror and ' +
     'compare each model’s maps and answer before and after.');
@@ -154,10 +317,8 @@ export async function run(so, root) {
     if (r >= 0 && p >= 0) [sentence[r], sentence[p]] = ['person', 'robot'];
   }
   function shorter() {
-    if (sentence.length <= SHORTEST) return;
     // the last word that is neither robot nor person goes
-    const at = sentence.findLastIndex((w) => w !== 'robot' && w !== 'person');
-    sentence.splice(at, 1);
+    if (sentence.length > SHORTEST) sentence.splice(sentence.findLastIndex((w) => w !== 'robot' && w !== 'person'), 1);
   }
   function longer() {
     const fillers = words.filter((w) => w !== 'robot' && w !== 'person');
@@ -171,30 +332,37 @@ export async function run(so, root) {
     showMaps();
   }
 
-  const sentenceProblem = () => {
+  const problemOf = () => {
     const n = (w) => sentence.filter((x) => x === w).length;
     return n('robot') === 1 && n('person') === 1 ? null
       : `The sentence needs robot and person once each (it has ${n('robot')} robot, ${n('person')} person): choose them for two of the slots.`;
   };
 
-  let mapRequest = 0;
+  let latest = 0;
   /** Runs both picked models on the composed sentence: their attention maps and answers. */
   async function showMaps() {
-    const problem = sentenceProblem();
-    const text = `“${sentence.join(' ')}”`;
-    sentenceLine.textContent = problem ?? `${text}: robot comes ${sentence.indexOf('robot') < sentence.indexOf('person') ? 'first' : 'second'}.`;
+    const problem = problemOf();
+    sentenceLine.textContent = problem ??
+      `“${sentence.join(' ')}”: robot comes ${sentence.indexOf('robot') < sentence.indexOf('person') ? 'first' : 'second'}.`;
     sentenceLine.dataset.kind = problem ? 'problem' : '';
-    if (problem || !state.models || state.phase === 'running') return;
-    const request = ++mapRequest;
+    if (problem || !trained) return;
+    const request = ++latest;
+    const { models, steps } = trained;
     const T = sentence.length;
     const ids = { data: Int32Array.from(sentence, (w) => words.indexOf(w)), shape: [1, T] };
     const chosen = [picks.a, picks.b].map((key) => SETUPS.findIndex((s) => s.key === key));
-    const results = await Promise.all(chosen.map(async (i) => ({
-      setup: SETUPS[i], weights: await state.models[i].attentionWeights(ids), logits: await state.models[i].forward(ids),
-    })));
-    if (request !== mapRequest) return;  // a later sentence or pick has been asked for
-    const steps = state.steps;
-    const maps = results.flatMap(({ setup, weights }, k) => Array.from({ length: ARCHITECTURE.heads * ARCHITECTURE.layers }, (_, m) => ({
+    let results;
+    try {
+      results = await Promise.all(chosen.map(async (i) => ({
+        setup: SETUPS[i], weights: await models[i].attentionWeights(ids), logits: await models[i].forward(ids),
+      })));
+    } catch (error) {
+      if (request === latest && trained?.models === models) answers.textContent = `The models could not be asked: ${error.message}`;
+      return;
+    }
+    if (request !== latest || trained?.models !== models) return;  // a later sentence, pick or run has come since
+    const heads = ARCHITECTURE.layers * ARCHITECTURE.heads;
+    const maps = results.flatMap(({ setup, weights }, k) => Array.from({ length: heads }, (_, m) => ({
       title: `${k === 0 ? 'left' : 'right'}, ${setup.label}: layer ${Math.floor(m / ARCHITECTURE.heads) + 1}, head ${(m % ARCHITECTURE.heads) + 1}`,
       data: weights.data.subarray(m * T * T, (m + 1) * T * T), rows: T, cols: T,
     })));
@@ -204,143 +372,28 @@ export async function run(so, root) {
       tooltip: (r, c, v) => `query ${r} (${sentence[r]}) → key ${c} (${sentence[c]}): weight ${v === 0 ? '0 exactly' : fmt(v, 4)}`,
       ariaLabel: 'attention weights of one head: a row per query word, a column per key word',
     };
-    if (!grid) grid = heatmapGrid(mapsBlock, options);
+    if (!grid) grid = heatmapGrid(block, options);
     else grid.update(options);
-    mapsBlock.hidden = false;
-    mapsWait.hidden = true;
+    block.hidden = false;
+    waiting.hidden = true;
     answers.textContent = results.map(({ setup, logits }, k) => {
       const [no, yes] = logits.data;
-      const p = 1 / (1 + Math.exp(no - yes));
-      return `${k === 0 ? 'Left' : 'Right'}, ${setup.label}: “robot first” with probability ${fmt(p, 3)}`;
-    }).join('. ') + `. (Models after ${count(Math.min(...steps))} of ${count(TRAINING.steps)} steps.)`;
-  }
-
-  // The run's pieces of the page.
-  const curves = SETUPS.map(() => []);
-  const rows = SETUPS.map((s) => ({ label: s.label, step: 0, loss: NaN, accuracy: NaN, hash: '' }));
-  const showRows = perFrame(() => {
-    modelsTable.show(['model', 'steps', 'loss', 'accuracy', 'parameters, SHA-256'],
-      rows.map((r) => [r.label, count(r.step), Number.isNaN(r.loss) ? '–' : fmt(r.loss, 3),
-        Number.isNaN(r.accuracy) ? '–' : `${fmt(100 * r.accuracy, 3)}%`, r.hash ? `${r.hash.slice(0, 16)}…` : '–']));
-    progress.value = rows.reduce((n, r) => n + r.step, 0);
-  });
-  const renderPending = (why) => {
-    const pending = pendingChecks(why);
-    renderChecks(runChecks, pending.filter((c) => c.name !== 'train-learned-refuses'));
-    renderChecks(lengthChecks, pending.filter((c) => c.name === 'train-learned-refuses'));
-  };
-
-  function onChunk(i, { step, losses, accuracy }) {
-    const mean = losses.reduce((a, b) => a + b, 0) / losses.length;
-    lossPlot.append(SETUPS[i].label, step, mean);
-    accuracyPlot.append(SETUPS[i].label, step, 100 * accuracy);
-    curves[i].push({ step, accuracy });
-    Object.assign(rows[i], { step, loss: losses.at(-1), accuracy });
-    showRows();
-  }
-
-  function setPhase(phase) {
-    state.phase = phase;
-    root.dataset.training = phase;
-    trainButton.disabled = phase === 'running';
-    stopButton.disabled = phase !== 'running';
-    trainButton.textContent = phase === 'idle' ? 'Train' : 'Train again';
-  }
-
-  /** Reads the seed field: a whole number 0 … MAX_SEED, or null (and says why). */
-  function readSeed() {
-    const seed = Number(seedInput.value);
-    if (seedInput.value.trim() !== '' && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED) return seed;
-    status.textContent = `The seed must be a whole number from 0 to ${count(MAX_SEED)}.`;
-    return null;
-  }
-
-  async function start() {
-    if (state.phase === 'running') return;
-    const seed = readSeed();
-    if (seed === null) return;
-    setPhase('running');
-    state.stop = false;
-    const started = performance.now();
-    await Promise.all((state.models ?? []).map((model) => model.dispose()));
-    state.models = null;
-    lossPlot.update({ series: emptyCurves() });
-    accuracyPlot.update({ series: emptyCurves() });
-    curves.forEach((c) => c.splice(0));
-    rows.forEach((r) => Object.assign(r, { step: 0, loss: NaN, accuracy: NaN, hash: '' }));
-    showRows();
-    lengthsWait.hidden = false;
-    lengthsWait.textContent = 'Measured when a run has finished.';
-    lengthsTable.element.hidden = true;
-    findings.replaceChildren();
-    mapsBlock.hidden = true;
-    mapsWait.hidden = false;
-    answers.textContent = '';
-    runLine.textContent = 'whether each accuracy curve leaves 50%, the score of a coin toss, and how soon.';
-    status.textContent = `Training five models with seed ${seed}, each in its own worker…`;
-    renderPending(`waiting for the run with seed ${seed} to finish`);
-    try {
-      state.pool ??= await poolReady;
-      const { models, steps } = await trainModels(state.pool, so, { seed, onChunk, stopped: () => state.stop });
-      state.models = models;
-      state.steps = steps;
-      const hashes = await Promise.all(models.map(async (model) => parameterHash(await model.parameters())));
-      hashes.forEach((hash, i) => { rows[i].hash = hash; });
-      showRows();
-      runLine.textContent = curveFindings(curves);
-      if (steps.every((s) => s === TRAINING.steps)) {
-        const evaluation = await evaluateModels(models, so);
-        finish(evaluation, performance.now() - started);
-      } else {
-        const at = Math.min(...steps);
-        status.textContent = `Stopped at step ${count(at)} of ${count(TRAINING.steps)}.`;
-        lengthsWait.textContent = `The run was stopped at step ${count(at)}: lengths are measured after a full run.`;
-        renderPending(`the run with seed ${seed} was stopped at step ${count(at)} of ${count(TRAINING.steps)}: these claims are about fully trained models; press Train again`);
-        setPhase('stopped');
-      }
-      showMaps();
-    } catch (error) {
-      console.error('train:', error);
-      status.textContent = `The run failed: ${error?.message ?? error}`;
-      renderChecks(runChecks, [{ name: 'train-ran', pass: false, claim: 'The training run ran', details: String(error?.message ?? error) }]);
-      setPhase('error');
-    }
-  }
-
-  /** A finished run: its checks, the table of lengths and what it says, the time it took. */
-  function finish(evaluation, milliseconds) {
-    const checks = trainingChecks(evaluation);
-    renderChecks(runChecks, checks.filter((c) => c.name !== 'train-learned-refuses'));
-    renderChecks(lengthChecks, checks.filter((c) => c.name === 'train-learned-refuses'));
-    const trained = (T) => T >= TRAINING.shortest && T <= TRAINING.longest;
-    lengthsTable.show(['model', ...EVALUATION_LENGTHS.map((T) => (trained(T) ? `T = ${T}` : `T = ${T} (${T / TRAINING.longest}×)`))],
-      evaluation.map((r) => [r.label, ...EVALUATION_LENGTHS.map((T) => (r.lengths[T].error
-        ? `unsupported: ${r.lengths[T].error.message}` : `${fmt(100 * r.lengths[T].accuracy, 3)}%`))]));
-    // a refusal is a sentence: its cells wrap (train.css)
-    for (const cell of lengthsTable.element.querySelectorAll('td')) cell.classList.toggle('train-refused', cell.textContent.startsWith('unsupported'));
-    lengthsTable.element.hidden = false;
-    lengthsWait.hidden = true;
-    findings.replaceChildren(...lengthFindings(evaluation).map((text) => el('li', {}, text)));
-    const cores = globalThis.navigator?.hardwareConcurrency;
-    status.textContent = `Trained and measured in ${fmt(milliseconds / 1000, 2)} s: ${SETUPS.length} models × ` +
-      `${count(TRAINING.steps)} steps in ${SETUPS.length} workers${cores ? ` on this device’s ${cores} cores` : ''}.`;
-    status.dataset.milliseconds = String(Math.round(milliseconds));
-    setPhase('done');
+      return `${k === 0 ? 'Left' : 'Right'}, ${setup.label}: “robot first” with probability ${fmt(1 / (1 + Math.exp(no - yes)), 3)}`;
+    }).join('. ') + `. (Models after ${count(steps)} of ${count(TRAINING.steps)} steps.)`;
   }
 
   drawComposer();
-  showRows();
-  setPhase('idle');
-  renderPending('waiting for the run: it starts when this section comes into view, or press Train');
   showMaps();
-  // The default run starts when the reader gets here, not before: it keeps every core busy for a few seconds.
-  if (typeof IntersectionObserver === 'function') {
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        observer.disconnect();
-        if (state.phase === 'idle') start();
-      }
-    });
-    observer.observe(section);
-  } else start();
+  return {
+    show(models, steps) {
+      trained = { models, steps };
+      showMaps();
+    },
+    hide() {
+      trained = null;
+      block.hidden = true;
+      waiting.hidden = false;
+      answers.textContent = '';
+    },
+  };
 }
