@@ -109,7 +109,7 @@ async function main() {
 
 function showSummary() {
   const { passed, failed, failures, pending } = summarize(document);
-  const waiting = pending.length ? ` ${pending.length} more wait for a run that has not finished (models trained in your browser).` : '';
+  const waiting = pending.length ? ` ${pending.length} more wait for a training run that has not finished.` : '';
   setStatus(failed === 0
     ? `All ${passed} checks ${pending.length ? 'computed so far' : 'on this page'} pass, computed just now in your browser.${waiting}`
     : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.${waiting}`, failed === 0 ? 'pass' : 'fail');
