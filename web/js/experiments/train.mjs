@@ -129,7 +129,7 @@ export async function trainModels(pool, so, { seed, steps = TRAINING.steps, onCh
 
 /**
  * Each trained model measured at every EVALUATION_LENGTHS: per setup, { key, label, lengths: { [T]: score, or
- * { error: { name, message } } where the model refuses T } }.
+ * { error: { name, message } } where the model refuses T (a RangeError; any other error fails the evaluation) } }.
  */
 export async function evaluateModels(models, so) {
   const sets = Object.fromEntries(EVALUATION_LENGTHS.map((T) => [T, evaluationSet(so, T)]));
@@ -139,6 +139,7 @@ export async function evaluateModels(models, so) {
       try {
         lengths[T] = score(await model.forward(sets[T].ids), sets[T].targets);
       } catch (error) {
+        if (!(error instanceof RangeError)) throw error;
         lengths[T] = { error: { name: error.name, message: error.message } };
       }
     }
