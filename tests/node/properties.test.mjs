@@ -246,27 +246,31 @@ test('createModel, forward and step: any arguments give the documented model and
     runs++;
     const model = attemptNamed('createModel', () => so.createModel(options));
     if (model) {
-      made.models++;
-      const { maxLength, ...rest } = options;
-      assert.deepEqual(model.config, {
-        heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, ...rest,
-        ...(maxLength === undefined ? {} : { maxLength }), seed: (options.seed ?? 0) + 0,
-      });
-      const { vocab, classes, readout, dtype } = model.config;
-      const x = idsFor(idValues, vocab);
-      const logits = attemptNamed('forward', () => model.forward(x));
-      if (logits) {
-        made.logits++;
-        assert.deepEqual(logits.shape, readout === 'mean' ? [x.shape[0], classes] : [...x.shape, classes]);
-        assert.equal(logits.dtype, dtype);
-        assert.ok(logits.data.every(Number.isFinite));
+      try {
+        made.models++;
+        // (an option given as undefined takes its default, as one left out)
+        const { maxLength, ...rest } = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+        assert.deepEqual(model.config, {
+          heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, ...rest,
+          ...(maxLength === undefined ? {} : { maxLength }), seed: (options.seed ?? 0) + 0,
+        });
+        const { vocab, classes, readout, dtype } = model.config;
+        const x = idsFor(idValues, vocab);
+        const logits = attemptNamed('forward', () => model.forward(x));
+        if (logits) {
+          made.logits++;
+          assert.deepEqual(logits.shape, readout === 'mean' ? [x.shape[0], classes] : [...x.shape, classes]);
+          assert.equal(logits.dtype, dtype);
+          assert.ok(logits.data.every(Number.isFinite));
+        }
+        const loss = attemptNamed('step', () => model.step(x, targetsFor(y, x, readout), { lr: lr ?? undefined }));
+        if (loss !== undefined) {
+          made.steps++;
+          assert.ok(Number.isFinite(loss) && loss >= 0, `loss ${loss}`);
+        }
+      } finally {
+        model.dispose();  // also when an assertion failed: the next runs start from the baseline
       }
-      const loss = attemptNamed('step', () => model.step(x, targetsFor(y, x, readout), { lr: lr ?? undefined }));
-      if (loss !== undefined) {
-        made.steps++;
-        assert.ok(Number.isFinite(loss) && loss >= 0, `loss ${loss}`);
-      }
-      model.dispose();
     }
     assert.equal(so.memoryStats().allocatedBytes, baseline, 'the heap is back at its baseline');
   }), { seed, numRuns });
