@@ -173,7 +173,11 @@ const BUNDLERS = {
       compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
     });
     const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
-    assert.deepEqual([...errors, ...warnings].map((e) => e.message), [], 'webpack: errors or warnings');
+    // webpack's size hint (production mode) on the .wasm modules, larger than the 244 KiB it recommends for any asset,
+    // is the one message the README says to expect; anything else fails
+    const sizeHint = (m) => /^asset size limit: .*exceed the recommended size limit/s.test(m) &&
+      [...m.matchAll(/^ {2}(\S+) \(/gm)].every(([, file]) => file.endsWith('.wasm'));
+    assert.deepEqual([...errors, ...warnings].map((e) => e.message).filter((m) => !sizeHint(m)), [], 'webpack: errors or warnings');
     writeFileSync(path.join(dir, 'dist', 'index.html'), indexHtml('main.js'));
     writeFileSync(path.join(dir, 'dist', 'pool.html'), indexHtml('pool.js'));
     return path.join(dir, 'dist');
