@@ -1,6 +1,7 @@
 // A tiny static file server for the lesson page (dist/site), on 127.0.0.1 only.
 //   node scripts/serve.mjs [root]          serves root (default dist/site) on $PORT or 8080 and prints the URL
 //   import { startServer } from './serve.mjs'; const { url, close } = await startServer({ root, port: 0 });
+// `intercept(request, response, pathname)` (tests) may answer a request itself: it returns true when it has.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -22,11 +23,12 @@ const TYPES = {
 };
 
 /** Serves `root` over HTTP on host:port (port 0 picks a free one). Resolves to { url, close() }. */
-export function startServer({ root, port = 0, host = '127.0.0.1' }) {
+export function startServer({ root, port = 0, host = '127.0.0.1', intercept }) {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
     try {
       const { pathname } = new URL(request.url, 'http://localhost');
+      if (intercept && (await intercept(request, response, pathname))) return;
       let file = path.resolve(base, '.' + decodeURIComponent(pathname));
       if (file !== base && !file.startsWith(base + path.sep)) {
         response.writeHead(403).end('forbidden');
@@ -57,7 +59,10 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
     server.once('error', reject);
     server.listen(port, host, () => {
       const { port: actual } = server.address();
-      resolve({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => server.close(done)) });
+      resolve({ url: `http://${host}:${actual}/`, close: () => new Promise((done) => {
+        server.close(done);
+        server.closeAllConnections(); // a browser's idle keep-alive connections would hold close() open
+      }) });
     });
   });
 }

@@ -1,70 +1,91 @@
-// The benchmark page (bench.html) in a real browser, under its Content-Security-Policy: the worker loads seqorder and a
-// pool of workers (nested in the benchmark's worker), a run (the tiny 'smoke' preset) reports progress and fills both
-// tables with positive, finite numbers and seqorder's agreement with plain JS, and nothing is logged as an error (a
-// CSP violation would be).
-import { test, before, after } from 'node:test';
+// The benchmark page (bench.html) in every engine (tests/browser/engines), under its Content-Security-Policy: the
+// worker loads seqorder, its relaxed-SIMD build where the engine runs it, and a pool of workers (nested in the
+// benchmark's worker); a run (the tiny 'smoke' preset) reports progress and fills both tables with positive, finite
+// numbers (its speeds are never asserted) and seqorder's agreement with plain JS; Stop restarts the worker; nothing is
+// recorded as an error (a CSP violation would be).
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, launchBrowser } from './browser.mjs';
+import { ENGINES, openBrowser } from './engines/index.mjs';
+import { startSite } from './site.mjs';
 
-let session;
-let page;
-let errors;
+const tableRows = (id) => [...document.querySelectorAll(`#${id} tbody tr`)].map((row) => [...row.cells].map((cell) => cell.textContent));
 
-before(async () => {
-  session = await launchBrowser({ viewport: { width: 1000, height: 900 }, requires: 'bench.html' });
-  ({ page } = session);
-  errors = collectErrors(page);
-  await page.goto(new URL('bench.html?preset=smoke', session.server.url).href, { waitUntil: 'load' });
-});
+for (const engine of ENGINES) {
+  describe(engine, () => {
+    let site;
+    let browser;
+    let relaxed;
 
-after(async () => {
-  await session?.close();
-});
+    before(async () => {
+      site = await startSite({ requires: 'bench.html' });
+      browser = await openBrowser(engine);
+      await browser.goto(`${site.origin}/bench.html?preset=smoke`);
+    });
 
-const tableRows = (id) =>
-  page.$$eval(`#${id} tbody tr`, (rows) => rows.map((row) => [...row.cells].map((cell) => cell.textContent)));
+    after(async () => {
+      await browser?.close();
+      await site?.close();
+    });
 
-test('the worker loads seqorder (its relaxed-SIMD build, a pool of workers) and the Start button comes alive', async () => {
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
-  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
-  assert.match(await page.textContent('#status'), new RegExp(`with its relaxed-SIMD build, and a pool of ${cores} workers`));
-  assert.equal(await page.isEnabled('#start'), true);
-  assert.equal(await page.inputValue('#preset'), 'smoke');
-});
+    test(`${engine}: the worker loads seqorder and a pool of workers, and the Start button comes alive`, async (t) => {
+      await browser.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
+      const { cores, status, enabled, preset } = await browser.evaluate(() => ({
+        cores: navigator.hardwareConcurrency, status: document.querySelector('#status').textContent.replace(/\s+/g, ' ').trim(),
+        enabled: !document.querySelector('#start').disabled, preset: document.querySelector('#preset').value,
+      }));
+      relaxed = status.includes('with its relaxed-SIMD build');
+      t.diagnostic(`${browser.version}: ${status}`);
+      assert.match(status, /loaded in a worker(, with its relaxed-SIMD build| \(this browser does not run relaxed SIMD: that column stays empty\))/);
+      assert.match(status, new RegExp(`and a pool of ${cores} workers`));
+      if (engine === 'chromium') assert.ok(relaxed, 'Chromium runs relaxed SIMD');
+      assert.equal(enabled, true);
+      assert.equal(preset, 'smoke');
+    });
 
-test('a run shows progress, then fills both tables with positive numbers that agree with plain JS', async () => {
-  await page.click('#start');
-  await page.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 120_000 });
-  assert.equal(await page.getAttribute('body', 'data-state'), 'done', await page.textContent('#status'));
-  assert.equal(await page.getAttribute('#status', 'data-kind'), 'pass');
-  assert.equal(await page.$eval('#progress', (p) => p.value), 1);
-  assert.match(await page.textContent('#progress-label'), /done in [\d.]+ s/);
+    test(`${engine}: a run shows progress, then fills both tables with positive numbers that agree with plain JS`, { timeout: 180_000 }, async () => {
+      await browser.click('#start');
+      await browser.waitForSelector('body[data-state="done"], body[data-state="error"]', { timeout: 150_000 });
+      const page = await browser.evaluate(() => ({
+        state: document.body.dataset.state, status: document.querySelector('#status').textContent,
+        kind: document.querySelector('#status').dataset.kind, progress: document.querySelector('#progress').value,
+        label: document.querySelector('#progress-label').textContent,
+      }));
+      assert.equal(page.state, 'done', page.status);
+      assert.equal(page.kind, 'pass');
+      assert.equal(page.progress, 1);
+      assert.match(page.label, /done in [\d.]+ s/);
 
-  const attention = await tableRows('attention-table');
-  assert.deepEqual(attention.map((r) => r.slice(0, 2)), [['64', 'none'], ['64', 'causal']]);
-  for (const row of attention) {
-    // seqorder, seqorder out, the relaxed-SIMD build (Chromium runs relaxed SIMD), the pool, plain JS
-    for (const cell of row.slice(2, 7)) assert.ok(Number(cell) > 0, `GFLOP/s ${cell} in ${row}`);
-    assert.match(row[7], /^[\d.]+×$/);
-    assert.match(row[8], /^[\d.]+×$/, 'pool ÷ seqorder');
-    assert.ok(Number(row[9]) <= 1e-4, `max |Δ| ${row[9]}`);
-  }
-  const positions = await tableRows('positions-table');
-  assert.equal(positions.length, 1);
-  assert.equal(positions[0][0], '64 × 64');
-  for (const cell of positions[0].slice(1, 5)) assert.ok(Number(cell) > 0, `ns/element ${cell}`);
-  assert.ok(Number(positions[0][7]) <= 1.2e-7);
-});
+      const attention = await browser.evaluate(tableRows, 'attention-table');
+      assert.deepEqual(attention.map((r) => r.slice(0, 2)), [['64', 'none'], ['64', 'causal']]);
+      for (const row of attention) {
+        // seqorder, seqorder out, the relaxed-SIMD build (a dash where the engine does not run it), the pool, plain JS
+        for (const [i, cell] of row.slice(2, 7).entries()) {
+          if (i === 2 && !relaxed) assert.equal(cell, '—', `the relaxed column in ${row}`);
+          else assert.ok(Number(cell) > 0, `GFLOP/s ${cell} in ${row}`);
+        }
+        assert.match(row[7], /^[\d.]+×$/);
+        assert.match(row[8], /^[\d.]+×$/, 'pool ÷ seqorder');
+        assert.ok(Number(row[9]) <= 1e-4, `max |Δ| ${row[9]}`);
+      }
+      const positions = await browser.evaluate(tableRows, 'positions-table');
+      assert.equal(positions.length, 1);
+      assert.equal(positions[0][0], '64 × 64');
+      for (const cell of positions[0].slice(1, 5)) assert.ok(Number(cell) > 0, `ns/element ${cell}`);
+      assert.ok(Number(positions[0][7]) <= 1.2e-7);
+    });
 
-test('a second run replaces the tables, and Stop restarts the worker', async () => {
-  await page.click('#start');
-  await page.click('#stop');
-  await page.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
-  await page.click('#start');
-  await page.waitForSelector('body[data-state="done"]', { timeout: 120_000 });
-  assert.equal((await tableRows('attention-table')).length, 2);
-});
+    test(`${engine}: a second run replaces the tables, and Stop restarts the worker`, { timeout: 180_000 }, async () => {
+      await browser.click('#start');
+      await browser.click('#stop');
+      await browser.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
+      await browser.click('#start');
+      await browser.waitForSelector('body[data-state="done"]', { timeout: 150_000 });
+      assert.equal((await browser.evaluate(tableRows, 'attention-table')).length, 2);
+    });
 
-test('nothing was logged as an error (no CSP violation, no failed load)', () => {
-  assert.deepEqual(errors, []);
-});
+    test(`${engine}: nothing was recorded as an error (no CSP violation, no failed load)`, async () => {
+      assert.deepEqual(await browser.errors(), []);
+      assert.deepEqual(site.requests.filter((r) => r.status >= 400), []);
+    });
+  });
+}

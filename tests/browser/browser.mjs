@@ -1,28 +1,20 @@
-// Shared setup of the browser tests (tests/browser/*.test.mjs): the built site ($SEQORDER_DIST/site, default
-// dist/site) served on 127.0.0.1, and Debian's Chromium (or $CHROMIUM) driven by playwright-core, headless and quiet on
-// a closed network. Not a test file itself (no .test.mjs), so `node --test tests/browser/` does not run it.
+// Shared setup of the browser tests that run in Chromium only (their playwright-core page is the interface: request
+// interception, contexts, flags): the built site ($SEQORDER_DIST/site, default dist/site) served on 127.0.0.1, and
+// Debian's Chromium (or $CHROMIUM) started by tests/browser/engines/chromium.mjs. The tests of every engine use
+// ./engines/index.mjs and ./site.mjs instead. Not a test file itself (no .test.mjs), so `node --test` skips it.
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
 //   const { page, errors } = await openLesson();  // the same, with the page's errors collected
 // Both wait for the section "train" to finish its default run (it starts when the section comes into view), so that
 // every check on the page has its verdict; `{ train: false }` leaves it pending, for tests of other sections.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
+import { launchChromium } from './engines/chromium.mjs';
+import { siteDir } from './site.mjs';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
-export const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
-
-/** Flags for a quiet headless Chromium on a closed network (docs/emscripten.md, "Headless Chromium on a closed network"). */
-export const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
+export { root, siteDir } from './site.mjs';
 
 /**
  * Serves the built site and starts Chromium with a fresh profile. `requires` is a file the test needs in the site
@@ -31,29 +23,22 @@ export const CHROMIUM_ARGS = [
  */
 export async function launchBrowser({ viewport, requires = 'index.html' } = {}) {
   assert.ok(existsSync(path.join(siteDir, requires)), `no ${requires} in ${siteDir}: run npm run build first`);
-  assert.ok(existsSync(executablePath), `no Chromium at ${executablePath} (apt-get install chromium, or set $CHROMIUM)`);
   const server = await startServer({ root: siteDir, port: 0 });
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-chromium-'));
-  let context;
+  let chromium;
   try {
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath, headless: true, args: CHROMIUM_ARGS, ...(viewport ? { viewport } : {}),
-    });
+    chromium = await launchChromium({ viewport });
   } catch (error) {
     await server.close();
-    rmSync(userDataDir, { recursive: true, force: true });
     throw error;
   }
-  const page = context.pages()[0] ?? (await context.newPage());
   return {
     server,
     origin: new URL(server.url).origin,
-    context,
-    page,
+    context: chromium.context,
+    page: chromium.page,
     async close() {
-      await context.close();
+      await chromium.close();
       await server.close();
-      rmSync(userDataDir, { recursive: true, force: true });
     },
   };
 }

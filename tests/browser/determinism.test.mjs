@@ -1,77 +1,68 @@
-// Determinism across engines: the fixed calls of tests/node/determinism-calls.mjs, run in node and in
-// Debian's Chromium (playwright-core) on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1, give
-// bit-identical outputs (SHA-256 of every result's dtype, shape and bytes); its training runs of the model, run in a
-// module Web Worker there, give the parameters of the hashes it fixes.
-import { test, before, after } from 'node:test';
+// Determinism across engines: the fixed calls of tests/node/determinism-calls.mjs give bit-identical outputs (SHA-256
+// of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium, Firefox
+// ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of the
+// model, run in a module Web Worker there, give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
+import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { launchBrowser, root } from './browser.mjs';
+import { ENGINES, openBrowser } from './engines/index.mjs';
+import { root, startSite } from './site.mjs';
 import { loadSeqorder } from '../node/load.mjs';
 import { MODEL_HASHES, determinismHashes } from '../node/determinism-calls.mjs';
-
-let session;
-let server;
-let context;
-
-before(async () => {
-  session = await launchBrowser({ requires: path.join('lib', 'seqorder.mjs') });
-  ({ server, context } = session);
-});
-
-after(async () => {
-  await session?.close();
-});
 
 // A worker that runs the training runs on the package and posts their hashes.
 const WORKER = `import { loadSeqorder } from '/lib/seqorder.mjs';
 import { modelHashes } from '/__determinism/calls.mjs';
 postMessage(await modelHashes(await loadSeqorder()));`;
 
-/** A blank page on the server's origin that can import the calls module (served by a route, not copied into the
- * site) and start the worker; the package itself comes from the server as any user's page would load it. */
-async function openPage(t) {
-  const page = context.pages()[0] ?? (await context.newPage());
-  const problems = [];
-  page.on('console', (message) => message.type() === 'error' && problems.push(`console: ${message.text()}`));
-  page.on('pageerror', (error) => problems.push(`page error: ${error}`));
-  const origin = new URL(server.url).origin;
-  page.on('request', (request) => new URL(request.url()).origin !== origin && problems.push(`request to ${request.url()}`));
-  const calls = readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8');
-  await page.route(`${origin}/__determinism/**`, (route) => {
-    const { pathname } = new URL(route.request().url());
-    if (pathname.endsWith('/worker.mjs')) return route.fulfill({ status: 200, contentType: 'text/javascript', body: WORKER });
-    if (pathname.endsWith('.mjs')) return route.fulfill({ status: 200, contentType: 'text/javascript', body: calls });
-    return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>determinism</title>' });
+const nodeHashes = await determinismHashes(await loadSeqorder());
+
+for (const engine of ENGINES) {
+  describe(engine, () => {
+    let site;
+    let browser;
+
+    // A blank page on the site's origin that can import the calls module (served for the test, not copied into the
+    // site) and start the worker; the package itself comes from the site as any user's page would load it.
+    before(async () => {
+      site = await startSite({ requires: path.join('lib', 'seqorder.mjs') });
+      site.answer('/__determinism/index.html', { type: 'html', body: '<!doctype html><title>determinism</title><link rel="icon" href="/favicon.svg">' });
+      site.answer('/__determinism/calls.mjs', { type: 'js', body: readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8') });
+      site.answer('/__determinism/worker.mjs', { type: 'js', body: WORKER });
+      browser = await openBrowser(engine);
+      await browser.goto(`${site.origin}/__determinism/index.html`);
+    });
+
+    after(async () => {
+      await browser?.close();
+      await site?.close();
+    });
+
+    test(`${engine}: the same calls give bit-identical outputs in node and in the page`, { timeout: 180_000 }, async (t) => {
+      const expected = nodeHashes;
+      const hashes = await browser.evaluate(async () => {
+        const { loadSeqorder } = await import('/lib/seqorder.mjs');
+        const { determinismHashes } = await import('/__determinism/calls.mjs');
+        return determinismHashes(await loadSeqorder());
+      });
+      t.diagnostic(`node ${process.version} vs ${browser.version}: ${Object.keys(expected).length} outputs`);
+      assert.deepEqual(Object.keys(hashes).sort(), Object.keys(expected).sort()); // (WebDriver need not keep key order)
+      const different = Object.keys(expected).filter((name) => hashes[name] !== expected[name]);
+      assert.deepEqual(different, [], `outputs whose bits differ between node and ${browser.version}`);
+      assert.deepEqual(await browser.errors(), []);
+    });
+
+    test(`${engine}: the model's training runs give the fixed hashes in a Web Worker, as in node`, { timeout: 180_000 }, async (t) => {
+      const hashes = await browser.evaluate(() => new Promise((resolve, reject) => {
+        const worker = new Worker('/__determinism/worker.mjs', { type: 'module' });
+        worker.onmessage = ({ data }) => resolve(data);
+        worker.onerror = (event) => reject(new Error(`worker: ${event.message}`));
+      }));
+      assert.deepEqual(hashes, MODEL_HASHES);
+      assert.deepEqual(await browser.errors(), []);
+      assert.deepEqual(site.requests.filter((r) => r.status >= 400), []);
+      t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
+    });
   });
-  await page.goto(`${origin}/__determinism/index.html`);
-  t.after(() => page.unroute(`${origin}/__determinism/**`));
-  return { page, problems };
 }
-
-test('the same calls give bit-identical outputs in node and in Chromium', { timeout: 120_000 }, async (t) => {
-  const nodeHashes = await determinismHashes(await loadSeqorder());
-  const { page, problems } = await openPage(t);
-  const browser = await page.evaluate(async () => {
-    const { loadSeqorder } = await import('/lib/seqorder.mjs');
-    const { determinismHashes } = await import('/__determinism/calls.mjs');
-    return { hashes: await determinismHashes(await loadSeqorder()), userAgent: navigator.userAgent };
-  });
-  t.diagnostic(`node ${process.version} vs ${browser.userAgent.match(/(Headless)?Chrome\/[\d.]+/)?.[0]}: ${Object.keys(nodeHashes).length} outputs`);
-  assert.deepEqual(problems, []);
-  assert.deepEqual(Object.keys(browser.hashes), Object.keys(nodeHashes));
-  const different = Object.keys(nodeHashes).filter((name) => browser.hashes[name] !== nodeHashes[name]);
-  assert.deepEqual(different, [], 'outputs whose bits differ between node and Chromium');
-});
-
-test('the model\'s training runs give the fixed hashes in a Chromium Web Worker, as in node', { timeout: 120_000 }, async (t) => {
-  const { page, problems } = await openPage(t);
-  const hashes = await page.evaluate(() => new Promise((resolve, reject) => {
-    const worker = new Worker('/__determinism/worker.mjs', { type: 'module' });
-    worker.onmessage = ({ data }) => resolve(data);
-    worker.onerror = (event) => reject(new Error(`worker: ${event.message}`));
-  }));
-  assert.deepEqual(problems, []);
-  assert.deepEqual(hashes, MODEL_HASHES);
-  t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
-});

@@ -7,15 +7,14 @@
 //   - once loaded, it keeps working offline (sliders re-run their experiments with the network gone);
 //   - when the engine has no WebAssembly (JIT disabled), forbidden by the server's CSP, or the .wasm is corrupt or cut
 //     short, or the package's JavaScript cannot load, the page shows a visible error instead of a blank or stuck page.
-// (page.test.mjs covers the normal load: checks, console errors, the exact CSP string, a deleted WebAssembly global
-// and an aborted .wasm.)
+// (page.test.mjs covers, in every engine, the normal load: checks, errors, the exact CSP string, a deleted WebAssembly
+// global, a missing or corrupt .wasm and a missing package.)
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
-import { CHROMIUM_ARGS, executablePath, frames, launchBrowser, openLessonPage, siteDir } from './browser.mjs';
+import { frames, launchBrowser, openLessonPage, siteDir } from './browser.mjs';
+import { launchChromium } from './engines/chromium.mjs';
 
 let session;
 let origin;
@@ -192,17 +191,12 @@ function assertShowsError(result, pattern) {
 
 // A browser without WebAssembly for real: V8 without its JIT (--jitless, as under a no-JIT security policy) has none.
 test('WebAssembly unavailable in the engine (JIT disabled, --js-flags=--jitless): a visible message', async () => {
-  const userDataDir = mkdtempSync(path.join(tmpdir(), 'seqorder-nowasm-'));
-  const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath, headless: true, args: [...CHROMIUM_ARGS, '--js-flags=--jitless'],
-  });
+  const jitless = await launchChromium({ args: ['--js-flags=--jitless'] });
   try {
-    const page = context.pages()[0];
-    assert.equal(await page.evaluate(() => typeof WebAssembly), 'undefined', '--jitless did not take WebAssembly away');
-    assertShowsError(await loadExpectingError(context, session.server.url), /no WebAssembly/);
+    assert.equal(await jitless.page.evaluate(() => typeof WebAssembly), 'undefined', '--jitless did not take WebAssembly away');
+    assertShowsError(await loadExpectingError(jitless.context, session.server.url), /no WebAssembly/);
   } finally {
-    await context.close();
-    rmSync(userDataDir, { recursive: true, force: true });
+    await jitless.close();
   }
 });
 

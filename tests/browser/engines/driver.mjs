@@ -1,0 +1,89 @@
+// The one interface the cross-engine browser tests are written against (tests/browser/engines/index.mjs opens it for
+// an engine). A driver holds one page of one browser. Each engine's module implements the primitives:
+//   goto(url)                 load a page and wait for its load event
+//   evaluate(fn, arg)         run fn(arg) in the page (fn's source is sent, so it sees only arg), await its promise,
+//                             resolve to the JSON-like result; an exception in the page rejects
+//   press(key)                one key, pressed and released, to the focused element ('ArrowDown', 'Escape', …)
+//   click(selector)           a real pointer click on the element's centre
+//   moveMouse(x, y)           the pointer to viewport coordinates
+//   setViewport({ width, height })
+//   close()                   the browser and everything it started
+// and `engine` ('chromium', 'firefox', 'webkit') and `version` (the browser's own name and version).
+// Built on them, the same for every engine: waitFor, focus, text, attribute, value, hover, errors.
+
+export class Driver {
+  /**
+   * Polls fn(arg) in the page every `interval` ms until it returns a truthy value, which it resolves to; past
+   * `timeout` ms it rejects with an Error naming `what` (the condition, in words) and the engine.
+   */
+  async waitFor(fn, arg, { timeout = 30_000, interval = 100, what = 'the condition' } = {}) {
+    const end = Date.now() + timeout;
+    for (;;) {
+      const value = await this.evaluate(fn, arg);
+      if (value) return value;
+      if (Date.now() > end) throw new Error(`${this.engine}: ${what} did not hold within ${timeout} ms`);
+      await new Promise((resolve) => setTimeout(resolve, interval));
+    }
+  }
+
+  /** Waits until an element matches `selector`. */
+  waitForSelector(selector, options = {}) {
+    return this.waitFor((s) => document.querySelector(s) !== null, selector, { what: `an element matching ${selector}`, ...options });
+  }
+
+  /** Gives the element keyboard focus (it must exist). */
+  focus(selector) {
+    return this.evaluate((s) => {
+      const element = document.querySelector(s);
+      if (!element) throw new Error(`no element matches ${s}`);
+      element.focus();
+    }, selector);
+  }
+
+  /** The element's textContent, or null when nothing matches. */
+  text(selector) {
+    return this.evaluate((s) => document.querySelector(s)?.textContent ?? null, selector);
+  }
+
+  /** The element's attribute, or null. */
+  attribute(selector, name) {
+    return this.evaluate(([s, n]) => document.querySelector(s)?.getAttribute(n) ?? null, [selector, name]);
+  }
+
+  /** An input's value. */
+  value(selector) {
+    return this.evaluate((s) => document.querySelector(s).value, selector);
+  }
+
+  /** The pointer over the element, at fractions (fx, fy) of its box. */
+  async hover(selector, fx = 0.5, fy = 0.5) {
+    const box = await this.evaluate((s) => {
+      const element = document.querySelector(s);
+      element.scrollIntoView({ block: 'center' });
+      const { x, y, width, height } = element.getBoundingClientRect();
+      return { x, y, width, height };
+    }, selector);
+    await this.moveMouse(Math.round(box.x + box.width * fx), Math.round(box.y + box.height * fy));
+  }
+
+  /** The errors the page has recorded (tests/browser/site.mjs adds the script that records them). */
+  errors() {
+    return this.evaluate(() => globalThis.__seqorderTestErrors ?? ['the errors script of tests/browser/site.mjs did not run']);
+  }
+
+  /** Resolves after two animation frames (plots and controls re-render in the next one). */
+  frames() {
+    return this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+}
+
+/** Rejects with an Error naming `what` when `promise` has not settled within `ms`: an engine never hangs a test. */
+export function within(ms, what, promise) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms / 1000} s`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
