@@ -3,9 +3,10 @@
 # prints exactly what to install and stops.
 #   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt. No npm package:
 #                                  the build and the page need none.
-#   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, Chromium, clang's sanitizers, fuzzer runtime and
-#                                  clang-tidy, and the test layers' npm packages (package.json's devDependencies, and
-#                                  tests/package/package.json: the bundlers the package is tried with).
+#   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, the three browser engines (Chromium, Firefox ESR,
+#                                  WebKitGTK's WebDriver with its MiniBrowser, and Xvfb for it), clang's sanitizers,
+#                                  fuzzer runtime and clang-tidy, and the test layers' npm packages (package.json's
+#                                  devDependencies, and tests/package/package.json: the bundlers the package is tried with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,7 +17,8 @@ need_test=false
 # (wabt: wasm-validate checks the rewritten relaxed-SIMD module in the build, CMake's SEQORDER_RELAXED)
 wanted=("em++ emscripten" "cmake cmake" "g++ g++" "make make" "wasm-validate wabt")
 if $need_test; then
-  wanted+=("/usr/include/catch2/catch.hpp catch2" "chromium chromium" "clang++-14 clang-14"
+  wanted+=("/usr/include/catch2/catch.hpp catch2" "chromium chromium" "firefox-esr firefox-esr"
+           "WebKitWebDriver webkit2gtk-driver" "Xvfb xvfb" "clang++-14 clang-14"
            "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a libclang-rt-14-dev"
            "clang-tidy-14 clang-tidy-14")
 fi
@@ -42,7 +44,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   else
     echo "seqorder setup: missing packages: ${missing[*]}"
     echo "  On Debian/Ubuntu: sudo apt-get install -y ${missing[*]}"
-    echo "  Elsewhere: Emscripten 3.1.6 or later (emsdk), CMake >= 3.20, a C++20 compiler, wabt$($need_test && echo ", Catch2 v2, Chromium, clang 14 with compiler-rt and clang-tidy")."
+    echo "  Elsewhere: Emscripten 3.1.6 or later (emsdk), CMake >= 3.20, a C++20 compiler, wabt$($need_test && echo ", Catch2 v2, Chromium, Firefox ESR, WebKitGTK's WebKitWebDriver, Xvfb, clang 14 with compiler-rt and clang-tidy")."
     exit 1
   fi
 fi

@@ -8,7 +8,9 @@
 #   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
 #   2c. lint      clang-tidy on src/ (.clang-tidy; every warning an error)
 #   3. node       node --test on the built package through its public API
-#   4. browser    Chromium (playwright-core) on dist/site: every data-check passes
+#   4. browser    dist/site in Chromium, Firefox ESR and WebKitGTK (tests/browser/engines; $SEQORDER_BROWSERS
+#                 chooses): every data-check passes, determinism, relaxed SIMD, bench.html; and in Chromium, the
+#                 tests that need its request interception (hardening, a11y, pool, plots, controls, training)
 #   5. fuzz       every libFuzzer target (fuzz/) for $SEQORDER_FUZZ_SECONDS s each (default 5; CI sets 60)
 #   6. package    npm pack, installed in new projects: node ESM and require, tsc on typed examples, Vite (dev server
 #                 and build), webpack, esbuild, Rollup, a static folder and a module worker, each run in Chromium
@@ -38,9 +40,10 @@ run_layer() {
   local rc=${PIPESTATUS[0]}
   [ "$rc" -eq 124 ] && echo "=== $name: stopped after ${limit} s" | tee -a "$log"
   local p f
-  # node --test: "# pass N" / "# fail N"; ctest: "N% tests passed, F tests failed out of T"
+  # node --test: "# pass N" / "# fail N" / "# cancelled N" (a test whose before hook failed: an engine that did not
+  # start, say); ctest: "N% tests passed, F tests failed out of T"
   p=$(grep -E '^# pass [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
-  f=$(grep -E '^# fail [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
+  f=$(grep -E '^# (fail|cancelled) [0-9]+' "$log" | awk '{s+=$3} END {print s+0}')
   if grep -qE 'tests failed out of [0-9]+' "$log"; then
     local line
     line=$(grep -E 'tests failed out of [0-9]+' "$log" | tail -n 1)

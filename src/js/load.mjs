@@ -18,7 +18,8 @@ const FIX = 'Serve the package\'s dist/lib/seqorder/ folder at that URL, or say 
   + 'see "Use it in your app" in seqorder\'s README.';
 
 // (module (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd)):
-// engines validate it only where they run relaxed SIMD (Chromium; node 20 with --experimental-wasm-relaxed-simd).
+// engines validate it only where they run relaxed SIMD (Chromium, Firefox; not WebKit; node 20 only with
+// --experimental-wasm-relaxed-simd).
 const RELAXED_PROBE = Uint8Array.of(0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, 0x01, 0x08, 0x01, 0x60, 0x03,
   0x7b, 0x7b, 0x7b, 0x01, 0x7b, 0x03, 0x02, 0x01, 0x00, 0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02,
   0xfd, 0x85, 0x02, 0x0b);

@@ -30,7 +30,7 @@ for (const engine of ENGINES) {
     test(`${engine}: the worker loads seqorder and a pool of workers, and the Start button comes alive`, async (t) => {
       await browser.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
       const { cores, status, enabled, preset } = await browser.evaluate(() => ({
-        cores: navigator.hardwareConcurrency, status: document.querySelector('#status').textContent.replace(/\s+/g, ' ').trim(),
+        cores: navigator.hardwareConcurrency, status: document.querySelector('#status').innerText.replace(/\s+/g, ' ').trim(),
         enabled: !document.querySelector('#start').disabled, preset: document.querySelector('#preset').value,
       }));
       relaxed = status.includes('with its relaxed-SIMD build');

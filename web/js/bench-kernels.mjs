@@ -125,20 +125,39 @@ export async function wallSeconds(f) {
   return (performance.now() - t0) / 1000;
 }
 
+// A clock may step in whole milliseconds (Firefox and WebKit coarsen performance.now() on pages that are not
+// cross-origin isolated), so a time is trusted only when it spans at least MIN_SAMPLE_SECONDS: a single fast call
+// would read 0 (or one step) and its sample's reps would be chosen wrong.
+const MIN_SAMPLE_SECONDS = 0.005;
+const MAX_REPS = 2 ** 20;
+
+/** Seconds per call of run, timed over 1, 2, 4, … calls until they span MIN_SAMPLE_SECONDS. */
+async function secondsPerCall(run, time) {
+  for (let n = 1; ; n *= 2) {
+    const seconds = await time(async () => {
+      for (let i = 0; i < n; i++) await run();
+    });
+    if (seconds >= MIN_SAMPLE_SECONDS || n >= MAX_REPS) return seconds / n;
+  }
+}
+
 /**
  * Times contenders against each other. contenders: [{ name, run: () => any (or a promise), once?, rounds? }], each
  * already called at least once at this size (so its memory is grown and its code compiled); `once` is the seconds of
- * one call if known. Each sample is `reps` calls, reps chosen so that a sample lasts about `sampleSeconds`; `rounds`
+ * one call if known (used when it spans MIN_SAMPLE_SECONDS, else measured over several calls). Each sample is `reps`
+ * calls, reps chosen so that a sample lasts about `sampleSeconds` (at least MIN_SAMPLE_SECONDS); `rounds`
  * rounds interleaved, round r starting from contender r (a contender's own, smaller `rounds` stops it early: for
  * very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
  * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive).
  */
 export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause } = {}) {
   const runs = [];
+  const sample = Math.max(sampleSeconds, MIN_SAMPLE_SECONDS);
   for (const c of contenders) {
-    const once = c.once ?? (await time(c.run));
+    const once = c.once >= MIN_SAMPLE_SECONDS ? c.once : await secondsPerCall(c.run, time);
     const ownRounds = Math.max(1, Math.min(rounds, c.rounds ?? rounds));
-    runs.push({ ...c, reps: Math.max(1, Math.round(sampleSeconds / Math.max(once, 1e-6))), rounds: ownRounds, samples: [] });
+    const reps = Math.min(MAX_REPS, Math.max(1, Math.round(sample / Math.max(once, 1e-9))));
+    runs.push({ ...c, reps, rounds: ownRounds, samples: [] });
   }
   const total = runs.reduce((n, r) => n + r.rounds, 0);
   let done = 0;

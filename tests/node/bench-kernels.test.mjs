@@ -1,0 +1,47 @@
+// The benchmark's timing (web/js/bench-kernels.mjs, shared by bench.html and npm run bench) under a coarse clock:
+// Firefox and WebKit step performance.now() in whole milliseconds on pages that are not cross-origin isolated, so a
+// single fast call reads 0 or 1 ms. measure() must still time each contender right (it once read 0 ns per element in
+// those browsers). Here the clock is simulated: every call costs a known virtual time, read through a 1 ms step.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { measure, speedup } from '../../web/js/bench-kernels.mjs';
+
+/** A virtual clock stepping in `step` seconds, and contenders that advance it by their cost per call. */
+function virtualClock(step = 0.001) {
+  let now = 0;
+  const read = () => Math.floor(now / step) * step;
+  return {
+    contender: (name, cost, extra = {}) => ({ name, run: () => { now += cost; }, ...extra }),
+    time: async (f) => {
+      const start = read();
+      await f();
+      return read() - start;
+    },
+  };
+}
+
+test('measure times fast calls right through a 1 ms clock, whatever single-call reading it is given', async () => {
+  const clock = virtualClock();
+  const contenders = [
+    clock.contender('fast', 20e-6, { once: 0.001 }), // one call read as one clock step
+    clock.contender('slower', 50e-6, { once: 0 }),   // one call read as nothing
+    clock.contender('unknown', 5e-6),                // no reading given
+  ];
+  const results = await measure(contenders, { rounds: 3, sampleSeconds: 0.02, time: clock.time });
+  for (const [result, cost] of results.map((r, i) => [r, [20e-6, 50e-6, 5e-6][i]])) {
+    assert.ok(Math.abs(result.seconds - cost) <= 0.1 * cost, `${result.name}: ${result.seconds} s per call, truly ${cost}`);
+    assert.ok(result.reps * cost >= 0.005, `${result.name}: a sample of ${result.reps} calls spans less than 5 ms`);
+  }
+  const ratio = speedup(results[0], results[1]);
+  assert.ok(Math.abs(ratio - 2.5) < 0.25, `fast ÷ slower: ${ratio}, truly 2.5`);
+});
+
+test('a slow call read once is trusted: one rep per sample, no calibration calls', async () => {
+  const clock = virtualClock();
+  let calls = 0;
+  const slow = { name: 'slow', run: () => { calls += 1; return clock.contender('x', 0.2).run(); }, once: 0.2 };
+  const [result] = await measure([slow], { rounds: 2, sampleSeconds: 0.05, time: clock.time });
+  assert.equal(result.reps, 1);
+  assert.equal(calls, 2);
+  assert.ok(Math.abs(result.seconds - 0.2) < 0.002);
+});
