@@ -19,7 +19,8 @@ export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', '
 export const ERRORS_SCRIPT = '/__seqorder-test/errors.js';
 const ERRORS_SOURCE = `(() => {
   const errors = (globalThis.__seqorderTestErrors = []);
-  const text = (x) => (x && x.stack) || String(x);
+  // an Error as its name and message, then its stack (whose first line repeats them in V8, not in the others)
+  const text = (x) => (x instanceof Error ? x.name + ': ' + x.message + (x.stack ? '\\n' + x.stack : '') : String(x));
   const original = console.error;
   console.error = function (...args) {
     errors.push('console.error: ' + args.map(text).join(' '));

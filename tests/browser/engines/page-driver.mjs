@@ -1,4 +1,6 @@
-// The Driver over a playwright or puppeteer page (Chromium and Firefox): both libraries name these calls alike.
+// The Driver over a playwright or puppeteer page (Chromium and Firefox): both libraries name these calls alike. Their
+// protocols also report the browser's own console errors (a failed load, a CSP violation), which errors() adds to
+// what the page recorded, since the page's last navigation.
 import { Driver } from './driver.mjs';
 
 export class PageDriver extends Driver {
@@ -8,10 +10,18 @@ export class PageDriver extends Driver {
     Object.assign(this, { engine, version, page });
     this.resize = setViewport;
     this.shutdown = close;
+    this.browserErrors = [];
+    page.on('console', (message) => message.type() === 'error' && this.browserErrors.push(`console: ${message.text()}`));
+    page.on('pageerror', (error) => this.browserErrors.push(`uncaught: ${error?.message ?? error}`));
   }
 
   async goto(url) {
+    this.browserErrors.length = 0;
     await this.page.goto(url, { waitUntil: 'load', timeout: 60_000 });
+  }
+
+  async errors() {
+    return [...(await super.errors()), ...this.browserErrors];
   }
 
   evaluate(fn, arg) {

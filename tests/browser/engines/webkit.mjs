@@ -95,7 +95,7 @@ class WebKitDriver extends Driver {
     const script = `const [arg, done] = arguments;
       Promise.resolve().then(() => (${fn})(arg)).then(
         (value) => done({ value: value === undefined ? null : value }),
-        (error) => done({ error: String((error && error.stack) || error) }));`;
+        (error) => done({ error: error instanceof Error ? error.name + ': ' + error.message + '\\n' + error.stack : String(error) }));`;
     const result = await this.session.command('POST', '/execute/async', { script, args: [arg ?? null] }, { timeout: 310_000 });
     if (result?.error !== undefined) throw new Error(`webkit: in the page: ${result.error}`);
     return result?.value;
