@@ -55,6 +55,7 @@ for (const engine of ENGINES) {
       const ready = await browser.attribute('body', 'data-ready');
       assert.equal(ready, 'true', `body[data-ready] is "${ready}"; status: ${await browser.text('#status')}`);
       assert.equal(await browser.attribute('#train .section-body', 'data-training'), 'done');
+      t.diagnostic(`the training run: ${await browser.attribute('#train .train-status', 'data-milliseconds')} ms`);
     });
 
     test(`${engine}: every live check passes, and the lesson's checks are all there`, async (t) => {

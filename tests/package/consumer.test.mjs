@@ -22,8 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS } from '../browser/browser.mjs';
-import { checkTools, executablePath, importTool, root, sh, snippet, toolBin, toolUrl } from './tools.mjs';
+import { CHROMIUM_ARGS, checkTools, executablePath, importTool, root, sh, snippet, toolBin, toolUrl } from './tools.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-'));
