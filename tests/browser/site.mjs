@@ -33,11 +33,12 @@ const ERRORS_SOURCE = `(() => {
 })();
 `;
 
-/** `html` with a script element for each of `sources` added first in its <head> (or first of all, without one). */
+/** `html` with a script element for each of `sources` added first in its <head> (without one: right after the
+ * doctype, so that the page stays in standards mode). */
 export function withScripts(html, sources) {
   const tags = sources.map((src) => `<script src="${src}"></script>`).join('');
-  const head = /<head[^>]*>/i.exec(html);
-  return head ? html.slice(0, head.index + head[0].length) + tags + html.slice(head.index + head[0].length) : tags + html;
+  const at = /<head[^>]*>/i.exec(html) ?? /^\s*<!doctype[^>]*>/i.exec(html);
+  return at ? html.slice(0, at.index + at[0].length) + tags + html.slice(at.index + at[0].length) : tags + html;
 }
 
 const TYPE = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', wasm: 'application/wasm' };
