@@ -8,6 +8,27 @@ import assert from 'node:assert/strict';
 import { ENGINES, openBrowser } from './engines/index.mjs';
 import { startSite } from './site.mjs';
 
+// Under puppeteer's WebDriver BiDi session, Firefox now and then never starts a worker created by a worker (3 to 6 in
+// 100, measured with trivial scripts; the same page in Firefox without an automation session: 0 in 600, see
+// docs/browsers.md). The benchmark's worker makes such workers (its pool), so in Firefox a load that stays stuck is
+// retried by reloading the page, and the test says so; anywhere else it fails at once.
+const STUCK_RETRIES = { firefox: 2 };
+
+/** Waits until the benchmark's worker is ready (see STUCK_RETRIES); `url` reloads the page if it is stuck. */
+async function untilReady(t, browser, url) {
+  const retries = STUCK_RETRIES[browser.engine] ?? 0;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await browser.waitForSelector('body[data-state="ready"]', { timeout: retries ? 20_000 : 60_000 });
+      return;
+    } catch (error) {
+      if (attempt >= retries) throw error;
+      t.diagnostic(`${browser.engine}: the benchmark's worker did not get ready within 20 s (${await browser.text('#status')}): reloading`);
+      await browser.goto(url);
+    }
+  }
+}
+
 const tableRows = (id) => [...document.querySelectorAll(`#${id} tbody tr`)].map((row) => [...row.cells].map((cell) => cell.textContent));
 
 for (const engine of ENGINES) {
@@ -15,11 +36,13 @@ for (const engine of ENGINES) {
     let site;
     let browser;
     let relaxed;
+    let url;
 
     before(async () => {
       site = await startSite({ requires: 'bench.html' });
       browser = await openBrowser(engine);
-      await browser.goto(`${site.origin}/bench.html?preset=smoke`);
+      url = `${site.origin}/bench.html?preset=smoke`;
+      await browser.goto(url);
     });
 
     after(async () => {
@@ -28,7 +51,7 @@ for (const engine of ENGINES) {
     });
 
     test(`${engine}: the worker loads seqorder and a pool of workers, and the Start button comes alive`, async (t) => {
-      await browser.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
+      await untilReady(t, browser, url);
       const { cores, status, enabled, preset } = await browser.evaluate(() => ({
         cores: navigator.hardwareConcurrency, status: document.querySelector('#status').innerText.replace(/\s+/g, ' ').trim(),
         enabled: !document.querySelector('#start').disabled, preset: document.querySelector('#preset').value,
@@ -74,10 +97,10 @@ for (const engine of ENGINES) {
       assert.ok(Number(positions[0][7]) <= 1.2e-7);
     });
 
-    test(`${engine}: a second run replaces the tables, and Stop restarts the worker`, { timeout: 180_000 }, async () => {
+    test(`${engine}: a second run replaces the tables, and Stop restarts the worker`, { timeout: 180_000 }, async (t) => {
       await browser.click('#start');
       await browser.click('#stop');
-      await browser.waitForSelector('body[data-state="ready"]', { timeout: 60_000 });
+      await untilReady(t, browser, url);
       await browser.click('#start');
       await browser.waitForSelector('body[data-state="done"]', { timeout: 150_000 });
       assert.equal((await browser.evaluate(tableRows, 'attention-table')).length, 2);

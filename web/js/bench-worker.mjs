@@ -14,9 +14,8 @@ const WIDTH = 64;
 const PRESETS = {
   quick: { lengths: [256, 1024], positions: [[512, 512], [2048, 512]], rounds: 3, sampleSeconds: 0.03, budgetSeconds: 1 },
   full: { lengths: [256, 1024, 2048], positions: [[512, 512], [2048, 512]], rounds: 7, sampleSeconds: 0.08, budgetSeconds: 4 },
-  // bench.html?preset=smoke: tiny sizes, one round (the browser test's)
-  // sampleSeconds stays well above the page clock's resolution (coarsened to ~0.1 ms without cross-origin
-  // isolation): a shorter sample can read as 0 s.
+  // bench.html?preset=smoke: tiny sizes, one round (the browser test's). Pages that are not cross-origin isolated
+  // have a coarse clock (0.1 ms in Chromium, 1 ms in Firefox and WebKit): measure() makes each sample span 5 ms at least.
   smoke: { lengths: [64], positions: [[64, 64]], rounds: 1, sampleSeconds: 0.02, budgetSeconds: 0.1 },
 };
 
