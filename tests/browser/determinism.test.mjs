@@ -2,12 +2,12 @@
 // of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium, Firefox
 // ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of the
 // model, run in a module Web Worker there, give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
-import { describe, test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ENGINES, openBrowser } from './engines/index.mjs';
-import { root, startSite } from './site.mjs';
+import { eachEngine } from './each-engine.mjs';
+import { blankPage, root } from './site.mjs';
 import { loadSeqorder } from '../node/load.mjs';
 import { MODEL_HASHES, determinismHashes } from '../node/determinism-calls.mjs';
 
@@ -18,51 +18,40 @@ postMessage(await modelHashes(await loadSeqorder()));`;
 
 const nodeHashes = await determinismHashes(await loadSeqorder());
 
-for (const engine of ENGINES) {
-  describe(engine, () => {
-    let site;
-    let browser;
-
-    // A blank page on the site's origin that can import the calls module (served for the test, not copied into the
-    // site) and start the worker; the package itself comes from the site as any user's page would load it.
-    before(async () => {
-      site = await startSite({ requires: path.join('lib', 'seqorder.mjs') });
-      site.answer('/__determinism/index.html', { type: 'html', body: '<!doctype html><title>determinism</title><link rel="icon" href="/favicon.svg">' });
-      site.answer('/__determinism/calls.mjs', { type: 'js', body: readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8') });
-      site.answer('/__determinism/worker.mjs', { type: 'js', body: WORKER });
-      browser = await openBrowser(engine);
-      await browser.goto(`${site.origin}/__determinism/index.html`);
+// A blank page on the site's origin that can import the calls module (served for the test, not copied into the site)
+// and start the worker; the package itself comes from the site as any user's page would load it.
+eachEngine({
+  requires: path.join('lib', 'seqorder.mjs'),
+  answers: {
+    '/__determinism/index.html': blankPage('determinism'),
+    '/__determinism/calls.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8') },
+    '/__determinism/worker.mjs': { type: 'js', body: WORKER },
+  },
+  open: '/__determinism/index.html',
+}, (s) => {
+  test(`${s.engine}: the same calls give bit-identical outputs in node and in the page`, { timeout: 180_000 }, async (t) => {
+    const expected = nodeHashes;
+    const hashes = await s.browser.evaluate(async () => {
+      const { loadSeqorder } = await import('/lib/seqorder.mjs');
+      const { determinismHashes } = await import('/__determinism/calls.mjs');
+      return determinismHashes(await loadSeqorder());
     });
-
-    after(async () => {
-      await browser?.close();
-      await site?.close();
-    });
-
-    test(`${engine}: the same calls give bit-identical outputs in node and in the page`, { timeout: 180_000 }, async (t) => {
-      const expected = nodeHashes;
-      const hashes = await browser.evaluate(async () => {
-        const { loadSeqorder } = await import('/lib/seqorder.mjs');
-        const { determinismHashes } = await import('/__determinism/calls.mjs');
-        return determinismHashes(await loadSeqorder());
-      });
-      t.diagnostic(`node ${process.version} vs ${browser.version}: ${Object.keys(expected).length} outputs`);
-      assert.deepEqual(Object.keys(hashes).sort(), Object.keys(expected).sort()); // (WebDriver need not keep key order)
-      const different = Object.keys(expected).filter((name) => hashes[name] !== expected[name]);
-      assert.deepEqual(different, [], `outputs whose bits differ between node and ${browser.version}`);
-      assert.deepEqual(await browser.errors(), []);
-    });
-
-    test(`${engine}: the model's training runs give the fixed hashes in a Web Worker, as in node`, { timeout: 180_000 }, async (t) => {
-      const hashes = await browser.evaluate(() => new Promise((resolve, reject) => {
-        const worker = new Worker('/__determinism/worker.mjs', { type: 'module' });
-        worker.onmessage = ({ data }) => resolve(data);
-        worker.onerror = (event) => reject(new Error(`worker: ${event.message}`));
-      }));
-      assert.deepEqual(hashes, MODEL_HASHES);
-      assert.deepEqual(await browser.errors(), []);
-      assert.deepEqual(site.requests.filter((r) => r.status >= 400), []);
-      t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
-    });
+    t.diagnostic(`node ${process.version} vs ${s.browser.version}: ${Object.keys(expected).length} outputs`);
+    assert.deepEqual(Object.keys(hashes).sort(), Object.keys(expected).sort()); // (WebDriver need not keep key order)
+    const different = Object.keys(expected).filter((name) => hashes[name] !== expected[name]);
+    assert.deepEqual(different, [], `outputs whose bits differ between node and ${s.browser.version}`);
+    assert.deepEqual(await s.browser.errors(), []);
   });
-}
+
+  test(`${s.engine}: the model's training runs give the fixed hashes in a Web Worker, as in node`, { timeout: 180_000 }, async (t) => {
+    const hashes = await s.browser.evaluate(() => new Promise((resolve, reject) => {
+      const worker = new Worker('/__determinism/worker.mjs', { type: 'module' });
+      worker.onmessage = ({ data }) => resolve(data);
+      worker.onerror = (event) => reject(new Error(`worker: ${event.message}`));
+    }));
+    assert.deepEqual(hashes, MODEL_HASHES);
+    assert.deepEqual(await s.browser.errors(), []);
+    assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
+    t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
+  });
+});

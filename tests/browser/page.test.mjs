@@ -4,10 +4,10 @@
 // request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
 // by keyboard and by pointer, the page fits a phone-sized window, and without WebAssembly or when the module cannot
 // load the page says so. (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
-import { describe, test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ENGINES, openBrowser } from './engines/index.mjs';
-import { indexHtml, startSite, withScripts } from './site.mjs';
+import { eachEngine } from './each-engine.mjs';
+import { indexHtml, withScripts } from './site.mjs';
 
 const TRAIN_DONE = '#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
 
@@ -27,143 +27,129 @@ function heatmapHash() {
   return h.toString(16);
 }
 
-for (const engine of ENGINES) {
-  describe(engine, () => {
-    let site;
-    let browser;
-
-    before(async () => {
-      site = await startSite();
-      browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
-      await browser.goto(site.url);
-      await browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
-      if ((await browser.attribute('body', 'data-ready')) === 'true') {
-        // the section "train" starts its default run when it comes into view
-        await browser.evaluate(() => document.querySelector('#train').scrollIntoView());
-        await browser.waitForSelector(TRAIN_DONE, { timeout: 180_000 });
-        await browser.evaluate(() => window.scrollTo(0, 0));
-      }
-    });
-
-    after(async () => {
-      await browser?.close();
-      await site?.close();
-    });
-
-    test(`${engine}: the page finishes every experiment and the training run`, async (t) => {
-      t.diagnostic(browser.version);
-      const ready = await browser.attribute('body', 'data-ready');
-      assert.equal(ready, 'true', `body[data-ready] is "${ready}"; status: ${await browser.text('#status')}`);
-      assert.equal(await browser.attribute('#train .section-body', 'data-training'), 'done');
-      t.diagnostic(`the training run: ${await browser.attribute('#train .train-status', 'data-milliseconds')} ms`);
-    });
-
-    test(`${engine}: every live check passes, and the lesson's checks are all there`, async (t) => {
-      const checks = await browser.evaluate(() => [...document.querySelectorAll('[data-check]')].map((el) =>
-        ({ name: el.dataset.check, status: el.dataset.status, text: el.textContent.replace(/\s+/g, ' ').trim() })));
-      assert.ok(checks.length >= 60, `expected the page's checks, found ${checks.length}`);
-      const names = checks.map((c) => c.name);
-      assert.equal(new Set(names).size, names.length, 'two checks share a name');
-      for (const name of LESSON_CHECKS) assert.ok(names.includes(name), `missing check ${name}`);
-      const failures = checks.filter((c) => c.status !== 'pass');
-      assert.deepEqual(failures, [], `failing checks:\n${failures.map((c) => `  ${c.name}: ${c.text}`).join('\n')}`);
-      t.diagnostic(`${checks.length} checks pass`);
-    });
-
-    test(`${engine}: no error recorded, no failed request; the sweeps ran in the module Worker`, async () => {
-      assert.deepEqual(await browser.errors(), []);
-      assert.deepEqual(site.requests.filter((r) => r.status >= 400), []);
-      const paths = site.requests.map((r) => r.path);
-      for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder/seqorder_core.wasm', '/js/worker.mjs'])
-        assert.ok(paths.includes(needed), `${needed} was not requested`);
-    });
-
-    test(`${engine}: the Content-Security-Policy is the strict one`, async () => {
-      assert.equal(await browser.attribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
-        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
-    });
-
-    test(`${engine}: moving a slider (keyboard) redraws the heatmap and keeps its checks passing`, async () => {
-      for (const id of ['#sinusoids-start', '#sinusoids-width', '#sinusoids-length']) {
-        const before = await browser.evaluate(heatmapHash);
-        const value = await browser.value(id);
-        await browser.focus(id);
-        await browser.press('ArrowRight');
-        await browser.press('ArrowRight');
-        await browser.frames();
-        assert.notEqual(await browser.value(id), value, `${id}: the arrow key did not move the slider`);
-        assert.notEqual(await browser.evaluate(heatmapHash), before, `${id}: the heatmap did not change`);
-      }
-      await browser.waitFor(() => document.querySelectorAll('#sinusoids [data-check]:not([data-status="pass"])').length === 0,
-        null, { timeout: 10_000, what: 'every check of #sinusoids passing' });
-    });
-
-    test(`${engine}: the heatmap reads out by keyboard (focus, arrow keys) and by pointer`, async () => {
-      await browser.focus('#sinusoids .plot-heatmap canvas');
-      await browser.press('ArrowDown'); // the first key puts the cursor on (t = start, column 0)
-      await browser.press('ArrowDown');
-      await browser.press('ArrowRight');
-      await browser.frames();
-      const text = await browser.text('#sinusoids .plot-heatmap .plot-tooltip');
-      const start = Number(await browser.value('#sinusoids-start'));
-      assert.match(text, new RegExp(`t = ${start + 1}, column 1\\b`));
-      await browser.press('Escape');
-      await browser.frames();
-      assert.ok(await browser.evaluate(() => document.querySelector('#sinusoids .plot-heatmap .plot-tooltip').hidden), 'Escape did not hide the tooltip');
-
-      await browser.hover('#sinusoids .plot-heatmap canvas', 0.4, 0.3);
-      await browser.waitForSelector('#sinusoids .plot-heatmap .plot-tooltip:not([hidden])', { timeout: 5000 });
-      assert.match(await browser.text('#sinusoids .plot-heatmap .plot-tooltip'), /t = \d+, column \d+/);
-    });
-
-    test(`${engine}: the page fits a phone-sized window (no horizontal scrolling)`, async (t) => {
-      await browser.setViewport({ width: 360, height: 740 });
-      await browser.frames();
-      const { width, overflow } = await browser.evaluate(() =>
-        ({ width: innerWidth, overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth }));
-      // (WebKitGTK's MiniBrowser window cannot be made narrower than about 450 px: the page is then checked there)
-      assert.ok(width <= 480, `the window could not be made narrower than ${width}px`);
-      if (width !== 360) t.diagnostic(`${engine}'s narrowest window: ${width}px`);
-      assert.ok(overflow <= 0, `the page is ${overflow}px wider than a ${width}px window`);
-      await browser.setViewport({ width: 1000, height: 900 });
-    });
-
-    test(`${engine}: without WebAssembly, or when the module cannot load, the page says so instead of staying blank`, async () => {
-      const cases = [
-        {
-          name: 'no WebAssembly',
-          setup() {
-            site.answer('/__seqorder-test/no-wasm.js', { type: 'js', body: 'delete globalThis.WebAssembly;' });
-            site.answer('/', { type: 'html', body: withScripts(indexHtml(), ['/__seqorder-test/no-wasm.js']) });
-          },
-          expect: /no WebAssembly/,
-        },
-        { name: 'the .wasm missing', setup: () => site.answer('/lib/seqorder/seqorder_core.wasm', { status: 404, body: 'not found' }), expect: /could not be loaded/ },
-        { name: 'a corrupt .wasm', setup: () => site.answer('/lib/seqorder/seqorder_core.wasm', { type: 'wasm', body: 'this is not WebAssembly' }), expect: /could not be loaded/ },
-        { name: 'the package missing', setup: () => site.answer('/lib/seqorder.mjs', { status: 404, body: 'not found' }), expect: /could not be loaded/ },
-      ];
-      try {
-        for (const { name, setup, expect } of cases) {
-          setup();
-          await browser.goto(site.url);
-          await browser.waitForSelector('body[data-ready]', { timeout: 30_000 });
-          const result = await browser.evaluate(() => {
-            const status = document.querySelector('#status');
-            return {
-              ready: document.body.dataset.ready, kind: status.dataset.kind, text: status.textContent.replace(/\s+/g, ' ').trim(),
-              visible: status.checkVisibility(), uncaught: globalThis.__seqorderTestErrors.filter((e) => !e.startsWith('console.error')),
-            };
-          });
-          assert.equal(result.ready, 'error', `${name}: data-ready is ${result.ready}; status: ${result.text}`);
-          assert.equal(result.kind, 'error', name);
-          assert.ok(result.visible, `${name}: the status is not visible`);
-          assert.match(result.text, expect, name);
-          assert.deepEqual(result.uncaught, [], `${name}: uncaught errors`);
-          site.reset();
-        }
-      } finally {
-        site.reset();
-      }
-    });
-  });
+/** Waits for the page's experiments, then for the training section's default run (it starts when in view). */
+async function finishPage({ browser }) {
+  await browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  if ((await browser.attribute('body', 'data-ready')) !== 'true') return;
+  await browser.evaluate(() => document.querySelector('#train').scrollIntoView());
+  await browser.waitForSelector(TRAIN_DONE, { timeout: 180_000 });
+  await browser.evaluate(() => window.scrollTo(0, 0));
 }
+
+eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPage }, (s) => {
+  test(`${s.engine}: the page finishes every experiment and the training run`, async (t) => {
+    t.diagnostic(s.browser.version);
+    const ready = await s.browser.attribute('body', 'data-ready');
+    assert.equal(ready, 'true', `body[data-ready] is "${ready}"; status: ${await s.browser.text('#status')}`);
+    assert.equal(await s.browser.attribute('#train .section-body', 'data-training'), 'done');
+    t.diagnostic(`the training run: ${await s.browser.attribute('#train .train-status', 'data-milliseconds')} ms`);
+  });
+
+  test(`${s.engine}: every live check passes, and the lesson's checks are all there`, async (t) => {
+    const checks = await s.browser.evaluate(() => [...document.querySelectorAll('[data-check]')].map((el) =>
+      ({ name: el.dataset.check, status: el.dataset.status, text: el.textContent.replace(/\s+/g, ' ').trim() })));
+    assert.ok(checks.length >= 60, `expected the page's checks, found ${checks.length}`);
+    const names = checks.map((c) => c.name);
+    assert.equal(new Set(names).size, names.length, 'two checks share a name');
+    for (const name of LESSON_CHECKS) assert.ok(names.includes(name), `missing check ${name}`);
+    const failures = checks.filter((c) => c.status !== 'pass');
+    assert.deepEqual(failures, [], `failing checks:\n${failures.map((c) => `  ${c.name}: ${c.text}`).join('\n')}`);
+    t.diagnostic(`${checks.length} checks pass`);
+  });
+
+  test(`${s.engine}: no error recorded, no failed request; the sweeps ran in the module Worker`, async () => {
+    assert.deepEqual(await s.browser.errors(), []);
+    assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
+    const paths = s.site.requests.map((r) => r.path);
+    for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder/seqorder_core.wasm', '/js/worker.mjs'])
+      assert.ok(paths.includes(needed), `${needed} was not requested`);
+  });
+
+  test(`${s.engine}: the Content-Security-Policy is the strict one`, async () => {
+    assert.equal(await s.browser.attribute('meta[http-equiv="Content-Security-Policy"]', 'content'),
+      "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'");
+  });
+
+  test(`${s.engine}: moving a slider (keyboard) redraws the heatmap and keeps its checks passing`, async () => {
+    for (const id of ['#sinusoids-start', '#sinusoids-width', '#sinusoids-length']) {
+      const before = await s.browser.evaluate(heatmapHash);
+      const value = await s.browser.value(id);
+      await s.browser.focus(id);
+      await s.browser.press('ArrowRight');
+      await s.browser.press('ArrowRight');
+      await s.browser.frames();
+      assert.notEqual(await s.browser.value(id), value, `${id}: the arrow key did not move the slider`);
+      assert.notEqual(await s.browser.evaluate(heatmapHash), before, `${id}: the heatmap did not change`);
+    }
+    await s.browser.waitFor(() => document.querySelectorAll('#sinusoids [data-check]:not([data-status="pass"])').length === 0,
+      null, { timeout: 10_000, what: 'every check of #sinusoids passing' });
+  });
+
+  test(`${s.engine}: the heatmap reads out by keyboard (focus, arrow keys) and by pointer`, async () => {
+    await s.browser.focus('#sinusoids .plot-heatmap canvas');
+    await s.browser.press('ArrowDown'); // the first key puts the cursor on (t = start, column 0)
+    await s.browser.press('ArrowDown');
+    await s.browser.press('ArrowRight');
+    await s.browser.frames();
+    const text = await s.browser.text('#sinusoids .plot-heatmap .plot-tooltip');
+    const start = Number(await s.browser.value('#sinusoids-start'));
+    assert.match(text, new RegExp(`t = ${start + 1}, column 1\\b`));
+    await s.browser.press('Escape');
+    await s.browser.frames();
+    assert.ok(await s.browser.evaluate(() => document.querySelector('#sinusoids .plot-heatmap .plot-tooltip').hidden), 'Escape did not hide the tooltip');
+
+    await s.browser.hover('#sinusoids .plot-heatmap canvas', 0.4, 0.3);
+    await s.browser.waitForSelector('#sinusoids .plot-heatmap .plot-tooltip:not([hidden])', { timeout: 5000 });
+    assert.match(await s.browser.text('#sinusoids .plot-heatmap .plot-tooltip'), /t = \d+, column \d+/);
+  });
+
+  test(`${s.engine}: the page fits a phone-sized window (no horizontal scrolling)`, async (t) => {
+    await s.browser.setViewport({ width: 360, height: 740 });
+    await s.browser.frames();
+    const { width, overflow } = await s.browser.evaluate(() =>
+      ({ width: innerWidth, overflow: document.documentElement.scrollWidth - document.documentElement.clientWidth }));
+    // (WebKitGTK's MiniBrowser window cannot be made narrower than about 450 px: the page is then checked there)
+    assert.ok(width <= 480, `the window could not be made narrower than ${width}px`);
+    if (width !== 360) t.diagnostic(`${s.engine}'s narrowest window: ${width}px`);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than a ${width}px window`);
+    await s.browser.setViewport({ width: 1000, height: 900 });
+  });
+
+  test(`${s.engine}: without WebAssembly, or when the module cannot load, the page says so instead of staying blank`, async () => {
+    const cases = [
+      {
+        name: 'no WebAssembly',
+        setup() {
+          s.site.answer('/__seqorder-test/no-wasm.js', { type: 'js', body: 'delete globalThis.WebAssembly;' });
+          s.site.answer('/', { type: 'html', body: withScripts(indexHtml(), ['/__seqorder-test/no-wasm.js']) });
+        },
+        expect: /no WebAssembly/,
+      },
+      { name: 'the .wasm missing', setup: () => s.site.answer('/lib/seqorder/seqorder_core.wasm', { status: 404, body: 'not found' }), expect: /could not be loaded/ },
+      { name: 'a corrupt .wasm', setup: () => s.site.answer('/lib/seqorder/seqorder_core.wasm', { type: 'wasm', body: 'this is not WebAssembly' }), expect: /could not be loaded/ },
+      { name: 'the package missing', setup: () => s.site.answer('/lib/seqorder.mjs', { status: 404, body: 'not found' }), expect: /could not be loaded/ },
+    ];
+    try {
+      for (const { name, setup, expect } of cases) {
+        setup();
+        await s.browser.goto(s.site.url);
+        await s.browser.waitForSelector('body[data-ready]', { timeout: 30_000 });
+        const result = await s.browser.evaluate(() => {
+          const status = document.querySelector('#status');
+          return {
+            ready: document.body.dataset.ready, kind: status.dataset.kind, text: status.textContent.replace(/\s+/g, ' ').trim(),
+            visible: status.checkVisibility(), uncaught: globalThis.__seqorderTestErrors.filter((e) => !e.startsWith('console.error')),
+          };
+        });
+        assert.equal(result.ready, 'error', `${name}: data-ready is ${result.ready}; status: ${result.text}`);
+        assert.equal(result.kind, 'error', name);
+        assert.ok(result.visible, `${name}: the status is not visible`);
+        assert.match(result.text, expect, name);
+        assert.deepEqual(result.uncaught, [], `${name}: uncaught errors`);
+        s.site.reset();
+      }
+    } finally {
+      s.site.reset();
+    }
+  });
+});

@@ -87,5 +87,8 @@ export async function startSite({ requires = 'index.html' } = {}) {
   };
 }
 
+/** A blank page of a test's own, as an answer: its title, and the site's icon (else WebKit asks for /favicon.ico). */
+export const blankPage = (title) => ({ type: 'html', body: `<!doctype html><title>${title}</title><link rel="icon" href="/favicon.svg">` });
+
 /** The site's own index.html (without the errors script, which serving adds). */
 export const indexHtml = () => readFileSync(path.join(siteDir, 'index.html'), 'utf8');

@@ -1,0 +1,31 @@
+// A suite written once and run in every engine (ENGINES, tests/browser/engines/index.mjs): describe(engine) for each,
+// with the site served (tests/browser/site.mjs) and a browser open for its tests.
+//   eachEngine({ requires: 'bench.html', viewport, answers: { '/__x/index.html': blankPage('x') }, open: '/__x/',
+//                setUp: async (s) => { … } }, (s) => {
+//     test(`${s.engine}: …`, async () => { await s.browser.press('Escape'); … s.site.requests … });
+//   });
+// `s.site` and `s.browser` are set by the suite's before hook, which serves `answers` (path → response, as
+// site.answer takes), opens the page `open` (a path), then runs `setUp(s)`; its after hook closes both.
+import { describe, before, after } from 'node:test';
+import { ENGINES, openBrowser } from './engines/index.mjs';
+import { startSite } from './site.mjs';
+
+export function eachEngine({ requires, viewport, answers = {}, open, setUp }, body) {
+  for (const engine of ENGINES) {
+    describe(engine, () => {
+      const s = { engine, site: null, browser: null };
+      before(async () => {
+        s.site = await startSite({ requires });
+        for (const [pathname, response] of Object.entries(answers)) s.site.answer(pathname, response);
+        s.browser = await openBrowser(engine, { viewport });
+        if (open !== undefined) await s.browser.goto(new URL(open, s.site.origin).href);
+        await setUp?.(s);
+      });
+      after(async () => {
+        await s.browser?.close();
+        await s.site?.close();
+      });
+      body(s);
+    });
+  }
+}
