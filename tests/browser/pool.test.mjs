@@ -1,37 +1,16 @@
-// loadSeqorderPool in Chromium: Web Workers started from a page under the site's Content-Security-Policy (no
-// SharedArrayBuffer: the page is not cross-origin isolated). Its results are the bits so.attention computes (in the
-// page, and in node), its errors are so.attention's, a killed worker rejects its call and is replaced, close() rejects
-// what is pending, and nothing is logged as an error.
-import { test, before, after } from 'node:test';
+// loadSeqorderPool in every engine (tests/browser/engines): Web Workers started from a page under the site's
+// Content-Security-Policy (no SharedArrayBuffer: the page is not cross-origin isolated). Its results are the bits
+// so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its call and
+// is replaced, close() rejects what is pending, and nothing is recorded as an error.
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { collectErrors, launchBrowser, siteDir } from './browser.mjs';
+import { eachEngine } from './each-engine.mjs';
+import { indexHtml, root, siteDir } from './site.mjs';
 import { uniformTensor } from '../node/random.mjs';
-
-let session;
-let page;
-let errors;
-const requests = [];
-
-before(async () => {
-  session = await launchBrowser({ requires: 'lib/seqorder/pool-worker.mjs' });
-  ({ page } = session);
-  errors = collectErrors(page);
-  page.on('requestfinished', async (request) => requests.push([request.url(), (await request.response())?.status()]));
-  // bench.html: a page of the site with its CSP, whose own worker is only started by the user
-  await page.goto(new URL('bench.html', session.server.url).href, { waitUntil: 'load' });
-  await page.evaluate(async () => {
-    const { loadSeqorder, loadSeqorderPool } = await import('./lib/seqorder.mjs');
-    globalThis.so = await loadSeqorder();
-    globalThis.pool = await loadSeqorderPool({ workers: 3 });
-  });
-});
-
-after(async () => {
-  await session?.close();
-});
 
 const CASES = [
   // [lead axes, Tq, Tk, D, Dv, options, dtype]
@@ -42,82 +21,99 @@ const CASES = [
   [[], 90, 95, 16, 16, { steps: true }, 'float32'],
 ];
 
-test('results: the bits so.attention computes in the page, and in node', async () => {
-  // the inputs made here (node), sent to the page as plain numbers (exact: every float32 is a double)
-  const calls = CASES.map(([lead, Tq, Tk, D, Dv, options, dtype]) => ({
-    tensors: [[[...lead, Tq, D], Tq], [[...lead, Tk, D], Tk + 1], [[...lead, Tk, Dv], Tk + 2]].map(([shape, seed]) => uniformTensor(shape, dtype, seed)),
-    options,
-  }));
-  const digest = (tensors) => tensors.map((t) => createHash('sha256').update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength)).digest('hex'));
-  const list = (r) => ('data' in r ? [r] : [r.scores, r.scaled, r.weights, r.output]);
-  const results = await page.evaluate(async (sent) => {
-    const Arrays = { float32: Float32Array, float64: Float64Array };
-    const hex = async (t) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', t.data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+// A page of the test's own under the site's Content-Security-Policy (read from the built index.html), and the seeded
+// inputs' generator (tests/node/random.mjs, free of imports) beside it, so that the page makes the inputs node makes.
+const CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(indexHtml())[0];
+
+eachEngine({
+  requires: 'lib/seqorder/pool-worker.mjs',
+  answers: {
+    '/__pool/index.html': { type: 'html', body: `<!doctype html><head>${CSP}<title>pool</title><link rel="icon" href="/favicon.svg"></head>` },
+    '/__pool/random.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/random.mjs'), 'utf8') },
+  },
+  open: '/__pool/index.html',
+  setUp: ({ browser }) => browser.evaluate(async () => {
+    const { loadSeqorder, loadSeqorderPool } = await import('/lib/seqorder.mjs');
+    globalThis.so = await loadSeqorder();
+    globalThis.pool = await loadSeqorderPool({ workers: 3 });
+  }),
+}, (s) => {
+  test(`${s.engine}: results: the bits so.attention computes in the page, and in node`, async () => {
+    // each case's inputs from seeds, made alike here and in the page
+    const seeded = ([lead, Tq, Tk, D, Dv, , dtype]) =>
+      [[[...lead, Tq, D], Tq], [[...lead, Tk, D], Tk + 1], [[...lead, Tk, Dv], Tk + 2]].map(([shape, seed]) => ({ shape, dtype, seed }));
     const list = (r) => ('data' in r ? [r] : [r.scores, r.scaled, r.weights, r.output]);
-    const out = [];
-    for (const { tensors, options } of sent) {
-      const [q, k, v] = tensors.map(({ data, shape, dtype }) => ({ data: Arrays[dtype].from(data), shape, dtype }));
-      const got = await globalThis.pool.attention(q, k, v, options);
-      const want = globalThis.so.attention(q, k, v, options);
-      out.push({ got: await Promise.all(list(got).map(hex)), want: await Promise.all(list(want).map(hex)), shape: list(got).at(-1).shape });
-    }
-    return out;
-  }, calls.map(({ tensors, options }) => ({ tensors: tensors.map((t) => ({ ...t, data: Array.from(t.data) })), options })));
+    const results = await s.browser.evaluate(async (cases) => {
+      const { uniformTensor } = await import('/__pool/random.mjs');
+      const hex = async (t) => [...new Uint8Array(await crypto.subtle.digest('SHA-256', t.data))].map((b) => b.toString(16).padStart(2, '0')).join('');
+      const list = (r) => ('data' in r ? [r] : [r.scores, r.scaled, r.weights, r.output]);
+      const out = [];
+      for (const { inputs, options } of cases) {
+        const [q, k, v] = inputs.map(({ shape, dtype, seed }) => uniformTensor(shape, dtype, seed));
+        const got = await globalThis.pool.attention(q, k, v, options);
+        const want = globalThis.so.attention(q, k, v, options);
+        out.push({ got: await Promise.all(list(got).map(hex)), want: await Promise.all(list(want).map(hex)), shape: list(got).at(-1).shape });
+      }
+      return out;
+    }, CASES.map((c) => ({ inputs: seeded(c), options: c[5] })));
 
-  const { loadSeqorder } = await import(pathToFileURL(path.join(siteDir, 'lib', 'seqorder.mjs')).href);
-  const so = await loadSeqorder();
-  CASES.forEach(([lead, Tq, Tk, D, Dv, options, dtype], n) => {
-    const label = `case ${n}: ${dtype} [${lead}] ${Tq}x${Tk} ${JSON.stringify(options)}`;
-    assert.deepEqual(results[n].got, results[n].want, `${label}: the pool differs from so.attention in the page`);
-    assert.deepEqual(results[n].got, digest(list(so.attention(...calls[n].tensors, options))), `${label}: Chromium's pool differs from node's so.attention`);
-    assert.deepEqual(results[n].shape, [...lead, Tq, Dv]);
+    const { loadSeqorder } = await import(pathToFileURL(path.join(siteDir, 'lib', 'seqorder.mjs')).href);
+    const so = await loadSeqorder();
+    const digest = (tensors) => tensors.map((t) => createHash('sha256').update(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength)).digest('hex'));
+    CASES.forEach((c, n) => {
+      const [lead, Tq, Tk, , Dv, options, dtype] = c;
+      const label = `case ${n}: ${dtype} [${lead}] ${Tq}x${Tk} ${JSON.stringify(options)}`;
+      const inputs = seeded(c).map(({ shape, seed }) => uniformTensor(shape, dtype, seed));
+      assert.deepEqual(results[n].got, results[n].want, `${label}: the pool differs from so.attention in the page`);
+      assert.deepEqual(results[n].got, digest(list(so.attention(...inputs, options))), `${label}: the page's pool differs from node's so.attention`);
+      assert.deepEqual(results[n].shape, [...lead, Tq, Dv]);
+    });
   });
-});
 
-test('errors: so.attention\'s class and message, as a rejection', async () => {
-  const pairs = await page.evaluate(async () => {
-    const x = { data: new Float32Array(12), shape: [3, 4] };
-    const bad = [
-      [x, x], [x, x, { data: new Float32Array(10), shape: [5, 2] }], [x, x, x, { queryStart: 1 }],
-      [x, x, x, { causal: true, queryStart: 9 }], [x, x, x, { out: new Float64Array(12) }], [x, x, x, { cause: true }],
-      [{ ...x, dtype: 'float64' }, x, x], [x, { data: new Float32Array(12), shape: [4, 3] }, x],
-    ];
-    const out = [];
-    for (const args of bad) {
-      let want;
-      try { globalThis.so.attention(...args); } catch (error) { want = `${error.constructor.name}: ${error.message}`; }
-      const got = await globalThis.pool.attention(...args).then(() => 'resolved', (error) => `${error.constructor.name}: ${error.message}`);
-      out.push([got, want]);
-    }
-    return out;
+  test(`${s.engine}: errors: so.attention's class and message, as a rejection`, async () => {
+    const pairs = await s.browser.evaluate(async () => {
+      const x = { data: new Float32Array(12), shape: [3, 4] };
+      const bad = [
+        [x, x], [x, x, { data: new Float32Array(10), shape: [5, 2] }], [x, x, x, { queryStart: 1 }],
+        [x, x, x, { causal: true, queryStart: 9 }], [x, x, x, { out: new Float64Array(12) }], [x, x, x, { cause: true }],
+        [{ ...x, dtype: 'float64' }, x, x], [x, { data: new Float32Array(12), shape: [4, 3] }, x],
+      ];
+      const out = [];
+      for (const args of bad) {
+        let want;
+        try { globalThis.so.attention(...args); } catch (error) { want = `${error.constructor.name}: ${error.message}`; }
+        const got = await globalThis.pool.attention(...args).then(() => 'resolved', (error) => `${error.constructor.name}: ${error.message}`);
+        out.push([got, want]);
+      }
+      return out;
+    });
+    for (const [got, want] of pairs) assert.equal(got, want.replace('steps, out)', 'steps, out, transfer)'));
+    assert.ok(pairs.every(([, want]) => /^(TypeError|RangeError): /.test(want)));
   });
-  for (const [got, want] of pairs) assert.equal(got, want.replace('steps, out)', 'steps, out, transfer)'));
-  assert.ok(pairs.every(([, want]) => /^(TypeError|RangeError): /.test(want)));
-});
 
-test('a killed worker rejects its call with a clear Error and is replaced; close() rejects what is pending', async () => {
-  const outcome = await page.evaluate(async () => {
-    const { workersOf } = await import('./lib/pool.mjs');
-    const x = { data: new Float32Array(1500 * 64).fill(0.5), shape: [1500, 64] };
-    const pending = globalThis.pool.attention(x, x, x);
-    workersOf(globalThis.pool).kill(2);
-    const killed = await pending.then(() => 'resolved', (error) => `${error.constructor.name}: ${error.message}`);
-    const after = (await globalThis.pool.attention(x, x, x, { causal: true })).shape.join('x');
-    const last = globalThis.pool.attention(x, x, x);
-    await globalThis.pool.close();
-    const closed = await last.then(() => 'resolved', (error) => error.message);
-    const later = await globalThis.pool.attention(x, x, x).then(() => 'resolved', (error) => error.message);
-    return { killed, after, closed, later };
+  test(`${s.engine}: a killed worker rejects its call with a clear Error and is replaced; close() rejects what is pending`, async () => {
+    const outcome = await s.browser.evaluate(async () => {
+      const { workersOf } = await import('/lib/pool.mjs');
+      const x = { data: new Float32Array(1500 * 64).fill(0.5), shape: [1500, 64] };
+      const pending = globalThis.pool.attention(x, x, x);
+      workersOf(globalThis.pool).kill(2);
+      const killed = await pending.then(() => 'resolved', (error) => `${error.constructor.name}: ${error.message}`);
+      const after = (await globalThis.pool.attention(x, x, x, { causal: true })).shape.join('x');
+      const last = globalThis.pool.attention(x, x, x);
+      await globalThis.pool.close();
+      const closed = await last.then(() => 'resolved', (error) => error.message);
+      const later = await globalThis.pool.attention(x, x, x).then(() => 'resolved', (error) => error.message);
+      return { killed, after, closed, later };
+    });
+    assert.equal(outcome.killed, 'Error: seqorder pool: worker 2 stopped: it was killed. The calls it was running failed. A new worker takes its place.');
+    assert.equal(outcome.after, '1500x64');
+    assert.match(outcome.closed, /^seqorder pool: the pool was closed \(it was closed\) with this call pending/);
+    assert.match(outcome.later, /^seqorder pool: the pool is closed/);
   });
-  assert.equal(outcome.killed, 'Error: seqorder pool: worker 2 stopped: it was killed. The calls it was running failed. A new worker takes its place.');
-  assert.equal(outcome.after, '1500x64');
-  assert.match(outcome.closed, /^seqorder pool: the pool was closed \(it was closed\) with this call pending/);
-  assert.match(outcome.later, /^seqorder pool: the pool is closed/);
-});
 
-test('the worker script came from the site, and nothing was logged as an error', () => {
-  const worker = requests.filter(([url]) => url.endsWith('/lib/seqorder/pool-worker.mjs'));
-  assert.ok(worker.length >= 1, 'pool-worker.mjs was fetched');
-  assert.deepEqual(requests.filter(([, status]) => status >= 400), []);
-  assert.deepEqual(errors, []);
+  test(`${s.engine}: the worker script came from the site, and nothing was recorded as an error`, async () => {
+    assert.ok(s.site.requests.some((r) => r.path === '/lib/seqorder/pool-worker.mjs'), 'pool-worker.mjs was fetched');
+    assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
 });
