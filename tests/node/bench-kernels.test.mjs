@@ -24,16 +24,25 @@ test('measure times fast calls right through a 1 ms clock, whatever single-call 
   const clock = virtualClock();
   const contenders = [
     clock.contender('fast', 20e-6, { once: 0.001 }), // one call read as one clock step
+    clock.contender('paused', 20e-6, { once: 0.008 }), // one call read long (a pause): reps from it would be 3
     clock.contender('slower', 50e-6, { once: 0 }),   // one call read as nothing
     clock.contender('unknown', 5e-6),                // no reading given
   ];
   const results = await measure(contenders, { rounds: 3, sampleSeconds: 0.02, time: clock.time });
-  for (const [result, cost] of results.map((r, i) => [r, [20e-6, 50e-6, 5e-6][i]])) {
+  for (const [result, cost] of results.map((r, i) => [r, [20e-6, 20e-6, 50e-6, 5e-6][i]])) {
     assert.ok(Math.abs(result.seconds - cost) <= 0.1 * cost, `${result.name}: ${result.seconds} s per call, truly ${cost}`);
     assert.ok(result.reps * cost >= 0.005, `${result.name}: a sample of ${result.reps} calls spans less than 5 ms`);
   }
-  const ratio = speedup(results[0], results[1]);
+  const ratio = speedup(results[0], results[2]);
   assert.ok(Math.abs(ratio - 2.5) < 0.25, `fast ÷ slower: ${ratio}, truly 2.5`);
+});
+
+test('a sample that reads too short is taken again with more reps', async () => {
+  const clock = virtualClock();
+  // trusted as 0.2 s per call, truly 0.5 ms: one rep per sample would read 0 on a 1 ms clock
+  const [result] = await measure([clock.contender('misread', 0.5e-3, { once: 0.2 })], { rounds: 3, sampleSeconds: 0.05, time: clock.time });
+  assert.ok(Math.abs(result.seconds - 0.5e-3) <= 0.1 * 0.5e-3, `${result.seconds} s per call, truly 0.0005`);
+  assert.ok(result.reps >= 5, `${result.reps} reps`);
 });
 
 test('a slow call read once is trusted: one rep per sample, no calibration calls', async () => {

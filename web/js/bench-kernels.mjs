@@ -130,6 +130,9 @@ export async function wallSeconds(f) {
 // would read 0 (or one step) and its sample's reps would be chosen wrong.
 const MIN_SAMPLE_SECONDS = 0.005;
 const MAX_REPS = 2 ** 20;
+// A caller's reading of one call (`once`) is taken as it is only when it is this long: a pause (a collection, a
+// compile) can make one fast call read as several milliseconds, and reps chosen from it would then be far too few.
+const TRUSTED_ONCE_SECONDS = 0.1;
 
 /** Seconds per call of run, timed over 1, 2, 4, … calls until they span MIN_SAMPLE_SECONDS. */
 async function secondsPerCall(run, time) {
@@ -144,8 +147,9 @@ async function secondsPerCall(run, time) {
 /**
  * Times contenders against each other. contenders: [{ name, run: () => any (or a promise), once?, rounds? }], each
  * already called at least once at this size (so its memory is grown and its code compiled); `once` is the seconds of
- * one call if known (used when it spans MIN_SAMPLE_SECONDS, else measured over several calls). Each sample is `reps`
- * calls, reps chosen so that a sample lasts about `sampleSeconds` (at least MIN_SAMPLE_SECONDS); `rounds`
+ * one call if known (used when it is at least TRUSTED_ONCE_SECONDS, else measured over several calls). Each sample is
+ * `reps` calls, reps chosen so that a sample lasts about `sampleSeconds` (at least MIN_SAMPLE_SECONDS; a sample that
+ * reads less than half that is taken again with twice the reps); `rounds`
  * rounds interleaved, round r starting from contender r (a contender's own, smaller `rounds` stops it early: for
  * very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
  * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive).
@@ -154,7 +158,7 @@ export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, ti
   const runs = [];
   const sample = Math.max(sampleSeconds, MIN_SAMPLE_SECONDS);
   for (const c of contenders) {
-    const once = c.once >= MIN_SAMPLE_SECONDS ? c.once : await secondsPerCall(c.run, time);
+    const once = c.once >= TRUSTED_ONCE_SECONDS ? c.once : await secondsPerCall(c.run, time);
     const ownRounds = Math.max(1, Math.min(rounds, c.rounds ?? rounds));
     const reps = Math.min(MAX_REPS, Math.max(1, Math.round(sample / Math.max(once, 1e-9))));
     runs.push({ ...c, reps, rounds: ownRounds, samples: [] });
@@ -165,9 +169,15 @@ export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, ti
     for (let j = 0; j < runs.length; j++) {
       const r = runs[(j + round) % runs.length];
       if (r.samples.length >= r.rounds) continue;
-      const seconds = await time(async () => {
-        for (let n = 0; n < r.reps; n++) await r.run();
-      });
+      let seconds;
+      for (;;) {
+        seconds = await time(async () => {
+          for (let n = 0; n < r.reps; n++) await r.run();
+        });
+        // too short to read (reps chosen from a time a pause inflated): twice the reps, and the sample again
+        if (seconds >= MIN_SAMPLE_SECONDS / 2 || r.reps >= MAX_REPS) break;
+        r.reps = Math.min(MAX_REPS, 2 * r.reps);
+      }
       r.samples.push(seconds / r.reps);
       done += 1;
       onSample?.(done, total);
