@@ -149,9 +149,8 @@ async function secondsPerCall(run, time) {
  * already called at least once at this size (so its memory is grown and its code compiled); `once` is the seconds of
  * one call if known (used when it is at least TRUSTED_ONCE_SECONDS, else measured over several calls). Each sample is
  * `reps` calls, reps chosen so that a sample lasts about `sampleSeconds` (at least MIN_SAMPLE_SECONDS; a sample that
- * reads less than half that is taken again with twice the reps); `rounds`
- * rounds interleaved, round r starting from contender r (a contender's own, smaller `rounds` stops it early: for
- * very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
+ * reads less than half that is taken again with twice the reps); `rounds` rounds interleaved, round r starting from
+ * contender r (a contender's own, smaller `rounds` stops it early: for very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
  * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive).
  */
 export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause } = {}) {
