@@ -41,6 +41,8 @@ async function load() {
   const so = await loadSeqorder();
   const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
   if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });
+  // the same pool without shared memory (what browsers get on a page that is not cross-origin isolated)
+  const copying = cores > 1 ? await loadSeqorderPool({ workers: cores, sharedMemory: false }) : null;
 
   const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = cores;  // its threaded build: SharedArrayBuffer and worker_threads, in node as is
@@ -49,14 +51,15 @@ async function load() {
   for (const causal of [false, true])
     sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
   const version = JSON.parse(readFileSync(path.join(benchModules, 'onnxruntime-web', 'package.json'), 'utf8')).version;
-  return { so, pools, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
+  return { so, pools, copying, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
 }
 
 const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
+const copyingName = `${poolName(cores)}, no shared memory`;
 const ortName = `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
 
 /** The contenders of one attention case, over shared inputs. */
-function attentionContenders({ so, pools, ort, sessions }, T, causal) {
+function attentionContenders({ so, pools, copying, ort, sessions }, T, causal) {
   const D = WIDTH;
   const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
   const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
@@ -68,6 +71,7 @@ function attentionContenders({ so, pools, ort, sessions }, T, causal) {
   return [
     { name: 'seqorder, 1 thread', run: () => so.attention(q, k, v, { causal }).data },
     ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), run: async () => (await pool.attention(q, k, v, { causal })).data })),
+    ...(copying ? [{ name: copyingName, run: async () => (await copying.attention(q, k, v, { causal })).data }] : []),
     { name: ortName, run: async () => (await sessions[causal].run(feeds)).output.data },
   ];
 }
@@ -150,7 +154,7 @@ function overheadContenders({ so, pools }) {
 // ---- tables ------------------------------------------------------------------------------------------------------------
 function attentionTable(cases) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
-  const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ortName];
+  const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ...(cores > 1 ? [copyingName] : []), ortName];
   const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
   // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
@@ -166,6 +170,8 @@ function attentionTable(cases) {
     ratio(`**${all} ÷ ${ortName}**`, all, ortName);
     spread('its rounds\' middle half', all, ortName);
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+    ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
+    ratio(`${copyingName} ÷ ${ortName}`, copyingName, ortName);
   }
   ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
   // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
@@ -234,5 +240,5 @@ for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
 log(`wrote ${path.relative(process.cwd(), jsonPath)}`);
-await Promise.all(Object.values(libraries.pools).map((pool) => pool.close()));
+await Promise.all([...Object.values(libraries.pools), libraries.copying].filter(Boolean).map((pool) => pool.close()));
 process.exit(0);  // onnxruntime-web's threads keep node running otherwise

@@ -14,7 +14,7 @@ cp src/js/*.mjs src/js/*.cjs src/js/*.d.ts "$dist/lib/"
 cp src/js/seqorder/*.mjs "$dist/lib/seqorder/"  # the pool's worker, beside the modules (see workerStarter in pool.mjs)
 cp src/js/seqorder.d.ts "$dist/lib/seqorder.d.cts"  # the same declarations, for require() under TypeScript's node16+
 cp "$wasm/seqorder_core.mjs" "$dist/lib/"
-cp "$wasm/seqorder_core.wasm" "$dist/lib/seqorder/"
+cp "$wasm/seqorder_core.wasm" "$wasm/seqorder_kernel.wasm" "$dist/lib/seqorder/"
 # The opt-in relaxed-SIMD module (CMake's SEQORDER_RELAXED) shares the default build's JS glue: check that it may.
 if [ -f "$wasm/seqorder_core_relaxed.wasm" ]; then
   if ! sed 's/seqorder_core_relaxed_prestandard\.wasm/seqorder_core.wasm/g' "$wasm/seqorder_core_relaxed_prestandard.mjs" |
@@ -22,7 +22,7 @@ if [ -f "$wasm/seqorder_core_relaxed.wasm" ]; then
     echo "build: the relaxed module's JS glue differs from the default one's; it cannot share seqorder_core.mjs" >&2
     exit 1
   fi
-  cp "$wasm/seqorder_core_relaxed.wasm" "$dist/lib/seqorder/"
+  cp "$wasm/seqorder_core_relaxed.wasm" "$wasm/seqorder_kernel_relaxed.wasm" "$dist/lib/seqorder/"
 fi
 cp -r web/. "$dist/site/"
 cp -r "$dist/lib" "$dist/site/lib"

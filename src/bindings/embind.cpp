@@ -50,7 +50,7 @@ val rope(const calls::ShiftArgs& a) { return run([&] { return calls::rope(a); })
 val attention(const calls::AttentionArgs& a) { return run([&] { return calls::attention(a); }); }
 
 // attention's checks and plan, nothing computed: { plan: { dtype, batch, queries, keys, width, valueWidth, causal,
-// queryStart, steps, results: [shape, ...], rowGroup } } or { error }. The tensors' addresses are not read.
+// queryStart, steps, results: [shape, ...], fused, rowGroup } } or { error }. The tensors' addresses are not read.
 val plan_attention(const calls::AttentionArgs& a) {
     return guarded([&](val& outcome) {
         const calls::AttentionPlan p = calls::plan_attention(a);
@@ -67,6 +67,7 @@ val plan_attention(const calls::AttentionArgs& a) {
         val results = val::array();
         for (const auto& shape : p.results) results.call<void>("push", val::array(std::vector<double>(shape.begin(), shape.end())));
         plan.set("results", results);
+        plan.set("fused", p.fused);
         plan.set("rowGroup", static_cast<double>(p.row_group));
         outcome.set("plan", plan);
     });

@@ -39,6 +39,7 @@ constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vecto
 constexpr std::size_t kLanes = 4;  // floats per vector
 constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
 constexpr std::size_t kGroup = 4;  // stripes of 4 query rows that share a pass over the key and value panels
+constexpr std::size_t kAlignFloats = 16;  // scratch parts start on 64-byte boundaries (a cache line)
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
 
@@ -181,9 +182,12 @@ public:
     f32x4 operator()(f32x4 dot) const { return exact_reciprocal_ ? dot * reciprocal_ : dot / divisor_; }
 
 private:
+    // x is a normal power of two: mantissa bits 0, exponent neither 0 (zero, subnormal) nor 255 (inf, NaN). Bits
+    // rather than std::frexp, so the standalone kernel module (src/bindings/kernel.cpp) needs no libm.
     static bool power_of_two(float x) {
-        int exponent = 0;
-        return std::frexp(x, &exponent) == 0.5f;
+        const auto bits = __builtin_bit_cast(std::uint32_t, x);  // (std::bit_cast: not in Emscripten 3.1.6's libc++)
+        const std::uint32_t exponent = (bits >> 23) & 0xffu;
+        return (bits & 0x807fffffu) == 0 && exponent != 0 && exponent != 0xffu;
     }
     f32x4 divisor_, reciprocal_;
     bool exact_reciprocal_;
@@ -273,11 +277,28 @@ void store_tile(float* p, const Tile& t) {
     for (std::size_t i = 0; i < 8; ++i) simd::store(p + i * kLanes, t.c[i]);
 }
 
-// The weighted sum's scratch memory: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
-struct SumScratch {
-    explicit SumScratch(std::size_t Dv)
-        : splatted(kKeyBlock * kRows * kLanes), tiles(round_up(Dv, kCols) / kCols * kTileFloats) {}
-    Floats splatted, tiles;
+// The scratch memory of one call, carved from one buffer (attention_fast_scratch_size floats), each part aligned to
+// 64 bytes: the packed key and value panels, the packed query rows, the scaled scores of a group of stripes, and the
+// weighted sum's: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
+struct Scratch {
+    float *key_panels, *value_panels, *queries, *scaled, *splatted, *tiles;
+    std::size_t stripe_scores;  // floats of one stripe's scaled scores: round_up(Tk, 8) x 4
+    std::size_t size = 0;  // floats taken by all the parts
+
+    // The parts laid from `base` on (base == nullptr: only measured); `size` says how many floats they take.
+    Scratch(float* base, std::size_t Tk, std::size_t D, std::size_t Dv) : stripe_scores(round_up(Tk, kCols) * kRows) {
+        const auto part = [&](std::size_t floats) {
+            float* const at = base == nullptr ? nullptr : base + size;
+            size += round_up(floats, kAlignFloats);
+            return at;
+        };
+        key_panels = part(round_up(Tk, kCols) * D);
+        value_panels = part(round_up(Dv, kCols) * Tk);
+        queries = part(D * kRows * kLanes);
+        scaled = part(kGroup * stripe_scores);
+        splatted = part(kKeyBlock * kRows * kLanes);
+        tiles = part(round_up(Dv, kCols) / kCols * kTileFloats);
+    }
 };
 
 // weights (n, 4) -> (n, 4, 4): each weight splatted over four lanes (the microkernel's Splatted layout).
@@ -302,10 +323,10 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
 // run the same code in both.
 [[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
                                    std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
-                                   std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const SumScratch& scratch) {
+                                   std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const Scratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const std::size_t panels = round_up(Dv, kCols) / kCols;
-    float* const tiles = scratch.tiles.data();
+    float* const tiles = scratch.tiles;
     const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
         for (std::size_t p = 0; p < panels; ++p) {
             Tile t{};
@@ -319,8 +340,8 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
     } else {
         for (std::size_t j0 = 0; j0 == 0 || j0 < unmasked; j0 += kKeyBlock) {  // block 0 even if empty: it sets tiles
             const std::size_t n = std::min(kKeyBlock, unmasked - j0);
-            splat_weights(scratch.splatted.data(), weights + j0 * kRows, n);
-            add_block(j0, n, Splatted{}, scratch.splatted.data());
+            splat_weights(scratch.splatted, weights + j0 * kRows, n);
+            add_block(j0, n, Splatted{}, scratch.splatted);
         }
     }
     // The diagonal keys and the output, from the parked tiles (row r of a tile: its 8 floats from 8r on).
@@ -374,7 +395,8 @@ AttentionKernel probe_attention_kernel() {
     const Floats weights(keys * kRows), value_panels(Dv * keys), output(kRows * Dv);
     for (std::size_t i = 0; i < keys * kRows; ++i) weights.data()[i] = 1.0f / static_cast<float>(1 + i % 7);
     for (std::size_t i = 0; i < Dv * keys; ++i) value_panels.data()[i] = static_cast<float>(i % 13) - 6.0f;
-    const SumScratch scratch(Dv);
+    const Floats scratch_floats(Scratch(nullptr, keys, 1, Dv).size);
+    const Scratch scratch(scratch_floats.data(), keys, 1, Dv);
     // Calls per second of each kernel over a round, alternately, 5 rounds each; the best round of each counts (the
     // first calls may run unoptimized code, and a busy machine only ever slows a round down).
     std::array<double, 2> best{};
@@ -418,6 +440,49 @@ std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
     return std::nullopt;
 }
 
+std::size_t attention_fast_scratch_size(std::size_t Tk, std::size_t D, std::size_t Dv) {
+    return Scratch(nullptr, Tk, D, Dv).size;
+}
+
+void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& s,
+                         bool causal, std::int64_t query_start, float* scratch_memory, AttentionKernel kernel) {
+    const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
+               Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
+               Dv = static_cast<std::size_t>(s.value_width);
+    if (B == 0 || Tq == 0 || Dv == 0) return;
+    if (Tk == 0) {  // nothing to attend to: an empty weighted sum, zeros (as the reference)
+        std::fill(output, output + B * Tq * Dv, 0.0f);
+        return;
+    }
+    const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
+    const Scratch scratch(scratch_memory, Tk, D, Dv);
+    for (std::size_t b = 0; b < B; ++b) {
+        pack_keys(scratch.key_panels, k + b * Tk * D, Tk, D);
+        pack_values(scratch.value_panels, v + b * Tk * Dv, Tk, Dv);
+        // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
+        // needs keys up to its last row's, and masks from its first row's last key on.
+        const auto position = [&](std::size_t i0) { return causal ? static_cast<std::size_t>(query_start) + i0 : 0; };
+        const auto keys = [&](std::size_t i0) { return causal ? std::min(Tk, position(i0) + kRows) : Tk; };
+        const auto first_masked = [&](std::size_t i0) { return causal ? position(i0) + 1 : Tk; };
+        // A group of kGroup stripes: the scores and weights of each, then the weighted sum of each, so that the key
+        // panels, then the value panels, are read from memory once per group and from the cache for its other stripes.
+        for (std::size_t g0 = 0; g0 < Tq; g0 += kGroup * kRows) {
+            const std::size_t g_end = std::min(Tq, g0 + kGroup * kRows);
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows) {
+                float* const weights = scratch.scaled + (i0 - g0) / kRows * scratch.stripe_scores;
+                pack_queries(scratch.queries, q + (b * Tq + i0) * D, std::min(kRows, Tq - i0), D);
+                const f32x4 max = scaled_scores(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
+                                                std::min(keys(i0), first_masked(i0)));
+                softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
+            }
+            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
+                weighted_sum(output + (b * Tq + i0) * Dv, std::min(kRows, Tq - i0),
+                             scratch.scaled + (i0 - g0) / kRows * scratch.stripe_scores, scratch.value_panels, keys(i0),
+                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, scratch);
+        }
+    }
+}
+
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
                     std::span<const float> v, const AttentionShape& s, const CausalMask& mask) {
     const std::int64_t query_start = check_attention_args(s, mask);
@@ -425,50 +490,14 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     check_length("q", q.size(), s.batch, s.queries, s.width);
     check_length("k", k.size(), s.batch, s.keys, s.width);
     check_length("v", v.size(), s.batch, s.keys, s.value_width);
-    const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
-               Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
-               Dv = static_cast<std::size_t>(s.value_width);
     if (output.empty()) return;
-    if (Tk == 0) {  // nothing to attend to: an empty weighted sum, zeros (as the reference)
-        std::fill(output.begin(), output.end(), 0.0f);
-        return;
-    }
-    if (Tk > static_cast<std::size_t>(std::numeric_limits<std::int32_t>::max()) - kRows)
+    if (s.keys > std::int64_t{std::numeric_limits<std::int32_t>::max()} - std::int64_t{kRows})
         throw std::invalid_argument("attention: Tk is too large for the fast path");
-    const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
-
-    const Floats key_panels(round_up(Tk, kCols) * D), value_panels(round_up(Dv, kCols) * Tk);
-    const std::size_t stripe_scores = round_up(Tk, kCols) * kRows;
-    const Floats queries(D * kRows * kLanes), scaled(kGroup * stripe_scores);
-    const SumScratch sum_scratch(Dv);
-    const AttentionKernel kernel = attention_kernel();
-    for (std::size_t b = 0; b < B; ++b) {
-        pack_keys(key_panels.data(), k.data() + b * Tk * D, Tk, D);
-        pack_values(value_panels.data(), v.data() + b * Tk * Dv, Tk, Dv);
-        // Query i0 + r sits at position query_start + i0 + r and sees keys 0 .. query_start + i0 + r: the stripe
-        // needs keys up to its last row's, and masks from its first row's last key on.
-        const auto position = [&](std::size_t i0) {
-            return mask.causal ? static_cast<std::size_t>(query_start) + i0 : 0;
-        };
-        const auto keys = [&](std::size_t i0) { return mask.causal ? std::min(Tk, position(i0) + kRows) : Tk; };
-        const auto first_masked = [&](std::size_t i0) { return mask.causal ? position(i0) + 1 : Tk; };
-        // A group of kGroup stripes: the scores and weights of each, then the weighted sum of each, so that the key
-        // panels, then the value panels, are read from memory once per group and from the cache for its other stripes.
-        for (std::size_t g0 = 0; g0 < Tq; g0 += kGroup * kRows) {
-            const std::size_t g_end = std::min(Tq, g0 + kGroup * kRows);
-            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows) {
-                float* const weights = scaled.data() + (i0 - g0) / kRows * stripe_scores;
-                pack_queries(queries.data(), q.data() + (b * Tq + i0) * D, std::min(kRows, Tq - i0), D);
-                const f32x4 max = scaled_scores(weights, queries.data(), key_panels.data(), keys(i0), D, scale,
-                                                std::min(keys(i0), first_masked(i0)));
-                softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
-            }
-            for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
-                weighted_sum(output.data() + (b * Tq + i0) * Dv, std::min(kRows, Tq - i0),
-                             scaled.data() + (i0 - g0) / kRows * stripe_scores, value_panels.data(), keys(i0),
-                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, sum_scratch);
-        }
-    }
+    const auto Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
+               Dv = static_cast<std::size_t>(s.value_width);
+    const Floats scratch(Tk == 0 ? 0 : attention_fast_scratch_size(Tk, D, Dv));
+    attention_fast_rows(output.data(), q.data(), k.data(), v.data(), s, mask.causal, query_start, scratch.data(),
+                        attention_kernel());
 }
 
 Tensor<float> attention_fast(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,

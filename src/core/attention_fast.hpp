@@ -70,6 +70,19 @@ AttentionKernel probe_attention_kernel();
 std::string_view attention_kernel_name(AttentionKernel kernel);
 std::optional<AttentionKernel> attention_kernel_named(std::string_view name);
 
+// The scratch memory attention_fast_rows needs for Tk keys (Tk >= 1) and widths D and Dv, in floats.
+std::size_t attention_fast_scratch_size(std::size_t Tk, std::size_t D, std::size_t Dv);
+
+// attention_fast's work alone, on arguments it has already checked: output (B, Tq, Dv), q (B, Tq, D), k (B, Tk, D),
+// v (B, Tk, Dv) as pointers, query i at position query_start + i when causal (check_attention_args's query_start),
+// `scratch` holding attention_fast_scratch_size(Tk, D, Dv) floats (64-byte aligned for speed) and the kernel given.
+// It allocates nothing and throws nothing, so it also runs where there is no allocator or exception support: the
+// standalone kernel module of the pool's shared-memory workers (src/bindings/kernel.cpp), where each worker computes
+// some rows of a call (q and output offset to them, query_start moved on with them), on the fused kernel's row groups
+// (kFastAttentionRows): the results are then the bits of the whole call.
+void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& shape,
+                         bool causal, std::int64_t query_start, float* scratch, AttentionKernel kernel);
+
 // output: (B, Tq, Dv). Throws std::invalid_argument for a bad shape or mask (check_attention_args) or when a span's
 // length is not the shape's element count.
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,

@@ -169,7 +169,8 @@ AttentionPlan plan_attention(const AttentionArgs& a) {
     plan.causal = a.causal;
     plan.query_start = check_attention_args(plan.shape, mask);
     plan.steps = a.steps;
-    plan.row_group = fused(plan) ? static_cast<std::int64_t>(kFastAttentionRows) : 1;
+    plan.fused = fused(plan);
+    plan.row_group = plan.fused ? static_cast<std::int64_t>(kFastAttentionRows) : 1;
 
     // (.., Tq, Tk) for each step, then (.., Tq, Dv) for the output, each checked against the tensor limit
     const std::size_t count = plan.steps ? 4 : 1;
@@ -198,7 +199,7 @@ std::vector<Result> attention(const AttentionArgs& a) {
     for_float(plan.dtype, [&]<class T>() {
         const auto qs = in_span<T>(a.q), ks = in_span<T>(a.k), vs = in_span<T>(a.v);
         if constexpr (std::is_same_v<T, float>) {
-            if (fused(plan)) {  // the fused kernel: never builds the (Tq, Tk) matrices
+            if (plan.fused) {  // the fused kernel: never builds the (Tq, Tk) matrices
                 attention_fast(out_span<float>(output), qs, ks, vs, plan.shape, mask);
                 return;
             }

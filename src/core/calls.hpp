@@ -87,6 +87,7 @@ struct AttentionPlan {
     std::int64_t query_start = 0;                   // in force (Tk - Tq unless given); 0 when not causal
     bool steps = false;
     std::vector<std::vector<std::int64_t>> results;  // the results' shapes, in attention()'s order
+    bool fused = false;  // the fused kernel runs it (attention_fast: float32, no steps), else the reference
     // Query rows the chosen kernel computes together: q split on a multiple of it (each part causal from its own
     // query_start) gives every output row the same bits as the whole call. 1 for the reference (row by row).
     std::int64_t row_group = 1;

@@ -43,7 +43,7 @@ function coreArgs({ q, k, v, args, out }, tensor) {
  * pool): plan(q, k, v, options, extra) reads the arguments as attention does and runs every check attention runs, in
  * its order and with its messages (the tensors' sizes, then the core's rules), copying nothing into the heap. Returns
  * readAttention's record with the core's plan: { dtype, batch, queries, keys, width, valueWidth, causal, queryStart,
- * steps, results (their shapes), rowGroup }.
+ * steps, results (their shapes), fused (the fused kernel runs it), rowGroup }.
  */
 export function attentionPlanner(core) {
   const maxTensorBytes = core.maxTensorBytes();

@@ -45,6 +45,31 @@ function packagedUrl(build) {
     : new URL('seqorder/seqorder_core.wasm', import.meta.url);
 }
 
+/** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool-shared.mjs). */
+const KERNEL_FILES = { simd128: 'seqorder_kernel.wasm', relaxed: 'seqorder_kernel_relaxed.wasm' };
+
+/** The packaged kernel module of a build: literal URL expressions, as packagedUrl's. */
+function packagedKernelUrl(build) {
+  return build === 'relaxed'
+    ? new URL('seqorder/seqorder_kernel_relaxed.wasm', import.meta.url)
+    : new URL('seqorder/seqorder_kernel.wasm', import.meta.url);
+}
+
+/**
+ * The kernel module of `build` beside the main module, which came from `url` (compileSeqorder's): the packaged one, or
+ * the file of that name in the same folder. undefined for a main module given as bytes (options.wasmBinary).
+ */
+export function kernelUrl(build, url) {
+  if (url === undefined) return undefined;
+  if (url.href === packagedUrl(build).href) return packagedKernelUrl(build);
+  return new URL(KERNEL_FILES[build], url);
+}
+
+/** Fetches and compiles a module, with loadSeqorder's errors: for the kernel module (kernelUrl). */
+export async function compileModule(url) {
+  return compile(await fetchBytes(url), url);
+}
+
 /** node's own modules, imported only under node, in a form bundlers for the web leave alone (and do not warn about). */
 export function nodeModule(name) {
   return import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', name].join(':'));

@@ -8,8 +8,9 @@
 // laid in place. The results are the bits one thread computes.
 import { attentionPlanner, version } from './api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
-import { compileSeqorder, instantiateCore, isNode, nodeModule } from './load.mjs';
+import { compileModule, compileSeqorder, instantiateCore, isNode, kernelUrl, nodeModule } from './load.mjs';
 import { modelMaker } from './pool-model.mjs';
+import { sharedKernel, sharedMemoryMissing } from './pool-shared.mjs';
 import { callsOf, cutRows } from './pool-split.mjs';
 import { startWorkers } from './workers.mjs';
 
@@ -192,26 +193,50 @@ function assemble(plan, out, sent, answers, arrays, spares) {
 }
 
 /**
+ * The shared memory of the pool's workers (pool-shared.mjs), or null for a pool that copies: `asked` is
+ * options.sharedMemory (true: required, and an Error says why it cannot be had; false: never; undefined: where this
+ * engine allows it and the kernel module loads).
+ */
+async function sharedMemoryFor(asked, build, url, count) {
+  if (asked === false) return null;
+  const missing = sharedMemoryMissing() ?? (url === undefined ? 'the kernel module is found beside the main module, which came as bytes (options.wasmBinary): give options.wasmUrl instead' : null);
+  if (missing) {
+    if (asked) throw new Error(`seqorder pool: options.sharedMemory: true, but the workers cannot share memory: ${missing}`);
+    return null;
+  }
+  try {
+    return await sharedKernel(await compileModule(kernelUrl(build, url)), count);
+  } catch (error) {
+    if (asked) throw error;
+    return null;  // a kernel module that is missing (an app that did not serve it) costs speed, not the pool
+  }
+}
+
+/**
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary: as loadSeqorder's (the module is fetched and compiled
- * once, here, and the compiled module sent to the workers).
+ * once, here, and the compiled module sent to the workers). sharedMemory: whether the workers share one memory for
+ * attention (sharedMemoryFor): the default is to, where the engine allows it.
  */
 export async function loadSeqorderPool(options) {
-  const { workers: asked, ...load } = readOptions('options', options, ['workers', 'simd', 'wasmUrl', 'wasmBinary']);
+  const { workers: asked, sharedMemory: sharing, ...load } = readOptions('options', options, ['workers', 'sharedMemory', 'simd', 'wasmUrl', 'wasmBinary']);
   if (asked !== undefined) {
     readNumber('options.workers', asked);
     if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
       throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
   }
+  optional(readBoolean)('options.sharedMemory', sharing);
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
   const plan = attentionPlanner(core);
   const spares = spareBuffers();
+  const shared = await sharedMemoryFor(sharing, core.build(), url, count);
+  const kernelName = core.attentionKernel();
   const workers = await startWorkers({
     count,
     start: await workerStarter(),
-    first: { op: 'load', args: { module: compiled, url: url?.href } },
+    first: (index) => ({ op: 'load', args: { module: compiled, url: url?.href, shared: shared?.stackOf(index) } }),
   });
 
   /**
@@ -222,7 +247,9 @@ export async function loadSeqorderPool(options) {
   async function attention(q, k, v, options) {
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
-    const sent = messages(read, read.plan, cutRows(read.plan, workers.size), spares, read.extra.transfer === true);
+    const runs = cutRows(read.plan, workers.size);
+    if (shared && read.plan.fused && shared.fits(read.plan, runs)) return shared.attention(read, runs, workers, kernelName);
+    const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
     const busy = new Set();
     const answers = Promise.all(sent.map(({ args, moved }) => {
       const index = workers.idlest(busy);
@@ -237,6 +264,8 @@ export async function loadSeqorderPool(options) {
     version,
     build: core.build(),
     workers: count,
+    /** Whether the workers share one memory for attention (the fused kernel's calls: float32, without steps). */
+    sharedMemory: shared !== null,
     attention,
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
     createModel: modelMaker(workers),

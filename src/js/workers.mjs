@@ -60,12 +60,14 @@ function adapt(worker, { message, failure }) {
 
 /**
  * Starts `count` workers (start(): a new Worker of either kind), sends each the op `first` ({ op, args }: loading the
- * module, say) and resolves when all of them have run it, to the set:
+ * module, say; or first(index) → the op of worker `index`, also when it replaces a worker that died) and resolves when
+ * all of them have run it, to the set:
  *   request(index, op, args, transfer) → a promise of the op's value on worker `index`
  *   idlest(skip)                        → the first worker with the fewest pending requests (not in `skip`): calls
  *                                         one after another go to the same worker, which stays warm
  *   size                                → the number of workers
  *   kill(index)                         → ends worker `index` as if it had died (what a crash does; for tests)
+ *   stopped()                           → a promise that every worker that died has stopped running
  *   close()                             → ends every worker; pending and later requests reject
  *   closed                              → why the set is closed (a message), or null
  * Rejects (after ending them) if any worker fails to run `first`.
@@ -73,6 +75,7 @@ function adapt(worker, { message, failure }) {
 export async function startWorkers({ count, start, first }) {
   const slots = new Array(count);
   let closed = null;  // why the set is closed, once it is
+  const ended = new Set();  // the terminations of workers that died, until they have stopped
   let nextId = 1;
 
   /** Starts worker `index` and resolves once it has run the first op (rejects if it fails to). */
@@ -83,7 +86,8 @@ export async function startWorkers({ count, start, first }) {
       failure: (reason) => died(slot, reason),
     });
     slots[index] = slot;
-    await send(slot, first.op, first.args);
+    const { op, args } = typeof first === 'function' ? first(index) : first;
+    await send(slot, op, args);
     slot.loaded = true;
   }
 
@@ -112,12 +116,15 @@ export async function startWorkers({ count, start, first }) {
     if (fatal) died(slot, `its module instance stopped (${error.message})`);
   }
 
-  /** Ends a worker, rejecting what it had pending with `error`. */
+  /** Ends a worker, rejecting what it had pending with `error`; resolves once it has stopped (node says when). */
   function end(slot, error) {
     slot.gone = true;
     for (const { reject } of slot.pending.values()) reject(error);
     slot.pending.clear();
-    return Promise.resolve(slot.port.terminate()).catch(() => {});
+    slot.ended = Promise.resolve(slot.port.terminate()).catch(() => {});
+    ended.add(slot.ended);
+    slot.ended.then(() => ended.delete(slot.ended));
+    return slot.ended;
   }
 
   function died(slot, reason) {
@@ -160,6 +167,11 @@ export async function startWorkers({ count, start, first }) {
     kill(index) {
       died(slots[index], 'it was killed');
     },
+    /**
+     * Resolves once every worker that died has stopped running (in node; a browser's terminate() says nothing of
+     * when): for memory they share, which a dying worker must not write after its calls have failed.
+     */
+    stopped: () => Promise.all([...ended]),
     close: () => close(),
     /** Why the set is closed (the message its requests reject with), or null while it is open. */
     get closed() {

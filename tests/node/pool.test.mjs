@@ -20,9 +20,13 @@ const { startWorkers } = await internal('workers.mjs');
 
 const so = await loadSeqorder();
 const WORKERS = 3;  // more than this machine's cores, so that calls split in three
-let pool;
-before(async () => { pool = await loadSeqorderPool({ workers: WORKERS }); });
-after(() => pool?.close());
+let pool;  // node's default: the workers share memory for attention (pool-shared.mjs)
+let copying;  // and a pool that copies, as browsers' pools do on pages that are not cross-origin isolated
+before(async () => {
+  pool = await loadSeqorderPool({ workers: WORKERS });
+  copying = await loadSeqorderPool({ workers: WORKERS, sharedMemory: false });
+});
+after(() => Promise.all([pool?.close(), copying?.close()]));
 
 const bytes = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
 
@@ -102,7 +106,12 @@ describe('pool-split: runs of rows', () => {
   });
 });
 
-describe('results: the bits one thread computes', () => {
+for (const [mode, poolOf] of [['shared memory', () => pool], ['copies', () => copying]]) describe(`results: the bits one thread computes (${mode})`, () => {
+  let pool;
+  before(() => { pool = poolOf(); });
+
+  test('the pool is the kind it says', () => assert.equal(pool.sharedMemory, mode === 'shared memory'));
+
   // [lead axes, Tq, Tk, D, Dv, options, dtype]
   const CASES = [
     [[], 600, 600, 64, 64, {}],
@@ -155,19 +164,22 @@ describe('results: the bits one thread computes', () => {
     }
   });
 
+  // (a pool whose workers share memory copies float32 inputs there once, and moves nothing)
   test('transfer: true moves the inputs\' buffers (one run each, copies for the others): same bits, inputs detached', async () => {
+    const moves = !pool.sharedMemory;
     for (const lead of [[], [4]]) {
       const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([...lead, 800, 32], 'float32', 10 + n));
       const want = so.attention(...make(), { causal: true });
       const [q, k, v] = make();
+      const length = q.data.length;
       assertSame(await pool.attention(q, k, v, { causal: true, transfer: true }), want, `[${lead}]`);
-      for (const t of [q, k, v]) assert.equal(t.data.length, 0, 'detached');
+      for (const t of [q, k, v]) assert.equal(t.data.length, moves ? 0 : length, moves ? 'detached' : 'left in place');
       // one buffer for q, k and v (self-attention on one array), and an out the pool must not move
       const [x] = make();
       const out = new Float32Array(x.data.length);
       const same = so.attention(x, x, x);
       assertSame(await pool.attention(x, x, x, { transfer: true, out }), same, 'self-attention');
-      assert.equal(x.data.length, 0);
+      assert.equal(x.data.length, moves ? 0 : length);
       assert.equal(out.length, x.shape.reduce((a, b) => a * b, 1), 'out stays with the caller');
     }
     // an input that shares its buffer with out is copied, never moved
@@ -264,20 +276,27 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await assert.rejects(loadSeqorderPool({ workers: 0 }), { name: 'RangeError', message: /^options\.workers must be an integer between 1 and 256, got 0/ });
     await assert.rejects(loadSeqorderPool({ workers: 1.5 }), { name: 'RangeError', message: /^options\.workers must be an integer/ });
     await assert.rejects(loadSeqorderPool({ workers: '2' }), { name: 'TypeError', message: /^options\.workers must be a number/ });
-    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, simd, wasmUrl, wasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, simd, wasmUrl, wasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ sharedMemory: 1 }), { name: 'TypeError', message: /^options\.sharedMemory must be true or false, got number 1/ });
+    const bytes = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
+    await assert.rejects(loadSeqorderPool({ wasmBinary: bytes, sharedMemory: true }), { name: 'Error', message: /^seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the kernel module is found beside the main module, which came as bytes/ });
+    const byBytes = await loadSeqorderPool({ wasmBinary: bytes, workers: 1 });  // sharedMemory unset: it copies
+    assert.equal(byBytes.sharedMemory, false);
+    await byBytes.close();
     await assert.rejects(loadSeqorderPool({ simd: 'avx' }), { name: 'RangeError', message: /^options\.simd must be one of/ });
     await assert.rejects(loadSeqorderPool({ wasmUrl: 'nowhere/seqorder_core.wasm' }), /could not be loaded from file:.*nowhere/);
   });
 
   test('the pool reports what it runs', () => {
     assert.equal(pool.workers, WORKERS);
+    assert.equal(pool.sharedMemory, true, 'node has shared memory: the default pool uses it');
     assert.equal(pool.build, 'simd128');
     assert.equal(pool.version, so.version);
     assert.ok(Object.isFrozen(pool));
   });
 });
 
-test("simd: 'relaxed': the workers run the relaxed module, with its bits (node started with relaxed SIMD)", () => {
+test("simd: 'relaxed': the workers run the relaxed modules (main and kernel), with its bits (node started with relaxed SIMD)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
   const script = path.join(dir, 'relaxed.mjs');
   writeFileSync(script, `
@@ -287,13 +306,23 @@ const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });
 const x = { data: Float32Array.from({ length: 700 * 64 }, (_, n) => Math.sin(n)), shape: [700, 64] };
 const a = so.attention(x, x, x, { causal: true }).data;
 const b = (await pool.attention(x, x, x, { causal: true })).data;
-console.log(JSON.stringify({ builds: [so.build, pool.build], same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)) }));
+console.log(JSON.stringify({ builds: [so.build, pool.build], shared: pool.sharedMemory, same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)) }));
 await pool.close();
 `);
   const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
   assert.equal(child.status, 0, child.stderr);
-  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], same: true });
+  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], shared: true, same: true });
+});
+
+// (the relaxed one compiles only with relaxed SIMD: the relaxed test below runs it)
+test('the kernel module imports nothing but a shared memory, and exports what pool-shared.mjs calls', () => {
+  for (const file of ['seqorder_kernel.wasm']) {
+    const module = new WebAssembly.Module(readFileSync(path.join(lib, 'seqorder', file)));
+    assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }], file);
+    assert.deepEqual(WebAssembly.Module.exports(module).map((e) => `${e.name}:${e.kind}`).sort(),
+      ['__heap_base:global', '__stack_pointer:global', 'attention_rows:function', 'scratch_bytes:function'], file);
+  }
 });
 
 describe('failures', () => {

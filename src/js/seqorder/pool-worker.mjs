@@ -6,6 +6,7 @@ import { instantiateCore } from '../load.mjs';
 import { serve } from '../workers.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
+let kernel = null;  // its instance of the kernel module on the pool's shared memory, if the pool has one (../pool-shared.mjs)
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 
 /** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
@@ -37,10 +38,27 @@ function modelOf(id) {
 }
 
 const ops = {
-  /** module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages). → its build */
-  async load({ module, url }) {
+  /**
+   * module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages); shared (where the
+   * pool shares memory): { module: the kernel module, memory: the shared memory, stackTop: this worker's stack }.
+   * → its build
+   */
+  async load({ module, url, shared }) {
     so = makeApi(await instantiateCore(module, url));
+    if (shared) {
+      kernel = (await WebAssembly.instantiate(shared.module, { env: { memory: shared.memory } })).exports;
+      kernel.__stack_pointer.value = shared.stackTop;
+    }
     return { value: so.build };
+  },
+
+  /**
+   * calls: attention_rows's arguments (addresses in the shared memory, where q, k and v are), run in turn with the
+   * kernel `kernel`; the outputs are written there. → nothing
+   */
+  kernelAttention({ calls, kernel: which }) {
+    for (const args of calls) kernel.attention_rows(...args, which);
+    return { value: undefined };
   },
 
   /**

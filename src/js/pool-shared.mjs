@@ -1,0 +1,143 @@
+// The pool's shared-memory path (pool.mjs): where this engine lets workers share memory (node; browsers on a
+// cross-origin isolated page), one WebAssembly.Memory is shared by the pool's workers, each running the kernel module
+// (seqorder_kernel.wasm: the fused attention alone, src/bindings/kernel.cpp) on it. A call's q, k and v are written
+// there once; each worker computes its runs of rows in place (pool-split.mjs's cuts, on the fused kernel's row groups,
+// so the results are the bits of one thread) and answers with nothing but "done"; the output is read once. Nothing is
+// copied per worker, and no result crosses a message: what is left of the pool's cost is the copies in and out and
+// waking the workers.
+//
+// The memory: [0, heapBase) is the kernel module's own (its data, and the stack of the instance on this thread, which
+// is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through
+// its __stack_pointer); then the area of the call running: q, k, v, the output, and each run's scratch memory. Calls
+// take the area in turn: one waits until every worker of the call before it has finished.
+import { checkStillThere } from './arguments.mjs';
+import { isNode } from './load.mjs';
+import { callsOf } from './pool-split.mjs';
+
+const PAGE = 65536;
+const MAX_PAGES = 32768;  // 2 GiB: the kernel module's declared maximum (CMakeLists.txt, --max-memory)
+const STACK_BYTES = 65536;  // each worker's stack (the kernel uses a few hundred bytes of it)
+const ALIGN = 64;  // every tensor and scratch block starts on a cache line
+const KERNELS = { splat_in_loop: 0, splat_per_block: 1 };  // attention_rows's `kernel` (kernel.cpp)
+
+const alignUp = (n) => Math.ceil(n / ALIGN) * ALIGN;
+
+/** Why workers cannot share memory here (a message), or null when they can. */
+export function sharedMemoryMissing() {
+  if (typeof SharedArrayBuffer !== 'function')
+    return 'this engine has no SharedArrayBuffer (browsers offer it only to cross-origin isolated pages: served with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+  if (!isNode && globalThis.crossOriginIsolated !== true)
+    return 'the page is not cross-origin isolated (serve it with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+  try {
+    new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  } catch (error) {
+    return `this engine makes no shared WebAssembly memory (${error.message})`;
+  }
+  return null;
+}
+
+/** The calls of the kernel module a run makes: attention_rows's arguments (after the kernel's number), in order. */
+function runCalls(plan, [first, end], at) {
+  const { queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
+  return callsOf(plan, first, end).map(({ item, items, row, rows }) => [
+    at.output + 4 * (item * Tq + row) * Dv,
+    at.q + 4 * (item * Tq + row) * D,
+    at.k + 4 * item * Tk * D,
+    at.v + 4 * item * Tk * Dv,
+    items, rows, Tk, D, Dv,
+    plan.causal ? 1 : 0,
+    plan.causal ? plan.queryStart + row : 0,
+    at.scratch,
+  ]);
+}
+
+/**
+ * The shared memory of a pool of `count` workers, over the compiled kernel module: { stackOf(index) (the worker's
+ * share: { module, memory, stackTop }, for its 'load' op), fits(plan) (whether a call fits in 2 GiB), attention(read,
+ * runs, workers, kernelName) (a promise of the call's output tensor) }.
+ */
+export async function sharedKernel(module, count) {
+  // 1 MiB to start (more than the module's own data and stack); grown for the stacks, then for each call
+  const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
+  const own = (await WebAssembly.instantiate(module, { env: { memory } })).exports;  // asked sizes only
+  const heapBase = alignUp(own.__heap_base.value);
+  const areaBase = heapBase + count * STACK_BYTES;
+  let running = null;  // the call holding the area: a promise that settles when its workers are done, else null
+
+  /** The area's layout for a call: byte offsets of q, k, v, the output and the runs' scratch, and its end. */
+  function layout(plan, runs) {
+    const { batch: B, queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
+    const at = { q: areaBase };
+    at.k = alignUp(at.q + 4 * B * Tq * D);
+    at.v = alignUp(at.k + 4 * B * Tk * D);
+    at.output = alignUp(at.v + 4 * B * Tk * Dv);
+    at.scratch = alignUp(at.output + 4 * B * Tq * Dv);
+    const scratch = alignUp(own.scratch_bytes(Math.max(Tk, 1), D, Dv));
+    at.end = at.scratch + runs * scratch;
+    at.scratchBytes = scratch;
+    return at;
+  }
+
+  /** The memory holds at least `bytes` (grown, in whole pages). */
+  function reserve(bytes) {
+    const pages = Math.ceil(bytes / PAGE) - memory.buffer.byteLength / PAGE;
+    if (pages > 0) memory.grow(pages);
+  }
+  reserve(areaBase);
+
+  return {
+    stackOf: (index) => ({ module, memory, stackTop: heapBase + (index + 1) * STACK_BYTES }),
+
+    /** Whether the call's tensors and scratch fit in the shared memory's 2 GiB (else the pool copies, as without it). */
+    fits: (plan, runs) => layout(plan, runs.length).end <= MAX_PAGES * PAGE,
+
+    /**
+     * The call read by the pool (read: attentionPlanner's record; its plan fused) on the workers, its rows cut into
+     * `runs`: a promise of the output tensor, written into read.out when given.
+     */
+    async attention(read, runs, workers, kernelName) {
+      while (running) await running;
+      let release;
+      running = new Promise((resolve) => { release = resolve; });
+      try {
+        const { plan } = read;
+        const at = layout(plan, runs.length);
+        reserve(at.end);
+        const heap = memory.buffer;
+        for (const [name, record] of [['q', read.q], ['k', read.k], ['v', read.v]]) {
+          checkStillThere(record.data);
+          const { buffer, byteOffset, length } = record.data;
+          new Float32Array(heap, at[name], length).set(new Float32Array(buffer, byteOffset, length));
+        }
+        const busy = new Set();
+        const done = runs.map((run, r) => {
+          const index = workers.idlest(busy);
+          busy.add(index);
+          const calls = runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes });
+          return workers.request(index, 'kernelAttention', { calls, kernel: KERNELS[kernelName] });
+        });
+        // the result's array made while the workers run (its pages touched now, not while the caller waits)
+        const count = plan.batch * plan.queries * plan.valueWidth;
+        const data = read.out ? null : new Float32Array(count);
+        const settled = await Promise.allSettled(done);
+        const failed = settled.find((outcome) => outcome.status === 'rejected');
+        if (failed) {
+          await workers.stopped();  // a worker that died mid-run must not write into the next call's area
+          throw failed.reason;
+        }
+        const output = new Float32Array(memory.buffer, at.output, count);
+        const shape = plan.results.at(-1);
+        if (read.out) {
+          checkStillThere(read.out);
+          new Float32Array(read.out.buffer, read.out.byteOffset, read.out.length).set(output);
+          return { data: read.out.view, shape, dtype: 'float32' };
+        }
+        data.set(output);
+        return { data, shape, dtype: 'float32' };
+      } finally {
+        running = null;
+        release();
+      }
+    },
+  };
+}
