@@ -1,6 +1,9 @@
 // A tiny static file server for the lesson page (dist/site), on 127.0.0.1 only.
-//   node scripts/serve.mjs [root]          serves root (default dist/site) on $PORT or 8080 and prints the URL
-//   import { startServer } from './serve.mjs'; const { url, close } = await startServer({ root, port: 0 });
+//   node scripts/serve.mjs [root] [--isolated]   serves root (default dist/site) on $PORT or 8080 and prints the URL
+//   import { startServer } from './serve.mjs'; const { url, close } = await startServer({ root, port: 0, isolated });
+// isolated: every response carries the headers that make the pages cross-origin isolated (ISOLATION_HEADERS), so that
+// they may share memory with their workers: the pool then does (src/js/pool-shared.mjs). Any static host that can set
+// headers can do the same.
 // `intercept(request, response, pathname)` (tests) may answer a request itself: it returns true when it has.
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
@@ -22,11 +25,19 @@ const TYPES = {
   '.ts': 'text/plain; charset=utf-8',
 };
 
+/** What makes a page cross-origin isolated (and its same-origin files loadable by it). */
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+  'cross-origin-resource-policy': 'same-origin',
+};
+
 /** Serves `root` over HTTP on host:port (port 0 picks a free one). Resolves to { url, close() }. */
-export function startServer({ root, port = 0, host = '127.0.0.1', intercept }) {
+export function startServer({ root, port = 0, host = '127.0.0.1', intercept, isolated = false }) {
   const base = path.resolve(root);
   const server = createServer(async (request, response) => {
     try {
+      if (isolated) for (const [name, value] of Object.entries(ISOLATION_HEADERS)) response.setHeader(name, value);
       const { pathname } = new URL(request.url, 'http://localhost');
       if (intercept && (await intercept(request, response, pathname))) return;
       let file = path.resolve(base, '.' + decodeURIComponent(pathname));
@@ -68,10 +79,12 @@ export function startServer({ root, port = 0, host = '127.0.0.1', intercept }) {
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const root = process.argv[2] ?? 'dist/site';
+  const args = process.argv.slice(2);
+  const isolated = args.includes('--isolated');
+  const root = args.find((arg) => !arg.startsWith('--')) ?? 'dist/site';
   const port = Number(process.env.PORT ?? 8080);
-  startServer({ root, port }).then(
-    ({ url }) => console.log(`seqorder: serving ${root} at ${url} (Ctrl+C stops)`),
+  startServer({ root, port, isolated }).then(
+    ({ url }) => console.log(`seqorder: serving ${root} at ${url}${isolated ? ', cross-origin isolated' : ''} (Ctrl+C stops)`),
     (error) => {
       console.error(`seqorder: cannot serve on 127.0.0.1:${port}: ${error.message}`);
       process.exit(1);

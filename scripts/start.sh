@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-exec node scripts/serve.mjs dist/site
+# --isolated: the pages are cross-origin isolated, so the pool's workers share memory (the README's "The pool")
+exec node scripts/serve.mjs dist/site --isolated

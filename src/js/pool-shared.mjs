@@ -22,16 +22,23 @@ const KERNELS = { splat_in_loop: 0, splat_per_block: 1 };  // attention_rows's `
 
 const alignUp = (n) => Math.ceil(n / ALIGN) * ALIGN;
 
-/** Why workers cannot share memory here (a message), or null when they can. */
+/**
+ * Why workers cannot share memory here (a message), or null when they can: browsers allow it only on cross-origin
+ * isolated pages, and only some of them even there. The test is what the pool does, a shared WebAssembly.Memory posted
+ * through a MessageChannel (WebKitGTK, say, makes shared memories on such a page but cannot post them).
+ */
 export function sharedMemoryMissing() {
-  if (typeof SharedArrayBuffer !== 'function')
-    return 'this engine has no SharedArrayBuffer (browsers offer it only to cross-origin isolated pages: served with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
   if (!isNode && globalThis.crossOriginIsolated !== true)
     return 'the page is not cross-origin isolated (serve it with the headers Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp)';
+  let channel;
   try {
-    new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    channel = new MessageChannel();
+    channel.port1.postMessage(new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true }));
   } catch (error) {
-    return `this engine makes no shared WebAssembly memory (${error.message})`;
+    return `this engine cannot post a shared WebAssembly memory to a worker (${error.name}: ${error.message})`;
+  } finally {
+    channel?.port1.close();
+    channel?.port2.close();
   }
   return null;
 }

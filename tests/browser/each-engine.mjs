@@ -4,18 +4,19 @@
 //                setUp: async (s) => { … } }, (s) => {
 //     test(`${s.engine}: …`, async () => { await s.browser.press('Escape'); … s.site.requests … });
 //   });
-// `s.site` and `s.browser` are set by the suite's before hook, which serves `answers` (path → response, as
-// site.answer takes), opens the page `open` (a path), then runs `setUp(s)`; its after hook closes both.
+// `s.site` and `s.browser` are set by the suite's before hook, which serves the site (cross-origin isolated with
+// `isolated: true`) and `answers` (path → response, as site.answer takes), opens the page `open` (a path), then runs
+// `setUp(s)`; its after hook closes both.
 import { describe, before, after } from 'node:test';
 import { ENGINES, openBrowser } from './engines/index.mjs';
 import { startSite } from './site.mjs';
 
-export function eachEngine({ requires, viewport, answers = {}, open, setUp }, body) {
+export function eachEngine({ requires, isolated, viewport, answers = {}, open, setUp }, body) {
   for (const engine of ENGINES) {
     describe(engine, () => {
       const s = { engine, site: null, browser: null };
       before(async () => {
-        s.site = await startSite({ requires });
+        s.site = await startSite({ requires, isolated });
         for (const [pathname, response] of Object.entries(answers)) s.site.answer(pathname, response);
         s.browser = await openBrowser(engine, { viewport });
         if (open !== undefined) await s.browser.goto(new URL(open, s.site.origin).href);

@@ -1,7 +1,8 @@
 // loadSeqorderPool in every engine (tests/browser/engines): Web Workers started from a page under the site's
-// Content-Security-Policy (no SharedArrayBuffer: the page is not cross-origin isolated). Its results are the bits
-// so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its call and
-// is replaced, close() rejects what is pending, and nothing is recorded as an error.
+// Content-Security-Policy, on a site served as plain static hosts serve it (no SharedArrayBuffer: the pool copies) and
+// on one served cross-origin isolated (the workers share memory: pool-shared.mjs). Either way its results are the
+// bits so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its
+// call and is replaced, close() rejects what is pending, and nothing is recorded as an error.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -25,8 +26,9 @@ const CASES = [
 // inputs' generator (tests/node/random.mjs, free of imports) beside it, so that the page makes the inputs node makes.
 const CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(indexHtml())[0];
 
-eachEngine({
+for (const isolated of [false, true]) eachEngine({
   requires: 'lib/seqorder/pool-worker.mjs',
+  isolated,
   answers: {
     '/__pool/index.html': { type: 'html', body: `<!doctype html><head>${CSP}<title>pool</title><link rel="icon" href="/favicon.svg"></head>` },
     '/__pool/random.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/random.mjs'), 'utf8') },
@@ -38,7 +40,15 @@ eachEngine({
     globalThis.pool = await loadSeqorderPool({ workers: 3 });
   }),
 }, (s) => {
-  test(`${s.engine}: results: the bits so.attention computes in the page, and in node`, async () => {
+  const mode = isolated ? 'cross-origin isolated' : 'not isolated';
+  // (WebKitGTK makes shared memories on an isolated page but cannot post them to a worker: its pool copies)
+  const shares = isolated && s.engine !== 'webkit';
+  test(`${s.engine} (${mode}): the pool shares memory where the page is cross-origin isolated and the engine can`, async () => {
+    const seen = await s.browser.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, shared: globalThis.pool.sharedMemory }));
+    assert.deepEqual(seen, { isolated, shared: shares });
+  });
+
+  test(`${s.engine} (${mode}): results: the bits so.attention computes in the page, and in node`, async () => {
     // each case's inputs from seeds, made alike here and in the page
     const seeded = ([lead, Tq, Tk, D, Dv, , dtype]) =>
       [[[...lead, Tq, D], Tq], [[...lead, Tk, D], Tk + 1], [[...lead, Tk, Dv], Tk + 2]].map(([shape, seed]) => ({ shape, dtype, seed }));
@@ -70,7 +80,7 @@ eachEngine({
     });
   });
 
-  test(`${s.engine}: errors: so.attention's class and message, as a rejection`, async () => {
+  test(`${s.engine} (${mode}): errors: so.attention's class and message, as a rejection`, async () => {
     const pairs = await s.browser.evaluate(async () => {
       const x = { data: new Float32Array(12), shape: [3, 4] };
       const bad = [
@@ -91,7 +101,7 @@ eachEngine({
     assert.ok(pairs.every(([, want]) => /^(TypeError|RangeError): /.test(want)));
   });
 
-  test(`${s.engine}: a killed worker rejects its call with a clear Error and is replaced; close() rejects what is pending`, async () => {
+  test(`${s.engine} (${mode}): a killed worker rejects its call with a clear Error and is replaced; close() rejects what is pending`, async () => {
     const outcome = await s.browser.evaluate(async () => {
       const { workersOf } = await import('/lib/pool.mjs');
       const x = { data: new Float32Array(1500 * 64).fill(0.5), shape: [1500, 64] };
@@ -111,8 +121,9 @@ eachEngine({
     assert.match(outcome.later, /^seqorder pool: the pool is closed/);
   });
 
-  test(`${s.engine}: the worker script came from the site, and nothing was recorded as an error`, async () => {
+  test(`${s.engine} (${mode}): the worker script came from the site, and nothing was recorded as an error`, async () => {
     assert.ok(s.site.requests.some((r) => r.path === '/lib/seqorder/pool-worker.mjs'), 'pool-worker.mjs was fetched');
+    assert.equal(s.site.requests.some((r) => r.path === '/lib/seqorder/seqorder_kernel.wasm'), shares, 'the kernel module is fetched only to share memory');
     assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
     assert.deepEqual(await s.browser.errors(), []);
   });

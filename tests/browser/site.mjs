@@ -44,11 +44,12 @@ export function withScripts(html, sources) {
 const TYPE = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', wasm: 'application/wasm' };
 
 /**
- * Serves the site (after checking that `requires`, a file the test needs, was built). Resolves to
+ * Serves the site (after checking that `requires`, a file the test needs, was built; `isolated`: with the headers that
+ * make its pages cross-origin isolated, scripts/serve.mjs's ISOLATION_HEADERS). Resolves to
  * { url, origin, requests, answer(path, response), reset(), close() }. A response is { status = 200, type, body }
  * (type: 'html', 'js', 'wasm' or a content type; body: string or Buffer), or a function of the request returning one.
  */
-export async function startSite({ requires = 'index.html' } = {}) {
+export async function startSite({ requires = 'index.html', isolated = false } = {}) {
   assert.ok(existsSync(path.join(siteDir, requires)), `no ${requires} in ${siteDir}: run npm run build first`);
   const answers = new Map();
   const requests = [];
@@ -61,6 +62,7 @@ export async function startSite({ requires = 'index.html' } = {}) {
   };
   const server = await startServer({
     root: siteDir,
+    isolated,
     intercept(request, response, pathname) {
       const page = pathname.endsWith('/') ? `${pathname}index.html` : pathname;
       const answer = answers.get(pathname) ?? answers.get(page);

@@ -68,7 +68,9 @@ function startWorker() {
         setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed
           ? ', with its relaxed-SIMD build'
           : ' (this browser does not run relaxed SIMD: that column stays empty)'}${data.poolWorkers
-          ? `, and a pool of ${data.poolWorkers} workers`
+          ? `, and a pool of ${data.poolWorkers} workers (${data.poolShared
+            ? 'sharing memory'
+            : 'copying: shared memory needs a cross-origin isolated page'})`
           : ` (no pool: ${data.poolError})`}. Ready.`);
         start.disabled = false;
         break;

@@ -3,8 +3,9 @@
 // from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
 //
 // Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
-// Worker -> page: { type: 'ready', version, relaxed, poolWorkers, poolError } once loaded (relaxed: whether the relaxed
-//   build runs here; poolWorkers: the pool's size, or 0 with poolError saying why there is none); then
+// Worker -> page: { type: 'ready', version, relaxed, poolWorkers, poolShared, poolError } once loaded (relaxed: whether
+//   the relaxed build runs here; poolWorkers: the pool's size, or 0 with poolError saying why there is none;
+//   poolShared: whether its workers share memory); then
 //   for a run { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
 //   or { type: 'error', message }.
 import { loadSeqorder, loadSeqorderPool } from '../lib/seqorder.mjs';
@@ -30,7 +31,7 @@ const ready = Promise.all([
 }));
 ready.then(
   ({ so, relaxed, pool, poolError }) => self.postMessage({
-    type: 'ready', version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolError,
+    type: 'ready', version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolShared: pool?.sharedMemory, poolError,
   }),
   (error) => self.postMessage({ type: 'error', message: String(error?.message ?? error) }),
 );
