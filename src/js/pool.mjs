@@ -3,9 +3,10 @@
 //
 // A call is read and checked on the calling thread exactly as so.attention reads and checks it (api.mjs's
 // attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
-// involved. The core's plan says how the work may be split (pool-split.mjs); each worker gets its slabs of q, k and v
-// (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are
-// laid in place. The results are the bits one thread computes.
+// involved. The core's plan says how the work may be split (pool-split.mjs). Where the workers share memory
+// (pool-shared.mjs), a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q,
+// k and v (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the
+// parts are laid in place. Either way the results are the bits one thread computes.
 import { attentionPlanner, version } from './api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
 import { compileModule, compileSeqorder, instantiateCore, isNode, kernelUrl, nodeModule } from './load.mjs';

@@ -282,18 +282,29 @@ export interface PoolOptions extends LoadOptions {
    * (navigator.hardwareConcurrency in browsers, os.availableParallelism() in node).
    */
   workers?: number;
+  /**
+   * Whether the workers share one WebAssembly.Memory for attention's float32 calls without steps: q, k and v are then
+   * written there once and each worker computes its rows in place (the kernel module seqorder_kernel.wasm, found
+   * beside the main module). Shared memory needs node, or a browser page that is cross-origin isolated (served with
+   * Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp) in an engine that can post
+   * a shared memory to a worker. true: required (loadSeqorderPool rejects with an Error saying why it cannot be had);
+   * false: never (the pool copies slabs to its workers); default: wherever it can be had. Same results either way.
+   */
+  sharedMemory?: boolean;
 }
 
 export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
   /**
    * Let the pool move the buffers of q.data, k.data and v.data to its workers instead of copying them (one copy
-   * fewer): those arrays are detached afterwards (length 0), so do not use them again. Default false.
+   * fewer): those arrays may be detached afterwards (length 0), so do not use them again. Default false. (A call the
+   * workers run in shared memory copies its inputs there once and moves nothing.)
    */
   transfer?: boolean;
 }
 
 /**
- * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed:
+ * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed (where
+ * it can be had, the workers share one memory: PoolOptions.sharedMemory):
  * each call is checked on the calling thread exactly as Seqorder.attention checks it, then its batch items and query
  * rows are spread over the workers. Results are the bits Seqorder.attention computes on one thread. Models can live
  * in the workers too (createModel), each trained on its own core.
@@ -304,6 +315,8 @@ export interface SeqorderPool {
   readonly build: SimdBuild;
   /** How many workers the pool has. */
   readonly workers: number;
+  /** Whether its workers share one memory for attention (see PoolOptions.sharedMemory). */
+  readonly sharedMemory: boolean;
   /**
    * Seqorder.attention on the workers: a promise of what it returns, rejected with the TypeError or RangeError it
    * throws (before any worker is involved), or with an Error if a worker dies during the call or the pool is closed.

@@ -123,8 +123,8 @@ async function runPage(url, { route } = {}) {
 }
 
 /** Serves `dir` on 127.0.0.1 until the tests end; resolves to its URL. */
-async function serve(dir) {
-  const server = await startServer({ root: dir, port: 0 });
+async function serve(dir, { isolated = false } = {}) {
+  const server = await startServer({ root: dir, port: 0, isolated });
   cleanups.push(() => server.close());
   return server.url;
 }
@@ -143,7 +143,7 @@ const POOL_APP = `import { loadSeqorderPool } from 'seqorder';
 const pool = await loadSeqorderPool({ workers: 2 });
 const x = { data: new Float32Array(512 * 64).fill(0.5), shape: [512, 64] };
 const y = await pool.attention(x, x, x, { causal: true });
-console.log('seqorder pool', pool.workers, y.shape.join('x'));
+console.log('seqorder pool', pool.workers, y.shape.join('x'), pool.sharedMemory ? 'shared' : 'copies');
 await pool.close();
 `;
 
@@ -235,7 +235,8 @@ test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
     'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
-    'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool.mjs', 'dist/lib/seqorder/pool-worker.mjs']) {
+    'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool.mjs', 'dist/lib/seqorder/pool-worker.mjs',
+    'dist/lib/pool-shared.mjs', 'dist/lib/seqorder/seqorder_kernel.wasm']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
   const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/[^/]+|dist\/lib\/seqorder\/([^/]+\.wasm|pool-worker\.mjs))$/.test(f));
@@ -337,16 +338,19 @@ const word: string = so.taskWords[1];
 console.log(lossBefore, logits.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
 model.dispose();
 // a model in a pool's worker: the same methods, as promises, and train
-const pool = await loadSeqorderPool({ workers: 2 });
+const pool = await loadSeqorderPool({ workers: 2, sharedMemory: false });
+const shares: boolean = pool.sharedMemory;
 const remote: PoolModel<'float32'> = await pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 });
 const losses: Float64Array = await remote.train([task, task], { lr: 3e-3 });
 const remoteLogits: Tensor<'float32'> = await remote.forward(task.ids);
-console.log(losses.length, remoteLogits.shape, remote.worker, remote.config.width, remote.disposed);
+console.log(losses.length, remoteLogits.shape, remote.worker, remote.config.width, remote.disposed, shares);
 await remote.dispose();
 
 // Wrong calls must not type-check (an unused @ts-expect-error is itself an error, so loose types fail the build).
 // @ts-expect-error length must be a number
 so.positions('8', 16);
+// @ts-expect-error sharedMemory is a boolean
+void loadSeqorderPool({ sharedMemory: 'yes' });
 // @ts-expect-error unknown dtype
 so.positions(8, 16, { dtype: 'float16' });
 // @ts-expect-error unknown layout
@@ -485,7 +489,7 @@ test('Chromium: the Vite dev server (default settings) serves the README app sni
   assert.deepEqual(problems, []);
   assert.ok(existsSync(path.join(app, 'node_modules', '.vite', 'deps', 'seqorder.js')), 'Vite did not pre-bundle seqorder (the case that used to fail)');
   const pool = await runPage(`${url}pool.html`);
-  assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
+  assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
   assert.deepEqual(pool.problems, []);
 
   // a server that answers a missing .wasm with its index.html: the error names the URL, what came back and the fix
@@ -510,8 +514,12 @@ for (const name of Object.keys(BUNDLERS)) {
     assert.deepEqual(problems, []);
     if (name === 'vite' || name === 'webpack') {  // and a second page, the pool: the bundler builds its worker
       const pool = await runPage(`${url}pool.html`);
-      assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
+      assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
       assert.deepEqual(pool.problems, []);
+      // served cross-origin isolated, its workers share memory: the bundler emitted the kernel module too
+      const isolated = await runPage(`${await serve(dist, { isolated: true })}pool.html`);
+      assert.equal(isolated.line, 'seqorder pool 2 512x64 shared', isolated.problems.join('\n'));
+      assert.deepEqual(isolated.problems, []);
     }
   });
 }
