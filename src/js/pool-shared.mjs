@@ -43,7 +43,7 @@ export function sharedMemoryMissing() {
   return null;
 }
 
-/** The calls of the kernel module a run makes: attention_rows's arguments (after the kernel's number), in order. */
+/** The calls of the kernel module a run makes: attention_rows's arguments but the last (the kernel's number), in order. */
 function runCalls(plan, [first, end], at) {
   const { queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
   return callsOf(plan, first, end).map(({ item, items, row, rows }) => [
@@ -60,8 +60,8 @@ function runCalls(plan, [first, end], at) {
 
 /**
  * The shared memory of a pool of `count` workers, over the compiled kernel module: { stackOf(index) (the worker's
- * share: { module, memory, stackTop }, for its 'load' op), fits(plan) (whether a call fits in 2 GiB), attention(read,
- * runs, workers, kernelName) (a promise of the call's output tensor) }.
+ * share: { module, memory, stackTop }, for its 'load' op), fits(plan, runs) (whether a call fits in 2 GiB),
+ * attention(read, runs, workers, kernelName) (a promise of the call's output tensor) }.
  */
 export async function sharedKernel(module, count) {
   // 1 MiB to start (more than the module's own data and stack); grown for the stacks, then for each call
