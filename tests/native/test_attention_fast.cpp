@@ -29,6 +29,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "attention_fast.hpp"
@@ -239,6 +240,40 @@ TEST_CASE("the kernels give the same bits with NaN, infinite and zero values, an
                 for (std::size_t e = 0; e < Dv; ++e) REQUIRE(std::isfinite(out(i, e)));
         }
     }
+}
+
+TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratch, give the whole call's bits", "[attention_fast]") {
+    // What the pool's shared-memory workers do (src/bindings/kernel.cpp): each part is some rows of one batch item
+    // (cut on the row group), causal from its own query_start, in a scratch buffer of exactly the size asked for (so a
+    // sanitizer build catches any write past it), with either kernel.
+    const std::size_t rows = seqorder::kFastAttentionRows;
+    // (B, Tq, Tk, D, Dv, causal, query_start)
+    const std::vector<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, bool, std::int64_t>> cases = {
+        {1, 37, 37, 16, 16, true, 0}, {2, 29, 41, 8, 5, true, 12}, {3, 13, 13, 7, 9, false, 0},
+        {1, 64, 300, 64, 64, true, 236}, {1, 70, 520, 12, 17, false, 0}, {2, 9, 12, 5, 2, true, 3},
+    };
+    for (const auto& [B, Tq, Tk, D, Dv, causal, query_start] : cases)
+        for (const auto kernel : kKernels) {
+            const Tensor<float> q = testing::random_tensor<float>({B, Tq, D}, 91), k = testing::random_tensor<float>({B, Tk, D}, 92),
+                                v = testing::random_tensor<float>({B, Tk, Dv}, 93);
+            seqorder::use_attention_kernel(kernel);
+            const Tensor<float> whole = seqorder::attention_fast(q, k, v, {causal, causal ? std::optional(query_start) : std::nullopt});
+            seqorder::use_attention_kernel(std::nullopt);
+            std::vector<float> parts(B * Tq * Dv, std::numeric_limits<float>::quiet_NaN());
+            for (std::size_t b = 0; b < B; ++b)
+                for (std::size_t first = 0; first < Tq;) {  // parts of 1, 2, 3, ... row groups
+                    const std::size_t end = std::min(Tq, first + rows * (1 + first / rows % 3));
+                    std::vector<float> scratch(seqorder::attention_fast_scratch_size(Tk, D, Dv));
+                    const AttentionShape part{1, static_cast<std::int64_t>(end - first), static_cast<std::int64_t>(Tk),
+                                              static_cast<std::int64_t>(D), static_cast<std::int64_t>(Dv)};
+                    seqorder::attention_fast_rows(parts.data() + (b * Tq + first) * Dv, q.data().data() + (b * Tq + first) * D,
+                                                  k.data().data() + b * Tk * D, v.data().data() + b * Tk * Dv, part, causal,
+                                                  causal ? query_start + static_cast<std::int64_t>(first) : 0, scratch.data(), kernel);
+                    first = end;
+                }
+            for (std::size_t i = 0; i < parts.size(); ++i)
+                REQUIRE(std::bit_cast<std::uint32_t>(parts[i]) == std::bit_cast<std::uint32_t>(whole.data()[i]));
+        }
 }
 
 TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
