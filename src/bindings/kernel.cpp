@@ -5,7 +5,7 @@
 // planAttention) and lays out the memory (the tensors, each run's scratch, each worker's stack: see __stack_pointer).
 //
 // Built by CMake (target seqorder_kernel): compiled like the core with atomics and bulk memory added (a shared memory
-// needs them), linked by wasm-ld alone, and checked to import nothing else (scripts/check-kernel.mjs).
+// needs them) and linked by wasm-ld alone; tests/node/pool.test.mjs checks that it imports nothing else.
 #include <cstdint>
 
 #include "attention_fast.hpp"
