@@ -233,7 +233,7 @@ export async function loadSeqorderPool(options) {
   const plan = attentionPlanner(core);
   const spares = spareBuffers();
   const shared = await sharedMemoryFor(sharing, core.build(), url, count);
-  const kernelName = core.attentionKernel();
+  const kernelName = shared ? core.attentionKernel() : null;  // the probe's choice, for the kernel module's calls
   const workers = await startWorkers({
     count,
     start: await workerStarter(),
