@@ -169,12 +169,17 @@ export function readOut(name, out, dtype) {
   return record;
 }
 
+/** Whether the array readArray recorded still holds its elements (its buffer neither detached nor shrunk since). */
+export function stillThere(record) {
+  return record.length === 0 || lengthOf(record.view) >= record.length;
+}
+
 /**
  * Throws a TypeError unless the array recorded by readArray still holds what was read: its buffer detached or shrunk
  * since (by a getter of a later argument, say) would make the call read or write past it.
  */
 export function checkStillThere(record) {
-  if (record.length > 0 && !(lengthOf(record.view) >= record.length))
+  if (!stillThere(record))
     throw new TypeError(`${record.name}: its buffer was detached or shrunk after the arguments were read (it held ${record.length} elements)`);
 }
 

@@ -10,7 +10,7 @@
 // is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through
 // its __stack_pointer); then the area of the call running: q, k, v, the output, and each run's scratch memory. Calls
 // take the area in turn: one waits until every worker of the call before it has finished.
-import { checkStillThere } from './arguments.mjs';
+import { checkStillThere, stillThere } from './arguments.mjs';
 import { isNode } from './load.mjs';
 import { callsOf } from './pool-split.mjs';
 
@@ -116,31 +116,34 @@ export async function sharedKernel(module, count) {
           const { buffer, byteOffset, length } = record.data;
           new Float32Array(heap, at[name], length).set(new Float32Array(buffer, byteOffset, length));
         }
+        const Dv = plan.valueWidth;
         const busy = new Set();
         const done = runs.map((run, r) => {
           const index = workers.idlest(busy);
           busy.add(index);
           const calls = runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes });
-          return workers.request(index, 'kernelAttention', { calls, kernel: KERNELS[kernelName] });
+          // A run's rows are contiguous in the output: read as soon as its worker is done, on the core it has just
+          // freed, while the others still run (so only the last run's rows are read after the last answer). An `out`
+          // detached meanwhile is skipped here and reported below.
+          const [first, end] = run;
+          return workers.request(index, 'kernelAttention', { calls, kernel: KERNELS[kernelName] }).then(() => {
+            if (read.out && !stillThere(read.out)) return;
+            const rows = new Float32Array(memory.buffer, at.output + 4 * first * Dv, (end - first) * Dv);
+            (data ?? new Float32Array(read.out.buffer, read.out.byteOffset, read.out.length)).set(rows, first * Dv);
+          });
         });
         // the result's array made while the workers run (its pages touched now, not while the caller waits)
-        const count = plan.batch * plan.queries * plan.valueWidth;
-        const data = read.out ? null : new Float32Array(count);
+        const data = read.out ? null : new Float32Array(plan.batch * plan.queries * Dv);
         const settled = await Promise.allSettled(done);
         const failed = settled.find((outcome) => outcome.status === 'rejected');
         if (failed) {
           await workers.stopped();  // a worker that died mid-run must not write into the next call's area
           throw failed.reason;
         }
-        const output = new Float32Array(memory.buffer, at.output, count);
         const shape = plan.results.at(-1);
-        if (read.out) {
-          checkStillThere(read.out);
-          new Float32Array(read.out.buffer, read.out.byteOffset, read.out.length).set(output);
-          return { data: read.out.view, shape, dtype: 'float32' };
-        }
-        data.set(output);
-        return { data, shape, dtype: 'float32' };
+        if (!read.out) return { data, shape, dtype: 'float32' };
+        checkStillThere(read.out);
+        return { data: read.out.view, shape, dtype: 'float32' };
       } finally {
         running = null;
         release();

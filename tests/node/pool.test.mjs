@@ -164,6 +164,17 @@ for (const [mode, poolOf] of [['shared memory', () => pool], ['copies', () => co
     }
   });
 
+  test('an out detached while the call runs: a TypeError naming it, and the pool goes on', async () => {
+    const x = uniformTensor([2, 900, 32], 'float32', 8);
+    const out = new Float32Array(2 * 900 * 32);
+    const pending = pool.attention(x, x, x, { out }).then(() => undefined, (error) => error);
+    structuredClone(out.buffer, { transfer: [out.buffer] });  // while the workers compute
+    const error = await pending;
+    assert.ok(error instanceof TypeError, `${error}`);
+    assert.match(error.message, /^out: its buffer was detached/);
+    assertSame(await pool.attention(x, x, x), so.attention(x, x, x), 'the next call');
+  });
+
   // (a pool whose workers share memory copies float32 inputs there once, and moves nothing)
   test('transfer: true moves the inputs\' buffers (one run each, copies for the others): same bits, inputs detached', async () => {
     const moves = !pool.sharedMemory;
