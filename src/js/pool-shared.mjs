@@ -2,9 +2,9 @@
 // cross-origin isolated page), one WebAssembly.Memory is shared by the pool's workers, each running the kernel module
 // (seqorder_kernel.wasm: the fused attention alone, src/bindings/kernel.cpp) on it. A call's q, k and v are written
 // there once; each worker computes its runs of rows in place (pool-split.mjs's cuts, on the fused kernel's row groups,
-// so the results are the bits of one thread) and answers with nothing but "done"; the output is read once. Nothing is
-// copied per worker, and no result crosses a message: what is left of the pool's cost is the copies in and out and
-// waking the workers.
+// so the results are the bits of one thread) and answers with nothing but "done"; its rows of the output are read
+// once, as soon as it answers. Nothing is copied per worker, and no result crosses a message: what is left of the
+// pool's cost is the copies in and out and waking the workers.
 //
 // The memory: [0, heapBase) is the kernel module's own (its data, and the stack of the instance on this thread, which
 // is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through

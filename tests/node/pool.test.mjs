@@ -278,6 +278,34 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     }
   });
 
+  test('a call like the last one accepted but in one field is checked anew (the planner keeps only accepted plans)', async () => {
+    const x = f([2, 8, 4]);
+    const ok = [x, x, x, { causal: true, queryStart: 0, out: new Float32Array(64) }];
+    const variants = [
+      [x, x, x, { causal: true, queryStart: 1, out: new Float32Array(64) }],
+      [x, x, x, { causal: true, queryStart: 0, out: new Float32Array(63) }],
+      [x, { ...x, data: new Float32Array(63) }, x, { causal: true, queryStart: 0 }],
+      [x, { ...x, dtype: 'float64', data: new Float64Array(64) }, x, { causal: true, queryStart: 0 }],
+      [x, f([2, 7, 4]), x, { causal: true, queryStart: 0 }],
+    ];
+    for (const [n, args] of variants.entries()) {
+      const want = so.attention(...ok);
+      assertSame(await pool.attention(...ok), want, `accepted before variant ${n}`);
+      assert.throws(() => so.attention(...args), `variant ${n}: so.attention accepts it`);
+      let thrown;
+      try {
+        so.attention(...args);
+      } catch (error) {
+        thrown = error;
+      }
+      await assert.rejects(pool.attention(...args), (error) => error.constructor === thrown.constructor && error.message === thrown.message);
+    }
+    // the shapes a result hands out are the caller's own: changing one changes no later result
+    const first = await pool.attention(x, x, x);
+    first.shape.push(99);
+    assert.deepEqual((await pool.attention(x, x, x)).shape, [2, 8, 4]);
+  });
+
   test('transfer must be true or false', async () => {
     const x = f([4, 4]);
     await assert.rejects(pool.attention(x, x, x, { transfer: 1 }), { name: 'TypeError', message: 'transfer must be true or false, got number 1' });
