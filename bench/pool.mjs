@@ -12,6 +12,10 @@
 // A last row gives the CPU time per call (every thread counted) of the pool over seqorder's: the work the pool adds,
 // which the machine's load does not change much. Rounds are interleaved and each ratio is the median of the
 // per-round ratios (speedup() in web/js/bench-kernels.mjs); the load average is printed at the start and the end.
+// Each sample starts with one untimed call, so that every contender is timed in its steady state (threads awake,
+// caches and pages warm) at every T: the first call after a pause costs more (for the pool at T = 2048, ~1–3 ms:
+// waking its workers, and the calling thread's copies and checks on cold caches; onnxruntime-web's too), and a sample
+// of a few calls (large T) would weigh it far more than one of hundreds (small T).
 // Results: markdown tables on stdout, JSON in bench/results/pool.json (--quick: pool-quick.json, not committed).
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
@@ -83,6 +87,7 @@ function attentionContenders({ so, pools, copying, ort, sessions }, T, causal) {
  */
 let lastRan = '';
 const settle = () => sleep(lastRan === ortName ? 200 : 10);
+const WARM_CALLS = 1;  // untimed calls at the start of each sample (see the top of this file)
 
 /**
  * Calls each contender once, checks it (the pool: the bits seqorder computes on this thread; onnxruntime-web: within
@@ -120,6 +125,7 @@ async function runCase(contenders, rounds, label) {
     sampleSeconds: settings.sampleSeconds,
     time: wallSeconds,
     pause: settle,
+    warm: WARM_CALLS,
     onSample: (done, total) => {
       if (done === total || Date.now() - last > 2000) {
         last = Date.now();
@@ -196,7 +202,7 @@ function overheadTable(results) {
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
-const report = { machine: machine('wall clock (performance.now): the pool and onnxruntime-web run several threads'), settings: { quick, ...settings } };
+const report = { machine: machine('wall clock (performance.now): the pool and onnxruntime-web run several threads'), settings: { quick, ...settings, warmCallsPerSample: WARM_CALLS } };
 log(`seqorder pool benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
 const libraries = await load();
 report.versions = libraries.versions;
@@ -205,7 +211,7 @@ report.versions = libraries.versions;
 for (const causal of [false, true]) for (const c of attentionContenders(libraries, 128, causal)) for (let i = 0; i < 20; i++) await c.run();
 await sleep(300);
 
-report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds, pause: settle });
+report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds, pause: settle, warm: WARM_CALLS });
 log('  overhead at T = 256: done');
 
 report.attention = [];
@@ -222,7 +228,7 @@ report.seconds = (Date.now() - started) / 1000;
 const m = report.machine;
 const text = [
   `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ${report.loadAverageAtEnd.join(' ')} at the end.`,
-  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds; ratios are medians of per-round ratios.`,
+  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds, each sample after one untimed call; ratios are medians of per-round ratios.`,
   '',
   `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal).`,
   '',

@@ -151,9 +151,11 @@ async function secondsPerCall(run, time) {
  * `reps` calls, reps chosen so that a sample lasts about `sampleSeconds` (at least MIN_SAMPLE_SECONDS; a sample that
  * reads less than half that is taken again with twice the reps); `rounds` rounds interleaved, round r starting from
  * contender r (a contender's own, smaller `rounds` stops it early: for very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
- * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive).
+ * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive). `warm`
+ * untimed calls start each sample: then a sample times the steady state (threads awake, caches and pages warm), not
+ * the first call after a pause, whose extra cost would otherwise weigh more the fewer calls a sample holds.
  */
-export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause } = {}) {
+export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause, warm = 0 } = {}) {
   const runs = [];
   const sample = Math.max(sampleSeconds, MIN_SAMPLE_SECONDS);
   for (const c of contenders) {
@@ -169,6 +171,7 @@ export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, ti
       const r = runs[(j + round) % runs.length];
       if (r.samples.length >= r.rounds) continue;
       let seconds;
+      for (let n = 0; n < warm; n++) await r.run();
       for (;;) {
         seconds = await time(async () => {
           for (let n = 0; n < r.reps; n++) await r.run();
