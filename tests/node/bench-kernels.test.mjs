@@ -54,3 +54,26 @@ test('a slow call read once is trusted: one rep per sample, no calibration calls
   assert.equal(calls, 2);
   assert.ok(Math.abs(result.seconds - 0.2) < 0.002);
 });
+
+test('warm: that many untimed calls start each sample, and only the steady state is timed', async () => {
+  const clock = virtualClock();
+  let calls = 0;
+  // the first call after each pause costs 0.5 s, the others 0.2 s: a cold first call, then the steady state
+  let cold = true;
+  const contender = {
+    name: 'cold first', once: 0.2, run: () => {
+      calls += 1;
+      clock.contender('x', cold ? 0.5 : 0.2).run();
+      cold = false;
+    },
+  };
+  const pause = () => { cold = true; };
+  const [warmed] = await measure([contender], { rounds: 3, sampleSeconds: 0.05, time: clock.time, pause, warm: 2 });
+  assert.equal(calls, 3 * (2 + 1), 'two untimed calls and one timed, per sample');
+  assert.ok(Math.abs(warmed.seconds - 0.2) < 0.002, `${warmed.seconds} s per call, steady 0.2`);
+  calls = 0;
+  cold = true;
+  const [unwarmed] = await measure([contender], { rounds: 3, sampleSeconds: 0.05, time: clock.time, pause });
+  assert.equal(calls, 3);
+  assert.ok(Math.abs(unwarmed.seconds - 0.5) < 0.002, `${unwarmed.seconds} s per call: each sample its cold first call`);
+});
