@@ -2,7 +2,7 @@
 // trained there, a model has the bits of the same model trained on one thread (losses, parameters, logits, gradients,
 // attention weights); each model stays in the worker that created it, one per worker while there are free ones; its
 // errors are so.createModel's and the model's, class and message; dispose, a killed worker and close() end it clearly;
-// the README's example runs as written.
+// docs/pool.md's example runs as written.
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -227,9 +227,9 @@ describe('the end of a model', () => {
   });
 });
 
-test("the README's example of a model in the pool runs as written and prints what it says", () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-  const example = [...readme.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('pool.createModel('));
+test("docs/pool.md's example of a model in the pool runs as written and prints what it says", () => {
+  const doc = readFileSync(new URL('../../docs/pool.md', import.meta.url), 'utf8');
+  const example = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('pool.createModel('));
   const source = example.replace(/^ {2}/gm, '').replace("from 'seqorder'", `from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)}`);
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(child.status, 0, child.stderr);

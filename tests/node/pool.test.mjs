@@ -458,10 +458,9 @@ console.log(y.shape.join('x'), y.data[0]);
 ${close ? 'await pool.close();' : ''}
 `;
 
-  test("the README's example runs as written and prints what it says", () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('\n## Attention on several cores: the pool\n'));
-    const example = section.match(/```js\n([\s\S]*?)```/)[1];
+  test("docs/pool.md's first example runs as written and prints what it says", () => {
+    const doc = readFileSync(new URL('../../docs/pool.md', import.meta.url), 'utf8');
+    const example = doc.match(/```js\n([\s\S]*?)```/)[1];
     const child = run(example.replace("from 'seqorder'", `from ${JSON.stringify(packageUrl)}`));
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout.trim(), `${availableParallelism()} [ 2048, 64 ]`);

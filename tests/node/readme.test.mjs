@@ -1,4 +1,4 @@
-// The README's JS examples (the API's, and the trainable model's) run as written (against the built package) and
+// The README's JS example and the trainable model's (docs/api.md) run as written (against the built package) and
 // print what their comments say.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +11,10 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist');
-const examples = (await readFile(path.join(root, 'README.md'), 'utf8')).matchAll(/```js\n([\s\S]*?)```/g);
-const blocks = Array.from(examples, (m) => m[1]);
+/** The ```js blocks of a markdown file of the repository. */
+async function jsBlocks(file) {
+  return Array.from((await readFile(path.join(root, file), 'utf8')).matchAll(/```js\n([\s\S]*?)```/g), (m) => m[1]);
+}
 
 /** Runs `example` (importing the built package for 'seqorder') in a new node process; returns what it printed. */
 async function run(example) {
@@ -29,16 +31,17 @@ async function run(example) {
 }
 
 test('the README example runs and prints what its comments promise', async () => {
-  assert.ok(blocks[0], 'README.md has a ```js example');
-  const stdout = await run(blocks[0]);
+  const [example] = await jsBlocks('README.md');
+  assert.ok(example, 'README.md has a ```js example');
+  const stdout = await run(example);
   assert.match(stdout, /0, 1, 0, 1, 0, 1, 0, 1/);
   assert.match(stdout, /\[ 3, 3 \] \[ 3, 8 \]/);
-  assert.match(stdout, /RangeError width must be a positive even integer/);
+  assert.match(stdout, /RangeError: width must be a positive even integer/);
 });
 
-test('the README\'s model example trains a model and prints what its comments promise', async () => {
-  const example = blocks.find((b) => b.includes('so.createModel({ vocab: so.taskWords.length'));
-  assert.ok(example, 'README.md has the model example');
+test('the trainable model\'s example (docs/api.md) trains a model and prints what its comments promise', async () => {
+  const example = (await jsBlocks('docs/api.md')).find((b) => b.includes('so.createModel({ vocab: so.taskWords.length'));
+  assert.ok(example, 'docs/api.md has the model example');
   const stdout = await run(example);
   assert.match(stdout, /^accuracy 100\.0%$/m);
   assert.match(stdout, /^(\w+ ){11}\w+$/m, 'a sentence of 12 words');

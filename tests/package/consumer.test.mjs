@@ -1,11 +1,11 @@
 // The package as a consumer gets it: `npm pack` (whose prepack hook builds it), installed from the tarball into one
-// new project in a temporary folder, then used as the README's "Use it in your app" says, its snippets taken from the
-// README itself:
+// new project in a temporary folder, then used as docs/apps.md ("Use it in your app") says, its snippets taken from
+// that file itself, and the README's example:
 //   node: the app snippet with `import`, the CommonJS snippet with `require`, and what stays private;
 //   tsc --noEmit (strict; NodeNext and bundler resolution; a CommonJS file too): a typed example, where wrong calls
 //     must be type errors;
 //   Chromium (playwright-core): the app snippet served by the Vite dev server (default settings), built by Vite,
-//     webpack 5, esbuild and Rollup (the README's recipes), and in a plain static folder under the README's CSP; the
+//     webpack 5, esbuild and Rollup (docs/apps.md's recipes), and in a plain static folder under its CSP; the
 //     worker snippet; wasmUrl; and the errors a server that answers HTML or 404 gets;
 //   node: the onnxruntime-web and TensorFlow.js conversions.
 // The tools come from tests/package/package.json (npm ci --prefix tests/package); installing the tarball needs no
@@ -22,12 +22,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, checkTools, executablePath, importTool, root, sh, snippet, toolBin, toolUrl } from './tools.mjs';
+import { CHROMIUM_ARGS, checkTools, executablePath, importTool, root, sh, docSnippets, snippet, toolBin, toolUrl } from './tools.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-'));
 const app = path.join(work, 'app');
-const APP_SNIPPET = "console.log('seqorder'";  // a line only the README's app snippet has
+const APP_SNIPPET = "console.log('seqorder'";  // a line only docs/apps.md's app snippet has
 const APP_OUTPUT = 'seqorder float32 4x8 0.5';   // what it prints, as its comment says
 let packed;   // npm pack's report: { filename, files: [{ path, size }], ... }
 let browser;  // one Chromium for every page
@@ -80,7 +80,7 @@ function writeFiles(dir, files) {
 
 const CSP = "default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'";  // img-src: the icon
 
-/** A page that runs one module script, under the README's Content-Security-Policy. */
+/** A page that runs one module script, under docs/apps.md's Content-Security-Policy. */
 function indexHtml(script) {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="${CSP}"><title>consumer</title>
@@ -129,7 +129,7 @@ async function serve(dir, { isolated = false } = {}) {
   return server.url;
 }
 
-/** The README's app snippet as `file` in a new folder of the app, with index.html loading `script`. */
+/** docs/apps.md's app snippet as `file` in a new folder of the app, with index.html loading `script`. */
 function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
   const dir = path.join(app, name);
   let code = snippet('js', APP_SNIPPET);
@@ -147,7 +147,7 @@ console.log('seqorder pool', pool.workers, y.shape.join('x'), pool.sharedMemory 
 await pool.close();
 `;
 
-/** Bundlers: each builds the app snippet into a static folder (resolves to it), as the README says to. */
+/** Bundlers: each builds the app snippet into a static folder (resolves to it), as docs/apps.md says to. */
 const BUNDLERS = {
   async vite() {
     const dir = appFolder('vite-build', { file: 'main.js', script: './main.js' });
@@ -173,7 +173,7 @@ const BUNDLERS = {
     });
     const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
     // webpack's size hint (production mode) on the .wasm modules, larger than the 244 KiB it recommends for any asset,
-    // is the one message the README says to expect; anything else fails
+    // is the one message docs/apps.md says to expect; anything else fails
     const sizeHint = (m) => /^asset size limit: .*exceed the recommended size limit/s.test(m) &&
       [...m.matchAll(/^ {2}(\S+) \(/gm)].every(([, file]) => file.endsWith('.wasm'));
     assert.deepEqual([...errors, ...warnings].map((e) => e.message).filter((m) => !sizeHint(m)), [], 'webpack: errors or warnings');
@@ -245,7 +245,7 @@ test('the tarball holds the built package and nothing else', () => {
   assert.equal(packed.version, manifest.version);
 });
 
-test('node ESM: the README app snippet prints what it says; values, errors, the exported .wasm and what stays private',
+test('node ESM: the app snippet prints what it says; values, errors, the exported .wasm and what stays private',
   { timeout: 60_000 }, async () => {
     writeFileSync(path.join(app, 'snippet.mjs'), snippet('js', APP_SNIPPET));
     assert.equal((await sh(process.execPath, ['snippet.mjs'], { cwd: app })).stdout.trim(), APP_OUTPUT);
@@ -285,7 +285,7 @@ console.log(JSON.stringify({
     assert.match(r.missing, /could not be loaded from file:\/\/.*\/nowhere\/seqorder_core\.wasm: reading it failed .*wasmUrl/);
   });
 
-test('node CommonJS: the README require snippet prints what it says', { timeout: 60_000 }, async () => {
+test('node CommonJS: the require snippet prints what it says', { timeout: 60_000 }, async () => {
   const code = snippet('js', "require('seqorder')");
   writeFileSync(path.join(app, 'snippet.cjs'), code);
   const { stdout } = await sh(process.execPath, ['snippet.cjs'], { cwd: app });
@@ -419,6 +419,13 @@ for (const resolution of ['NodeNext', 'Bundler']) {
       { module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext', moduleResolution: resolution }));
 }
 
+test('tsc --noEmit --strict: the README\'s example, as written, type-checks (NodeNext and Bundler resolution)', { timeout: 90_000 }, async () => {
+  const [example] = docSnippets('README.md').filter((b) => b.lang === 'js');
+  assert.match(example?.code ?? '', /from 'seqorder'/, 'README.md has a ```js example');
+  await typecheck('readme-node', { 'readme.mts': example.code }, { module: 'NodeNext', moduleResolution: 'NodeNext' });
+  await typecheck('readme-bundler', { 'readme.ts': example.code }, { module: 'ESNext', moduleResolution: 'Bundler' });
+});
+
 test('tsc --noEmit: require() from a CommonJS TypeScript file gets the same types (NodeNext)', { timeout: 90_000 }, () =>
   typecheck('cjs', {
     'example.cts': `import seqorder = require('seqorder');
@@ -433,7 +440,7 @@ main();
 `,
   }, { module: 'NodeNext', moduleResolution: 'NodeNext' }));
 
-test('node: the README conversions to and from onnxruntime-web and TensorFlow.js tensors round-trip; (B, H, T, D) attention',
+test('node: the conversions to and from onnxruntime-web and TensorFlow.js tensors round-trip; (B, H, T, D) attention',
   { timeout: 90_000 }, async () => {
     // onnxruntime-web's Tensor is onnxruntime-common's (it re-exports it); @tensorflow/tfjs is tfjs-core with its
     // backends (here the CPU one). The snippet runs with those modules in place of the names it imports.
@@ -476,7 +483,7 @@ console.log(JSON.stringify({
     assert.deepEqual(r.ids, { dtype: 'int32', data: [2, 0, 1], isInt32: true });
   });
 
-test('Chromium: the Vite dev server (default settings) serves the README app snippet, and it runs', { timeout: 120_000 }, async () => {
+test('Chromium: the Vite dev server (default settings) serves the app snippet, and it runs', { timeout: 120_000 }, async () => {
   const dir = appFolder('vite-dev', { file: 'main.js', script: './main.js' });
   writeFiles(dir, { 'pool.js': POOL_APP, 'pool.html': indexHtml('./pool.js') });
   const { createServer } = await importTool('vite');
@@ -504,7 +511,7 @@ test('Chromium: the Vite dev server (default settings) serves the README app sni
 });
 
 for (const name of Object.keys(BUNDLERS)) {
-  test(`Chromium: the README app snippet built by ${name} runs`, { timeout: 180_000 }, async () => {
+  test(`Chromium: the app snippet built by ${name} runs`, { timeout: 180_000 }, async () => {
     const dist = await builds[name];
     const wasm = readdirSync(dist, { recursive: true }).filter((f) => f.endsWith('.wasm'));
     assert.ok(wasm.length > 0, `${name} emitted no .wasm`);
@@ -524,7 +531,7 @@ for (const name of Object.keys(BUNDLERS)) {
   });
 }
 
-test('Chromium: a plain static folder (README: cp dist/lib, import by path) runs the app and the worker snippet, under the CSP',
+test('Chromium: a plain static folder (docs/apps.md: cp dist/lib, import by path) runs the app and the worker snippet, under the CSP',
   { timeout: 120_000 }, async () => {
     const publicDir = appFolder('public', { importFrom: './seqorder/seqorder.mjs' });
     await sh('bash', ['-c', snippet('sh', 'public/seqorder')], { cwd: app });
@@ -547,7 +554,7 @@ worker.postMessage({ q: x, k: x, v: x });
     assert.deepEqual(worker.problems, []);
   });
 
-test('Chromium: wasmUrl (README) finds modules served from another folder; without it, the 404 names the URL and the fix',
+test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder; without it, the 404 names the URL and the fix',
   { timeout: 120_000 }, async () => {
     const dir = path.join(app, 'elsewhere');
     cpSync(path.join(app, 'node_modules', 'seqorder', 'dist', 'lib'), path.join(dir, 'lib'), { recursive: true });

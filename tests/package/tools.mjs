@@ -1,5 +1,5 @@
 // What the package tests need around the tarball: their tools (tests/package/package.json, installed by
-// `npm ci --prefix tests/package`), the README's snippets, a command runner with a time limit, and Chromium.
+// `npm ci --prefix tests/package`), docs/apps.md's snippets, a command runner with a time limit, and Chromium.
 // Not a test file itself (no .test.mjs).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -46,12 +46,9 @@ export async function sh(command, args, { timeout = 120_000, ...options } = {}) 
   }
 }
 
-/** The fenced blocks of the README's "Use it in your app" section, with their language: [{ lang, code }]. */
-export function readmeSnippets() {
-  const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Use it in your app\n');
-  assert.ok(start >= 0, 'README.md has no "## Use it in your app" section');
-  const section = readme.slice(start + 1, readme.indexOf('\n## ', start + 1));
+/** The fenced blocks of a markdown file (default docs/apps.md, "Use it in your app"), with their language: [{ lang, code }]. */
+export function docSnippets(file = 'docs/apps.md') {
+  const section = readFileSync(path.join(root, file), 'utf8');
   const blocks = [];
   for (const match of section.matchAll(/^( *)```(\w+)\n([\s\S]*?)^\1```$/gm)) {
     const indent = match[1].length;
@@ -60,10 +57,10 @@ export function readmeSnippets() {
   return blocks;
 }
 
-/** The one snippet of `lang` whose code contains `marker`. */
-export function snippet(lang, marker) {
-  const found = readmeSnippets().filter((b) => b.lang === lang && b.code.includes(marker));
-  assert.equal(found.length, 1, `README "Use it in your app": expected one \`\`\`${lang} block with ${JSON.stringify(marker)}, found ${found.length}`);
+/** The one snippet of `lang` in `file` (default docs/apps.md) whose code contains `marker`. */
+export function snippet(lang, marker, file = 'docs/apps.md') {
+  const found = docSnippets(file).filter((b) => b.lang === lang && b.code.includes(marker));
+  assert.equal(found.length, 1, `${file}: expected one \`\`\`${lang} block with ${JSON.stringify(marker)}, found ${found.length}`);
   return found[0].code;
 }
 
