@@ -424,18 +424,22 @@ inline Expected package_outcome(const Expected& broken, bool too_big, std::int64
     return {};
 }
 
-// Blocks a call of the package's path may allocate: when it throws, nothing bigger than its message (its rules are
-// checked before any allocation: calls.hpp); when it returns, nothing bigger than 8 times its inputs and results plus
-// 64 KiB (the kernels' scratch: padded panels of keys, a block of sines).
+// Blocks a call of the package's path may allocate (calls.hpp, "Memory"): when it throws, nothing bigger than its
+// message (its rules are checked before any allocation); when it returns, nothing bigger than 8 times its inputs and
+// results plus 64 KiB (the kernels' small blocks: a row of scores, a table of frequencies), or than the scratch of the
+// kernel that ran, when it states one (`scratch_bytes`: the fused attention's).
 inline constexpr std::size_t kErrorBlock = std::size_t{1} << 16;
-inline std::size_t result_block_limit(std::int64_t io_bytes) { return 8 * static_cast<std::size_t>(io_bytes) + kErrorBlock; }
+inline std::size_t result_block_limit(std::int64_t io_bytes, std::int64_t scratch_bytes) {
+    return std::max(8 * static_cast<std::size_t>(io_bytes) + kErrorBlock, static_cast<std::size_t>(scratch_bytes));
+}
 
 // expect_outcome for a call of the package's path, holding it to the blocks above; `io_bytes` is the size of its
 // inputs and results.
 template <class F>
-Outcome expect_call(const Expected& expected, F&& call, const std::string& what, std::int64_t io_bytes) {
+Outcome expect_call(const Expected& expected, F&& call, const std::string& what, std::int64_t io_bytes,
+                    std::int64_t scratch_bytes = 0) {
     Outcome outcome = expect_outcome(expected, call, what);
-    const std::size_t limit = outcome ? result_block_limit(io_bytes) : kErrorBlock;
+    const std::size_t limit = outcome ? result_block_limit(io_bytes, scratch_bytes) : kErrorBlock;
     FUZZ_CHECK(outcome.largest_block <= limit, what + (outcome ? ": returned" : ": threw '" + outcome.error + "'") +
                                                    " after allocating a block of " + std::to_string(outcome.largest_block) +
                                                    " bytes (at most " + std::to_string(limit) + ")");

@@ -12,9 +12,10 @@
 
 extern "C" {
 
-// The bytes of scratch memory one call of attention_rows needs (Tk >= 1).
+// The bytes of scratch memory one call of attention_rows needs (Tk >= 1), for any number of query rows.
 [[clang::export_name("scratch_bytes")]] double scratch_bytes(std::uint32_t Tk, std::uint32_t D, std::uint32_t Dv) {
-    return static_cast<double>(seqorder::attention_fast_scratch_size(Tk, D, Dv)) * sizeof(float);
+    const seqorder::AttentionShape any_rows{1, seqorder::kFastAttentionGroupRows, Tk, D, Dv};
+    return static_cast<double>(seqorder::attention_fast_scratch_size(any_rows)) * sizeof(float);
 }
 
 // attention_fast_rows over pointers into the memory: output (B, Tq, Dv) from q (B, Tq, D), k (B, Tk, D), v (B, Tk, Dv);

@@ -38,7 +38,7 @@ constexpr std::size_t kRows = kFastAttentionRows;  // query rows per tile: one l
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
 constexpr std::size_t kLanes = 4;  // floats per vector
 constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
-constexpr std::size_t kGroup = 4;  // stripes of 4 query rows that share a pass over the key and value panels
+constexpr std::size_t kGroup = kFastAttentionGroupRows / kRows;  // stripes that share a pass over the key and value panels
 constexpr std::size_t kAlignFloats = 16;  // scratch parts start on 64-byte boundaries (a cache line)
 
 std::size_t round_up(std::size_t n, std::size_t multiple) { return (n + multiple - 1) / multiple * multiple; }
@@ -278,24 +278,27 @@ void store_tile(float* p, const Tile& t) {
 }
 
 // The scratch memory of one call, carved from one buffer (attention_fast_scratch_size floats), each part aligned to
-// 64 bytes: the packed key and value panels, the packed query rows, the scaled scores of a group of stripes, and the
-// weighted sum's: a block of splatted weights (kKeyBlock, 4, 4) and a tile per value panel.
+// 64 bytes: the packed key and value panels, the packed query rows, the scaled scores of a group of stripes (as many
+// stripes as the call has, up to kGroup), and the weighted sum's: a block of splatted weights (kKeyBlock, 4, 4) and a
+// tile per value panel.
 struct Scratch {
     float *key_panels, *value_panels, *queries, *scaled, *splatted, *tiles;
     std::size_t stripe_scores;  // floats of one stripe's scaled scores: round_up(Tk, 8) x 4
     std::size_t size = 0;  // floats taken by all the parts
 
     // The parts laid from `base` on (base == nullptr: only measured); `size` says how many floats they take.
-    Scratch(float* base, std::size_t Tk, std::size_t D, std::size_t Dv) : stripe_scores(round_up(Tk, kCols) * kRows) {
+    Scratch(float* base, std::size_t Tq, std::size_t Tk, std::size_t D, std::size_t Dv)
+        : stripe_scores(round_up(Tk, kCols) * kRows) {
         const auto part = [&](std::size_t floats) {
             float* const at = base == nullptr ? nullptr : base + size;
             size += round_up(floats, kAlignFloats);
             return at;
         };
+        const std::size_t stripes = std::clamp<std::size_t>(round_up(Tq, kRows) / kRows, 1, kGroup);
         key_panels = part(round_up(Tk, kCols) * D);
         value_panels = part(round_up(Dv, kCols) * Tk);
         queries = part(D * kRows * kLanes);
-        scaled = part(kGroup * stripe_scores);
+        scaled = part(stripes * stripe_scores);
         splatted = part(kKeyBlock * kRows * kLanes);
         tiles = part(round_up(Dv, kCols) / kCols * kTileFloats);
     }
@@ -395,8 +398,8 @@ AttentionKernel probe_attention_kernel() {
     const Floats weights(keys * kRows), value_panels(Dv * keys), output(kRows * Dv);
     for (std::size_t i = 0; i < keys * kRows; ++i) weights.data()[i] = 1.0f / static_cast<float>(1 + i % 7);
     for (std::size_t i = 0; i < Dv * keys; ++i) value_panels.data()[i] = static_cast<float>(i % 13) - 6.0f;
-    const Floats scratch_floats(Scratch(nullptr, keys, 1, Dv).size);
-    const Scratch scratch(scratch_floats.data(), keys, 1, Dv);
+    const Floats scratch_floats(Scratch(nullptr, kRows, keys, 1, Dv).size);
+    const Scratch scratch(scratch_floats.data(), kRows, keys, 1, Dv);
     // Calls per second of each kernel over a round, alternately, 5 rounds each; the best round of each counts (the
     // first calls may run unoptimized code, and a busy machine only ever slows a round down).
     std::array<double, 2> best{};
@@ -440,8 +443,10 @@ std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
     return std::nullopt;
 }
 
-std::size_t attention_fast_scratch_size(std::size_t Tk, std::size_t D, std::size_t Dv) {
-    return Scratch(nullptr, Tk, D, Dv).size;
+std::size_t attention_fast_scratch_size(const AttentionShape& s) {
+    return Scratch(nullptr, static_cast<std::size_t>(s.queries), static_cast<std::size_t>(s.keys),
+                   static_cast<std::size_t>(s.width), static_cast<std::size_t>(s.value_width))
+        .size;
 }
 
 void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& s,
@@ -455,7 +460,7 @@ void attention_fast_rows(float* output, const float* q, const float* k, const fl
         return;
     }
     const Scaling scale(static_cast<float>(std::sqrt(static_cast<double>(D))));  // sqrt(D) rounded as the reference
-    const Scratch scratch(scratch_memory, Tk, D, Dv);
+    const Scratch scratch(scratch_memory, Tq, Tk, D, Dv);
     for (std::size_t b = 0; b < B; ++b) {
         pack_keys(scratch.key_panels, k + b * Tk * D, Tk, D);
         pack_values(scratch.value_panels, v + b * Tk * Dv, Tk, Dv);
@@ -493,9 +498,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     if (output.empty()) return;
     if (s.keys > std::int64_t{std::numeric_limits<std::int32_t>::max()} - std::int64_t{kRows})
         throw std::invalid_argument("attention: Tk is too large for the fast path");
-    const auto Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
-               Dv = static_cast<std::size_t>(s.value_width);
-    const Floats scratch(Tk == 0 ? 0 : attention_fast_scratch_size(Tk, D, Dv));
+    const Floats scratch(s.keys == 0 ? 0 : attention_fast_scratch_size(s));
     attention_fast_rows(output.data(), q.data(), k.data(), v.data(), s, mask.causal, query_start, scratch.data(),
                         attention_kernel());
 }

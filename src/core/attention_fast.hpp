@@ -43,6 +43,7 @@
 namespace seqorder {
 
 inline constexpr std::size_t kFastAttentionRows = 4;  // query rows computed together (a row group): attention_fast's kRows
+inline constexpr std::size_t kFastAttentionGroupRows = 16;  // query rows whose scores are kept at once: 4 row groups
 
 // The two ways the weighted sum's microkernel can get each weight splatted over a vector's four lanes. They run the
 // same multiplies and adds in the same order, so they give the same results, bit for bit; only their speed differs,
@@ -70,12 +71,21 @@ AttentionKernel probe_attention_kernel();
 std::string_view attention_kernel_name(AttentionKernel kernel);
 std::optional<AttentionKernel> attention_kernel_named(std::string_view name);
 
-// The scratch memory attention_fast_rows needs for Tk keys (Tk >= 1) and widths D and Dv, in floats.
-std::size_t attention_fast_scratch_size(std::size_t Tk, std::size_t D, std::size_t Dv);
+// The scratch memory attention_fast_rows needs for a call of `shape` (Tk >= 1; the batch does not count: the batch
+// items reuse it), in floats: each part rounded up to 16 floats (64 bytes),
+//   round_up(Tk, 8) D          the key panels
+//   + round_up(Dv, 8) Tk       the value panels (8 columns each: Dv = 1 takes 8 floats a key)
+//   + 16 D                     one stripe of queries, splatted
+//   + 4 round_up(Tk, 8) S      the scaled scores of a group of S = min(4, ceil(Tq / 4)) stripes of 4 query rows
+//   + 4096                     a block of 256 keys' weights, splatted
+//   + 4 round_up(Dv, 8)        a tile per value panel.
+// The same for every Tq >= kFastAttentionGroupRows, and never less for a larger Tq (a buffer sized for the whole call serves any of its
+// rows).
+std::size_t attention_fast_scratch_size(const AttentionShape& shape);
 
 // attention_fast's work alone, on arguments it has already checked: output (B, Tq, Dv), q (B, Tq, D), k (B, Tk, D),
 // v (B, Tk, Dv) as pointers, query i at position query_start + i when causal (check_attention_args's query_start),
-// `scratch` holding attention_fast_scratch_size(Tk, D, Dv) floats (64-byte aligned for speed) and the kernel given.
+// `scratch` holding attention_fast_scratch_size(shape) floats (64-byte aligned for speed) and the kernel given.
 // It allocates nothing and throws nothing, so it also runs where there is no allocator or exception support: the
 // standalone kernel module of the pool's shared-memory workers (src/bindings/kernel.cpp), where each worker computes
 // some rows of a call (q and output offset to them, query_start moved on with them), on the fused kernel's row groups

@@ -47,6 +47,13 @@ struct Result {
 
 // Every call may also be given the length of the caller's `out` array: it must equal the result's element count
 // (checked before anything is computed).
+//
+// Memory: a result is at most 1 GiB (kMaxTensorBytes), and every result is checked before any is allocated. Beside
+// its results a call takes a few small blocks (a row of scores, a table of frequencies: within 8 times its inputs and
+// results, plus 64 KiB), except the fused attention (float32 without steps), which takes one block of
+// attention_fast_scratch_size(shape) floats (attention_fast.hpp): 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4)
+// + 16 D + 4096 floats, with S = min(4, ceil(Tq / 4)), each of its six parts rounded up to 64 bytes. For narrow widths
+// that is many times the inputs (D = Dv = 1, Tq = 1: 13 floats a key against the inputs' 2).
 
 struct PositionsArgs {
     double length = 0, width = 0;

@@ -263,9 +263,9 @@ TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratc
             for (std::size_t b = 0; b < B; ++b)
                 for (std::size_t first = 0; first < Tq;) {  // parts of 1, 2, 3, ... row groups
                     const std::size_t end = std::min(Tq, first + rows * (1 + first / rows % 3));
-                    std::vector<float> scratch(seqorder::attention_fast_scratch_size(Tk, D, Dv));
                     const AttentionShape part{1, static_cast<std::int64_t>(end - first), static_cast<std::int64_t>(Tk),
                                               static_cast<std::int64_t>(D), static_cast<std::int64_t>(Dv)};
+                    std::vector<float> scratch(seqorder::attention_fast_scratch_size(part));
                     seqorder::attention_fast_rows(parts.data() + (b * Tq + first) * Dv, q.data().data() + (b * Tq + first) * D,
                                                   k.data().data() + b * Tk * D, v.data().data() + b * Tk * Dv, part, causal,
                                                   causal ? query_start + static_cast<std::int64_t>(first) : 0, scratch.data(), kernel);
@@ -274,6 +274,31 @@ TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratc
             for (std::size_t i = 0; i < parts.size(); ++i)
                 REQUIRE(std::bit_cast<std::uint32_t>(parts[i]) == std::bit_cast<std::uint32_t>(whole.data()[i]));
         }
+}
+
+TEST_CASE("the fused kernel's scratch is what calls.hpp states, and grows with the query rows up to a group", "[attention_fast]") {
+    // calls.hpp's "Memory": 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4) + 16 D + 4096 floats, S = min(4,
+    // ceil(Tq / 4)), each of the six parts rounded up to 16 floats (64 bytes); restated here.
+    const auto stated = [](std::int64_t Tq, std::int64_t Tk, std::int64_t D, std::int64_t Dv) {
+        const auto eights = [](std::int64_t n) { return (n + 7) / 8 * 8; };
+        const auto line = [](std::int64_t n) { return (n + 15) / 16 * 16; };
+        const std::int64_t S = std::clamp<std::int64_t>((Tq + 3) / 4, 1, 4);
+        return line(eights(Tk) * D) + line(eights(Dv) * Tk) + line(16 * D) + line(4 * eights(Tk) * S) + line(4096) +
+               line(4 * eights(Dv));
+    };
+    for (const std::int64_t Tq : {1, 3, 4, 5, 12, 16, 17, 1000})
+        for (const std::int64_t Tk : {1, 7, 8, 9, 255, 4626})
+            for (const std::int64_t D : {1, 3, 8, 64})
+                for (const std::int64_t Dv : {1, 5, 8, 17}) {
+                    const AttentionShape s{3, Tq, Tk, D, Dv};
+                    CHECK(static_cast<std::int64_t>(seqorder::attention_fast_scratch_size(s)) == stated(Tq, Tk, D, Dv));
+                }
+    // The call of fuzz/corpus/attention/regression-width-1-4626-keys: one query, 4626 keys, D = Dv = 1 (inputs and
+    // output 37,016 bytes). Its scratch held the scores of four stripes of four rows (296 KiB of its 468 KiB) for one
+    // row; now one stripe's, 251 KiB in all.
+    CHECK(seqorder::attention_fast_scratch_size({1, 1, 4626, 1, 1}) * sizeof(float) == 257280);
+    CHECK(seqorder::attention_fast_scratch_size({1, 16, 4626, 1, 1}) * sizeof(float) == 479616);
+    CHECK(seqorder::attention_fast_scratch_size({1, 1000, 4626, 1, 1}) == seqorder::attention_fast_scratch_size({1, 16, 4626, 1, 1}));
 }
 
 TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
