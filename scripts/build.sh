@@ -11,7 +11,7 @@ mkdir -p "$dist/lib" "$dist/site"
 # The modules go in lib/seqorder/: load.mjs looks for them there (see packagedUrl).
 mkdir -p "$dist/lib/seqorder"
 cp src/js/*.mjs src/js/*.cjs src/js/*.d.ts "$dist/lib/"
-cp src/js/seqorder/*.mjs "$dist/lib/seqorder/"  # the pool's worker, beside the modules (see workerStarter in pool.mjs)
+cp -r src/js/pool "$dist/lib/pool"  # the pool, its worker in pool/seqorder/ (see workerStarter in pool/index.mjs)
 cp src/js/seqorder.d.ts "$dist/lib/seqorder.d.cts"  # the same declarations, for require() under TypeScript's node16+
 cp "$wasm/seqorder_core.mjs" "$dist/lib/"
 cp "$wasm/seqorder_core.wasm" "$wasm/seqorder_kernel.wasm" "$dist/lib/seqorder/"

@@ -7,8 +7,7 @@
 import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
-
-export const isNode = typeof process === 'object' && typeof process.versions?.node === 'string' && typeof window === 'undefined';
+import { isNode, nodeModule } from './env.mjs';
 
 /** The module file of each build. */
 const FILES = { simd128: 'seqorder_core.wasm', relaxed: 'seqorder_core_relaxed.wasm' };
@@ -45,7 +44,7 @@ function packagedUrl(build) {
     : new URL('seqorder/seqorder_core.wasm', import.meta.url);
 }
 
-/** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool-shared.mjs). */
+/** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool/shared.mjs). */
 const KERNEL_FILES = { simd128: 'seqorder_kernel.wasm', relaxed: 'seqorder_kernel_relaxed.wasm' };
 
 /** The packaged kernel module of a build: literal URL expressions, as packagedUrl's. */
@@ -68,11 +67,6 @@ export function kernelUrl(build, url) {
 /** Fetches and compiles a module, with loadSeqorder's errors: for the kernel module (kernelUrl). */
 export async function compileModule(url) {
   return compile(await fetchBytes(url), url);
-}
-
-/** node's own modules, imported only under node, in a form bundlers for the web leave alone (and do not warn about). */
-export function nodeModule(name) {
-  return import(/* webpackIgnore: true */ /* @vite-ignore */ ['node', name].join(':'));
 }
 
 /** options.wasmUrl as a URL: relative strings are resolved against the page (browsers) or the working folder (node). */

@@ -148,7 +148,7 @@ class Model {
 
 /**
  * createModel's options read into plain values (their JS kinds checked; the values are the core's to check), options
- * left out as undefined: what the core's modelCreate takes, and what the pool sends a worker (pool-model.mjs).
+ * left out as undefined: what the core's modelCreate takes, and what the pool sends a worker (pool/model.mjs).
  */
 export function readModelOptions(options) {
   const o = readOptions('options', options, MODEL_OPTIONS);

@@ -1,6 +1,6 @@
 // loadSeqorderPool in every engine (tests/browser/engines): Web Workers started from a page under the site's
 // Content-Security-Policy, on a site served as plain static hosts serve it (no SharedArrayBuffer: the pool copies) and
-// on one served cross-origin isolated (the workers share memory: pool-shared.mjs). Either way its results are the
+// on one served cross-origin isolated (the workers share memory: pool/shared.mjs). Either way its results are the
 // bits so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its
 // call and is replaced, close() rejects what is pending, and nothing is recorded as an error.
 import { test } from 'node:test';
@@ -27,7 +27,7 @@ const CASES = [
 const CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(indexHtml())[0];
 
 for (const isolated of [false, true]) eachEngine({
-  requires: 'lib/seqorder/pool-worker.mjs',
+  requires: 'lib/pool/seqorder/pool-worker.mjs',
   isolated,
   answers: {
     '/__pool/index.html': { type: 'html', body: `<!doctype html><head>${CSP}<title>pool</title><link rel="icon" href="/favicon.svg"></head>` },
@@ -103,7 +103,7 @@ for (const isolated of [false, true]) eachEngine({
 
   test(`${s.engine} (${mode}): a killed worker rejects its call with a clear Error and is replaced; close() rejects what is pending`, async () => {
     const outcome = await s.browser.evaluate(async () => {
-      const { workersOf } = await import('/lib/pool.mjs');
+      const { workersOf } = await import('/lib/pool/index.mjs');
       const x = { data: new Float32Array(1500 * 64).fill(0.5), shape: [1500, 64] };
       const pending = globalThis.pool.attention(x, x, x);
       workersOf(globalThis.pool).kill(2);
@@ -122,7 +122,7 @@ for (const isolated of [false, true]) eachEngine({
   });
 
   test(`${s.engine} (${mode}): the worker script came from the site, and nothing was recorded as an error`, async () => {
-    assert.ok(s.site.requests.some((r) => r.path === '/lib/seqorder/pool-worker.mjs'), 'pool-worker.mjs was fetched');
+    assert.ok(s.site.requests.some((r) => r.path === '/lib/pool/seqorder/pool-worker.mjs'), 'pool-worker.mjs was fetched');
     assert.equal(s.site.requests.some((r) => r.path === '/lib/seqorder/seqorder_kernel.wasm'), shares, 'the kernel module is fetched only to share memory');
     assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
     assert.deepEqual(await s.browser.errors(), []);

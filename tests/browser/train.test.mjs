@@ -20,7 +20,7 @@ let session;
 let page;
 let errors;
 /** The page's workers of the pool (they start with the page, before any run). */
-const poolWorkers = () => page.workers().map((w) => w.url()).filter((url) => url.endsWith('/lib/seqorder/pool-worker.mjs'));
+const poolWorkers = () => page.workers().map((w) => w.url()).filter((url) => url.endsWith('/lib/pool/seqorder/pool-worker.mjs'));
 
 before(async () => {
   session = await openLesson({ train: false });

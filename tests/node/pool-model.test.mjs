@@ -1,4 +1,4 @@
-// Models in the pool's workers (pool.createModel, src/js/pool-model.mjs over the ops of seqorder/pool-worker.mjs):
+// Models in the pool's workers (pool.createModel, src/js/pool/model.mjs over the ops of pool/seqorder/pool-worker.mjs):
 // trained there, a model has the bits of the same model trained on one thread (losses, parameters, logits, gradients,
 // attention weights); each model stays in the worker that created it, one per worker while there are free ones; its
 // errors are so.createModel's and the model's, class and message; dispose, a killed worker and close() end it clearly;
@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lib, loadSeqorder, loadSeqorderPool } from './load.mjs';
 
-const { workersOf } = await import(pathToFileURL(path.join(lib, 'pool.mjs')).href);
+const { workersOf } = await import(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href);
 
 const so = await loadSeqorder();
 const WORKERS = 3;

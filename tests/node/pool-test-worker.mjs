@@ -1,11 +1,11 @@
-// A worker for pool.test.mjs's tests of the protocol itself (workers.mjs): ops that answer, fail, or kill their worker
+// A worker for pool.test.mjs's tests of the protocol itself (pool/protocol.mjs): ops that answer, fail, or kill their worker
 // in each way a worker can die. Its first op, load, counts the workers started in a shared counter and fails from the
 // `failFrom`-th on, so that a replacement can be made to fail.
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { lib } from './load.mjs';
 
-const { serve } = await import(pathToFileURL(path.join(lib, 'workers.mjs')).href);
+const { serve } = await import(pathToFileURL(path.join(lib, 'pool', 'protocol.mjs')).href);
 
 let id;
 let stopped = false;

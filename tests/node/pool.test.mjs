@@ -1,5 +1,5 @@
 // loadSeqorderPool: attention over worker_threads. Its results are so.attention's bit for bit over many shapes (the
-// splits of pool-split.mjs exercised: several runs per call, causal runs from their own queryStart, batch and head
+// splits of pool/split.mjs exercised: several runs per call, causal runs from their own queryStart, batch and head
 // axes spread); its errors are so.attention's, class and message; a worker that dies rejects its calls and is
 // replaced; close() rejects what is pending; and a node process that used a pool exits by itself.
 import { test, describe, before, after } from 'node:test';
@@ -14,13 +14,13 @@ import { lib, loadSeqorder, loadSeqorderPool } from './load.mjs';
 import { uniformTensor } from './random.mjs';
 
 const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
-const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool-split.mjs');
-const { workersOf } = await internal('pool.mjs');
-const { startWorkers } = await internal('workers.mjs');
+const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool/split.mjs');
+const { workersOf } = await internal('pool/index.mjs');
+const { startWorkers } = await internal('pool/protocol.mjs');
 
 const so = await loadSeqorder();
 const WORKERS = 3;  // more than this machine's cores, so that calls split in three
-let pool;  // node's default: the workers share memory for attention (pool-shared.mjs)
+let pool;  // node's default: the workers share memory for attention (pool/shared.mjs)
 let copying;  // and a pool that copies, as browsers' pools do on pages that are not cross-origin isolated
 before(async () => {
   pool = await loadSeqorderPool({ workers: WORKERS });
@@ -355,7 +355,7 @@ await pool.close();
 });
 
 // (the relaxed one compiles only with relaxed SIMD: the relaxed test below runs it)
-test('the kernel module imports nothing but a shared memory, and exports what pool-shared.mjs calls', () => {
+test('the kernel module imports nothing but a shared memory, and exports what pool/shared.mjs calls', () => {
   for (const file of ['seqorder_kernel.wasm']) {
     const module = new WebAssembly.Module(readFileSync(path.join(lib, 'seqorder', file)));
     assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }], file);
@@ -388,7 +388,7 @@ describe('failures', () => {
   });
 });
 
-describe('the protocol (workers.mjs) with a worker that fails in every way', () => {
+describe('the protocol (pool/protocol.mjs) with a worker that fails in every way', () => {
   const script = new URL('./pool-test-worker.mjs', import.meta.url);
   const start = () => new Worker(script);
   const counter = () => new SharedArrayBuffer(4);

@@ -215,7 +215,7 @@ test('package.json: exports map (types, node, import, default; the .wasm files; 
   assert.equal(main.default, './dist/lib/seqorder.mjs');
   assert.equal(manifest.exports['./seqorder_core.wasm'], './dist/lib/seqorder/seqorder_core.wasm');
   assert.equal(manifest.exports['./seqorder_core_relaxed.wasm'], './dist/lib/seqorder/seqorder_core_relaxed.wasm');
-  assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/seqorder/pool-worker.mjs');
+  assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/pool/seqorder/pool-worker.mjs');
   assert.equal(manifest.exports['./package.json'], './package.json');
   assert.equal(manifest.types, main.types.default);
   assert.equal(manifest.sideEffects, false);
@@ -235,11 +235,11 @@ test('the tarball holds the built package and nothing else', () => {
   const files = packed.files.map((f) => f.path).sort();
   for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
     'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
-    'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool.mjs', 'dist/lib/seqorder/pool-worker.mjs',
-    'dist/lib/pool-shared.mjs', 'dist/lib/seqorder/seqorder_kernel.wasm']) {
+    'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool/index.mjs', 'dist/lib/pool/seqorder/pool-worker.mjs',
+    'dist/lib/pool/shared.mjs', 'dist/lib/seqorder/seqorder_kernel.wasm']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/[^/]+|dist\/lib\/seqorder\/([^/]+\.wasm|pool-worker\.mjs))$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/(pool\/)?[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm|dist\/lib\/pool\/seqorder\/pool-worker\.mjs)$/.test(f));
   assert.deepEqual(stray, [], 'files that do not belong in the package');
   assert.ok(packed.size < 2 << 20, `the tarball is ${packed.size} bytes`);
   assert.equal(packed.version, manifest.version);

@@ -1,4 +1,4 @@
-// How the pool divides one attention call among its workers, from the core's plan (api.mjs, attentionPlanner).
+// How the pool divides one attention call among its workers, from the core's plan (../api.mjs, attentionPlanner).
 //
 // The call's query rows, batch item after batch item (B·Tq rows in all; B the product of the leading axes), are cut
 // into runs of nearly equal work, one run per worker. A cut falls only where a row group of the kernel starts (row i

@@ -1,7 +1,7 @@
-// The pool's shared-memory path (pool.mjs): where this engine lets workers share memory (node; browsers on a
+// The pool's shared-memory path (index.mjs): where this engine lets workers share memory (node; browsers on a
 // cross-origin isolated page), one WebAssembly.Memory is shared by the pool's workers, each running the kernel module
 // (seqorder_kernel.wasm: the fused attention alone, src/bindings/kernel.cpp) on it. A call's q, k and v are written
-// there once; each worker computes its runs of rows in place (pool-split.mjs's cuts, on the fused kernel's row groups,
+// there once; each worker computes its runs of rows in place (split.mjs's cuts, on the fused kernel's row groups,
 // so the results are the bits of one thread) and answers with nothing but "done"; its rows of the output are read
 // once, as soon as it answers. Nothing is copied per worker, and no result crosses a message: what is left of the
 // pool's cost is the copies in and out and waking the workers.
@@ -10,9 +10,9 @@
 // is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through
 // its __stack_pointer); then the area of the call running: q, k, v, the output, and each run's scratch memory. Calls
 // take the area in turn: one waits until every worker of the call before it has finished.
-import { checkStillThere, stillThere } from './arguments.mjs';
-import { isNode } from './load.mjs';
-import { callsOf } from './pool-split.mjs';
+import { checkStillThere, stillThere } from '../arguments.mjs';
+import { isNode } from '../env.mjs';
+import { callsOf } from './split.mjs';
 
 const PAGE = 65536;
 const MAX_PAGES = 32768;  // 2 GiB: the kernel module's declared maximum (CMakeLists.txt, --max-memory)
@@ -117,6 +117,7 @@ export async function sharedKernel(module, count) {
           new Float32Array(heap, at[name], length).set(new Float32Array(buffer, byteOffset, length));
         }
         const Dv = plan.valueWidth;
+        let data = null;  // the result's array (null: read.out's memory), made once the workers are asked (below)
         const busy = new Set();
         const done = runs.map((run, r) => {
           const index = workers.idlest(busy);
@@ -132,8 +133,9 @@ export async function sharedKernel(module, count) {
             (data ?? new Float32Array(read.out.buffer, read.out.byteOffset, read.out.length)).set(rows, first * Dv);
           });
         });
-        // the result's array made while the workers run (its pages touched now, not while the caller waits)
-        const data = read.out ? null : new Float32Array(plan.batch * plan.queries * Dv);
+        // the result's array made while the workers run (its pages touched now, not while the caller waits); every
+        // answer comes later, on a later turn of the event loop
+        if (!read.out) data = new Float32Array(plan.batch * plan.queries * Dv);
         const settled = await Promise.allSettled(done);
         const failed = settled.find((outcome) => outcome.status === 'rejected');
         if (failed) {

@@ -1,4 +1,4 @@
-// Models in the pool's workers: pool.createModel(options) makes a model (so.createModel's, model.mjs) in one worker
+// Models in the pool's workers: pool.createModel(options) makes a model (so.createModel's, ../model.mjs) in one worker
 // and returns a handle to it: the model's methods, each a promise of what it returns, plus train(batches), several Adam
 // steps in one message. The model lives in that worker (state kept by the ops modelCreate, modelCall, modelTrain and
 // modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
@@ -7,8 +7,8 @@
 // them), train's arguments (an array of { ids, targets }, options { lr }) and step's options. The rest
 // travels to the worker by structured clone, where the model checks it as it does on one thread: the same TypeError
 // or RangeError with the same message, as a rejected promise.
-import { describe, optional, readNumber, readOptions } from './arguments.mjs';
-import { readModelOptions } from './model.mjs';
+import { describe, optional, readNumber, readOptions } from '../arguments.mjs';
+import { readModelOptions } from '../model.mjs';
 
 /** The methods of a model a handle forwards to its worker, as they are (the results come back moved, not copied). */
 const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'attentionWeights'];
@@ -16,7 +16,7 @@ const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients'
 const DISPOSED = 'seqorder: this model was disposed; create a new one with createModel()';
 
 /**
- * createModel(options) over the worker set `workers` (workers.mjs): each model goes to the worker that holds the
+ * createModel(options) over the worker set `workers` (protocol.mjs): each model goes to the worker that holds the
  * fewest (the first of them on a tie), so a pool of N workers gives N models one worker each.
  */
 export function modelMaker(workers) {

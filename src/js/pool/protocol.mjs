@@ -8,11 +8,11 @@
 //
 // Adding an op (a job that runs in the workers): write it in seqorder/pool-worker.mjs's table, as
 // `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted them:
-// typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (pool.mjs,
+// typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (index.mjs,
 // beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value, or rejects
 // with the op's error. State an op keeps between calls lives in the worker; pick the worker with workers.idlest() for
 // one-off jobs, or keep to one index for a stateful one: the model ops (modelCreate, modelCall, modelTrain,
-// modelDispose, driven by pool-model.mjs) keep each model in the worker that created it. A worker runs one op at a
+// modelDispose, driven by model.mjs) keep each model in the worker that created it. A worker runs one op at a
 // time, so a long op delays the ones queued behind it on that worker.
 //
 // Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every
@@ -20,7 +20,7 @@
 // one fails to load as well, the set closes: every later request rejects with the reason. In node an idle worker does
 // not keep the process alive (it is unref'ed while it has nothing to do), and close() ends them all.
 
-import { nodeModule } from './load.mjs';
+import { nodeModule } from '../env.mjs';
 
 const ERROR_CLASSES = { TypeError, RangeError };
 

@@ -1,23 +1,25 @@
 // loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web Workers in
-// browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them (pool-model.mjs).
+// browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them (model.mjs).
 //
-// A call is read and checked on the calling thread exactly as so.attention reads and checks it (api.mjs's
+// A call is read and checked on the calling thread exactly as so.attention reads and checks it (../api.mjs's
 // attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
-// involved. The core's plan says how the work may be split (pool-split.mjs). Where the workers share memory
-// (pool-shared.mjs), a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q,
-// k and v (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the
-// parts are laid in place. Either way the results are the bits one thread computes.
-import { attentionPlanner, version } from './api.mjs';
-import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
-import { compileModule, compileSeqorder, instantiateCore, isNode, kernelUrl, nodeModule } from './load.mjs';
-import { modelMaker } from './pool-model.mjs';
-import { sharedKernel, sharedMemoryMissing } from './pool-shared.mjs';
-import { callsOf, cutRows } from './pool-split.mjs';
-import { startWorkers } from './workers.mjs';
+// involved. The core's plan says how the work may be split (split.mjs). Where the workers share memory (shared.mjs),
+// a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q, k and v (copied
+// once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are laid in
+// place. Either way the results are the bits one thread computes. The workers and the messages they answer:
+// protocol.mjs; what a worker runs: seqorder/pool-worker.mjs.
+import { attentionPlanner, version } from '../api.mjs';
+import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
+import { isNode, nodeModule } from '../env.mjs';
+import { compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
+import { modelMaker } from './model.mjs';
+import { startWorkers } from './protocol.mjs';
+import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
+import { callsOf, cutRows } from './split.mjs';
 
 const MAX_WORKERS = 256;
 
-/** Each pool's worker set (workers.mjs), for tests: workersOf(pool).kill(i) ends a worker as a crash would. */
+/** Each pool's worker set (protocol.mjs), for tests: workersOf(pool).kill(i) ends a worker as a crash would. */
 const workerSets = new WeakMap();
 export const workersOf = (pool) => workerSets.get(pool);
 const product = (shape) => shape.reduce((a, b) => a * b, 1);
@@ -34,10 +36,11 @@ async function availableCores() {
 /**
  * A function that starts one worker. The browser's is written the way bundlers look for it: Vite and webpack build
  * `new Worker(new URL(…, import.meta.url), { type: 'module' })` into a worker of their bundle. Its path,
- * 'seqorder/pool-worker.mjs', works as the .wasm files' do (see packagedUrl in load.mjs): it is the folder seqorder/
+ * 'seqorder/pool-worker.mjs', works as the .wasm files' do (see packagedUrl in ../load.mjs): it is the folder seqorder/
  * beside this file, and also the package's name with the file among its exports, which is what Vite's dev server
- * resolves from its pre-bundled copy of this file (where the relative path leads nowhere). node's is the same file,
- * through an expression bundlers leave alone (they would otherwise bundle it, or warn about it, for nothing).
+ * resolves from its pre-bundled copy of this file (where the relative path leads nowhere; a path that starts with '.'
+ * would lead nowhere there either, hence the folder). node's is the same file, through an expression bundlers leave
+ * alone (they would otherwise bundle it, or warn about it, for nothing).
  */
 async function workerStarter() {
   if (isNode) {
@@ -194,7 +197,7 @@ function assemble(plan, out, sent, answers, arrays, spares) {
 }
 
 /**
- * The shared memory of the pool's workers (pool-shared.mjs), or null for a pool that copies: `asked` is
+ * The shared memory of the pool's workers (shared.mjs), or null for a pool that copies: `asked` is
  * options.sharedMemory (true: required, and an Error says why it cannot be had; false: never; undefined: where this
  * engine allows it and the kernel module loads).
  */

@@ -1,12 +1,12 @@
-// A worker of the pool (../pool.mjs): one instance of the module, and the ops it runs for the main thread (the
-// protocol: ../workers.mjs, which also says how to add an op). It sits in seqorder/, beside the .wasm files, for the
-// same reason they do: see workerStarter in ../pool.mjs.
-import { makeApi } from '../api.mjs';
-import { instantiateCore } from '../load.mjs';
-import { serve } from '../workers.mjs';
+// A worker of the pool (../index.mjs): one instance of the module, and the ops it runs for the main thread (the
+// protocol: ../protocol.mjs, which also says how to add an op). It sits in seqorder/ beside the pool's entry for the
+// reason the .wasm files sit in seqorder/ beside ../../load.mjs: see workerStarter in ../index.mjs.
+import { makeApi } from '../../api.mjs';
+import { instantiateCore } from '../../load.mjs';
+import { serve } from '../protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
-let kernel = null;  // its instance of the kernel module on the pool's shared memory, if the pool has one (../pool-shared.mjs)
+let kernel = null;  // its instance of the kernel module on the pool's shared memory, if the pool has one (../shared.mjs)
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 
 /** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
