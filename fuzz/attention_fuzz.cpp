@@ -102,13 +102,14 @@ bool small(const AttentionShape& s) {
 // the core): 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4) + 16 D + 4096 floats, S = min(4, ceil(Tq / 4)), each
 // of the six parts rounded up to 64 bytes.
 std::int64_t fused_scratch_bytes(const AttentionShape& s) {
-    const auto eights = [](std::int64_t n) { return (n + 7) / 8 * 8; };
-    const auto line = [](std::int64_t floats) { return (floats + 15) / 16 * 16; };
-    const std::int64_t stripes = std::clamp<std::int64_t>((s.queries + 3) / 4, 1, 4);
-    const std::int64_t floats = line(eights(s.keys) * s.width) + line(eights(s.value_width) * s.keys) +
-                                line(16 * s.width) + line(4 * eights(s.keys) * stripes) + line(4096) +
-                                line(4 * eights(s.value_width));
-    return 4 * floats;
+    // in 128 bits: an empty batch may come with sizes up to 2^53 each (nothing is allocated then)
+    using Wide = __int128;
+    const auto eights = [](Wide n) { return (n + 7) / 8 * 8; };
+    const auto line = [](Wide floats) { return (floats + 15) / 16 * 16; };
+    const Wide Tk = s.keys, D = s.width, Dv = s.value_width, stripes = std::clamp<Wide>((Wide{s.queries} + 3) / 4, 1, 4);
+    const Wide floats = line(eights(Tk) * D) + line(eights(Dv) * Tk) + line(16 * D) + line(4 * eights(Tk) * stripes) +
+                        line(4096) + line(4 * eights(Dv));
+    return static_cast<std::int64_t>(std::min<Wide>(4 * floats, std::numeric_limits<std::int64_t>::max()));
 }
 
 std::string describe(const Call& c, bool f32) {
