@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
+import { median } from '../web/js/bench-kernels.mjs';
 import { PlainModel } from './model-plain.mjs';
 import { tfjsModel } from './model-tfjs.mjs';
 
@@ -29,8 +29,6 @@ const BATCHES = 200;  // step k trains on orderTask(32, 12, seed 1000 + k % 200)
 // transposed weight, another epsilon) moves them by 1e-3 or more
 const TOLERANCE = { first: 1e-5, afterOneStep: 1e-4 };
 const PYTHON = '/usr/bin/python3';
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** PyTorch's ms per step over `steps` steps and its loss on the first batch, or { missing } when it cannot run. */
 function pytorch(steps) {

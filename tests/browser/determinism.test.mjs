@@ -1,15 +1,15 @@
-// Determinism across engines: the fixed calls of tests/node/determinism-calls.mjs give bit-identical outputs (SHA-256
-// of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium, Firefox
-// ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of the
-// model, run in a module Web Worker there, give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
+// Determinism across engines: the fixed calls of tests/node/helpers/determinism-calls.mjs give bit-identical outputs
+// (SHA-256 of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium,
+// Firefox ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of
+// the model, run in a module Web Worker there, give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { eachEngine } from './each-engine.mjs';
 import { blankPage, root } from './site.mjs';
-import { loadSeqorder } from '../node/load.mjs';
-import { MODEL_HASHES, determinismHashes } from '../node/determinism-calls.mjs';
+import { loadSeqorder } from '../node/helpers/load.mjs';
+import { MODEL_HASHES, determinismHashes } from '../node/helpers/determinism-calls.mjs';
 
 // A worker that runs the training runs on the package and posts their hashes.
 const WORKER = `import { loadSeqorder } from '/lib/seqorder.mjs';
@@ -24,7 +24,7 @@ eachEngine({
   requires: path.join('lib', 'seqorder.mjs'),
   answers: {
     '/__determinism/index.html': blankPage('determinism'),
-    '/__determinism/calls.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/determinism-calls.mjs'), 'utf8') },
+    '/__determinism/calls.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/helpers/determinism-calls.mjs'), 'utf8') },
     '/__determinism/worker.mjs': { type: 'js', body: WORKER },
   },
   open: '/__determinism/index.html',

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { eachEngine } from './each-engine.mjs';
 import { indexHtml, root, siteDir } from './site.mjs';
-import { uniformTensor } from '../node/random.mjs';
+import { uniformTensor } from '../node/helpers/random.mjs';
 
 const CASES = [
   // [lead axes, Tq, Tk, D, Dv, options, dtype]
@@ -23,7 +23,8 @@ const CASES = [
 ];
 
 // A page of the test's own under the site's Content-Security-Policy (read from the built index.html), and the seeded
-// inputs' generator (tests/node/random.mjs, free of imports) beside it, so that the page makes the inputs node makes.
+// inputs' generator (tests/node/helpers/random.mjs, free of imports) beside it, so that the page makes the inputs node
+// makes.
 const CSP = /<meta http-equiv="Content-Security-Policy"[^>]*>/.exec(indexHtml())[0];
 
 for (const isolated of [false, true]) eachEngine({
@@ -31,7 +32,7 @@ for (const isolated of [false, true]) eachEngine({
   isolated,
   answers: {
     '/__pool/index.html': { type: 'html', body: `<!doctype html><head>${CSP}<title>pool</title><link rel="icon" href="/favicon.svg"></head>` },
-    '/__pool/random.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/random.mjs'), 'utf8') },
+    '/__pool/random.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/helpers/random.mjs'), 'utf8') },
   },
   open: '/__pool/index.html',
   setUp: ({ browser }) => browser.evaluate(async () => {

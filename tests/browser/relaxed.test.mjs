@@ -2,8 +2,8 @@
 // package served from $SEQORDER_DIST/site/lib loads the relaxed module exactly where the engine can compile it
 // (Chromium and Firefox run relaxed SIMD; where an engine cannot, as WebKit, feature detection falls back to the
 // default module and the relaxed .wasm is never fetched); the float32 attention of whichever module loaded is within
-// float32 tolerance of the float64 reference (as in tests/node/relaxed-calls.mjs), and the default load stays the
-// plain module.
+// float32 tolerance of the float64 reference (as in tests/node/helpers/relaxed-calls.mjs), and the default load stays
+// the plain module.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { finishTraining, frames, openLesson } from './browser.mjs';
-import { loadSeqorder } from '../node/load.mjs';
+import { loadSeqorder } from '../node/helpers/load.mjs';
 
 const CHECKS = ['train-none-mirror-logits', 'train-none-half', 'train-sinusoidal-learns', 'train-learned-learns',
   'train-rotary-learns', 'train-causal-learns', 'train-learned-refuses'];

@@ -3,9 +3,9 @@
 // the numpy fixture comparisons live in fixtures.test.mjs.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import * as reference from './reference.mjs';
-import { uniformTensor } from './random.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import * as reference from './helpers/reference.mjs';
+import { uniformTensor } from './helpers/random.mjs';
 
 const so = await loadSeqorder();
 

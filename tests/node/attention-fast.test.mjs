@@ -13,9 +13,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadSeqorder, siteDir } from './load.mjs';
-import { float32, random } from './random.mjs';
-import { as64, maxAbs, maxDiff, scoreMagnitude } from './attention-error.mjs';
+import { loadSeqorder, siteDir } from './helpers/load.mjs';
+import { float32, random } from './helpers/random.mjs';
+import { as64, maxAbs, maxDiff, scoreMagnitude } from './helpers/attention-error.mjs';
 
 const so = await loadSeqorder();
 

@@ -3,8 +3,8 @@
 // catch, so a passing check means something.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import { assertAllPass, verdicts } from './verdicts.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 import {
   PRECISION_STARTS, TOL, diagonalStats, dotProducts, float32AnglesPositions, frequencies, layoutExperiment,
   learnedExperiment, precisionExperiment, referencePositions, rotaryExperiment, shiftExperiment, t2tPositions,

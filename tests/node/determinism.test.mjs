@@ -3,8 +3,8 @@
 // tests/browser/determinism.test.mjs compares the same hashes with Chromium's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import { CALLS, MODEL_HASHES, MODEL_RUNS, determinismHashes, modelHashes } from './determinism-calls.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import { CALLS, MODEL_HASHES, MODEL_RUNS, determinismHashes, modelHashes } from './helpers/determinism-calls.mjs';
 
 test('the same calls give bit-identical outputs: repeated, and in independent instances', async (t) => {
   const first = await loadSeqorder();

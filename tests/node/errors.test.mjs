@@ -3,8 +3,8 @@
 // holds what it held before (nothing leaked on the error path).
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import { badNumbers, badOptions, badTensors, expectError } from './bad-arguments.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import { badNumbers, badOptions, badTensors, expectError } from './helpers/bad-arguments.mjs';
 
 const so = await loadSeqorder();
 const expectedCanary = so.positions(3, 4, { start: 2 }).data.slice();

@@ -3,7 +3,7 @@
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 import { countCases, readFixtures } from '../fixtures/read.mjs';
 
 // --- Tolerances, each with its reason (the same as tests/native) -----------------------------------------------

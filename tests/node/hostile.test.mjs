@@ -7,7 +7,7 @@ import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 
 const so = await loadSeqorder();
 const canaryTable = so.positions(3, 4, { start: 2 }).data.slice();

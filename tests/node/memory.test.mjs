@@ -5,8 +5,8 @@
 // figures are not disturbed by other tests (and a heap grown to 2 GiB is dropped with its instance).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import * as reference from './reference.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import * as reference from './helpers/reference.mjs';
 
 const MiB = 2 ** 20;
 const mib = (bytes) => `${(bytes / MiB).toFixed(1)} MiB`;

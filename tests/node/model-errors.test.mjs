@@ -4,9 +4,9 @@
 // works, the model is unchanged, and the heap holds what it held before.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import { badNumbers, badOptions, badTensors, expectError } from './bad-arguments.mjs';
-import { ids as idsOf } from './model-helpers.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import { badNumbers, badOptions, badTensors, expectError } from './helpers/bad-arguments.mjs';
+import { ids as idsOf } from './helpers/model-helpers.mjs';
 
 const so = await loadSeqorder();
 const expectedCanary = so.positions(3, 4, { start: 2 }).data.slice();

@@ -7,9 +7,9 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 import { readFixtures, countCases } from '../fixtures/read.mjs';
-import { accuracy, ids as idsOf, modelFromFixture } from './model-helpers.mjs';
+import { accuracy, ids as idsOf, modelFromFixture } from './helpers/model-helpers.mjs';
 
 const so = await loadSeqorder();
 
@@ -117,7 +117,7 @@ describe('parameters and setParameters', () => {
   });
 
   test('in a worker thread: a model trained there and shipped back (transferred buffers) predicts the same here', async () => {
-    const worker = new Worker(new URL('./model-worker.mjs', import.meta.url));
+    const worker = new Worker(new URL('./helpers/model-worker.mjs', import.meta.url));
     const message = await new Promise((resolve, reject) => {
       worker.once('message', resolve);
       worker.once('error', reject);

@@ -20,7 +20,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { CALLS, MODEL_RUNS } from './determinism-calls.mjs';
+import { CALLS, MODEL_RUNS } from './helpers/determinism-calls.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');

@@ -6,7 +6,7 @@ import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 
 // A handle on the garbage collector, so that memory measurements see only live arrays.
 setFlagsFromString('--expose-gc');

@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { lib, loadSeqorder, loadSeqorderPool } from './load.mjs';
+import { lib, loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
 
 const { workersOf } = await import(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href);
 

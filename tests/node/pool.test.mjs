@@ -10,8 +10,8 @@ import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { lib, loadSeqorder, loadSeqorderPool } from './load.mjs';
-import { uniformTensor } from './random.mjs';
+import { lib, loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
+import { uniformTensor } from './helpers/random.mjs';
 
 const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
 const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool/split.mjs');
@@ -389,7 +389,7 @@ describe('failures', () => {
 });
 
 describe('the protocol (pool/protocol.mjs) with a worker that fails in every way', () => {
-  const script = new URL('./pool-test-worker.mjs', import.meta.url);
+  const script = new URL('./helpers/pool-test-worker.mjs', import.meta.url);
   const start = () => new Worker(script);
   const counter = () => new SharedArrayBuffer(4);
 

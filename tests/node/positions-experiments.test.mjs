@@ -3,8 +3,8 @@
 // (so a passing check on the page means something).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import { verdicts } from './verdicts.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import { verdicts } from './helpers/verdicts.mjs';
 import {
   ROBOT, TOL, formulaPositions, frequency, lessonExperiment, lookupHasNoWhere, normCurves, normProperty, oneSineRepeats,
   pairSpeeds, robotAtPositions, sinusoidTable, startOffset, startOffsetChecks, startOffsetLiveCheck,

@@ -4,8 +4,8 @@
 // float32 table equal to the float64 one rounded once (the SIMD demotion rounds like a C++ cast).
 import { describe, test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import * as reference from './reference.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import * as reference from './helpers/reference.mjs';
 
 const ANCHOR_ROWS = 256;
 const LENGTH = 2 * ANCHOR_ROWS + 9;

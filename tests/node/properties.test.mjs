@@ -12,7 +12,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 
 const so = await loadSeqorder();
 const seed = Number(process.env.SEQORDER_PROPERTY_SEED ?? 20261130);

@@ -7,9 +7,9 @@
 // for invalid arguments, or a hung module. Reproduce a run with SEQORDER_FUZZ_SEED and SEQORDER_FUZZ_CALLS.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
-import * as reference from './reference.mjs';
-import { random } from './random.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
+import * as reference from './helpers/reference.mjs';
+import { random } from './helpers/random.mjs';
 
 const SEED = Number(process.env.SEQORDER_FUZZ_SEED ?? 20261129);
 const CALLS = Number(process.env.SEQORDER_FUZZ_CALLS ?? 6000);

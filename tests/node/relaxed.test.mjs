@@ -1,7 +1,7 @@
 // The opt-in relaxed-SIMD build: loadSeqorder({ simd: 'relaxed' }), the post-link rewriter
 // (scripts/relaxed-rewrite.mjs), and the relaxed module's results.
 // Node 20 runs relaxed SIMD only with --experimental-wasm-relaxed-simd, so the relaxed module itself is checked in a
-// child process started with that flag (tests/node/relaxed-calls.mjs); this process checks the fallback to the
+// child process started with that flag (tests/node/helpers/relaxed-calls.mjs); this process checks the fallback to the
 // default module, the options, and the rewriter on hand-assembled modules and on the built ones.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,9 +10,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadSeqorder, siteDir } from './load.mjs';
+import { loadSeqorder, siteDir } from './helpers/load.mjs';
 import { rewriteRelaxed, RELAXED_PROBE } from '../../scripts/relaxed-rewrite.mjs';
-import { DECOY, moduleWith, oldFmaModule } from './relaxed-modules.mjs';
+import { DECOY, moduleWith, oldFmaModule } from './helpers/relaxed-modules.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const lib = path.join(siteDir, '..', 'lib');
@@ -115,7 +115,7 @@ test('the relaxed module, run where relaxed SIMD runs (node --experimental-wasm-
   const probe = spawnSync(process.execPath, [flag, '-e', `process.exit(WebAssembly.validate(Uint8Array.of(${RELAXED_PROBE.join(',')})) ? 0 : 3)`]);
   if (probe.status !== 0) return t.skip(`this node does not run relaxed SIMD with ${flag}`);
   if (!existsSync(path.join(lib, 'seqorder', 'seqorder_core_relaxed.wasm'))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
-  const child = spawnSync(process.execPath, [flag, path.join(here, 'relaxed-calls.mjs')], { encoding: 'utf8', env: process.env });
+  const child = spawnSync(process.execPath, [flag, path.join(here, 'helpers', 'relaxed-calls.mjs')], { encoding: 'utf8', env: process.env });
   assert.equal(child.status, 0, `relaxed-calls.mjs failed:\n${child.stderr}`);
   const report = JSON.parse(child.stdout.trim().split('\n').pop());
   assert.equal(report.build, 'relaxed');

@@ -2,7 +2,7 @@
 // the defining properties, every error path, and no heap growth.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 import { readFixtures } from '../fixtures/read.mjs';
 
 const so = await loadSeqorder();

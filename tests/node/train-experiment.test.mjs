@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { loadSeqorder, loadSeqorderPool } from './load.mjs';
-import { assertAllPass, verdicts } from './verdicts.mjs';
+import { loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
+import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 import {
   CHUNK, DEFAULT_SEED, EVALUATION_LENGTHS, SETUPS, curveFindings, evaluateModels, lengthFindings, parameterHash, score,
   trainModels, trainingChecks,

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadSeqorder, siteDir } from './load.mjs';
+import { loadSeqorder, siteDir } from './helpers/load.mjs';
 
 const modules = path.join(siteDir, '..', 'lib', 'seqorder');
 const wasm = readFileSync(path.join(modules, 'seqorder_core.wasm'));

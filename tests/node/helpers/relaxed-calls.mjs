@@ -7,7 +7,7 @@
 // Any failed check throws (non-zero exit), with the case in the message.
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './load.mjs';
-import { rewriteRelaxed } from '../../scripts/relaxed-rewrite.mjs';
+import { rewriteRelaxed } from '../../../scripts/relaxed-rewrite.mjs';
 import { oldFmaModule } from './relaxed-modules.mjs';
 import { float32 } from './random.mjs';
 import { as64, maxAbs, maxDiff, scoreMagnitude } from './attention-error.mjs';

@@ -1,7 +1,7 @@
 // Hand-assembled WebAssembly modules for the tests of scripts/relaxed-rewrite.mjs: one function
 // (param i32 i32 i32 i32) with the given body, an exported memory, the function exported as "fma".
 
-import { uleb } from '../../scripts/relaxed-rewrite.mjs';
+import { uleb } from '../../../scripts/relaxed-rewrite.mjs';
 
 const section = (id, content) => [id, ...uleb(content.length), ...content];
 const string = (s) => [...uleb(s.length), ...Buffer.from(s)];
