@@ -13,6 +13,7 @@ mkdir -p "$dist/lib/seqorder"
 cp src/js/*.mjs src/js/*.cjs src/js/*.d.ts "$dist/lib/"
 cp -r src/js/pool "$dist/lib/pool"  # the pool, its worker in pool/seqorder/ (see workerStarter in pool/index.mjs)
 cp src/js/seqorder.d.ts "$dist/lib/seqorder.d.cts"  # the same declarations, for require() under TypeScript's node16+
+cp -r src/figures "$dist/lib/figures"  # seqorder/plot, seqorder/checks and their stylesheet (package.json's exports)
 cp "$wasm/seqorder_core.mjs" "$dist/lib/"
 cp "$wasm/seqorder_core.wasm" "$wasm/seqorder_kernel.wasm" "$dist/lib/seqorder/"
 # The opt-in relaxed-SIMD module (CMake's SEQORDER_RELAXED) shares the default build's JS glue: check that it may.

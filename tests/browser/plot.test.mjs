@@ -1,9 +1,9 @@
-// The plots in a real browser (web/js/plot/, as served in the built site). The heatmap's margins fit what is drawn:
-// every label (ticks, titles, color-bar values) lies inside the canvas, no two upright labels overlap, the row title
-// stays clear of long row names, and column names that are words are all shown (upright, smaller, or turned 45°)
-// while numbers keep a step. Line plots grow live (append) and read out by keyboard; the circle's axis names stay
-// clear of its points; a heatmap grid shares one color range. Each plot records its drawn labels' boxes
-// (handle.layout().labels), computed from measureText with the same font that paints them.
+// The plots in a real browser (the package's seqorder/plot, as the built site serves it: lib/figures/plot/). The
+// heatmap's margins fit what is drawn: every label (ticks, titles, color-bar values) lies inside the canvas, no two
+// upright labels overlap, the row title stays clear of long row names, and column names that are words are all shown
+// (upright, smaller, or turned 45°) while numbers keep a step. Line plots grow live (append) and read out by keyboard;
+// the circle's axis names stay clear of its points; a heatmap grid shares one color range. Each plot records its drawn
+// labels' boxes (handle.layout().labels), computed from measureText with the same font that paints them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launchBrowser } from './browser.mjs';
@@ -17,8 +17,8 @@ before(async () => {
   const errors = [];
   page.on('pageerror', (error) => errors.push(String(error)));
   session.errors = errors;
-  // A blank page on the site's origin with the lesson's stylesheet, so that /js/plot/ imports and sizes as there.
-  const body = '<!doctype html><title>plot</title><link rel="stylesheet" href="/css/style.css"><body></body>';
+  // A blank page on the site's origin with the lesson's stylesheets, so that the plots import and size as there.
+  const body = '<!doctype html><title>plot</title><link rel="stylesheet" href="/lib/figures/figures.css"><link rel="stylesheet" href="/css/style.css"><body></body>';
   await page.route(`${session.origin}/__plot/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body }));
   await page.goto(`${session.origin}/__plot/index.html`, { waitUntil: 'load' });
 });
@@ -33,7 +33,7 @@ after(async () => {
  */
 async function drawHeatmap({ width, rows, cols, values = [1], rowNames, colNames, ...options }) {
   return page.evaluate(async ({ width, rows, cols, values, rowNames, colNames, options }) => {
-    const { heatmap } = await import('/js/plot/index.mjs');
+    const { heatmap } = await import('/lib/figures/plot/index.mjs');
     document.body.replaceChildren();
     const box = document.createElement('div');
     box.style.width = `${width}px`;
@@ -146,7 +146,7 @@ test('numbered columns keep a nice step, labels apart', async () => {
 
 test('a line plot grows live: append adds points and series, the legend follows, labels stay inside', async () => {
   const result = await page.evaluate(async () => {
-    const { linePlot } = await import('/js/plot/index.mjs');
+    const { linePlot } = await import('/lib/figures/plot/index.mjs');
     document.body.replaceChildren();
     const plot = linePlot(document.body, { xLabel: 'step', yLabel: 'loss', yLog: true, integerX: true });
     const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -171,7 +171,7 @@ test('a line plot grows live: append adds points and series, the legend follows,
 
 test('line and circle plots read out by keyboard: the arrow keys step through the values', async () => {
   await page.evaluate(async () => {
-    const { circlePlot, linePlot } = await import('/js/plot/index.mjs');
+    const { circlePlot, linePlot } = await import('/lib/figures/plot/index.mjs');
     document.body.replaceChildren();
     linePlot(document.body, { series: [{ name: 'a', x: [0, 1, 2], y: [5, 6, 7] }, { name: 'b', x: [0, 1, 2], y: [1, 2, 3] }], xLabel: 't' });
     circlePlot(document.body, { points: [{ name: 'pair 0', x: 1, y: 0 }, { name: 'pair 1', x: 0, y: 1 }] });
@@ -193,7 +193,7 @@ test('line and circle plots read out by keyboard: the arrow keys step through th
 test('the circle\'s axis names stay clear of points on the axes, at every width', async () => {
   for (const width of [200, 330, 700]) {
     const { labels, dots } = await page.evaluate(async (width) => {
-      const { circlePlot } = await import('/js/plot/index.mjs');
+      const { circlePlot } = await import('/lib/figures/plot/index.mjs');
       document.body.replaceChildren();
       const box = document.createElement('div');
       box.style.width = `${width}px`;
@@ -214,7 +214,7 @@ test('the circle\'s axis names stay clear of points on the axes, at every width'
 
 test('a heatmap grid puts its maps on one color range', async () => {
   const bars = await page.evaluate(async () => {
-    const { heatmapGrid } = await import('/js/plot/index.mjs');
+    const { heatmapGrid } = await import('/lib/figures/plot/index.mjs');
     document.body.replaceChildren();
     const grid = heatmapGrid(document.body, {
       maps: [{ title: 'small', data: [0.1, -0.2, 0.3, 0.4], rows: 2, cols: 2 }, { title: 'large', data: [2, -5, 1, 0], rows: 2, cols: 2 }],

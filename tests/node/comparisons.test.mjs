@@ -3,12 +3,13 @@
 // catch, so a passing check means something.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './helpers/load.mjs';
+import { loadSeqorder, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
-import {
+
+const {
   PRECISION_STARTS, TOL, diagonalStats, dotProducts, float32AnglesPositions, frequencies, layoutExperiment,
   learnedExperiment, precisionExperiment, referencePositions, rotaryExperiment, shiftExperiment, t2tPositions,
-} from '../../web/js/experiments/comparisons.mjs';
+} = await siteModule('js/experiments/comparisons.mjs');
 
 const so = await loadSeqorder();
 

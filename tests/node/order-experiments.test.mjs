@@ -3,17 +3,18 @@
 // catch (so a passing check means something).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './helpers/load.mjs';
+import { loadSeqorder, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
-import {
+
+const {
   VOCAB, WIDTH, reorderRows, sentenceInput, sliceRows, stackRows, tokenIds, vocabularyTable,
-} from '../../web/js/experiments/sentence.mjs';
-import { maxAbsDiff } from '../../web/js/experiments/reference.mjs';
-import {
+} = await siteModule('js/experiments/sentence.mjs');
+const { maxAbsDiff } = await siteModule('js/experiments/reference.mjs');
+const {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
-} from '../../web/js/experiments/order.mjs';
-import { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } from '../../web/js/experiments/steps.mjs';
-import { INCREMENTAL_TEXT, incrementalExperiment } from '../../web/js/experiments/incremental.mjs';
+} = await siteModule('js/experiments/order.mjs');
+const { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } = await siteModule('js/experiments/steps.mjs');
+const { INCREMENTAL_TEXT, incrementalExperiment } = await siteModule('js/experiments/incremental.mjs');
 
 const so = await loadSeqorder();
 const table = vocabularyTable();

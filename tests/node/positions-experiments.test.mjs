@@ -3,13 +3,14 @@
 // (so a passing check on the page means something).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder } from './helpers/load.mjs';
+import { loadSeqorder, siteModule } from './helpers/load.mjs';
 import { verdicts } from './helpers/verdicts.mjs';
-import {
+
+const {
   ROBOT, TOL, formulaPositions, frequency, lessonExperiment, lookupHasNoWhere, normCurves, normProperty, oneSineRepeats,
   pairSpeeds, robotAtPositions, sinusoidTable, startOffset, startOffsetChecks, startOffsetLiveCheck,
-} from '../../web/js/experiments/positions.mjs';
-import { VOCAB, vocabularyTable } from '../../web/js/experiments/sentence.mjs';
+} = await siteModule('js/experiments/positions.mjs');
+const { VOCAB, vocabularyTable } = await siteModule('js/experiments/sentence.mjs');
 
 const so = await loadSeqorder();
 const table = vocabularyTable();

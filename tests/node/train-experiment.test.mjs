@@ -6,12 +6,13 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
+import { loadSeqorder, loadSeqorderPool, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
-import {
+
+const {
   CHUNK, DEFAULT_SEED, EVALUATION_LENGTHS, SETUPS, curveFindings, evaluateModels, lengthFindings, parameterHash, score,
   trainModels, trainingChecks,
-} from '../../web/js/experiments/train.mjs';
+} = await siteModule('js/experiments/train.mjs');
 
 const so = await loadSeqorder();
 let pool;

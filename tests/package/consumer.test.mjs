@@ -209,6 +209,9 @@ test('package.json: exports map (types, node, import, default; the .wasm files; 
   assert.equal(manifest.type, 'module');
   const main = manifest.exports['.'];
   assert.deepEqual(Object.keys(main), ['types', 'node', 'import', 'default'], '"types" first, "default" last');
+  assert.deepEqual(manifest.exports['./plot'], { types: './dist/lib/figures/plot/index.d.ts', default: './dist/lib/figures/plot/index.mjs' });
+  assert.deepEqual(manifest.exports['./checks'], { types: './dist/lib/figures/checks.d.ts', default: './dist/lib/figures/checks.mjs' });
+  assert.equal(manifest.exports['./figures.css'], './dist/lib/figures/figures.css');
   assert.deepEqual(main.types, { require: './dist/lib/seqorder.d.cts', default: './dist/lib/seqorder.d.ts' });
   assert.deepEqual(main.node, { require: './dist/lib/seqorder.cjs', default: './dist/lib/seqorder.mjs' });
   assert.equal(main.import, './dist/lib/seqorder.mjs');
@@ -236,10 +239,11 @@ test('the tarball holds the built package and nothing else', () => {
   for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
     'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
     'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/pool/index.mjs', 'dist/lib/pool/seqorder/pool-worker.mjs',
-    'dist/lib/pool/shared.mjs', 'dist/lib/seqorder/seqorder_kernel.wasm']) {
+    'dist/lib/pool/shared.mjs', 'dist/lib/seqorder/seqorder_kernel.wasm', 'dist/lib/figures/plot/index.mjs',
+    'dist/lib/figures/plot/index.d.ts', 'dist/lib/figures/checks.mjs', 'dist/lib/figures/checks.d.ts', 'dist/lib/figures/figures.css']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/(pool\/)?[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm|dist\/lib\/pool\/seqorder\/pool-worker\.mjs)$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/(pool\/)?[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm|dist\/lib\/pool\/seqorder\/pool-worker\.mjs|dist\/lib\/figures\/(plot\/)?[\w-]+\.(mjs|d\.ts|css))$/.test(f));
   assert.deepEqual(stray, [], 'files that do not belong in the package');
   assert.ok(packed.size < 2 << 20, `the tarball is ${packed.size} bytes`);
   assert.equal(packed.version, manifest.version);

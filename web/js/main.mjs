@@ -5,14 +5,14 @@
 // .section-body is filled by the module web/js/sections/<id>.mjs, exporting
 //     export async function run(so, root) { ... }
 // where `so` is the loaded API (src/js/seqorder.d.ts) and `root` its .section-body. A section renders its prose,
-// figures and checks (page-checks.mjs) inside root only, and resolves once its first experiments have run; controls
+// figures and checks (the package's seqorder/checks, lib/figures/checks.mjs) inside root only, and resolves once its first experiments have run; controls
 // re-run them later. Its data-stage attribute names the pipeline stages it covers (the data-stage items of
 // #pipeline). To add a section: add its <section id="…" data-stage="…"> with an <h2> and a .section-body to
 // index.html where it belongs, and write web/js/sections/<id>.mjs. When every section has resolved,
 // <body data-ready="true"> tells readers and the browser tests that all checks ran, but those of a run that starts
 // later: the section "train" trains its models when the reader reaches it (its checks are pending until then, and
 // its .section-body says data-training="done" once they are computed).
-import { renderChecks, summarize } from './page-checks.mjs';
+import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { el } from './ui.mjs';
 
 const statusEl = document.getElementById('status');

@@ -1,7 +1,7 @@
 // DOM pieces of the sections on attention and order (order-experiments, four-steps, incremental), on top of the
-// page's toolkit (ui.mjs, controls.mjs, plot/, page-checks.mjs).
+// page's toolkit (ui.mjs, controls.mjs) and the package's figures (lib/figures/).
 import { fmt } from './format.mjs';
-import { heatmap } from './plot/index.mjs';
+import { heatmap } from '../lib/figures/plot/index.mjs';
 import { el, titledBlock } from './ui.mjs';
 
 /**

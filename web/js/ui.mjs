@@ -1,6 +1,6 @@
 // The page's DOM toolkit: one element helper, prose, figure groups ("what to notice" line, folded details), tables of
-// numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs,
-// checks in page-checks.mjs, plots in plot/.
+// numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs;
+// checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
 import { fmt } from './format.mjs';
 
 /**

@@ -7,3 +7,8 @@ const dist = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist');
 export const lib = path.join(dist, 'lib');
 export const { loadSeqorder, loadSeqorderPool, version } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
 export const siteDir = path.join(dist, 'site');
+/**
+ * A module of the built page by its path in the site ('js/experiments/order.mjs'): the page's modules import the
+ * package's figures from the site's lib/, so they run as built, not from web/.
+ */
+export const siteModule = (file) => import(pathToFileURL(path.join(siteDir, file)).href);

@@ -2,8 +2,8 @@
 // and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be taken apart.
 import { controlGroup, slider } from '../controls.mjs';
 import { fmt, subscript } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap, linePlot } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { ROBOT, robotAtPositions, sumAmbiguity } from '../experiments/positions.mjs';
 

@@ -2,8 +2,8 @@
 // and attention at once. The experiment is experiments/batch.mjs.
 import { controlGroup, slider } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmapGrid } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { MAX_BATCH, MAX_LENGTH, batchExperiment, item } from '../experiments/batch.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';

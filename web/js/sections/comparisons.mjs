@@ -3,8 +3,8 @@
 // to p_{t+k}. The experiments and their checks are experiments/comparisons.mjs; this module draws them.
 import { button, controlGroup, numberInput, select, slider } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { circlePlot, heatmap, heatmapGrid } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { circlePlot, heatmap, heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   answersExperiment, extendLearnedExperiment, frequencies, layoutExperiment, learnedExperiment, precisionExperiment,

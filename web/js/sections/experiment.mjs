@@ -1,5 +1,5 @@
 // Section "experiment": the lesson's small experiment, run live through the JS API, each assertion a check.
-import { checkList, renderChecks } from '../page-checks.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { codeBlock, fig, more, notice, numbersTable, prose } from '../ui.mjs';
 import { lessonExperiment } from '../experiments/positions.mjs';
 

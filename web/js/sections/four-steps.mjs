@@ -3,8 +3,8 @@
 // each step is what it says. The computation is experiments/steps.mjs; this module draws it.
 import { controlGroup, select, toggle } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';

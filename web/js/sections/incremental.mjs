@@ -3,8 +3,8 @@
 // them wrong. The computation is experiments/incremental.mjs; this module draws it.
 import { controlGroup, slider } from '../controls.mjs';
 import { fmt, plural } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment } from '../experiments/incremental.mjs';

@@ -1,7 +1,7 @@
 // Section "no-where": a token lookup gives each word its row wherever the word stands, so nothing in the rows says
 // where. The experiment is lookupHasNoWhere (experiments/positions.mjs).
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { fmt } from '../format.mjs';
 import { el, fig, more, notice, prose, titledBlock } from '../ui.mjs';
 import { lookupHasNoWhere } from '../experiments/positions.mjs';

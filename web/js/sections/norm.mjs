@@ -1,6 +1,6 @@
 // Section "norm": ‖p_t‖² = D/2 at every position, and position 0 = (0, 1, 0, 1, …); the sweep runs in the worker.
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { linePlot } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, prose } from '../ui.mjs';
 import { normCurves } from '../experiments/positions.mjs';
 import { inWorker } from '../worker-client.mjs';

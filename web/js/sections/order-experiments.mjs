@@ -3,8 +3,8 @@
 // them and their checks.
 import { controlGroup, select } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { maxAbsDiff } from '../experiments/reference.mjs';

@@ -2,8 +2,8 @@
 // points turning on circles; why one sine is not enough (its search runs in the worker).
 import { controlGroup, slider } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { circlePlot, heatmap, linePlot } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { circlePlot, heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { fourPairs, frequency, pairSpeeds, sinusoidTable } from '../experiments/positions.mjs';
 import { inWorker } from '../worker-client.mjs';

@@ -1,7 +1,7 @@
 // Section "start-offset": rows for start = s equal rows s… of a table from 0; restarting at 0 is wrong.
 import { controlGroup, slider } from '../controls.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmap } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck,

@@ -7,8 +7,8 @@
 import { loadSeqorderPool } from '../../lib/seqorder.mjs';
 import { button, controlGroup, numberInput, select } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../page-checks.mjs';
-import { heatmapGrid, linePlot } from '../plot/index.mjs';
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { heatmapGrid, linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   ARCHITECTURE, CHUNK, DEFAULT_SEED, EVALUATION_LENGTHS, LONGER_LENGTHS, SETUPS, TRAINING, VALIDATION,

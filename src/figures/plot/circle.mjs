@@ -4,6 +4,7 @@
 import { fmt } from '../format.mjs';
 import { seriesColor, themeColors } from './colors.mjs';
 import { legendItems, makePlot, pointerAt } from './frame.mjs';
+import { checkCircle, checkObject } from './options.mjs';
 import { labelWriter } from './ticks.mjs';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End']);
@@ -19,7 +20,9 @@ const DOT = 6;
  * @returns the plot handle (frame.mjs); layout() also holds each point's centre (dots) for tests
  */
 export function circlePlot(container, options) {
-  const { state, handle } = makePlot(container, { height: 240, points: [], ...options }, draw, { className: 'plot-circle', kind: 'circle plot' });
+  checkObject(options);
+  const { state, handle } = makePlot(container, { height: 240, points: [], ...options }, draw,
+    { className: 'plot-circle', kind: 'circle plot', check: checkCircle });
   state.onUpdate = () => {
     if (state.cursor) state.readPending = true;
   };

@@ -4,6 +4,7 @@
 import { fmt } from '../format.mjs';
 import { seriesColor, themeColors } from './colors.mjs';
 import { legendItems, makePlot, pointerAt } from './frame.mjs';
+import { checkAppend, checkLines, checkObject, checkSeries } from './options.mjs';
 import { labelFont, labelWriter, logTicks, niceTicks, widest } from './ticks.mjs';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
@@ -51,7 +52,9 @@ function scaler(lo, hi, a, b, log = false) {
  *          series `name`, creating it (with `style`: color, dashed, …) if needed, and redraws in the next frame
  */
 export function linePlot(container, options) {
-  const { state, handle } = makePlot(container, { height: 220, series: [], ...options }, draw, { className: 'plot-lines', kind: 'line plot' });
+  checkObject(options);
+  const { state, handle } = makePlot(container, { height: 220, series: [], ...options }, draw,
+    { className: 'plot-lines', kind: 'line plot', check: checkLines });
   state.onUpdate = () => {
     if (state.cursor) state.readPending = true;
   };
@@ -137,8 +140,10 @@ export function linePlot(container, options) {
   };
 
   handle.append = (name, x, y, style = {}) => {
+    checkAppend(name, x, y);
     let s = state.options.series.find((e) => e.name === name);
     if (!s) {
+      checkSeries({ ...style, name, x: [], y: [] }, `append: the series ${JSON.stringify(name)}`);
       s = { ...style, name, x: [], y: [] };
       state.options.series = [...state.options.series, s];
     }

@@ -6,6 +6,7 @@ import { legendItems, makePlot } from './frame.mjs';
 import { heatmapInput } from './heatmap-input.mjs';
 import { BAR, heatmapLayout } from './heatmap-layout.mjs';
 import { heatColors, paintCells } from './heatmap-paint.mjs';
+import { checkHeatmap, checkObject } from './options.mjs';
 import { TITLE_FONT, fitText, labelWriter } from './ticks.mjs';
 
 /**
@@ -34,9 +35,10 @@ import { TITLE_FONT, fitText, labelWriter } from './ticks.mjs';
  * @returns the plot handle (frame.mjs); update({ data, rows, cols, … }) redraws
  */
 export function heatmap(container, options) {
+  checkObject(options);
   const image = document.createElement('canvas');
   const { state, handle } = makePlot(container, { scale: 'diverging', rowLabel: 'row', colLabel: 'column', ...options },
-    draw, { className: 'plot-heatmap', kind: 'heatmap' });
+    draw, { className: 'plot-heatmap', kind: 'heatmap', check: checkHeatmap });
   state.dirty = true;
   state.onUpdate = (changes) => {
     if (['data', 'rows', 'cols', 'range', 'scale'].some((key) => key in changes)) state.dirty = true;

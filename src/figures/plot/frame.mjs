@@ -4,16 +4,20 @@
 // The canvas is focusable (role=application, so screen readers pass the arrow keys on; aria-roledescription names
 // the kind of plot). A plot moves its own cursor on arrow keys (state.onKey) and calls state.read(text, x, y): the
 // text shows in the tooltip and, when it came from a key, is announced through a polite live region. Escape or
-// leaving the canvas clears the cursor.
+// leaving the canvas clears the cursor. Options are checked (options.mjs) before anything is drawn or changed.
+import { checkContainer } from './options.mjs';
 
 /**
  * @param {Element} container
  * @param {object} options   the plot's options; every plot honours caption, ariaLabel and height
  * @param {(ctx, width, height, state) => void} draw  paints in CSS pixels
- * @param {{ className: string, kind: string }} how  CSS class of the figure, and what the plot is ('heatmap', …)
+ * @param {{ className: string, kind: string, check: (options) => void }} how  CSS class of the figure, what the plot
+ *        is ('heatmap', …), and the check of its options (throws a TypeError or RangeError)
  * @returns {{ state, handle }}  handle: { figure, canvas, update(changes), flush(), layout(), destroy() }
  */
-export function makePlot(container, options, draw, { className, kind }) {
+export function makePlot(container, options, draw, { className, kind, check }) {
+  checkContainer(container);
+  check(options);
   const canvas = document.createElement('canvas');
   canvas.className = 'plot-canvas';
   canvas.tabIndex = 0;
@@ -24,7 +28,7 @@ export function makePlot(container, options, draw, { className, kind }) {
   tooltip.hidden = true;
   tooltip.setAttribute('aria-hidden', 'true');
   const announcer = document.createElement('p');
-  announcer.className = 'visually-hidden';
+  announcer.className = 'plot-announcer';
   announcer.setAttribute('aria-live', 'polite');
   const frame = document.createElement('div');
   frame.className = 'plot-frame';
@@ -120,6 +124,8 @@ export function makePlot(container, options, draw, { className, kind }) {
     canvas,
     /** Merges `changes` into the options and redraws in the next animation frame. */
     update(changes = {}) {
+      if (typeof changes !== 'object' || changes === null) throw new TypeError('seqorder/plot: update takes an object of changed options');
+      check({ ...state.options, ...changes });
       Object.assign(state.options, changes);
       if ('ariaLabel' in changes) canvas.setAttribute('aria-label', label());
       state.onUpdate?.(changes);

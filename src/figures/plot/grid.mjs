@@ -2,6 +2,7 @@
 // attention maps of several heads. Each map is a full heatmap (heatmap.mjs): readable by pointer and keyboard.
 import { heatmap } from './heatmap.mjs';
 import { fullRange } from './heatmap-paint.mjs';
+import { checkContainer, checkGrid, checkObject } from './options.mjs';
 
 /**
  * @param {Element} container
@@ -10,21 +11,27 @@ import { fullRange } from './heatmap-paint.mjs';
  * @param {{ title: string, data: ArrayLike<number>, rows: number, cols: number, rowName?, colName? }[]} options.maps
  * @param {number} [options.range]  default: the largest |finite value| over all maps
  * @param {string} [options.minWidth='11rem']  the narrowest a map may be before the grid wraps
- * @returns {{ element, maps: () => handles, update({ maps, range }) }}
+ * @returns {{ element, maps: () => handles, update(changes) }}  update merges changes (maps, range, shared options)
+ *          into the options and redraws
  */
-export function heatmapGrid(container, { maps, range, minWidth = '11rem', ...shared }) {
+export function heatmapGrid(container, options) {
+  checkContainer(container);
+  checkObject(options);
+  checkGrid(options);
   const element = document.createElement('div');
   element.className = 'plot-grid';
-  element.style.setProperty('--grid-min', minWidth);
   container.append(element);
+  let current = { minWidth: '11rem', ...options };
   let plots = [];
 
-  function update({ maps: next, range: fixed = range }) {
-    const full = fixed ?? Math.max(...next.map((m) => fullRange(m.data, m.rows * m.cols)));
-    while (plots.length > next.length) plots.pop().cell.remove();
-    next.forEach((m, i) => {
+  function show() {
+    const { maps, range, minWidth, ...shared } = current;
+    element.style.setProperty('--grid-min', minWidth);
+    const full = range ?? Math.max(...maps.map((m) => fullRange(m.data, m.rows * m.cols)));
+    while (plots.length > maps.length) plots.pop().cell.remove();
+    maps.forEach((m, i) => {
       const { title, ...own } = m;
-      const options = { ...shared, ...own, range: full, ariaLabel: `${title}: ${shared.ariaLabel ?? 'heatmap'}` };
+      const mapOptions = { ...shared, ...own, range: full, ariaLabel: `${title}: ${shared.ariaLabel ?? 'heatmap'}` };
       if (!plots[i]) {
         const cell = document.createElement('div');
         cell.className = 'plot-grid-cell';
@@ -32,12 +39,20 @@ export function heatmapGrid(container, { maps, range, minWidth = '11rem', ...sha
         heading.className = 'plot-grid-title';
         cell.append(heading);
         element.append(cell);
-        plots[i] = { cell, heading, plot: heatmap(cell, options) };
-      } else plots[i].plot.update(options);
+        plots[i] = { cell, heading, plot: heatmap(cell, mapOptions) };
+      } else plots[i].plot.update(mapOptions);
       plots[i].heading.textContent = title;
     });
-    plots = plots.slice(0, next.length);
+    plots = plots.slice(0, maps.length);
   }
-  update({ maps });
+
+  function update(changes) {
+    checkObject(changes);
+    const next = { ...current, ...changes };
+    checkGrid(next);
+    current = next;
+    show();
+  }
+  show();
   return { element, maps: () => plots.map((p) => p.plot), update };
 }

@@ -1,0 +1,59 @@
+// Types for seqorder/checks (written by hand, as the package's other declarations). A check is one claim of a page,
+// shown with its verdict and the numbers behind it, computed live; styles: seqorder/figures.css.
+
+/** One claim, as an experiment returns it. */
+export interface Check {
+  /** A page-unique id: the element becomes `id="check-<name>"` and `data-check="<name>"`. */
+  name: string;
+  /** Whether the claim holds (anything but true is shown as a failure). Ignored while pending. */
+  pass?: boolean;
+  /** The claim, in words (default: the name). */
+  claim?: string;
+  /** The numbers behind the verdict ("max |a − b| = 0 over 512 values"), or why a check is pending. */
+  details?: string;
+  /** The numbers are a fixed example, not computed at the controls' current values: a "fixed example" tag, no stamp. */
+  fixed?: boolean;
+  /** No verdict yet: its numbers come from a run that has not finished. */
+  pending?: boolean;
+}
+
+/**
+ * Appends an empty list of checks (`<div class="checks">`) with a heading to `root`, and returns it.
+ * @example
+ * const list = checkList(document.querySelector('#figure')!);
+ * renderChecks(list, [{ name: 'norm', pass: Math.abs(norm - 4) < 1e-12, claim: 'Every row has norm 2', details: `‖p‖² = ${norm}` }]);
+ * @throws {TypeError} when root is not an element, or heading not a string
+ */
+export function checkList(root: Element, heading?: string): HTMLDivElement;
+
+/**
+ * Shows each check in `list` (a `.checks` element, or any element), or updates the one of the same name in place: a
+ * badge (pass, fail or pending: `data-status`), the claim, and its details. Each is stamped (`data-at`) with the values
+ * of the controls of its figure group (the list's closest `.fig` element, plus the controls its `data-controls`
+ * names), so a check left behind by a control change is visibly stale. Each rendering dispatches a
+ * `seqorder:check` event ({ name, pass, pending }) on the document.
+ * @example
+ * slider.addEventListener('input', () => renderChecks(list, experiment(Number(slider.value))));
+ * @throws {TypeError} when list is not an element, checks not an array, or a check's name not a non-empty string
+ *         (all are checked before any is rendered)
+ */
+export function renderChecks(list: Element, checks: readonly Check[]): void;
+
+/** What summarize counts. */
+export interface CheckSummary {
+  passed: number;
+  failed: number;
+  /** Each failing check's name and text. */
+  failures: { name: string; text: string }[];
+  /** The names of the pending checks. */
+  pending: string[];
+}
+
+/**
+ * Counts the checks (`[data-check]` elements) under `scope`: a page's summary line, or a test's verdict.
+ * @example
+ * const { passed, failed } = summarize();
+ * status.textContent = failed === 0 ? `All ${passed} checks pass` : `${failed} checks fail`;
+ * @throws {TypeError} when scope is not a document or an element
+ */
+export function summarize(scope?: ParentNode): CheckSummary;

@@ -1,0 +1,244 @@
+// Types for seqorder/plot (written by hand, as the package's other declarations). The plots draw on a <canvas> in a
+// <figure> appended to the container; they need the package's stylesheet, seqorder/figures.css, whose custom
+// properties give their colors in light and dark mode. Nothing is eval'd and no style attribute is written: they run
+// under `default-src 'self'`.
+
+/** A list of numbers: an array or a typed array (a tensor's data, as seqorder returns it). */
+export type Numbers = readonly number[] | Float64Array | Float32Array | Int32Array;
+
+/** What every plot takes. */
+export interface PlotOptions {
+  /** A caption under the plot (a <figcaption>). */
+  caption?: string;
+  /** What the plot shows, for screen readers (the canvas's label, followed by how to read it by keyboard). */
+  ariaLabel?: string;
+  /** Height in CSS pixels (each plot has its own default; a heatmap's follows its matrix). */
+  height?: number;
+}
+
+/** A label drawn in the last frame, with its box in CSS pixels (for tests: nothing overlaps, everything fits). */
+export interface DrawnLabel {
+  kind: string;
+  text: string;
+  x0: number;
+  x1: number;
+  y0: number;
+  y1: number;
+}
+
+/** The last drawn layout: every label's box, and the plot's own records (margins, ticks, points…). */
+export interface PlotLayout {
+  labels: DrawnLabel[];
+  [record: string]: unknown;
+}
+
+/** What a plot function returns. */
+export interface Plot<O extends PlotOptions> {
+  /** The <figure> holding the canvas, its tooltip, legend and caption. */
+  readonly figure: HTMLElement;
+  /** The canvas: focusable, read by the arrow keys. */
+  readonly canvas: HTMLCanvasElement;
+  /**
+   * Merges `changes` into the options and redraws in the next animation frame (many updates in one frame draw once).
+   * @throws {TypeError | RangeError} when the options it would have are not valid, as the plot's function; the plot
+   *         is then unchanged.
+   */
+  update(changes?: Partial<O>): void;
+  /** Draws now (synchronously), e.g. before reading pixels. */
+  flush(): void;
+  /** The last drawn layout, in CSS pixels. */
+  layout(): PlotLayout;
+  /** Removes the figure and stops following the container's size. */
+  destroy(): void;
+}
+
+/** An outlined block of cells: rows [row0, row1) × columns [col0, col1) (default: all columns), with a label. */
+export interface HeatmapMark {
+  row0: number;
+  row1: number;
+  col0?: number;
+  col1?: number;
+  label?: string;
+}
+
+export interface HeatmapOptions extends PlotOptions {
+  /** rows × cols values, row-major; −Infinity is drawn as "masked", NaN as "NaN". */
+  data: Numbers;
+  /** An integer ≥ 0. */
+  rows: number;
+  /** An integer ≥ 0. */
+  cols: number;
+  /** 'diverging' (default: blue < 0 < red, symmetric around 0) or 'sequential' (0 … max, for weights). */
+  scale?: 'diverging' | 'sequential';
+  /** The value drawn at full color (default: the largest |finite value|). */
+  range?: number;
+  /** The rows' axis title (default 'row'; '' for none). */
+  rowLabel?: string;
+  /** The columns' axis title (default 'column'; '' for none). */
+  colLabel?: string;
+  /** Tick and readout names: numbers are shown at a nice step, words all while they fit. */
+  rowName?: (row: number) => string;
+  colName?: (col: number) => string;
+  /** The readout of a cell (default: "row r, column c: value"). */
+  tooltip?: (row: number, col: number, value: number) => string;
+  /** Outlined blocks of cells. */
+  marks?: readonly HeatmapMark[];
+  /** A short text drawn over the cells (e.g. why a map is blank). */
+  note?: string;
+  /** Bounds of the default height, in CSS pixels (default 120 and 420). */
+  minHeight?: number;
+  maxHeight?: number;
+}
+
+/**
+ * A heatmap of a row-major matrix, with a color bar; read by pointer, or by keyboard (arrow keys move a cursor cell by
+ * cell, Home/End to a row's ends, Page Up/Down to a column's, Escape clears; each cell is announced).
+ * @example
+ * const so = await loadSeqorder();
+ * const table = so.positions(32, 16);
+ * heatmap(document.querySelector('#table')!, {
+ *   data: table.data, rows: 32, cols: 16, rowLabel: 'position t', colLabel: 'column', ariaLabel: 'the sinusoid table',
+ * });
+ * @throws {TypeError} when the container is not an element, or an option has the wrong kind (data not an array or
+ *         typed array, a name function not a function, …)
+ * @throws {RangeError} when rows or cols are not integers ≥ 0, data does not hold rows × cols values, or scale,
+ *         range, heights or marks are out of their range
+ */
+export function heatmap(container: Element, options: HeatmapOptions): Plot<HeatmapOptions>;
+
+/** One map of a heatmap grid: its title and its matrix (and names of its own, if any). */
+export interface GridMap {
+  title: string;
+  data: Numbers;
+  rows: number;
+  cols: number;
+  rowName?: (row: number) => string;
+  colName?: (col: number) => string;
+}
+
+export interface HeatmapGridOptions extends Omit<HeatmapOptions, 'data' | 'rows' | 'cols'> {
+  /** The maps, each a full heatmap, all on one color scale. */
+  maps: readonly GridMap[];
+  /** The value drawn at full color in every map (default: the largest |finite value| over all maps). */
+  range?: number;
+  /** The narrowest a map may be before the grid wraps, a CSS length (default '11rem'). */
+  minWidth?: string;
+}
+
+export interface HeatmapGrid {
+  /** The grid's element (class plot-grid). */
+  readonly element: HTMLElement;
+  /** Each map's heatmap. */
+  maps(): Plot<HeatmapOptions>[];
+  /**
+   * Merges `changes` into the options and redraws (maps added or removed as needed).
+   * @throws {TypeError | RangeError} as heatmapGrid; the grid is then unchanged.
+   */
+  update(changes: Partial<HeatmapGridOptions>): void;
+}
+
+/**
+ * Small heatmaps side by side on one color scale, each titled: a batch of sequences, or the attention maps of heads.
+ * @example
+ * const weights = so.attention(q, k, v, { steps: true }).weights;   // (H, T, T)
+ * heatmapGrid(document.body, {
+ *   maps: [0, 1].map((h) => ({ title: `head ${h}`, data: weights.data.subarray(h * T * T, (h + 1) * T * T), rows: T, cols: T })),
+ *   scale: 'sequential', range: 1, rowLabel: 'query', colLabel: 'key',
+ * });
+ * @throws {TypeError} when the container is not an element, maps is not an array, or a map or option has the wrong kind
+ * @throws {RangeError} when a map's data does not hold rows × cols values, or an option is out of its range (the
+ *         message names the map: `maps[1].data …`)
+ */
+export function heatmapGrid(container: Element, options: HeatmapGridOptions): HeatmapGrid;
+
+/** One line of a line plot. */
+export interface Series {
+  name: string;
+  /** As many x as y values. */
+  x: Numbers;
+  y: Numbers;
+  /** A CSS color (default: the theme's --series-i). */
+  color?: string;
+  dashed?: boolean;
+  /** Dots at the points. */
+  markers?: boolean;
+  /** Line width in CSS pixels (default 2). */
+  width?: number;
+  opacity?: number;
+}
+
+export interface LinePlotOptions extends PlotOptions {
+  /** The lines, sharing the axes (default none: append adds them). */
+  series?: readonly Series[];
+  xLabel?: string;
+  yLabel?: string;
+  /** [from, to] of the axes (default: the data's extent). */
+  xRange?: readonly [number, number];
+  yRange?: readonly [number, number];
+  /** A log10 y axis (non-positive values are left out). Default false. */
+  yLog?: boolean;
+  /** x ticks at whole numbers only (indices, steps). Default false. */
+  integerX?: boolean;
+}
+
+export interface LinePlot extends Plot<LinePlotOptions> {
+  /**
+   * Adds points to the series `name` (creating it, with `style`, if there is none) and redraws in the next frame: a
+   * curve that grows while it is shown (a loss, step by step).
+   * @example
+   * const losses = linePlot(document.body, { xLabel: 'step', yLabel: 'loss', integerX: true });
+   * for (let k = 0; k < 300; k++) losses.append('loss', k, model.step(ids, targets, { lr: 1e-2 }));
+   * @throws {TypeError} when name is not a string, or x or y are not numbers or arrays of numbers
+   * @throws {RangeError} when x and y have different lengths
+   */
+  append(name: string, x: number | readonly number[], y: number | readonly number[], style?: Omit<Series, 'name' | 'x' | 'y'>): void;
+}
+
+/**
+ * Lines with a legend, sharing the axes; read by pointer, or by keyboard (Left/Right move a cursor along x, Page
+ * Up/Down by tenths, Home/End to the ends; every series' value is read there).
+ * @example
+ * const t = Array.from({ length: 64 }, (_, i) => i);
+ * linePlot(document.body, {
+ *   series: [{ name: 'sin(t)', x: t, y: t.map(Math.sin) }, { name: 'cos(t)', x: t, y: t.map(Math.cos) }],
+ *   xLabel: 'position t', integerX: true,
+ * });
+ * @throws {TypeError} when the container is not an element, series is not an array, or a series or option has the
+ *         wrong kind
+ * @throws {RangeError} when a series has different numbers of x and y values, or a range is not [from, to] with
+ *         from < to
+ */
+export function linePlot(container: Element, options?: LinePlotOptions): LinePlot;
+
+/** A point on the unit circle (cos across, sin up), with an optional trail of earlier points. */
+export interface CirclePoint {
+  name: string;
+  x: number;
+  y: number;
+  trail?: readonly (readonly [number, number])[];
+  /** A CSS color (default: the theme's --series-i). */
+  color?: string;
+}
+
+export interface CirclePlotOptions extends PlotOptions {
+  points?: readonly CirclePoint[];
+}
+
+/**
+ * Points on the unit circle: a sine/cosine pair as the point it traces. Read by pointer, or by keyboard (the arrow keys
+ * step from point to point; each reads its angle, cos and sin).
+ * @example
+ * const pe = so.positions(1, 8, { start: 5 }).data;   // position 5: (sin, cos) of four frequencies
+ * circlePlot(document.body, { points: [0, 1, 2, 3].map((i) => ({ name: `pair ${i}`, x: pe[2 * i + 1], y: pe[2 * i] })) });
+ * @throws {TypeError} when the container is not an element, points is not an array, or a point has the wrong kind
+ */
+export function circlePlot(container: Element, options?: CirclePlotOptions): Plot<CirclePlotOptions>;
+
+/**
+ * The figures' number formatter: `digits` significant digits (default 3), plain from 10⁻³ up to 10⁶, else exponent
+ * notation; a true minus sign; ∞, −∞ and NaN by name.
+ * @example
+ * fmt(0.000123456, 2);  // '1.2e−4'
+ * fmt(-2.5);            // '−2.5'
+ */
+export function fmt(x: number, digits?: number): string;
