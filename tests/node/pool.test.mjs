@@ -16,7 +16,7 @@ import { uniformTensor } from './helpers/random.mjs';
 const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
 const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool/split.mjs');
 const { workersOf } = await internal('pool/index.mjs');
-const { startWorkers } = await internal('pool/protocol.mjs');
+const { startWorkers, workerFailed } = await internal('pool/protocol.mjs');
 
 const so = await loadSeqorder();
 const WORKERS = 3;  // more than this machine's cores, so that calls split in three
@@ -408,6 +408,15 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
       await assert.rejects(set.request(0, 'nothing'), { message: "seqorder pool worker: no op 'nothing'" });
       await assert.rejects(set.request(0, 'echo', { data: () => {} }), { name: 'DataCloneError' });
       assert.equal(set.idlest(new Set([0])), 1);
+      // an op's reports reach onReport in order, before its answer; a request without onReport ignores them
+      const reports = [];
+      assert.equal(await set.request(1, 'count', { n: 4 }, [], (news) => reports.push(news)), 4);
+      assert.deepEqual(reports.slice(0, 3), [1, 2, 3]);
+      assert.ok(reports[3] instanceof Float64Array && reports[3][0] === 4, 'a report moves its buffers');
+      assert.equal(await set.request(1, 'count', { n: 3 }), 3);
+      // an op's own errors are not the worker's failure
+      const opError = await set.request(0, 'fail', { name: 'Error', message: 'its own' }).catch((e) => e);
+      assert.equal(workerFailed(opError), false);
     } finally {
       await set.close();
     }
@@ -420,6 +429,7 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
       const waiting = set.request(0, 'wait', { ms: 5000 });  // queued behind the exit
       await Promise.all([waiting, exiting].map((pending) => assert.rejects(pending,
         { message: /^seqorder pool: worker 0 stopped: it exited with code 3\. The calls it was running failed\. A new worker takes its place\./ })));
+      assert.equal(workerFailed(await exiting.catch((e) => e)), true, "a dead worker's error says so");
       assert.equal((await set.request(0, 'echo', { data: new Float32Array(1) })).id, 2, 'worker 0 is the third one started');
 
       const late = set.request(1, 'throwLater');
@@ -443,6 +453,7 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
     for (let n = 0; n < 100 && !set.closed; n++) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.match(set.closed ?? '', /the pool is closed \(worker 0 stopped \(it exited with code 1\) and could not be replaced \(worker 2 refuses to load\)\)/);
     await assert.rejects(set.request(1, 'echo', { data: new Float32Array(1) }), /the pool is closed/);
+    assert.equal(workerFailed(await set.request(1, 'echo', { data: new Float32Array(1) }).catch((e) => e)), true);
   });
 });
 

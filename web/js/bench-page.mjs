@@ -1,5 +1,6 @@
 // The benchmark page (bench.html): starts the worker (bench-worker.mjs), shows its progress, fills the two tables.
 // No timing happens on this thread.
+import { startWorkers, workerFailed } from '../lib/pool/protocol.mjs';
 import { speedup } from './bench-kernels.mjs';
 
 const $ = (id) => document.getElementById(id);
@@ -57,57 +58,57 @@ if (asked === 'smoke') preset.append(new Option('smoke (tiny sizes)', 'smoke', t
 
 $('environment-text').textContent = `${navigator.userAgent}; ${navigator.hardwareConcurrency ?? '?'} logical cores reported.`;
 
-let worker = null;
+let worker = null;  // a promise of the worker (bench-worker.mjs, a set of one over the package's worker protocol)
 
-function startWorker() {
-  worker = new Worker(new URL('./bench-worker.mjs', import.meta.url), { type: 'module' });
-  worker.addEventListener('message', ({ data }) => {
-    switch (data.type) {
-      case 'ready':
-        document.body.dataset.state = 'ready';
-        setStatus(`seqorder ${data.version} loaded in a worker${data.relaxed
-          ? ', with its relaxed-SIMD build'
-          : ' (this browser does not run relaxed SIMD: that column stays empty)'}${data.poolWorkers
-          ? `, and a pool of ${data.poolWorkers} workers (${data.poolShared
-            ? 'sharing memory'
-            : 'copying: shared memory needs a cross-origin isolated page'})`
-          : ` (no pool: ${data.poolError})`}. Ready.`);
-        start.disabled = false;
-        break;
-      case 'progress':
-        progress.value = data.fraction;
-        progressLabel.textContent = data.label;
-        break;
-      case 'case':
-        addRow(data.result);
-        break;
-      case 'done':
-        progress.value = 1;
-        progressLabel.textContent = `done in ${data.seconds.toFixed(1)} s`;
-        setStatus('Finished: the tables below are your machine\'s numbers.', 'pass');
-        document.body.dataset.state = 'done';
-        start.disabled = false;
-        stop.disabled = true;
-        break;
-      case 'error':
-        document.body.dataset.state = 'error';
-        setStatus(`The benchmark stopped: ${data.message}`, 'error');
-        start.disabled = false;
-        stop.disabled = true;
-        break;
-      default:
-        break;
-    }
-  });
-  worker.addEventListener('error', (event) => {
-    event.preventDefault?.();
-    setStatus('This browser could not start the benchmark\'s module worker (module Web Workers are needed).', 'error');
-    start.disabled = true;
-    stop.disabled = true;
-  });
+function ready({ version, relaxed, poolWorkers, poolShared, poolError }) {
+  document.body.dataset.state = 'ready';
+  setStatus(`seqorder ${version} loaded in a worker${relaxed
+    ? ', with its relaxed-SIMD build'
+    : ' (this browser does not run relaxed SIMD: that column stays empty)'}${poolWorkers
+    ? `, and a pool of ${poolWorkers} workers (${poolShared
+      ? 'sharing memory'
+      : 'copying: shared memory needs a cross-origin isolated page'})`
+    : ` (no pool: ${poolError})`}. Ready.`);
+  start.disabled = false;
 }
 
-start.addEventListener('click', () => {
+function failed(message) {
+  document.body.dataset.state = 'error';
+  setStatus(`The benchmark stopped: ${message}`, 'error');
+  start.disabled = false;
+  stop.disabled = true;
+}
+
+function startWorker() {
+  const starting = startWorkers({
+    count: 1,
+    start: () => new Worker(new URL('./bench-worker.mjs', import.meta.url), { type: 'module' }),
+    first: { op: 'load' },
+  });
+  worker = starting;
+  starting.then((set) => set.request(0, 'describe')).then(
+    (description) => { if (worker === starting) ready(description); },
+    (error) => {
+      if (worker !== starting) return;
+      if (!workerFailed(error)) return failed(error.message);
+      setStatus('This browser could not start the benchmark\'s module worker (module Web Workers are needed).', 'error');
+      start.disabled = true;
+      stop.disabled = true;
+    },
+  );
+}
+
+/** The run's reports: its progress, and each case's results as they come. */
+function report(news) {
+  if (news.type === 'progress') {
+    progress.value = news.fraction;
+    progressLabel.textContent = news.label;
+  } else if (news.type === 'case') {
+    addRow(news.result);
+  }
+}
+
+start.addEventListener('click', async () => {
   if (!worker) startWorker();
   clearTables();
   progress.value = 0;
@@ -115,12 +116,24 @@ start.addEventListener('click', () => {
   stop.disabled = false;
   setStatus(`Running the ${preset.value} benchmark…`);
   document.body.dataset.state = 'running';
-  worker.postMessage({ type: 'run', preset: preset.value });
+  const running = worker;
+  try {
+    const { seconds } = await (await running).request(0, 'run', { preset: preset.value }, [], report);
+    if (worker !== running) return;
+    progress.value = 1;
+    progressLabel.textContent = `done in ${seconds.toFixed(1)} s`;
+    setStatus('Finished: the tables below are your machine\'s numbers.', 'pass');
+    document.body.dataset.state = 'done';
+    start.disabled = false;
+    stop.disabled = true;
+  } catch (error) {
+    if (worker === running) failed(error.message);  // (a run Stop ended says nothing)
+  }
 });
 
 stop.addEventListener('click', () => {
   // A worker in the middle of a timed sample cannot be interrupted politely: end it and start a fresh one.
-  worker?.terminate();
+  worker?.then((set) => set.close(), () => {});
   worker = null;
   stop.disabled = true;
   start.disabled = true;

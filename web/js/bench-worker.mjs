@@ -2,13 +2,15 @@
 // and shows progress. Same contenders and the same interleaved-rounds harness as the node benchmark (bench/run.mjs),
 // from web/js/bench-kernels.mjs; the clock here is wall time (performance.now), the only one a page has.
 //
-// Protocol. Page -> worker: { type: 'run', preset: 'quick' | 'full' }.
-// Worker -> page: { type: 'ready', version, relaxed, poolWorkers, poolShared, poolError } once loaded (relaxed: whether
-//   the relaxed build runs here; poolWorkers: the pool's size, or 0 with poolError saying why there is none;
-//   poolShared: whether its workers share memory); then
-//   for a run { type: 'progress', fraction, label }, one { type: 'case', result } per case, { type: 'done', seconds },
-//   or { type: 'error', message }.
+// It speaks the package's worker protocol (lib/pool/protocol.mjs), with three ops:
+//   load → nothing, once every module is loaded (or its error);
+//   describe → { version, relaxed, poolWorkers, poolShared, poolError } (relaxed: whether the relaxed build runs here;
+//     poolWorkers: the pool's size, or 0 with poolError saying why there is none; poolShared: whether its workers
+//     share memory);
+//   run { preset: 'quick' | 'full' | 'smoke' } → { seconds }, reporting { type: 'progress', fraction, label } and one
+//     { type: 'case', result } per case on the way; what fails rejects the run with its message.
 import { loadSeqorder, loadSeqorderPool } from '../lib/seqorder.mjs';
+import { serve } from '../lib/pool/protocol.mjs';
 import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, wallSeconds } from './bench-kernels.mjs';
 
 const WIDTH = 64;
@@ -29,12 +31,7 @@ const ready = Promise.all([
 ]).then(([so, relaxed, pool]) => ({
   so, relaxed: relaxed.build === 'relaxed' ? relaxed : null, pool: pool instanceof Error ? null : pool, poolError: pool?.message,
 }));
-ready.then(
-  ({ so, relaxed, pool, poolError }) => self.postMessage({
-    type: 'ready', version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolShared: pool?.sharedMemory, poolError,
-  }),
-  (error) => self.postMessage({ type: 'error', message: String(error?.message ?? error) }),
-);
+ready.catch(() => {});  // its error is op load's answer
 
 /** Yield to the worker's event loop between samples. */
 const pause = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -75,7 +72,7 @@ function positionsCase({ so }, length, width) {
   };
 }
 
-async function run(preset) {
+async function run(preset, report) {
   const settings = PRESETS[preset] ?? PRESETS.quick;
   const modules = await ready;
   const started = performance.now();
@@ -84,14 +81,14 @@ async function run(preset) {
   for (const [length, width] of settings.positions) cases.push(positionsCase(modules, length, width));
 
   // Warm-up at small sizes, so the engine has optimized every contender before anything is timed.
-  self.postMessage({ type: 'progress', fraction: 0, label: 'warming up' });
+  report({ type: 'progress', fraction: 0, label: 'warming up' });
   const small = [attentionCase(modules, 64, false), attentionCase(modules, 64, true), positionsCase(modules, 32, 64)];
   for (let i = 0; i < 10; i++) for (const c of small) for (const contender of c.contenders) await contender.run();
   await new Promise((resolve) => setTimeout(resolve, 200));
 
   for (let n = 0; n < cases.length; n++) {
     const c = cases[n];
-    self.postMessage({ type: 'progress', fraction: n / cases.length, label: `${c.label}: checking results` });
+    report({ type: 'progress', fraction: n / cases.length, label: `${c.label}: checking results` });
     await pause();
     // One call each: compiles, grows the heap, and checks seqorder's result against plain JS before timing it.
     const plain = c.contenders.find((x) => x.name === 'plain JS');
@@ -113,10 +110,10 @@ async function run(preset) {
       sampleSeconds: settings.sampleSeconds,
       pause,
       onSample: (done, total) =>
-        self.postMessage({ type: 'progress', fraction: (n + done / total) / cases.length, label: `${c.label}: ${done}/${total} samples` }),
+        report({ type: 'progress', fraction: (n + done / total) / cases.length, label: `${c.label}: ${done}/${total} samples` }),
     });
     const { contenders, ...described } = c;
-    self.postMessage({
+    report({
       type: 'case',
       result: {
         ...described,
@@ -124,18 +121,19 @@ async function run(preset) {
       },
     });
   }
-  self.postMessage({ type: 'done', seconds: (performance.now() - started) / 1000 });
+  return { seconds: (performance.now() - started) / 1000 };
 }
 
-let running = false;
-self.addEventListener('message', async ({ data }) => {
-  if (data?.type !== 'run' || running) return;
-  running = true;
-  try {
-    await run(data.preset);
-  } catch (error) {
-    self.postMessage({ type: 'error', message: String(error?.message ?? error) });
-  } finally {
-    running = false;
-  }
+serve({
+  async load() {
+    await ready;
+    return { value: undefined };
+  },
+  async describe() {
+    const { so, relaxed, pool, poolError } = await ready;
+    return { value: { version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolShared: pool?.sharedMemory, poolError } };
+  },
+  async run({ preset }, report) {
+    return { value: await run(preset, report) };
+  },
 });

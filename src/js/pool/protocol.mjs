@@ -1,10 +1,13 @@
-// The pool's workers and the protocol they speak, both ends: Web Workers in browsers, worker_threads in node.
+// Workers and the protocol they speak, both ends: Web Workers in browsers, worker_threads in node. The pool's workers
+// speak it (seqorder/pool-worker.mjs), and so do the lesson page's worker (web/js/worker.mjs) and the benchmark page's
+// (web/js/bench-worker.mjs).
 //
-// Protocol. Each message to a worker is { id, op, args }; the worker runs ops[op](args) (one message at a time, in the
-// order they came) and answers { id, value } or { id, error: { name, message }, fatal }. An op returns
+// Protocol. Each message to a worker is { id, op, args }; the worker runs ops[op](args, report) (one message at a
+// time, in the order they came) and answers { id, value } or { id, error: { name, message }, fatal }; before that, an
+// op may send news of its progress with report(value, transfer), each posted as { id, report: value }. An op returns
 // { value, transfer } (transfer: the ArrayBuffers to move rather than copy back), or a promise of it; what it throws
 // comes back as an error of the same class (TypeError, RangeError, else Error) and message. `fatal` says the worker
-// cannot run another op (its module instance stopped), so the pool replaces it.
+// cannot run another op (its module instance stopped), so the set replaces it.
 //
 // Adding an op (a job that runs in the workers): write it in seqorder/pool-worker.mjs's table, as
 // `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted them:
@@ -17,12 +20,24 @@
 //
 // Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every
 // request it had with an Error saying so, and a new worker takes its place (loaded with the same first op). If that
-// one fails to load as well, the set closes: every later request rejects with the reason. In node an idle worker does
-// not keep the process alive (it is unref'ed while it has nothing to do), and close() ends them all.
+// one fails to load as well, the set closes: every later request rejects with the reason. workerFailed(error) tells
+// these errors (and those of a closed set) from an op's own. In node an idle worker does not keep the process alive
+// (it is unref'ed while it has nothing to do), and close() ends them all.
 
 import { nodeModule } from '../env.mjs';
 
 const ERROR_CLASSES = { TypeError, RangeError };
+
+/** The errors of a worker that stopped or of a closed set, as opposed to an op's own (workerFailed). */
+const failures = new WeakSet();
+const failure = (message) => {
+  const error = new Error(message);
+  failures.add(error);
+  return error;
+};
+
+/** Whether a request's error says that its worker stopped or the set closed, rather than what its op threw. */
+export const workerFailed = (error) => failures.has(error);
 
 /** An error posted by a worker, as the class and message it was thrown with. */
 function revive({ name, message }) {
@@ -62,7 +77,9 @@ function adapt(worker, { message, failure }) {
  * Starts `count` workers (start(): a new Worker of either kind), sends each the op `first` ({ op, args }: loading the
  * module, say; or first(index) → the op of worker `index`, also when it replaces a worker that died) and resolves when
  * all of them have run it, to the set:
- *   request(index, op, args, transfer) → a promise of the op's value on worker `index`
+ *   request(index, op, args, transfer, onReport)
+ *                                       → a promise of the op's value on worker `index`; onReport(value) is called
+ *                                         with each report the op sends before it answers
  *   idlest(skip)                        → the first worker with the fewest pending requests (not in `skip`): calls
  *                                         one after another go to the same worker, which stays warm
  *   size                                → the number of workers
@@ -91,10 +108,10 @@ export async function startWorkers({ count, start, first }) {
     slot.loaded = true;
   }
 
-  function send(slot, op, args, transfer = []) {
+  function send(slot, op, args, transfer = [], onReport = undefined) {
     return new Promise((resolve, reject) => {
       const id = nextId++;
-      slot.pending.set(id, { resolve, reject, op });
+      slot.pending.set(id, { resolve, reject, onReport });
       slot.port.hold(true);
       try {
         slot.port.post({ id, op, args }, transfer);
@@ -106,9 +123,14 @@ export async function startWorkers({ count, start, first }) {
     });
   }
 
-  function answer(slot, { id, value, error, fatal }) {
+  function answer(slot, data) {
+    const { id, value, error, fatal } = data;
     const request = slot.pending.get(id);
     if (!request || slot.gone) return;
+    if ('report' in data) {
+      request.onReport?.(data.report);
+      return;
+    }
     slot.pending.delete(id);
     if (slot.pending.size === 0) slot.port.hold(false);
     if (error) request.reject(revive(error));
@@ -131,7 +153,7 @@ export async function startWorkers({ count, start, first }) {
     if (slot.gone) return;
     // a worker that dies before it has run the first op is not replaced: its spawn() rejects instead
     const replace = slot.loaded && !closed;
-    end(slot, new Error(`seqorder pool: worker ${slot.index} stopped: ${reason}. The calls it was running failed.${replace ? ' A new worker takes its place.' : ''}`));
+    end(slot, failure(`seqorder pool: worker ${slot.index} stopped: ${reason}. The calls it was running failed.${replace ? ' A new worker takes its place.' : ''}`));
     if (!replace) return;
     spawn(slot.index).catch((error) => {
       if (!closed) close(`worker ${slot.index} stopped (${reason}) and could not be replaced (${error.message})`);
@@ -141,7 +163,7 @@ export async function startWorkers({ count, start, first }) {
   async function close(reason = 'it was closed') {
     if (closed) return;
     closed = `seqorder pool: the pool is closed (${reason}): load a new one with loadSeqorderPool()`;
-    const error = new Error(`seqorder pool: the pool was closed (${reason}) with this call pending`);
+    const error = failure(`seqorder pool: the pool was closed (${reason}) with this call pending`);
     await Promise.all(slots.filter(Boolean).map((slot) => end(slot, error)));
   }
 
@@ -154,9 +176,9 @@ export async function startWorkers({ count, start, first }) {
 
   return {
     size: count,
-    request(index, op, args, transfer) {
-      if (closed) return Promise.reject(new Error(closed));
-      return send(slots[index], op, args, transfer);
+    request(index, op, args, transfer, onReport) {
+      if (closed) return Promise.reject(failure(closed));
+      return send(slots[index], op, args, transfer, onReport);
     },
     idlest(skip = new Set()) {
       let best = -1;
@@ -181,8 +203,9 @@ export async function startWorkers({ count, start, first }) {
 }
 
 /**
- * The worker's end: answers the protocol's messages with `ops` ({ name: (args) => ({ value, transfer }) }), one
- * message at a time. `fatal()` says, after an op has thrown, whether this worker can still run ops.
+ * The worker's end: answers the protocol's messages with `ops` ({ name: (args, report) => ({ value, transfer }) }), one
+ * message at a time; report(value, transfer) sends news of the op's progress to the caller's onReport. `fatal()`
+ * says, after an op has thrown, whether this worker can still run ops.
  */
 export async function serve(ops, { fatal = () => false } = {}) {
   // node: the parent port of worker_threads; browsers: the worker's global scope
@@ -194,7 +217,8 @@ export async function serve(ops, { fatal = () => false } = {}) {
   const run = async ({ id, op, args }) => {
     try {
       if (!Object.hasOwn(ops, op)) throw new Error(`seqorder pool worker: no op '${op}'`);
-      const { value, transfer = [] } = await ops[op](args);
+      const report = (value, transfer = []) => port.postMessage({ id, report: value }, transfer);
+      const { value, transfer = [] } = await ops[op](args, report);
       port.postMessage({ id, value }, transfer);
     } catch (error) {
       const name = typeof error?.name === 'string' ? error.name : 'Error';

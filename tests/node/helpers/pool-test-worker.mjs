@@ -19,6 +19,13 @@ const ops = {
   echo({ data }) {
     return { value: { data, id }, transfer: [data.buffer] };
   },
+  /** reports 1 … n (the last one's array moved), then answers n */
+  count({ n }, report) {
+    for (let i = 1; i < n; i++) report(i);
+    const last = Float64Array.of(n);
+    report(last, [last.buffer]);
+    return { value: n };
+  },
   fail({ name, message }) {
     throw new globalThis[name](message);
   },
