@@ -11,9 +11,7 @@
 // The tools come from tests/package/package.json (npm ci --prefix tests/package); installing the tarball needs no
 // network (--offline). One pack, one install and one browser serve every case; the bundles build while node runs.
 //
-// Where the package comes from: with SEQORDER_DIST unset (or "dist"), `npm pack` runs in the repository, as a publisher
-// would. With SEQORDER_DIST set to another folder (an engineer's own build), the package is staged from that folder's
-// lib/ with the repository's package.json and packed with --ignore-scripts, so the shared dist/ is never touched.
+// Where the package comes from: tools.mjs's pack().
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -22,7 +20,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, checkTools, executablePath, importTool, root, sh, docSnippets, snippet, toolBin, toolUrl } from './tools.mjs';
+import {
+  CHROMIUM_ARGS, checkTools, docSnippets, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, toolUrl, writeFiles,
+} from './tools.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-consumer-'));
@@ -36,25 +36,8 @@ const cleanups = [];
 
 before(async () => {
   checkTools();
-  const dist = process.env.SEQORDER_DIST;
-  let packDir = root;
-  const packArgs = ['pack', '--json', '--pack-destination', work];
-  if (dist && path.resolve(root, dist) !== path.join(root, 'dist')) {
-    packDir = path.join(work, 'stage');
-    mkdirSync(path.join(packDir, 'dist'), { recursive: true });
-    for (const file of manifest.files.filter((f) => !f.startsWith('dist')).concat('package.json', 'README.md', 'LICENSE')) {
-      if (existsSync(path.join(root, file))) cpSync(path.join(root, file), path.join(packDir, file));
-    }
-    cpSync(path.resolve(root, dist, 'lib'), path.join(packDir, 'dist', 'lib'), { recursive: true });
-    packArgs.push('--ignore-scripts');
-  }
-  // npm pack prints the prepack build's output before its JSON report: the report is the last top-level array.
-  const { stdout } = await sh('npm', packArgs, { cwd: packDir, timeout: 300_000 });
-  [packed] = JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1));
-
-  mkdirSync(app);
-  writeFileSync(path.join(app, 'package.json'), JSON.stringify({ name: 'seqorder-consumer', private: true, type: 'module' }, null, 2));
-  await sh('npm', ['install', path.join(work, packed.filename), '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: app });
+  packed = await pack(work);
+  await installApp(app, path.join(work, packed.filename));
 
   for (const [name, build] of Object.entries(BUNDLERS)) {
     builds[name] = build();
@@ -69,14 +52,6 @@ after(async () => {
   await browser?.close();
   rmSync(work, { recursive: true, force: true });
 }, { timeout: 120_000 });
-
-/** Writes `files` ({ relative path: text }) under `dir`. */
-function writeFiles(dir, files) {
-  for (const [name, text] of Object.entries(files)) {
-    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
-    writeFileSync(path.join(dir, name), text);
-  }
-}
 
 const CSP = "default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'";  // img-src: the icon
 

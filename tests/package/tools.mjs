@@ -3,7 +3,7 @@
 // Not a test file itself (no .test.mjs).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -64,3 +64,43 @@ export function snippet(lang, marker, file = 'docs/apps.md') {
   return found[0].code;
 }
 
+
+/**
+ * Packs the package into `work`; resolves to npm pack's report ({ filename, files: [{ path, size }], … }). With
+ * SEQORDER_DIST unset (or "dist"), `npm pack` runs in the repository, as a publisher would (its prepack hook builds).
+ * With SEQORDER_DIST set to another folder (an engineer's own build), the package is staged from that folder's lib/
+ * with the repository's package.json and packed with --ignore-scripts, so the shared dist/ is never touched.
+ */
+export async function pack(work) {
+  const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+  const dist = process.env.SEQORDER_DIST;
+  let packDir = root;
+  const packArgs = ['pack', '--json', '--pack-destination', work];
+  if (dist && path.resolve(root, dist) !== path.join(root, 'dist')) {
+    packDir = path.join(work, 'stage');
+    mkdirSync(path.join(packDir, 'dist'), { recursive: true });
+    for (const file of manifest.files.filter((f) => !f.startsWith('dist')).concat('package.json', 'README.md', 'LICENSE')) {
+      if (existsSync(path.join(root, file))) cpSync(path.join(root, file), path.join(packDir, file));
+    }
+    cpSync(path.resolve(root, dist, 'lib'), path.join(packDir, 'dist', 'lib'), { recursive: true });
+    packArgs.push('--ignore-scripts');
+  }
+  // npm pack prints the prepack build's output before its JSON report: the report is the last top-level array.
+  const { stdout } = await sh('npm', packArgs, { cwd: packDir, timeout: 300_000 });
+  return JSON.parse(stdout.slice(stdout.lastIndexOf('\n[') + 1))[0];
+}
+
+/** A new project in `dir` (an ES module package) with the tarball installed, offline. */
+export async function installApp(dir, tarball, manifest = {}) {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'seqorder-consumer', private: true, type: 'module', ...manifest }, null, 2));
+  await sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
+}
+
+/** Writes `files` ({ relative path: text }) under `dir`. */
+export function writeFiles(dir, files) {
+  for (const [name, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+    writeFileSync(path.join(dir, name), text);
+  }
+}
