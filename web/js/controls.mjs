@@ -1,7 +1,54 @@
 // The page's controls: a labelled group, sliders, selects, toggles, number inputs and buttons. Each is a native
 // element (keyboard and screen readers work as on any form), labelled, with an optional hint tied by
 // aria-describedby. On a phone a figure's control group stays in view while its plots scroll by (style.css).
+// A section's settings are built from its declaration (settings.mjs) by settingControl, which keeps the page's URL
+// state (url-state.mjs) and the control in step both ways.
+import { violation } from './settings.mjs';
 import { el } from './ui.mjs';
+
+/**
+ * The control of the declared setting `name` of a section's `state` (url-state.mjs): a slider, a toggle, a select or
+ * a number field, with the declaration's id, label, range or options and hint, showing state.values[name]. A change
+ * by the reader is kept in the state (so in the URL) and passed to onChange(value); a value from the URL (Back,
+ * Forward, a link) moves the control and runs onChange too. `format` writes a slider's value; `onEnter` is a number
+ * field's Enter key. Returns the control's element.
+ */
+export function settingControl(group, state, name, { onChange = () => {}, format, onEnter } = {}) {
+  const spec = state.settings[name];
+  if (!spec) throw new RangeError(`section ${state.id} declares no setting ${name}`);
+  const changed = (value) => {
+    state.set(name, value);
+    onChange(value);
+  };
+  const common = { id: spec.id, label: spec.label, hint: spec.hint };
+  let field;
+  switch (spec.kind) {
+    case 'slider':
+      field = slider(group, { ...common, min: spec.min, max: spec.max, step: spec.step ?? 1, value: state.values[name], format: format ?? spec.format, onInput: changed });
+      break;
+    case 'toggle':
+      field = toggle(group, { ...common, pressed: state.values[name], onToggle: changed });
+      break;
+    case 'select': {
+      const byText = new Map(spec.options.map((o) => [String(o.value), o.value]));
+      field = select(group, { ...common, options: spec.options, value: state.values[name], onChange: (text) => changed(byText.get(text)) });
+      break;
+    }
+    case 'number':
+      // a typed value is kept as it is typed (the section acts on Enter, onEnter); one from code or the URL acts at once
+      field = numberInput(group, { ...common, min: spec.min, max: spec.max, value: state.values[name], onEnter,
+        onChange: (text) => { const v = Number(text); if (text.trim() !== '' && violation(spec, v) === null) state.set(name, v); } });
+      field.set = (value) => {
+        field.value = String(value);
+        changed(value);
+      };
+      break;
+    default:
+      throw new TypeError(`settingControl: a ${spec.kind} setting has no control here; the section draws its own`);
+  }
+  state.bind(name, (value) => field.set(value));
+  return field;
+}
 
 /** A `.controls` group (role=group, named by `label`) appended to root. */
 export function controlGroup(root, label) {
@@ -44,11 +91,16 @@ export function slider(group, { id, label, min, max, step = 1, value, format = S
   return control(group, { id, label, field: input, output, hint });
 }
 
-/** A <select> of options [{ value, label }]; onChange(value) on change. Returns the <select>. */
+/** A <select> of options [{ value, label }]; onChange(value) on change. Returns the <select>; set(value) on it
+ * selects from code and runs onChange. */
 export function select(group, { id, label, options, value, onChange, hint }) {
   const field = el('select', { id }, options.map((o) => el('option', { value: String(o.value) }, o.label)));
   field.value = String(value);
   field.addEventListener('change', () => onChange(field.value));
+  field.set = (v) => {
+    field.value = String(v);
+    onChange(field.value);
+  };
   return control(group, { id, label, field, hint, className: 'control-wide' });
 }
 
@@ -61,14 +113,25 @@ export function toggle(group, { id, label, pressed = false, onToggle }) {
     button.setAttribute('aria-pressed', String(next));
     onToggle(next);
   });
+  /** Sets the toggle from code, and runs onToggle. */
+  button.set = (on) => {
+    button.setAttribute('aria-pressed', String(Boolean(on)));
+    onToggle(Boolean(on));
+  };
   group.append(el('div', { className: 'control control-toggle' }, button));
   return button;
 }
 
-/** A whole-number input (Enter runs onEnter). Returns the <input>. */
-export function numberInput(group, { id, label, min, max, value, hint, onEnter }) {
+/** A whole-number input (Enter runs onEnter; onChange(text) on every edit). Returns the <input>; set(value) on it
+ * writes the field from code and runs onChange. */
+export function numberInput(group, { id, label, min, max, value, hint, onEnter, onChange }) {
   const field = el('input', { id, type: 'number', min, max, step: 1, value, inputMode: 'numeric' });
   if (onEnter) field.addEventListener('keydown', (event) => { if (event.key === 'Enter') onEnter(); });
+  if (onChange) field.addEventListener('input', () => onChange(field.value));
+  field.set = (v) => {
+    field.value = String(v);
+    onChange?.(field.value);
+  };
   return control(group, { id, label, field, hint, className: 'control-wide' });
 }
 

@@ -1,19 +1,23 @@
 // The lesson page's entry point: loads seqorder's WebAssembly module once, numbers the sections, links them from the
-// pipeline strip, then runs every section in page order.
+// pipeline strip, reads the page's settings from the URL (url-state.mjs), then runs every section in page order.
 //
 // The sections are the <section> elements of <main> in index.html, in order (nothing here lists them). One with a
 // .section-body is filled by the module web/js/sections/<id>.mjs, exporting
-//     export async function run(so, root) { ... }
-// where `so` is the loaded API (src/js/seqorder.d.ts) and `root` its .section-body. A section renders its prose,
-// figures and checks (the package's seqorder/checks, lib/figures/checks.mjs) inside root only, and resolves once its first experiments have run; controls
-// re-run them later. Its data-stage attribute names the pipeline stages it covers (the data-stage items of
-// #pipeline). To add a section: add its <section id="…" data-stage="…"> with an <h2> and a .section-body to
-// index.html where it belongs, and write web/js/sections/<id>.mjs. When every section has resolved,
-// <body data-ready="true"> tells readers and the browser tests that all checks ran, but those of a run that starts
-// later: the section "train" trains its models when the reader reaches it (its checks are pending until then, and
-// its .section-body says data-training="done" once they are computed).
+//     export const settings = declareSettings({ … });   // optional: its settings, declared once (settings.mjs)
+//     export async function run(so, root, state) { ... }
+// where `so` is the loaded API (src/js/seqorder.d.ts), `root` its .section-body and `state` its settings' state
+// (url-state.mjs: state.values holds the current values, read from the URL; controls.mjs's settingControl builds a
+// declared setting's control and keeps both in step). A section renders its prose, figures and checks
+// (the package's seqorder/checks, lib/figures/checks.mjs) inside root only, and resolves once its first experiments have run; controls re-run them later.
+// Its data-stage attribute names the pipeline stages it covers (the data-stage items of #pipeline). To add a section:
+// add its <section id="…" data-stage="…"> with an <h2> and a .section-body to index.html where it belongs, and write
+// web/js/sections/<id>.mjs. When every section has resolved, <body data-ready="true"> tells readers and the browser
+// tests that all checks ran, but those of a run that starts later: the section "train" trains its models when the
+// reader reaches it (its checks are pending until then, and its .section-body says data-training="done" once they
+// are computed).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { el } from './ui.mjs';
+import { copyLinkButton, createUrlState } from './url-state.mjs';
 
 const statusEl = document.getElementById('status');
 const sections = [...document.querySelectorAll('main > section')];
@@ -56,8 +60,9 @@ async function runSection(so, section) {
   const root = section.querySelector('.section-body');
   section.dataset.state = 'running';
   try {
-    const module = await import(`./sections/${section.id}.mjs`);
-    await module.run(so, root);
+    const { module, state } = (await loading).get(section);
+    if (module.error) throw module.error;
+    await module.run(so, root, state);
     section.dataset.state = 'done';
   } catch (error) {
     // A broken section must not hide the others; it shows its error and a failing check.
@@ -69,6 +74,26 @@ async function runSection(so, section) {
     }]);
   }
 }
+
+const runnable = sections.filter((s) => s.querySelector('.section-body'));
+// Under the status: what the link's settings changed (notes), and the button that copies the link.
+const notes = el('div', { className: 'link-notes', id: 'link-notes', role: 'status' });
+notes.hidden = true;
+const linkRow = el('div', { className: 'link-row' });
+statusEl.after(notes, linkRow);
+const urlState = createUrlState({ notes });
+copyLinkButton(linkRow, urlState);
+
+/**
+ * Every section's module, and its settings' state read from the URL, registered in page order once all have loaded
+ * (a section whose module fails to load shows why when it runs).
+ */
+const loading = Promise.all(runnable.map((section) => import(`./sections/${section.id}.mjs`).catch((error) => ({ error }))))
+  .then((modules) => {
+    const states = modules.map((module, i) => (module.error ? null : urlState.section(runnable[i].id, module.settings)));
+    urlState.declared();
+    return new Map(runnable.map((section, i) => [section, { module: modules[i], state: states[i] }]));
+  });
 
 async function main() {
   numberAndLink();
@@ -94,10 +119,13 @@ async function main() {
     return;
   }
   setStatus(`WebAssembly module loaded (seqorder ${version}). Running the experiments…`);
-  for (const section of sections.filter((s) => s.querySelector('.section-body'))) {
+  for (const section of runnable) {
     await runSection(so, section);
     await nextFrame();
   }
+  urlState.settled();
+  const anchor = urlState.anchor();
+  if (anchor) document.getElementById(anchor)?.scrollIntoView();
   showSummary();
   // Controls re-run checks: keep the summary true to the page.
   let pending = 0;

@@ -2,6 +2,7 @@
 // numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs;
 // checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
 import { fmt } from './format.mjs';
+import { recordDrawn } from './drawn.mjs';
 
 /**
  * Creates an element: el('p', { className: 'x' }, 'text', child). Props are assigned as properties, except
@@ -84,9 +85,10 @@ let tableCount = 0;
  * stay in view while scrolling.
  *   const t = numbersTable(root, { caption });   t.show(headers, rows, { highlight, digits });
  * headers: column titles; rows: arrays of cells (numbers are formatted with `format`, strings kept);
- * highlight(row, col) → true emphasises a cell. Returns { element, show }.
+ * highlight(row, col) → true emphasises a cell. `drawn` names what the table shows (drawn.mjs: { headers, rows, caption },
+ * the cells as given). Returns { element, show }.
  */
-export function numbersTable(root, { caption, format = (v) => fmt(v, 4) }) {
+export function numbersTable(root, { caption, format = (v) => fmt(v, 4), drawn }) {
   const id = `numbers-${(tableCount += 1)}`;
   const captionEl = el('caption', { id }, caption);
   const table = el('table', { className: 'numbers' }, captionEl);
@@ -103,11 +105,14 @@ export function numbersTable(root, { caption, format = (v) => fmt(v, 4) }) {
     else box.removeAttribute('tabindex');
   };
   new ResizeObserver(measure).observe(box);
+  let shown = { headers: [], rows: [], caption };
+  if (drawn) recordDrawn(element, drawn, () => shown);
   return {
     element,
     /** Replaces the table's contents; `caption` (optional) replaces the caption's text too. */
     show(headers, rows, { highlight, caption: text } = {}) {
       if (text !== undefined) captionEl.textContent = text;
+      shown = { headers: [...headers], rows: rows.map((r) => [...r]), caption: captionEl.textContent };
       const cell = (v) => (typeof v === 'number' ? format(v) : v);
       table.replaceChildren(captionEl,
         el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))),

@@ -138,6 +138,8 @@ export function makePlot(container, options, draw, { className, kind, check }) {
     },
     /** The last drawn layout, in CSS pixels: every label's box, and the plot's own records (margins, ticks, …). */
     layout: () => state.layout,
+    /** The current options (a shallow copy): what the plot draws. */
+    options: () => ({ ...state.options }),
     destroy() {
       observer.disconnect();
       if (state.pending) cancelAnimationFrame(state.pending);

@@ -11,8 +11,8 @@ import { checkContainer, checkGrid, checkObject } from './options.mjs';
  * @param {{ title: string, data: ArrayLike<number>, rows: number, cols: number, rowName?, colName? }[]} options.maps
  * @param {number} [options.range]  default: the largest |finite value| over all maps
  * @param {string} [options.minWidth='11rem']  the narrowest a map may be before the grid wraps
- * @returns {{ element, maps: () => handles, update(changes) }}  update merges changes (maps, range, shared options)
- *          into the options and redraws
+ * @returns {{ element, maps: () => handles, update(changes), options() }}  update merges changes (maps, range,
+ *          shared options) into the options and redraws; options() returns the current ones
  */
 export function heatmapGrid(container, options) {
   checkContainer(container);
@@ -54,5 +54,5 @@ export function heatmapGrid(container, options) {
     show();
   }
   show();
-  return { element, maps: () => plots.map((p) => p.plot), update };
+  return { element, maps: () => plots.map((p) => p.plot), update, options: () => ({ ...current }) };
 }

@@ -48,6 +48,8 @@ export interface Plot<O extends PlotOptions> {
   flush(): void;
   /** The last drawn layout, in CSS pixels. */
   layout(): PlotLayout;
+  /** The current options (a shallow copy): what the plot draws. */
+  options(): O;
   /** Removes the figure and stops following the container's size. */
   destroy(): void;
 }
@@ -135,6 +137,8 @@ export interface HeatmapGrid {
    * @throws {TypeError | RangeError} as heatmapGrid; the grid is then unchanged.
    */
   update(changes: Partial<HeatmapGridOptions>): void;
+  /** The current options (a shallow copy): what the grid draws. */
+  options(): HeatmapGridOptions;
 }
 
 /**

@@ -1,23 +1,30 @@
 // Section "add-position": input = token vector + position vector. robot at position 0 and at t (robotAtPositions),
 // and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be taken apart.
-import { controlGroup, slider } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt, subscript } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { ROBOT, robotAtPositions, sumAmbiguity } from '../experiments/positions.mjs';
+import { declareSettings } from '../settings.mjs';
 
-export async function run(so, root) {
+export const settings = declareSettings({
+  t: { kind: 'slider', id: 'add-position-t', label: 'second position t', min: 0, max: 40, default: 3 },
+  s: { kind: 'slider', id: 'add-position-s', label: 'robot’s position s', min: 0, max: 40, default: 2 },
+  k: { kind: 'slider', id: 'add-position-k', label: 'offset k (b sits at t = s + k)', min: 1, max: 40, default: 3 },
+});
+
+export async function run(so, root, state) {
   prose(root,
     'For every position <var>t</var> we build a vector <var>p<sub>t</sub></var> with the same <var>D</var> features as ' +
     'a token vector and add the two, feature by feature: <code>input<sub>t</sub> = token + p<sub>t</sub></code>. ' +
     'Addition, not concatenation: the width stays <var>D</var>.');
-  robotAtTwoPositions(so, root);
-  oneSumTwoStories(so, root);
+  robotAtTwoPositions(so, root, state);
+  oneSumTwoStories(so, root, state);
 }
 
 /** robot's token vector (the lesson's (0, 1/8, …, 7/8)) at position 0 and at a position t of the reader's choice. */
-function robotAtTwoPositions(so, root) {
+function robotAtTwoPositions(so, root, state) {
   const f = fig(root, { title: 'robot at position 0, and at position t' });
   const group = controlGroup(f, 'robot’s second position');
   const features = ROBOT.map((_, i) => i);
@@ -51,14 +58,14 @@ function robotAtTwoPositions(so, root) {
       { caption: `robot at position 0 and at position ${t}`, highlight: (_, c) => c === 5 });
     renderChecks(list, r.checks);
   };
-  slider(group, { id: 'add-position-t', label: 'second position t', min: 0, max: 40, value: 3, onInput: perFrame(render) });
-  render(3);
+  settingControl(group, state, 't', { onChange: perFrame(render) });
+  render(state.values.t);
 }
 
 /** robot at s and b = robot + p_s − p_t at t: one input from two different pairs. */
-function oneSumTwoStories(so, root) {
+function oneSumTwoStories(so, root, settings) {
   const f = fig(root, { title: 'One sum, two stories' });
-  const state = { s: 2, k: 3 };
+  const state = settings.values;
   const group = controlGroup(f, 'the two positions');
   const rows = ['robot', 'p_s', 'robot + p_s', 'b', 'p_t', 'b + p_t'];
   const map = heatmap(f, {
@@ -84,7 +91,7 @@ function oneSumTwoStories(so, root) {
     renderChecks(list, r.checks);
   };
   const schedule = perFrame(render);
-  slider(group, { id: 'add-position-s', label: 'robot’s position s', min: 0, max: 40, value: state.s, onInput: (v) => { state.s = v; schedule(); } });
-  slider(group, { id: 'add-position-k', label: 'offset k (b sits at t = s + k)', min: 1, max: 40, value: state.k, onInput: (v) => { state.k = v; schedule(); } });
+  settingControl(group, settings, 's', { onChange: schedule });
+  settingControl(group, settings, 'k', { onChange: schedule });
   render();
 }

@@ -1,20 +1,26 @@
 // Section "batch": the tensor the lesson carries forward, (B, T, D): a batch of sentences through lookup, positions
 // and attention at once. The experiment is experiments/batch.mjs.
-import { controlGroup, slider } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { MAX_BATCH, MAX_LENGTH, batchExperiment, item } from '../experiments/batch.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
+import { declareSettings } from '../settings.mjs';
 
-export async function run(so, root) {
+export const settings = declareSettings({
+  batch: { kind: 'slider', id: 'batch-b', label: 'sentences B', min: 1, max: MAX_BATCH, default: 3 },
+  length: { kind: 'slider', id: 'batch-t', label: 'tokens per sentence T', min: 1, max: MAX_LENGTH, default: 5 },
+});
+
+export async function run(so, root, settings) {
   prose(root,
     'So far each example was one sentence, a (T, D) table. A model takes several at once: token ids of shape (B, T), a ' +
     'batch of B sentences of T tokens, become token-plus-position vectors of shape (B, T, D). That is the tensor ' +
     'attention receives next.');
   const table = vocabularyTable();
-  const state = { batch: 3, length: 5 };
+  const state = settings.values;
   const f = fig(root);
   const group = controlGroup(f, 'batch size and sentence length');
   const ids = numbersTable(f, { caption: '' });
@@ -46,7 +52,7 @@ export async function run(so, root) {
     renderChecks(list, r.checks);
   };
   const schedule = perFrame(render);
-  slider(group, { id: 'batch-b', label: 'sentences B', min: 1, max: MAX_BATCH, value: state.batch, onInput: (v) => { state.batch = v; schedule(); } });
-  slider(group, { id: 'batch-t', label: 'tokens per sentence T', min: 1, max: MAX_LENGTH, value: state.length, onInput: (v) => { state.length = v; schedule(); } });
+  settingControl(group, settings, 'batch', { onChange: schedule });
+  settingControl(group, settings, 'length', { onChange: schedule });
   render();
 }

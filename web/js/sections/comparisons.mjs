@@ -1,33 +1,47 @@
 // Section "comparisons" (an aside after the main lesson): the positional methods as answers to one question, learned
 // tables and what extending one takes, float32 vs float64 tables, the two layouts, and the rotation that carries p_t
 // to p_{t+k}. The experiments and their checks are experiments/comparisons.mjs; this module draws them.
-import { button, controlGroup, numberInput, select, slider } from '../controls.mjs';
+import { button, controlGroup, settingControl } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   answersExperiment, extendLearnedExperiment, frequencies, layoutExperiment, learnedExperiment, precisionExperiment,
-  shiftExperiment, tryLearned,
+  shiftExperiment, tryLearned, PRECISION_STARTS,
 } from '../experiments/comparisons.mjs';
+import { declareSettings } from '../settings.mjs';
 
-export async function run(so, root) {
+const LEARNED_ROWS = 8;
+
+export const settings = declareSettings({
+  seed: { kind: 'number', id: 'cmp-rope-seed', label: 'seed of q₀ and k₀', min: 0, max: 1e6, default: 7 },
+  learnedStart: { kind: 'number', id: 'cmp-learned-start', label: 'first position', min: 0, max: 1000000, default: LEARNED_ROWS - 2, sweep: [0, LEARNED_ROWS - 2, 1000000] },
+  learnedLength: { kind: 'number', id: 'cmp-learned-length', label: 'how many', min: 1, max: 6, default: 3 },
+  precisionStart: {
+    kind: 'select', id: 'cmp-precision-start', label: 'errors at start', default: String(PRECISION_STARTS.length - 1),
+    options: PRECISION_STARTS.map((start, i) => ({ value: String(i), label: start.toLocaleString('en-US') })),
+  },
+  shiftT: { kind: 'slider', id: 'cmp-shift-t', label: 't', min: 0, max: 30, default: 3 },
+  shiftK: { kind: 'slider', id: 'cmp-shift-k', label: 'k', min: 1, max: 30, default: 5 },
+});
+
+export async function run(so, root, state) {
   prose(root,
     'The lesson adds fixed sinusoids to the token vectors. Other designs exist, and they all answer one question: ' +
     '<em>how can a compatibility calculation depend on position as well as content?</em> They answer it differently, ' +
     'by changing where position enters the computation. They are architectural choices, not extra attention heads.');
-  answersPart(so, root);
-  learnedPart(so, root);
+  answersPart(so, root, state);
+  learnedPart(so, root, state);
   extendPart(so, root);
-  precisionPart(so, root);
+  precisionPart(so, root, state);
   layoutPart(so, root);
-  shiftPart(so, root);
+  shiftPart(so, root, state);
 }
 
 // 1. One question, four answers.
-function answersPart(so, root) {
+function answersPart(so, root, state) {
   const f = fig(root, { title: 'One question, four answers' });
-  let seed = 7;
   const titles = {
     none: 'no positions: q₀ · k₀',
     added: 'added sinusoids: (q₀ + p_m) · (k₀ + p_n)',
@@ -35,19 +49,20 @@ function answersPart(so, root) {
     rotary: 'rotary: rope(q₀)_m · rope(k₀)_n',
   };
   const maps = (e) => Object.entries(titles).map(([key, title]) => ({ title, data: e[key].data, rows: e.length, cols: e.length }));
-  let e = answersExperiment(so, { seed });
+  let e = answersExperiment(so, { seed: state.values.seed });
   const grid = heatmapGrid(f, {
     maps: maps(e), rowLabel: 'query position m', colLabel: 'key position n', minHeight: 150, maxHeight: 260, minWidth: '15rem',
     tooltip: (m, n, v) => `m = ${m}, n = ${n}, m − n = ${m - n}: ${fmt(v, 4)}`,
     ariaLabel: 'the score of one query vector and one key vector at every query position m and key position n',
   });
   const group = controlGroup(f, 'content vectors');
-  button(group, { id: 'cmp-rope-reroll', label: 'New q₀ and k₀', onClick: () => {
-    seed += 1;
-    e = answersExperiment(so, { seed });
+  const show = () => {
+    e = answersExperiment(so, { seed: state.values.seed });
     grid.update({ maps: maps(e) });
     renderChecks(list, e.checks);
-  } });
+  };
+  const seedInput = settingControl(group, state, 'seed', { onChange: show, onEnter: show });
+  button(group, { id: 'cmp-rope-reroll', label: 'New q₀ and k₀', onClick: () => seedInput.set((state.values.seed + 1) % (settings.seed.max + 1)) });
   notice(f, 'One query vector q₀ and one key vector k₀ at every position pair: without positions the map is flat; added ' +
     'vectors make it depend on m and n separately; rotary makes it constant along every diagonal, a function of m − n.');
   prose(f, '<div class="callout">The course does not implement rotary positions: one positional mechanism is enough to ' +
@@ -64,9 +79,9 @@ function answersPart(so, root) {
 }
 
 // 2. Learned table vs formula.
-function learnedPart(so, root) {
+function learnedPart(so, root, state) {
   const f = fig(root, { title: 'A learned table is a lookup with an end' });
-  const e = learnedExperiment(so);
+  const e = learnedExperiment(so, { rows: LEARNED_ROWS });
   const [rows, width] = e.table.shape;
   heatmap(titledBlock(f, `a learned table with P = ${rows} rows, D = ${width} (random stand-ins for trained values)`), {
     data: e.table.data, rows, cols: width, range: 1, rowLabel: 'position (row)', colLabel: 'feature',
@@ -75,8 +90,9 @@ function learnedPart(so, root) {
   });
   const group = controlGroup(f, 'positions to look up');
   const lookUp = () => show();
-  const startInput = numberInput(group, { id: 'cmp-learned-start', label: 'first position', min: 0, max: 1000000, value: rows - 2, onEnter: lookUp });
-  const lengthInput = numberInput(group, { id: 'cmp-learned-length', label: 'how many', min: 1, max: 6, value: 3, onEnter: lookUp });
+  // a value from the URL looks up at once; a typed one on Enter or the button
+  const startInput = settingControl(group, state, 'learnedStart', { onEnter: lookUp, onChange: lookUp });
+  const lengthInput = settingControl(group, state, 'learnedLength', { onEnter: lookUp, onChange: lookUp });
   button(group, { id: 'cmp-learned-go', label: 'Look up', onClick: lookUp });
   const answer = el('div', { className: 'cmp-answer', id: 'cmp-learned-answer', 'aria-live': 'polite' });
   f.append(answer);
@@ -150,13 +166,13 @@ function extendPart(so, root) {
 }
 
 // 4. float32 vs float64.
-function precisionPart(so, root) {
+function precisionPart(so, root, state) {
   const f = fig(root, { title: 'float32 and float64: where the error comes from' });
   const e = precisionExperiment(so, { width: 16 });
   numbersTable(f, { caption: `the largest |table − exact| over ${e.length} × ${e.width} values`, format: (v) => fmt(v, 2) }).show(
     ['start', 'float64 (seqorder)', 'float32 (seqorder)', 'float32 angles'],
     e.readouts.map((r) => [count(r.start), r.float64Error, r.float32Error, r.angles32Error]));
-  let current = e.readouts[e.readouts.length - 1];
+  let current = e.readouts[Number(state.values.precisionStart)];
   const group = controlGroup(f, 'start of the error maps');
   const plots = el('div', { className: 'plot-row' });
   f.append(plots);
@@ -201,11 +217,7 @@ function precisionPart(so, root) {
       `the float32-angles table by ${fmt(current.angles32Error, 2)}.`;
     renderChecks(list, e.checks);
   };
-  select(group, {
-    id: 'cmp-precision-start', label: 'errors at start',
-    options: e.readouts.map((r, i) => ({ value: i, label: count(r.start) })), value: e.readouts.length - 1,
-    onChange: (value) => { current = e.readouts[Number(value)]; showStart(); },
-  });
+  settingControl(group, state, 'precisionStart', { onChange: (value) => { current = e.readouts[Number(value)]; showStart(); } });
   showStart();
 }
 
@@ -239,12 +251,12 @@ function layoutPart(so, root) {
 }
 
 // 6. A shift is a rotation.
-function shiftPart(so, root) {
+function shiftPart(so, root, settings) {
   const f = fig(root, { title: 'Moving k positions later is a rotation' });
   const e = shiftExperiment(so);
   const pair = 2;
   const freq = frequencies(e.width)[pair];
-  const state = { t: 3, k: 5 };
+  const state = settings.values;
   const point = (s) => ({ x: e.p.data[s * e.width + 2 * pair + 1], y: e.p.data[s * e.width + 2 * pair] });
   const group = controlGroup(f, 'position and shift');
   const plot = circlePlot(f, { height: 250, ariaLabel: `pair ${pair} of the sinusoid table on its circle: p_t and p_(t+k), p_0 and p_k` });
@@ -255,7 +267,7 @@ function shiftPart(so, root) {
     'rotation off row k of the table and applies it to every row. Adding the sinusoids to token vectors does not ' +
     'hand this structure to the dot product as cleanly as rotating q and k does.');
   const show = () => {
-    const { t, k } = state;
+    const { shiftT: t, shiftK: k } = state;
     plot.update({
       points: [
         { name: `p_t, t = ${t} (trail: t = 0…${t})`, ...point(t), trail: Array.from({ length: t + 1 }, (_, s) => [point(s).x, point(s).y]) },
@@ -268,8 +280,8 @@ function shiftPart(so, root) {
       `k·f = ${fmt(k * freq, 4)} rad: the same arc as from p_0 to p_k, whatever t is.`;
   };
   const schedule = perFrame(show);
-  slider(group, { id: 'cmp-shift-t', label: 't', min: 0, max: 30, value: state.t, onInput: (v) => { state.t = v; schedule(); } });
-  slider(group, { id: 'cmp-shift-k', label: 'k', min: 1, max: 30, value: state.k, onInput: (v) => { state.k = v; schedule(); } });
+  settingControl(group, settings, 'shiftT', { onChange: schedule });
+  settingControl(group, settings, 'shiftK', { onChange: schedule });
   show();
   renderChecks(checkList(f), e.checks.map((c) => ({ ...c, fixed: true })));
 }

@@ -1,15 +1,26 @@
 // Section "four-steps": scaled dot-product attention drawn as its four steps (scores, scaled, weights, output) for a
 // short sentence, with toggles for the causal mask, the positions and projected queries and keys, and checks that
 // each step is what it says. The computation is experiments/steps.mjs; this module draws it.
-import { controlGroup, select, toggle } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
+import { declareSettings } from '../settings.mjs';
 import { STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
+
+export const settings = declareSettings({
+  causal: { kind: 'toggle', id: 'steps-causal', label: 'Causal mask', default: false },
+  positions: { kind: 'toggle', id: 'steps-positions', label: 'Positions added', default: true },
+  projections: { kind: 'toggle', id: 'steps-projections', label: 'Wq, Wk projections', default: false },
+  sentence: {
+    kind: 'select', id: 'steps-sentence', label: 'Sentence', default: '0',
+    options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
+  },
+});
 
 const STEP_VIEWS = [
   { key: 'scores', title: 'Scores', formula: 'q·kᵀ: a row per query, a column per key', scale: 'diverging' },
@@ -20,9 +31,13 @@ const STEP_VIEWS = [
 
 const hasRepeat = (words) => words.some((w, i) => words.indexOf(w) !== i);
 
-export async function run(so, root) {
+export async function run(so, root, state) {
   const table = vocabularyTable();
-  const settings = { words: STEPS_SENTENCE, causal: false, positions: true, projections: false };
+  const values = state.values;
+  const settings = {
+    get words() { return SENTENCES[Number(values.sentence)]; },
+    get causal() { return values.causal; }, get positions() { return values.positions; }, get projections() { return values.projections; },
+  };
 
   prose(root,
     `Attention turns each row into a blend of rows, in four steps. Here they run on a short sentence, each word’s ` +
@@ -30,15 +45,7 @@ export async function run(so, root) {
   const f = fig(root);
   const group = controlGroup(f, 'what attention runs on');
   const redraw = perFrame(() => render());
-  toggle(group, { id: 'steps-causal', label: 'Causal mask', pressed: settings.causal, onToggle: (on) => { settings.causal = on; redraw(); } });
-  toggle(group, { id: 'steps-positions', label: 'Positions added', pressed: settings.positions, onToggle: (on) => { settings.positions = on; redraw(); } });
-  toggle(group, { id: 'steps-projections', label: 'Wq, Wk projections', pressed: settings.projections, onToggle: (on) => { settings.projections = on; redraw(); } });
-  select(group, {
-    id: 'steps-sentence', label: 'Sentence',
-    options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
-    value: '0',
-    onChange: (value) => { settings.words = SENTENCES[Number(value)]; redraw(); },
-  });
+  for (const name of ['causal', 'positions', 'projections', 'sentence']) settingControl(group, state, name, { onChange: redraw });
 
   const grid = el('div', { className: 'steps-grid' });
   f.append(grid);

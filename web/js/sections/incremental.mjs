@@ -1,7 +1,7 @@
 // Section "incremental": generating one word at a time against a cache of the prefix, with the two offsets that
 // make it equal to recomputing everything (addPositions start, attention queryStart), and the two ways of getting
 // them wrong. The computation is experiments/incremental.mjs; this module draws it.
-import { controlGroup, slider } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt, plural } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
@@ -9,12 +9,24 @@ import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } fro
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment } from '../experiments/incremental.mjs';
 import { tokenStrip } from '../order-view.mjs';
+import { declareSettings } from '../settings.mjs';
 
 const MAX_NEW = 4;
 
-export async function run(so, root) {
+export const settings = declareSettings({
+  prefix: {
+    kind: 'slider', id: 'incremental-prefix', label: 'Cached prefix p', min: 1, max: INCREMENTAL_TEXT.length - 1,
+    default: DEFAULT_PREFIX, format: (v) => plural(v, 'word'),
+  },
+  fresh: {
+    kind: 'slider', id: 'incremental-new', label: 'New words', min: 1, max: MAX_NEW, default: DEFAULT_NEW,
+    hint: `at most the words the text has after the prefix (${INCREMENTAL_TEXT.length} in all)`,
+  },
+});
+
+export async function run(so, root, state) {
   const table = vocabularyTable();
-  const settings = { prefix: DEFAULT_PREFIX, fresh: DEFAULT_NEW };
+  const settings = state.values;
   let current;
 
   prose(root,
@@ -24,30 +36,21 @@ export async function run(so, root) {
   const f = fig(root);
   const group = controlGroup(f, 'cached prefix and new words');
   const redraw = perFrame(() => render());
-  const freshInput = slider(group, {
-    id: 'incremental-new', label: 'New words', min: 1, max: MAX_NEW, value: settings.fresh,
-    onInput: (v) => {
-      const room = INCREMENTAL_TEXT.length - settings.prefix;
-      if (v > room) {
-        freshInput.set(room); // the text has only `room` words after the prefix
-        return;
-      }
-      settings.fresh = v;
+  // The text has only INCREMENTAL_TEXT.length − p words after a prefix of p: the new words follow.
+  const room = () => INCREMENTAL_TEXT.length - settings.prefix;
+  settingControl(group, state, 'prefix', {
+    onChange: () => {
+      if (settings.fresh > room()) freshInput.set(room());
       redraw();
     },
   });
-  const prefixInput = slider(group, {
-    id: 'incremental-prefix', label: 'Cached prefix p', min: 1, max: INCREMENTAL_TEXT.length - 1, value: settings.prefix,
-    format: (v) => plural(v, 'word'),
-    onInput: (v) => {
-      settings.prefix = v;
-      const room = INCREMENTAL_TEXT.length - v;
-      if (settings.fresh > room) freshInput.set(room);
-      redraw();
+  const freshInput = settingControl(group, state, 'fresh', {
+    onChange: (v) => {
+      if (v > room()) freshInput.set(room());
+      else redraw();
     },
   });
-  // The prefix slider reads first.
-  group.prepend(prefixInput.closest('.control'));
+  if (settings.fresh > room()) freshInput.set(room());
 
   const strips = el('div', { className: 'token-strips' });
   f.append(strips);

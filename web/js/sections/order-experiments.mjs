@@ -1,7 +1,7 @@
 // Section "order-experiments": what attention does when a sentence is reordered, without positions, with positions
 // (two different experiments) and with a causal mask. The experiments are experiments/order.mjs; this module draws
 // them and their checks.
-import { controlGroup, select } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
@@ -12,8 +12,17 @@ import {
   REORDERINGS, SENTENCE, SWAP, causalExperiment, positionsExperiment, reorderingExperiment,
 } from '../experiments/order.mjs';
 import { difference, rowsHeatmap, sharedRange } from '../order-view.mjs';
+import { declareSettings } from '../settings.mjs';
 
 const sentenceText = (order) => order.map((i) => SENTENCE[i]).join(' ');
+
+export const settings = declareSettings({
+  reordering: {
+    kind: 'select', id: 'order-reordering', label: 'Reordered sentence', default: SWAP.join(','),
+    options: REORDERINGS.map((o) => ({ value: o.join(','), label: sentenceText(o) })),
+    hint: `P moves the rows: row i of the new sentence is row order[i] of “${SENTENCE.join(' ')}”.`,
+  },
+});
 
 /** Runs the three experiments for one reordering, plus what the maps draw. */
 function runAll(so, table, order) {
@@ -42,10 +51,11 @@ function part(f, title) {
   return block;
 }
 
-export async function run(so, root) {
+export async function run(so, root, settings) {
   const table = vocabularyTable();
   const T = SENTENCE.length;
-  let r = runAll(so, table, SWAP);
+  const orderOf = (value) => value.split(',').map(Number);
+  let r = runAll(so, table, orderOf(settings.values.reordering));
 
   prose(root,
     'Attention is the first step in which rows look at one another. Here it runs in its plainest form, every input row ' +
@@ -56,13 +66,7 @@ export async function run(so, root) {
     r = runAll(so, table, order);
     render();
   });
-  select(group, {
-    id: 'order-reordering', label: 'Reordered sentence',
-    options: REORDERINGS.map((o) => ({ value: o.join(','), label: sentenceText(o) })),
-    value: SWAP.join(','),
-    onChange: (value) => rerun(value.split(',').map(Number)),
-    hint: `P moves the rows: row i of the new sentence is row order[i] of “${SENTENCE.join(' ')}”.`,
-  });
+  settingControl(group, settings, 'reordering', { onChange: (value) => rerun(orderOf(value)) });
 
   // 1. No positions.
   const plainPart = part(f, 'Without positions: the outputs move with the words');

@@ -1,12 +1,22 @@
 // Section "sinusoids": the lesson's formula; D = 8 gives four pairs; the table as a heatmap with sliders; pairs as
 // points turning on circles; why one sine is not enough (its search runs in the worker).
-import { controlGroup, slider } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { fourPairs, frequency, pairSpeeds, sinusoidTable } from '../experiments/positions.mjs';
 import { inWorker } from '../worker-client.mjs';
+import { declareSettings } from '../settings.mjs';
+import { drawnPlot } from '../drawn.mjs';
+
+export const settings = declareSettings({
+  length: { kind: 'slider', id: 'sinusoids-length', label: 'length (positions)', min: 1, max: 512, default: 64 },
+  width: { kind: 'slider', id: 'sinusoids-width', label: 'width D', min: 2, max: 256, step: 2, default: 64 },
+  start: { kind: 'slider', id: 'sinusoids-start', label: 'start (first position)', min: 0, max: 5000, default: 0 },
+  t: { kind: 'slider', id: 'sinusoids-t', label: 'position t', min: 0, max: 100, default: 3,
+    hint: 'Each pair turns by its own step; the trail shows the last positions.' },
+});
 
 /** Pairs to follow: the fastest two, one in between, and the slowest (distinct, for D/2 pairs). */
 function chosenPairs(width) {
@@ -14,15 +24,15 @@ function chosenPairs(width) {
   return [...new Set([0, 1, Math.round(half / 4), half - 1].filter((i) => i < half))].sort((a, b) => a - b);
 }
 
-export async function run(so, root) {
+export async function run(so, root, settings) {
   prose(root,
     'The lesson’s fixed encoding groups the <var>D</var> features in pairs. Pair <var>i</var> holds the sine and the ' +
     'cosine of one angle, which grows with the position <var>t</var> at the pair’s own rate <var>f<sub>i</sub></var>:',
     '<div class="callout mono formula">p<sub>t</sub>[2i] &nbsp; = sin(t · f<sub>i</sub>)<br>' +
     'p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>)<br>f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>');
   fourPairsFigure(so, root);
-  const table = tableFigure(so, root);
-  circlesFigure(so, root, table);
+  const table = tableFigure(so, root, settings);
+  circlesFigure(so, root, table, settings);
   await oneSineFigure(so, root);
 }
 
@@ -38,14 +48,17 @@ function fourPairsFigure(so, root) {
 }
 
 /** The whole table as a heatmap, with sliders for its length, width and first position. Returns its state. */
-function tableFigure(so, root) {
+function tableFigure(so, root, settings) {
   const f = fig(root, { title: 'The whole table', id: 'sinusoids-table' });
-  const state = { length: 64, width: 64, start: 0, table: null };
+  const values = settings.values;
+  const state = {
+    get length() { return values.length; }, get width() { return values.width; }, get start() { return values.start; }, table: null,
+  };
   const group = controlGroup(f, 'table size and first position');
-  const map = heatmap(f, {
+  const map = drawnPlot('table', heatmap(f, {
     data: new Float64Array(0), rows: 0, cols: 0, range: 1, rowLabel: 'position t', colLabel: 'column (feature)',
     maxHeight: 420, ariaLabel: 'the sinusoidal position table: one row per position, one column per feature',
-  });
+  }));
   const line = notice(f, '');
   more(f, 'A formula is not a trained model',
     'The formula gives a vector for any position, even one no sequence in training reached. Being able to evaluate ' +
@@ -67,23 +80,19 @@ function tableFigure(so, root) {
     renderChecks(list, result.checks);
   };
   const schedule = perFrame(() => state.render());
-  const set = (key) => (value) => {
-    state[key] = value;
+  const changed = () => {
     schedule();
     state.onChange?.();
   };
-  slider(group, { id: 'sinusoids-length', label: 'length (positions)', min: 1, max: 512, value: state.length, onInput: set('length') });
-  slider(group, { id: 'sinusoids-width', label: 'width D', min: 2, max: 256, step: 2, value: state.width, onInput: set('width') });
-  slider(group, { id: 'sinusoids-start', label: 'start (first position)', min: 0, max: 5000, value: state.start, onInput: set('start') });
+  for (const name of ['length', 'width', 'start']) settingControl(group, settings, name, { onChange: changed });
   state.render();
   return state;
 }
 
 /** A few pairs of the table above as points on circles, and their sine columns as curves. */
-function circlesFigure(so, root, table) {
+function circlesFigure(so, root, table, settings) {
   const f = fig(root, { title: 'Fast pairs and slow pairs' });
   f.dataset.controls = 'sinusoids-length sinusoids-width sinusoids-start';
-  let t = 3;
   const group = controlGroup(f, 'position on the circles');
   const row = el('div', { className: 'plot-row' });
   f.append(row);
@@ -96,6 +105,7 @@ function circlesFigure(so, root, table) {
   const list = checkList(f);
   const render = () => {
     const { width, start, length } = table;
+    const { t } = settings.values;
     const pairs = chosenPairs(width);
     const from = Math.max(0, t - 6);
     const { data } = so.positions(t - from + 1, width, { start: from });
@@ -118,10 +128,7 @@ function circlesFigure(so, root, table) {
   };
   const schedule = perFrame(render);
   table.onChange = schedule;
-  slider(group, {
-    id: 'sinusoids-t', label: 'position t', min: 0, max: 100, value: t, hint: 'Each pair turns by its own step; the trail shows the last positions.',
-    onInput: (v) => { t = v; schedule(); },
-  });
+  settingControl(group, settings, 't', { onChange: schedule });
   render();
 }
 

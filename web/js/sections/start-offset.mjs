@@ -1,22 +1,28 @@
 // Section "start-offset": rows for start = s equal rows s… of a table from 0; restarting at 0 is wrong.
-import { controlGroup, slider } from '../controls.mjs';
+import { controlGroup, settingControl } from '../controls.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck,
 } from '../experiments/positions.mjs';
+import { declareSettings } from '../settings.mjs';
+
+export const settings = declareSettings({
+  start: { kind: 'slider', id: 'start-offset-prefix', label: 'prefix (tokens already processed)', min: 0, max: 500, default: 10 },
+  count: { kind: 'slider', id: 'start-offset-count', label: 'new tokens', min: 1, max: 16, default: 4 },
+});
 
 const WIDTH = 16;
 
-export async function run(so, root) {
+export async function run(so, root, settings) {
   prose(root,
     'In the lesson’s example, a token processed after a prefix of 10 tokens sits at position 10, not 0. A decoder that keeps what it computed ' +
     'for the prefix and processes only new tokens must say so: <code>so.positions(count, D, { start: 10 })</code> gives ' +
     'the rows of positions 10, 11, ….');
 
   const f = fig(root);
-  const state = { start: 10, count: 4 };
+  const state = settings.values;
   const group = controlGroup(f, 'prefix and new tokens');
   const row = el('div', { className: 'plot-row plot-row-3' });
   f.append(row);
@@ -51,10 +57,8 @@ export async function run(so, root) {
     renderChecks(list, [startOffsetLiveCheck(r, { start, count, width: WIDTH }), startOffsetRestartCheck(r, { start, count })]);
   };
   const schedule = perFrame(render);
-  slider(group, { id: 'start-offset-prefix', label: 'prefix (tokens already processed)', min: 0, max: 500, value: state.start,
-    onInput: (v) => { state.start = v; schedule(); } });
-  slider(group, { id: 'start-offset-count', label: 'new tokens', min: 1, max: 16, value: state.count,
-    onInput: (v) => { state.count = v; schedule(); } });
+  settingControl(group, settings, 'start', { onChange: schedule });
+  settingControl(group, settings, 'count', { onChange: schedule });
   render();
   renderChecks(list, startOffsetChecks(so, { starts: [10, 1000, 100000], count: 8, width: 64 }).checks);
 }

@@ -1,0 +1,51 @@
+// The page's one rule for its words: a sentence that states a result (identical, differ, learns, reached, never,
+// most, all …) is generated from the numbers it is about, at the current settings, by the experiment module beside
+// the check that verifies it, and comes with a predicate that says whether it is true of what the page draws:
+//
+//   { name, text, holds(drawn) }     drawn: the section's drawn data by name (drawn.mjs), e.g. drawn.weights.data
+//
+// Static prose explains mechanisms and states no outcome. A section shows a notice made of generated sentences (and
+// plain strings, which explain) with say(node, parts); the sweep test (tests/browser/sweep.test.mjs) calls
+// verifySentences() after every setting and requires every predicate to hold against what is drawn.
+import { drawnIn } from './drawn.mjs';
+
+const shown = new Map(); // node → its generated sentences
+
+/** Writes `parts` (generated sentences and plain strings) as node's text, and keeps the sentences for checking. */
+export function say(node, parts) {
+  const list = (Array.isArray(parts) ? parts : [parts]).filter((p) => p !== null && p !== undefined && p !== false);
+  for (const p of list) {
+    if (typeof p !== 'string' && (typeof p?.name !== 'string' || typeof p.text !== 'string' || typeof p.holds !== 'function'))
+      throw new TypeError('say: each part is a string or a sentence { name, text, holds(drawn) }');
+  }
+  node.textContent = list.map((p) => (typeof p === 'string' ? p : p.text)).join(' ');
+  const sentences = list.filter((p) => typeof p !== 'string');
+  if (sentences.length) node.dataset.sentence = sentences.map((s) => s.name).join(' ');
+  else delete node.dataset.sentence;
+  shown.set(node, sentences);
+}
+
+/**
+ * Every generated sentence on the page under `scope` (default: the document), checked against what its section
+ * draws: [{ name, text, holds, error? }]. `holds` is true only when the predicate returns true.
+ */
+export function verifySentences(scope = document) {
+  const results = [];
+  for (const [node, sentences] of shown) {
+    if (!node.isConnected || !scope.contains(node)) continue;
+    const drawn = drawnIn(node.closest('section') ?? document.body);
+    for (const sentence of sentences) {
+      let holds = false;
+      let error;
+      try {
+        holds = sentence.holds(drawn) === true;
+      } catch (e) {
+        error = String(e?.message ?? e);
+      }
+      const visible = node.textContent.includes(sentence.text);
+      results.push({ name: sentence.name, text: sentence.text, holds: holds && visible, ...(error ? { error } : {}),
+        ...(visible ? {} : { error: 'the sentence is not what the page shows' }) });
+    }
+  }
+  return results;
+}
