@@ -323,27 +323,43 @@ ATTENTION = {
 
 
 # model_fuzz.cpp: f32, vocab, width, heads, layers, positions byte (none, sinusoidal, learned, rotary, 'absolute'),
-# maxLength (flag, size), causal, readout byte (mean, each, 'last'), classes, 8 seed bytes, new-parameters flag, batch,
-# length, id bytes (id k < 232: byte k), short-targets byte (0: short), ignore-all byte (0: all -1), target bytes
-# (t: t + 1), extra-gradient byte (0: one too many), lr byte (0: 1e-3, 1: 0, 2: 0.1, 3: -1, 4: NaN). Byte 237 draws
-# the first value past the range (vocab for an id, classes for a target): PAST, and PAST - 1 in a target list.
+# maxLength (flag, size), causal, readout byte (mean, each, 'last'), classes, 8 seed bytes, new-parameters flag, then a
+# round: batch, length, id bytes (id k < 232: byte k), short-targets byte (0: short), ignore-all byte (0: all -1),
+# target bytes (t: t + 1), extra-gradient byte (0: one too many), lr byte (0: 1e-3, 1: 0, 2: 0.1, 3: -1, 4: NaN,
+# 5: 1e39, 6: 1e308). Byte 237 draws the first value past the range (vocab for an id, classes for a target): PAST, and
+# PAST - 1 in a target list. Then the count of further operations, each a byte (0: a round with allocation k failing,
+# k the next byte; 1: set_parameters, mode byte (0 moderate, 1 as drawn, 2 huge) and fill(); 2: a forward at
+# (1 + byte % 3, 1 + byte % 24) on ids byte % vocab, compared with the twin's; 3: dispose and create; 4: a round).
 NONE, SINUSOIDAL, LEARNED_P, ROTARY, ABSOLUTE = range(5)
 MEAN, EACH, LAST = range(3)
 PAST = 237
+OP_FAILING_ROUND, OP_SET_PARAMETERS, OP_COMPARE, OP_DISPOSE, OP_ROUND = range(5)
 
 
-def model(f32, vocab, width, heads, layers, positions, max_length, causal, readout, classes, batch=2, length=5,
-          ids=None, targets=None, ignore_all=False, lr=0, params=False):
+def model_round(vocab, readout, batch=2, length=5, ids=None, targets=None, ignore_all=False, lr=0):
     size = lambda n: n if isinstance(n, bytes) else small(n)  # noqa: E731
-    out = flag(f32) + size(vocab) + size(width) + size(heads) + size(layers) + bytes([positions])
-    out += (flag(1) + size(max_length)) if max_length is not None else flag(0)
-    out += flag(causal) + bytes([readout]) + size(classes) + bytes(8) + flag(params) + (fill(0) if params else b'')
-    out += size(batch) + size(length)
+    out = size(batch) + size(length)
     ids = ids if ids is not None else [(3 * i + 1) % 16 % max(1, vocab if isinstance(vocab, int) else 1)
                                        for i in range(batch * length)]
     if targets is None:
         targets = [i % 2 for i in range(batch * length if readout == EACH else batch)]
     return out + bytes(ids) + bytes([1, 0 if ignore_all else 1]) + bytes(t + 1 for t in targets) + bytes([1, lr])
+
+
+def model(f32, vocab, width, heads, layers, positions, max_length, causal, readout, classes, batch=2, length=5,
+          ids=None, targets=None, ignore_all=False, lr=0, params=False, ops=()):
+    size = lambda n: n if isinstance(n, bytes) else small(n)  # noqa: E731
+    out = flag(f32) + size(vocab) + size(width) + size(heads) + size(layers) + bytes([positions])
+    out += (flag(1) + size(max_length)) if max_length is not None else flag(0)
+    out += flag(causal) + bytes([readout]) + size(classes) + bytes(8) + flag(params) + (fill(0) if params else b'')
+    out += model_round(vocab, readout, batch, length, ids, targets, ignore_all, lr)
+    return out + (bytes([len(ops)]) + b''.join(ops) if ops else b'')
+
+
+def sequence_of_rounds(vocab, readout, lengths, fail_at):
+    """A round at each length, with allocation `fail_at` of each call failing, then a compared forward at each."""
+    ops = [bytes([OP_FAILING_ROUND, fail_at]) + model_round(vocab, readout, length=t, lr=2) for t in lengths]
+    return ops + [bytes([OP_COMPARE, 0, t - 1]) + bytes(range(t)) for t in lengths]
 
 
 MODEL = {
@@ -367,6 +383,16 @@ MODEL = {
     'lr-nan': model(0, 8, 4, 2, 1, ROTARY, None, 0, MEAN, 2, lr=4),
     'zero-batch': model(1, 8, 4, 2, 1, NONE, None, 0, MEAN, 2, batch=0),
     'huge-length': model(1, 8, 4, 2, 1, NONE, None, 0, EACH, 2, batch=1, length=edge(2**40), ids=[], targets=[]),
+    # sequences: a sinusoidal model failing allocations at new lengths (was: the table not rebuilt after a failure)
+    'sequence-sinusoidal-failing-lengths': model(1, 16, 8, 2, 1, SINUSOIDAL, None, 0, MEAN, 2, length=4,
+                                                 ops=sequence_of_rounds(16, MEAN, [9, 3, 7], 5)),
+    'sequence-learned-each-failing': model(0, 12, 4, 1, 2, LEARNED_P, 9, 1, EACH, 3, length=4,
+                                           ops=sequence_of_rounds(12, EACH, [8, 2], 11)),
+    # parameters set to NaN (refused), huge (steps refused), moderate again; a dispose between
+    'sequence-parameters': model(1, 16, 8, 2, 1, ROTARY, None, 1, EACH, 3, ops=[
+        bytes([OP_SET_PARAMETERS, 1]) + fill(2), bytes([OP_ROUND]) + model_round(16, EACH, lr=2),
+        bytes([OP_SET_PARAMETERS, 2]) + fill(0), bytes([OP_ROUND]) + model_round(16, EACH, lr=2),
+        bytes([OP_DISPOSE]), bytes([OP_SET_PARAMETERS, 0]) + fill(0), bytes([OP_ROUND]) + model_round(16, EACH, lr=6)]),
 }
 
 TARGETS = {'positions': POSITIONS, 'embed': EMBED, 'learned_positions': LEARNED, 'add_positions': ADD,

@@ -3,9 +3,15 @@
 //
 // The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
 // as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
-// or never made here) is the table's error, like any other.
+// or never made here) is the table's error, like any other. The table's MemoryRoom is the heap's (heap_room): a model or
+// a call the heap cannot hold is refused, naming its sizes, before anything is allocated.
 #include <emscripten/bind.h>
+#include <emscripten/heap.h>
 #include <emscripten/val.h>
+#include <malloc.h>
+#include <unistd.h>
+
+#include <cstdint>
 
 #include <string>
 #include <string_view>
@@ -22,8 +28,15 @@ namespace calls = seqorder::calls;
 namespace model = seqorder::model;
 using namespace seqorder::binding;  // the field converters, guarded() and run() (values.hpp)
 
+// What the heap can still give: the free bytes malloc holds, and what lies between its break and the heap's maximum
+// (an upper bound: a large block needs those bytes in one piece).
+std::int64_t heap_room() {
+    const auto brk = static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(sbrk(0)));
+    return static_cast<std::int64_t>(emscripten_get_heap_max()) - brk + static_cast<std::int64_t>(mallinfo().fordblks);
+}
+
 calls::ModelTable& models() {
-    static calls::ModelTable table;  // this instance's models
+    static calls::ModelTable table(heap_room);  // this instance's models
     return table;
 }
 

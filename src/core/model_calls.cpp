@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "call_args.hpp"
+#include "model/sizes.hpp"
 #include "model/task.hpp"
 #include "tensor.hpp"
 
@@ -34,10 +35,42 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
     return c;
 }
 
-AnyModel::Either make_model(const ModelArgs& a, DType dtype) {
+// "512.0 MiB"
+std::string mib(std::int64_t bytes) {
+    const auto tenths = static_cast<std::int64_t>(static_cast<double>(bytes) / (1 << 20) * 10 + 0.5);
+    return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
+}
+
+// "<what> need(s) <bytes> more memory (<why>), but the heap can give <room> more"
+void check_room(const MemoryRoom& room, std::int64_t bytes, const std::string& what, const std::string& why) {
+    if (!room) return;
+    const std::int64_t left = room();
+    if (bytes > left)
+        throw std::length_error(what + " " + mib(bytes) + " more memory (" + why + "), but the heap can give " +
+                                mib(std::max<std::int64_t>(left, 0)) + " more");
+}
+
+AnyModel::Either make_model(const ModelArgs& a, DType dtype, const MemoryRoom& room) {
     const model::Config config = config_of(a, dtype);
-    if (dtype == DType::float32) return AnyModel::Either(std::in_place_type<model::Model<float>>, config);
+    const bool f32 = dtype == DType::float32;
+    const std::int64_t bytes = f32 ? model::Model<float>::state_bytes(config) : model::Model<double>::state_bytes(config);
+    check_room(room, bytes,
+               "a model of " + std::to_string(model::parameter_count(config)) + " parameters (vocab " +
+                   std::to_string(config.vocab) + ", width " + std::to_string(config.width) + ", layers " +
+                   std::to_string(config.layers) +
+                   (config.max_length ? ", maxLength " + std::to_string(*config.max_length) : std::string()) +
+                   ", classes " + std::to_string(config.classes) + ") needs",
+               std::string("four ") + (f32 ? "4" : "8") +
+                   "-byte values per parameter: its value, its gradient and Adam's two moments");
+    if (f32) return AnyModel::Either(std::in_place_type<model::Model<float>>, config);
     return AnyModel::Either(std::in_place_type<model::Model<double>>, config);
+}
+
+// The check_room of a call on ids (batch, length) that needs `bytes`.
+void check_call_room(const AnyModel& m, std::int64_t bytes, std::int64_t batch, std::int64_t length) {
+    m.check_room(bytes,
+                 "ids of shape (B, T) = (" + std::to_string(batch) + ", " + std::to_string(length) + ") need",
+                 "the model's activations and the call's results");
 }
 
 std::string dtype_name(const AnyModel& m) { return std::string(model::name_of(m.dtype())); }
@@ -89,8 +122,12 @@ void append_parameters(std::vector<Result>& results, const AnyModel& m, std::spa
 
 }  // namespace
 
-AnyModel::AnyModel(const ModelArgs& args)
-    : dtype_(model::dtype_from_name(args.dtype)), model_(make_model(args, dtype_)) {}
+AnyModel::AnyModel(const ModelArgs& args, MemoryRoom room)
+    : dtype_(model::dtype_from_name(args.dtype)), room_(std::move(room)), model_(make_model(args, dtype_, room_)) {}
+
+void AnyModel::check_room(std::int64_t bytes, const std::string& what, const std::string& why) const {
+    calls::check_room(room_, bytes, what, why);
+}
 
 const model::Config& AnyModel::config() const {
     return visit([](const auto& net) -> const model::Config& { return net.config(); });
@@ -129,6 +166,9 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, nullptr, b.batch, b.length);
         const Shape shape = net.logits_shape(b.batch, b.length);
+        auto logits = static_cast<std::int64_t>(sizeof(T));
+        for (std::size_t n : shape) logits = model::saturating_mul(logits, static_cast<std::int64_t>(n));
+        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length), logits), b.batch, b.length);
         results.push_back(make_result("logits", dtype_name(m), Sizes(shape.begin(), shape.end()), std::nullopt));
         net.forward(out_span<T>(results[0]), b.ids, b.batch, b.length);
     });
@@ -138,7 +178,11 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
 std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
     const Batch b = batch_of(m, in, true);
     std::vector<Result> results;
-    m.visit([&](auto& net) { results.push_back(scalar(net.loss(b.ids, b.targets, b.batch, b.length))); });
+    m.visit([&](auto& net) {
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+        check_call_room(m, net.call_bytes(b.batch, b.length), b.batch, b.length);
+        results.push_back(scalar(net.loss(b.ids, b.targets, b.batch, b.length)));
+    });
     return results;
 }
 
@@ -147,6 +191,9 @@ std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+        const auto parameter_bytes = static_cast<std::int64_t>(net.values().size() * sizeof(T));
+        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length), 2 * parameter_bytes), b.batch,
+                        b.length);
         std::vector<T> gradients(net.values().size());
         const double loss = net.gradients(gradients, b.ids, b.targets, b.batch, b.length);
         results.push_back(scalar(loss));
@@ -159,7 +206,13 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
     const Batch b = batch_of(m, in, true);
     const double lr = in.lr.value_or(1e-3);
     std::vector<Result> results;
-    m.visit([&](auto& net) { results.push_back(scalar(net.step(b.ids, b.targets, b.batch, b.length, lr))); });
+    m.visit([&](auto& net) {
+        net.check_lr(lr);
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+        check_call_room(m, net.call_bytes(b.batch, b.length), b.batch, b.length);
+        results.push_back(scalar(0));  // allocated before the step: once it has changed the model, nothing may fail
+        out_span<double>(results[0])[0] = net.step(b.ids, b.targets, b.batch, b.length, lr);
+    });
     return results;
 }
 
@@ -174,6 +227,9 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(values, nullptr, 1, length);
         const model::Config& c = net.config();
+        const std::int64_t weights =
+            model::saturating_product({c.layers, c.heads, length, length, static_cast<std::int64_t>(sizeof(T))});
+        check_call_room(m, model::saturating_add(net.call_bytes(1, length), weights), 1, length);
         results.push_back(make_result("weights", dtype_name(m), {c.layers, c.heads, length, length}, std::nullopt));
         net.attention_weights(out_span<T>(results[0]), values, length);
     });
@@ -181,7 +237,7 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
 }
 
 double ModelTable::create(const ModelArgs& args) {
-    auto created = std::make_unique<AnyModel>(args);
+    auto created = std::make_unique<AnyModel>(args, room_);
     const double handle = next_;
     models_.emplace(handle, std::move(created));
     next_ += 1;

@@ -11,12 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -38,6 +40,11 @@ struct ModelArgs {
     double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
 };
 
+// How many more bytes the caller's memory can give now (the binding asks the WebAssembly heap's allocator). A model
+// or a call that would need more is refused before it allocates: std::length_error naming the arguments and both
+// sizes. Empty: no limit but the core's own.
+using MemoryRoom = std::function<std::int64_t()>;
+
 // A model of either dtype.
 class AnyModel {
 public:
@@ -45,8 +52,8 @@ public:
 
     // The model `args` describe, every rule checked (integers where numbers are given, the names of the choices, then
     // model::check_config's rules): std::invalid_argument naming the option, std::length_error for a model past the
-    // tensor limit; then its parameters drawn from args.seed (model/init.hpp).
-    explicit AnyModel(const ModelArgs& args);
+    // tensor limit or past what `room` can give; then its parameters drawn from args.seed (model/init.hpp).
+    explicit AnyModel(const ModelArgs& args, MemoryRoom room = {});
 
     const model::Config& config() const;
     model::DType dtype() const noexcept { return dtype_; }
@@ -62,8 +69,13 @@ public:
         return std::visit(work, model_);
     }
 
+    // std::length_error, "<what> <bytes> more memory (<why>), but the heap can give <room> more", when the room given
+    // at construction is smaller than `bytes`.
+    void check_room(std::int64_t bytes, const std::string& what, const std::string& why) const;
+
 private:
     model::DType dtype_;
+    MemoryRoom room_;
     Either model_;
 };
 
@@ -80,9 +92,10 @@ struct NamedTensor {
     TensorArg tensor;
 };
 
-// Each returns its results, or throws std::invalid_argument, std::out_of_range, std::length_error (with the message
-// for the caller) or std::bad_alloc; nothing is allocated, and the model is not changed, before every argument has
-// been checked. A scalar (a loss) is a float64 result of shape [].
+// Each returns its results, or throws std::invalid_argument, std::out_of_range, std::length_error, std::range_error
+// (with the message for the caller) or std::bad_alloc; nothing is allocated before every argument has been checked
+// and the memory the call needs (its activations and results) found within the model's MemoryRoom, and a call that
+// throws leaves the model exactly as it was (model.hpp). A scalar (a loss) is a float64 result of shape [].
 
 // Every parameter, in the order of model.parameters() (parameters.hpp), each of its shape and the model's dtype.
 std::vector<Result> model_parameters(const AnyModel& model);
@@ -94,7 +107,7 @@ std::vector<Result> model_forward(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_loss(AnyModel& model, const ModelInput& input);
 // -> [loss, then every parameter's gradient, in the order and shapes of model_parameters].
 std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
-// One Adam step -> [the loss before it].
+// One Adam step -> [the loss before it]; refused when the loss or the step's results would not be finite (model.hpp).
 std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
@@ -103,7 +116,10 @@ std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& i
 // nothing rather than another model.
 class ModelTable {
 public:
-    // Creates a model (model_config's rules) and returns its handle.
+    // Models whose memory `room` bounds (AnyModel).
+    explicit ModelTable(MemoryRoom room = {}) : room_(std::move(room)) {}
+
+    // Creates a model (AnyModel's rules) and returns its handle.
     double create(const ModelArgs& args);
     // The model of `handle`; std::invalid_argument when there is none (disposed, or never made here).
     AnyModel& at(double handle) const;
@@ -112,6 +128,7 @@ public:
     std::size_t size() const noexcept { return models_.size(); }
 
 private:
+    MemoryRoom room_;
     std::map<double, std::unique_ptr<AnyModel>> models_;
     double next_ = 1;
 };

@@ -179,7 +179,10 @@ export interface Model<D extends FloatDType = FloatDType> {
   readonly disposed: boolean;
   /** A copy of every parameter, in the documented order (each tensor on its own ArrayBuffer: transferable). */
   parameters(): Parameters<D>;
-  /** Replaces any subset of the parameters; each name must exist, each tensor have its shape and the model's dtype. */
+  /**
+   * Replaces any subset of the parameters; each name must exist, each tensor have its shape and the model's dtype,
+   * every value be finite (else a RangeError, and nothing changes).
+   */
   setParameters(parameters: Record<string, TensorInput<D>>): void;
   /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
   forward(ids: TensorInput<'int32'>): Tensor<D>;
@@ -187,7 +190,10 @@ export interface Model<D extends FloatDType = FloatDType> {
   loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): number;
   /** The loss and its gradient with respect to every parameter (the names and shapes of parameters()). */
   gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): { loss: number; grads: Parameters<D> };
-  /** One Adam step; returns the loss before it. */
+  /**
+   * One Adam step; returns the loss before it. A step whose loss, or whose new parameters or moments, would not be
+   * finite is refused with a RangeError, and the model is unchanged (as after any failed call).
+   */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
   /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0. */
   attentionWeights(ids: TensorInput<'int32'>): Tensor<D>;

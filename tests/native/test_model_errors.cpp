@@ -98,11 +98,21 @@ TEST_CASE("model errors: configurations beyond the tensor limit are a length_err
         c.max_length = std::numeric_limits<std::int64_t>::max();
     }));
     too_big(with([](Config& c) { c.classes = (std::int64_t{1} << 31) - 1; }));
-    // float32 fits twice the values of float64: a model of ~2^27 float64 values is refused, the float32 twin is not
+    // four values per parameter (value, gradient, Adam's two moments) in 1 GiB: 2^25 float64 parameters (a little
+    // more, here) are refused, the float32 twin is not; 2^25 float32 parameters of vocab 2^23, width 4, are refused
+    // too (2 GiB with their gradients and moments, though the parameters alone are 512 MiB)
     const Config edge = with([](Config& c) {
-        c.vocab = (std::int64_t{1} << 27) / 8;
+        c.vocab = (std::int64_t{1} << 25) / 8;
         c.width = 8;
     });
+    REQUIRE_THROWS_MATCHES(Model<float>(with([](Config& c) {
+                               c.vocab = std::int64_t{1} << 25;
+                               c.width = 4;
+                           })),
+                           std::length_error,
+                           Says("make a model of 134217974 parameters: at most 67108864 fit in the 1024 MiB a model "
+                                "may hold (four 4-byte values per parameter: its value, its gradient and Adam's two "
+                                "moments)"));
     CHECK_THROWS_AS(Model<double>(edge), std::length_error);
     CHECK_NOTHROW(check_config(edge, sizeof(float)));
 }
@@ -252,8 +262,12 @@ TEST_CASE("model errors: the order task's arguments", "[model][errors][task]") {
     CHECK_THROWS_MATCHES(order_task(3, 5, 0, true), std::invalid_argument,
                          Says("count must be even with mirrored: true"));
     CHECK_THROWS_MATCHES(order_task(2, 1, 0, false), std::invalid_argument, Says("length must be at least 2"));
-    CHECK_THROWS_MATCHES(order_task(std::int64_t{1} << 40, std::int64_t{1} << 40, 0, false), std::length_error,
-                         Says("ids of count * length"));
+    CHECK_THROWS_MATCHES(order_task(std::int64_t{1} << 20, std::int64_t{1} << 20, 0, false), std::length_error,
+                         Says("ids of count * length = 1099511627776 tokens"));
+    // a length no sentence can have, even for no sentences
+    for (std::int64_t count : {std::int64_t{0}, std::int64_t{2}})
+        CHECK_THROWS_MATCHES(order_task(count, (std::int64_t{1} << 53) - 1, 0, false), std::length_error,
+                             Says("one sentence of length = 9007199254740991 tokens would need more than the 1024 MiB"));
     std::vector<std::int32_t> ids(10), targets(2);
     CHECK_THROWS_MATCHES(order_task_into(ids, targets, 2, 6, 0, false), std::invalid_argument,
                          Says("ids must hold count * length = 12 values and targets 2, got 10 and 2"));

@@ -73,8 +73,10 @@ const range = [
   ['an unknown readout', { readout: 'last' }, /^readout must be 'mean' \(one prediction per sequence\) or 'each' \(one per position\), got 'last'/],
   ['dtype int32', { dtype: 'int32' }, /^dtype must be 'float32' or 'float64', got 'int32'/],
   ['dtype float16', { dtype: 'float16' }, /^dtype must be 'float32' or 'float64', got 'float16'/],
-  ['a model past the tensor limit', { vocab: 2 ** 31 - 1, width: 1024 }, /^vocab, width, layers, maxLength and classes make a model of \d+ parameters: at most 268435456 fit in the 1024 MiB a tensor may hold \(4-byte values\)/],
-  ['a float64 model past the tensor limit', { vocab: 2 ** 20, width: 1024, dtype: 'float64' }, /^vocab, width, .* at most 134217728 fit .*\(8-byte values\)/],
+  ['a model past the tensor limit', { vocab: 2 ** 31 - 1, width: 1024 }, /^vocab, width, layers, maxLength and classes make a model of \d+ parameters: at most 67108864 fit in the 1024 MiB a model may hold \(four 4-byte values per parameter: its value, its gradient and Adam's two moments\)/],
+  // the parameters alone (512 MiB) are within the limit, the four values per parameter are not
+  ['a model whose gradients and moments pass the limit', { vocab: 2 ** 25, width: 4, heads: 1 }, /^vocab, width, layers, maxLength and classes make a model of 134217979 parameters: at most 67108864 fit/],
+  ['a float64 model past the tensor limit', { vocab: 2 ** 20, width: 1024, dtype: 'float64' }, /^vocab, width, .* at most 33554432 fit .*\(four 8-byte values per parameter/],
   ['a width whose parameter count passes 2^63', { width: 2 ** 52 }, /^vocab, width, layers, maxLength and classes make a model of more than 2\^63 parameters/],
 ];
 for (const [label, options, message] of range) add('createModel', label, create({ ...VALID, ...options }), RangeError, message);

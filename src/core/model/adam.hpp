@@ -1,7 +1,8 @@
-// Adam (Kingma and Ba, 2015, Algorithm 1), with bias correction, no weight decay.
+// Adam (Kingma and Ba, 2015, Algorithm 1), with bias correction, no weight decay: torch.optim.Adam's defaults.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -23,6 +24,11 @@ public:
     // The constants are rounded to F once (0.1 is 1 - 0.9 in float64, rounded); 0.9^t and 0.999^t are running products
     // in float64 (no libm pow: the same bits on every platform), and each correction 1 - beta^t is rounded to F.
     void step(std::span<F> parameters, std::span<const F> gradients, double lr);
+
+    // The first parameter whose new value, m or v after step(parameters, gradients, lr) would not be finite, or none:
+    // the same arithmetic as step(), writing nothing, so that a step can be refused before it changes anything.
+    std::optional<std::size_t> first_not_finite(std::span<const F> parameters, std::span<const F> gradients,
+                                                double lr) const;
 
     std::int64_t steps() const noexcept { return t_; }
     std::span<const F> first_moment() const noexcept { return m_; }

@@ -47,16 +47,17 @@ void check_config(const Config& c, std::size_t element_bytes) {
             "width / heads must be even with positions: 'rotary' (each head rotates coordinate pairs), got width " +
                 str(c.width) + " and heads " + str(c.heads));
 
-    // Sizes: every parameter tensor, and all of them (one buffer), within the core's tensor limit.
-    const std::int64_t most = max_elements(element_bytes);
+    // Sizes: a model keeps four values per parameter (its value, its gradient and Adam's two moments), each set in
+    // one buffer: all of them within the core's tensor limit.
+    const std::int64_t most = max_elements(element_bytes) / 4;
     const std::int64_t total = parameter_count(c);
     if (total > most)
         throw std::length_error("vocab, width, layers, maxLength and classes make a model of " +
-                                (total == kSaturated ? std::string("more than 2^63")
-                                                                                    : str(total)) +
+                                (total == kSaturated ? std::string("more than 2^63") : str(total)) +
                                 " parameters: at most " + str(most) + " fit in the " +
-                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold (" +
-                                str(static_cast<std::int64_t>(element_bytes)) + "-byte values)");
+                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) +
+                                " MiB a model may hold (four " + str(static_cast<std::int64_t>(element_bytes)) +
+                                "-byte values per parameter: its value, its gradient and Adam's two moments)");
 }
 
 Positions positions_from_name(std::string_view name) {

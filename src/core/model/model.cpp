@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <string>
 
@@ -27,6 +28,11 @@ std::string index_of(std::size_t n, std::size_t length, bool rank2) {
                  : "[" + std::to_string(n) + "]";
 }
 
+// "[2, 5]" (a matrix) or "[3]" (a vector): the index of element n of parameter p
+std::string element_of(const ParameterInfo& p, std::size_t n) {
+    return index_of(n, p.shape.back(), p.shape.size() == 2);
+}
+
 void check_size(const char* what, std::size_t size, std::int64_t expected, const std::string& meaning) {
     if (static_cast<std::uint64_t>(size) != static_cast<std::uint64_t>(expected))
         throw std::invalid_argument(std::string(what) + " must hold " + meaning + " = " + str(expected) +
@@ -43,6 +49,32 @@ Model<T>::Model(const Config& config)
       gradients_(values_.size()),
       adam_(values_.size()) {
     init_parameters<T>(values_, layout_, config_.seed);
+}
+
+template <class T>
+std::int64_t Model<T>::state_bytes(const Config& config) {
+    return saturating_mul(saturating_mul(4, parameter_count(config)), static_cast<std::int64_t>(sizeof(T)));
+}
+
+template <class T>
+std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length) const {
+    if (activation_count(config_, batch, length) > max_elements(sizeof(T))) return kSaturated;
+    return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length));
+}
+
+template <class T>
+void Model<T>::check_lr(double lr) {
+    if (!(std::isfinite(lr) && lr >= 0))
+        throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
+    if (!std::isfinite(static_cast<T>(lr)))
+        throw std::invalid_argument("lr must be at most " + number_text(static_cast<double>(std::numeric_limits<T>::max())) +
+                                    " (the largest finite " + (sizeof(T) == 4 ? "float32" : "float64") +
+                                    ", the model's dtype), got " + number_text(lr));
+}
+
+template <class T>
+Model<T>::ScratchGuard::~ScratchGuard() {
+    if (std::uncaught_exceptions() > exceptions_ || held_bytes(a_) > kKeptActivationBytes) a_ = Activations<T>{};
 }
 
 template <class T>
@@ -65,6 +97,11 @@ void Model<T>::set_parameters(std::span<const ParameterUpdate<T>> updates) {
             throw std::invalid_argument("parameter '" + p.name + "' has shape " + shape_to_string(p.shape) + ", got " +
                                         shape_to_string(u.shape));
         check_size(p.name.c_str(), u.values.size(), static_cast<std::int64_t>(p.size), "its shape's element count");
+        const auto bad = std::find_if(u.values.begin(), u.values.end(), [](T x) { return !std::isfinite(x); });
+        if (bad != u.values.end())
+            throw std::invalid_argument("parameter '" + p.name + "' holds " + number_text(static_cast<double>(*bad)) +
+                                        " at " + element_of(p, static_cast<std::size_t>(bad - u.values.begin())) +
+                                        ": every parameter must be finite");
         targets.push_back(&p);
     }
     for (std::size_t i = 0; i < updates.size(); ++i)
@@ -161,6 +198,7 @@ template <class T>
 void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch,
                        std::int64_t length) {
     check_call(ids, nullptr, batch, length, Output::logits, logits.size());
+    const ScratchGuard guard(activations_);
     run_forward(ids, batch, length);
     std::copy(activations_.logits.begin(), activations_.logits.end(), logits.begin());
 }
@@ -169,6 +207,7 @@ template <class T>
 double Model<T>::loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length) {
     check_call(ids, &targets, batch, length, Output::none, 0);
+    const ScratchGuard guard(activations_);
     run_forward(ids, batch, length);
     return crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
                            static_cast<std::size_t>(config_.classes));
@@ -178,6 +217,7 @@ template <class T>
 double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t> ids,
                            std::span<const std::int32_t> targets, std::int64_t batch, std::int64_t length) {
     check_call(ids, &targets, batch, length, Output::gradients, gradients.size());
+    const ScratchGuard guard(activations_);
     const double loss = run_gradients(ids, targets, batch, length);
     std::copy(gradients_.begin(), gradients_.end(), gradients.begin());
     return loss;
@@ -186,10 +226,20 @@ double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t>
 template <class T>
 double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length, double lr) {
-    if (!(std::isfinite(lr) && lr >= 0))
-        throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
+    check_lr(lr);
     check_call(ids, &targets, batch, length, Output::none, 0);
+    const ScratchGuard guard(activations_);
     const double loss = run_gradients(ids, targets, batch, length);
+    if (!std::isfinite(loss))
+        throw std::range_error("the loss is " + number_text(loss) +
+                               ": a step on a loss that is not finite is refused (the model is unchanged)");
+    if (const auto i = adam_.first_not_finite(values_, gradients_, lr)) {
+        const auto p = std::find_if(layout_.begin(), layout_.end(),
+                                    [&](const ParameterInfo& q) { return *i < q.offset + q.size; });
+        throw std::range_error("a step with lr " + number_text(lr) + " would make parameter '" + p->name + "' " +
+                               element_of(*p, *i - p->offset) +
+                               " or its Adam moments not finite: refused (the model is unchanged)");
+    }
     adam_.step(values_, gradients_, lr);
     return loss;
 }
@@ -197,6 +247,7 @@ double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::in
 template <class T>
 void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length) {
     check_call(ids, nullptr, 1, length, Output::weights, weights.size());
+    const ScratchGuard guard(activations_);
     run_forward(ids, 1, length);
     std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)
 }

@@ -14,21 +14,34 @@
 // as 0: a step on such a batch moves the parameters only by what Adam's moments carry from earlier steps).
 //
 // Checks, in this order, before anything is computed (messages name the argument as the JS API spells it):
-//   1. std::invalid_argument  lr not finite or negative; B < 1 or T < 1; a span whose length is not what the shapes
-//                             need (ids, targets, and the logits, gradients or weights written)
+//   1. std::invalid_argument  lr not finite or negative, or past the largest finite value of the model's dtype;
+//                             B < 1 or T < 1; a span whose length is not what the shapes need (ids, targets, and the
+//                             logits, gradients or weights written)
 //   2. std::out_of_range      T > maxLength with learned positions
 //   3. std::length_error      the activations kept for (B, T) (activation_count, network.hpp) beyond kMaxTensorBytes,
 //                             in 64-bit arithmetic, so a huge shape is refused before any value is read
 //   4. std::out_of_range      an id outside 0 .. vocab-1, then a target outside -1 .. classes-1 (named by [b] or
 //                             [b, t])
-// After an error the model is unchanged and keeps working.
+// and, for step only, after the forward and backward passes and before anything changes:
+//   5. std::range_error       the loss is not finite, or the step would make a parameter, or one of Adam's moments,
+//                             not finite (an lr too large for the gradients, say): the step is refused
+//
+// Every call is transactional: one that throws, for any reason (std::bad_alloc included, wherever it strikes), leaves
+// the parameters, Adam's moments and step count exactly as they were, and the model works afterwards as if the call
+// had never been made. The parameters and moments are always finite: set_parameters refuses values that are not, and
+// a step that would make them so is refused (5).
+//
+// Memory: the parameters, their gradients and Adam's two moments (state_bytes), allocated once by the constructor,
+// plus the activations of the last call (call_bytes says what a call would add). Activations of at most
+// kKeptActivationBytes (network.hpp) are kept between calls, so repeated calls of one shape allocate nothing; larger
+// ones, and those of a call that failed, are released when the call ends.
 //
 // float32 runs the fast kernels (steps_fast.hpp) by default, which give the reference's bits; float64 always runs
-// the reference. A Model is not thread-safe: calls reuse its scratch buffers (kept between calls, so repeated calls
-// of one shape allocate nothing).
+// the reference. A Model is not thread-safe: calls reuse its scratch buffers.
 #pragma once
 
 #include <cstdint>
+#include <exception>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -61,6 +74,13 @@ public:
     // Checks the configuration (check_config) and draws the parameters from config.seed (init.hpp).
     explicit Model(const Config& config);
 
+    // The bytes a model of this (checked) configuration holds from its construction: four values per parameter
+    // (values, gradients, Adam's two moments).
+    static std::int64_t state_bytes(const Config& config);
+    // The bytes a call on ids (batch, length) (B, T >= 1) allocates for its activations beyond what the model holds now
+    // (prepare_bytes, network.hpp): 0 when the buffers held are large enough; INT64_MAX past the tensor limit.
+    std::int64_t call_bytes(std::int64_t batch, std::int64_t length) const;
+
     const Config& config() const noexcept { return config_; }
 
     // The parameters: names, shapes and offsets in the order of parameters.hpp, and their values in one flat buffer.
@@ -72,6 +92,9 @@ public:
     // The parameter named `name`; std::invalid_argument naming it when there is none.
     const ParameterInfo& parameter(std::string_view name) const;
 
+    // step's rule on lr (1. above): std::invalid_argument unless it is >= 0 and finite in T.
+    static void check_lr(double lr);
+
     // Every check forward, loss, gradients and step make on their inputs (targets null for forward; attention_weights
     // is batch 1), in the order above, computing nothing: for callers that allocate their results before the call.
     void check_inputs(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
@@ -80,8 +103,8 @@ public:
     }
 
     // Replaces any subset of the parameters. Every name must exist and appear once, every shape must be the
-    // parameter's and every span hold its size (std::invalid_argument otherwise), all checked before anything is
-    // written. Adam's moments and step count are kept.
+    // parameter's, every span hold its size and every value be finite (std::invalid_argument otherwise), all checked
+    // before anything is written. Adam's moments and step count are kept.
     void set_parameters(std::span<const ParameterUpdate<T>> updates);
 
     // The shape of forward's result for ids (batch, length): (batch, classes) or (batch, length, classes).
@@ -97,7 +120,8 @@ public:
     // The loss, and every parameter's gradient written to `gradients` (laid out as values()).
     double gradients(std::span<T> gradients, std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
                      std::int64_t batch, std::int64_t length);
-    // One Adam step (adam.hpp) with learning rate lr; returns the loss before the step.
+    // One Adam step (adam.hpp) with learning rate lr; returns the loss before the step. Refused (std::range_error,
+    // nothing changed) when the loss, or any new parameter or moment, would not be finite.
     double step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                 std::int64_t length, double lr);
     // ids (1, T) -> weights (layers, heads, T, T): every layer's attention weights for one sequence.
@@ -134,6 +158,20 @@ private:
     double run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
                          std::int64_t batch, std::int64_t length);
     ParameterView<const T> parameter_view() const;
+
+    // Ends a call's use of the activations: releases them when the call is failing (an exception is propagating
+    // through the guard's destructor: they may be half-sized) or when they hold more than kKeptActivationBytes.
+    class ScratchGuard {
+    public:
+        explicit ScratchGuard(Activations<T>& a) : a_(a) {}
+        ScratchGuard(const ScratchGuard&) = delete;
+        ScratchGuard& operator=(const ScratchGuard&) = delete;
+        ~ScratchGuard();
+
+    private:
+        Activations<T>& a_;
+        int exceptions_ = std::uncaught_exceptions();
+    };
 
     Config config_;
     std::vector<ParameterInfo> layout_;

@@ -1,6 +1,7 @@
 #include "network.hpp"
 
 #include <algorithm>
+#include <array>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -155,35 +156,82 @@ std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
     total = saturating_add(total, saturating_add(saturating_mul(14, nd), saturating_mul(2, N)));
     total = saturating_add(total, saturating_mul(2, saturating_add(saturating_mul(B, D), saturating_mul(R, c.classes))));
     total = saturating_add(total, saturating_mul(T, D));
-    total = saturating_add(total, saturating_product({4, D, D}));
+    total = saturating_add(total, saturating_add(saturating_product({4, D, D}), saturating_mul(D, c.classes)));
     return saturating_add(total, saturating_add(saturating_mul(hd, T), saturating_mul(T, T)));
+}
+
+namespace {
+
+// The buffers of a, in the order of Sizes (const or not, as a is).
+template <class A>
+auto buffers_of(A& a) {
+    return std::array{&a.x,        &a.ln1,      &a.ln2,      &a.q,        &a.k,      &a.v,      &a.att,
+                      &a.mid,      &a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd, &a.weights, &a.hidden,
+                      &a.lnf,      &a.lnf_mean, &a.lnf_rstd, &a.pooled,   &a.d_pooled, &a.logits, &a.d_logits,
+                      &a.d_x,      &a.d_ln,     &a.d_tmp,    &a.d_proj,   &a.d_heads, &a.d_q,    &a.d_k,
+                      &a.d_v,      &a.d_hidden, &a.table};
+}
+
+// The size of each buffer for (B, T), in the order of buffers_of; and of the fast kernels' packed operands: a
+// transposed weight (at most 4 D^2 or D C) or hd T + T^2 in attention.
+template <class F>
+struct Sizes {
+    std::array<std::size_t, 31> buffers;
+    std::size_t packed;
+    Sizes(const Config& c, std::size_t B, std::size_t T) {
+        const Dims d(c, B, T);
+        const std::size_t nd = d.N * d.D, L = d.L, pooled = c.readout == Readout::mean ? B * d.D : 0;
+        packed = std::is_same_v<F, float> ? std::max({4 * d.D * d.D, d.D * d.C, d.hd * T + T * T}) : 0;
+        buffers = {(L + 1) * nd, L * nd,  L * nd,  L * nd,  L * nd,  L * nd,  L * nd,
+                   L * nd,       L * d.N, L * d.N, L * d.N, L * d.N, L * B * d.H * T * T, L * 4 * nd,
+                   nd,           d.N,     d.N,     pooled,  pooled,  d.R * d.C, d.R * d.C,
+                   nd,           nd,      nd,      nd,      nd,      nd,      nd,
+                   nd,           4 * nd,  c.positions == Positions::sinusoidal ? T * d.D : 0};
+    }
+    // whether any buffer of a must grow
+    bool grows(const Activations<F>& a) const {
+        bool grow = a.workspace.capacity() < packed;
+        const auto held = buffers_of(a);
+        for (std::size_t i = 0; i < buffers.size(); ++i) grow = grow || held[i]->capacity() < buffers[i];
+        return grow;
+    }
+    std::int64_t bytes() const {
+        std::int64_t total = static_cast<std::int64_t>(packed * sizeof(float));
+        for (std::size_t size : buffers) total += static_cast<std::int64_t>(size * sizeof(F));
+        return total;
+    }
+};
+
+}  // namespace
+
+template <class F>
+std::int64_t held_bytes(const Activations<F>& a) noexcept {
+    std::int64_t bytes = static_cast<std::int64_t>(a.workspace.capacity() * sizeof(float));
+    for (const std::vector<F>* v : buffers_of(a)) bytes += static_cast<std::int64_t>(v->capacity() * sizeof(F));
+    return bytes;
+}
+
+template <class F>
+std::int64_t prepare_bytes(const Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
+    const Sizes<F> sizes(c, B, T);
+    return sizes.grows(a) ? std::max<std::int64_t>(0, sizes.bytes() - held_bytes(a)) : 0;
 }
 
 template <class F>
 void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
-    const Dims d(c, B, T);
-    const std::size_t nd = d.N * d.D;
-    const bool new_length = a.T != T;
+    const Sizes<F> sizes(c, B, T);
+    if (sizes.grows(a)) a = Activations<F>{};  // release first: the old buffers never coexist with the new ones
+    a.B = a.T = 0;
+    const auto buffers = buffers_of(a);
+    for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i]->resize(sizes.buffers[i]);
+    a.workspace.resize(sizes.packed);
+    if (c.positions == Positions::sinusoidal && a.table_length != T) {
+        a.table_length = 0;
+        positions_fast<F>(a.table, static_cast<std::int64_t>(T), c.width);
+        a.table_length = T;
+    }
     a.B = B;
     a.T = T;
-    a.x.resize((d.L + 1) * nd);
-    for (auto* v : {&a.ln1, &a.ln2, &a.q, &a.k, &a.v, &a.att, &a.mid}) v->resize(d.L * nd);
-    for (auto* v : {&a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd}) v->resize(d.L * d.N);
-    a.weights.resize(d.L * B * d.H * T * T);
-    a.hidden.resize(d.L * 4 * nd);
-    a.lnf.resize(nd);
-    a.lnf_mean.resize(d.N);
-    a.lnf_rstd.resize(d.N);
-    a.pooled.resize(c.readout == Readout::mean ? B * d.D : 0);
-    a.d_pooled.resize(a.pooled.size());
-    a.logits.resize(d.R * d.C);
-    a.d_logits.resize(d.R * d.C);
-    for (auto* v : {&a.d_x, &a.d_ln, &a.d_tmp, &a.d_proj, &a.d_heads, &a.d_q, &a.d_k, &a.d_v}) v->resize(nd);
-    a.d_hidden.resize(4 * nd);
-    if (c.positions == Positions::sinusoidal && (new_length || a.table.empty())) {
-        a.table.resize(T * d.D);
-        positions_fast<F>(a.table, static_cast<std::int64_t>(T), c.width);
-    }
 }
 
 template <class F>
@@ -230,6 +278,10 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     }
 }
 
+template std::int64_t held_bytes<double>(const Activations<double>&) noexcept;
+template std::int64_t held_bytes<float>(const Activations<float>&) noexcept;
+template std::int64_t prepare_bytes<double>(const Activations<double>&, const Config&, std::size_t, std::size_t);
+template std::int64_t prepare_bytes<float>(const Activations<float>&, const Config&, std::size_t, std::size_t);
 template void prepare<double>(Activations<double>&, const Config&, std::size_t, std::size_t);
 template void prepare<float>(Activations<float>&, const Config&, std::size_t, std::size_t);
 template void network_forward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,

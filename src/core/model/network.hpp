@@ -38,14 +38,24 @@ struct Activations {
     std::vector<F> lnf, lnf_mean, lnf_rstd;  // (N, D), (N), (N)
     std::vector<F> pooled;                  // (B, D), readout 'mean'
     std::vector<F> logits;                  // (B, C) or (N, C)
-    std::vector<F> table;                   // (T, D): the sinusoidal rows for this T
+    std::vector<F> table;                   // (table_length, D): the sinusoidal rows
+    std::size_t table_length = 0;           // rows the table holds (0 until it is filled)
     // backward and scratch
     std::vector<F> d_x, d_ln, d_tmp, d_proj, d_heads;  // (N, D) each
     std::vector<F> d_q, d_k, d_v;           // (B, H, T, hd)
     std::vector<F> d_hidden;                // (N, 4D)
     std::vector<F> d_pooled, d_logits;      // (B, D), like logits
-    std::vector<float> workspace;           // the fast kernels' packed operands
+    std::vector<float> workspace;           // the fast kernels' packed operands (float32 only)
 };
+
+// The bytes an Activations holds (its buffers' capacities).
+template <class F>
+std::int64_t held_bytes(const Activations<F>& a) noexcept;
+
+// Above this, a model releases its activations when a call ends (smaller ones are kept, so repeated calls of one
+// shape allocate nothing): 64 MiB, e.g. the lab model evaluating 512 sentences of 32 tokens keeps its buffers, 512
+// sentences of 64 tokens (about 125 MiB) or the attention weights of one sentence of 8192 (256 MiB) do not.
+inline constexpr std::int64_t kKeptActivationBytes = std::int64_t{64} << 20;
 
 // What Activations may hold for (B, T), in elements of F, saturated at INT64_MAX (never wrapped), checked against the
 // tensor limit before anything is allocated. With N = B T, hd = D / H and R = B ('mean') or N ('each'):
@@ -53,14 +63,23 @@ struct Activations {
 //                                     LayerNorm statistics (4 N), attention weights (B H T^2)
 //   + 14 N D + 2 N                    the last x, the final LayerNorm, the backward pass's buffers (12 N D)
 //   + 2 (B D + R C) + T D             pooled rows, logits and their gradients, the sinusoid table
-//   + 4 D^2 + hd T + T^2              the fast kernels' packed operands
-// (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table).
+//   + 4 D^2 + D C + hd T + T^2        the fast kernels' packed operands
+// (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table, only float32 packed
+// operands, and those need the largest of 4 D^2, D C and hd T + T^2).
 std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T);
 
-// Sizes every buffer for (B, T) (keeping capacity, so repeated calls of one shape allocate nothing) and, for
-// sinusoidal positions, fills the table.
+// Sizes every buffer for (B, T) and, for sinusoidal positions, fills the table. Buffers that are large enough are
+// resized in place (repeated calls of one shape allocate nothing); when any must grow, every buffer is released first
+// and each allocated once at its size, so the peak is what (B, T) needs. a.B and a.T are 0 until every buffer is
+// sized and the table filled: after an exception (std::bad_alloc) a may hold some buffers, but none is trusted until
+// a prepare() succeeds.
 template <class F>
 void prepare(Activations<F>& a, const Config& config, std::size_t B, std::size_t T);
+
+// The bytes prepare(a, config, B, T) would take beyond what a holds: 0 when every buffer is large enough, else what
+// (B, T) needs less what a holds now (released first). (B, T) must be within activation_count's limit.
+template <class F>
+std::int64_t prepare_bytes(const Activations<F>& a, const Config& config, std::size_t B, std::size_t T);
 
 // ids (B, T) -> a.logits, keeping what the backward pass needs.
 template <class F>

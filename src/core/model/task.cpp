@@ -29,6 +29,8 @@ std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirro
     if (length < 2)
         throw std::invalid_argument("length must be at least 2 (a sentence holds robot and person), got " +
                                     std::to_string(length));
+    // one sentence within the limit, whatever the count: an empty batch of impossible sentences is refused too
+    checked_count({length}, sizeof(std::int32_t), "one sentence of length = " + std::to_string(length) + " tokens");
     return checked_count({count, length}, sizeof(std::int32_t), "ids of count * length = " +
                          std::to_string(saturating_mul(count, length)) + " tokens");
 }

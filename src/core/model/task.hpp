@@ -32,7 +32,8 @@ void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> target
                      std::int64_t length, std::uint64_t seed, bool mirrored);
 
 // The rules of order_task's arguments, checked before anything is drawn: std::invalid_argument unless count >= 0 (even
-// when mirrored) and length >= 2; std::length_error when the ids pass kMaxTensorBytes. Returns count * length.
+// when mirrored) and length >= 2; std::length_error when one sentence, or the ids, pass kMaxTensorBytes (a length
+// no sentence can have is refused even with count 0). Returns count * length.
 std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirrored);
 
 struct TaskBatch {
