@@ -1,6 +1,7 @@
 // Types for seqorder's JS API (written by hand: Emscripten 3.1.6 has no --emit-tsd).
-// Functions are generic over the class of the input's data, so `{ data: new Float32Array(…), shape }` gives a
-// Tensor<'float32'> without a dtype written, and the other inputs of a call must hold the same class.
+// Functions are generic over their first input X, whose data's class says the dtype: `{ data: new Float32Array(…), shape }`
+// gives a Tensor<'float32'> without a dtype written, and the other inputs of a call must hold the same class. An input
+// whose dtype is known only at run time (a FloatTensorInput) gives a union of tensors, narrowed by checking `dtype`.
 
 /** Element types a tensor can hold. */
 export type DType = 'float64' | 'float32' | 'int32';
@@ -35,6 +36,22 @@ export interface TensorInput<D extends DType = DType> {
 
 /** An input tensor whose data is an A (the class the call's result, and its other inputs, follow). */
 export type InputOf<A extends ArrayOf[DType]> = TensorInput<DTypeOf<A>> & { data: A };
+
+/** The float dtype of an input tensor X, from its data's class; a union of inputs gives the union of their dtypes. */
+export type DTypeOfInput<X> = X extends { data: infer A } ? Extract<DTypeOf<A>, FloatDType> : never;
+
+/**
+ * What a call returns for an input X: a tensor of X's dtype. For an input whose dtype is known only at run time (a
+ * FloatTensorInput, say from another library's tensor), a union, Tensor<'float64'> | Tensor<'float32'>, that a check
+ * of `dtype` narrows.
+ */
+export type ResultOf<X> = X extends { data: infer A } ? TensorOfEach<Extract<DTypeOf<A>, FloatDType>> : never;
+
+/** A tensor of each dtype of D: Tensor<'float64'> | Tensor<'float32'> for both, which a check of `dtype` narrows. */
+export type TensorOfEach<D extends DType> = D extends DType ? Tensor<D> : never;
+
+/** attention's four steps for an input X (a union of them for a union of inputs, as ResultOf). */
+export type StepsOf<X> = X extends { data: infer A } ? AttentionSteps<Extract<DTypeOf<A>, FloatDType>> : never;
 
 export type FloatTensor = Tensor<'float64'> | Tensor<'float32'>;
 export type FloatTensorInput = TensorInput<'float64'> | TensorInput<'float32'>;
@@ -114,7 +131,8 @@ export interface MemoryStats {
 /** How a model learns where a token stands. */
 export type ModelPositions = 'none' | 'sinusoidal' | 'learned' | 'rotary';
 
-export interface ModelOptions<D extends FloatDType = 'float32'> {
+/** What every model's options hold, whatever its positions. */
+export interface ModelOptionsBase<D extends FloatDType = 'float32'> {
   /** V: token ids are 0 … vocab − 1 (an integer in 1 … 2^31 − 1). */
   vocab: number;
   /** D: the model width (even with sinusoidal positions; divisible by heads). */
@@ -123,13 +141,6 @@ export interface ModelOptions<D extends FloatDType = 'float32'> {
   heads?: number;
   /** Transformer blocks, 1 … 4 (default 1). */
   layers?: number;
-  /**
-   * 'none', 'sinusoidal' (default: the fixed table, added), 'learned' (a trained (maxLength, width) table, added) or
-   * 'rotary' (each head's queries and keys rotated by position).
-   */
-  positions?: ModelPositions;
-  /** Rows of the learned table: required with positions 'learned' (ids longer than it are a RangeError), else absent. */
-  maxLength?: number;
   /** Query i sees keys 0 … i only (default false). */
   causal?: boolean;
   /** 'mean' (default: one prediction per sequence, logits (B, classes)) or 'each' (one per position, (B, T, classes)). */
@@ -142,20 +153,51 @@ export interface ModelOptions<D extends FloatDType = 'float32'> {
   seed?: number;
 }
 
-/** createModel's options with every default filled in (maxLength only with learned positions). */
-export interface ModelConfig<D extends FloatDType = FloatDType> {
+/** A model with a learned table of positions: its rows, maxLength, are required. */
+export interface LearnedModelOptions<D extends FloatDType = 'float32'> extends ModelOptionsBase<D> {
+  /** A trained (maxLength, width) table, added to the token vectors. */
+  positions: 'learned';
+  /** Rows of the learned table (a positive integer): ids longer than it are a RangeError. */
+  maxLength: number;
+}
+
+/** A model whose positions are fixed ones, or none: it has no maxLength. */
+export interface FixedModelOptions<D extends FloatDType = 'float32'> extends ModelOptionsBase<D> {
+  /**
+   * 'none', 'sinusoidal' (default: the fixed table, added) or 'rotary' (each head's queries and keys rotated by
+   * position).
+   */
+  positions?: 'none' | 'sinusoidal' | 'rotary';
+  /** Only with positions 'learned'. */
+  maxLength?: undefined;
+}
+
+/**
+ * createModel's options: maxLength is required with positions 'learned' and absent otherwise, so the type catches a
+ * learned table without its length.
+ */
+export type ModelOptions<D extends FloatDType = 'float32'> = LearnedModelOptions<D> | FixedModelOptions<D>;
+
+/** What every resolved configuration holds. */
+export interface ModelConfigBase<D extends FloatDType = FloatDType> {
   readonly vocab: number;
   readonly width: number;
   readonly heads: number;
   readonly layers: number;
-  readonly positions: ModelPositions;
-  readonly maxLength?: number;
   readonly causal: boolean;
   readonly readout: 'mean' | 'each';
   readonly classes: number;
   readonly dtype: D;
   readonly seed: number;
 }
+
+/**
+ * createModel's options with every default filled in: maxLength only with learned positions (so a config can be
+ * given to createModel again, or spread with changes: `createModel({ ...model.config, dtype: 'float64' })`).
+ */
+export type ModelConfig<D extends FloatDType = FloatDType> = ModelConfigBase<D> & (
+  { readonly positions: 'learned'; readonly maxLength: number } |
+  { readonly positions: 'none' | 'sinusoidal' | 'rotary'; readonly maxLength?: undefined });
 
 /**
  * A model's parameters by name: 'embed' (vocab, width); 'positions' (maxLength, width), learned positions only; per
@@ -224,28 +266,28 @@ export interface Seqorder {
   /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
   readonly build: SimdBuild;
   /** Sinusoidal positions → (length, width). Throws TypeError/RangeError naming the bad argument. */
-  positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): Tensor<D>;
+  positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): TensorOfEach<D>;
   /** Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D). */
-  embed<A extends FloatArray>(table: InputOf<A>, ids: TensorInput<'int32'>, options?: EmbedOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  embed<X extends FloatTensorInput>(table: X, ids: TensorInput<'int32'>, options?: EmbedOptions<DTypeOfInput<X>>): ResultOf<X>;
   /** x (T, D), (B, T, D) or any leading axes (.., T, D) + positions start … start+T−1 (broadcast over the leading axes) → same shape. */
-  addPositions<A extends FloatArray>(x: InputOf<A>, options?: AddPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  addPositions<X extends FloatTensorInput>(x: X, options?: AddPositionsOptions<DTypeOfInput<X>>): ResultOf<X>;
   /** Rows start … start+length−1 of a learned table (P, D) → (length, D); past row P−1 is a RangeError. */
-  learnedPositions<A extends FloatArray>(table: InputOf<A>, length: number, options?: LearnedPositionsOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  learnedPositions<X extends FloatTensorInput>(table: X, length: number, options?: LearnedPositionsOptions<DTypeOfInput<X>>): ResultOf<X>;
   /**
    * Rotary positions (RoPE): x (.., T, D) (any leading axes, e.g. (B, H, T, Dh)) → same shape; row t's pair (2i, 2i+1) is rotated by
    * (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
    */
-  rope<A extends FloatArray>(x: InputOf<A>, options?: RopeOptions<DTypeOf<A>>): Tensor<DTypeOf<A>>;
+  rope<X extends FloatTensorInput>(x: X, options?: RopeOptions<DTypeOfInput<X>>): ResultOf<X>;
   /**
    * Scaled dot-product attention: q (.., Tq, D), k (.., Tk, D), v (.., Tk, Dv) → (.., Tq, Dv), over any leading batch
    * axes (the same for q, k and v), e.g. (B, H, T, D) for several heads. q, k and v share one dtype (q's).
    */
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options?: AttentionOptions<DTypeOf<A>> & { steps?: false }): Tensor<DTypeOf<A>>;
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options: AttentionOptions<DTypeOf<A>> & { steps: true }): AttentionSteps<DTypeOf<A>>;
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options?: AttentionOptions<DTypeOf<A>>): Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options?: AttentionOptions<DTypeOfInput<X>> & { steps?: false }): ResultOf<X>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options: AttentionOptions<DTypeOfInput<X>> & { steps: true }): StepsOf<X>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options?: AttentionOptions<DTypeOfInput<X>>): ResultOf<X> | StepsOf<X>;
   /** Heap diagnostics, for leak checks. */
   memoryStats(): MemoryStats;
   /** A new trainable model (see Model); its parameters are drawn from options.seed. */
@@ -327,12 +369,12 @@ export interface SeqorderPool {
    * Seqorder.attention on the workers: a promise of what it returns, rejected with the TypeError or RangeError it
    * throws (before any worker is involved), or with an Error if a worker dies during the call or the pool is closed.
    */
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options?: PoolAttentionOptions<DTypeOf<A>> & { steps?: false }): Promise<Tensor<DTypeOf<A>>>;
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options: PoolAttentionOptions<DTypeOf<A>> & { steps: true }): Promise<AttentionSteps<DTypeOf<A>>>;
-  attention<A extends FloatArray>(q: InputOf<A>, k: TensorInput<DTypeOf<A>>, v: TensorInput<DTypeOf<A>>,
-    options?: PoolAttentionOptions<DTypeOf<A>>): Promise<Tensor<DTypeOf<A>> | AttentionSteps<DTypeOf<A>>>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options?: PoolAttentionOptions<DTypeOfInput<X>> & { steps?: false }): Promise<ResultOf<X>>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options: PoolAttentionOptions<DTypeOfInput<X>> & { steps: true }): Promise<StepsOf<X>>;
+  attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
+    options?: PoolAttentionOptions<DTypeOfInput<X>>): Promise<ResultOf<X> | StepsOf<X>>;
   /**
    * Seqorder.createModel in one of the workers (the one holding the fewest models): a promise of a handle to it, whose
    * methods are the model's, as promises. Rejected with the TypeError or RangeError createModel throws.

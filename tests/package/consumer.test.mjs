@@ -14,7 +14,7 @@
 // Where the package comes from: tools.mjs's pack().
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -419,37 +419,54 @@ main();
 `,
   }, { module: 'NodeNext', moduleResolution: 'NodeNext' }));
 
-test('node: the conversions to and from onnxruntime-web and TensorFlow.js tensors round-trip; (B, H, T, D) attention',
-  { timeout: 90_000 }, async () => {
+test('tsc --strict, then node: the conversions to and from onnxruntime-web and TensorFlow.js tensors type-check without casts and round-trip; (B, H, T, D) attention',
+  { timeout: 120_000 }, async () => {
     // onnxruntime-web's Tensor is onnxruntime-common's (it re-exports it); @tensorflow/tfjs is tfjs-core with its
-    // backends (here the CPU one). The snippet runs with those modules in place of the names it imports.
-    writeFileSync(path.join(app, 'tfjs.mjs'), `export * from '${toolUrl('@tensorflow/tfjs-core')}';
-import '${toolUrl('@tensorflow/tfjs-backend-cpu')}';
-`);
-    const conversions = snippet('js', 'fromOrt')
-      .replace("from 'onnxruntime-web'", `from '${toolUrl('onnxruntime-common')}'`)
-      .replace("from '@tensorflow/tfjs'", "from './tfjs.mjs'");
-    writeFileSync(path.join(app, 'convert.mjs'), `${conversions}
+    // backends (here the CPU one). The snippet is compiled and run with those packages (linked into the app) in
+    // place of the names it imports, and the code below it, typed as a user would write it.
+    const dir = path.join(app, 'ts-convert');
+    for (const name of ['onnxruntime-common', '@tensorflow/tfjs-core', '@tensorflow/tfjs-backend-cpu']) {
+      const link = path.join(app, 'node_modules', name);
+      if (!existsSync(link)) {
+        mkdirSync(path.dirname(link), { recursive: true });
+        symlinkSync(path.join(root, 'tests', 'package', 'node_modules', name), link);
+      }
+    }
+    const conversions = snippet('ts', 'fromOrt')
+      .replace("from 'onnxruntime-web'", "from 'onnxruntime-common'")
+      .replace("from '@tensorflow/tfjs'", "from '@tensorflow/tfjs-core'");
+    writeFiles(dir, {
+      'convert.mts': `${conversions}
+import '@tensorflow/tfjs-backend-cpu';
 import { loadSeqorder } from 'seqorder';
 const so = await loadSeqorder();
-const values = (n) => Float32Array.from({ length: n }, (_, i) => Math.sin(i) / 2);
+const values = (n: number) => Float32Array.from({ length: n }, (_, i) => Math.sin(i) / 2);
 const q = new ort.Tensor('float32', values(2 * 3 * 4 * 8), [2, 3, 4, 8]);
 const heads = toOrt(so.attention(fromOrt(q), fromOrt(q), fromOrt(q)));
-const folded = so.attention({ data: q.data, shape: [6, 4, 8] }, { data: q.data, shape: [6, 4, 8] }, { data: q.data, shape: [6, 4, 8] });
+const x = { data: values(2 * 3 * 4 * 8), shape: [6, 4, 8] };
+const folded = so.attention(x, x, x);
 const f64 = new ort.Tensor('float64', Float64Array.from(values(12)), [3, 4]);
 const backF64 = toOrt(so.addPositions(fromOrt(f64)));
 const t = tf.tensor(values(24), [2, 3, 4]);
 const tfOut = toTf(so.attention(fromTf(t), fromTf(t), fromTf(t), { causal: true }));
 const tfF64 = toTf(so.positions(3, 4));
-const ids = fromTf(tf.tensor([2, 0, 1], [3], 'int32'));
+const refused = (() => { try { fromTf(tf.tensor([2, 0, 1], [3], 'int32')); return 'accepted'; } catch (e) { return String(e); } })();
 console.log(JSON.stringify({
-  heads: { isOrt: heads instanceof ort.Tensor, type: heads.type, dims: heads.dims, same: heads.data.every((x, i) => x === folded.data[i]) },
-  backF64: { type: backF64.type, dims: backF64.dims, first: backF64.data[1] - f64.data[1] },
+  heads: { isOrt: heads instanceof ort.Tensor, type: heads.type, dims: heads.dims, same: (heads.data as Float32Array).every((v, i) => v === folded.data[i]) },
+  backF64: { type: backF64.type, dims: backF64.dims, first: (backF64.data as Float64Array)[1] - (f64.data as Float64Array)[1] },
   tf: { dtype: tfOut.dtype, shape: tfOut.shape, first: [...tfOut.dataSync().slice(0, 4)], t: [...t.dataSync().slice(0, 4)] },
-  tfF64: { dtype: tfF64.dtype, shape: tfF64.shape }, ids: { dtype: ids.dtype, data: [...ids.data], isInt32: ids.data instanceof Int32Array },
+  tfF64: { dtype: tfF64.dtype, shape: tfF64.shape }, refused,
 }));
-`);
-    const { stdout } = await sh(process.execPath, ['convert.mjs'], { cwd: app });
+`,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: { strict: true, target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: true, outDir: 'out' },
+        files: ['convert.mts'],
+      }),
+    });
+    // the snippet itself has no cast: any in the file come from the test's own lines below it
+    assert.doesNotMatch(conversions.replace(/^import .*$/gm, ''), / as |<\w+>\w/, 'the conversions need no casts');
+    await sh(process.execPath, [fileURLToPath(toolUrl('typescript', '/bin/tsc')), '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
+    const { stdout } = await sh(process.execPath, [path.join(dir, 'out', 'convert.mjs')], { cwd: app });
     const r = JSON.parse(stdout.trim().split('\n').pop());
     assert.deepEqual(r.heads, { isOrt: true, type: 'float32', dims: [2, 3, 4, 8], same: true }, '(B, H, T, D) = (B·H, T, D) head by head');
     assert.equal(r.backF64.type, 'float64');
@@ -459,7 +476,7 @@ console.log(JSON.stringify({
     assert.deepEqual(r.tf.shape, [2, 3, 4]);
     assert.deepEqual(r.tf.first, r.tf.t);  // causal: query 0 sees key 0 only, so its output is v's row 0
     assert.deepEqual(r.tfF64, { dtype: 'float32', shape: [3, 4] });
-    assert.deepEqual(r.ids, { dtype: 'int32', data: [2, 0, 1], isInt32: true });
+    assert.equal(r.refused, 'TypeError: seqorder takes float32 tensors, not int32');
   });
 
 test('Chromium: the Vite dev server (default settings) serves the app snippet, and it runs', { timeout: 120_000 }, async () => {
