@@ -219,27 +219,79 @@ export interface Model<D extends FloatDType = FloatDType> {
   readonly config: ModelConfig<D>;
   /** Whether dispose() has been called. */
   readonly disposed: boolean;
-  /** A copy of every parameter, in the documented order (each tensor on its own ArrayBuffer: transferable). */
+  /**
+   * A copy of every parameter, in the documented order (each tensor on its own ArrayBuffer: transferable).
+   * @example
+   * postMessage({ config: model.config, parameters: model.parameters() });
+   * @throws {Error} when the model is disposed
+   */
   parameters(): Parameters<D>;
   /**
    * Replaces any subset of the parameters; each name must exist, each tensor have its shape and the model's dtype,
-   * every value be finite (else a RangeError, and nothing changes).
+   * every value be finite (else a RangeError, and nothing changes). Adam's moments are kept.
+   * @example
+   * copy.setParameters(model.parameters());   // the same predictions, bit for bit
+   * @throws {TypeError} when a tensor is not a typed array of the model's dtype
+   * @throws {RangeError} when a name does not exist, a shape differs or a value is not finite; the model is unchanged
+   * @throws {Error} when the model is disposed
    */
   setParameters(parameters: Record<string, TensorInput<D>>): void;
-  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
+  /**
+   * ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'.
+   * @example
+   * const logits = model.forward(so.orderTask({ count: 8, length: 12 }).ids);   // (8, 2)
+   * @throws {TypeError} when ids is not an int32 tensor
+   * @throws {RangeError} when ids is not (B, T), an id is outside 0 … vocab − 1, or T passes a learned table's rows
+   * @throws {Error} when the model is disposed
+   */
   forward(ids: TensorInput<'int32'>): Tensor<D>;
-  /** The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1. */
+  /**
+   * The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1.
+   * @example
+   * const { ids, targets } = so.orderTask({ count: 32, length: 12 });
+   * console.log(model.loss(ids, targets));
+   * @throws {TypeError} when ids or targets is not an int32 tensor
+   * @throws {RangeError} as forward, or when targets do not have the readout's shape or hold a class outside
+   *         −1 … classes − 1
+   * @throws {Error} when the model is disposed
+   */
   loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): number;
-  /** The loss and its gradient with respect to every parameter (the names and shapes of parameters()). */
+  /**
+   * The loss and its gradient with respect to every parameter (the names and shapes of parameters()).
+   * @example
+   * const { loss, grads } = model.gradients(ids, targets);
+   * console.log(loss, grads['readout.bias'].data);
+   * @throws {TypeError | RangeError} as loss
+   * @throws {Error} when the model is disposed
+   */
   gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): { loss: number; grads: Parameters<D> };
   /**
-   * One Adam step; returns the loss before it. A step whose loss, or whose new parameters or moments, would not be
-   * finite is refused with a RangeError, and the model is unchanged (as after any failed call).
+   * One Adam step (β 0.9, 0.999, ε 1e-8); returns the loss before it. A step whose loss, or whose new parameters or
+   * moments, would not be finite is refused with a RangeError, and the model is unchanged (as after any failed call).
+   * @example
+   * const { ids, targets } = so.orderTask({ count: 32, length: 12, seed: 1 });
+   * const lossBefore = model.step(ids, targets, { lr: 1e-2 });
+   * @throws {TypeError} as loss, or when lr is not a number
+   * @throws {RangeError} as loss, when lr is not a finite number ≥ 0, or when the step would not be finite
+   * @throws {Error} when the model is disposed
    */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
-  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0. */
+  /**
+   * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0.
+   * @example
+   * const maps = model.attentionWeights({ data: Int32Array.from([0, 1, 2, 3]), shape: [1, 4] });   // (1, heads, 4, 4)
+   * @throws {TypeError | RangeError} as forward, or when ids holds more than one sentence
+   * @throws {Error} when the model is disposed
+   */
   attentionWeights(ids: TensorInput<'int32'>): Tensor<D>;
-  /** Frees the model's memory in the module; any later call throws an Error. Calling it again does nothing. */
+  /**
+   * Frees the model's memory in the module (the heap returns to where it was); any later call throws an Error.
+   * Calling it again does nothing.
+   * @example
+   * model.dispose();
+   * console.log(model.disposed);   // true
+   * @throws never
+   */
   dispose(): void;
 }
 
@@ -265,22 +317,65 @@ export interface Seqorder {
   readonly version: string;
   /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
   readonly build: SimdBuild;
-  /** Sinusoidal positions → (length, width). Throws TypeError/RangeError naming the bad argument. */
+  /**
+   * Sinusoidal positions → (length, width): column 2i = sin(t·f_i), 2i+1 = cos(t·f_i), f_i = base^(−2i/width), for
+   * t = start … start + length − 1.
+   * @example
+   * const pe = so.positions(4, 8);                        // Tensor<'float64'>, shape [4, 8]
+   * const f32 = so.positions(4, 8, { dtype: 'float32', start: 10 });
+   * @throws {TypeError} when length, width or an option has the wrong kind, or out is not a typed array of dtype's class
+   * @throws {RangeError} when width is not a positive even integer, length or start not an integer ≥ 0, base not a
+   *         finite number > 0 (or too small for the width), or out not length × width long
+   */
   positions<D extends FloatDType = 'float64'>(length: number, width: number, options?: PositionsOptions<D>): TensorOfEach<D>;
-  /** Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D). */
+  /**
+   * Token lookup: table (V, D), ids int32 (T) or (B, T) → (T, D) or (B, T, D), the table's dtype.
+   * @example
+   * const table = { data: new Float32Array(16 * 8), shape: [16, 8] };
+   * const x = so.embed(table, { data: Int32Array.from([2, 0, 1]), shape: [3] });   // (3, 8) float32
+   * @throws {TypeError} when table or ids is not a tensor (ids must be an Int32Array), or an option has the wrong kind
+   * @throws {RangeError} when the table is not (V, D), ids not (T) or (B, T), an id outside 0 … V − 1, or out of the
+   *         wrong length
+   */
   embed<X extends FloatTensorInput>(table: X, ids: TensorInput<'int32'>, options?: EmbedOptions<DTypeOfInput<X>>): ResultOf<X>;
-  /** x (T, D), (B, T, D) or any leading axes (.., T, D) + positions start … start+T−1 (broadcast over the leading axes) → same shape. */
+  /**
+   * x (T, D), (B, T, D) or any leading axes (.., T, D) + positions start … start+T−1 (broadcast over the leading axes)
+   * → same shape and dtype.
+   * @example
+   * const x = so.addPositions(so.embed(table, ids), { start: 3 });
+   * @throws {TypeError} when x is not a float tensor, or an option has the wrong kind
+   * @throws {RangeError} when x has fewer than two axes, D is odd, start or base is out of range, or out has the wrong
+   *         length
+   */
   addPositions<X extends FloatTensorInput>(x: X, options?: AddPositionsOptions<DTypeOfInput<X>>): ResultOf<X>;
-  /** Rows start … start+length−1 of a learned table (P, D) → (length, D); past row P−1 is a RangeError. */
+  /**
+   * Rows start … start+length−1 of a learned table (P, D) → (length, D), the table's dtype.
+   * @example
+   * const rows = so.learnedPositions({ data: new Float32Array(16 * 8), shape: [16, 8] }, 12);   // (12, 8)
+   * @throws {TypeError} when table is not a float tensor, or length or an option has the wrong kind
+   * @throws {RangeError} when start + length passes row P − 1 (the table has no rows there), or out has the wrong length
+   */
   learnedPositions<X extends FloatTensorInput>(table: X, length: number, options?: LearnedPositionsOptions<DTypeOfInput<X>>): ResultOf<X>;
   /**
-   * Rotary positions (RoPE): x (.., T, D) (any leading axes, e.g. (B, H, T, Dh)) → same shape; row t's pair (2i, 2i+1) is rotated by
-   * (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
+   * Rotary positions (RoPE): x (.., T, D) (any leading axes, e.g. (B, H, T, Dh)) → same shape; row t's pair (2i, 2i+1)
+   * is rotated by (start + t)·base^(−2i/D). After rotating q and k, q_m·k_n depends on the positions only through m − n.
+   * @example
+   * const q = so.rope({ data: new Float64Array(2 * 6 * 4), shape: [2, 6, 4] }, { start: 5 });
+   * @throws {TypeError} when x is not a float tensor, or an option has the wrong kind
+   * @throws {RangeError} when x has fewer than two axes, D is odd, start or base is out of range, or out has the wrong
+   *         length
    */
   rope<X extends FloatTensorInput>(x: X, options?: RopeOptions<DTypeOfInput<X>>): ResultOf<X>;
   /**
    * Scaled dot-product attention: q (.., Tq, D), k (.., Tk, D), v (.., Tk, Dv) → (.., Tq, Dv), over any leading batch
-   * axes (the same for q, k and v), e.g. (B, H, T, D) for several heads. q, k and v share one dtype (q's).
+   * axes (the same for q, k and v), e.g. (B, H, T, D) for several heads. q, k and v share one dtype (q's). With
+   * `steps: true`, every step: { scores, scaled, weights, output }.
+   * @example
+   * const y = so.attention(x, x, x, { causal: true });                 // (.., T, D)
+   * const { weights } = so.attention(x, x, x, { steps: true });         // (.., T, T), rows sum to 1
+   * @throws {TypeError} when q, k or v is not a float tensor, their dtypes differ, or an option has the wrong kind
+   * @throws {RangeError} when the shapes disagree (leading axes, D, Tk), queryStart is outside 0 … Tk − Tq or given
+   *         without causal, out has the wrong length, or the call needs more memory than the heap can hold
    */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>> & { steps?: false }): ResultOf<X>;
@@ -288,11 +383,33 @@ export interface Seqorder {
     options: AttentionOptions<DTypeOfInput<X>> & { steps: true }): StepsOf<X>;
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>>): ResultOf<X> | StepsOf<X>;
-  /** Heap diagnostics, for leak checks. */
+  /**
+   * Heap diagnostics, for leak checks: allocatedBytes returns to where it was once results are copied out.
+   * @example
+   * const before = so.memoryStats().allocatedBytes;
+   * so.attention(x, x, x);
+   * console.log(so.memoryStats().allocatedBytes === before);   // true
+   * @throws {Error} only if this instance trapped earlier (a bug), as every call then does
+   */
   memoryStats(): MemoryStats;
-  /** A new trainable model (see Model); its parameters are drawn from options.seed. */
+  /**
+   * A new trainable model (see Model) in this instance's heap; its parameters are drawn from options.seed, the same
+   * bits in every engine.
+   * @example
+   * const model = so.createModel({ vocab: so.taskWords.length, width: 32, heads: 2, classes: 2, seed: 3 });
+   * const learned = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 16 });
+   * @throws {TypeError} when options is not a plain object, an option has the wrong kind, or a key is unknown
+   * @throws {RangeError} when an option is out of its range (heads must divide width, width even with sinusoidal
+   *         positions, 1 … 4 layers, maxLength only and always with positions 'learned', …)
+   */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
-  /** The lesson's task: does robot come before person? Seeded sentences over taskWords. */
+  /**
+   * The lesson's task: does robot come before person? Seeded sentences over taskWords, the same everywhere.
+   * @example
+   * const { ids, targets } = so.orderTask({ count: 32, length: 12, seed: 1 });   // ids (32, 12), targets (32)
+   * @throws {TypeError} when options is not a plain object or an option has the wrong kind
+   * @throws {RangeError} when count or length is out of range (length at least 2; count even when mirrored)
+   */
   orderTask(options: OrderTaskOptions): OrderTask;
   /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   readonly taskWords: readonly string[];
@@ -319,8 +436,16 @@ export interface LoadOptions {
 export type SimdBuild = 'simd128' | 'relaxed';
 
 /**
- * Loads the WebAssembly module; the same call works in browsers, workers and node ≥ 20. Rejects with an Error naming
- * the URL it tried and what to do when the module cannot be fetched or is not WebAssembly.
+ * Loads the WebAssembly module: a new, independent instance each call; the same call works in browsers, workers and
+ * node ≥ 20.
+ * @example
+ * import { loadSeqorder } from 'seqorder';
+ * const so = await loadSeqorder();                                   // or { wasmUrl: '/static/seqorder/' }
+ * console.log(so.positions(4, 8).shape);                             // [ 4, 8 ]
+ * @throws {TypeError} (a rejection) when an option has the wrong kind or is unknown
+ * @throws {Error} (a rejection) when the module cannot be fetched or is not WebAssembly (the message names the URL it
+ *         tried, what came back, and the wasmUrl option), or when the page's CSP forbids compiling WebAssembly (the
+ *         message names the directive)
  */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
 
@@ -366,8 +491,12 @@ export interface SeqorderPool {
   /** Whether its workers share one memory for attention (see PoolOptions.sharedMemory). */
   readonly sharedMemory: boolean;
   /**
-   * Seqorder.attention on the workers: a promise of what it returns, rejected with the TypeError or RangeError it
-   * throws (before any worker is involved), or with an Error if a worker dies during the call or the pool is closed.
+   * Seqorder.attention on the workers: a promise of what it returns, bit for bit.
+   * @example
+   * const y = await pool.attention(x, x, x, { causal: true });
+   * @throws {TypeError | RangeError} (a rejection) as Seqorder.attention, with the same message, before any worker is
+   *         involved
+   * @throws {Error} (a rejection) when a worker dies during the call, or the pool is closed
    */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: PoolAttentionOptions<DTypeOfInput<X>> & { steps?: false }): Promise<ResultOf<X>>;
@@ -377,10 +506,20 @@ export interface SeqorderPool {
     options?: PoolAttentionOptions<DTypeOfInput<X>>): Promise<ResultOf<X> | StepsOf<X>>;
   /**
    * Seqorder.createModel in one of the workers (the one holding the fewest models): a promise of a handle to it, whose
-   * methods are the model's, as promises. Rejected with the TypeError or RangeError createModel throws.
+   * methods are the model's, as promises.
+   * @example
+   * const model = await pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 });
+   * const losses = await model.train(batches, { lr: 3e-3 });
+   * @throws {TypeError | RangeError} (a rejection) as Seqorder.createModel
+   * @throws {Error} (a rejection) when the pool is closed
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Promise<PoolModel<D>>;
-  /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
+  /**
+   * Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended.
+   * @example
+   * await pool.close();
+   * @throws never (closing a closed pool resolves)
+   */
   close(): Promise<void>;
 }
 
@@ -402,25 +541,93 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
   readonly worker: number;
   /** Whether dispose() has been called. */
   readonly disposed: boolean;
+  /**
+   * Model.parameters, in the worker.
+   * @example
+   * const copy = so.createModel(remote.config);
+   * copy.setParameters(await remote.parameters());
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   parameters(): Promise<Parameters<D>>;
+  /**
+   * Model.setParameters, in the worker.
+   * @example
+   * await remote.setParameters(model.parameters());
+   * @throws {TypeError | RangeError} (a rejection) as Model.setParameters, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   setParameters(parameters: Record<string, TensorInput<D>>): Promise<void>;
+  /**
+   * Model.forward, in the worker.
+   * @example
+   * const logits = await remote.forward(ids);
+   * @throws {TypeError | RangeError} (a rejection) as Model.forward, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   forward(ids: TensorInput<'int32'>): Promise<Tensor<D>>;
+  /**
+   * Model.loss, in the worker.
+   * @example
+   * const loss = await remote.loss(ids, targets);
+   * @throws {TypeError | RangeError} (a rejection) as Model.loss, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): Promise<number>;
+  /**
+   * Model.gradients, in the worker.
+   * @example
+   * const { loss, grads } = await remote.gradients(ids, targets);
+   * @throws {TypeError | RangeError} (a rejection) as Model.gradients, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): Promise<{ loss: number; grads: Parameters<D> }>;
+  /**
+   * Model.step, in the worker (train does many steps in one message).
+   * @example
+   * const lossBefore = await remote.step(ids, targets, { lr: 3e-3 });
+   * @throws {TypeError | RangeError} (a rejection) as Model.step, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): Promise<number>;
   /**
-   * One Adam step on each batch, in order, in one message to the worker; resolves to the losses before each step. A
-   * batch that fails rejects with its error, the message prefixed with `batches[i]: ` (the steps before it stay taken).
+   * One Adam step on each batch, in order, in one message to the worker; resolves to the losses before each step.
+   * @example
+   * const batches = Array.from({ length: 40 }, (_, k) => so.orderTask({ count: 32, length: 12, seed: k }));
+   * const losses = await remote.train(batches, { lr: 3e-3 });   // Float64Array(40)
+   * @throws {TypeError | RangeError} (a rejection) for a batch that fails: its error, the message prefixed with
+   *         `batches[i]: ` (the steps before it stay taken); for batches or options of the wrong kind, before any step
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
   train(batches: readonly TrainingBatch[], options?: StepOptions): Promise<Float64Array>;
+  /**
+   * Model.attentionWeights, in the worker.
+   * @example
+   * const maps = await remote.attentionWeights({ data: ids.data.subarray(0, 12), shape: [1, 12] });
+   * @throws {TypeError | RangeError} (a rejection) as Model.attentionWeights, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
   attentionWeights(ids: TensorInput<'int32'>): Promise<Tensor<D>>;
-  /** Frees the model in its worker; later calls reject. Calling it again does nothing. */
+  /**
+   * Frees the model in its worker; later calls reject. Calling it again does nothing.
+   * @example
+   * await remote.dispose();
+   * @throws never
+   */
   dispose(): Promise<void>;
 }
 
 /**
  * Loads a pool of workers that run attention, plus one instance of the module on this thread that checks calls. The
  * module is fetched and compiled once (wasmUrl, wasmBinary and simd as loadSeqorder's) and sent to the workers.
+ * @example
+ * import { loadSeqorderPool } from 'seqorder';
+ * const pool = await loadSeqorderPool({ workers: 2 });
+ * const y = await pool.attention(x, x, x);
+ * await pool.close();
+ * @throws {TypeError | RangeError} (a rejection) when an option has the wrong kind or value (workers an integer
+ *         1 … 256)
+ * @throws {Error} (a rejection) as loadSeqorder, when a worker cannot start, or when sharedMemory: true cannot be had
+ *         (the message says why)
  */
 export function loadSeqorderPool(options?: PoolOptions): Promise<SeqorderPool>;
 

@@ -183,19 +183,20 @@ test('package.json: exports map (types, node, import, default; the .wasm files; 
   assert.ok(existsSync(path.join(root, 'LICENSE')), 'no LICENSE file');
   assert.equal(manifest.type, 'module');
   const main = manifest.exports['.'];
-  assert.deepEqual(Object.keys(main), ['types', 'node', 'import', 'default'], '"types" first, "default" last');
+  // import and require each with its own types (publint: one .d.ts for both is ambiguous), default last
+  assert.deepEqual(main, {
+    import: { types: './dist/lib/seqorder.d.ts', default: './dist/lib/seqorder.mjs' },
+    require: { types: './dist/lib/seqorder.d.cts', default: './dist/lib/seqorder.cjs' },
+    default: { types: './dist/lib/seqorder.d.ts', default: './dist/lib/seqorder.mjs' },
+  });
   assert.deepEqual(manifest.exports['./plot'], { types: './dist/lib/figures/plot/index.d.ts', default: './dist/lib/figures/plot/index.mjs' });
   assert.deepEqual(manifest.exports['./checks'], { types: './dist/lib/figures/checks.d.ts', default: './dist/lib/figures/checks.mjs' });
   assert.equal(manifest.exports['./figures.css'], './dist/lib/figures/figures.css');
-  assert.deepEqual(main.types, { require: './dist/lib/seqorder.d.cts', default: './dist/lib/seqorder.d.ts' });
-  assert.deepEqual(main.node, { require: './dist/lib/seqorder.cjs', default: './dist/lib/seqorder.mjs' });
-  assert.equal(main.import, './dist/lib/seqorder.mjs');
-  assert.equal(main.default, './dist/lib/seqorder.mjs');
   assert.equal(manifest.exports['./seqorder_core.wasm'], './dist/lib/seqorder/seqorder_core.wasm');
   assert.equal(manifest.exports['./seqorder_core_relaxed.wasm'], './dist/lib/seqorder/seqorder_core_relaxed.wasm');
   assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/pool/seqorder/pool-worker.mjs');
   assert.equal(manifest.exports['./package.json'], './package.json');
-  assert.equal(manifest.types, main.types.default);
+  assert.equal(manifest.types, main.import.types);
   assert.equal(manifest.sideEffects, false);
   assert.match(manifest.engines?.node ?? '', />=\s*20/);
   assert.match(manifest.repository?.url ?? '', /^git\+https:\/\//);
@@ -277,7 +278,7 @@ console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqord
 
 const TYPED_EXAMPLE = `
 import { loadSeqorder, loadSeqorderPool, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model,
-  type OrderTask, type Parameters, type PoolModel } from 'seqorder';
+  type OrderTask, type Parameters, type PoolModel, type FloatTensorInput } from 'seqorder';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
 const v: string = version;
@@ -312,6 +313,14 @@ const params: Parameters<'float32'> = model.parameters();
 model.setParameters({ embed: params.embed });
 const { loss, grads } = model.gradients(task.ids, task.targets);
 const exact: Model<'float64'> = so.createModel({ ...model.config, dtype: 'float64' });
+const learnedModel = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 12 });
+const rebuilt: Model<'float32'> = so.createModel(learnedModel.config);
+// a tensor whose dtype is known only at run time (another library's, say) gives a union, narrowed by dtype
+declare const runtimeDtype: FloatTensorInput;
+const either64or32 = so.attention(runtimeDtype, runtimeDtype, runtimeDtype);
+const narrowed: Float64Array | undefined = either64or32.dtype === 'float64' ? either64or32.data : undefined;
+const unionTable: Tensor<'float64'> | Tensor<'float32'> = so.positions(4, 8, { dtype: someBoolean ? 'float32' : 'float64' });
+console.log(rebuilt.config.maxLength, narrowed, unionTable.dtype);
 const attention: Float64Array = exact.attentionWeights({ data: task.ids.data.subarray(0, 12), shape: [1, 12] }).data;
 const word: string = so.taskWords[1];
 console.log(lossBefore, logits.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
@@ -362,6 +371,10 @@ loadSeqorder({ wasmUrl: 42 });
 so.memoryStats().freeBytes;
 // @ts-expect-error classes is required
 so.createModel({ vocab: 16, width: 32 });
+// @ts-expect-error a learned table needs its rows: maxLength
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned' });
+// @ts-expect-error maxLength goes only with a learned table
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'rotary', maxLength: 12 });
 // @ts-expect-error positions are 'none', 'sinusoidal', 'learned' or 'rotary'
 so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'absolute' });
 // @ts-expect-error a float32 model's parameters are float32
