@@ -32,7 +32,8 @@ const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : un
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
 const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
+const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
+const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
 const api = makeApi(core);
 
 /** Seconds of this process's CPU time (user + system) spent in f. */
@@ -83,8 +84,8 @@ function setup(T, D, causal) {
     core.HEAPU8.set(new Uint8Array(t.data.buffer), address);
     return { address, count: t.data.length, dtype: 'float32', shape: t.shape };
   });
-  // The binding (src/bindings/embind.cpp): one object with every field, the results' blocks handed over (freed here
-  // unread). steps: true routes the call to the reference.
+  // The binding (src/bindings/embind.cpp, through binding.mjs): one object of arguments, the results' blocks handed
+  // over (freed here unread). steps: true routes the call to the reference.
   const kernel = (steps = false) => {
     const outcome = core.attention({ q, k, v, causal, queryStart: undefined, steps, outLength: undefined });
     if (outcome.error !== undefined) throw new RangeError(outcome.error);

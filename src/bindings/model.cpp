@@ -1,5 +1,6 @@
 // The binding of the trainable model's calls (src/core/model_calls.hpp) to the JS layer (src/js/model.mjs), in the
-// manner of embind.cpp: one value_object of arguments per function, { results } or { error } back (values.hpp).
+// manner of embind.cpp: one struct of arguments per function, read through its field table, { results } or { error }
+// back (values.hpp).
 //
 // The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
 // as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
@@ -26,7 +27,7 @@ namespace {
 using emscripten::val;
 namespace calls = seqorder::calls;
 namespace model = seqorder::model;
-using namespace seqorder::binding;  // the field converters, guarded() and run() (values.hpp)
+using namespace seqorder::binding;  // bind_call, guarded() and run() (values.hpp)
 
 // What the heap can still give: the free bytes malloc holds, and what lies between its break and the heap's maximum
 // (an upper bound: a large block needs those bytes in one piece).
@@ -47,17 +48,10 @@ struct ModelCall {
     double model = 0;
     calls::ModelInput input;
 };
-calls::TensorArg get_ids(const ModelCall& c) { return c.input.ids; }
-void set_ids(ModelCall& c, const calls::TensorArg& ids) { c.input.ids = ids; }
-val get_targets(const ModelCall& c) { return c.input.targets ? val(*c.input.targets) : val::undefined(); }
-void set_targets(ModelCall& c, const val& targets) {
-    if (targets.isUndefined()) c.input.targets.reset();
-    else c.input.targets = targets.as<calls::TensorArg>();
-}
-val get_lr(const ModelCall& c) { return c.input.lr ? val(*c.input.lr) : val::undefined(); }
-void set_lr(ModelCall& c, const val& lr) {
-    if (lr.isUndefined()) c.input.lr.reset();
-    else c.input.lr = lr.as<double>();
+template <class Field>
+void fields(ModelCall& c, Field&& field) {
+    field("model", c.model);
+    fields(c.input, field);
 }
 
 // setParameters: the handle and the parameters to replace, [{ name, tensor }].
@@ -65,15 +59,20 @@ struct SetParametersCall {
     double model = 0;
     std::vector<calls::NamedTensor> parameters;
 };
-val get_updates(const SetParametersCall& c) { return val::array(c.parameters); }
-void set_updates(SetParametersCall& c, const val& updates) {
-    c.parameters = emscripten::vecFromJSArray<calls::NamedTensor>(updates);
+template <class Field>
+void fields(SetParametersCall& c, Field&& field) {
+    field("model", c.model);
+    field("parameters", c.parameters);
 }
 
 // parameters and dispose: the handle alone.
 struct Handle {
     double model = 0;
 };
+template <class Field>
+void fields(Handle& h, Field&& field) {
+    field("model", h.model);
+}
 
 // ---- results that are not tensors ----
 
@@ -139,48 +138,15 @@ val task_words() {
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder_model) {
-    using calls::ModelArgs, calls::NamedTensor, calls::OrderTaskArgs;
-    emscripten::value_object<ModelArgs>("ModelArgs")
-        .field("vocab", &ModelArgs::vocab)
-        .field("width", &ModelArgs::width)
-        .field("classes", &ModelArgs::classes)
-        .field("heads", &get_number<ModelArgs, &ModelArgs::heads>, &set_number<ModelArgs, &ModelArgs::heads>)
-        .field("layers", &get_number<ModelArgs, &ModelArgs::layers>, &set_number<ModelArgs, &ModelArgs::layers>)
-        .field("positions", &get_text<ModelArgs, &ModelArgs::positions>, &set_text<ModelArgs, &ModelArgs::positions>)
-        .field("maxLength", &get_optional<ModelArgs, &ModelArgs::max_length>,
-               &set_optional<ModelArgs, &ModelArgs::max_length>)
-        .field("causal", &get_flag<ModelArgs, &ModelArgs::causal>, &set_flag<ModelArgs, &ModelArgs::causal>)
-        .field("readout", &get_text<ModelArgs, &ModelArgs::readout>, &set_text<ModelArgs, &ModelArgs::readout>)
-        .field("dtype", &get_text<ModelArgs, &ModelArgs::dtype>, &set_text<ModelArgs, &ModelArgs::dtype>)
-        .field("seed", &get_number<ModelArgs, &ModelArgs::seed>, &set_number<ModelArgs, &ModelArgs::seed>);
-    emscripten::value_object<ModelCall>("ModelCall")
-        .field("model", &ModelCall::model)
-        .field("ids", &get_ids, &set_ids)
-        .field("targets", &get_targets, &set_targets)
-        .field("lr", &get_lr, &set_lr);
-    emscripten::value_object<NamedTensor>("NamedTensor")
-        .field("name", &NamedTensor::name)
-        .field("tensor", &NamedTensor::tensor);
-    emscripten::value_object<SetParametersCall>("SetParametersCall")
-        .field("model", &SetParametersCall::model)
-        .field("parameters", &get_updates, &set_updates);
-    emscripten::value_object<Handle>("Handle").field("model", &Handle::model);
-    emscripten::value_object<OrderTaskArgs>("OrderTaskArgs")
-        .field("count", &OrderTaskArgs::count)
-        .field("length", &OrderTaskArgs::length)
-        .field("seed", &get_number<OrderTaskArgs, &OrderTaskArgs::seed>, &set_number<OrderTaskArgs, &OrderTaskArgs::seed>)
-        .field("mirrored", &get_flag<OrderTaskArgs, &OrderTaskArgs::mirrored>,
-               &set_flag<OrderTaskArgs, &OrderTaskArgs::mirrored>);
-
-    emscripten::function("modelCreate", &create);
-    emscripten::function("modelDispose", &dispose);
-    emscripten::function("modelParameters", &parameters);
-    emscripten::function("modelSetParameters", &set_parameters);
-    emscripten::function("modelForward", &forward);
-    emscripten::function("modelLoss", &loss);
-    emscripten::function("modelGradients", &gradients);
-    emscripten::function("modelStep", &step);
-    emscripten::function("modelAttentionWeights", &attention_weights);
-    emscripten::function("orderTask", &order_task);
+    bind_call<&create>("modelCreate");
+    bind_call<&dispose>("modelDispose");
+    bind_call<&parameters>("modelParameters");
+    bind_call<&set_parameters>("modelSetParameters");
+    bind_call<&forward>("modelForward");
+    bind_call<&loss>("modelLoss");
+    bind_call<&gradients>("modelGradients");
+    bind_call<&step>("modelStep");
+    bind_call<&attention_weights>("modelAttentionWeights");
+    bind_call<&order_task>("orderTask");
     emscripten::function("taskWords", &task_words);
 }

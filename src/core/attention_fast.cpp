@@ -438,7 +438,7 @@ std::string_view attention_kernel_name(AttentionKernel kernel) {
 }
 
 std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
-    for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block})
+    for (const AttentionKernel kernel : kAttentionKernels)
         if (name == attention_kernel_name(kernel)) return kernel;
     return std::nullopt;
 }

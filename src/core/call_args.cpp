@@ -27,13 +27,7 @@ std::int64_t integer(double x, const std::string& name, std::int64_t min, std::i
 
 std::int64_t size(double x, const std::string& name) { return integer(x, name, 0, static_cast<std::int64_t>(kMaxSafe)); }
 
-std::string shape_text(std::span<const std::int64_t> sizes) {
-    std::string s = "[";
-    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
-    return s + "]";
-}
-
-std::string quoted(const std::string& s) { return "'" + s + "'"; }
+std::string shape_text(std::span<const std::int64_t> sizes) { return shape_to_string(sizes); }
 
 void check_dtype(const std::string& name, const std::string& dtype, std::initializer_list<const char*> allowed) {
     std::string list;

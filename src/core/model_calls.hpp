@@ -22,7 +22,7 @@
 #include <variant>
 #include <vector>
 
-#include "calls.hpp"
+#include "call_types.hpp"
 #include "model/model.hpp"
 
 namespace seqorder::calls {
@@ -39,6 +39,20 @@ struct ModelArgs {
     std::string dtype = "float32";          // 'float32' | 'float64'
     double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
 };
+template <class Field>
+void fields(ModelArgs& a, Field&& field) {  // the table of its members (call_types.hpp)
+    field("vocab", a.vocab);
+    field("width", a.width);
+    field("classes", a.classes);
+    field("heads", a.heads);
+    field("layers", a.layers);
+    field("positions", a.positions);
+    field("maxLength", a.max_length);
+    field("causal", a.causal);
+    field("readout", a.readout);
+    field("dtype", a.dtype);
+    field("seed", a.seed);
+}
 
 // How many more bytes the caller's memory can give now (the binding asks the WebAssembly heap's allocator). A model
 // or a call that would need more is refused before it allocates: std::length_error naming the arguments and both
@@ -85,12 +99,23 @@ struct ModelInput {
     std::optional<TensorArg> targets;    // int32 (B) for readout 'mean', (B, T) for 'each': loss, gradients, step
     std::optional<double> lr;            // step only: Adam's learning rate, default 1e-3
 };
+template <class Field>
+void fields(ModelInput& in, Field&& field) {
+    field("ids", in.ids);
+    field("targets", in.targets);
+    field("lr", in.lr);
+}
 
 // One parameter to replace: its name and new values (a tensor of the parameter's shape and the model's dtype).
 struct NamedTensor {
     std::string name;
     TensorArg tensor;
 };
+template <class Field>
+void fields(NamedTensor& t, Field&& field) {
+    field("name", t.name);
+    field("tensor", t.tensor);
+}
 
 // Each returns its results, or throws std::invalid_argument, std::out_of_range, std::length_error, std::range_error
 // (with the message for the caller) or std::bad_alloc; nothing is allocated before every argument has been checked
@@ -139,6 +164,13 @@ struct OrderTaskArgs {
     double seed = 0;                     // an integer in 0 .. 2^53
     bool mirrored = false;               // sentences in pairs, the second the first with robot and person swapped
 };
+template <class Field>
+void fields(OrderTaskArgs& a, Field&& field) {
+    field("count", a.count);
+    field("length", a.length);
+    field("seed", a.seed);
+    field("mirrored", a.mirrored);
+}
 // -> [ids int32 (count, length), targets int32 (count)].
 std::vector<Result> order_task(const OrderTaskArgs& args);
 

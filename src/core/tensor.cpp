@@ -40,13 +40,9 @@ std::size_t checked_element_count(const Shape& shape, std::size_t element_bytes,
 namespace {
 template <class Sizes>
 std::string sizes_text(const Sizes& sizes) {
-    std::string s = "(";
-    for (std::size_t i = 0; i < sizes.size(); ++i) {
-        if (i) s += ", ";
-        s += std::to_string(sizes[i]);
-    }
-    if (sizes.size() == 1) s += ",";
-    return s + ")";
+    std::string s = "[";
+    for (std::size_t i = 0; i < sizes.size(); ++i) s += (i ? ", " : "") + std::to_string(sizes[i]);
+    return s + "]";
 }
 }  // namespace
 
@@ -71,6 +67,20 @@ std::string number_text(double x) {
     // %g writes e+05 / e-07; JavaScript writes e+5 / e-7
     if (const auto e = s.find('e'); e != std::string::npos && e + 2 < s.size() && s[e + 2] == '0') s.erase(e + 2, 1);
     return s;
+}
+
+std::string quoted(const std::string& s) {
+    std::string q = "'";
+    for (const char c : s) {
+        if (static_cast<unsigned char>(c) >= 0x20 && c != 0x7f) {
+            q += c;
+            continue;
+        }
+        char escaped[8];
+        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        q += escaped;
+    }
+    return q + "'";
 }
 
 template <class T>

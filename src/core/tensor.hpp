@@ -28,9 +28,13 @@ std::size_t checked_element_count(const Shape& shape, std::size_t element_bytes,
 // too large, whatever its other sizes.
 std::int64_t checked_count(std::span<const std::int64_t> sizes, std::size_t element_bytes, const std::string& what);
 
-// "(2, 3, 4)"
+// "[2, 3, 4]": a shape as a caller writes it (a JS array)
 std::string shape_to_string(const Shape& shape);
 std::string shape_to_string(std::span<const std::int64_t> sizes);
+
+// "'float32'": a string a caller gave, quoted, its control characters written as JavaScript writes them in a string
+// literal (a NUL as \u0000), so that a message shows them and is never cut short by one.
+std::string quoted(const std::string& s);
 
 // A number as JavaScript writes it (the shortest text that reads back the same): 4.5, 1e+21, 1e-7, NaN, -Infinity.
 std::string number_text(double x);

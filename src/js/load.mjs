@@ -6,6 +6,7 @@
 // every failure says which URL was asked for and what to do about it.
 import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
+import { bindCalls } from './binding.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
 import { isNode, nodeModule } from './env.mjs';
 
@@ -134,8 +135,8 @@ async function compile(bytes, url) {
 }
 
 /**
- * Runs Emscripten's glue on a new instance of the compiled module: the binding's functions and the heap (what makeApi
- * takes). `url` (a string or URL, or undefined for bytes the caller gave) only names the module in errors.
+ * Runs Emscripten's glue on a new instance of the compiled module: the binding's functions, each taking one arguments
+ * object (binding.mjs), and the heap (what makeApi takes). `url` (a string or URL, or undefined for bytes the caller gave) only names the module in errors.
  */
 export async function instantiateCore(compiled, url) {
   let fail;
@@ -147,7 +148,7 @@ export async function instantiateCore(compiled, url) {
       return {};  // the exports arrive later, through receiveInstance
     },
   });
-  return Promise.race([core, failed]);
+  return bindCalls(await Promise.race([core, failed]));
 }
 
 /**

@@ -10,7 +10,7 @@
 //   str name (the binding's function: positions, embed, addPositions, learnedPositions, rope, attention, orderTask,
 //             modelCreate, modelDispose, modelParameters, modelForward, modelLoss, modelGradients, modelStep,
 //             modelAttentionWeights)
-//   u32 fields, per field: str key (the binding's value_object field), u8 kind, then by kind:
+//   u32 fields, per field: str key (a member of the call's field table), u8 kind, then by kind:
 //     0 number: f64 | 1 string: str | 2 boolean: u8 | 3 tensor: str dtype, u32 rank, f64 x rank (shape), u64 count,
 //     the data (count elements of dtype)
 //   (a field the caller left undefined is absent: the core's default applies)
@@ -30,6 +30,7 @@
 #include <utility>
 #include <vector>
 
+#include "call_args.hpp"
 #include "calls.hpp"
 #include "model_calls.hpp"
 
@@ -77,8 +78,6 @@ struct Field {
     calls::TensorArg tensor;
 };
 
-std::size_t element_bytes(const std::string& dtype) { return dtype == "float64" ? 8 : 4; }
-
 // One call's fields by key; tensors' data kept alive in `storage`.
 std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<double>>& storage) {
     std::map<std::string, Field> fields;
@@ -94,7 +93,7 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
                 for (auto rank = in.value<std::uint32_t>(); rank > 0; --rank) f.tensor.shape.push_back(in.value<double>());
                 const auto count = in.value<std::uint64_t>();
                 f.tensor.count = static_cast<std::int64_t>(count);
-                f.tensor.data = in.block(count * element_bytes(f.tensor.dtype), storage);
+                f.tensor.data = in.block(count * calls::element_bytes(f.tensor.dtype), storage);
                 break;
             }
             default: throw std::runtime_error("calls file: field " + key + " of an unknown kind");
@@ -103,30 +102,42 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
     return fields;
 }
 
-// The binding's value_objects (src/bindings/embind.cpp), filled from the fields present.
+// A call's arguments (call_types.hpp, model_calls.hpp), filled through their field tables from the fields present,
+// as the binding fills them from the slots the JS layer writes (src/bindings/values.hpp).
 class Fields {
 public:
     explicit Fields(std::map<std::string, Field> fields) : fields_(std::move(fields)) {}
-    void number(const char* key, double& to) const { if (const Field* f = find(key)) to = f->number; }
-    void number(const char* key, std::optional<double>& to) const { if (const Field* f = find(key)) to = f->number; }
-    void text(const char* key, std::string& to) const { if (const Field* f = find(key)) to = f->text; }
-    void flag(const char* key, bool& to) const { if (const Field* f = find(key)) to = f->flag; }
-    void tensor(const char* key, calls::TensorArg& to) const {
-        const Field* f = find(key);
-        if (f == nullptr) throw std::runtime_error(std::string("calls file: tensor ") + key + " missing");
-        to = f->tensor;
+    template <class Args>
+    Args read() const {
+        Args args;
+        fields(args, *this);
+        return args;
     }
-    void tensor(const char* key, std::optional<calls::TensorArg>& to) const {
-        if (const Field* f = find(key)) to = f->tensor;
+    // The field table's visitor: one member.
+    template <class T>
+    void operator()(const char* key, T& member) const {
+        read(key, member);
     }
     // The model a call is made on (its `model` field).
     calls::AnyModel& model(const calls::ModelTable& models) const {
         double handle = 0;
-        number("model", handle);
+        read("model", handle);
         return models.at(handle);
     }
 
 private:
+    void read(const char* key, double& to) const { if (const Field* f = find(key)) to = f->number; }
+    void read(const char* key, std::optional<double>& to) const { if (const Field* f = find(key)) to = f->number; }
+    void read(const char* key, std::string& to) const { if (const Field* f = find(key)) to = f->text; }
+    void read(const char* key, bool& to) const { if (const Field* f = find(key)) to = f->flag; }
+    void read(const char* key, calls::TensorArg& to) const {
+        const Field* f = find(key);
+        if (f == nullptr) throw std::runtime_error(std::string("calls file: tensor ") + key + " missing");
+        to = f->tensor;
+    }
+    void read(const char* key, std::optional<calls::TensorArg>& to) const {
+        if (const Field* f = find(key)) to = f->tensor;
+    }
     const Field* find(const char* key) const {
         const auto it = fields_.find(key);
         return it == fields_.end() ? nullptr : &it->second;
@@ -136,38 +147,19 @@ private:
 
 // The model calls: orderTask, and those of src/bindings/model.cpp on the models of `models`.
 std::vector<calls::Result> run_model(const std::string& name, const Fields& f, calls::ModelTable& models) {
-    if (name == "orderTask") {
-        calls::OrderTaskArgs a;
-        f.number("count", a.count);
-        f.number("length", a.length);
-        f.number("seed", a.seed);
-        f.flag("mirrored", a.mirrored);
-        return calls::order_task(a);
-    }
+    if (name == "orderTask") return calls::order_task(f.read<calls::OrderTaskArgs>());
     if (name == "modelCreate") {
-        calls::ModelArgs a;
-        for (const auto& [key, field] : {std::pair{"vocab", &a.vocab}, {"width", &a.width}, {"classes", &a.classes},
-                                         {"heads", &a.heads}, {"layers", &a.layers}, {"seed", &a.seed}})
-            f.number(key, *field);
-        f.number("maxLength", a.max_length);
-        f.text("positions", a.positions);
-        f.text("readout", a.readout);
-        f.text("dtype", a.dtype);
-        f.flag("causal", a.causal);
-        models.create(a);
+        models.create(f.read<calls::ModelArgs>());
         return {};
     }
     if (name == "modelDispose") {
         double handle = 0;
-        f.number("model", handle);
+        f("model", handle);
         models.dispose(handle);
         return {};
     }
     if (name == "modelParameters") return calls::model_parameters(f.model(models));
-    calls::ModelInput in;
-    f.tensor("ids", in.ids);
-    f.tensor("targets", in.targets);
-    f.number("lr", in.lr);
+    const auto in = f.read<calls::ModelInput>();
     if (name == "modelForward") return calls::model_forward(f.model(models), in);
     if (name == "modelLoss") return calls::model_loss(f.model(models), in);
     if (name == "modelGradients") return calls::model_gradients(f.model(models), in);
@@ -177,46 +169,12 @@ std::vector<calls::Result> run_model(const std::string& name, const Fields& f, c
 }
 
 std::vector<calls::Result> run(const std::string& name, const Fields& f, calls::ModelTable& models) {
-    if (name == "positions") {
-        calls::PositionsArgs a;
-        f.number("length", a.length);
-        f.number("width", a.width);
-        f.number("start", a.start);
-        f.number("base", a.base);
-        f.text("dtype", a.dtype);
-        f.text("layout", a.layout);
-        return calls::positions(a);
-    }
-    if (name == "addPositions" || name == "rope") {
-        calls::ShiftArgs a;
-        f.tensor("x", a.x);
-        f.number("start", a.start);
-        f.number("base", a.base);
-        return name == "rope" ? calls::rope(a) : calls::add_positions(a);
-    }
-    if (name == "embed") {
-        calls::EmbedArgs a;
-        f.tensor("table", a.table);
-        f.tensor("ids", a.ids);
-        return calls::embed(a);
-    }
-    if (name == "learnedPositions") {
-        calls::LearnedPositionsArgs a;
-        f.tensor("table", a.table);
-        f.number("length", a.length);
-        f.number("start", a.start);
-        return calls::learned_positions(a);
-    }
-    if (name == "attention") {
-        calls::AttentionArgs a;
-        f.tensor("q", a.q);
-        f.tensor("k", a.k);
-        f.tensor("v", a.v);
-        f.flag("causal", a.causal);
-        f.number("queryStart", a.query_start);
-        f.flag("steps", a.steps);
-        return calls::attention(a);
-    }
+    if (name == "positions") return calls::positions(f.read<calls::PositionsArgs>());
+    if (name == "addPositions") return calls::add_positions(f.read<calls::ShiftArgs>());
+    if (name == "rope") return calls::rope(f.read<calls::ShiftArgs>());
+    if (name == "embed") return calls::embed(f.read<calls::EmbedArgs>());
+    if (name == "learnedPositions") return calls::learned_positions(f.read<calls::LearnedPositionsArgs>());
+    if (name == "attention") return calls::attention(f.read<calls::AttentionArgs>());
     return run_model(name, f, models);
 }
 
@@ -262,7 +220,7 @@ int main(int argc, char** argv) {
                     for (const std::int64_t d : r.shape) put<std::uint64_t>(out, static_cast<std::uint64_t>(d));
                     put<std::uint64_t>(out, static_cast<std::uint64_t>(r.count));
                     out.write(static_cast<const char*>(r.data.get()),
-                              static_cast<std::streamsize>(static_cast<std::size_t>(r.count) * element_bytes(r.dtype)));
+                              static_cast<std::streamsize>(static_cast<std::size_t>(r.count) * calls::element_bytes(r.dtype)));
                 }
             } catch (const std::exception& e) {
                 throw std::runtime_error("call " + std::to_string(n) + " (" + name + "): " + e.what());

@@ -330,7 +330,7 @@ TEST_CASE("attention: shape mismatches are errors naming the mismatch", "[attent
         REQUIRE_THROWS_WITH(seqorder::attention(q32, k32, v32, mask), Contains(text));
     };
     SECTION("rank of q") {
-        all_throw_with(T({4}), T({4}), T({4}), "q must have shape (Tq, D) or (B, Tq, D), got (4,)");
+        all_throw_with(T({4}), T({4}), T({4}), "q must have shape (Tq, D) or (B, Tq, D), got [4]");
         all_throw_with(T({1, 1, 2, 4}), T({1, 1, 2, 4}), T({1, 1, 2, 4}), "q must have shape (Tq, D) or (B, Tq, D)");
     }
     SECTION("ranks of k and v") {
@@ -380,7 +380,7 @@ TEST_CASE("attention: steps too large for the heap are a std::length_error befor
     // q and k of 32768 rows are small; their (Tq, Tk) steps are 8 GiB in float64.
     const Tensor<double> q({32768, 1}), k({32768, 1}), v({32768, 1});
     REQUIRE_THROWS_AS(seqorder::attention_steps(q, k, v), std::length_error);
-    REQUIRE_THROWS_WITH(seqorder::attention_steps(q, k, v), Contains("scores of shape (32768, 32768) is too large"));
+    REQUIRE_THROWS_WITH(seqorder::attention_steps(q, k, v), Contains("scores of shape [32768, 32768] is too large"));
     // The output alone is small: attention() needs no (Tq, Tk) tensor.
     CHECK(seqorder::attention(Tensor<double>({4, 1}), k, v).shape() == Shape{4, 1});
 }

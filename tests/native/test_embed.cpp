@@ -110,12 +110,12 @@ TEST_CASE("embed: shapes of the table and of the ids are checked", "[embed][erro
     const Tensor<double> table({5, 4});
     REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})), std::invalid_argument);
     REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})),
-                        Contains("table must have shape (V, D), got (20,)"));
+                        Contains("table must have shape (V, D), got [20]"));
     REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({2, 5, 4}), Tensor<std::int32_t>({2})),
                         Contains("table must have shape (V, D)"));
     REQUIRE_THROWS_AS(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})), std::invalid_argument);
     REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})),
-                        Contains("ids must have shape (T) or (B, T), got (1, 2, 2)"));
+                        Contains("ids must have shape (T) or (B, T), got [1, 2, 2]"));
     REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>(Shape{})), Contains("ids must have shape"));
 }
 

@@ -151,8 +151,8 @@ TEST_CASE("model errors: every input rule, and the model keeps working afterward
 
     // 1. shapes and span lengths
     CHECK_THROWS_MATCHES(model.forward(logits, id_span, 0, 6), std::invalid_argument,
-                         Says("ids must have shape (B, T) with B >= 1 and T >= 1, got (0, 6)"));
-    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 6, 0), std::invalid_argument, Says("got (6, 0)"));
+                         Says("ids must have shape (B, T) with B >= 1 and T >= 1, got [0, 6]"));
+    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 6, 0), std::invalid_argument, Says("got [6, 0]"));
     CHECK_THROWS_MATCHES(model.forward(logits, id_span, 3, 3), std::invalid_argument,
                          Says("ids must hold B * T = 9 values, got 6"));
     CHECK_THROWS_MATCHES(model.forward(std::span<float>(logits).first(3), id_span, 2, 3), std::invalid_argument,
@@ -184,11 +184,11 @@ TEST_CASE("model errors: every input rule, and the model keeps working afterward
                                       " is outside -1 .. classes - 1 = -1 .. 1 (-1 ignores a target)"));
     // the tensor API's ranks
     CHECK_THROWS_MATCHES(model.forward(Tensor<std::int32_t>(Shape{3})), std::invalid_argument,
-                         Says("ids must have shape (B, T), got (3,)"));
+                         Says("ids must have shape (B, T), got [3]"));
     CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2, 3})), std::invalid_argument,
-                         Says("targets must have shape (B) = (2,) for readout 'mean', got (2, 3)"));
+                         Says("targets must have shape (B) = [2] for readout 'mean', got [2, 3]"));
     CHECK_THROWS_MATCHES(model.attention_weights(ids), std::invalid_argument,
-                         Says("ids must have shape (T) or (1, T), got (2, 3)"));
+                         Says("ids must have shape (T) or (1, T), got [2, 3]"));
 
     // nothing changed, and it still works
     CHECK(model.steps() == 0);
@@ -200,7 +200,7 @@ TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]"
     Model<double> model(with([](Config& c) { c.readout = Readout::each; }));
     const auto ids = random_ids(2, 3, 16, 7);
     CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2})), std::invalid_argument,
-                         Says("targets must have shape (B, T) = (2, 3) for readout 'each', got (2,)"));
+                         Says("targets must have shape (B, T) = [2, 3] for readout 'each', got [2]"));
     const std::vector<std::int32_t> four(4, 0);
     CHECK_THROWS_MATCHES(model.loss(ids.data(), four, 2, 3), std::invalid_argument,
                          Says("targets must hold B * T (readout 'each': one target per position) = 6 values"));
@@ -213,17 +213,17 @@ TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]"
 TEST_CASE("model errors: a shape whose activations pass the limit is a length_error before any value is read",
           "[model][errors]") {
     Model<float> model(base());
-    // (B, T) = (4096, 512): 2M ids, but attention weights of B H T^2 = 2^31 values
+    // (B, T) = [4096, 512]: 2M ids, but attention weights of B H T^2 = 2^31 values
     std::vector<std::int32_t> ids(std::size_t{4096} * 512, 99);  // every id invalid: the size is checked first
     std::vector<float> logits(4096 * 2);
     CHECK_THROWS_MATCHES(model.forward(logits, ids, 4096, 512), std::length_error,
-                         Says("ids of shape (B, T) = (4096, 512) need more activations than the 1024 MiB"));
+                         Says("ids of shape (B, T) = [4096, 512] need more activations than the 1024 MiB"));
     CHECK_THROWS_MATCHES(model.logits_shape(std::int64_t{1} << 40, 1), std::length_error,
                          Says("logits would need more than the 1024 MiB"));
     Model<float> each(with([](Config& c) { c.readout = Readout::each; }));
     CHECK_THROWS_MATCHES(each.logits_shape(std::int64_t{1} << 40, std::int64_t{1} << 40), std::length_error,
                          Says("logits would need more than the 1024 MiB"));
-    CHECK_THROWS_MATCHES(model.logits_shape(0, 3), std::invalid_argument, Says("got (0, 3)"));
+    CHECK_THROWS_MATCHES(model.logits_shape(0, 3), std::invalid_argument, Says("got [0, 3]"));
 }
 
 TEST_CASE("model errors: set_parameters checks every name, shape and size before writing anything",
@@ -242,7 +242,7 @@ TEST_CASE("model errors: set_parameters checks every name, shape and size before
             "the model has no parameter named 'readout.scale'");
     rejects({{"readout.bias", {2}, bias}, {"readout.bias", {2}, bias}}, "parameter 'readout.bias' is given twice");
     rejects({{"readout.bias", {2}, bias}, {"layers.0.attention.wq", {4, 16}, square}},
-            "parameter 'layers.0.attention.wq' has shape (8, 8), got (4, 16)");
+            "parameter 'layers.0.attention.wq' has shape [8, 8], got [4, 16]");
     rejects({{"readout.bias", {2}, bias}, {"norm.gain", {8}, wrong}},
             "norm.gain must hold its shape's element count = 8 values, got 3");
     rejects({{"readout.bias", {2}, bias}, {"positions", {9, 8}, square}}, "no parameter named 'positions'");

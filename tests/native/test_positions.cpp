@@ -359,7 +359,7 @@ TEST_CASE("positions: a table too large for the heap is a std::length_error, bef
         // 2^20 rows x 1024 float64 = 8 GiB; float32 2^19 x 1024 = 2 GiB.
         REQUIRE_THROWS_AS(seqorder::positions<double>(std::int64_t{1} << 20, 1024), std::length_error);
         REQUIRE_THROWS_WITH(seqorder::positions<double>(std::int64_t{1} << 20, 1024),
-                            Contains("positions of shape (1048576, 1024) is too large") && Contains("1024 MiB"));
+                            Contains("positions of shape [1048576, 1024] is too large") && Contains("1024 MiB"));
         REQUIRE_THROWS_AS(seqorder::positions<float>(std::int64_t{1} << 19, 1024), std::length_error);
     }
     SECTION("a length x width product that overflows 64 bits") {
@@ -372,16 +372,16 @@ TEST_CASE("positions: a table too large for the heap is a std::length_error, bef
         CHECK(checked_element_count({std::size_t{1} << 18, 1024}, sizeof(float), "t") == std::size_t{1} << 28);  // 1 GiB
         REQUIRE_THROWS_AS(checked_element_count({(std::size_t{1} << 18) + 1, 1024}, sizeof(float), "t"), std::length_error);
         REQUIRE_THROWS_WITH(checked_element_count({std::size_t{1} << 32, std::size_t{1} << 32, 2}, 8, "big thing"),
-                            Contains("big thing of shape (4294967296, 4294967296, 2) is too large"));
+                            Contains("big thing of shape [4294967296, 4294967296, 2] is too large"));
         // An empty tensor is fine whatever its other dimensions.
         CHECK(checked_element_count({0, std::size_t{1} << 62}, 8, "t") == 0);
         CHECK(checked_element_count({std::size_t{1} << 62, 0}, 8, "t") == 0);
     }
     SECTION("Tensor's own checks: size limit and data length") {
         REQUIRE_THROWS_AS(Tensor<double>({std::size_t{1} << 28}, "q"), std::length_error);
-        REQUIRE_THROWS_WITH(Tensor<double>({std::size_t{1} << 28}, "q"), Contains("q of shape (268435456,) is too large"));
+        REQUIRE_THROWS_WITH(Tensor<double>({std::size_t{1} << 28}, "q"), Contains("q of shape [268435456] is too large"));
         REQUIRE_THROWS_AS(Tensor<double>({2, 3}, std::vector<double>(5)), std::invalid_argument);
         REQUIRE_THROWS_WITH(Tensor<double>({2, 3}, std::vector<double>(5)),
-                            Contains("5 elements") && Contains("(2, 3) needs 6"));
+                            Contains("5 elements") && Contains("[2, 3] needs 6"));
     }
 }

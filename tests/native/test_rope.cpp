@@ -275,7 +275,7 @@ TEST_CASE("rope: bad arguments are errors naming the argument", "[rope][errors]"
     }
     std::vector<double> small(8);
     REQUIRE_THROWS_WITH(seqorder::rope_into<double>(small, buffer, 1, 4, 4, 0, 10000.0), Contains("out must hold"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({8})), Contains("x must have shape (T, D) or (B, T, D), got (8,)"));
+    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({8})), Contains("x must have shape (T, D) or (B, T, D), got [8]"));
     REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({1, 2, 2, 2})), Contains("x must have shape (T, D) or (B, T, D)"));
     REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({2, 5})), Contains("x's width D (its last axis) must be a positive even integer"));
     REQUIRE_THROWS_WITH(seqorder::rope(Tensor<float>({2, 3, 0})), Contains("x's width D (its last axis) must be a positive even integer"));

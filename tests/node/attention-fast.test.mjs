@@ -136,7 +136,8 @@ describe('the weighted-sum kernels (SIMD128) give the same bits', async () => {
   const lib = path.join(siteDir, '..', 'lib');
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
   const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-  const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
+  const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
+  const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
   const api = makeApi(core);
   const skip = typeof core.useAttentionKernel !== 'function' && 'this module has no useAttentionKernel binding';
   const KERNELS = ['splat_in_loop', 'splat_per_block'];

@@ -57,7 +57,7 @@ add('positions', 'layout unknown', () => so.positions(2, 4, { layout: 'rows' }),
 add('positions', 'layout a number', () => so.positions(2, 4, { layout: 1 }), TypeError, /^layout must be a string/);
 for (const [label, options, Class, message] of badOut(8, 'float64')) add('positions', label, () => so.positions(2, 4, options), Class, message);
 add('positions', 'out float32 for a float64 default', () => so.positions(2, 4, { out: new Float32Array(8) }), TypeError, /^out must be a Float64Array/);
-add('positions', 'a table beyond the size limit', () => so.positions(2 ** 20, 2 ** 10), RangeError, /^positions of shape \(1048576, 1024\) is too large: a tensor may hold at most 1024 MiB/);
+add('positions', 'a table beyond the size limit', () => so.positions(2 ** 20, 2 ** 10), RangeError, /^positions of shape \[1048576, 1024\] is too large: a tensor may hold at most 1024 MiB/);
 add('positions', 'a table whose size overflows', () => so.positions(2 ** 52, 2 ** 20), RangeError, /^positions of shape .* is too large/);
 
 // embed(table, ids, { out })
@@ -125,7 +125,7 @@ add('attention', 'causal with more queries than keys', () => so.attention(f64([2
 add('attention', 'causal with no keys', () => so.attention(f64([1, 4]), f64([0, 4]), f64([0, 2]), { causal: true }), RangeError, /Tk >= Tq/);
 for (const [label, options, Class, message] of badOut(36, 'float64')) add('attention', label, () => so.attention(q, k, v, options), Class, message);
 add('attention', 'output beyond the size limit', () => so.attention(f64([2 ** 18, 1]), f64([1, 1]), f64([1, 2 ** 10])), RangeError, /^output of shape .* is too large/);
-add('attention', 'steps beyond the size limit', () => so.attention(f64([2 ** 14, 1]), f64([2 ** 14, 1]), f64([2 ** 14, 1]), { steps: true }), RangeError, /^scores of shape \(16384, 16384\) is too large/);
+add('attention', 'steps beyond the size limit', () => so.attention(f64([2 ** 14, 1]), f64([2 ** 14, 1]), f64([2 ** 14, 1]), { steps: true }), RangeError, /^scores of shape \[16384, 16384\] is too large/);
 
 function canary() {
   assert.deepEqual(so.positions(3, 4, { start: 2 }).data, expectedCanary, 'the module still works');

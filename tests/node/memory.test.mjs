@@ -120,7 +120,7 @@ test('a request beyond the heap limit is a RangeError, and the next call works',
   const so = await loadSeqorder();
   const before = so.memoryStats();
   // Beyond the 1 GiB tensor limit: refused before anything is allocated.
-  assert.throws(() => so.positions(2 ** 18, 2 ** 10), { name: 'RangeError', message: /^positions of shape \(262144, 1024\) is too large: a tensor may hold at most 1024 MiB/ });
+  assert.throws(() => so.positions(2 ** 18, 2 ** 10), { name: 'RangeError', message: /^positions of shape \[262144, 1024\] is too large: a tensor may hold at most 1024 MiB/ });
   assert.equal(so.memoryStats().heapBytes, before.heapBytes);
   // Each step within the 1 GiB limit, all three (3 GiB) beyond the 2 GiB heap: scores is allocated (the heap grows
   // to ~1 GiB), the next 1 GiB cannot be, malloc returns 0 and the JS layer frees what it took.

@@ -98,11 +98,11 @@ for (const [fn, call] of Object.entries(METHODS)) {
   add(fn, 'an id past the vocabulary', () => call(mean, idsOf([[0, 1, 7, 2]]), idsOf([0])), RangeError, /^ids\[0, 2\] = 7 is outside 0 \.\. vocab - 1 = 0 \.\. 6/);
   add(fn, 'a negative id', () => call(each, idsOf([[0, 1], [2, -1]]), idsOf([[0, 0], [0, 0]])), RangeError, /^ids\[1, 1\] = -1 is outside 0 \.\. vocab - 1 = 0 \.\. 6/);
   add(fn, 'the int32 minimum id', () => call(mean, idsOf([[-(2 ** 31)]]), idsOf([0])), RangeError, /^ids\[0, 0\] = -2147483648 is outside/);
-  add(fn, 'no sentences', () => call(mean, { data: new Int32Array(0), shape: [0, 4] }, idsOf([])), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \(0, 4\)/);
-  add(fn, 'no tokens', () => call(each, { data: new Int32Array(0), shape: [2, 0] }, { data: new Int32Array(0), shape: [2, 0] }), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \(2, 0\)/);
+  add(fn, 'no sentences', () => call(mean, { data: new Int32Array(0), shape: [0, 4] }, idsOf([])), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \[0, 4\]/);
+  add(fn, 'no tokens', () => call(each, { data: new Int32Array(0), shape: [2, 0] }, { data: new Int32Array(0), shape: [2, 0] }), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \[2, 0\]/);
   add(fn, 'T past maxLength (learned)', () => call(mean, idsOf([[0, 1, 2, 3, 4, 5, 6]]), idsOf([1])), RangeError, /^ids have T = 7 positions, but the learned table has 6 rows \(maxLength\)/);
   add(fn, 'activations past the tensor limit', () => call(each, { data: new Int32Array(2 ** 16), shape: [1, 2 ** 16] }, { data: new Int32Array(2 ** 16), shape: [1, 2 ** 16] }),
-    RangeError, /^ids of shape \(B, T\) = \(1, 65536\) need more activations than the 1024 MiB a tensor may hold/);
+    RangeError, /^ids of shape \(B, T\) = \[1, 65536\] need more activations than the 1024 MiB a tensor may hold/);
   add(fn, 'a shape past 2^53', () => call(mean, { data: new Int32Array(4), shape: [2 ** 53, 4] }, targets), RangeError, /^ids\.shape\[0\] must be a non-negative integer, got 9007199254740992/);
   if (fn === 'forward') continue;
   for (const [label, value, Class, message] of badTensors('targets', targets, { dtypes: ['int32'], ranks: [1], rankRule: /^targets must have shape \(B\) = \[2\] for readout 'mean' \(one target per sequence\), got \[/ }))
@@ -125,10 +125,10 @@ const one = idsOf([[1, 2, 3]]);
 for (const [label, value, Class, message] of badTensors('ids', one, { dtypes: ['int32'], ranks: [1, 2], rankRule: /^ids must have shape \(1, T\) or \(T\): one sequence, got \[/ }))
   add('attentionWeights', `ids ${label}`, () => mean.attentionWeights(value), Class, message);
 add('attentionWeights', 'two sentences', () => mean.attentionWeights(ids), RangeError, /^ids must have shape \(1, T\) or \(T\): one sequence, got \[2, 4\]/);
-add('attentionWeights', 'no tokens', () => mean.attentionWeights({ data: new Int32Array(0), shape: [0] }), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \(1, 0\)/);
+add('attentionWeights', 'no tokens', () => mean.attentionWeights({ data: new Int32Array(0), shape: [0] }), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \[1, 0\]/);
 add('attentionWeights', 'T past maxLength (learned)', () => mean.attentionWeights(idsOf([0, 1, 2, 3, 4, 5, 6])), RangeError, /^ids have T = 7 positions, but the learned table has 6 rows/);
 add('attentionWeights', 'an id past the vocabulary', () => each.attentionWeights(idsOf([0, 7])), RangeError, /^ids\[0, 1\] = 7 is outside 0 \.\. vocab - 1 = 0 \.\. 6/);
-add('attentionWeights', 'weights past the tensor limit', () => each.attentionWeights({ data: new Int32Array(2 ** 14), shape: [2 ** 14] }), RangeError, /^ids of shape \(B, T\) = \(1, 16384\) need more activations/);
+add('attentionWeights', 'weights past the tensor limit', () => each.attentionWeights({ data: new Int32Array(2 ** 14), shape: [2 ** 14] }), RangeError, /^ids of shape \(B, T\) = \[1, 16384\] need more activations/);
 
 // ---- setParameters(parameters) ----
 const wq = { data: new Float32Array(64), shape: [8, 8], dtype: 'float32' };
@@ -136,17 +136,17 @@ for (const [label, value] of [['null', null], ['a number', 3], ['a string', 'emb
   add('setParameters', `parameters ${label}`, () => mean.setParameters(value), TypeError, /^parameters must be (an|a plain) object/);
 add('setParameters', 'parameters missing', () => mean.setParameters(), TypeError, /^parameters must be an object, got undefined/);
 add('setParameters', 'a symbol key', () => mean.setParameters({ [Symbol('embed')]: wq }), TypeError, /^parameters: its keys must be names \(strings\), got Symbol\(embed\)/);
-for (const [label, value, Class, message] of badTensors("parameters['layers.0.attention.wq']", wq, { dtypes: ['float32'], ranks: [2], rankRule: /^parameter 'layers\.0\.attention\.wq' has shape \(8, 8\), got \(64,\)/ })
+for (const [label, value, Class, message] of badTensors("parameters['layers.0.attention.wq']", wq, { dtypes: ['float32'], ranks: [2], rankRule: /^parameter 'layers\.0\.attention\.wq' has shape \[8, 8\], got \[64\]/ })
   .filter(([l]) => !['a dtype outside float32', 'no dtype and data of another valid class'].includes(l)))
   add('setParameters', `a tensor ${label}`, () => mean.setParameters({ 'layers.0.attention.wq': value }), Class, message);
 add('setParameters', 'an unknown name', () => mean.setParameters({ 'layers.0.attention.wz': wq }), RangeError, /^the model has no parameter named 'layers\.0\.attention\.wz' \(parameters\(\) lists them: 'embed', 'layers\.0\.attention\.wq', \.\.\.\)/);
 add('setParameters', 'a name of a missing layer', () => mean.setParameters({ 'layers.1.attention.wq': wq }), RangeError, /^the model has no parameter named 'layers\.1\.attention\.wq'/);
 add('setParameters', 'positions of a model without a learned table', () => each.setParameters({ positions: { data: new Float64Array(8), shape: [1, 8] } }), RangeError, /^the model has no parameter named 'positions'/);
-add('setParameters', 'a transposed shape', () => mean.setParameters({ 'layers.0.mlp.w1': { data: new Float32Array(256), shape: [32, 8] } }), RangeError, /^parameter 'layers\.0\.mlp\.w1' has shape \(8, 32\), got \(32, 8\)/);
+add('setParameters', 'a transposed shape', () => mean.setParameters({ 'layers.0.mlp.w1': { data: new Float32Array(256), shape: [32, 8] } }), RangeError, /^parameter 'layers\.0\.mlp\.w1' has shape \[8, 32\], got \[32, 8\]/);
 add('setParameters', 'float64 values for a float32 model', () => mean.setParameters({ 'layers.0.attention.wq': { data: new Float64Array(64), shape: [8, 8] } }), RangeError, /^parameters\['layers\.0\.attention\.wq'\]\.dtype must be 'float32' \(the model's dtype\), got 'float64'/);
 add('setParameters', 'float32 values for a float64 model', () => each.setParameters({ 'norm.gain': { data: new Float32Array(8), shape: [8] } }), RangeError, /^parameters\['norm\.gain'\]\.dtype must be 'float64' \(the model's dtype\), got 'float32'/);
 add('setParameters', 'int32 values', () => mean.setParameters({ 'readout.bias': { data: new Int32Array(3), shape: [3] } }), RangeError, /^parameters\['readout\.bias'\]\.dtype must be 'float32'/);
-add('setParameters', 'a good and a bad one: nothing set', () => mean.setParameters({ 'layers.0.attention.wq': wq, embed: { data: new Float32Array(56), shape: [8, 7] } }), RangeError, /^parameter 'embed' has shape \(7, 8\), got \(8, 7\)/);
+add('setParameters', 'a good and a bad one: nothing set', () => mean.setParameters({ 'layers.0.attention.wq': wq, embed: { data: new Float32Array(56), shape: [8, 7] } }), RangeError, /^parameter 'embed' has shape \[7, 8\], got \[8, 7\]/);
 add('setParameters', 'data shorter than the shape', () => mean.setParameters({ embed: { data: new Float32Array(55), shape: [7, 8] } }), RangeError, /^parameters\['embed'\]\.data has 55 elements but shape \[7, 8\] needs 56/);
 
 // ---- orderTask(options) ----

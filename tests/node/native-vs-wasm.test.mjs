@@ -57,7 +57,8 @@ const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions',
 async function recordingApi(log) {
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
   const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-  const core = await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) });
+  const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
+  const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
   const capture = (value) => {
     if (value === null || typeof value !== 'object') return value;
     // a TensorArg, or a result (whose count its shape says): copy its bytes out of the heap now

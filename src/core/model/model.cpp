@@ -1,6 +1,7 @@
 #include "model.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -112,8 +113,8 @@ void Model<T>::set_parameters(std::span<const ParameterUpdate<T>> updates) {
 template <class T>
 Shape Model<T>::logits_shape(std::int64_t batch, std::int64_t length) const {
     if (batch < 1 || length < 1)
-        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got (" + str(batch) + ", " +
-                                    str(length) + ")");
+        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got " +
+                                    shape_to_string(std::array{batch, length}));
     const bool each = config_.readout == Readout::each;
     checked_count({batch, each ? length : 1, config_.classes}, sizeof(T), "logits");
     const auto B = static_cast<std::size_t>(batch), C = static_cast<std::size_t>(config_.classes);
@@ -125,8 +126,8 @@ void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<con
                           std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const {
     // 1. shapes and span lengths
     if (batch < 1 || length < 1)
-        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got (" + str(batch) + ", " +
-                                    str(length) + ")");
+        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got " +
+                                    shape_to_string(std::array{batch, length}));
     const std::int64_t tokens = saturating_mul(batch, length);
     const bool each = config_.readout == Readout::each;
     check_size("ids", ids.size(), tokens, "B * T");
@@ -154,8 +155,8 @@ void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<con
                                 str(*config_.max_length) + " rows (maxLength)");
     // 3. memory
     if (activation_count(config_, batch, length) > max_elements(sizeof(T)))
-        throw std::length_error("ids of shape (B, T) = (" + str(batch) + ", " + str(length) +
-                                ") need more activations than the " +
+        throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
+                                " need more activations than the " +
                                 str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
     // 4. values
     const auto columns = static_cast<std::size_t>(length);
