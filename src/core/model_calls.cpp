@@ -1,6 +1,7 @@
 #include "model_calls.hpp"
 
 #include <algorithm>
+#include <array>
 #include <stdexcept>
 #include <utility>
 
@@ -69,7 +70,7 @@ AnyModel::Either make_model(const ModelArgs& a, DType dtype, const MemoryRoom& r
 // The check_room of a call on ids (batch, length) that needs `bytes`.
 void check_call_room(const AnyModel& m, std::int64_t bytes, std::int64_t batch, std::int64_t length) {
     m.check_room(bytes,
-                 "ids of shape (B, T) = (" + std::to_string(batch) + ", " + std::to_string(length) + ") need",
+                 "ids of shape (B, T) = " + shape_text(std::array{batch, length}) + " need",
                  "the model's activations and the call's results");
 }
 

@@ -70,7 +70,7 @@ test('a failing call of every kind leaves the parameters and Adam\'s state as th
       ['step: lr a string', (m) => m.step(ids, targets, { lr: 'fast' }), TypeError, /^lr must be a number/],
       ['step: an unknown option', (m) => m.step(ids, targets, { lr: 1e-3, momentum: 0.9 }), TypeError, /unknown option 'momentum'/],
       ['attentionWeights: two sentences', (m) => m.attentionWeights(ids), RangeError, /^ids must have shape \(1, T\) or \(T\)/],
-      ['forward: activations past the tensor limit', (m) => m.forward(sentences(2 ** 18, 8, V)), RangeError, /^ids of shape \(B, T\) = \(262144, 8\) need more activations than the 1024 MiB/],
+      ['forward: activations past the tensor limit', (m) => m.forward(sentences(2 ** 18, 8, V)), RangeError, /^ids of shape \(B, T\) = \[262144, 8\] need more activations than the 1024 MiB/],
       ['setParameters: NaN in a weight', (m) => m.setParameters({ ...filled('readout.bias', 1), ...filled('layers.0.attention.wq', NaN) }), RangeError, /^parameter 'layers\.0\.attention\.wq' holds NaN at \[0, 0\]: every parameter must be finite/],
       ['setParameters: Infinity in a gain', (m) => m.setParameters(filled('norm.gain', Infinity)), RangeError, /^parameter 'norm\.gain' holds Infinity at \[0\]/],
       ['setParameters: an unknown name', (m) => m.setParameters({ ...filled('readout.bias', 1), 'readout.scale': { data: new Float(2), shape: [2] } }), RangeError, /no parameter named 'readout\.scale'/],
@@ -137,7 +137,7 @@ test('a call the heap cannot hold is refused before it allocates, and the model 
   const before = so.memoryStats().allocatedBytes;
   assert.throws(() => model.forward(sentences(8000, 96, 16)), {
     name: 'RangeError',
-    message: /^ids of shape \(B, T\) = \(8000, 96\) need \d+\.\d MiB more memory \(the model's activations and the call's results\), but the heap can give \d+\.\d MiB more$/,
+    message: /^ids of shape \(B, T\) = \[8000, 96\] need \d+\.\d MiB more memory \(the model's activations and the call's results\), but the heap can give \d+\.\d MiB more$/,
   });
   assert.equal(so.memoryStats().allocatedBytes, before, 'the refused call allocated nothing');
   for (const filler of fillers) filler.dispose();
