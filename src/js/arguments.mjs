@@ -2,11 +2,13 @@
 // plain copy of a shape, and a typed array's buffer, byteOffset and length read through the intrinsic %TypedArray%
 // getters, so that a subclass or a proxy cannot lie about them). Only JS kinds are checked here (a number, a string, a
 // typed array of a dtype's class: TypeError); every rule about values, shapes and sizes belongs to the core
-// (src/core/calls.hpp), which reports it as a RangeError.
+// (src/core/calls.hpp), which reports it as a RangeError. Only what the caller's objects hold is read: an option,
+// a tensor's field or a shape's axis that is only inherited from Object.prototype (or Array.prototype) counts as
+// absent, and what these readers return has no prototype, so nothing on Object.prototype reaches a call.
 
 /** The typed-array class of each dtype. */
-export const DTYPES = Object.freeze({ float64: Float64Array, float32: Float32Array, int32: Int32Array });
-const DTYPE_OF_CLASS = Object.freeze({ Float64Array: 'float64', Float32Array: 'float32', Int32Array: 'int32' });
+export const DTYPES = Object.freeze({ __proto__: null, float64: Float64Array, float32: Float32Array, int32: Int32Array });
+const DTYPE_OF_CLASS = Object.freeze({ __proto__: null, Float64Array: 'float64', Float32Array: 'float32', Int32Array: 'int32' });
 
 // The intrinsic getters, taken once when the module loads.
 const TypedArrayPrototype = Object.getPrototypeOf(Uint8Array.prototype);
@@ -19,9 +21,19 @@ const classNameOf = intrinsic(TypedArrayPrototype, Symbol.toStringTag);
 const bufferOf = intrinsic(TypedArrayPrototype, 'buffer');
 const byteOffsetOf = intrinsic(TypedArrayPrototype, 'byteOffset');
 const lengthOf = intrinsic(TypedArrayPrototype, 'length');
-const { isArray } = Array;
-const { getPrototypeOf, prototype: ObjectPrototype } = Object;
+const { isArray, prototype: ArrayPrototype } = Array;
+const { getPrototypeOf, hasOwn, prototype: ObjectPrototype } = Object;
 const { ownKeys } = Reflect;
+
+/**
+ * object[key], read once, where the object or a prototype of its own holds the key (a class's getter, say); undefined
+ * where only Object.prototype or Array.prototype does (or nothing).
+ */
+function fieldOf(object, key) {
+  for (let o = object; o !== null && o !== ObjectPrototype && o !== ArrayPrototype; o = getPrototypeOf(o))
+    if (hasOwn(o, key)) return object[key];
+  return undefined;
+}
 
 /** A short description of a value for messages: 'null', 'an array', 'a Float32Array', 'the string "4"', 'number 4'. */
 export function describe(value) {
@@ -83,12 +95,16 @@ function readEntries(name, object, like, isKey, unknown) {
 
 /**
  * An options object: undefined, or a plain object whose own keys are all known. Only its own properties count
- * (inherited ones are ignored); each is read once. Returns a plain object.
+ * (inherited ones are ignored); each is read once. Returns an object without a prototype: an option not given reads
+ * as undefined, whatever Object.prototype holds.
  */
 export function readOptions(name, options, known) {
-  if (options === undefined) return {};
-  return Object.fromEntries(readEntries(name, options, `{ ${known[0]}: … }`, (key) => known.includes(key),
-    (key) => `${name}: unknown option '${String(key)}' (known: ${known.join(', ')})`));
+  const read = { __proto__: null };
+  if (options === undefined) return read;
+  const entries = readEntries(name, options, `{ ${known[0]}: … }`, (key) => known.includes(key),
+    (key) => `${name}: unknown option '${String(key)}' (known: ${known.join(', ')})`);
+  for (const [key, value] of entries) read[key] = value;
+  return read;
 }
 
 /**
@@ -130,16 +146,16 @@ export function readTensor(name, tensor) {
   if (tensor === null || typeof tensor !== 'object' || isArray(tensor) || classNameOf(tensor) !== undefined)
     throw new TypeError(`${name} must be a tensor { data, shape, dtype }, got ${describe(tensor)}`);
   // data first, recorded at once: a later getter that detaches or shrinks it is caught before it is copied
-  const dataValue = tensor.data;
+  const dataValue = fieldOf(tensor, 'data');
   const data = readArray(`${name}.data`, dataValue, Object.keys(DTYPES));
-  const shapeValue = tensor.shape;
-  const dtypeValue = tensor.dtype;
+  const shapeValue = fieldOf(tensor, 'shape');
+  const dtypeValue = fieldOf(tensor, 'dtype');
   if (!isArray(shapeValue)) throw new TypeError(`${name}.shape must be an array of integers, got ${describe(shapeValue)}`);
   const rank = shapeValue.length;
   if (rank > MAX_RANK) throw new RangeError(`${name}.shape must have at most ${MAX_RANK} axes, got ${rank}`);
   const shape = [];
   for (let axis = 0; axis < rank; axis++) {
-    const size = shapeValue[axis];
+    const size = fieldOf(shapeValue, axis);
     if (typeof size !== 'number') throw new TypeError(`${name}.shape[${axis}] must be a number, got ${describe(size)}`);
     shape.push(size);
   }

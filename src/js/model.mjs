@@ -14,6 +14,27 @@ const optionalBoolean = optional(readBoolean);
 
 const MODEL_OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed'];
 
+/**
+ * How each method of a model reads its arguments (JS kinds only, each read once; the core checks the rest): the
+ * model's own methods and the pool's handles (pool/model.mjs) read them alike, so both refuse the same arguments with
+ * the same TypeError. Tensors come back as readTensor's records; setParameters' as [[name, record], ...].
+ */
+export const readModelArguments = Object.freeze({
+  __proto__: null,
+  parameters: () => [],
+  setParameters: (parameters) => [readNamed('parameters', parameters, "{ 'layers.0.attention.wq': tensor, … }")
+    .map(([name, tensor]) => [name, readTensor(`parameters['${name}']`, tensor)])],
+  forward: (ids) => [readTensor('ids', ids)],
+  loss: (ids, targets) => [readTensor('ids', ids), readTensor('targets', targets)],
+  gradients: (ids, targets) => [readTensor('ids', ids), readTensor('targets', targets)],
+  step: (ids, targets, options) => {
+    ids = readTensor('ids', ids);
+    targets = readTensor('targets', targets);
+    return [ids, targets, optionalNumber('lr', readOptions('options', options, ['lr']).lr)];
+  },
+  attentionWeights: (ids) => [readTensor('ids', ids)],
+});
+
 /** Only this module makes models: `new` on a model's constructor from outside is refused. */
 const making = Symbol('making a model');
 
@@ -73,8 +94,7 @@ class Model {
   /** Replaces any subset of the parameters: { [name]: tensor of that parameter's shape and the model's dtype }. */
   setParameters(parameters) {
     Model.#live(this);
-    const entries = readNamed('parameters', parameters, "{ 'layers.0.attention.wq': tensor, … }")
-      .map(([name, tensor]) => [name, readTensor(`parameters['${name}']`, tensor)]);
+    const [entries] = readModelArguments.setParameters(parameters);
     Model.#session(this, (call, model) => {
       const updates = entries.map(([name, tensor]) => ({ name, tensor: call.tensor(tensor) }));
       call.outcome(this.#core.modelSetParameters, { model, parameters: updates });
@@ -84,7 +104,7 @@ class Model {
   /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
   forward(ids) {
     Model.#live(this);
-    ids = readTensor('ids', ids);
+    [ids] = readModelArguments.forward(ids);
     return Model.#session(this, (call, model) => {
       const [logits] = call.core(this.#core.modelForward, Model.#input(call, model, ids));
       return call.output(logits);
@@ -94,8 +114,7 @@ class Model {
   /** The mean cross-entropy over the targets (int32 (B) or (B, T)) that are not −1. */
   loss(ids, targets) {
     Model.#live(this);
-    ids = readTensor('ids', ids);
-    targets = readTensor('targets', targets);
+    [ids, targets] = readModelArguments.loss(ids, targets);
     return Model.#session(this, (call, model) => {
       const [loss] = call.core(this.#core.modelLoss, Model.#input(call, model, ids, targets));
       return call.number(loss);
@@ -105,8 +124,7 @@ class Model {
   /** The loss and its gradient with respect to every parameter: { loss, grads: { [name]: tensor } }. */
   gradients(ids, targets) {
     Model.#live(this);
-    ids = readTensor('ids', ids);
-    targets = readTensor('targets', targets);
+    [ids, targets] = readModelArguments.gradients(ids, targets);
     return Model.#session(this, (call, model) => {
       const [loss, ...grads] = call.core(this.#core.modelGradients, Model.#input(call, model, ids, targets));
       return { loss: call.number(loss), grads: this.#named(call, grads) };
@@ -116,9 +134,8 @@ class Model {
   /** One Adam step (learning rate lr, default 1e-3); returns the loss before it. */
   step(ids, targets, options) {
     Model.#live(this);
-    ids = readTensor('ids', ids);
-    targets = readTensor('targets', targets);
-    const lr = optionalNumber('lr', readOptions('options', options, ['lr']).lr);
+    let lr;
+    [ids, targets, lr] = readModelArguments.step(ids, targets, options);
     return Model.#session(this, (call, model) => {
       const [loss] = call.core(this.#core.modelStep, Model.#input(call, model, ids, targets, lr));
       return call.number(loss);
@@ -128,7 +145,7 @@ class Model {
   /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T). */
   attentionWeights(ids) {
     Model.#live(this);
-    ids = readTensor('ids', ids);
+    [ids] = readModelArguments.attentionWeights(ids);
     return Model.#session(this, (call, model) => {
       const [weights] = call.core(this.#core.modelAttentionWeights, Model.#input(call, model, ids));
       return call.output(weights);

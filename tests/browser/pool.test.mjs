@@ -116,7 +116,7 @@ for (const isolated of [false, true]) eachEngine({
       const later = await globalThis.pool.attention(x, x, x).then(() => 'resolved', (error) => error.message);
       return { killed, after, closed, later };
     });
-    assert.equal(outcome.killed, 'Error: seqorder pool: worker 2 stopped: it was killed. The calls it was running failed. A new worker takes its place.');
+    assert.equal(outcome.killed, 'Error: seqorder pool: worker 2 stopped: it was killed. The calls it was running failed; a new worker is starting in its place.');
     assert.equal(outcome.after, '1500x64');
     assert.match(outcome.closed, /^seqorder pool: the pool was closed \(it was closed\) with this call pending/);
     assert.match(outcome.later, /^seqorder pool: the pool is closed/);

@@ -370,7 +370,7 @@ describe('failures', () => {
     const pending = pool.attention(x, x, x);
     workersOf(pool).kill(1);
     await assert.rejects(pending, (error) => error.constructor === Error &&
-      /^seqorder pool: worker 1 stopped: it was killed\. The calls it was running failed\. A new worker takes its place\.$/.test(error.message));
+      /^seqorder pool: worker 1 stopped: it was killed\. The calls it was running failed; a new worker is starting in its place\.$/.test(error.message));
     for (let n = 0; n < 3; n++) assertSame(await pool.attention(x, x, x), so.attention(x, x, x), `after the kill, call ${n}`);
     assert.equal(workersOf(pool).closed, null);
   });
@@ -428,7 +428,7 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
       const exiting = set.request(0, 'exit', { code: 3 });
       const waiting = set.request(0, 'wait', { ms: 5000 });  // queued behind the exit
       await Promise.all([waiting, exiting].map((pending) => assert.rejects(pending,
-        { message: /^seqorder pool: worker 0 stopped: it exited with code 3\. The calls it was running failed\. A new worker takes its place\./ })));
+        { message: /^seqorder pool: worker 0 stopped: it exited with code 3\. The calls it was running failed; a new worker is starting in its place\./ })));
       assert.equal(workerFailed(await exiting.catch((e) => e)), true, "a dead worker's error says so");
       assert.equal((await set.request(0, 'echo', { data: new Float32Array(1) })).id, 2, 'worker 0 is the third one started');
 
@@ -442,6 +442,28 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
       assert.equal(set.closed, null);
     } finally {
       await set.close();
+    }
+  });
+
+  test('close(): a second call resolves, as the first, once every worker has ended (also after the set closed itself)', async () => {
+    for (const closeItself of [false, true]) {
+      const exits = [];
+      const watched = () => {
+        const worker = start();
+        exits.push(new Promise((resolve) => worker.once('exit', () => resolve('ended'))));
+        return worker;
+      };
+      const set = await startWorkers({ count: 2, start: watched, first: { op: 'load', args: { counter: counter(), failFrom: closeItself ? 2 : undefined } } });
+      if (closeItself) {  // worker 0 exits, its replacement refuses to load: the set closes itself
+        await assert.rejects(set.request(0, 'exit', { code: 1 }));
+        for (let n = 0; n < 100 && !set.closed; n++) await new Promise((resolve) => setTimeout(resolve, 20));
+        assert.ok(set.closed);
+      } else {
+        set.close();
+      }
+      await set.close();
+      const now = await Promise.all(exits.map((exit) => Promise.race([exit, 'running'])));
+      assert.deepEqual(now, exits.map(() => 'ended'), `every worker has ended when the second close() resolves (closeItself: ${closeItself})`);
     }
   });
 

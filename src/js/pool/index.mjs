@@ -87,9 +87,10 @@ function spareBuffers() {
 /**
  * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
  * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
- * is a copy of exactly those elements in a spare buffer, transferred (one copy in all); or, where `transfer` allows
- * it, a view of the caller's own buffer, which the first run that asks for it takes (no copy); or a view of shared
- * memory (a SharedArrayBuffer: nothing is copied or moved). The buffer `keep` (the caller's `out`) is never moved.
+ * is a copy of exactly those elements in a spare buffer, transferred (one copy in all), made now: the workers compute
+ * on the values the inputs held when the call was made (a SharedArrayBuffer's too). Or, where `transfer` allows it, a
+ * view of the caller's own buffer, which the first run that asks for it takes (no copy; the caller's array is
+ * detached). The buffer `keep` (the caller's `out`) is never moved.
  */
 function slabs(spares, transfer, keep) {
   const owner = new Map();  // caller's buffer → the run it is moved with
@@ -97,8 +98,8 @@ function slabs(spares, transfer, keep) {
     const { buffer, byteOffset, dtype } = record.data;
     const Class = DTYPES[dtype];
     const view = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
-    if (typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer) return { data: view, moved: [] };
-    if (transfer && buffer !== keep && (owner.get(buffer) ?? run) === run) {
+    const shared = typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
+    if (transfer && !shared && buffer !== keep && (owner.get(buffer) ?? run) === run) {
       owner.set(buffer, run);
       return { data: view, moved: [buffer] };
     }
@@ -272,7 +273,7 @@ export async function loadSeqorderPool(options) {
     sharedMemory: shared !== null,
     attention,
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
-    createModel: modelMaker(workers),
+    createModel: modelMaker(workers, core.maxTensorBytes()),
     /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
     close: () => workers.close(),
   });

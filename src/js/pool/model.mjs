@@ -3,50 +3,96 @@
 // steps in one message. The model lives in that worker (state kept by the ops modelCreate, modelCall, modelTrain and
 // modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
 //
-// What is read here, on the calling thread: createModel's options (readModelOptions: the kinds, as so.createModel reads
-// them), train's arguments (an array of { ids, targets }, options { lr }) and step's options. The rest
-// travels to the worker by structured clone, where the model checks it as it does on one thread: the same TypeError
-// or RangeError with the same message, as a rejected promise.
-import { describe, optional, readNumber, readOptions } from '../arguments.mjs';
-import { readModelOptions } from '../model.mjs';
+// Every argument is read here, on the calling thread, when the call is made, exactly as the model on one thread reads
+// it (readModelOptions, readModelArguments: the same TypeErrors, in the same order, the disposed model's Error first);
+// what goes to the worker is a copy of what was read: plain tensors of exactly the elements read, moved, never the
+// caller's objects. The worker's model checks the values as it does on one thread: the same RangeError with the same
+// message, as a rejected promise.
+import { DTYPES, describe, optional, readNumber, readOptions } from '../arguments.mjs';
+import { checkTensor } from '../heap.mjs';
+import { readModelArguments, readModelOptions } from '../model.mjs';
 
-/** The methods of a model a handle forwards to its worker, as they are (the results come back moved, not copied). */
-const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'attentionWeights'];
+/** The methods of a model a handle forwards to its worker (the results come back moved, not copied). */
+const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights'];
 
 const DISPOSED = 'seqorder: this model was disposed; create a new one with createModel()';
 
 /**
- * createModel(options) over the worker set `workers` (protocol.mjs): each model goes to the worker that holds the
- * fewest (the first of them on a tie), so a pool of N workers gives N models one worker each.
+ * A tensor read by readTensor, as it goes to the worker: checked as one thread checks it before copying it into the
+ * heap (its size, its buffer still holding what was read), then copied: { data, shape, dtype }, data on its own
+ * buffer (listed in `moved`).
  */
-export function modelMaker(workers) {
-  const held = new Array(workers.size).fill(0);
+function sent(record, maxTensorBytes, moved) {
+  checkTensor(record, maxTensorBytes);
+  const { buffer, byteOffset, length, dtype } = record.data;
+  const Class = DTYPES[dtype];
+  const data = new Class(new Class(buffer, byteOffset, length));
+  moved.push(data.buffer);
+  return { data, shape: record.shape, dtype: record.dtype };
+}
+
+/** The arguments readModelArguments[method] read, as the worker's model[method] takes them, and the buffers to move. */
+function sentArguments(method, read, maxTensorBytes) {
+  const moved = [];
+  const tensor = (record) => sent(record, maxTensorBytes, moved);
+  let args;
+  if (method === 'setParameters') args = [Object.fromEntries(read[0].map(([name, record]) => [name, tensor(record)]))];
+  else if (method === 'step') args = [tensor(read[0]), tensor(read[1]), read[2] === undefined ? {} : { lr: read[2] }];
+  else args = read.map(tensor);
+  return { args, moved };
+}
+
+/**
+ * createModel(options) over the worker set `workers` (protocol.mjs), for a module whose tensors may hold at most
+ * maxTensorBytes: each model goes to the worker that holds the fewest (the first of them on a tie), so a pool of N
+ * workers gives N models one worker each. A model lost with a worker that stopped is no longer counted.
+ */
+export function modelMaker(workers, maxTensorBytes) {
+  const live = new Map();  // model id → { worker, generation }: the live models, and which start of the worker holds each
   let nextId = 1;
+
+  /** How many live models each worker holds now (not those of a worker that has since been replaced). */
+  function held() {
+    const counts = new Array(workers.size).fill(0);
+    for (const { worker, generation } of live.values()) if (workers.generation(worker) === generation) counts[worker] += 1;
+    return counts;
+  }
 
   return async function createModel(options) {
     const args = readModelOptions(options);
     if (workers.closed) throw new Error(workers.closed);
-    const worker = held.indexOf(Math.min(...held));
+    const counts = held();
+    const worker = counts.indexOf(Math.min(...counts));
     const id = nextId++;
-    held[worker] += 1;
+    live.set(id, { worker, generation: workers.generation(worker) });
     let config;
     try {
       config = await workers.request(worker, 'modelCreate', { id, options: args });
     } catch (error) {
-      held[worker] -= 1;
+      live.delete(id);
       throw error;
     }
-    return handle(workers, worker, id, config, () => { held[worker] -= 1; });
+    return handle(workers, worker, id, config, maxTensorBytes, () => live.delete(id));
   };
 }
 
 /** The handle of the model `id` in worker `worker`; release() tells the maker it is gone. */
-function handle(workers, worker, id, config, release) {
+function handle(workers, worker, id, config, maxTensorBytes, release) {
   let disposed = false;
-  const request = (op, args, transfer) => (disposed
-    ? Promise.reject(new Error(DISPOSED))
-    : workers.request(worker, op, { id, ...args }, transfer));
-  const forwarded = Object.fromEntries(FORWARDED.map((method) => [method, (...args) => request('modelCall', { method, args })]));
+  const stillLive = () => {
+    if (disposed) throw new Error(DISPOSED);
+  };
+
+  /** model[method](...args) in the worker, its arguments read now, as one thread reads them. */
+  function call(method, ...given) {
+    stillLive();
+    const read = readModelArguments[method](...given);
+    stillLive();  // (a getter among the arguments may have disposed it)
+    const { args, moved } = sentArguments(method, read, maxTensorBytes);
+    return workers.request(worker, 'modelCall', { id, method, args }, moved);
+  }
+
+  const forwarded = Object.fromEntries(FORWARDED.map((method) => [method, async (...args) => call(method, ...args)]));
 
   return Object.freeze({
     /** The resolved configuration (frozen), as the model in the worker has it. */
@@ -59,21 +105,34 @@ function handle(workers, worker, id, config, release) {
     },
     ...forwarded,
 
-    /** One Adam step, as model.step; resolves to the loss before it. */
-    async step(ids, targets, options) {
-      return request('modelCall', { method: 'step', args: [ids, targets, readOptions('options', options, ['lr'])] });
-    },
-
     /**
      * One Adam step on each of `batches` ([{ ids, targets }]), in order, in one message; resolves to the losses before
-     * each step (a Float64Array). A batch that fails rejects with its error, its message prefixed with `batches[i]: `;
-     * the steps before it stay taken.
+     * each step (a Float64Array). Options are read first ({ lr }, as step's); then each batch, as step reads its
+     * tensors. A batch that fails rejects with its error, its message prefixed with `batches[i]: `; the steps before it
+     * stay taken.
      */
     async train(batches, options) {
+      stillLive();
       if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
-      const read = batches.map((batch, i) => readOptions(`batches[${i}]`, batch, ['ids', 'targets']));
-      const { lr } = readOptions('options', options, ['lr']);
-      return request('modelTrain', { batches: read, options: { lr: optional(readNumber)('lr', lr) } });
+      const lr = optional(readNumber)('lr', readOptions('options', options, ['lr']).lr);
+      const moved = [];
+      const read = [];
+      for (let i = 0; i < batches.length; i++) {
+        const name = `batches[${i}]`;
+        const given = Object.hasOwn(batches, i);  // (a hole is not a batch, nor what Array.prototype may hold there)
+        const batch = given ? batches[i] : undefined;
+        if (batch === undefined) throw new TypeError(`${name} must be an object { ids, targets }, got ${given ? 'undefined' : 'a hole'}`);
+        const { ids, targets } = readOptions(name, batch, ['ids', 'targets']);
+        try {
+          read.push(readModelArguments.loss(ids, targets));
+        } catch (error) {
+          error.message = `${name}: ${error.message}`;
+          throw error;
+        }
+      }
+      stillLive();
+      const tensors = read.map(([ids, targets]) => ({ ids: sent(ids, maxTensorBytes, moved), targets: sent(targets, maxTensorBytes, moved) }));
+      return workers.request(worker, 'modelTrain', { id, batches: tensors, options: lr === undefined ? {} : { lr } }, moved);
     },
 
     /** Frees the model in its worker; later calls reject. Calling it again does nothing. Resolves once it is freed. */

@@ -84,20 +84,25 @@ function adapt(worker, { message, failure }) {
  *                                         one after another go to the same worker, which stays warm
  *   size                                → the number of workers
  *   kill(index)                         → ends worker `index` as if it had died (what a crash does; for tests)
+ *   generation(index)                   → how many workers have been started at `index` (1, then 2 once replaced…)
  *   stopped()                           → a promise that every worker that died has stopped running
- *   close()                             → ends every worker; pending and later requests reject
+ *   close()                             → ends every worker; pending and later requests reject; resolves once they
+ *                                         have all ended (again: the same promise)
  *   closed                              → why the set is closed (a message), or null
  * Rejects (after ending them) if any worker fails to run `first`.
  */
 export async function startWorkers({ count, start, first }) {
   const slots = new Array(count);
+  const generations = new Array(count).fill(0);  // how many workers have been started at each index
   let closed = null;  // why the set is closed, once it is
+  let closing = null;  // the promise that every worker has ended, once the set is closed
   const ended = new Set();  // the terminations of workers that died, until they have stopped
   let nextId = 1;
 
   /** Starts worker `index` and resolves once it has run the first op (rejects if it fails to). */
   async function spawn(index) {
     const slot = { index, pending: new Map(), loaded: false, gone: false };
+    generations[index] += 1;
     slot.port = adapt(start(), {
       message: (data) => answer(slot, data),
       failure: (reason) => died(slot, reason),
@@ -140,6 +145,7 @@ export async function startWorkers({ count, start, first }) {
 
   /** Ends a worker, rejecting what it had pending with `error`; resolves once it has stopped (node says when). */
   function end(slot, error) {
+    if (slot.gone) return slot.ended;
     slot.gone = true;
     for (const { reject } of slot.pending.values()) reject(error);
     slot.pending.clear();
@@ -153,18 +159,20 @@ export async function startWorkers({ count, start, first }) {
     if (slot.gone) return;
     // a worker that dies before it has run the first op is not replaced: its spawn() rejects instead
     const replace = slot.loaded && !closed;
-    end(slot, failure(`seqorder pool: worker ${slot.index} stopped: ${reason}. The calls it was running failed.${replace ? ' A new worker takes its place.' : ''}`));
+    end(slot, failure(`seqorder pool: worker ${slot.index} stopped: ${reason}. The calls it was running failed${replace ? '; a new worker is starting in its place' : ''}.`));
     if (!replace) return;
     spawn(slot.index).catch((error) => {
       if (!closed) close(`worker ${slot.index} stopped (${reason}) and could not be replaced (${error.message})`);
     });
   }
 
-  async function close(reason = 'it was closed') {
-    if (closed) return;
+  /** Closes the set (once: a later close() gets the same promise); resolves once every worker has ended. */
+  function close(reason = 'it was closed') {
+    if (closing) return closing;
     closed = `seqorder pool: the pool is closed (${reason}): load a new one with loadSeqorderPool()`;
     const error = failure(`seqorder pool: the pool was closed (${reason}) with this call pending`);
-    await Promise.all(slots.filter(Boolean).map((slot) => end(slot, error)));
+    closing = Promise.all(slots.filter(Boolean).map((slot) => end(slot, error))).then(() => {});
+    return closing;
   }
 
   try {
@@ -189,6 +197,8 @@ export async function startWorkers({ count, start, first }) {
     kill(index) {
       died(slots[index], 'it was killed');
     },
+    /** How many workers have been started at `index`: it grows when a worker that died is replaced. */
+    generation: (index) => generations[index],
     /**
      * Resolves once every worker that died has stopped running (in node; a browser's terminate() says nothing of
      * when): for memory they share, which a dying worker must not write after its calls have failed.

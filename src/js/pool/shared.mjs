@@ -9,7 +9,8 @@
 // The memory: [0, heapBase) is the kernel module's own (its data, and the stack of the instance on this thread, which
 // is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through
 // its __stack_pointer); then the area of the call running: q, k, v, the output, and each run's scratch memory. Calls
-// take the area in turn: one waits until every worker of the call before it has finished.
+// take the area in turn: one waits until every worker of the call before it has finished (its inputs copied aside
+// meanwhile: a call reads its inputs when it is made).
 import { checkStillThere, stillThere } from '../arguments.mjs';
 import { isNode } from '../env.mjs';
 import { callsOf } from './split.mjs';
@@ -103,6 +104,14 @@ export async function sharedKernel(module, count) {
      * `runs`: a promise of the output tensor, written into read.out when given.
      */
     async attention(read, runs, workers, kernelName) {
+      // The inputs are read now, when the call is made (as one thread reads them): written into the area at once if
+      // it is free, else copied aside until the call before this one has finished with it.
+      const inputs = [['q', read.q], ['k', read.k], ['v', read.v]].map(([name, record]) => {
+        checkStillThere(record.data);
+        const { buffer, byteOffset, length } = record.data;
+        return [name, new Float32Array(buffer, byteOffset, length)];
+      });
+      const staged = running ? inputs.map(([name, view]) => [name, view.slice()]) : inputs;
       while (running) await running;
       let release;
       running = new Promise((resolve) => { release = resolve; });
@@ -111,11 +120,7 @@ export async function sharedKernel(module, count) {
         const at = layout(plan, runs.length);
         reserve(at.end);
         const heap = memory.buffer;
-        for (const [name, record] of [['q', read.q], ['k', read.k], ['v', read.v]]) {
-          checkStillThere(record.data);
-          const { buffer, byteOffset, length } = record.data;
-          new Float32Array(heap, at[name], length).set(new Float32Array(buffer, byteOffset, length));
-        }
+        for (const [name, view] of staged) new Float32Array(heap, at[name], view.length).set(view);
         const Dv = plan.valueWidth;
         let data = null;  // the result's array (null: read.out's memory), made once the workers are asked (below)
         const busy = new Set();
