@@ -29,9 +29,10 @@ export function checkList(root: Element, heading?: string): HTMLDivElement;
 /**
  * Shows each check in `list` (a `.checks` element, or any element), or updates the one of the same name in place: a
  * badge (pass, fail or pending: `data-status`), the claim, and its details. Each is stamped (`data-at`) with the values
- * of the controls of its figure group (the list's closest `.fig` element, plus the controls its `data-controls`
- * names), so a check left behind by a control change is visibly stale. Each rendering dispatches a
- * `seqorder:check` event ({ name, pass, pending }) on the document.
+ * (`id=value`; a checkbox's `checked`, a toggle button's `aria-pressed`) of the controls of its figure group (the
+ * list's closest `.fig` element, plus the controls its `data-controls` names), so a check left behind by a control
+ * change is visibly stale. Each rendering dispatches a `seqorder:check` event ({ name, pass, pending }) on the
+ * document.
  * @example
  * slider.addEventListener('input', () => renderChecks(list, experiment(Number(slider.value))));
  * @throws {TypeError} when list is not an element, checks not an array, or a check's name not a non-empty string

@@ -35,13 +35,13 @@ export function checkList(root, heading = 'Checks, computed live') {
   return list;
 }
 
-/** "id=value …" of the controls a check in `list` follows. */
+/** "id=value …" of the controls a check in `list` follows (a toggle button's aria-pressed, a checkbox's checked). */
 function controlStamp(list) {
   const group = list.closest('.fig');
   if (!group) return '';
   const extra = (group.dataset.controls ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
   const controls = [...group.querySelectorAll('input, select, button[aria-pressed]'), ...extra];
-  return controls.map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? c.value}`).join(' ');
+  return controls.map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? (/^(checkbox|radio)$/.test(c.type) ? c.checked : c.value)}`).join(' ');
 }
 
 /**

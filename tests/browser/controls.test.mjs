@@ -1,6 +1,6 @@
 // Checks and sentences follow their controls, in Chromium (playwright-core). Every slider (at its ends, its middle and
 // back), every option of every select and both states of every toggle: after each change every check passes, and
-// every check of the changed control's figure was computed at the controls' current values (page-checks.mjs stamps
+// every check of the changed control's figure was computed at the controls' current values (seqorder/checks stamps
 // data-at at each rendering; a check left behind shows a stale stamp), unless it says it is a fixed example. Then the
 // sentences that name numbers: robot at t = 0, the table's first row when start ≠ 0, a sentence without a repeated
 // word in the four steps.
@@ -23,7 +23,7 @@ after(async () => {
 
 /**
  * Failing checks, and checks whose stamp is not the current values of their figure's controls (the contract of
- * page-checks.mjs: the controls inside the enclosing .fig, then those its data-controls names).
+ * seqorder/checks: the controls inside the enclosing .fig, then those its data-controls names).
  */
 const problems = () => page.evaluate(() => {
   const stampOf = (check) => {
@@ -31,7 +31,7 @@ const problems = () => page.evaluate(() => {
     if (!group) return '';
     const extra = (group.dataset.controls ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
     return [...group.querySelectorAll('input, select, button[aria-pressed]'), ...extra]
-      .map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? c.value}`).join(' ');
+      .map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? (/^(checkbox|radio)$/.test(c.type) ? c.checked : c.value)}`).join(' ');
   };
   const found = [];
   for (const check of document.querySelectorAll('[data-check]')) {
