@@ -27,7 +27,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { benchArgs, fixed, importPackage, loadAverage, machine, table, times } from './report.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { maxAbsDifference, measure, median, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { measure, median, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const benchModules = path.join(root, 'bench', 'node_modules');
@@ -113,7 +114,7 @@ async function runCase(contenders, rounds, label) {
   for (const c of contenders) {
     let result;
     c.once = await wallSeconds(async () => { result = await c.run(); });
-    c.maxAbsDiff = maxAbsDifference(result, expected);
+    c.maxAbsDiff = maxAbsDiff(result, expected);
     const exact = c.name.startsWith('pool');
     if (exact ? !Buffer.from(result.buffer, result.byteOffset, result.byteLength).equals(Buffer.from(expected.buffer)) : !(c.maxAbsDiff <= 1e-4))
       throw new Error(`${label}: ${c.name} differs from seqorder on one thread (max |Δ| ${c.maxAbsDiff}): not timing a wrong result`);

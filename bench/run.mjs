@@ -32,7 +32,8 @@ import { benchArgs, fixed, importPackage, machine, table, times } from './report
 import { measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining, trainingTable } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
+import { measure, plainJsAttention, plainJsPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
+import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The contenders' packages: bench/package.json, installed by bench/run.sh (npm run bench), not by npm start.
@@ -158,7 +159,7 @@ function attentionContenders({ so, soRelaxed, ort, sessions, tf }, T, causal) {
         return data;
       },
     },
-    { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, D, D, causal) },
+    { name: 'plain JS', run: () => plainJsAttention(q.data, k.data, v.data, T, T, D, D, causal) },
   );
   const dispose = () => tf.dispose([tq, tk, tv, tScale, ...(tMask ? [tMask] : [])]);
   return { contenders, dispose, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
@@ -171,8 +172,8 @@ function positionContenders({ so }, length, width, dtype) {
   return [
     { name: 'seqorder', run: () => so.positions(length, width, { dtype }).data },
     { name: 'seqorder, out', run: () => so.positions(length, width, { dtype, out }).data },
-    { name: 'plain JS', run: () => plainPositions(length, width, { Array }) },
-    { name: 'plain JS, out', run: () => plainPositions(length, width, { Array, out: plainOut }) },
+    { name: 'plain JS', run: () => plainJsPositions(length, width, { Array }) },
+    { name: 'plain JS, out', run: () => plainJsPositions(length, width, { Array, out: plainOut }) },
   ];
 }
 
@@ -186,7 +187,7 @@ async function runCase(contenders, { rounds, tolerance, label }) {
     if (c === plain) continue;
     let result;
     c.once = await cpuSeconds(async () => { result = await c.run(); });
-    c.maxAbsDiffVsPlainJS = maxAbsDifference(result, plainResult);
+    c.maxAbsDiffVsPlainJS = maxAbsDiff(result, plainResult);
     if (!(c.maxAbsDiffVsPlainJS <= tolerance))
       throw new Error(`${label}: ${c.name} differs from plain JS by ${c.maxAbsDiffVsPlainJS} (> ${tolerance}): not timing a wrong result`);
     // Very slow contenders get fewer rounds, so the whole run stays short.

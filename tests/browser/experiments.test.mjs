@@ -18,9 +18,10 @@ before(async () => {
     const { loadSeqorder } = await import('/lib/seqorder.mjs');
     globalThis.so = await loadSeqorder();
     globalThis.modules = {
-      positions: await import('/js/experiments/positions.mjs'),
+      positions: Object.assign({}, ...await Promise.all(['add-position', 'sinusoids', 'start-offset']
+        .map((name) => import(`/js/experiments/${name}.mjs`)))),
       batch: await import('/js/experiments/batch.mjs'),
-      steps: await import('/js/experiments/steps.mjs'),
+      steps: await import('/js/experiments/four-steps.mjs'),
       comparisons: await import('/js/experiments/comparisons.mjs'),
       sentence: await import('/js/experiments/sentence.mjs'),
     };

@@ -8,8 +8,9 @@ import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 
 const {
   PRECISION_STARTS, TOL, diagonalStats, dotProducts, float32AnglesPositions, frequencies, layoutExperiment,
-  learnedExperiment, precisionExperiment, referencePositions, rotaryExperiment, shiftExperiment, t2tPositions,
+  learnedExperiment, precisionExperiment, rotaryExperiment, shiftExperiment, t2tPositions,
 } = await siteModule('js/experiments/comparisons.mjs');
+const { positionsFormula } = await siteModule('js/experiments/reference.mjs');
 
 const so = await loadSeqorder();
 
@@ -30,7 +31,7 @@ test('every comparisons check passes on the real API', () => {
 });
 
 test('the JS references: the float64 table is the lesson\'s, float32 angles are float32 arithmetic, t2t is t2t', () => {
-  const p = referencePositions(3, 8, { start: 2 });
+  const p = positionsFormula(3, 8, { start: 2 });
   assert.equal(p.data[0], Math.sin(2));
   assert.equal(p.data[8 + 3], Math.cos(3 * 10000 ** (-2 / 8)));
   frequencies(8).forEach((f, i) => assert.ok(Math.abs(f - [1, 0.1, 0.01, 0.001][i]) < 1e-15, `f_${i} = ${f}`));
@@ -42,7 +43,7 @@ test('the JS references: the float64 table is the lesson\'s, float32 angles are 
   assert.equal(angle % 2 ** -14, 0);
   assert.notEqual(angle, 1e6 * 10000 ** (-6 / 8));
   const wide = float32AnglesPositions(8, 16, { start: 1e6 });
-  const exact = referencePositions(8, 16, { start: 1e6 });
+  const exact = positionsFormula(8, 16, { start: 1e6 });
   assert.ok(wide.data.some((v, j) => Math.abs(v - exact.data[j]) > 1e-3));
   // tensor2tensor, D = 8: frequencies 1, 10^(-4/3), 10^(-8/3), 1e-4; sines in columns 0..3, cosines in 4..7.
   const t = t2tPositions(2, 8);

@@ -12,8 +12,8 @@ const {
 const { maxAbsDiff } = await siteModule('js/experiments/reference.mjs');
 const {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
-} = await siteModule('js/experiments/order.mjs');
-const { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } = await siteModule('js/experiments/steps.mjs');
+} = await siteModule('js/experiments/order-experiments.mjs');
+const { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } = await siteModule('js/experiments/four-steps.mjs');
 const { INCREMENTAL_TEXT, incrementalExperiment } = await siteModule('js/experiments/incremental.mjs');
 
 const so = await loadSeqorder();

@@ -1,15 +1,21 @@
-// The page's positions experiments (web/js/experiments/positions.mjs), run in node against the built API: every check
-// the page shows passes here too, and each check fails when the API is sabotaged in the way it is meant to catch
-// (so a passing check on the page means something).
+// The page's positions experiments (web/js/experiments/: no-where, add-position, sinusoids, experiment, norm,
+// start-offset), run in node against the built API: every check the page shows passes here too, and each check fails
+// when the API is sabotaged in the way it is meant to catch (so a passing check on the page means something).
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { loadSeqorder, siteModule } from './helpers/load.mjs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { lib, loadSeqorder, siteModule } from './helpers/load.mjs';
 import { verdicts } from './helpers/verdicts.mjs';
 
 const {
-  ROBOT, TOL, formulaPositions, frequency, lessonExperiment, lookupHasNoWhere, normCurves, normProperty, oneSineRepeats,
-  pairSpeeds, robotAtPositions, sinusoidTable, startOffset, startOffsetChecks, startOffsetLiveCheck,
-} = await siteModule('js/experiments/positions.mjs');
+  ROBOT, TOL, frequency, lessonCodeLines, lessonExperiment, lookupHasNoWhere, normCurves, normProperty, onePairComesBack,
+  pairSpeeds, positionsFormula, robotAtPositions, sinusoidTable, startOffset, startOffsetChecks, startOffsetLiveCheck,
+} = Object.assign({}, ...await Promise.all(['common', 'reference', 'no-where', 'add-position', 'sinusoids', 'experiment', 'norm',
+  'start-offset'].map((name) => siteModule(`js/experiments/${name}.mjs`))));
 const { VOCAB, vocabularyTable } = await siteModule('js/experiments/sentence.mjs');
 
 const so = await loadSeqorder();
@@ -25,7 +31,7 @@ function runAll(api) {
     ...robotAtPositions(api, 3).checks,
     ...sinusoidTable(api, 48, 32, 0).checks,
     ...pairSpeeds(api, 32).checks,
-    ...oneSineRepeats(api, { length: 256, width: 64, curveLength: 20 }).checks,
+    ...onePairComesBack(api, { length: 256, width: 64, curveLength: 20 }).checks,
     ...lessonExperiment(api).checks,
     ...normProperty(api, NORM_OPTIONS).checks,
     ...startOffsetChecks(api).checks,
@@ -70,15 +76,15 @@ test('every positions check passes against the real module', () => {
 });
 
 test('the JS formula reference agrees with the lesson at hand-computed points', () => {
-  const p = formulaPositions(4, 8);
+  const p = positionsFormula(4, 8).data;
   assert.deepEqual([...p.subarray(0, 8)], [0, 1, 0, 1, 0, 1, 0, 1]);
   // t = 3, pair 1: f = 10000^(−2/8) = 0.1, angle 0.3
   assert.ok(Math.abs(p[3 * 8 + 2] - Math.sin(0.3)) < 1e-16);
   assert.ok(Math.abs(p[3 * 8 + 3] - Math.cos(0.3)) < 1e-16);
   assert.ok(Math.abs(frequency(1, 8) - 0.1) < 1e-17);
   assert.ok(Math.abs(frequency(3, 8) - 1e-3) < 1e-18);
-  const offset = formulaPositions(2, 8, { start: 5 });
-  assert.deepEqual([...offset], [...formulaPositions(7, 8).subarray(40)]);
+  const offset = positionsFormula(2, 8, { start: 5 }).data;
+  assert.deepEqual([...offset], [...positionsFormula(7, 8).data.subarray(40)]);
 });
 
 test('the numbers on the page are the lesson\'s numbers', () => {
@@ -89,13 +95,30 @@ test('the numbers on the page are the lesson\'s numbers', () => {
   const e = lessonExperiment(so);
   assert.deepEqual(e.pe.shape, [4, 8]);
   for (const n of e.norms) assert.ok(Math.abs(n - 4) <= 4 * TOL.normRelative64);
-  const repeats = oneSineRepeats(so, { length: 512, width: 64, curveLength: 10 });
-  assert.deepEqual([repeats.sine.a, repeats.sine.b], [11, 344]); // |sin 11 − sin 344| ≈ 1.3e-7
+  const repeats = onePairComesBack(so, { length: 512, width: 64, curveLength: 10 });
+  // 333 rad is 53 turns less 0.0088 rad: pair 0 is back within 2·sin(0.0088/2) ≈ 0.0088 of where it started (the
+  // closest return below 512; the first within 0.02 is t = 44, 7 turns and 0.0177 rad)
+  assert.equal(repeats.back.t, 333);
+  assert.ok(Math.abs(repeats.back.d - 2 * Math.sin((106 * Math.PI - 333) / 2)) < 1e-12, `pair 0 at t = 333: ${repeats.back.d}`);
   assert.ok(repeats.all.d > 1.4 && repeats.all.d < 1.5, `closest positions ${repeats.all.d}`);
   const curves = normCurves(so, { length: 10, width: 8, pair: 1 });
   for (let t = 0; t < 10; t += 1) {
     assert.ok(Math.abs(curves.sin2[t] + curves.cos2[t] - 1) <= TOL.normRelative64);
     assert.ok(Math.abs(curves.ratio[t] - 1) <= TOL.normRelative64);
+  }
+});
+
+test('the experiment\'s code block runs as shown: a module of its lines prints the table\'s shape and norms', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-lesson-code-'));
+  try {
+    const file = path.join(dir, 'experiment.mjs');
+    // the package by its built path instead of its name (this folder has no node_modules)
+    const lines = lessonCodeLines().map((line) => line.replace("from 'seqorder'", `from '${pathToFileURL(path.join(lib, 'seqorder.mjs')).href}'`));
+    writeFileSync(file, lines.join('\n'));
+    const printed = execFileSync(process.execPath, [file], { encoding: 'utf8' });
+    assert.match(printed, /^\[ 4, 8 \] \[ 4, 4(\.\d+)?, 4(\.\d+)?, 4(\.\d+)? \]\n$/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });
 

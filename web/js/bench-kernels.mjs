@@ -1,8 +1,10 @@
 // What the benchmark compares seqorder with, and how it times them: shared by the node benchmark (bench/run.mjs) and
 // the page's benchmark worker (web/js/bench-worker.mjs), so both measure the same plain-JS code the same way.
 //
-// - plainAttention, plainPositions: the straightforward JS a reader would write from the lesson (typed arrays, the
-//   obvious loops, Math.exp / Math.sin / Math.cos), the baseline every speed-up is quoted against.
+// - plainJsAttention, plainJsPositions: the benchmark's plain-JS contender, the straightforward JS a reader would write
+//   from the lesson (typed arrays, the obvious loops, Math.exp / Math.sin / Math.cos), the baseline every speed-up is
+//   quoted against. (The page's reference formulas, which its checks compare seqorder with, are
+//   experiments/reference.mjs; so is maxAbsDiff, which the benchmarks use too.)
 // - randomTensor: reproducible inputs.
 // - measure: rounds interleaved across contenders (round r runs every contender once, starting from a different one),
 //   each sample `reps` calls long, medians per contender: machine noise then hits all contenders alike, and ratios
@@ -34,7 +36,7 @@ export function randomTensor(shape, seed = 1, dtype = 'float32') {
  * written into `out` (or a new array of q's class). Causal: query i sees keys 0 .. i + Tk − Tq, the others are skipped
  * (as -inf scores would give them weight 0). Sums in float64, as JS numbers are.
  */
-export function plainAttention(q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined) {
+export function plainJsAttention(q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined) {
   const output = out ?? new q.constructor(queries * valueWidth);
   const scale = 1 / Math.sqrt(width);
   const weights = new Float64Array(keys);
@@ -73,7 +75,7 @@ export function plainAttention(q, k, v, queries, keys, width, valueWidth, causal
  * The sinusoidal position table in plain JS: (length, width), column 2i = sin(t f_i), 2i+1 = cos(t f_i),
  * f_i = base^(−2i/width) computed once, t = start .. start + length − 1; into `out` or a new array of `Array`.
  */
-export function plainPositions(length, width, { start = 0, base = 10000, Array = Float64Array, out } = {}) {
+export function plainJsPositions(length, width, { start = 0, base = 10000, Array = Float64Array, out } = {}) {
   const table = out ?? new Array(length * width);
   const half = width / 2;
   const frequency = new Float64Array(half);
@@ -88,17 +90,6 @@ export function plainPositions(length, width, { start = 0, base = 10000, Array =
     }
   }
   return table;
-}
-
-/** Largest |a[j] − b[j]| (NaN if the lengths differ). */
-export function maxAbsDifference(a, b) {
-  if (a.length !== b.length) return NaN;
-  let worst = 0;
-  for (let j = 0; j < a.length; j++) {
-    const d = Math.abs(a[j] - b[j]);
-    if (!(d <= worst)) worst = d;
-  }
-  return worst;
 }
 
 export function median(values) {

@@ -11,7 +11,8 @@
 //     { type: 'case', result } per case on the way; what fails rejects the run with its message.
 import { loadSeqorder, loadSeqorderPool } from '../lib/seqorder.mjs';
 import { serve } from '../lib/pool/protocol.mjs';
-import { maxAbsDifference, measure, plainAttention, plainPositions, randomTensor, wallSeconds } from './bench-kernels.mjs';
+import { measure, plainJsAttention, plainJsPositions, randomTensor, wallSeconds } from './bench-kernels.mjs';
+import { maxAbsDiff } from './experiments/reference.mjs';
 
 const WIDTH = 64;
 const PRESETS = {
@@ -50,7 +51,7 @@ function attentionCase({ so, relaxed, pool }, T, causal) {
       { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
       ...(relaxed ? [{ name: 'seqorder, relaxed SIMD', run: () => relaxed.attention(q, k, v, { causal }).data }] : []),
       ...(pool ? [{ name: 'seqorder pool', run: async () => (await pool.attention(q, k, v, { causal })).data }] : []),
-      { name: 'plain JS', run: () => plainAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
+      { name: 'plain JS', run: () => plainJsAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
     ],
   };
 }
@@ -66,8 +67,8 @@ function positionsCase({ so }, length, width) {
     contenders: [
       { name: 'seqorder', run: () => so.positions(length, width, { dtype: 'float32' }).data },
       { name: 'seqorder, out', run: () => so.positions(length, width, { dtype: 'float32', out }).data },
-      { name: 'plain JS', run: () => plainPositions(length, width, { Array: Float32Array }) },
-      { name: 'plain JS, out', run: () => plainPositions(length, width, { Array: Float32Array, out: plainOut }) },
+      { name: 'plain JS', run: () => plainJsPositions(length, width, { Array: Float32Array }) },
+      { name: 'plain JS, out', run: () => plainJsPositions(length, width, { Array: Float32Array, out: plainOut }) },
     ],
   };
 }
@@ -98,7 +99,7 @@ async function run(preset, report) {
       if (contender !== plain) {
         let got;
         contender.once = await wallSeconds(async () => { got = await contender.run(); });
-        contender.maxAbsDiff = maxAbsDifference(got, expected);
+        contender.maxAbsDiff = maxAbsDiff(got, expected);
         if (!(contender.maxAbsDiff <= c.tolerance))
           throw new Error(`${c.label}: ${contender.name} differs from plain JS by ${contender.maxAbsDiff}`);
       }

@@ -1,7 +1,7 @@
 // Runs an experiment function fn(so, ...args) in the page's shared module Worker (worker.mjs, over the package's
 // worker protocol) and resolves to its result. Where module Workers are unavailable, or the worker stops, it runs on
 // the main thread with the page's own `so` instead, so the page still works, only less smoothly.
-//   const result = await inWorker(so, './experiments/positions.mjs', 'normProperty', options);
+//   const result = await inWorker(so, './experiments/norm.mjs', 'normProperty', options);
 // `module` is relative to web/js/ (where worker.mjs lives); functions and their results must be structured-cloneable.
 import { startWorkers, workerFailed } from '../lib/pool/protocol.mjs';
 

@@ -2,9 +2,10 @@
 // (B, T, D) → + positions (B, T, D) → attention (B, T, D). Checked against plain JS: every sentence of the batch gets
 // the same position rows 0 … T−1, and attention treats each sentence on its own.
 // Pure: no DOM.
-import { fmt } from '../format.mjs';
+import { fmt, plural, subscript } from '../format.mjs';
 import { attentionFormula, maxAbsDiff, positionsFormula } from './reference.mjs';
-import { TOL, VOCAB, tokenIds } from './sentence.mjs';
+import { TOL } from './common.mjs';
+import { VOCAB, tokenIds } from './sentence.mjs';
 
 /** The batch's sentences (the first B of them, each cut to its first T words). */
 const BATCH_SENTENCES = Object.freeze([
@@ -72,4 +73,29 @@ export function batchExperiment(so, table, { batch = 3, length = 5 } = {}) {
       },
     ],
   };
+}
+
+/**
+ * The sentence under the batch (batchExperiment's result r); its predicate reads what is drawn (drawn.ids: the ids
+ * table, a row per sentence of "word id" cells; drawn.inputs: a map per sentence of its (T, D) input rows), and checks
+ * each drawn map against the lookup table's rows of the drawn ids plus the formula's rows 0 … T−1.
+ */
+export function batchSentences(r, table) {
+  const [B, T, D] = r.x.shape;
+  const p = positionsFormula(T, D).data;
+  return [{
+    name: 'batch-one-tensor',
+    text: `${plural(B, 'sentence')} of ${plural(T, 'token')} make one (${B}, ${T}, ${D}) tensor, and each ` +
+      `sentence gets the same position rows p₀ … p${subscript(T - 1)} added to its lookup rows.`,
+    holds: (drawn) => {
+      const maps = drawn.inputs.maps;
+      if (maps.length !== B || drawn.ids.rows.length !== B) return false;
+      return maps.every((map, b) => {
+        if (map.rows !== T || map.cols !== D) return false;
+        const ids = drawn.ids.rows[b].slice(1).map((cell) => Number(cell.split(' ').at(-1)));
+        const expected = ids.flatMap((id, t) => Array.from({ length: D }, (_, d) => table.data[id * D + d] + p[t * D + d]));
+        return maxAbsDiff(map.data, expected) <= TOL.same;
+      });
+    },
+  }];
 }

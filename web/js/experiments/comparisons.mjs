@@ -26,7 +26,7 @@ export const PRECISION_STARTS = Object.freeze([0, 1e4, 1e5, 1e6]);
 
 const BASE = 10000;
 
-export { dotProducts, frequencies, positionsFormula as referencePositions };
+export { dotProducts, frequencies };
 
 /**
  * The table as code that works in float32 throughout computes it (the lesson's torch version with dtype float32):
@@ -435,4 +435,115 @@ export function shiftExperiment(so, { length = 64, width = 16, offsets = [1, 5, 
       },
     ],
   };
+}
+
+// ---- The aside's sentences: each from its experiment's numbers, with a predicate on what the section draws -------
+
+/**
+ * Under the four maps (answersExperiment's result e); drawn.answers: the grid's maps none, added, learned, rotary.
+ */
+export function answersSentences(e) {
+  const stats = ['none', 'added', 'learned', 'rotary'].map((key) => diagonalStats(e[key]));
+  const flat = Math.max(...e.none.data) - Math.min(...e.none.data);
+  const [, added, learned, rotary] = stats;
+  const drawnStats = (drawn) => drawn.answers.maps.map((m) => diagonalStats({ data: m.data, shape: [m.rows, m.cols] }));
+  return [{
+    name: 'cmp-four-maps',
+    text: `Without positions the map is flat (max − min = ${fmt(flat)}); added sinusoids and added learned rows make it ` +
+      `depend on m and n separately (it changes by up to ${fmt(added.alongDiagonal, 2)} and ${fmt(learned.alongDiagonal, 2)} ` +
+      `along a diagonal); rotary keeps every diagonal constant within ${fmt(rotary.alongDiagonal, 1)}: a function of m − n.`,
+    holds: (drawn) => {
+      const maps = drawn.answers.maps;
+      const d = drawnStats(drawn);
+      return maps.length === 4 && Math.max(...maps[0].data) - Math.min(...maps[0].data) === flat &&
+        fmt(d[1].alongDiagonal, 2) === fmt(added.alongDiagonal, 2) && fmt(d[2].alongDiagonal, 2) === fmt(learned.alongDiagonal, 2) &&
+        d[3].alongDiagonal <= TOL.same && d[1].alongDiagonal > TOL.different && d[2].alongDiagonal > TOL.different;
+    },
+  }];
+}
+
+/** Under the learned table (learnedExperiment's result e); drawn.learned: its heatmap. */
+export function learnedSentences(e) {
+  const rows = e.table.shape[0];
+  const refusal = e.past.error ? `${e.past.error.name}: “${e.past.error.message}”` : 'no error';
+  return [{
+    name: 'cmp-learned-rows',
+    text: `Rows 0 … ${rows - 1} answer; asking for positions ${rows - 1} … ${rows - 2 + e.lookupLength} gives ${refusal}, ` +
+      `while the sinusoid formula answers at position ${e.far.toLocaleString('en-US')} as anywhere.`,
+    holds: (drawn) => drawn.learned.rows === rows && maxAbsDiff(drawn.learned.data, e.table.data) === 0 && e.past.error instanceof RangeError,
+  }];
+}
+
+/** Under the three tables (extendLearnedExperiment's result e); drawn.extended: the grid's maps table, appended, stretched. */
+export function extendSentences(e) {
+  const [rows, width] = e.table.shape;
+  const moved = maxAbsDiff(e.stretched.data.subarray(width, rows * width), e.table.data.subarray(width));
+  return [{
+    name: 'cmp-extended',
+    text: `Both reach position ${2 * rows - 1}: the appended table keeps rows 0 … ${rows - 1} and adds ${rows} never trained; the ` +
+      `stretched one gives positions 1 … ${rows - 1} other vectors than before (by up to ${fmt(moved, 2)}).`,
+    holds: (drawn) => {
+      const [table, appended, stretched] = drawn.extended.maps;
+      return table.rows === rows && appended.rows === 2 * rows && stretched.rows === 2 * rows &&
+        maxAbsDiff(appended.data.subarray(0, rows * width), table.data) === 0 &&
+        fmt(maxAbsDiff(stretched.data.subarray(width, rows * width), table.data.subarray(width)), 2) === fmt(moved, 2);
+    },
+  }];
+}
+
+/**
+ * Under the error maps at one start (a readout of precisionExperiment); drawn.readouts: the table of largest errors,
+ * a row per start: start, float64, float32, float32 angles.
+ */
+export function precisionSentences(readout) {
+  const start = readout.start.toLocaleString('en-US');
+  return [{
+    name: 'cmp-precision-errors',
+    text: `At start = ${start}, seqorder’s float32 table is off by at most ${fmt(readout.float32Error, 2)}; the ` +
+      `float32-angles table by ${fmt(readout.angles32Error, 2)}.`,
+    holds: (drawn) => {
+      const row = drawn.readouts.rows.find((r) => r[0] === start);
+      return Boolean(row) && fmt(row[2], 2) === fmt(readout.float32Error, 2) && fmt(row[3], 2) === fmt(readout.angles32Error, 2);
+    },
+  }];
+}
+
+/** Under the two layouts (layoutExperiment's result e); drawn.interleaved, drawn.halves: the two maps. */
+export function layoutSentences(e) {
+  const half = e.width / 2;
+  const permuted = (m) => {
+    const out = new Float64Array(m.data.length);
+    for (let t = 0; t < m.rows; t++) {
+      for (let i = 0; i < half; i++) {
+        out[t * e.width + i] = m.data[t * e.width + 2 * i];
+        out[t * e.width + half + i] = m.data[t * e.width + 2 * i + 1];
+      }
+    }
+    return out;
+  };
+  return [{
+    name: 'cmp-layouts',
+    text: `The same ${e.length * e.width} numbers with the columns reordered (column 2i to i, 2i + 1 to D/2 + i, exactly): a ` +
+      'model trained with one layout and fed the other receives scrambled features, so the convention has to match.',
+    holds: (drawn) => maxAbsDiff(permuted(drawn.interleaved), drawn.halves.data) === 0 && maxAbsDiff(drawn.interleaved.data, drawn.halves.data) > TOL.different,
+  }];
+}
+
+/**
+ * Under the circle (shiftExperiment's table, pair `pair`, t and k); drawn.shift: the circle's points p_t, p_(t+k), p_0,
+ * p_k.
+ */
+export function shiftSentences(e, { pair, t, k }) {
+  const f = frequencies(e.width)[pair];
+  const arc = (a, b) => ((Math.atan2(b.y, b.x) - Math.atan2(a.y, a.x)) % (2 * Math.PI) + 2 * Math.PI) % (2 * Math.PI);
+  const turn = ((k * f) % (2 * Math.PI) + 2 * Math.PI) % (2 * Math.PI);
+  return [{
+    name: 'cmp-shift-arc',
+    text: `Pair ${pair} turns ${fmt(f)} rad per position, so from t = ${t} to t + k = ${t + k} it turns k·f = ${fmt(k * f, 4)} rad: ` +
+      'the same arc as from p_0 to p_k, whatever t is.',
+    holds: (drawn) => {
+      const [pt, ptk, p0, pk] = drawn.shift.points;
+      return Math.abs(arc(pt, ptk) - turn) <= 1e-9 && Math.abs(arc(p0, pk) - turn) <= 1e-9;
+    },
+  }];
 }

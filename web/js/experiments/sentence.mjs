@@ -12,14 +12,6 @@ export const VOCAB = Object.freeze(['the', 'robot', 'follows', 'person', 'sees',
 /** Seed of the lookup table. */
 export const SEED = 20240611;
 
-/** Tolerances of the checks (float64 throughout). */
-export const TOL = Object.freeze({
-  /** "Equal": the two sides are the same sums taken in another order; rounding stays near 1e-16 per value. */
-  same: 1e-12,
-  /** "Different": far above any rounding; the differences the experiments produce are of order 0.1 to 1. */
-  different: 1e-3,
-});
-
 /** A small deterministic generator (mulberry32): returns uniform numbers in [0, 1). */
 export function uniformGenerator(seed) {
   let state = seed >>> 0;

@@ -5,7 +5,11 @@ import { fmt, subscript } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
-import { ROBOT, robotAtPositions, sumAmbiguity } from '../experiments/positions.mjs';
+import { ROBOT } from '../experiments/common.mjs';
+import { robotAtPositions, robotSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
+import { norm } from '../experiments/common.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { declareSettings } from '../settings.mjs';
 
 export const settings = declareSettings({
@@ -28,12 +32,13 @@ function robotAtTwoPositions(so, root, state) {
   const f = fig(root, { title: 'robot at position 0, and at position t' });
   const group = controlGroup(f, 'robot’s second position');
   const features = ROBOT.map((_, i) => i);
-  const plot = linePlot(f, {
+  const plot = drawnPlot('inputs', linePlot(f, {
     xLabel: 'feature', yLabel: 'value', yRange: [-1.2, 2], height: 230, integerX: true,
     ariaLabel: 'robot’s token vector and its inputs at two positions, feature by feature',
-  });
+  }));
   const line = notice(f, '');
-  const table = numbersTable(f, { caption: '' });
+  const table = numbersTable(f, { caption: '', drawn: 'parts' });
+  const scales = notice(f, '');
   more(f, 'Adding, not gluing',
     'Concatenating token and position would double the width to 2<var>D</var>; adding keeps it at <var>D</var> and puts ' +
     'both signals in one shared space. The model then learns how to use that combination. Each row is still built ' +
@@ -50,13 +55,14 @@ function robotAtTwoPositions(so, root, state) {
         ...(t === 0 ? [] : [{ name: `robot + ${pt} (at position ${t})`, x: features, y: [...r.atT], markers: true }]),
       ],
     });
-    line.textContent = t === 0
-      ? 'At t = 0 both inputs are robot + p₀ and the curves coincide; move t to place robot elsewhere.'
-      : `Same token, same lookup row; only the position changed from 0 to ${t}, and with it the input.`;
+    say(line, robotSentences(r));
+    const parts = sumParts(so, t);
+    const columns = [r.robot, r.p0, r.at0, r.pt, r.atT];
     table.show(['feature', 'robot', 'p₀', 'robot + p₀', pt, `robot + ${pt}`],
-      features.map((i) => [String(i), r.robot[i], r.p0[i], r.at0[i], r.pt[i], r.atT[i]]),
-      { caption: `robot at position 0 and at position ${t}`, highlight: (_, c) => c === 5 });
-    renderChecks(list, r.checks);
+      [...features.map((i) => [String(i), ...columns.map((c) => c[i])]), ['norm ‖·‖', ...columns.map(norm)]],
+      { caption: `robot at position 0 and at position ${t}; the last row: each vector’s norm`, highlight: (row, c) => c === 5 || row === features.length });
+    say(scales, parts.sentences);
+    renderChecks(list, [...r.checks, ...parts.checks]);
   };
   settingControl(group, state, 't', { onChange: perFrame(render) });
   render(state.values.t);
@@ -68,16 +74,16 @@ function oneSumTwoStories(so, root, settings) {
   const state = settings.values;
   const group = controlGroup(f, 'the two positions');
   const rows = ['robot', 'p_s', 'robot + p_s', 'b', 'p_t', 'b + p_t'];
-  const map = heatmap(f, {
+  const map = drawnPlot('pairs', heatmap(f, {
     data: new Float64Array(48), rows: 6, cols: 8, rowLabel: '', colLabel: 'feature', minHeight: 150, maxHeight: 200,
     rowName: (r) => rows[r], ariaLabel: 'robot and its position vector, their sum, then b, its position vector and their sum',
-  });
+  }));
   const line = notice(f, '');
   more(f, 'Why that is allowed',
     'A token’s vector is whatever its row of the table holds, and a trained table can hold any vector, so ' +
     'b = robot + p<sub>s</sub> − p<sub>t</sub> is a possible token vector. Addition promises no way to recover either ' +
-    'signal on its own: different (token, position) pairs can share a sum. The model learns to use the combination; ' +
-    'with many dimensions and trained vectors, such collisions can be rare in practice, but nothing forbids them.');
+    'signal on its own: different (token, position) pairs can share a sum. The model learns to use the combination, ' +
+    'and nothing in the addition forbids such collisions.');
   const list = checkList(f);
 
   const render = () => {
@@ -86,8 +92,7 @@ function oneSumTwoStories(so, root, settings) {
     const data = new Float64Array(48);
     [r.a, r.ps, r.inputA, r.b, r.pt, r.inputB].forEach((v, i) => data.set(v, i * 8));
     map.update({ data, tooltip: (row, c, v) => `${rows[row]}, feature ${c}: ${fmt(v, 6)}` });
-    line.textContent = `robot at position ${r.s} and b at position ${r.t} give the same input (rows 3 and 6): ` +
-      'from the sum alone you cannot tell which token stood where.';
+    say(line, sumSentences(r));
     renderChecks(list, r.checks);
   };
   const schedule = perFrame(render);

@@ -5,7 +5,9 @@ import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
-import { MAX_BATCH, MAX_LENGTH, batchExperiment, item } from '../experiments/batch.mjs';
+import { MAX_BATCH, MAX_LENGTH, batchExperiment, batchSentences, item } from '../experiments/batch.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 
@@ -23,11 +25,11 @@ export async function run(so, root, settings) {
   const state = settings.values;
   const f = fig(root);
   const group = controlGroup(f, 'batch size and sentence length');
-  const ids = numbersTable(f, { caption: '' });
-  const grid = heatmapGrid(f, {
+  const ids = numbersTable(f, { caption: '', drawn: 'ids' });
+  const grid = drawnPlot('inputs', heatmapGrid(f, {
     maps: [], rowLabel: '', colLabel: 'feature', minHeight: 120, maxHeight: 200, minWidth: '15rem',
     ariaLabel: 'one sentence of the batch after lookup and positions: a row per token, a column per feature',
-  });
+  }));
   const line = notice(f, '');
   more(f, 'Why a batch changes nothing about positions',
     'addPositions adds p<sub>0</sub> … p<sub>T−1</sub> to every sentence alike: positions number the tokens within a ' +
@@ -47,8 +49,7 @@ export async function run(so, root, settings) {
         rowName: (t) => words[t], tooltip: (t, c, v) => `sentence ${b}, t = ${t} (${words[t]}), feature ${c}: ${fmt(v, 4)}`,
       })),
     });
-    line.textContent = `${B} sentence${B === 1 ? '' : 's'} of ${T} tokens make one (${r.x.shape.join(', ')}) tensor; ` +
-      'the same position rows are added to each, and attention keeps the sentences apart.';
+    say(line, batchSentences(r, table));
     renderChecks(list, r.checks);
   };
   const schedule = perFrame(render);

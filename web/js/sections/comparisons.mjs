@@ -7,9 +7,12 @@ import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
-  answersExperiment, extendLearnedExperiment, frequencies, layoutExperiment, learnedExperiment, precisionExperiment,
-  shiftExperiment, tryLearned, PRECISION_STARTS,
+  answersExperiment, extendLearnedExperiment, layoutExperiment, learnedExperiment, precisionExperiment,
+  shiftExperiment, tryLearned, PRECISION_STARTS, answersSentences, extendSentences, layoutSentences, learnedSentences,
+  precisionSentences, shiftSentences,
 } from '../experiments/comparisons.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { declareSettings } from '../settings.mjs';
 
 const LEARNED_ROWS = 8;
@@ -50,31 +53,31 @@ function answersPart(so, root, state) {
   };
   const maps = (e) => Object.entries(titles).map(([key, title]) => ({ title, data: e[key].data, rows: e.length, cols: e.length }));
   let e = answersExperiment(so, { seed: state.values.seed });
-  const grid = heatmapGrid(f, {
+  const grid = drawnPlot('answers', heatmapGrid(f, {
     maps: maps(e), rowLabel: 'query position m', colLabel: 'key position n', minHeight: 150, maxHeight: 260, minWidth: '15rem',
     tooltip: (m, n, v) => `m = ${m}, n = ${n}, m − n = ${m - n}: ${fmt(v, 4)}`,
     ariaLabel: 'the score of one query vector and one key vector at every query position m and key position n',
-  });
+  }));
   const group = controlGroup(f, 'content vectors');
   const show = () => {
     e = answersExperiment(so, { seed: state.values.seed });
     grid.update({ maps: maps(e) });
+    say(line, answersSentences(e));
     renderChecks(list, e.checks);
   };
   const seedInput = settingControl(group, state, 'seed', { onChange: show, onEnter: show });
   button(group, { id: 'cmp-rope-reroll', label: 'New q₀ and k₀', onClick: () => seedInput.set((state.values.seed + 1) % (settings.seed.max + 1)) });
-  notice(f, 'One query vector q₀ and one key vector k₀ at every position pair: without positions the map is flat; added ' +
-    'vectors make it depend on m and n separately; rotary makes it constant along every diagonal, a function of m − n.');
-  prose(f, '<div class="callout">The course does not implement rotary positions: one positional mechanism is enough to ' +
-    'build the first complete model, and mixing two formulas would hide which one does what. seqorder’s ' +
-    '<code>rope</code> exists for this aside.</div>');
+  prose(f, 'One query vector q₀ and one key vector k₀ sit at every position pair (m, n); each map is their score.');
+  const line = notice(f, '');
   more(f, 'How rotary positions work',
     'Rotary positions (RoPE, from the RoFormer paper) add nothing to the input. They turn each coordinate pair ' +
     '(2i, 2i+1) of a query or key at position t by the angle t·f<sub>i</sub>, with the sinusoids’ frequencies. ' +
-    'Rotating q by angle a and k by angle b leaves their dot product depending on a − b alone, so it can express ' +
-    'relative offsets. Added vectors mix in q·p<sub>n</sub> and p<sub>m</sub>·k, which depend on each position by ' +
-    'itself. That is a difference in what each design makes easy, not a verdict on which model trains better.');
+    'Rotating q by angle a and k by angle b leaves their dot product depending on a − b alone (the check ' +
+    '<a href="#check-cmp-rope-relative">cmp-rope-relative</a> measures it), so it can express relative offsets. Added ' +
+    'vectors mix in q·p<sub>n</sub> and p<sub>m</sub>·k, which depend on each position by itself. That is a difference in ' +
+    'what each design makes easy, not a verdict on which model trains better.');
   const list = checkList(f);
+  say(line, answersSentences(e));
   renderChecks(list, e.checks);
 }
 
@@ -83,11 +86,11 @@ function learnedPart(so, root, state) {
   const f = fig(root, { title: 'A learned table is a lookup with an end' });
   const e = learnedExperiment(so, { rows: LEARNED_ROWS });
   const [rows, width] = e.table.shape;
-  heatmap(titledBlock(f, `a learned table with P = ${rows} rows, D = ${width} (random stand-ins for trained values)`), {
+  drawnPlot('learned', heatmap(titledBlock(f, `a learned table with P = ${rows} rows, D = ${width} (random stand-ins for trained values)`), {
     data: e.table.data, rows, cols: width, range: 1, rowLabel: 'position (row)', colLabel: 'feature',
     minHeight: 22 * rows, maxHeight: 26 * rows,
     ariaLabel: `learned position table, ${rows} rows of ${width} features`,
-  });
+  }));
   const group = controlGroup(f, 'positions to look up');
   const lookUp = () => show();
   // a value from the URL looks up at once; a typed one on Enter or the button
@@ -100,8 +103,7 @@ function learnedPart(so, root, state) {
   const learnedTable = numbersTable(answer, { caption: 'learned table: rows copied out of the table', format: (v) => fmt(v, 4) });
   const formulaTable = numbersTable(answer, { caption: 'sinusoids: computed from the formula', format: (v) => fmt(v, 4) });
   answer.prepend(message);
-  notice(f, `Rows 0 … ${rows - 1} answer; any position past row ${rows - 1} is refused with the core’s error, while the ` +
-    'sinusoid formula answers anywhere.');
+  say(notice(f, ''), learnedSentences(e));
   more(f, 'A formula is not a trained model',
     'Learned absolute positions are another trained table indexed by position: like token embeddings, except that the ' +
     'row means “where” instead of “which token”. Nothing in it relates row 5 to row 6. A formula that can be evaluated ' +
@@ -147,7 +149,7 @@ function extendPart(so, root) {
   const f = fig(root, { title: 'Extending a learned table is a deliberate adaptation' });
   const e = extendLearnedExperiment(so);
   const [rows] = e.table.shape;
-  heatmapGrid(f, {
+  drawnPlot('extended', heatmapGrid(f, {
     maps: [
       { title: `the table: ${rows} rows`, data: e.table.data, rows, cols: e.table.shape[1] },
       { title: `append ${rows} new rows`, data: e.appended.data, rows: 2 * rows, cols: e.table.shape[1] },
@@ -155,9 +157,8 @@ function extendPart(so, root) {
     ],
     range: 1, rowLabel: 'position', colLabel: 'feature', minHeight: 120, maxHeight: 260,
     ariaLabel: 'a learned position table, one row per position',
-  });
-  notice(f, `Both ways reach position ${2 * rows - 1}, and both change the model: appended rows were never trained, ` +
-    'and a stretched table moves every position to another row.');
+  }));
+  say(notice(f, ''), extendSentences(e));
   more(f, 'What follows an extension',
     'A finite table supports a finite range of positions. Going past it means choosing new rows (new parameters, to be ' +
     'trained) or reinterpreting old ones (every position now means something else), and usually training again. ' +
@@ -169,7 +170,7 @@ function extendPart(so, root) {
 function precisionPart(so, root, state) {
   const f = fig(root, { title: 'float32 and float64: where the error comes from' });
   const e = precisionExperiment(so, { width: 16 });
-  numbersTable(f, { caption: `the largest |table − exact| over ${e.length} × ${e.width} values`, format: (v) => fmt(v, 2) }).show(
+  numbersTable(f, { caption: `the largest |table − exact| over ${e.length} × ${e.width} values`, format: (v) => fmt(v, 2), drawn: 'readouts' }).show(
     ['start', 'float64 (seqorder)', 'float32 (seqorder)', 'float32 angles'],
     e.readouts.map((r) => [count(r.start), r.float64Error, r.float32Error, r.angles32Error]));
   let current = e.readouts[Number(state.values.precisionStart)];
@@ -213,8 +214,7 @@ function precisionPart(so, root, state) {
       [['float64', current.float64], ['float32, seqorder', current.float32], ['float32 angles', current.angles32]]
         .map(([name, table]) => [name, ...table.data.slice(0, 6)]),
       { caption: `the row t = ${count(current.start)}, first 6 columns` });
-    line.textContent = `At start = ${count(current.start)}, seqorder’s float32 table is off by at most ${fmt(current.float32Error, 2)}; ` +
-      `the float32-angles table by ${fmt(current.angles32Error, 2)}.`;
+    say(line, precisionSentences(current));
     renderChecks(list, e.checks);
   };
   settingControl(group, state, 'precisionStart', { onChange: (value) => { current = e.readouts[Number(value)]; showStart(); } });
@@ -229,18 +229,17 @@ function layoutPart(so, root) {
   f.append(plots);
   const common = { rows: e.length, cols: e.width, rowLabel: 'position t', colLabel: 'column', minHeight: 180, maxHeight: 260 };
   const half = e.width / 2;
-  heatmap(titledBlock(plots, 'interleaved: sin, cos, sin, cos, …'), {
+  drawnPlot('interleaved', heatmap(titledBlock(plots, 'interleaved: sin, cos, sin, cos, …'), {
     ...common, data: e.interleaved.data,
     tooltip: (t, c, v) => `t = ${t}, column ${c} = ${c % 2 ? 'cos' : 'sin'} of pair ${c >> 1}: ${fmt(v, 4)}`,
     ariaLabel: 'interleaved sinusoid table',
-  });
-  heatmap(titledBlock(plots, 'halves: sines, then cosines'), {
+  }));
+  drawnPlot('halves', heatmap(titledBlock(plots, 'halves: sines, then cosines'), {
     ...common, data: e.halves.data,
     tooltip: (t, c, v) => `t = ${t}, column ${c} = ${c < half ? 'sin' : 'cos'} of pair ${c % half}: ${fmt(v, 4)}`,
     ariaLabel: 'halves sinusoid table',
-  });
-  notice(f, 'The same numbers with the columns reordered: a model trained with one layout and fed the other receives ' +
-    'scrambled features, so the convention has to match.');
+  }));
+  say(notice(f, ''), layoutSentences(e));
   more(f, 'Porting code: tensor2tensor',
     'The lesson interleaves: column 2i holds the sine of pair i and column 2i+1 its cosine. Much published code writes ' +
     'all D/2 sines first; <code>so.positions(length, width, { layout: \'halves\' })</code> does that. ' +
@@ -255,11 +254,10 @@ function shiftPart(so, root, settings) {
   const f = fig(root, { title: 'Moving k positions later is a rotation' });
   const e = shiftExperiment(so);
   const pair = 2;
-  const freq = frequencies(e.width)[pair];
   const state = settings.values;
   const point = (s) => ({ x: e.p.data[s * e.width + 2 * pair + 1], y: e.p.data[s * e.width + 2 * pair] });
   const group = controlGroup(f, 'position and shift');
-  const plot = circlePlot(f, { height: 250, ariaLabel: `pair ${pair} of the sinusoid table on its circle: p_t and p_(t+k), p_0 and p_k` });
+  const plot = drawnPlot('shift', circlePlot(f, { height: 250, ariaLabel: `pair ${pair} of the sinusoid table on its circle: p_t and p_(t+k), p_0 and p_k` }));
   const line = notice(f, '');
   more(f, 'The same fact as rotary positions',
     'Going from position t to t + k advances pair i by k·f<sub>i</sub>, the same amount wherever t is, so one fixed ' +
@@ -276,8 +274,7 @@ function shiftPart(so, root, settings) {
         { name: `p_k, k = ${k}`, ...point(k) },
       ],
     });
-    line.textContent = `Pair ${pair} turns ${fmt(freq)} rad per position, so from t = ${t} to t + k = ${t + k} it turns ` +
-      `k·f = ${fmt(k * freq, 4)} rad: the same arc as from p_0 to p_k, whatever t is.`;
+    say(line, shiftSentences(e, { pair, t, k }));
   };
   const schedule = perFrame(show);
   settingControl(group, settings, 'shiftT', { onChange: schedule });

@@ -1,40 +1,27 @@
 // Section "experiment": the lesson's small experiment, run live through the JS API, each assertion a check.
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { codeBlock, fig, more, notice, numbersTable, prose } from '../ui.mjs';
-import { lessonExperiment } from '../experiments/positions.mjs';
+import { experimentSentences, lessonCodeLines, lessonExperiment } from '../experiments/experiment.mjs';
+import { say } from '../sentences.mjs';
 
 export async function run(so, root) {
   prose(root, 'The lesson’s experiment, in seqorder’s JavaScript API, run in your browser a moment ago: a table for 4 ' +
     'positions of width 8, position 0, the norms, robot at two positions, the shape.');
   const f = fig(root);
-  codeBlock(f, {
-    label: 'the experiment in JavaScript',
-    lines: [
-      'const pe = so.positions(4, 8);                  // { data, shape: [4, 8], dtype: \'float64\' }',
-      'const row = (t) => pe.data.subarray(8 * t, 8 * t + 8);',
-      'row(0).filter((_, c) => c % 2 === 0)             // sines of position 0: all 0',
-      'row(0).filter((_, c) => c % 2 === 1)             // cosines of position 0: all 1',
-      '[0, 1, 2, 3].map((t) => sumOfSquares(row(t)))   // each 4 = D/2',
-      'const robot = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => i / 8);',
-      'const atZero = robot.map((v, c) => v + row(0)[c]);',
-      'const atThree = robot.map((v, c) => v + row(3)[c]);  // not close to atZero',
-      'pe.shape                                         // [4, 8]',
-    ],
-  });
+  codeBlock(f, { label: 'the experiment in JavaScript', lines: lessonCodeLines() });
   const result = lessonExperiment(so);
   const { pe, norms } = result;
   // Transposed (a row per feature, a column per position) so that it fits a phone.
-  numbersTable(f, { caption: 'pe = so.positions(4, 8): one column per position t, and each row’s squared norm' }).show(
+  numbersTable(f, { caption: 'pe = so.positions(4, 8): one column per position t, and each row’s squared norm', drawn: 'pe' }).show(
     ['feature', 't = 0', 't = 1', 't = 2', 't = 3'],
     [...Array.from({ length: 8 }, (_, c) => [`${c % 2 ? 'cos' : 'sin'} ${c >> 1}`, ...[0, 1, 2, 3].map((t) => pe.data[t * 8 + c])]),
       ['‖p_t‖²', ...norms]],
     { highlight: (r) => r === 8 });
-  numbersTable(f, { caption: 'the same token vector at positions 0 and 3' }).show(
+  numbersTable(f, { caption: 'the same token vector at positions 0 and 3', drawn: 'robot' }).show(
     ['feature', 'robot', '+ pe[0]', '+ pe[3]', 'difference'],
     result.atZero.map((a, c) => [String(c), c / 8, a, result.atThree[c], result.atThree[c] - a]),
     { highlight: (_, c) => c === 4 });
-  notice(f, 'Column t = 0 alternates 0 and 1, every squared norm is 4 = D/2, and robot’s two inputs differ: the token ' +
-    'vector stayed the same, the position changed the input.');
+  say(notice(f, ''), experimentSentences(result));
   more(f, 'The tolerances',
     'Each assertion uses numpy’s tolerance: <code>assert_allclose</code> (rtol 1e-7) for the equalities, ' +
     '<code>allclose</code> (rtol 1e-5, atol 1e-8) for “not close”. Nothing here mixes rows yet: that is attention’s job, ' +

@@ -1,6 +1,6 @@
 // Section "four-steps": scaled dot-product attention drawn as its four steps (scores, scaled, weights, output) for a
 // short sentence, with toggles for the causal mask, the positions and projected queries and keys, and checks that
-// each step is what it says. The computation is experiments/steps.mjs; this module draws it.
+// each step is what it says. The computation is experiments/four-steps.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
@@ -8,7 +8,11 @@ import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
-import { STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWordCheck, stepChecks } from '../experiments/steps.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
+import {
+  STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, stepChecks, stepsSentences,
+} from '../experiments/four-steps.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
 
@@ -28,8 +32,6 @@ const STEP_VIEWS = [
   { key: 'weights', title: 'Weights', formula: 'softmax of each row; rows sum to 1', scale: 'sequential', range: 1 },
   { key: 'output', title: 'Output', formula: 'weights · v: a row per query, D features', scale: 'diverging' },
 ];
-
-const hasRepeat = (words) => words.some((w, i) => words.indexOf(w) !== i);
 
 export async function run(so, root, state) {
   const table = vocabularyTable();
@@ -57,7 +59,7 @@ export async function run(so, root, state) {
       el('p', { className: 'step-formula' }, view.formula));
     grid.append(block);
     const isOutput = view.key === 'output';
-    maps[view.key] = heatmap(block, {
+    maps[view.key] = drawnPlot(view.key, heatmap(block, {
       data: new Float64Array(1), rows: 1, cols: 1, scale: view.scale, range: view.range,
       rowLabel: '', colLabel: isOutput ? 'feature' : 'key',
       rowName: word, colName: isOutput ? String : word,
@@ -66,9 +68,15 @@ export async function run(so, root, state) {
         ? `output row ${i} (${word(i)}), feature ${j}: ${fmt(v, 4)}`
         : `query ${i} (${word(i)}) · key ${j} (${word(j)}): ${v === -Infinity ? '−∞ (hidden by the mask)' : fmt(v, 4)}`),
       ariaLabel: `step ${n + 1}, ${view.title}: ${view.formula}`,
-    });
+    }));
   });
   const line = notice(f, '');
+  // The bridge to the trained models: shown while the mask is on.
+  const bridge = el('p', { className: 'callout steps-bridge' });
+  bridge.innerHTML = 'A causal mask is an order of its own: query i sees keys 0 … i only, so two equal rows at ' +
+    'different places see different keys. A causal model without positions has exactly this to go on: ' +
+    '<a href="#train">section train</a> trains one beside models with positions.';
+  f.append(bridge);
   more(f, 'The four steps, and why the diagonal',
     `<ol class="steps-list">
       <li><strong>Scores</strong>: the dot product of query row i with key row j, how well the two match.</li>
@@ -89,20 +97,10 @@ export async function run(so, root, state) {
       const t = steps[key];
       maps[key].update({ data: t.data, rows: t.shape[0], cols: t.shape[1] });
     }
-    const repeated = hasRepeat(settings.words);
-    const repeatWords = repeated ? settings.words : STEPS_SENTENCE;
-    const repeat = repeatedWordCheck(so, table, { words: repeatWords, projections: settings.projections });
-    const first = repeatWords.findIndex((w, i) => repeatWords.indexOf(w, i + 1) > i);
-    const T = settings.words.length;
-    const w = steps.weights.data;
-    const selfMost = Array.from({ length: T }, (_, i) => i).filter((i) => w.subarray(i * T, (i + 1) * T).every((v) => v <= w[i * T + i])).length;
-    const own = `${selfMost} of ${T} rows put their largest weight on themselves`;
-    line.textContent = (settings.projections
-      ? `${own}: with Wq and Wk a row no longer meets itself as a key, and the diagonal loses its special place. `
-      : `${own}: with q = k a row scores its own squared length (see why below). `)
-      + (repeated
-        ? `The two “${repeatWords[first]}” rows ${settings.positions ? 'differ, thanks to their positions' : 'are identical without positions'}.`
-        : 'This sentence has no repeated word.');
+    const repeated = repeatedWord(settings.words) !== null;
+    const repeat = repeatedWordCheck(so, table, { ...settings, words: repeated ? settings.words : STEPS_SENTENCE });
+    say(line, stepsSentences(steps, settings));
+    bridge.hidden = !settings.causal;
     renderChecks(list, [
       ...stepChecks(so, table, settings),
       diagonalCheck(so, table, settings),

@@ -7,7 +7,8 @@ import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
-import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment } from '../experiments/incremental.mjs';
+import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment, incrementalSentences } from '../experiments/incremental.mjs';
+import { say } from '../sentences.mjs';
 import { tokenStrip } from '../order-view.mjs';
 import { declareSettings } from '../settings.mjs';
 
@@ -70,13 +71,13 @@ export async function run(so, root, state) {
       ariaLabel: `attention weights of the new words over all keys, ${view.title}`,
     }),
   }));
-  const numbers = numbersTable(f, { caption: 'each new word: its output against the full recompute' });
+  const numbers = numbersTable(f, { caption: 'each new word: its output against the full recompute', drawn: 'rows' });
   const line = notice(f, '');
   more(f, 'The two offsets',
     'The reference is the slow way: the whole sentence, positions 0 … T−1, causal attention, keeping the last rows. ' +
     'With <code>queryStart = p</code> (also the API’s default, Tk − Tq), new query i sits at position p + i and sees ' +
-    'keys 0 … p + i. Aligning the queries with the first keys instead, as PyTorch’s <code>is_causal</code> does, hides ' +
-    'most of the prefix. Grey cells are keys the mask hides: −∞ scaled scores, weights exactly 0. The lesson’s own ' +
+    'keys 0 … p + i. Aligning the queries with the first keys instead, as PyTorch’s <code>is_causal</code> does, lets ' +
+    'new query i see keys 0 … i only. Grey cells are keys the mask hides: −∞ scaled scores, weights exactly 0. The lesson’s own ' +
     'decoder reruns everything for each word, so its positions always count from 0 and neither offset can slip.');
   const list = checkList(f);
 
@@ -99,8 +100,7 @@ export async function run(so, root, state) {
     numbers.show(['new word', 'position', '|cached − full|', '|start 0 − full|', '|queryStart 0 − full|'],
       current.rows.map((r) => [r.word, String(r.position), r.cached, r.restarted, r.topLeft]),
       { highlight: (_, c) => c >= 3 });
-    line.textContent = `With start = ${prefix} and queryStart = ${prefix}, the ${plural(fresh, 'new word')} match the full ` +
-      `recompute (third column); numbering them from 0, or aligning their queries top-left, does not.`;
+    say(line, incrementalSentences(current));
     renderChecks(list, current.checks);
   }
   render();

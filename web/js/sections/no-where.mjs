@@ -1,10 +1,12 @@
 // Section "no-where": a token lookup gives each word its row wherever the word stands, so nothing in the rows says
-// where. The experiment is lookupHasNoWhere (experiments/positions.mjs).
+// where. The experiment is experiments/no-where.mjs.
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { fmt } from '../format.mjs';
 import { el, fig, more, notice, prose, titledBlock } from '../ui.mjs';
-import { lookupHasNoWhere } from '../experiments/positions.mjs';
+import { lookupHasNoWhere, noWhereSentences } from '../experiments/no-where.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
 
 export async function run(so, root) {
@@ -19,16 +21,16 @@ export async function run(so, root) {
   const row = el('div', { className: 'plot-row' });
   f.append(row);
   const range = Math.max(...table.data.map(Math.abs));
-  for (const [words, x] of [[result.first, result.x1], [result.second, result.x2]]) {
+  for (const [name, words, x] of [['first', result.first, result.x1], ['second', result.second, result.x2]]) {
     const ids = words.map((w) => VOCAB.indexOf(w));
-    heatmap(titledBlock(row, `ids (${ids.join(', ')}) → lookup: “${words.join(' ')}”`), {
+    drawnPlot(name, heatmap(titledBlock(row, `ids (${ids.join(', ')}) → lookup: “${words.join(' ')}”`), {
       data: x.data, rows: words.length, cols: x.shape[1], range, rowLabel: '', colLabel: 'feature',
       rowName: (r) => `${words[r]} (id ${ids[r]})`, minHeight: 90, maxHeight: 140,
       tooltip: (r, c, v) => `${words[r]} (row ${r}), feature ${c}: ${fmt(v, 4)}`,
       ariaLabel: `the looked-up rows of “${words.join(' ')}”, one row per word`,
-    });
+    }));
   }
-  notice(f, 'The <em>robot</em> row is the same in both maps, first in one and last in the other: nothing in it says where robot stands.');
+  say(notice(f, ''), noWhereSentences(result));
   more(f, 'Why attention cannot fix this by itself',
     'Attention compares every row with every other, mixes their values and repeats the same arithmetic at each place. ' +
     'Reorder its input rows and, with nothing else to go on, it reorders its outputs the same way: it is ' +

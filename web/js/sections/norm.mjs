@@ -2,7 +2,9 @@
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { fig, more, notice, prose } from '../ui.mjs';
-import { normCurves } from '../experiments/positions.mjs';
+import { normCurves, normSentences } from '../experiments/norm.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { inWorker } from '../worker-client.mjs';
 
 export async function run(so, root) {
@@ -11,7 +13,7 @@ export async function run(so, root) {
     'squared length. With <var>D</var>/2 pairs, ‖p<sub>t</sub>‖² = <var>D</var>/2 at every position.');
   const f = fig(root);
   const curves = normCurves(so, { length: 64, width: 8, pair: 1 });
-  linePlot(f, {
+  drawnPlot('curves', linePlot(f, {
     series: [
       { name: 'sin² of pair 1', x: curves.t, y: curves.sin2 },
       { name: 'cos² of pair 1', x: curves.t, y: curves.cos2 },
@@ -19,15 +21,14 @@ export async function run(so, root) {
     ],
     xLabel: 'position t', yLabel: 'value', yRange: [0, 1.15], height: 220,
     ariaLabel: 'sine squared and cosine squared of pair 1 trade places while the normalised squared norm stays at 1',
-  });
-  notice(f, 'sin² and cos² of pair 1 (D = 8) trade places all the time, yet the whole vector’s squared norm stays at D/2: ' +
-    'no position is “louder” than another when added to a token.');
+  }));
+  say(notice(f, ''), normSentences(curves, { width: 8, pair: 1 }));
   more(f, '“Exactly”, in floating point',
     'In floating point, exactly means within rounding. The checks sweep widths 2 to 512 and first positions up to a ' +
     'million, in float64 and float32 (in a background worker, so the page stays responsive). Position 0 is ' +
     '(0, 1, 0, 1, …) because every angle is 0 there.');
   const list = checkList(f);
-  const result = await inWorker(so, './experiments/positions.mjs', 'normProperty',
+  const result = await inWorker(so, './experiments/norm.mjs', 'normProperty',
     { widths: [2, 8, 64, 512], starts: [0, 1e4, 1e6], length: 1024, maxWidth: 512 });
   renderChecks(list, result.checks);
 }

@@ -1,5 +1,5 @@
 // Section "order-experiments": what attention does when a sentence is reordered, without positions, with positions
-// (two different experiments) and with a causal mask. The experiments are experiments/order.mjs; this module draws
+// (two different experiments) and with a causal mask. The experiments are experiments/order-experiments.mjs; this module draws
 // them and their checks.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
@@ -9,8 +9,10 @@ import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } fro
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { maxAbsDiff } from '../experiments/reference.mjs';
 import {
-  REORDERINGS, SENTENCE, SWAP, causalExperiment, positionsExperiment, reorderingExperiment,
-} from '../experiments/order.mjs';
+  REORDERINGS, SENTENCE, SWAP, causalExperiment, orderSentences, positionsExperiment, reorderingExperiment,
+} from '../experiments/order-experiments.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { difference, rowsHeatmap, sharedRange } from '../order-view.mjs';
 import { declareSettings } from '../settings.mjs';
 
@@ -37,7 +39,7 @@ function runAll(so, table, order) {
     if (Math.floor(k / T) !== k % T) influenceRange = Math.max(influenceRange, causal.influence.unmasked[k], causal.influence.causal[k]);
   }
   return {
-    reordered: plain.reordered, plain, positions, causal, influenceRange,
+    order, reordered: plain.reordered, plain, positions, causal, influenceRange,
     relabelGap: difference(positions.relabel, positions.expected),
     pairsGap: difference(positions.pairs, positions.expected),
     causalGap: difference(causal.reorderedOutput, causal.followed),
@@ -73,8 +75,9 @@ export async function run(so, root, settings) {
   const plainRow = el('div', { className: 'plot-row' });
   plainPart.append(plainRow);
   const outputRange = sharedRange([r.plain.output.data]);
-  rowsHeatmap(plainRow, { tensor: r.plain.output, words: SENTENCE, range: outputRange, title: `attention(x), x = “${SENTENCE.join(' ')}”` });
+  drawnPlot('original', rowsHeatmap(plainRow, { tensor: r.plain.output, words: SENTENCE, range: outputRange, title: `attention(x), x = “${SENTENCE.join(' ')}”` }).plot);
   const plainB = rowsHeatmap(plainRow, { tensor: r.plain.reorderedOutput, words: r.reordered, range: outputRange, title: 'attention(P·x)' });
+  drawnPlot('reordered', plainB.plot);
   const plainLine = notice(plainPart, '');
   more(plainPart, 'Equivariant, not invariant',
     'Each word’s output row comes back unchanged, only in its new place: the outputs follow the reordering ' +
@@ -89,8 +92,11 @@ export async function run(so, root, settings) {
   posPart.append(posRow);
   const relabelMap = rowsHeatmap(posRow, { tensor: r.relabelGap, words: r.reordered, title: 'relabel: attention(addPositions(P·e)) − P·attention(x)' });
   const pairsMap = rowsHeatmap(posRow, { tensor: r.pairsGap, words: r.reordered, title: 'move pairs: attention(P·x) − P·attention(x)' });
-  notice(posPart, '<strong>Relabel</strong> (reorder, then number from 0 again) changes the outputs; <strong>move pairs</strong> ' +
-    '(each word keeps its position) leaves only rounding, so its map is blank on purpose.');
+  drawnPlot('relabel', relabelMap.plot);
+  drawnPlot('pairs', pairsMap.plot);
+  prose(posPart, '<strong>Relabel</strong>: reorder, then number the positions from 0 again. <strong>Move pairs</strong>: ' +
+    'each word keeps its position.');
+  const posLine = notice(posPart, '');
   more(posPart, 'Two experiments',
     'Once positions are added, “reorder the sentence” can mean two things. Relabelling gives each word the position ' +
     'of its new place: that is reading a new sentence, and the words meet other positions. Moving whole (word, position) ' +
@@ -101,17 +107,17 @@ export async function run(so, root, settings) {
   // 3. Causal mask.
   const causalPart = part(f, 'With a causal mask: the mask itself is an order');
   const causalGapMap = rowsHeatmap(causalPart, { tensor: r.causalGap, words: r.reordered, title: 'causal, no positions: attention(P·x) − P·attention(x)' });
+  drawnPlot('causal', causalGapMap.plot);
   const influenceRow = el('div', { className: 'plot-row' });
   causalPart.append(influenceRow);
-  const influenceMaps = ['causal', 'unmasked'].map((kind) => heatmap(titledBlock(influenceRow, `${kind === 'causal' ? 'with' : 'without'} the mask: max |Δ output row|`), {
+  const influenceMaps = ['causal', 'unmasked'].map((kind) => drawnPlot(kind === 'causal' ? 'influenceCausal' : 'influenceUnmasked', heatmap(titledBlock(influenceRow, `${kind === 'causal' ? 'with' : 'without'} the mask: max |Δ output row|`), {
     data: r.causal.influence[kind], rows: T, cols: T, scale: 'sequential', range: r.influenceRange,
     rowLabel: '', colLabel: 'replaced word', rowName: (i) => SENTENCE[i], colName: (j) => SENTENCE[j],
     minHeight: 32 * T, maxHeight: 40 * T,
     tooltip: (i, j, v) => `output row ${i} (${SENTENCE[i]}) when word ${j} (${SENTENCE[j]}) is replaced: max |Δ| = ${v === 0 ? '0 exactly' : fmt(v, 4)}`,
     ariaLabel: `largest change of each output row when each word is replaced, ${kind === 'causal' ? 'with' : 'without'} the causal mask`,
-  }));
-  notice(causalPart, 'Even without positions, the masked outputs do not just move with the words; and with the mask every cell ' +
-    'right of the diagonal is exactly 0: a later word never changes an earlier output.');
+  })));
+  const causalLine = notice(causalPart, '');
   more(causalPart, 'How the influence maps are made',
     'A causal mask lets each row see only itself and the rows above it. That rule is about order, so the mask brings ' +
     'an order of its own. To test that no word reaches back, each word is replaced in turn by every other word of the ' +
@@ -121,9 +127,8 @@ export async function run(so, root, settings) {
 
   function render() {
     plainB.show(r.plain.reorderedOutput, { words: r.reordered, title: `attention(P·x), P·x = “${r.reordered.join(' ')}”` });
-    const robot = r.reordered.indexOf('robot');
-    plainLine.textContent = `robot’s output row is the same in both maps (row ${SENTENCE.indexOf('robot')} on the left, ` +
-      `row ${robot} on the right): the outputs moved exactly as the words did.`;
+    const sentences = orderSentences(r);
+    say(plainLine, sentences.plain);
     renderChecks(plainChecks, r.plain.checks);
 
     pairsTable.show(['word', 'row', 't, relabel', 't, pairs', 'max |Δ input|'],
@@ -133,11 +138,13 @@ export async function run(so, root, settings) {
     const pairsMax = maxAbsDiff(r.pairsGap.data, new Float64Array(r.pairsGap.data.length));
     relabelMap.show(r.relabelGap, { words: r.reordered, range: gapRange });
     pairsMap.show(r.pairsGap, { words: r.reordered, range: gapRange, note: `blank on purpose: max |Δ| = ${fmt(pairsMax)}` });
+    say(posLine, sentences.positions);
     renderChecks(posChecks, r.positions.checks);
 
     causalGapMap.show(r.causalGap, { words: r.reordered, range: sharedRange([r.causalGap.data]) });
     influenceMaps[0].update({ data: r.causal.influence.causal, range: r.influenceRange });
     influenceMaps[1].update({ data: r.causal.influence.unmasked, range: r.influenceRange });
+    say(causalLine, sentences.causal);
     renderChecks(causalChecks, r.causal.checks);
   }
   render();

@@ -1,11 +1,16 @@
-// Section "sinusoids": the lesson's formula; D = 8 gives four pairs; the table as a heatmap with sliders; pairs as
-// points turning on circles; why one sine is not enough (its search runs in the worker).
+// Section "sinusoids": the lesson's formula; D = 8 gives four pairs; the table as one broadcast product, and why the
+// width is even; the table as a heatmap with sliders; pairs as points turning on circles; why one pair is not enough
+// (its search runs in the worker). The experiments are experiments/sinusoids.mjs.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
-import { fourPairs, frequency, pairSpeeds, sinusoidTable } from '../experiments/positions.mjs';
+import { frequency } from '../experiments/reference.mjs';
+import {
+  broadcastAndWidth, fourPairs, fourPairsSentences, onePairSentences, pairSpeeds, sinusoidTable, tableSentences, turnSentences,
+} from '../experiments/sinusoids.mjs';
+import { say } from '../sentences.mjs';
 import { inWorker } from '../worker-client.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
@@ -31,6 +36,7 @@ export async function run(so, root, settings) {
     '<div class="callout mono formula">p<sub>t</sub>[2i] &nbsp; = sin(t · f<sub>i</sub>)<br>' +
     'p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>)<br>f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>');
   fourPairsFigure(so, root);
+  broadcastFigure(so, root);
   const table = tableFigure(so, root, settings);
   circlesFigure(so, root, table, settings);
   await oneSineFigure(so, root);
@@ -40,10 +46,27 @@ export async function run(so, root, settings) {
 function fourPairsFigure(so, root) {
   const f = fig(root, { title: 'D = 8 gives four frequency pairs' });
   const r = fourPairs(so);
-  numbersTable(f, { caption: 'positions(2, 8): how far each pair turns from t = 0 to t = 1' }).show(
+  numbersTable(f, { caption: 'positions(2, 8): how far each pair turns from t = 0 to t = 1', drawn: 'pairs' }).show(
     ['pair i', 'columns', 'turn per position (rad)', 'a full turn every'],
     r.turns.map((turn, i) => [String(i), `${2 * i}, ${2 * i + 1}`, turn, `${fmt(2 * Math.PI / turn, 4)} positions`]));
-  notice(f, 'Four pairs, each turning ten times more slowly than the one before: pair 0 comes round every 6.3 positions, pair 3 every 6,283.');
+  say(notice(f, ''), fourPairsSentences(r));
+  renderChecks(checkList(f), r.checks);
+}
+
+/** The lesson's code in one product: a column of positions times a row of frequencies; and why D is even. */
+function broadcastFigure(so, root) {
+  const f = fig(root, { title: 'The whole table in one product' });
+  const r = broadcastAndWidth(so);
+  const half = r.frequencies.length;
+  numbersTable(f, { caption: `angles t·f_i: a (${r.positions.length}, 1) column of positions times a (1, ${half}) row of frequencies`, format: (v) => fmt(v, 3) }).show(
+    ['t \\ f_i', ...r.frequencies.map((fi, i) => `f${'₀₁₂₃₄₅₆₇₈₉'[i]} = ${fmt(fi)}`)],
+    r.angles.map((row, t) => [String(t), ...row]));
+  notice(f, 'Every position meets every frequency in one broadcast product; the sines of these angles fill the even ' +
+    'columns of the table, their cosines the odd ones. That is why the width must be even: each sine has its cosine partner.');
+  more(f, 'In the lesson’s numpy',
+    '<code>pos = np.arange(start, start + length)[:, None]</code> is the (length, 1) column, ' +
+    '<code>frequency[None, :]</code> the (1, D/2) row; their product broadcasts to (length, D/2). seqorder refuses an odd ' +
+    'width with an error, as the lesson’s function does.');
   renderChecks(checkList(f), r.checks);
 }
 
@@ -74,9 +97,7 @@ function tableFigure(so, root, settings) {
       tooltip: (r, c, v) => `t = ${start + r}, column ${c}\n${c % 2 ? 'cos' : 'sin'} of pair ${c >> 1}, ` +
         `f = ${fmt(frequency(c >> 1, width))} rad/position\nvalue = ${fmt(v, 6)}`,
     });
-    line.textContent = `The left columns flicker from row to row, the right ones barely move over ${length} rows. ` + (start === 0
-      ? 'The top row is position 0: 0, 1, 0, 1, … (every sine of 0 is 0, every cosine 1).'
-      : `The top row is position ${start}, not 0: the 0, 1, 0, 1, … row of position 0 lies above this table.`);
+    say(line, tableSentences(result.table, start));
     renderChecks(list, result.checks);
   };
   const schedule = perFrame(() => state.render());
@@ -96,7 +117,7 @@ function circlesFigure(so, root, table, settings) {
   const group = controlGroup(f, 'position on the circles');
   const row = el('div', { className: 'plot-row' });
   f.append(row);
-  const circles = circlePlot(row, { height: 260, ariaLabel: 'the chosen pairs as points on the unit circle at position t' });
+  const circles = drawnPlot('circles', circlePlot(row, { height: 260, ariaLabel: 'the chosen pairs as points on the unit circle at position t' }));
   const waves = linePlot(row, {
     xLabel: 'position t', yLabel: 'sine column', yRange: [-1.1, 1.1], height: 260,
     ariaLabel: 'the sine column of each chosen pair across the table’s positions',
@@ -122,8 +143,7 @@ function circlesFigure(so, root, table, settings) {
     waves.update({
       series: pairs.map((i) => ({ name: `sin, pair ${i}`, x: ts, y: ts.map((_, r) => table.table.data[r * width + 2 * i]) })),
     });
-    line.textContent = `From one position to the next, pair 0 turns ${fmt(1)} rad and pair ${width / 2 - 1} only ` +
-      `${fmt(frequency(width / 2 - 1, width))} rad: fast pairs tell neighbours apart, slow ones distant positions (D = ${width}).`;
+    say(line, [...turnSentences(width), width > 2 ? 'Fast pairs tell neighbours apart, slow ones distant positions.' : null]);
     renderChecks(list, pairSpeeds(so, width).checks);
   };
   const schedule = perFrame(render);
@@ -135,19 +155,20 @@ function circlesFigure(so, root, table, settings) {
 /** Distances from position 0 for one fast pair, one slow pair and all pairs (D = 64), and the closest repeats. */
 async function oneSineFigure(so, root) {
   const f = fig(root, { title: 'Why not a single sine?' });
-  const distances = linePlot(f, {
+  const distances = drawnPlot('distances', linePlot(f, {
     xLabel: 'position t', yLabel: 'distance from p₀', yRange: [0, 2.05], height: 230,
     ariaLabel: 'distance between the code of position t and the code of position 0, for one fast pair, one slow pair and all pairs',
-  });
-  notice(f, 'One fast pair keeps coming back near where it started; all 32 pairs together never do (D = 64, fixed).');
+  }));
+  const line = notice(f, 'Computing…');
   more(f, 'Reading the curves',
-    'One sine of the position is a single number per position, and it repeats: its period is 2π ≈ 6.28 positions, so ' +
-    'positions far apart land on nearly the same value (the first check finds the closest such pair among 512). One slow ' +
-    'pair alone has the opposite problem: neighbours are almost identical. Together, the fast pairs separate neighbours ' +
-    'and the slow pairs separate distant positions. The “all pairs” distance is divided by √(D/2) to share the scale.');
+    'One sine of the position is a single number per position: its period is 2π ≈ 6.28 positions, so positions far ' +
+    'apart land on nearly the same value, and even a whole (sin, cos) pair comes back near where it started after a ' +
+    'whole number of turns. One slow pair alone has the opposite problem: neighbours are almost identical. Together, the ' +
+    'fast pairs separate neighbours and the slow pairs separate distant positions. The “all pairs” distance is divided ' +
+    'by √(D/2) to share the scale; D = 64 here, whatever the sliders above say.');
   const list = checkList(f);
   // The search over all pairs of positions takes ~0.1 s: off the main thread.
-  const repeats = await inWorker(so, './experiments/positions.mjs', 'oneSineRepeats', { length: 512, width: 64, curveLength: 100 });
+  const repeats = await inWorker(so, './experiments/sinusoids.mjs', 'onePairComesBack', { length: 512, width: 64, curveLength: 100 });
   distances.update({
     series: [
       { name: 'pair 0 alone (fast)', x: repeats.curves.t, y: repeats.curves.fast, width: 1.25, opacity: 0.75 },
@@ -155,5 +176,6 @@ async function oneSineFigure(so, root) {
       { name: `all ${repeats.width / 2} pairs / √(D/2)`, x: repeats.curves.t, y: repeats.curves.all, width: 3 },
     ],
   });
+  say(line, onePairSentences(repeats));
   renderChecks(list, repeats.checks);
 }

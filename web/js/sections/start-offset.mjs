@@ -4,8 +4,10 @@ import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, notice, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
-  startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck,
-} from '../experiments/positions.mjs';
+  startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck, startOffsetSentences,
+} from '../experiments/start-offset.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { say } from '../sentences.mjs';
 import { declareSettings } from '../settings.mjs';
 
 export const settings = declareSettings({
@@ -27,9 +29,9 @@ export async function run(so, root, settings) {
   const row = el('div', { className: 'plot-row plot-row-3' });
   f.append(row);
   const common = { cols: WIDTH, range: 1, colLabel: 'column', rowLabel: 'position t', minHeight: 90, maxHeight: 260, data: new Float64Array(0), rows: 0 };
-  const full = heatmap(titledBlock(row, 'recomputed from 0 (new rows outlined)'), { ...common, ariaLabel: 'the table recomputed from position 0, the new tokens’ rows outlined' });
-  const cached = heatmap(titledBlock(row, 'new tokens, start = prefix'), { ...common, ariaLabel: 'the new tokens’ rows computed with start = the prefix length' });
-  const wrong = heatmap(titledBlock(row, 'new tokens, restarted at 0'), { ...common, ariaLabel: 'the new tokens’ rows restarted at position 0' });
+  const full = drawnPlot('full', heatmap(titledBlock(row, 'recomputed from 0 (new rows outlined)'), { ...common, ariaLabel: 'the table recomputed from position 0, the new tokens’ rows outlined' }));
+  const cached = drawnPlot('cached', heatmap(titledBlock(row, 'new tokens, start = prefix'), { ...common, ariaLabel: 'the new tokens’ rows computed with start = the prefix length' }));
+  const wrong = drawnPlot('restarted', heatmap(titledBlock(row, 'new tokens, restarted at 0'), { ...common, ariaLabel: 'the new tokens’ rows restarted at position 0' }));
   const line = notice(f, '');
   more(f, 'Who needs start',
     'The lesson’s final decoder is deliberately simple: it recomputes the whole prefix at every step, so it numbers ' +
@@ -50,10 +52,7 @@ export async function run(so, root, settings) {
     });
     cached.update({ data: r.offset.data, rows: count, rowName: (k) => String(start + k) });
     wrong.update({ data: r.restarted.data, rows: count, rowName: (k) => String(k) });
-    line.textContent = start === 0
-      ? 'With no prefix, all three agree: the new tokens are the first ones, and start = 0 is right.'
-      : `The middle map repeats the outlined rows ${start} … ${start + count - 1}; the right one repeats rows 0 … ${count - 1}: ` +
-        'restarting at 0 gives the new tokens the positions of the first ones.';
+    say(line, startOffsetSentences(r, { start, count, width: WIDTH }));
     renderChecks(list, [startOffsetLiveCheck(r, { start, count, width: WIDTH }), startOffsetRestartCheck(r, { start, count })]);
   };
   const schedule = perFrame(render);

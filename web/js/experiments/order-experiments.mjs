@@ -6,7 +6,8 @@
 // unmasked self-attention of x with queries = keys = values = x.
 import { fmt } from '../format.mjs';
 import { maxAbsDiff } from './reference.mjs';
-import { TOL, VOCAB, reorderRows, rowDiffs, selfAttention, sentenceInput } from './sentence.mjs';
+import { TOL, rowOf } from './common.mjs';
+import { VOCAB, reorderRows, rowDiffs, selfAttention, sentenceInput } from './sentence.mjs';
 
 /** The lesson's pair of sentences: the second is the first with its first and last words swapped. */
 export const SENTENCE = Object.freeze(['robot', 'follows', 'person']);
@@ -161,5 +162,56 @@ export function causalExperiment(so, table, { words = SENTENCE, order = SWAP, vo
         details: `${replacements} replacements: max |Δ earlier rows| = ${fmt(causalEarlier)} with the mask, ${fmt(unmaskedEarlier)} without`,
       },
     ],
+  };
+}
+
+/** max |value| of a drawn map's or tensor's data. */
+const largest = (m) => maxAbsDiff(m.data, new Float64Array(m.data.length));
+
+/** The largest cell right of the diagonal (row i < column j) of a drawn (T, T) map. */
+function aboveDiagonal(map) {
+  let max = 0;
+  for (let i = 0; i < map.rows; i += 1) for (let j = i + 1; j < map.cols; j += 1) max = Math.max(max, Math.abs(map.data[i * map.cols + j]));
+  return max;
+}
+
+/**
+ * The sentences of the section's three parts, from the experiments at one reordering; each predicate reads what is
+ * drawn: drawn.original and drawn.reordered (the outputs without positions), drawn.relabel and drawn.pairs (the
+ * outputs with positions minus the original ones moved), drawn.causal (the same, causal), drawn.influenceCausal and
+ * drawn.influenceUnmasked (each output row's change when each word is replaced).
+ */
+export function orderSentences({ plain, positions, causal, order, relabelGap, pairsGap, causalGap }) {
+  const robotFrom = plain.words.indexOf('robot');
+  const robotTo = order.indexOf(robotFrom);
+  const moved = (drawn) => order.every((from, to) => maxAbsDiff(rowOf(drawn.reordered, to), rowOf(drawn.original, from)) <= TOL.same);
+  const relabel = largest(relabelGap);
+  const pairs = largest(pairsGap);
+  const reordered = largest(causalGap);
+  const unmaskedAbove = Math.max(...Array.from({ length: causal.words.length ** 2 }, (_, k) => {
+    const T = causal.words.length;
+    return Math.floor(k / T) < k % T ? causal.influence.unmasked[k] : 0;
+  }));
+  return {
+    plain: [{
+      name: 'order-rows-moved',
+      text: `robot’s output row is the same in both maps (row ${robotFrom} on the left, row ${robotTo} on the right), and so ` +
+        'is every other word’s: the outputs moved exactly as the words did.',
+      holds: moved,
+    }],
+    positions: [{
+      name: 'order-relabel-and-pairs',
+      text: `Relabelling changes the outputs by up to ${fmt(relabel, 3)}; moving (word, position) pairs changes them by at most ` +
+        `${fmt(pairs, 2)}, rounding, so its map is blank on purpose.`,
+      holds: (drawn) => fmt(largest(drawn.relabel), 3) === fmt(relabel, 3) && relabel > TOL.different && largest(drawn.pairs) <= TOL.same,
+    }],
+    causal: [{
+      name: 'order-causal-maps',
+      text: `Even without positions, the masked outputs do not just move with the words: they differ from the original ones ` +
+        `moved by up to ${fmt(reordered, 3)}. With the mask every cell right of the diagonal is exactly 0, a later word never ` +
+        `changes an earlier output; without it such a change reaches ${fmt(unmaskedAbove, 3)}.`,
+      holds: (drawn) => fmt(largest(drawn.causal), 3) === fmt(reordered, 3) && reordered > TOL.different &&
+        aboveDiagonal(drawn.influenceCausal) === 0 && fmt(aboveDiagonal(drawn.influenceUnmasked), 3) === fmt(unmaskedAbove, 3),
+    }],
   };
 }
