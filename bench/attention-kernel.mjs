@@ -54,7 +54,7 @@ async function time(f) {
 
 // The weighted-sum kernels this module can be made to run (a module without the switch runs its own choice only).
 const switchable = typeof core.useAttentionKernel === 'function';
-const KERNELS = switchable ? ['splat_in_loop', 'splat_per_block'] : [];
+const KERNELS = switchable ? core.attentionKernels() : [];
 function useKernel(name) {
   const message = core.useAttentionKernel(name);
   if (message) throw new RangeError(message);

@@ -20,6 +20,7 @@
 
 #include "attention_fast.hpp"
 #include "calls.hpp"
+#include "kernel_call.hpp"
 #include "tensor.hpp"
 #include "values.hpp"
 
@@ -76,6 +77,13 @@ val attention_kernels() {
         names.call<void>("push", std::string(seqorder::attention_kernel_name(kernel)));
     return names;
 }
+// The kernel module's KernelCall (kernel_call.hpp): its members' names, in order, space-separated.
+std::string kernel_call_members() {
+    seqorder::binding::KernelCall call{};
+    std::string names;
+    fields(call, [&](const char* name, std::uint32_t&) { names += (names.empty() ? "" : " ") + std::string(name); });
+    return names;
+}
 std::string attention_kernel() { return std::string(seqorder::attention_kernel_name(seqorder::attention_kernel())); }
 std::string use_attention_kernel(const std::string& name) {  // '' on success, else the error
     if (name == "probe") {
@@ -114,6 +122,7 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     emscripten::function("maxTensorBytes", &max_tensor_bytes);
     emscripten::function("build", &build);
     emscripten::function("attentionKernels", &attention_kernels);
+    emscripten::function("kernelCallMembers", &kernel_call_members);
     emscripten::function("attentionKernel", &attention_kernel);
     emscripten::function("useAttentionKernel", &use_attention_kernel);
 }

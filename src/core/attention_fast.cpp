@@ -434,7 +434,7 @@ void use_attention_kernel(std::optional<AttentionKernel> kernel) {
 }
 
 std::string_view attention_kernel_name(AttentionKernel kernel) {
-    return kernel == AttentionKernel::splat_in_loop ? "splat_in_loop" : "splat_per_block";
+    return kAttentionKernelNames[static_cast<std::size_t>(kernel)];
 }
 
 std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {

@@ -54,7 +54,9 @@ inline constexpr std::size_t kFastAttentionGroupRows = 16;  // query rows whose 
 //     loads. On AMD Zen a load_splat also takes one of the 4 vector pipes that the loop's multiplies and adds need, so
 //     this is the fastest there (its extra stores cost Intel cores a few percent).
 enum class AttentionKernel { splat_in_loop, splat_per_block };
+// Every kernel, in the enum's order, and their names (attention_kernel_name).
 inline constexpr AttentionKernel kAttentionKernels[] = {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block};
+inline constexpr std::string_view kAttentionKernelNames[] = {"splat_in_loop", "splat_per_block"};
 
 // The kernel attention_fast runs: the one given to use_attention_kernel, else the probe's choice (probed once, on first
 // use).

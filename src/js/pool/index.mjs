@@ -202,7 +202,7 @@ function assemble(plan, out, sent, answers, arrays, spares) {
  * options.sharedMemory (true: required, and an Error says why it cannot be had; false: never; undefined: where this
  * engine allows it and the kernel module loads).
  */
-async function sharedMemoryFor(asked, build, url, count) {
+async function sharedMemoryFor(asked, core, url, count) {
   if (asked === false) return null;
   const missing = sharedMemoryMissing() ?? (url === undefined ? 'the kernel module is found beside the main module, which came as bytes (options.wasmBinary): give options.wasmUrl instead' : null);
   if (missing) {
@@ -210,7 +210,7 @@ async function sharedMemoryFor(asked, build, url, count) {
     return null;
   }
   try {
-    return await sharedKernel(await compileModule(kernelUrl(build, url)), count);
+    return await sharedKernel(await compileModule(kernelUrl(core.build(), url)), count, core);
   } catch (error) {
     if (asked) throw error;
     return null;  // a kernel module that is missing (an app that did not serve it) costs speed, not the pool
@@ -236,7 +236,7 @@ export async function loadSeqorderPool(options) {
   const core = await instantiateCore(compiled, url);
   const plan = attentionPlanner(core);
   const spares = spareBuffers();
-  const shared = await sharedMemoryFor(sharing, core.build(), url, count);
+  const shared = await sharedMemoryFor(sharing, core, url, count);
   const kernelName = shared ? core.attentionKernel() : null;  // the probe's choice, for the kernel module's calls
   const workers = await startWorkers({
     count,

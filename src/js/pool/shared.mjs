@@ -8,9 +8,10 @@
 //
 // The memory: [0, heapBase) is the kernel module's own (its data, and the stack of the instance on this thread, which
 // is only asked sizes); then one stack per worker (STACK_BYTES each: the instance of worker i gets stack i through
-// its __stack_pointer); then the area of the call running: q, k, v, the output, and each run's scratch memory. Calls
-// take the area in turn: one waits until every worker of the call before it has finished (its inputs copied aside
-// meanwhile: a call reads its inputs when it is made).
+// its __stack_pointer); then the area of the call running: q, k, v, the output, each run's scratch memory, and the
+// kernel module's calls (one KernelCall each, written by member name: the main module names them). Calls take the
+// area in turn: one waits until every worker of the call before it has finished (its inputs copied aside meanwhile: a
+// call reads its inputs when it is made).
 import { checkStillThere, stillThere } from '../arguments.mjs';
 import { isNode } from '../env.mjs';
 import { callsOf } from './split.mjs';
@@ -19,7 +20,6 @@ const PAGE = 65536;
 const MAX_PAGES = 32768;  // 2 GiB: the kernel module's declared maximum (CMakeLists.txt, --max-memory)
 const STACK_BYTES = 65536;  // each worker's stack (the kernel uses a few hundred bytes of it)
 const ALIGN = 64;  // every tensor and scratch block starts on a cache line
-const KERNELS = { splat_in_loop: 0, splat_per_block: 1 };  // attention_rows's `kernel` (kernel.cpp)
 
 const alignUp = (n) => Math.ceil(n / ALIGN) * ALIGN;
 
@@ -44,36 +44,43 @@ export function sharedMemoryMissing() {
   return null;
 }
 
-/** The calls of the kernel module a run makes: attention_rows's arguments but the last (the kernel's number), in order. */
-function runCalls(plan, [first, end], at) {
+/** The calls of the kernel module a run makes: attention_rows's KernelCall (kernel.cpp), by member. */
+function runCalls(plan, [first, end], at, kernel) {
   const { queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
-  return callsOf(plan, first, end).map(({ item, items, row, rows }) => [
-    at.output + 4 * (item * Tq + row) * Dv,
-    at.q + 4 * (item * Tq + row) * D,
-    at.k + 4 * item * Tk * D,
-    at.v + 4 * item * Tk * Dv,
-    items, rows, Tk, D, Dv,
-    plan.causal ? 1 : 0,
-    plan.causal ? plan.queryStart + row : 0,
-    at.scratch,
-  ]);
+  return callsOf(plan, first, end).map(({ item, items, row, rows }) => ({
+    output: at.output + 4 * (item * Tq + row) * Dv,
+    q: at.q + 4 * (item * Tq + row) * D,
+    k: at.k + 4 * item * Tk * D,
+    v: at.v + 4 * item * Tk * Dv,
+    batch: items, queries: rows, keys: Tk, width: D, valueWidth: Dv,
+    causal: plan.causal ? 1 : 0,
+    queryStart: plan.causal ? plan.queryStart + row : 0,
+    scratch: at.scratch,
+    kernel,
+  }));
 }
 
 /**
- * The shared memory of a pool of `count` workers, over the compiled kernel module: { stackOf(index) (the worker's
+ * The shared memory of a pool of `count` workers, over the compiled kernel module (`core`, an instance of the main
+ * module, names its calls' members and its kernels): { stackOf(index) (the worker's
  * share: { module, memory, stackTop }, for its 'load' op), fits(plan, runs) (whether a call fits in 2 GiB),
  * attention(read, runs, workers, kernelName) (a promise of the call's output tensor) }.
  */
-export async function sharedKernel(module, count) {
+export async function sharedKernel(module, count, core) {
   // 1 MiB to start (more than the module's own data and stack); grown for the stacks, then for each call
   const memory = new WebAssembly.Memory({ initial: 16, maximum: MAX_PAGES, shared: true });
   const own = (await WebAssembly.instantiate(module, { env: { memory } })).exports;  // asked sizes only
   const heapBase = alignUp(own.__heap_base.value);
   const areaBase = heapBase + count * STACK_BYTES;
+  const callFields = core.kernelCallMembers().split(' ');  // KernelCall's members, in order (kernel_call.hpp)
+  const kernelNames = core.attentionKernels();  // a kernel's number is its place here
   let running = null;  // the call holding the area: a promise that settles when its workers are done, else null
 
-  /** The area's layout for a call: byte offsets of q, k, v, the output and the runs' scratch, and its end. */
-  function layout(plan, runs) {
+  /**
+   * The area's layout for a call: byte offsets of q, k, v, the output, the runs' scratch and the kernel module's calls
+   * (`calls` of them), and its end.
+   */
+  function layout(plan, runs, calls = 0) {
     const { batch: B, queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
     const at = { q: areaBase };
     at.k = alignUp(at.q + 4 * B * Tq * D);
@@ -81,9 +88,20 @@ export async function sharedKernel(module, count) {
     at.output = alignUp(at.v + 4 * B * Tk * Dv);
     at.scratch = alignUp(at.output + 4 * B * Tq * Dv);
     const scratch = alignUp(own.scratch_bytes(Math.max(Tk, 1), D, Dv));
-    at.end = at.scratch + runs * scratch;
+    at.calls = at.scratch + runs * scratch;
+    at.end = at.calls + calls * 4 * callFields.length;
     at.scratchBytes = scratch;
     return at;
+  }
+
+  /** Writes `calls` (runCalls's) as KernelCalls (a uint32 a member) from `address` on; their addresses. */
+  function writeCalls(calls, address) {
+    return calls.map((call, n) => {
+      const at = address + n * 4 * callFields.length;
+      const members = new Uint32Array(memory.buffer, at, callFields.length);
+      callFields.forEach((name, i) => { members[i] = call[name]; });
+      return at;
+    });
   }
 
   /** The memory holds at least `bytes` (grown, in whole pages). */
@@ -117,22 +135,26 @@ export async function sharedKernel(module, count) {
       running = new Promise((resolve) => { release = resolve; });
       try {
         const { plan } = read;
-        const at = layout(plan, runs.length);
+        const kernel = kernelNames.indexOf(kernelName);
+        const callCount = runs.reduce((n, [first, end]) => n + callsOf(plan, first, end).length, 0);
+        const at = layout(plan, runs.length, callCount);
         reserve(at.end);
         const heap = memory.buffer;
         for (const [name, view] of staged) new Float32Array(heap, at[name], view.length).set(view);
         const Dv = plan.valueWidth;
         let data = null;  // the result's array (null: read.out's memory), made once the workers are asked (below)
         const busy = new Set();
+        let callsAt = at.calls;
         const done = runs.map((run, r) => {
           const index = workers.idlest(busy);
           busy.add(index);
-          const calls = runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes });
+          const calls = writeCalls(runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes }, kernel), callsAt);
+          callsAt += calls.length * 4 * callFields.length;
           // A run's rows are contiguous in the output: read as soon as its worker is done, on the core it has just
           // freed, while the others still run (so only the last run's rows are read after the last answer). An `out`
           // detached meanwhile is skipped here and reported below.
           const [first, end] = run;
-          return workers.request(index, 'kernelAttention', { calls, kernel: KERNELS[kernelName] }).then(() => {
+          return workers.request(index, 'kernelAttention', { calls }).then(() => {
             if (read.out && !stillThere(read.out)) return;
             const rows = new Float32Array(memory.buffer, at.output + 4 * first * Dv, (end - first) * Dv);
             (data ?? new Float32Array(read.out.buffer, read.out.byteOffset, read.out.length)).set(rows, first * Dv);

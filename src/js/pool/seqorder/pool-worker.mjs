@@ -53,11 +53,11 @@ const ops = {
   },
 
   /**
-   * calls: attention_rows's arguments (addresses in the shared memory, where q, k and v are), run in turn with the
-   * kernel `kernel`; the outputs are written there. → nothing
+   * calls: the addresses of attention_rows's arguments in the shared memory (../shared.mjs wrote them there, beside q,
+   * k and v), run in turn; the outputs are written there. → nothing
    */
-  kernelAttention({ calls, kernel: which }) {
-    for (const args of calls) kernel.attention_rows(...args, which);
+  kernelAttention({ calls }) {
+    for (const address of calls) kernel.attention_rows(address);
     return { value: undefined };
   },
 
