@@ -8,7 +8,8 @@ core (autograd does the backward pass), to measure what the core's figures are c
 The architecture (src/core/model/network.hpp): token embedding plus positions ('none', 'sinusoidal' added, 'learned'
 added, 'rotary' rotating each head's query and key pairs), pre-norm blocks x + Wo attention(LN1(x)), then
 x + relu(LN2(x) W1 + b1) W2 + b2, attention scaled by 1/sqrt(D/H) and optionally causal, a final LayerNorm (eps 1e-5)
-and a readout: the mean over positions then (D, C) + bias. Weights are used as x @ W, W of shape (D_in, D_out).
+and a readout: the mean over positions then (D, C) + bias. Weights are used as x @ W, W of shape (D_in, D_out). The
+token vectors may be multiplied by a number (embed_scale, or 'sqrtWidth': sqrt(D)) before the positions are added.
 
 Initialization: normal, std 0.02, for the embedding, learned positions, the four attention matrices, the MLP weights
 and the readout weight; zero biases; LayerNorm gains 1. By default the values are drawn with the core's generator
@@ -58,9 +59,11 @@ def sinusoids(length, width, base=10000.0):
 
 class Model(torch.nn.Module):
     def __init__(self, vocab=16, width=32, heads=2, layers=1, positions="none", max_length=None, causal=False,
-                 classes=2, seed=0, torch_init=False):
+                 classes=2, seed=0, torch_init=False, embed_scale=1.0):
         super().__init__()
         self.width, self.heads, self.positions, self.causal = width, heads, positions, causal
+        # the number the token vectors are multiplied by: 'sqrtWidth' is sqrt(width) (Vaswani et al. 2017, 3.4)
+        self.embed_scale = math.sqrt(width) if embed_scale == "sqrtWidth" else float(embed_scale)
         D = width
         shapes = [("embed", (vocab, D), "normal")]
         if positions == "learned":
@@ -105,6 +108,8 @@ class Model(torch.nn.Module):
         D, H = self.width, self.heads
         hd = D // H
         x = self.p("embed")[ids]
+        if self.embed_scale != 1.0:
+            x = x * self.embed_scale
         if self.positions == "sinusoidal":
             x = x + sinusoids(T, D).float()
         elif self.positions == "learned":

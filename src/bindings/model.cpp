@@ -91,6 +91,7 @@ val config_object(const calls::AnyModel& m) {
     o.set("classes", static_cast<double>(c.classes));
     o.set("dtype", std::string(model::name_of(m.dtype())));
     o.set("seed", static_cast<double>(c.seed));
+    o.set("embedScale", c.embed_scale.sqrt_width ? val("sqrtWidth") : val(c.embed_scale.factor));
     return o;
 }
 
@@ -128,6 +129,7 @@ val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }
 val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
+val lookback_task(const calls::LookbackTaskArgs& a) { return run([&] { return calls::lookback_task(a); }); }
 
 val task_words() {
     val words = val::array();
@@ -148,5 +150,6 @@ EMSCRIPTEN_BINDINGS(seqorder_model) {
     bind_call<&step>("modelStep");
     bind_call<&attention_weights>("modelAttentionWeights");
     bind_call<&order_task>("orderTask");
+    bind_call<&lookback_task>("lookbackTask");
     emscripten::function("taskWords", &task_words);
 }

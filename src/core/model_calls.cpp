@@ -32,6 +32,8 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
     c.readout = model::readout_from_name(a.readout);
     c.classes = whole(a.classes, "classes");
     c.seed = model::seed_from_number(a.seed);
+    if (a.embed_scale_name) c.embed_scale = model::embed_scale_from_name(*a.embed_scale_name);
+    else c.embed_scale.factor = a.embed_scale;
     model::check_config(c, dtype == DType::float32 ? sizeof(float) : sizeof(double));
     return c;
 }
@@ -149,7 +151,7 @@ void model_set_parameters(AnyModel& m, std::span<const NamedTensor> updates) {
     m.visit([&]<class T>(model::Model<T>& net) {
         std::vector<model::ParameterUpdate<T>> checked;
         for (const NamedTensor& u : updates) {
-            const std::string name = "parameters['" + u.name + "']";
+            const std::string name = "parameters[" + quoted(u.name) + "]";
             const model::ParameterInfo& p = net.parameter(u.name);  // names first: "no parameter named ..."
             if (u.tensor.dtype != dtype)
                 throw std::invalid_argument(name + ".dtype must be " + quoted(dtype) + " (the model's dtype), got " +
@@ -268,6 +270,20 @@ std::vector<Result> order_task(const OrderTaskArgs& a) {
     results.push_back(make_result("targets", "int32", {count}, std::nullopt));
     model::order_task_into(out_span<std::int32_t>(results[0]), out_span<std::int32_t>(results[1]), count, length, seed,
                            a.mirrored);
+    return results;
+}
+
+std::vector<Result> lookback_task(const LookbackTaskArgs& a) {
+    const std::int64_t count = size(a.count, "count");
+    const std::int64_t length = size(a.length, "length");
+    const std::int64_t back = size(a.back, "back");
+    const std::uint64_t seed = model::seed_from_number(a.seed);
+    model::check_lookback_task(count, length, back);
+    std::vector<Result> results;
+    results.push_back(make_result("ids", "int32", {count, length}, std::nullopt));
+    results.push_back(make_result("targets", "int32", {count, length}, std::nullopt));
+    model::lookback_task_into(out_span<std::int32_t>(results[0]), out_span<std::int32_t>(results[1]), count, length,
+                              back, seed);
     return results;
 }
 

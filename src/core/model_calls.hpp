@@ -38,6 +38,8 @@ struct ModelArgs {
     std::string readout = "mean";           // 'mean' | 'each'
     std::string dtype = "float32";          // 'float32' | 'float64'
     double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
+    double embed_scale = 1;                 // embedScale given as a number: what the token vectors are multiplied by
+    std::optional<std::string> embed_scale_name;  // embedScale given as a name: 'sqrtWidth' (the JS layer splits them)
 };
 template <class Field>
 void fields(ModelArgs& a, Field&& field) {  // the table of its members (call_types.hpp)
@@ -52,6 +54,8 @@ void fields(ModelArgs& a, Field&& field) {  // the table of its members (call_ty
     field("readout", a.readout);
     field("dtype", a.dtype);
     field("seed", a.seed);
+    field("embedScale", a.embed_scale);
+    field("embedScaleName", a.embed_scale_name);
 }
 
 // How many more bytes the caller's memory can give now (the binding asks the WebAssembly heap's allocator). A model
@@ -173,6 +177,22 @@ void fields(OrderTaskArgs& a, Field&& field) {
 }
 // -> [ids int32 (count, length), targets int32 (count)].
 std::vector<Result> order_task(const OrderTaskArgs& args);
+
+// lookbackTask's options (src/core/model/task.hpp).
+struct LookbackTaskArgs {
+    double count = 0, length = 0;        // required: the JS layer passes what the caller gave
+    double back = 2;                     // the answer at position t is the word at t - back
+    double seed = 0;                     // an integer in 0 .. 2^53
+};
+template <class Field>
+void fields(LookbackTaskArgs& a, Field&& field) {
+    field("count", a.count);
+    field("length", a.length);
+    field("back", a.back);
+    field("seed", a.seed);
+}
+// -> [ids int32 (count, length), targets int32 (count, length): -1 for the first `back` positions].
+std::vector<Result> lookback_task(const LookbackTaskArgs& args);
 
 // The task's vocabulary: a token's id is its index.
 std::span<const std::string_view> task_words();

@@ -162,9 +162,9 @@ export function makeApi(core) {
 
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
-  const { createModel, orderTask, taskWords } = makeModelApi(core, run);
+  const { createModel, orderTask, lookbackTask, taskWords } = makeModelApi(core, run);
   return Object.freeze({
     version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
-    createModel, orderTask, taskWords,
+    createModel, orderTask, lookbackTask, taskWords,
   });
 }

@@ -1,18 +1,25 @@
-// The trainable model and the lesson's order task, over one instance of the WebAssembly module: createModel,
-// orderTask, taskWords. Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its
+// The trainable model and the lesson's tasks, over one instance of the WebAssembly module: createModel, orderTask,
+// lookbackTask, taskWords. Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its
 // tensors into the heap, runs one call of the core (src/core/model_calls.hpp, through src/bindings/model.cpp: the core
 // checks every value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
 //
 // A model lives in the module's heap until dispose(); the object createModel returns holds its handle. Nothing here
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
 // carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
-import { optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
+import { describe, optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
 
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);
 const optionalBoolean = optional(readBoolean);
 
-const MODEL_OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed'];
+const MODEL_OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'embedScale'];
+
+/** embedScale: a number or a string (the core checks which number or name). */
+function readEmbedScale(name, value) {
+  if (typeof value !== 'number' && typeof value !== 'string')
+    throw new TypeError(`${name} must be a number or 'sqrtWidth', got ${describe(value)}`);
+  return value;
+}
 
 /**
  * How each method of a model reads its arguments (JS kinds only, each read once; the core checks the rest): the
@@ -181,6 +188,7 @@ export function readModelOptions(options) {
     classes: readNumber('classes', o.classes),
     dtype: optionalString('dtype', o.dtype),
     seed: optionalNumber('seed', o.seed),
+    embedScale: optional(readEmbedScale)('embedScale', o.embedScale),
   };
 }
 
@@ -188,8 +196,10 @@ export function readModelOptions(options) {
 export function makeModelApi(core, run) {
   /** A new model: token embedding, positions, `layers` pre-norm transformer blocks, a readout; parameters from seed. */
   function createModel(options) {
-    const args = readModelOptions(options);
-    return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, args)));
+    const { embedScale, ...args } = readModelOptions(options);
+    // the binding takes embedScale as a number or as a name, in two fields
+    const scale = typeof embedScale === 'string' ? { embedScaleName: embedScale } : { embedScale };
+    return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, { ...args, ...scale })));
   }
 
   /** The lesson's task: count sentences of length tokens, target 1 when robot comes before person. */
@@ -207,8 +217,23 @@ export function makeModelApi(core, run) {
     });
   }
 
-  /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
+  /** The second task: count sentences of length random words; the target at position t is the word back places earlier. */
+  function lookbackTask(options) {
+    const o = readOptions('options', options, ['count', 'length', 'back', 'seed']);
+    const args = {
+      count: readNumber('count', o.count),
+      length: readNumber('length', o.length),
+      back: optionalNumber('back', o.back),
+      seed: optionalNumber('seed', o.seed),
+    };
+    return run((call) => {
+      const [ids, targets] = call.core(core.lookbackTask, args);
+      return { ids: call.output(ids), targets: call.output(targets) };
+    });
+  }
+
+  /** The tasks' vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   const taskWords = Object.freeze(core.taskWords());
 
-  return { createModel, orderTask, taskWords };
+  return { createModel, orderTask, lookbackTask, taskWords };
 }

@@ -151,6 +151,11 @@ export interface ModelOptionsBase<D extends FloatDType = 'float32'> {
   dtype?: D;
   /** An integer in 0 … 2^53 (default 0): the initial parameters; the same seed gives the same bits everywhere. */
   seed?: number;
+  /**
+   * What the token vectors are multiplied by before the positions are added (forward and backward): a positive
+   * number (default 1: as they are) or 'sqrtWidth' (√width, as in Attention Is All You Need, §3.4).
+   */
+  embedScale?: number | 'sqrtWidth';
 }
 
 /** A model with a learned table of positions: its rows, maxLength, are required. */
@@ -189,6 +194,7 @@ export interface ModelConfigBase<D extends FloatDType = FloatDType> {
   readonly classes: number;
   readonly dtype: D;
   readonly seed: number;
+  readonly embedScale: number | 'sqrtWidth';
 }
 
 /**
@@ -313,6 +319,24 @@ export interface OrderTask {
   targets: Tensor<'int32'>;
 }
 
+export interface LookbackTaskOptions {
+  /** How many sentences. */
+  count: number;
+  /** Words per sentence (more than back). */
+  length: number;
+  /** The answer at position t is the word at t − back (an integer ≥ 1, default 2). */
+  back?: number;
+  /** An integer in 0 … 2^53 (default 0): the same seed gives the same sentences everywhere. */
+  seed?: number;
+}
+
+export interface LookbackTask {
+  /** (count, length): ids into taskWords, each word drawn uniformly from all of them. */
+  ids: Tensor<'int32'>;
+  /** (count, length): the word back places earlier, ids[s, t − back]; −1 (ignored) for t < back. */
+  targets: Tensor<'int32'>;
+}
+
 export interface Seqorder {
   readonly version: string;
   /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
@@ -411,6 +435,11 @@ export interface Seqorder {
    * @throws {RangeError} when count or length is out of range (length at least 2; count even when mirrored)
    */
   orderTask(options: OrderTaskOptions): OrderTask;
+  /**
+   * The second task, where position itself is the answer: which word stands back places earlier? For a model with
+   * readout 'each' and classes taskWords.length.
+   */
+  lookbackTask(options: LookbackTaskOptions): LookbackTask;
   /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   readonly taskWords: readonly string[];
 }

@@ -131,6 +131,7 @@ inline Config fixture_config(const fixtures::Array& a) {
     c.causal = a.integer(6) != 0;
     c.readout = a.integer(7) == 0 ? Readout::mean : Readout::each;
     c.classes = a.integer(8);
+    c.embed_scale.factor = a.values.at(9);
     return c;
 }
 

@@ -65,6 +65,12 @@ TEST_CASE("model errors: every configuration rule names its argument", "[model][
                 c.width = 6;
             }),
             "width / heads must be even with positions: 'rotary'");
+    for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL})
+        invalid(with([&](Config& c) { c.embed_scale.factor = bad; }),
+                "embedScale must be a positive finite number or 'sqrtWidth', got " + seqorder::number_text(bad));
+    CHECK_THROWS_MATCHES(seqorder::model::embed_scale_from_name("sqrtD"), std::invalid_argument,
+                         Says("embedScale must be a positive finite number or 'sqrtWidth', got 'sqrtD'"));
+    CHECK(seqorder::model::embed_scale_from_name("sqrtWidth").sqrt_width);
     // valid edge cases
     CHECK_NOTHROW(Model<float>(with([](Config& c) {
         c.vocab = 1;
@@ -272,6 +278,24 @@ TEST_CASE("model errors: the order task's arguments", "[model][errors][task]") {
     CHECK_THROWS_MATCHES(order_task_into(ids, targets, 2, 6, 0, false), std::invalid_argument,
                          Says("ids must hold count * length = 12 values and targets 2, got 10 and 2"));
     CHECK(order_task(0, 5, 0, true).ids.shape() == Shape{0, 5});
+}
+
+TEST_CASE("model errors: the lookback task's arguments", "[model][errors][task]") {
+    using seqorder::model::lookback_task;
+    using seqorder::model::lookback_task_into;
+    CHECK_THROWS_MATCHES(lookback_task(-1, 5, 2, 0), std::invalid_argument, Says("count must be a non-negative"));
+    CHECK_THROWS_MATCHES(lookback_task(3, 5, 0, 0), std::invalid_argument,
+                         Says("back must be at least 1 (the word 1 place back, or more), got 0"));
+    CHECK_THROWS_MATCHES(lookback_task(3, 2, 2, 0), std::invalid_argument,
+                         Says("length must be greater than back = 2 (a sentence needs a word back places before its "
+                              "last), got 2"));
+    CHECK_THROWS_MATCHES(lookback_task(std::int64_t{1} << 20, std::int64_t{1} << 20, 2, 0), std::length_error,
+                         Says("ids of count * length = 1099511627776 tokens"));
+    CHECK_THROWS_MATCHES(lookback_task(0, (std::int64_t{1} << 53) - 1, 2, 0), std::length_error,
+                         Says("one sentence of length = 9007199254740991 tokens"));
+    std::vector<std::int32_t> ids(12), targets(10);
+    CHECK_THROWS_MATCHES(lookback_task_into(ids, targets, 2, 6, 1, 0), std::invalid_argument,
+                         Says("ids must hold count * length = 12 values and targets 12, got 12 and 10"));
 }
 
 }  // namespace

@@ -67,6 +67,21 @@ TEST_CASE("model fixture: order_task draws the numpy port's sentences", "[model]
     }
 }
 
+TEST_CASE("model fixture: lookback_task draws the numpy port's sentences", "[model][fixtures][task]") {
+    const fixtures::File& f = model_fixture();
+    const std::size_t cases = f.count("task/lookback", "args");
+    REQUIRE(cases == 3);
+    for (std::size_t i = 0; i < cases; ++i) {
+        const std::string prefix = "task/lookback/" + std::to_string(i);
+        const fixtures::Array& args = f[prefix + "/args"];
+        const auto batch = seqorder::model::lookback_task(args.integer(0), args.integer(1), args.integer(2),
+                                                          static_cast<std::uint64_t>(args.integer(3)));
+        INFO(prefix);
+        testing::check_identical<std::int32_t>("ids", batch.ids.data(), int_tensor(f[prefix + "/ids"]).data());
+        testing::check_identical<std::int32_t>("targets", batch.targets.data(), int_tensor(f[prefix + "/targets"]).data());
+    }
+}
+
 template <class T>
 void check_case(const std::string& prefix, Kernels kernels, double value_tolerance, double gradient_tolerance) {
     const fixtures::File& f = model_fixture();
@@ -94,7 +109,7 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
 
 TEST_CASE("model fixture: float64 logits, loss and every gradient match numpy within 1e-10", "[model][fixtures]") {
     const std::size_t cases = model_fixture().count("model", "config");
-    REQUIRE(cases == 4);
+    REQUIRE(cases == 6);  // the last two scale the token vectors (embedScale)
     for (std::size_t c = 0; c < cases; ++c) check_case<double>("model/" + std::to_string(c), Kernels::fast, 1e-10, 1e-10);
 }
 

@@ -31,8 +31,16 @@ struct Case {
     double ignored;  // fraction of targets set to -1
 };
 
+// A configuration whose token vectors are multiplied by `scale` (embedScale) or sqrt(width).
+Config scaled(Config c, double scale, bool sqrt_width = false) {
+    c.embed_scale = {.factor = scale, .sqrt_width = sqrt_width};
+    return c;
+}
+
 std::vector<Case> gradient_cases() {
     return {
+        {scaled(make_config(6, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2), 1, true), 3, 5, 0.0},
+        {scaled(make_config(5, 4, 1, 2, Positions::learned, true, Readout::each, 3), 2.5), 2, 6, 0.2},
         {make_config(5, 4, 1, 1, Positions::none, false, Readout::mean, 3), 3, 5, 0.0},
         {make_config(6, 8, 2, 2, Positions::sinusoidal, true, Readout::each, 3), 2, 5, 0.3},
         {make_config(7, 8, 2, 1, Positions::learned, false, Readout::each, 2), 2, 6, 0.2},

@@ -297,4 +297,42 @@ TEST_CASE("model: repeated calls of different shapes reuse scratch without chang
     for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(b.data()[i] == b2.data()[i]);
 }
 
+// ---- embedScale
+
+template <class T>
+void embed_scale_is_a_scaled_lookup(Positions positions) {
+    // a model whose token vectors are multiplied by s gives, bit for bit, the logits of a model with embedScale 1 whose
+    // embedding holds the products s e (rounded to T once, as the network rounds them)
+    for (const bool sqrt_width : {false, true}) {
+        Config c = make_config(9, 8, 2, 1, positions, false, Readout::each, 3);
+        c.embed_scale = {.factor = 2.75, .sqrt_width = sqrt_width};
+        INFO(describe(c) << (sqrt_width ? ", embedScale sqrtWidth" : ", embedScale 2.75"));
+        Model<T> scaled(c);
+        Config plain_config = c;
+        plain_config.embed_scale = {};
+        Model<T> plain(plain_config);
+        const auto s = static_cast<T>(sqrt_width ? std::sqrt(8.0) : 2.75);
+        const auto& embed = scaled.parameter("embed");
+        std::vector<T> products(scaled.values(embed).begin(), scaled.values(embed).end());
+        for (T& x : products) x = s * x;
+        const std::vector<ParameterUpdate<T>> updates{{"embed", embed.shape, products}};
+        plain.set_parameters(updates);
+        const auto ids = random_ids(3, 7, 9, 11);
+        const Tensor<T> a = scaled.forward(ids), b = plain.forward(ids);
+        for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(a.data()[i] == b.data()[i]);
+    }
+}
+
+TEST_CASE("model embedScale: the token vectors are scaled before the positions are added", "[model][properties]") {
+    for (Positions positions : kAllPositions) {
+        embed_scale_is_a_scaled_lookup<float>(positions);
+        embed_scale_is_a_scaled_lookup<double>(positions);
+    }
+    // 'sqrtWidth' is sqrt(width); the default, 1, leaves the token vectors as they are
+    Config c = make_config(9, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2);
+    CHECK(seqorder::model::embed_factor(c) == 1.0);
+    c.embed_scale.sqrt_width = true;
+    CHECK(seqorder::model::embed_factor(c) == std::sqrt(8.0));
+}
+
 }  // namespace

@@ -2,6 +2,7 @@
 // determinism, balance; and the accuracy score.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <string_view>
 #include <vector>
@@ -13,6 +14,7 @@ namespace {
 using seqorder::model::kPerson;
 using seqorder::model::kRobot;
 using seqorder::model::kTaskWords;
+using seqorder::model::lookback_task;
 using seqorder::model::order_task;
 using seqorder::model::score;
 
@@ -78,6 +80,33 @@ TEST_CASE("model task: score counts first-largest logits over counted targets", 
     CHECK(s.fraction() == 2.0 / 3.0);
     CHECK_THROWS_AS(score<float>(logits, targets, 3), std::invalid_argument);
     CHECK(score<double>({}, {}, 2).fraction() == 0.0);
+}
+
+TEST_CASE("model task: lookback's target at t is the word back places earlier, -1 before; words are uniform",
+          "[model][task]") {
+    for (std::int64_t back : {1, 2, 5}) {
+        for (std::int64_t length : {back + 1, std::int64_t{12}, std::int64_t{33}}) {
+            const auto batch = lookback_task(300, length, back, 9);
+            const auto T = static_cast<std::size_t>(length), k = static_cast<std::size_t>(back);
+            REQUIRE(batch.ids.shape() == seqorder::Shape{300, T});
+            REQUIRE(batch.targets.shape() == seqorder::Shape{300, T});
+            std::vector<std::int64_t> counts(16, 0);
+            for (std::size_t s = 0; s < 300; ++s)
+                for (std::size_t t = 0; t < T; ++t) {
+                    const std::int32_t id = batch.ids(s, t);
+                    REQUIRE(id >= 0);
+                    REQUIRE(id < 16);
+                    ++counts[static_cast<std::size_t>(id)];
+                    REQUIRE(batch.targets(s, t) == (t < k ? -1 : batch.ids(s, t - k)));
+                }
+            INFO("back " << back << ", length " << length);
+            const double expected = 300.0 * static_cast<double>(T) / 16;  // binomial, 5 standard deviations
+            for (std::int64_t c : counts) CHECK(std::abs(static_cast<double>(c) - expected) < 5 * std::sqrt(expected));
+        }
+    }
+    // the same seed, the same sentences; the words do not depend on back
+    CHECK(lookback_task(4, 9, 2, 3).ids.data()[17] == lookback_task(4, 9, 5, 3).ids.data()[17]);
+    CHECK(lookback_task(0, 5, 3, 1).ids.shape() == seqorder::Shape{0, 5});
 }
 
 }  // namespace

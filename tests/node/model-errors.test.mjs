@@ -1,5 +1,5 @@
 // Every rule of the model's API: createModel's options, the inputs of forward, loss, gradients, step and
-// attentionWeights, setParameters' tensors, orderTask's options. A wrong kind of argument is a TypeError, a wrong
+// attentionWeights, setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
 // value (or shape, or size) a RangeError, and the message names the argument. After every error the module still
 // works, the model is unchanged, and the heap holds what it held before.
 import { test, describe } from 'node:test';
@@ -11,7 +11,7 @@ import { ids as idsOf } from './helpers/model-helpers.mjs';
 const so = await loadSeqorder();
 const expectedCanary = so.positions(3, 4, { start: 2 }).data.slice();
 
-const OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed'];
+const OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'embedScale'];
 const VALID = { vocab: 7, width: 8, heads: 2, classes: 3 };
 
 // The models the calls are made on, each run once on inputs of the shapes below (a model keeps its scratch buffers
@@ -164,6 +164,22 @@ add('orderTask', 'seed a fraction', task({ count: 2, length: 4, seed: 0.5 }), Ra
 add('orderTask', 'seed a string', task({ count: 2, length: 4, seed: '1' }), TypeError, /^seed must be a number/);
 add('orderTask', 'mirrored 1', task({ count: 2, length: 4, mirrored: 1 }), TypeError, /^mirrored must be true or false/);
 add('orderTask', 'ids past the tensor limit', task({ count: 2 ** 20, length: 2 ** 10 }), RangeError, /^ids of count \* length = 1073741824 tokens would need more than the 1024 MiB a tensor may hold/);
+
+// ---- lookbackTask(options) ----
+const lookback = (options) => () => so.lookbackTask(options);
+for (const [label, options, Class, message] of badOptions(['count', 'length', 'back', 'seed']).filter(([l]) => l !== 'a differently-cased option'))
+  add('lookbackTask', `options ${label}`, lookback(options), Class, message);
+add('lookbackTask', 'no options', () => so.lookbackTask(), TypeError, /^count must be a number, got undefined/);
+for (const name of ['count', 'length', 'back'])
+  for (const [label, value, Class, message] of badNumbers(name).filter(([l]) => l !== 'negative' && (name !== 'back' || l !== 'missing')))
+    add('lookbackTask', `${name} ${label}`, lookback({ count: 4, length: 5, [name]: value }), Class, message);
+add('lookbackTask', 'count negative', lookback({ count: -2, length: 5 }), RangeError, /^count must be an integer at least 0, got -2/);
+add('lookbackTask', 'back 0', lookback({ count: 2, length: 5, back: 0 }), RangeError, /^back must be at least 1 \(the word 1 place back, or more\), got 0/);
+add('lookbackTask', 'length not past back', lookback({ count: 2, length: 3, back: 3 }), RangeError, /^length must be greater than back = 3 \(a sentence needs a word back places before its last\), got 3/);
+add('lookbackTask', 'the default back and length 2', lookback({ count: 2, length: 2 }), RangeError, /^length must be greater than back = 2/);
+add('lookbackTask', 'seed a fraction', lookback({ count: 2, length: 4, seed: 0.5 }), RangeError, /^seed must be an integer in 0 \.\. 2\^53, got 0\.5/);
+add('lookbackTask', 'ids past the tensor limit', lookback({ count: 2 ** 20, length: 2 ** 10 }), RangeError, /^ids of count \* length = 1073741824 tokens would need more than the 1024 MiB a tensor may hold/);
+add('lookbackTask', 'a sentence past the tensor limit', lookback({ count: 0, length: 2 ** 53 - 1 }), RangeError, /^one sentence of length = 9007199254740991 tokens/);
 
 function canary() {
   assert.deepEqual(so.positions(3, 4, { start: 2 }).data, expectedCanary, 'the module still works');

@@ -38,13 +38,43 @@ describe('createModel and its configuration', () => {
     const model = so.createModel({ vocab: 16, width: 32, classes: 2 });
     assert.deepEqual(model.config, {
       vocab: 16, width: 32, heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', classes: 2,
-      dtype: 'float32', seed: 0,
+      dtype: 'float32', seed: 0, embedScale: 1,
     });
     assert.ok(Object.isFrozen(model.config) && Object.isFrozen(model));
     const learned = so.createModel({ ...SMALL, causal: true, readout: 'each', dtype: 'float64', seed: 2 ** 53 });
-    assert.deepEqual(learned.config, { ...SMALL, causal: true, readout: 'each', dtype: 'float64', seed: 2 ** 53 });
+    assert.deepEqual(learned.config, { ...SMALL, causal: true, readout: 'each', dtype: 'float64', seed: 2 ** 53, embedScale: 1 });
     model.dispose();
     learned.dispose();
+  });
+
+  test('embedScale: a number or \'sqrtWidth\' (√width), kept in the configuration; the default 1 changes nothing', () => {
+    const ids = idsOf([[1, 4, 2, 9, 3], [0, 5, 5, 1, 7]]);
+    for (const dtype of ['float32', 'float64']) {
+      const options = { vocab: 10, width: 16, heads: 2, classes: 3, dtype, seed: 4 };
+      const plain = so.createModel(options);
+      const one = so.createModel({ ...options, embedScale: 1 });
+      const named = so.createModel({ ...options, embedScale: 'sqrtWidth' });
+      const numbered = so.createModel({ ...options, embedScale: Math.sqrt(16) });
+      assert.equal(named.config.embedScale, 'sqrtWidth');
+      assert.equal(numbered.config.embedScale, 4);
+      assert.deepEqual(so.createModel(named.config).config, named.config, 'createModel(config) keeps the name');
+      assert.deepEqual(one.forward(ids).data, plain.forward(ids).data);
+      assert.deepEqual(named.forward(ids).data, numbered.forward(ids).data, "'sqrtWidth' is √width");
+      assert.notDeepEqual(named.forward(ids).data, plain.forward(ids).data);
+      for (const m of [plain, one, named, numbered]) m.dispose();
+    }
+    const bad = [
+      [0, RangeError, /^embedScale must be a positive finite number or 'sqrtWidth', got 0/],
+      [-2, RangeError, /^embedScale must be a positive finite number or 'sqrtWidth', got -2/],
+      [NaN, RangeError, /^embedScale must be a positive finite number or 'sqrtWidth', got NaN/],
+      [Infinity, RangeError, /got Infinity/],
+      ['sqrtD', RangeError, /^embedScale must be a positive finite number or 'sqrtWidth', got 'sqrtD'/],
+      [true, TypeError, /^embedScale must be a number or 'sqrtWidth', got boolean true/],
+      [null, TypeError, /^embedScale must be a number or 'sqrtWidth', got null/],
+      [[2], TypeError, /^embedScale must be a number or 'sqrtWidth', got an array/],
+    ];
+    for (const [value, Class, message] of bad)
+      assert.throws(() => so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: value }), { name: Class.name, message }, String(value));
   });
 
   test('parameters: the documented names, in order, with their shapes and the model\'s dtype', () => {
@@ -337,6 +367,26 @@ describe('the order task', () => {
       assert.equal(targets.data[s + 1], 1 - targets.data[s]);
     }
     assert.deepEqual(so.orderTask({ count: 2, length: 2 }), so.orderTask({ count: 2, length: 2, seed: 0, mirrored: false }));
+  });
+
+  test('lookbackTask draws what the fixture script\'s port of it draws: the target at t is the word back places earlier', () => {
+    const count = countCases(fixtures, 'task/lookback', 'args');
+    assert.ok(count >= 3);
+    for (let i = 0; i < count; i++) {
+      const [n, length, back, seed] = fixtures.get(`task/lookback/${i}/args`).values;
+      const task = so.lookbackTask({ count: n, length, back, seed });
+      assert.deepEqual(task.ids, { data: Int32Array.from(fixtures.get(`task/lookback/${i}/ids`).values), shape: [n, length], dtype: 'int32' });
+      assert.deepEqual(task.targets, { data: Int32Array.from(fixtures.get(`task/lookback/${i}/targets`).values), shape: [n, length], dtype: 'int32' });
+    }
+    const { ids, targets } = so.lookbackTask({ count: 5, length: 9, seed: 4 });  // back 2 by default
+    for (let s = 0; s < 5; s++)
+      for (let t = 0; t < 9; t++) assert.equal(targets.data[9 * s + t], t < 2 ? -1 : ids.data[9 * s + t - 2]);
+    assert.deepEqual(so.lookbackTask({ count: 3, length: 6 }), so.lookbackTask({ count: 3, length: 6, back: 2, seed: 0 }));
+    assert.deepEqual(so.lookbackTask({ count: 0, length: 6 }).targets.shape, [0, 6]);
+    // a model with readout 'each' and one class per word takes it as it comes
+    const model = so.createModel({ vocab: so.taskWords.length, width: 16, heads: 2, readout: 'each', classes: so.taskWords.length });
+    assert.ok(Number.isFinite(model.step(ids, targets, { lr: 3e-3 })));
+    model.dispose();
   });
 
   test('trained in node: sinusoidal positions learn it (>= 95% at trained lengths), no positions score exactly 50% on mirrored pairs', (t) => {

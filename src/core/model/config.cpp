@@ -47,6 +47,9 @@ void check_config(const Config& c, std::size_t element_bytes) {
             "width / heads must be even with positions: 'rotary' (each head rotates coordinate pairs), got width " +
                 str(c.width) + " and heads " + str(c.heads));
 
+    require(c.embed_scale.sqrt_width || (std::isfinite(c.embed_scale.factor) && c.embed_scale.factor > 0),
+            "embedScale must be a positive finite number or 'sqrtWidth', got " + number_text(c.embed_scale.factor));
+
     // Sizes: a model keeps four values per parameter (its value, its gradient and Adam's two moments), each set in
     // one buffer: all of them within the core's tensor limit.
     const std::int64_t most = max_elements(element_bytes) / 4;
@@ -60,26 +63,33 @@ void check_config(const Config& c, std::size_t element_bytes) {
                                 "-byte values per parameter: its value, its gradient and Adam's two moments)");
 }
 
+double embed_factor(const Config& c) {
+    return c.embed_scale.sqrt_width ? std::sqrt(static_cast<double>(c.width)) : c.embed_scale.factor;
+}
+
+EmbedScale embed_scale_from_name(std::string_view name) {
+    if (name == "sqrtWidth") return {.factor = 1, .sqrt_width = true};
+    throw std::invalid_argument("embedScale must be a positive finite number or 'sqrtWidth', got " + quoted(std::string(name)));
+}
+
 Positions positions_from_name(std::string_view name) {
     if (name == "none") return Positions::none;
     if (name == "sinusoidal") return Positions::sinusoidal;
     if (name == "learned") return Positions::learned;
     if (name == "rotary") return Positions::rotary;
-    throw std::invalid_argument("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got '" +
-                                std::string(name) + "'");
+    throw std::invalid_argument("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got " + quoted(std::string(name)));
 }
 
 Readout readout_from_name(std::string_view name) {
     if (name == "mean") return Readout::mean;
     if (name == "each") return Readout::each;
-    throw std::invalid_argument("readout must be 'mean' (one prediction per sequence) or 'each' (one per position), got '" +
-                                std::string(name) + "'");
+    throw std::invalid_argument("readout must be 'mean' (one prediction per sequence) or 'each' (one per position), got " + quoted(std::string(name)));
 }
 
 DType dtype_from_name(std::string_view name) {
     if (name == "float32") return DType::float32;
     if (name == "float64") return DType::float64;
-    throw std::invalid_argument("dtype must be 'float32' or 'float64', got '" + std::string(name) + "'");
+    throw std::invalid_argument("dtype must be 'float32' or 'float64', got " + quoted(std::string(name)));
 }
 
 std::string_view name_of(Positions positions) {

@@ -1,7 +1,7 @@
 // The configuration of a small trainable transformer, and the rules a configuration must follow.
 //
 // Every rule's message names the argument as the JS API spells it (vocab, width, heads, layers, positions, maxLength,
-// causal, readout, classes, dtype, seed), so the binding can pass it on unchanged.
+// causal, readout, classes, dtype, seed, embedScale), so the binding can pass it on unchanged.
 #pragma once
 
 #include <cstdint>
@@ -27,6 +27,14 @@ enum class Readout {
 
 enum class DType { float32, float64 };
 
+// What the token vectors are multiplied by before the positions are added: a number, or sqrt(width), as Vaswani et al.
+// (2017, section 3.4) do, so that a token vector (entries of about 0.02 sqrt(D) then) and a sinusoidal position vector
+// (norm sqrt(D / 2)) meet at comparable scales.
+struct EmbedScale {
+    double factor = 1;         // used unless sqrt_width
+    bool sqrt_width = false;   // 'sqrtWidth'
+};
+
 struct Config {
     std::int64_t vocab = 16;   // V: token ids are 0 .. V-1
     std::int64_t width = 32;   // D: the model width
@@ -38,7 +46,12 @@ struct Config {
     Readout readout = Readout::mean;
     std::int64_t classes = 2;  // C: targets are 0 .. C-1 (or -1, ignored)
     std::uint64_t seed = 0;    // initial parameters (init.hpp)
+    EmbedScale embed_scale;    // 1: the token vectors as they are
 };
+
+// The number the token vectors are multiplied by: sqrt(width) (in float64, then rounded to the model's type by the
+// network), or embed_scale.factor.
+double embed_factor(const Config& config);
 
 inline constexpr std::int64_t kMaxLayers = 4;
 // ids and targets are int32, so vocab and classes stay below 2^31.
@@ -47,7 +60,8 @@ inline constexpr std::int64_t kMaxVocab = std::int64_t{1} << 31;
 // Throws std::invalid_argument naming the argument and the rule:
 //   vocab >= 1 (and < 2^31); width >= 1; heads >= 1 dividing width; layers 1..4; classes >= 1 (and < 2^31);
 //   maxLength >= 1 with learned positions and unset otherwise; width even for sinusoidal positions (sine-cosine
-//   pairs); width / heads even for rotary positions (each head rotates coordinate pairs).
+//   pairs); width / heads even for rotary positions (each head rotates coordinate pairs); embedScale's factor a
+//   positive finite number.
 // Throws std::length_error when the model's four values per parameter (value, gradient, Adam's two moments) would
 // pass kMaxTensorBytes (tensor.hpp) with elements of element_bytes bytes.
 void check_config(const Config& config, std::size_t element_bytes);
@@ -59,6 +73,9 @@ DType dtype_from_name(std::string_view name);
 std::string_view name_of(Positions positions);
 std::string_view name_of(Readout readout);
 std::string_view name_of(DType dtype);
+
+// An embedScale given as a name: 'sqrtWidth', else std::invalid_argument naming embedScale.
+EmbedScale embed_scale_from_name(std::string_view name);
 
 // A seed given as a JS number: an integer in 0 .. 2^53 (every such integer is exact in a double), else
 // std::invalid_argument naming seed.

@@ -82,8 +82,8 @@ template <class T>
 const ParameterInfo& Model<T>::parameter(std::string_view name) const {
     const auto it = std::find_if(layout_.begin(), layout_.end(), [&](const ParameterInfo& p) { return p.name == name; });
     if (it == layout_.end())
-        throw std::invalid_argument("the model has no parameter named '" + std::string(name) +
-                                    "' (parameters() lists them: 'embed', 'layers.0.attention.wq', ...)");
+        throw std::invalid_argument("the model has no parameter named " + quoted(std::string(name)) +
+                                    " (parameters() lists them: 'embed', 'layers.0.attention.wq', ...)");
     return *it;
 }
 

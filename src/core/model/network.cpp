@@ -241,7 +241,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
     const F* table = c.positions == Positions::sinusoidal ? a.table.data()
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
-    input_forward<F>(a.x.data(), ids, p.embed, table, d.B, d.T, d.D);
+    input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D);
     for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels);
     const F* last = a.x.data() + d.L * d.N * d.D;
     layernorm_forward<F>(a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N, d.D);
@@ -270,7 +270,7 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     layernorm_backward<F>(a.d_x.data(), g.norm_gain, g.norm_bias, dlnf, last, p.norm_gain, a.lnf_mean.data(),
                           a.lnf_rstd.data(), d.N, d.D);
     for (std::size_t l = d.L; l-- > 0;) block_backward<F>(a, c, p.layers[l], g.layers[l], d, l, kernels);
-    input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, d.B, d.T, d.D, d.V);
+    input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
     if (g.positions) {
         // the learned table's rows past T took no part: their gradient is 0
         const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));

@@ -1,7 +1,8 @@
 // The whole network, forward and backward, for ids of shape (B, T) whose values and sizes have been checked: the
 // steps of steps.hpp (or, in float32, the fast kernels of steps_fast.hpp) in the order of the architecture.
 //
-//   x = embed[ids] + p                          p: the sinusoidal table's rows, or the learned table's, or nothing
+//   x = s embed[ids] + p                        s: embedScale (1, or sqrt(D)); p: the sinusoidal table's rows, or the
+//                                               learned table's, or nothing
 //   each layer:  x = x + Wo . attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv)    per head, causal?
 //                x = x + relu(LN2(x) W1 + b1) W2 + b2
 //   logits = (mean over t of LN(x)) Wr + br   (B, C)     readout 'mean'

@@ -12,26 +12,29 @@
 namespace seqorder::model {
 
 template <class F>
-void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, std::size_t B, std::size_t T,
-                   std::size_t D) {
+void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, F scale, std::size_t B,
+                   std::size_t T, std::size_t D) {
     // out: (B, T, D), embed: (V, D), table: (T, D) or null
     for (std::size_t b = 0; b < B; ++b) {
         for (std::size_t t = 0; t < T; ++t) {
             F* o = out + (b * T + t) * D;
             const F* e = embed + static_cast<std::size_t>(ids[b * T + t]) * D;
-            for (std::size_t d = 0; d < D; ++d) o[d] = table ? e[d] + table[t * D + d] : e[d];
+            for (std::size_t d = 0; d < D; ++d) {
+                const F token = scale == F{1} ? e[d] : scale * e[d];
+                o[d] = table ? token + table[t * D + d] : token;
+            }
         }
     }
 }
 
 template <class F>
-void input_backward(F* dembed, F* dtable, const F* dout, const std::int32_t* ids, std::size_t B, std::size_t T,
-                    std::size_t D, std::size_t V) {
+void input_backward(F* dembed, F* dtable, const F* dout, const std::int32_t* ids, F scale, std::size_t B,
+                    std::size_t T, std::size_t D, std::size_t V) {
     // dembed: (V, D), dtable: (T, D) or null, dout: (B, T, D)
     std::fill(dembed, dembed + V * D, F{0});
     for (std::size_t n = 0; n < B * T; ++n) {
         F* de = dembed + static_cast<std::size_t>(ids[n]) * D;
-        for (std::size_t d = 0; d < D; ++d) de[d] += dout[n * D + d];
+        for (std::size_t d = 0; d < D; ++d) de[d] += scale == F{1} ? dout[n * D + d] : scale * dout[n * D + d];
     }
     if (!dtable) return;
     std::fill(dtable, dtable + T * D, F{0});
@@ -290,8 +293,9 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
 
 // NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
-    template void input_forward<F>(F*, const std::int32_t*, const F*, const F*, std::size_t, std::size_t, std::size_t); \
-    template void input_backward<F>(F*, F*, const F*, const std::int32_t*, std::size_t, std::size_t, std::size_t,      \
+    template void input_forward<F>(F*, const std::int32_t*, const F*, const F*, F, std::size_t, std::size_t,         \
+                                   std::size_t);                                                                     \
+    template void input_backward<F>(F*, F*, const F*, const std::int32_t*, F, std::size_t, std::size_t, std::size_t,   \
                                     std::size_t);                                                                    \
     template void layernorm_forward<F>(F*, F*, F*, const F*, const F*, const F*, std::size_t, std::size_t);           \
     template void layernorm_backward<F>(F*, F*, F*, const F*, const F*, const F*, const F*, const F*, std::size_t,    \

@@ -13,16 +13,17 @@ namespace seqorder::model {
 
 inline constexpr double kLayerNormEps = 1e-5;
 
-// out (B, T, D) = embed[ids[b, t]] + table[t]; table (T, D), the first T rows of a positions table, or null.
+// out (B, T, D) = scale embed[ids[b, t]] + table[t]; table (T, D), the first T rows of a positions table, or null.
+// (scale 1: embed[ids[b, t]] as it is, no multiplication.)
 template <class F>
-void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, std::size_t B, std::size_t T,
-                   std::size_t D);
+void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, F scale, std::size_t B,
+                   std::size_t T, std::size_t D);
 
-// dembed (V, D) = sum of dout's rows over the tokens with each id, in order of the tokens.
+// dembed (V, D) = sum of scale dout's rows over the tokens with each id, in order of the tokens (scale 1: dout's).
 // dtable (T, D), when not null: sum over b of dout[b, t], in order of b.
 template <class F>
-void input_backward(F* dembed, F* dtable, const F* dout, const std::int32_t* ids, std::size_t B, std::size_t T,
-                    std::size_t D, std::size_t V);
+void input_backward(F* dembed, F* dtable, const F* dout, const std::int32_t* ids, F scale, std::size_t B,
+                    std::size_t T, std::size_t D, std::size_t V);
 
 // out (N, D) = (inp - mean) * rstd * gain + bias for each row, with mean and rstd = 1 / sqrt(variance + 1e-5) of
 // the row (the variance divided by D), kept in mean (N) and rstd (N) for the backward pass.

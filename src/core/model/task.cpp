@@ -19,6 +19,22 @@ std::vector<std::int32_t> filler_ids() {
     return fillers;
 }
 
+// count sentences of length tokens within the tensor limit, and one sentence whatever the count (an empty batch of
+// impossible sentences is refused too). Returns count * length.
+std::size_t check_sentences(std::int64_t count, std::int64_t length) {
+    checked_count({length}, sizeof(std::int32_t), "one sentence of length = " + std::to_string(length) + " tokens");
+    return checked_count({count, length}, sizeof(std::int32_t), "ids of count * length = " +
+                         std::to_string(saturating_mul(count, length)) + " tokens");
+}
+
+// The two spans of a task's result, of n and targets values.
+void check_spans(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::size_t n, std::size_t targets_n) {
+    if (ids.size() != n || targets.size() != targets_n)
+        throw std::invalid_argument("ids must hold count * length = " + std::to_string(n) + " values and targets " +
+                                    std::to_string(targets_n) + ", got " + std::to_string(ids.size()) + " and " +
+                                    std::to_string(targets.size()));
+}
+
 }  // namespace
 
 std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirrored) {
@@ -29,19 +45,13 @@ std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirro
     if (length < 2)
         throw std::invalid_argument("length must be at least 2 (a sentence holds robot and person), got " +
                                     std::to_string(length));
-    // one sentence within the limit, whatever the count: an empty batch of impossible sentences is refused too
-    checked_count({length}, sizeof(std::int32_t), "one sentence of length = " + std::to_string(length) + " tokens");
-    return checked_count({count, length}, sizeof(std::int32_t), "ids of count * length = " +
-                         std::to_string(saturating_mul(count, length)) + " tokens");
+    return check_sentences(count, length);
 }
 
 void order_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
                      std::int64_t length, std::uint64_t seed, bool mirrored) {
     const std::size_t n = check_order_task(count, length, mirrored);
-    if (ids.size() != n || targets.size() != static_cast<std::size_t>(count))
-        throw std::invalid_argument("ids must hold count * length = " + std::to_string(n) + " values and targets " +
-                                    std::to_string(count) + ", got " + std::to_string(ids.size()) + " and " +
-                                    std::to_string(targets.size()));
+    check_spans(ids, targets, n, static_cast<std::size_t>(count));
     const std::vector<std::int32_t> fillers = filler_ids();
     const auto T = static_cast<std::size_t>(length);
     SplitMix64 generator(seed);
@@ -69,6 +79,35 @@ TaskBatch order_task(std::int64_t count, std::int64_t length, std::uint64_t seed
     TaskBatch batch{Tensor<std::int32_t>({static_cast<std::size_t>(count), static_cast<std::size_t>(length)}, "ids"),
                     Tensor<std::int32_t>({static_cast<std::size_t>(count)}, "targets")};
     order_task_into(batch.ids.data(), batch.targets.data(), count, length, seed, mirrored);
+    return batch;
+}
+
+std::size_t check_lookback_task(std::int64_t count, std::int64_t length, std::int64_t back) {
+    if (count < 0) throw std::invalid_argument("count must be a non-negative integer, got " + std::to_string(count));
+    if (back < 1) throw std::invalid_argument("back must be at least 1 (the word 1 place back, or more), got " +
+                                              std::to_string(back));
+    if (length <= back)
+        throw std::invalid_argument("length must be greater than back = " + std::to_string(back) +
+                                    " (a sentence needs a word back places before its last), got " +
+                                    std::to_string(length));
+    return check_sentences(count, length);
+}
+
+void lookback_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                        std::int64_t length, std::int64_t back, std::uint64_t seed) {
+    const std::size_t n = check_lookback_task(count, length, back);
+    check_spans(ids, targets, n, n);
+    const auto T = static_cast<std::size_t>(length), k = static_cast<std::size_t>(back);
+    SplitMix64 generator(seed);
+    for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>(generator.uniform_below(kTaskWords.size()));
+    for (std::size_t i = 0; i < n; ++i) targets[i] = i % T < k ? -1 : ids[i - k];
+}
+
+TaskBatch lookback_task(std::int64_t count, std::int64_t length, std::int64_t back, std::uint64_t seed) {
+    check_lookback_task(count, length, back);
+    const Shape shape{static_cast<std::size_t>(count), static_cast<std::size_t>(length)};
+    TaskBatch batch{Tensor<std::int32_t>(shape, "ids"), Tensor<std::int32_t>(shape, "targets")};
+    lookback_task_into(batch.ids.data(), batch.targets.data(), count, length, back, seed);
     return batch;
 }
 

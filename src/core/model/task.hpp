@@ -1,5 +1,6 @@
-// The lesson's task: does robot come before person? Seeded sentences over a small vocabulary of the lesson's words,
-// and the accuracy of a model's predictions on them.
+// The lesson's tasks, seeded sentences over a small vocabulary of the lesson's words: 'order' (does robot come before
+// person?, one answer per sentence) and 'lookback' (which word stands k places back?, one answer per position); and
+// the accuracy of a model's predictions on them.
 #pragma once
 
 #include <array>
@@ -38,9 +39,25 @@ std::size_t check_order_task(std::int64_t count, std::int64_t length, bool mirro
 
 struct TaskBatch {
     Tensor<std::int32_t> ids;      // (count, length)
-    Tensor<std::int32_t> targets;  // (count)
+    Tensor<std::int32_t> targets;  // (count) for 'order', (count, length) for 'lookback'
 };
 TaskBatch order_task(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored);
+
+// 'lookback': count sentences of `length` words, each drawn uniformly from the whole vocabulary (uniform_below(16),
+// word after word, sentence after sentence, from one SplitMix64 stream seeded with `seed`); the target at position t
+// is the word `back` places earlier, ids[s, t - back], and -1 (ignored) for t < back. Position itself is the answer:
+// a model must know where t - back is, whatever the words.
+// ids and targets: (count, length). Throws as check_lookback_task does, and std::invalid_argument unless both spans
+// hold exactly count * length values.
+void lookback_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                        std::int64_t length, std::int64_t back, std::uint64_t seed);
+
+// The rules of lookback_task's arguments, checked before anything is drawn: std::invalid_argument unless count >= 0,
+// back >= 1 and length > back (every sentence has a word back places before its last); std::length_error when one
+// sentence, or the ids, pass kMaxTensorBytes. Returns count * length.
+std::size_t check_lookback_task(std::int64_t count, std::int64_t length, std::int64_t back);
+
+TaskBatch lookback_task(std::int64_t count, std::int64_t length, std::int64_t back, std::uint64_t seed);
 
 // How many of the counted rows a model gets right: logits (rows, classes), targets (rows), -1 not counted; a row's
 // prediction is its first largest logit.

@@ -12,13 +12,14 @@ const READOUTS = ['mean', 'each'];
 
 /**
  * The float64 model of fixture case `get` (name -> array of tests/fixtures/model.txt's case): its configuration
- * ([vocab, width, heads, layers, positions, maxLength (0: unset), causal, readout, classes]) and its parameters.
+ * ([vocab, width, heads, layers, positions, maxLength (0: unset), causal, readout, classes, embedScale]) and its
+ * parameters.
  */
 export function modelFromFixture(so, get) {
-  const [vocab, width, heads, layers, positions, maxLength, causal, readout, classes] = get('config').values;
+  const [vocab, width, heads, layers, positions, maxLength, causal, readout, classes, embedScale] = get('config').values;
   const model = so.createModel({
     vocab, width, heads, layers, positions: POSITIONS[positions], maxLength: maxLength || undefined, causal: causal === 1,
-    readout: READOUTS[readout], classes, dtype: 'float64',
+    readout: READOUTS[readout], classes, dtype: 'float64', embedScale,
   });
   model.setParameters(Object.fromEntries(Object.keys(model.parameters()).map((name) => {
     const { values, shape } = get(`param/${name}`);
