@@ -129,6 +129,7 @@ private:
     void read(const char* key, double& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::optional<double>& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::string& to) const { if (const Field* f = find(key)) to = f->text; }
+    void read(const char* key, std::optional<std::string>& to) const { if (const Field* f = find(key)) to = f->text; }
     void read(const char* key, bool& to) const { if (const Field* f = find(key)) to = f->flag; }
     void read(const char* key, calls::TensorArg& to) const {
         const Field* f = find(key);
