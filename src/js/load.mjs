@@ -8,7 +8,7 @@ import createCore from './seqorder_core.mjs';
 import { makeApi } from './api.mjs';
 import { bindCalls } from './binding.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
-import { isNode, nodeModule } from './env.mjs';
+import { isNode, nodeModule, resolveUrl } from './env.mjs';
 
 /** The module file of each build. */
 const FILES = { simd128: 'seqorder_core.wasm', relaxed: 'seqorder_core_relaxed.wasm' };
@@ -68,18 +68,6 @@ export function kernelUrl(build, url) {
 /** Fetches and compiles a module, with loadSeqorder's errors: for the kernel module (kernelUrl). */
 export async function compileModule(url) {
   return compile(await fetchBytes(url), url);
-}
-
-/** options.wasmUrl as a URL: relative strings are resolved against the page (browsers) or the working folder (node). */
-async function resolveWasmUrl(wasmUrl) {
-  let base;
-  if (isNode) base = (await nodeModule('url')).pathToFileURL(`${process.cwd()}/`);
-  else base = globalThis.document?.baseURI ?? globalThis.location?.href;
-  try {
-    return new URL(wasmUrl, base);
-  } catch (cause) {
-    throw new RangeError(`options.wasmUrl must be a URL or a path, got ${JSON.stringify(String(wasmUrl))}`, { cause });
-  }
 }
 
 /** The module's bytes at `url`: fetched, or read from disk for a file: URL under node (whose fetch cannot read files). */
@@ -170,7 +158,7 @@ export async function compileSeqorder(options) {
   const build = simd === 'relaxed' && relaxedSimdSupported() ? 'relaxed' : 'simd128';
   let url;
   if (wasmUrl !== undefined) {
-    url = await resolveWasmUrl(wasmUrl);
+    url = await resolveUrl('options.wasmUrl', wasmUrl);
     if (url.pathname.endsWith('/')) url = new URL(FILES[build], url);
     else if (simd === 'relaxed')
       throw new RangeError(`options.simd: 'relaxed' chooses the module itself: options.wasmUrl must then be the folder of both modules (ending in '/'), got ${url}`);

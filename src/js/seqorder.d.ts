@@ -493,6 +493,18 @@ export interface PoolOptions extends LoadOptions {
    * false: never (the pool copies slabs to its workers); default: wherever it can be had. Same results either way.
    */
   sharedMemory?: boolean;
+  /**
+   * Where the pool's worker script is, when it is not the package's own (pool/seqorder/pool-worker.mjs beside the
+   * package's JS, which Vite and webpack bundle by themselves): the URL of pool-worker.mjs (with the package's modules
+   * it imports beside it), or of a bundle of it. Relative URLs are resolved against the page's (or worker's) URL; in
+   * node it must be a file (a path, relative to the working folder, or a file: URL). A script on another origin than
+   * the page's (a CDN) is started through a same-origin Blob: it must then be served with CORS, and a
+   * Content-Security-Policy must allow workers from blob: and from that origin (worker-src); a same-origin copy given
+   * here needs neither.
+   * @example
+   * const pool = await loadSeqorderPool({ workerUrl: '/static/seqorder/pool/seqorder/pool-worker.mjs' });
+   */
+  workerUrl?: string | URL;
 }
 
 export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
@@ -654,9 +666,9 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
  * const y = await pool.attention(x, x, x);
  * await pool.close();
  * @throws {TypeError | RangeError} (a rejection) when an option has the wrong kind or value (workers an integer
- *         1 … 256)
- * @throws {Error} (a rejection) as loadSeqorder, when a worker cannot start, or when sharedMemory: true cannot be had
- *         (the message says why)
+ *         1 … 256; workerUrl a string or URL, a file in node)
+ * @throws {Error} (a rejection) as loadSeqorder, when a worker cannot start (the message names its script and the
+ *         workerUrl option), or when sharedMemory: true cannot be had (the message says why)
  */
 export function loadSeqorderPool(options?: PoolOptions): Promise<SeqorderPool>;
 

@@ -315,7 +315,7 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await assert.rejects(loadSeqorderPool({ workers: 0 }), { name: 'RangeError', message: /^options\.workers must be an integer between 1 and 256, got 0/ });
     await assert.rejects(loadSeqorderPool({ workers: 1.5 }), { name: 'RangeError', message: /^options\.workers must be an integer/ });
     await assert.rejects(loadSeqorderPool({ workers: '2' }), { name: 'TypeError', message: /^options\.workers must be a number/ });
-    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, simd, wasmUrl, wasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary\)/ });
     await assert.rejects(loadSeqorderPool({ sharedMemory: 1 }), { name: 'TypeError', message: /^options\.sharedMemory must be true or false, got number 1/ });
     const bytes = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
     await assert.rejects(loadSeqorderPool({ wasmBinary: bytes, sharedMemory: true }), { name: 'Error', message: /^seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the kernel module is found beside the main module, which came as bytes/ });
@@ -324,6 +324,15 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await byBytes.close();
     await assert.rejects(loadSeqorderPool({ simd: 'avx' }), { name: 'RangeError', message: /^options\.simd must be one of/ });
     await assert.rejects(loadSeqorderPool({ wasmUrl: 'nowhere/seqorder_core.wasm' }), /could not be loaded from file:.*nowhere/);
+    // workerUrl: a string or URL, a file in node; a script that is not there names itself and the option
+    await assert.rejects(loadSeqorderPool({ workerUrl: 5 }), { name: 'TypeError', message: /^options\.workerUrl must be a string or a URL/ });
+    await assert.rejects(loadSeqorderPool({ workerUrl: 'https://cdn.example/pool-worker.mjs' }), { name: 'RangeError', message: /^options\.workerUrl must be a file in node \(a path, or a file: URL\), got https:\/\/cdn\.example\/pool-worker\.mjs/ });
+    await assert.rejects(loadSeqorderPool({ workerUrl: 'nowhere/pool-worker.mjs', workers: 1 }),
+      { name: 'Error', message: /^seqorder pool: its workers could not start from file:\/\/.*\/nowhere\/pool-worker\.mjs \(worker 0 stopped: .*\)\. Serve the package's pool\/seqorder\/pool-worker\.mjs there .*loadSeqorderPool\(\{ workerUrl/ });
+    const given = await loadSeqorderPool({ workerUrl: pathToFileURL(path.join(lib, 'pool', 'seqorder', 'pool-worker.mjs')), workers: 1 });
+    const x = uniformTensor([300, 32], 'float32', 5);
+    assert.deepEqual((await given.attention(x, x, x)).data, so.attention(x, x, x).data, 'a pool of the worker script given');
+    await given.close();
   });
 
   test('the pool reports what it runs', () => {

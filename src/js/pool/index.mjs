@@ -13,9 +13,10 @@ import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions
 import { isNode, nodeModule } from '../env.mjs';
 import { compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
 import { modelMaker } from './model.mjs';
-import { startWorkers } from './protocol.mjs';
+import { startWorkers, workerFailed } from './protocol.mjs';
 import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
 import { callsOf, cutRows } from './split.mjs';
+import { readWorkerUrl, workerStarter } from './start.mjs';
 
 const MAX_WORKERS = 256;
 
@@ -31,30 +32,6 @@ async function availableCores() {
     return os.availableParallelism?.() ?? os.cpus().length;
   }
   return globalThis.navigator?.hardwareConcurrency || 1;
-}
-
-/**
- * A function that starts one worker. The browser's is written the way bundlers look for it: Vite and webpack build
- * `new Worker(new URL(…, import.meta.url), { type: 'module' })` into a worker of their bundle. Its path,
- * 'seqorder/pool-worker.mjs', works as the .wasm files' do (see packagedUrl in ../load.mjs): it is the folder seqorder/
- * beside this file, and also the package's name with the file among its exports, which is what Vite's dev server
- * resolves from its pre-bundled copy of this file (where the relative path leads nowhere; a path that starts with '.'
- * would lead nowhere there either, hence the folder). node's is the same file, through an expression bundlers leave
- * alone (they would otherwise bundle it, or warn about it, for nothing).
- */
-async function workerStarter() {
-  if (isNode) {
-    const { Worker } = await nodeModule('worker_threads');
-    const here = import.meta.url;
-    const file = new URL('seqorder/pool-worker.mjs', here);
-    // node's flags carry over to the workers, but for --input-type, which only applies to a main script given as a
-    // string and stops a worker from starting. (Listing flags for a worker is only done then: V8's, such as
-    // --experimental-wasm-relaxed-simd, are refused in such a list, though they apply to workers without one.)
-    const flags = process.execArgv.filter((flag) => !flag.startsWith('--input-type'));
-    const options = flags.length < process.execArgv.length ? { execArgv: flags } : {};
-    return () => new Worker(file, options);
-  }
-  return () => new Worker(new URL('seqorder/pool-worker.mjs', import.meta.url), { type: 'module' });
 }
 
 /**
@@ -221,16 +198,18 @@ async function sharedMemoryFor(asked, core, url, count) {
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary: as loadSeqorder's (the module is fetched and compiled
  * once, here, and the compiled module sent to the workers). sharedMemory: whether the workers share one memory for
- * attention (sharedMemoryFor): the default is to, where the engine allows it.
+ * attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl: where the worker script is,
+ * when not beside this file (start.mjs).
  */
 export async function loadSeqorderPool(options) {
-  const { workers: asked, sharedMemory: sharing, ...load } = readOptions('options', options, ['workers', 'sharedMemory', 'simd', 'wasmUrl', 'wasmBinary']);
+  const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options, ['workers', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary']);
   if (asked !== undefined) {
     readNumber('options.workers', asked);
     if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
       throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
   }
   optional(readBoolean)('options.sharedMemory', sharing);
+  const script = await readWorkerUrl(workerUrl);
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
@@ -238,11 +217,20 @@ export async function loadSeqorderPool(options) {
   const spares = spareBuffers();
   const shared = await sharedMemoryFor(sharing, core, url, count);
   const kernelName = shared ? core.attentionKernel() : null;  // the probe's choice, for the kernel module's calls
-  const workers = await startWorkers({
-    count,
-    start: await workerStarter(),
-    first: (index) => ({ op: 'load', args: { module: compiled, url: url?.href, shared: shared?.stackOf(index) } }),
-  });
+  const starter = await workerStarter(script);
+  let workers;
+  try {
+    workers = await startWorkers({
+      count,
+      start: starter.start,
+      first: (index) => ({ op: 'load', args: { module: compiled, url: url?.href, shared: shared?.stackOf(index) } }),
+    });
+  } catch (error) {
+    starter.release();
+    if (!workerFailed(error)) throw error;
+    const reason = /^seqorder pool: (.*?)\. The calls/.exec(error.message)?.[1] ?? error.message;
+    throw new Error(`seqorder pool: its workers could not start from ${starter.script} (${reason}). ${starter.fix}`, { cause: error });
+  }
 
   /**
    * so.attention on the pool: a promise of what so.attention returns (the same bits), rejected with the error
@@ -275,7 +263,7 @@ export async function loadSeqorderPool(options) {
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
     createModel: modelMaker(workers, core.maxTensorBytes()),
     /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
-    close: () => workers.close(),
+    close: () => workers.close().finally(starter.release),
   });
   workerSets.set(pool, workers);
   return pool;
