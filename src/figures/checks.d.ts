@@ -1,3 +1,7 @@
+/**
+ * Live checks: a claim shown with its verdict and the numbers behind it, computed at the reader's settings.
+ * @module seqorder/checks
+ */
 // Types for seqorder/checks (written by hand, as the package's other declarations). A check is one claim of a page,
 // shown with its verdict and the numbers behind it, computed live; styles: seqorder/figures.css.
 

@@ -7,8 +7,9 @@
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
 import { checkTensor, heapRunner } from './heap.mjs';
 import { makeModelApi } from './model.mjs';
+import { version } from './version.mjs';  // written by scripts/build.sh from package.json
 
-export const version = '0.1.0';
+export { version };
 
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);

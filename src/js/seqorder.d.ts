@@ -1,3 +1,8 @@
+/**
+ * seqorder's JS API: `loadSeqorder()` and what it resolves to, the trainable model, the pool of workers, on plain
+ * `{ data, shape, dtype }` tensors.
+ * @module seqorder
+ */
 // Types for seqorder's JS API (written by hand: Emscripten 3.1.6 has no --emit-tsd).
 // Functions are generic over their first input X, whose data's class says the dtype: `{ data: new Float32Array(…), shape }`
 // gives a Tensor<'float32'> without a dtype written, and the other inputs of a call must hold the same class. An input
@@ -5,6 +10,7 @@
 
 /** Element types a tensor can hold. */
 export type DType = 'float64' | 'float32' | 'int32';
+/** The element types of float tensors. */
 export type FloatDType = 'float64' | 'float32';
 
 /** The typed array class of each dtype. */
@@ -53,9 +59,12 @@ export type TensorOfEach<D extends DType> = D extends DType ? Tensor<D> : never;
 /** attention's four steps for an input X (a union of them for a union of inputs, as ResultOf). */
 export type StepsOf<X> = X extends { data: infer A } ? AttentionSteps<Extract<DTypeOf<A>, FloatDType>> : never;
 
+/** A float tensor of either dtype: a check of `dtype` narrows it. */
 export type FloatTensor = Tensor<'float64'> | Tensor<'float32'>;
+/** A float input tensor of either dtype (its dtype known at run time only): calls given one return a FloatTensor. */
 export type FloatTensorInput = TensorInput<'float64'> | TensorInput<'float32'>;
 
+/** Options of Seqorder.positions. */
 export interface PositionsOptions<D extends FloatDType = 'float64'> {
   /** First position t (default 0): row r holds position start + r. */
   start?: number;
@@ -69,11 +78,13 @@ export interface PositionsOptions<D extends FloatDType = 'float64'> {
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.embed. */
 export interface EmbedOptions<D extends FloatDType = FloatDType> {
   /** Write the rows into this array (T·D or B·T·D elements of the table's dtype) instead of allocating one. */
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.addPositions. */
 export interface AddPositionsOptions<D extends FloatDType = FloatDType> {
   /** Position of x's first row (default 0): row r gets the sinusoid of position start + r. */
   start?: number;
@@ -83,6 +94,7 @@ export interface AddPositionsOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.learnedPositions. */
 export interface LearnedPositionsOptions<D extends FloatDType = FloatDType> {
   /** First row to take (default 0): the result holds rows start … start + length − 1; past row P − 1 is a RangeError. */
   start?: number;
@@ -90,6 +102,7 @@ export interface LearnedPositionsOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.rope. */
 export interface RopeOptions<D extends FloatDType = FloatDType> {
   /** Position of x's first row (default 0): row r is rotated as position start + r. */
   start?: number;
@@ -99,6 +112,7 @@ export interface RopeOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.attention. */
 export interface AttentionOptions<D extends FloatDType = FloatDType> {
   /** Hide later keys: query i sees keys 0 … queryStart + i. Default false. */
   causal?: boolean;
@@ -110,6 +124,7 @@ export interface AttentionOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
+/** attention's four steps, as the lesson names them: what `steps: true` returns. */
 export interface AttentionSteps<D extends FloatDType = FloatDType> {
   /** q·kᵀ, (.., Tq, Tk) */
   scores: Tensor<D>;
@@ -121,6 +136,7 @@ export interface AttentionSteps<D extends FloatDType = FloatDType> {
   output: Tensor<D>;
 }
 
+/** What Seqorder.memoryStats reports of the WebAssembly heap. */
 export interface MemoryStats {
   /** Bytes currently held by malloc in the WebAssembly heap. */
   allocatedBytes: number;
@@ -214,6 +230,7 @@ export type ModelConfig<D extends FloatDType = FloatDType> = ModelConfigBase<D> 
  */
 export type Parameters<D extends FloatDType = FloatDType> = Record<string, Tensor<D>>;
 
+/** Options of Model.step and PoolModel.train. */
 export interface StepOptions {
   /** Adam's learning rate (default 1e-3; a finite number ≥ 0). */
   lr?: number;
@@ -301,6 +318,7 @@ export interface Model<D extends FloatDType = FloatDType> {
   dispose(): void;
 }
 
+/** Options of Seqorder.orderTask. */
 export interface OrderTaskOptions {
   /** How many sentences (even when mirrored). */
   count: number;
@@ -312,6 +330,7 @@ export interface OrderTaskOptions {
   mirrored?: boolean;
 }
 
+/** The lesson's task: sentences and their targets. */
 export interface OrderTask {
   /** (count, length): ids into taskWords; each sentence holds robot and person once. */
   ids: Tensor<'int32'>;
@@ -319,6 +338,7 @@ export interface OrderTask {
   targets: Tensor<'int32'>;
 }
 
+/** Options of Seqorder.lookbackTask. */
 export interface LookbackTaskOptions {
   /** How many sentences. */
   count: number;
@@ -330,6 +350,7 @@ export interface LookbackTaskOptions {
   seed?: number;
 }
 
+/** The second task: each position's answer is the word some places earlier. */
 export interface LookbackTask {
   /** (count, length): ids into taskWords, each word drawn uniformly from all of them. */
   ids: Tensor<'int32'>;
@@ -337,7 +358,9 @@ export interface LookbackTask {
   targets: Tensor<'int32'>;
 }
 
+/** The API of one loaded instance of the module: what loadSeqorder resolves to. */
 export interface Seqorder {
+  /** The package's version. */
   readonly version: string;
   /** Which module runs: 'relaxed' (relaxed SIMD's multiply-add, opted into with `simd: 'relaxed'`) or 'simd128'. */
   readonly build: SimdBuild;
@@ -403,8 +426,10 @@ export interface Seqorder {
    */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>> & { steps?: false }): ResultOf<X>;
+  /** With `steps: true`: every step, { scores, scaled, weights, output }. */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options: AttentionOptions<DTypeOfInput<X>> & { steps: true }): StepsOf<X>;
+  /** With `steps` known only at run time: the output or the four steps. */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>>): ResultOf<X> | StepsOf<X>;
   /**
@@ -438,12 +463,17 @@ export interface Seqorder {
   /**
    * The second task, where position itself is the answer: which word stands back places earlier? For a model with
    * readout 'each' and classes taskWords.length.
+   * @example
+   * const { ids, targets } = so.lookbackTask({ count: 32, length: 12, back: 2, seed: 1 });   // both (32, 12)
+   * @throws {TypeError} when options is not a plain object or an option has the wrong kind
+   * @throws {RangeError} when count, length or back is out of range (back at least 1, length more than back)
    */
   lookbackTask(options: LookbackTaskOptions): LookbackTask;
   /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   readonly taskWords: readonly string[];
 }
 
+/** Options of loadSeqorder (and loadSeqorderPool). */
 export interface LoadOptions {
   /**
    * Where the module is, when it is not in the `seqorder/` folder beside the package's JS (the default, which Vite and
@@ -462,6 +492,7 @@ export interface LoadOptions {
   simd?: SimdBuild;
 }
 
+/** Which build of the module: 'simd128' (the default, bit-identical everywhere) or 'relaxed' (relaxed SIMD). */
 export type SimdBuild = 'simd128' | 'relaxed';
 
 /**
@@ -478,6 +509,7 @@ export type SimdBuild = 'simd128' | 'relaxed';
  */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
 
+/** Options of loadSeqorderPool. */
 export interface PoolOptions extends LoadOptions {
   /**
    * How many workers (each its own instance of the module) to start: an integer 1 … 256. Default: the cores available
@@ -507,6 +539,7 @@ export interface PoolOptions extends LoadOptions {
   workerUrl?: string | URL;
 }
 
+/** Options of SeqorderPool.attention: Seqorder.attention's, and transfer. */
 export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
   /**
    * Let the pool move the buffers of q.data, k.data and v.data to its workers instead of copying them (one copy
@@ -524,6 +557,7 @@ export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends
  * in the workers too (createModel), each trained on its own core.
  */
 export interface SeqorderPool {
+  /** The package's version. */
   readonly version: string;
   /** Which module the workers run (see Seqorder.build). */
   readonly build: SimdBuild;
@@ -541,8 +575,10 @@ export interface SeqorderPool {
    */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: PoolAttentionOptions<DTypeOfInput<X>> & { steps?: false }): Promise<ResultOf<X>>;
+  /** With `steps: true`: every step, { scores, scaled, weights, output }. */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options: PoolAttentionOptions<DTypeOfInput<X>> & { steps: true }): Promise<StepsOf<X>>;
+  /** With `steps` known only at run time: the output or the four steps. */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: PoolAttentionOptions<DTypeOfInput<X>>): Promise<ResultOf<X> | StepsOf<X>>;
   /**
@@ -672,4 +708,5 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
  */
 export function loadSeqorderPool(options?: PoolOptions): Promise<SeqorderPool>;
 
+/** The package's version (package.json's), e.g. '0.1.0'. */
 export const version: string;

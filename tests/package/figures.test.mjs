@@ -101,8 +101,11 @@ test('docs/own-lesson.md: the page Vite builds from the guide runs under its CSP
       await page.focus('canvas');
       await page.keyboard.press('ArrowDown');
       await page.keyboard.press('ArrowRight');
-      await page.waitForFunction(() => document.querySelector('figure [aria-live]').textContent !== '');
-      assert.equal(await page.locator('figure [aria-live]').textContent(), 'position t 0, column 1: 1');
+      // each key's cell is announced once the next frame has drawn the cursor: wait for the second one's
+      const spoken = () => page.locator('figure [aria-live]').textContent();
+      await page.waitForFunction(() => document.querySelector('figure [aria-live]').textContent === 'position t 0, column 1: 1',
+        undefined, { timeout: 5_000 }).catch(() => {});
+      assert.equal(await spoken(), 'position t 0, column 1: 1');
       assert.deepEqual(problems, []);
     } finally {
       await close();

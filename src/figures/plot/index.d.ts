@@ -1,3 +1,7 @@
+/**
+ * The lesson's figures: heatmaps, heatmap grids, line plots that grow live, circle plots. Styles: seqorder/figures.css.
+ * @module seqorder/plot
+ */
 // Types for seqorder/plot (written by hand, as the package's other declarations). The plots draw on a <canvas> in a
 // <figure> appended to the container; they need the package's stylesheet, seqorder/figures.css, whose custom
 // properties give their colors in light and dark mode. Nothing is eval'd and no style attribute is written: they run
@@ -78,8 +82,9 @@ export interface HeatmapOptions extends PlotOptions {
   rowLabel?: string;
   /** The columns' axis title (default 'column'; '' for none). */
   colLabel?: string;
-  /** Tick and readout names: numbers are shown at a nice step, words all while they fit. */
+  /** The rows' tick and readout names: numbers are shown at a nice step, words all while they fit. */
   rowName?: (row: number) => string;
+  /** The columns' tick and readout names (column names that are words turn 45° or shrink to fit). */
   colName?: (col: number) => string;
   /** The readout of a cell (default: "row r, column c: value"). */
   tooltip?: (row: number, col: number, value: number) => string;
@@ -114,10 +119,13 @@ export interface GridMap {
   data: Numbers;
   rows: number;
   cols: number;
+  /** This map's own row names (else the grid's). */
   rowName?: (row: number) => string;
+  /** This map's own column names (else the grid's). */
   colName?: (col: number) => string;
 }
 
+/** Options of heatmapGrid: a heatmap's, but for the matrix, and the maps. */
 export interface HeatmapGridOptions extends Omit<HeatmapOptions, 'data' | 'rows' | 'cols'> {
   /** The maps, each a full heatmap, all on one color scale. */
   maps: readonly GridMap[];
@@ -127,6 +135,7 @@ export interface HeatmapGridOptions extends Omit<HeatmapOptions, 'data' | 'rows'
   minWidth?: string;
 }
 
+/** What heatmapGrid returns. */
 export interface HeatmapGrid {
   /** The grid's element (class plot-grid). */
   readonly element: HTMLElement;
