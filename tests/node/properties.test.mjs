@@ -251,7 +251,7 @@ test('createModel, forward and step: any arguments give the documented model and
         // (an option given as undefined takes its default, as one left out)
         const { maxLength, ...rest } = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
         assert.deepEqual(model.config, {
-          heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, ...rest,
+          heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, embedScale: 1, ...rest,
           ...(maxLength === undefined ? {} : { maxLength }), seed: (options.seed ?? 0) + 0,
         });
         const { vocab, classes, readout, dtype } = model.config;
