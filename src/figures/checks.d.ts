@@ -21,14 +21,20 @@ export interface Check {
   pending?: boolean;
 }
 
+/** How a list of checks is shown. */
+export interface CheckListOptions {
+  /** Each check shows its badge and claim; its details unfold (a `<details>` per check). Default false: all shown. */
+  foldDetails?: boolean;
+}
+
 /**
  * Appends an empty list of checks (`<div class="checks">`) with a heading to `root`, and returns it.
  * @example
  * const list = checkList(document.querySelector('#figure')!);
  * renderChecks(list, [{ name: 'norm', pass: Math.abs(norm - 4) < 1e-12, claim: 'Every row has norm 2', details: `‖p‖² = ${norm}` }]);
- * @throws {TypeError} when root is not an element, or heading not a string
+ * @throws {TypeError} when root is not an element, heading not a string, or foldDetails not a boolean
  */
-export function checkList(root: Element, heading?: string): HTMLDivElement;
+export function checkList(root: Element, heading?: string, options?: CheckListOptions): HTMLDivElement;
 
 /**
  * Shows each check in `list` (a `.checks` element, or any element), or updates the one of the same name in place: a

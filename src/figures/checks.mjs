@@ -26,11 +26,16 @@ function element(value, name) {
   }
 }
 
-/** Appends an empty `.checks` list with a heading to root and returns it. */
-export function checkList(root, heading = 'Checks, computed live') {
+/**
+ * Appends an empty `.checks` list with a heading to root and returns it. With foldDetails, each check shows its badge
+ * and claim, and its numbers unfold (a <details> per check).
+ */
+export function checkList(root, heading = 'Checks, computed live', { foldDetails = false } = {}) {
   element(root, 'root');
   if (typeof heading !== 'string') throw new TypeError(`seqorder/checks: heading must be a string, got ${typeof heading}`);
+  if (typeof foldDetails !== 'boolean') throw new TypeError(`seqorder/checks: foldDetails must be a boolean, got ${typeof foldDetails}`);
   const list = node('div', 'checks', node('p', 'checks-title', heading));
+  if (foldDetails) list.dataset.fold = 'details';
   root.append(list);
   return list;
 }
@@ -60,8 +65,11 @@ export function renderChecks(list, checks) {
   for (const { name, pass, claim, details, fixed = false, pending = false } of checks) {
     let item = document.getElementById(`check-${name}`);
     if (!item) {
-      item = node('div', 'check', node('span', 'badge'),
-        node('span', 'check-text', node('span', 'check-claim'), ' ', node('span', 'check-tag'), node('span', 'check-details')));
+      const text = [node('span', 'check-claim'), ' ', node('span', 'check-tag')];
+      item = list.closest('[data-fold="details"]')
+        ? node('div', 'check', node('details', 'check-fold',
+          node('summary', 'check-summary', node('span', 'badge'), ' ', node('span', 'check-text', ...text)), node('span', 'check-details')))
+        : node('div', 'check', node('span', 'badge'), node('span', 'check-text', ...text, node('span', 'check-details')));
       item.id = `check-${name}`;
       item.dataset.check = name;
       list.append(item);

@@ -1,6 +1,6 @@
 // The lesson page for readers on phones, with screen readers or a keyboard only, in Chromium (playwright-core):
 //   - axe-core (npm, WCAG 2.1 A/AA and best practice) finds no serious or critical violation at desktop size in the
-//     light and dark themes, nor at a phone's 390 px;
+//     light and dark themes, nor at a phone's 390 px, at load and with every folded part open;
 //   - on a 390 px screen the page does not scroll sideways, and every table either fits or is a focusable, named
 //     scroll region with a visible cue;
 //   - every plot is focusable, named, and reads a value out (tooltip and live region) when an arrow key is pressed.
@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { frames, openLesson } from './browser.mjs';
+import { frames, openLesson, unfold } from './browser.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
@@ -60,7 +60,18 @@ test('axe-core: no serious or critical violation on a 390 px phone', async () =>
   assert.deepEqual(await seriousViolations(), []);
 });
 
+test('axe-core: no serious or critical violation with every folded part open (desktop, then the phone)', async () => {
+  await unfold(page);
+  await page.setViewportSize(DESKTOP);
+  await frames(page);
+  assert.deepEqual(await seriousViolations(), []);
+  await page.setViewportSize(PHONE);
+  await frames(page);
+  assert.deepEqual(await seriousViolations(), []);
+});
+
 test('on a 390 px phone nothing scrolls sideways, and every table fits or scrolls with a cue and keyboard focus', async () => {
+  await unfold(page);  // the tables folded at load too
   await page.setViewportSize(PHONE);
   await frames(page);
   const report = await page.evaluate(() => {
@@ -111,6 +122,7 @@ test('on a 390 px phone a figure\'s controls stay in view while its stacked plot
 });
 
 test('every plot is focusable and named, and an arrow key reads a value out', async () => {
+  await unfold(page);
   const count = await page.$$eval('main canvas', (els) => els.length);
   assert.ok(count >= 30, `found ${count} plots`);
   const silent = [];

@@ -85,5 +85,14 @@ export function collectErrors(page) {
   return errors;
 }
 
+/**
+ * Opens every folded part under `selector` (the <details> of the previews, the aside's figures, the checks' numbers),
+ * as a reader does who opens them, and waits for the plots to redraw at their new size.
+ */
+export async function unfold(page, selector = 'main') {
+  await page.evaluate((s) => { for (const d of document.querySelectorAll(`${s} details`)) d.open = true; }, selector);
+  await frames(page);
+}
+
 /** Resolves after two animation frames: plots and controls re-render in the next frame. */
 export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

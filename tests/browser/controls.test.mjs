@@ -6,7 +6,7 @@
 // word in the four steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, openLesson } from './browser.mjs';
+import { frames, openLesson, unfold } from './browser.mjs';
 
 let session;
 let page;
@@ -15,6 +15,7 @@ let errors;
 before(async () => {
   session = await openLesson();
   ({ page, errors } = session);
+  await unfold(page);  // the previews and the aside's figures, folded at load
 });
 
 after(async () => {

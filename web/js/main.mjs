@@ -124,8 +124,7 @@ async function main() {
     await nextFrame();
   }
   urlState.settled();
-  const anchor = urlState.anchor();
-  if (anchor) document.getElementById(anchor)?.scrollIntoView();
+  if (urlState.anchor()) unfoldTarget();
   showSummary();
   // Controls re-run checks: keep the summary true to the page.
   let pending = 0;
@@ -135,7 +134,28 @@ async function main() {
   document.body.dataset.ready = 'true';
 }
 
+/** Each folded preview's summary counts its checks, so that what is folded still shows its verdicts. */
+function showPreviewSummaries() {
+  for (const details of document.querySelectorAll('.preview-body')) {
+    const { passed, failed, pending } = summarize(details);
+    const total = passed + failed + pending.length;
+    const verdict = failed ? `${failed} of them fail` : pending.length ? `${passed} pass, ${pending.length} pending` : 'all pass';
+    details.querySelector('.preview-summary').textContent = total ? `Open the preview: its ${total} checks, ${verdict}` : 'Open the preview';
+  }
+}
+
+/** A link to something inside folded details (a check, a figure) unfolds them first. */
+function unfoldTarget() {
+  const id = decodeURIComponent(location.hash.slice(1).split('&')[0]);
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  for (let d = target.closest('details'); d; d = d.parentElement.closest('details')) d.open = true;
+  target.scrollIntoView({ block: 'center' });
+}
+addEventListener('hashchange', unfoldTarget);
+
 function showSummary() {
+  showPreviewSummaries();
   const { passed, failed, failures, pending } = summarize(document);
   const waiting = pending.length ? ` ${pending.length} more wait for a training run that has not finished.` : '';
   setStatus(failed === 0

@@ -2,6 +2,7 @@
 // numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs;
 // checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
 import { fmt } from './format.mjs';
+import { checkList as packageCheckList } from '../lib/figures/checks.mjs';
 import { recordDrawn } from './drawn.mjs';
 
 /**
@@ -33,8 +34,16 @@ export function prose(root, ...paragraphs) {
   }
 }
 
-/** A figure group: controls, plots, a "what to notice" line, folded details and checks that belong together. */
-export function fig(root, { title, id } = {}) {
+/**
+ * A figure group: controls, plots, a "what to notice" line, folded details and checks that belong together.
+ * `folded`: the whole group unfolds from its title (a <details> inside the .fig, which is what is returned).
+ */
+export function fig(root, { title, id, folded = false } = {}) {
+  if (folded) {
+    const body = el('details', { className: 'fig-fold' }, el('summary', { className: 'fig-summary' }, title));
+    root.append(el('div', { className: 'fig fig-folded', ...(id ? { id } : {}) }, body));
+    return body;
+  }
   const group = el('div', { className: 'fig', ...(id ? { id } : {}) }, title ? el('h3', {}, title) : null);
   root.append(group);
   return group;
@@ -86,16 +95,16 @@ let tableCount = 0;
  *   const t = numbersTable(root, { caption });   t.show(headers, rows, { highlight, digits });
  * headers: column titles; rows: arrays of cells (numbers are formatted with `format`, strings kept);
  * highlight(row, col) → true emphasises a cell. `drawn` names what the table shows (drawn.mjs: { headers, rows, caption },
- * the cells as given). Returns { element, show }.
+ * the cells as given); `folded` (a summary line) puts the table in a <details> under it. Returns { element, show }.
  */
-export function numbersTable(root, { caption, format = (v) => fmt(v, 4), drawn }) {
+export function numbersTable(root, { caption, format = (v) => fmt(v, 4), drawn, folded }) {
   const id = `numbers-${(tableCount += 1)}`;
   const captionEl = el('caption', { id }, caption);
   const table = el('table', { className: 'numbers' }, captionEl);
   const cue = el('p', { className: 'scroll-cue', 'aria-hidden': 'true' }, 'scroll sideways for more columns →');
   const box = el('div', { className: 'table-scroll', role: 'region', 'aria-labelledby': id }, table);
   const element = el('div', { className: 'table-block' }, box, cue);
-  root.append(element);
+  root.append(folded ? el('details', { className: 'more table-fold' }, el('summary', {}, folded), element) : element);
   const measure = () => {
     const overflow = box.scrollWidth > box.clientWidth + 1;
     box.dataset.overflow = String(overflow);
@@ -123,10 +132,13 @@ export function numbersTable(root, { caption, format = (v) => fmt(v, 4), drawn }
   };
 }
 
-/** A scrollable code block that keyboard users can scroll too: a labelled, focusable region. */
-export function codeBlock(root, { label, lines }) {
+/**
+ * A scrollable code block that keyboard users can scroll too: a labelled, focusable region; `folded` (a summary line)
+ * puts it in a <details> under it.
+ */
+export function codeBlock(root, { label, lines, folded }) {
   const pre = el('pre', { tabIndex: 0, role: 'region', 'aria-label': label }, el('code', {}, lines.join('\n')));
-  root.append(pre);
+  root.append(folded ? el('details', { className: 'more code-fold', open: false }, el('summary', {}, folded), pre) : pre);
   return pre;
 }
 
@@ -137,4 +149,9 @@ export function titledBlock(container, title) {
   block.heading = heading;
   container.append(block);
   return block;
+}
+
+/** The page's list of checks (seqorder/checks): each shows its verdict and claim, its numbers unfold. */
+export function checkList(root, heading = 'Checks') {
+  return packageCheckList(root, heading, { foldDetails: true });
 }

@@ -7,8 +7,9 @@
 //
 // A value the declaration refuses (out of range, not an option, not a number) or a key no section declares is
 // replaced by the default (or ignored), and a visible note says so: a link never breaks the page. A section may
-// adjust a value its other settings do not allow (the note says that too). A run of changes within HISTORY_QUIET_MS
-// (a slider dragged, arrow keys held) makes one history entry.
+// adjust a value its other settings do not allow (the note says that too). A run of changes to one setting, each
+// within HISTORY_QUIET_MS of the last (a slider dragged, arrow keys held), makes one history entry; a change to
+// another setting makes a new one.
 //
 //   const page = createUrlState({ notes });          // notes: the element the notes are shown in
 //   const state = page.section(id, module.settings); // before the section runs: state.values holds its values
@@ -17,7 +18,7 @@
 import { encode, parse, same } from './settings.mjs';
 import { el } from './ui.mjs';
 
-export const HISTORY_QUIET_MS = 500;
+export const HISTORY_QUIET_MS = 1000;
 
 /** The hash's parts: { anchor, entries: Map(key → raw text) }. */
 function readHash(hash) {
@@ -45,7 +46,7 @@ export function createUrlState({ notes: notesElement = null, location = globalTh
   const sections = [];
   let requested = readHash(location.hash).entries;
   let applying = false;
-  let lastWrite = -Infinity;
+  let lastWrite = { at: -Infinity, id: null };
   let complete = false;
   const notes = new Map(); // id → text
 
@@ -66,15 +67,15 @@ export function createUrlState({ notes: notesElement = null, location = globalTh
     return parts.length ? `#${parts.join('&')}` : '';
   }
 
-  function write() {
+  function write(id) {
     if (applying) return;
     const hash = currentHash();
     const url = `${location.pathname}${location.search}${hash}`;
     if (hash === location.hash || (hash === '' && location.hash === '')) return;
     const now = performance.now();
-    if (now - lastWrite < HISTORY_QUIET_MS) history.replaceState(null, '', url);
+    if (id === lastWrite.id && now - lastWrite.at < HISTORY_QUIET_MS) history.replaceState(null, '', url);
     else history.pushState(null, '', url);
-    lastWrite = now;
+    lastWrite = { at: now, id };
   }
 
   /** The value the hash asks for (or the default, with a note when the hash's value is refused). */
@@ -148,7 +149,7 @@ export function createUrlState({ notes: notesElement = null, location = globalTh
         set(name, value) {
           if (!(name in settings)) throw new RangeError(`section ${id} declares no setting ${name}`);
           state.values[name] = value;
-          write();
+          write(settings[name].id);
         },
         /** How the section shows a value that comes from the URL (Back, Forward, a link): apply(value). */
         bind(name, applyValue) {

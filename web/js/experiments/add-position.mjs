@@ -26,13 +26,13 @@ export function robotAtPositions(so, t = 3) {
     checks: [
       {
         name: 'add-position-sum',
-        claim: `The input is the token vector plus the position vector, element by element (t = 0${t === 0 ? '' : ` and t = ${t}`})`,
+        claim: `input = token vector + position vector, element by element (t = 0${t === 0 ? '' : ` and t = ${t}`})`,
         pass: sumError <= TOL.formula(t),
         details: `max |addPositions − (robot + p_t from the formula)| = ${fmt(sumError)} ≤ ${fmt(TOL.formula(t))}`,
       },
       {
         name: 'add-position-width',
-        claim: 'Addition keeps the width: D = 8 features in, 8 out (concatenation would give 16)',
+        claim: 'Addition keeps the width: 8 features in, 8 out',
         pass: sameShape(at0.shape, [1, 8]) && sameShape(atT.shape, [1, 8]),
         details: `robot ${shapeText(token.shape)} → robot + p_0 ${shapeText(at0.shape)}${t === 0 ? '' : `, robot + p_${t} ${shapeText(atT.shape)}`}`,
       },
@@ -72,7 +72,7 @@ export function robotSentences(r) {
   }
   return [{
     name: 'add-position-moved',
-    text: `Same token, same lookup row; only the position changed, from 0 to ${r.t}, and with it the input, by up to ${fmt(moved, 3)}.`,
+    text: `Same token, same lookup row; the position changed from 0 to ${r.t}, and the input by up to ${fmt(moved, 3)}.`,
     holds: (drawn) => {
       const [, at0, atT] = drawn.inputs.series;
       return drawn.inputs.series.length === 3 && fmt(maxAbsDiff(at0.y, atT.y), 3) === fmt(moved, 3) && moved > TOL.different;
@@ -94,13 +94,13 @@ export function sumParts(so, t = 3) {
   const positionNorm = norm(position);
   const expected = Math.sqrt(width / 2);
   const ratio = positionNorm / tokenNorm;
-  const text = `robot’s token vector has norm ${fmt(tokenNorm, 3)}, p${subscript(t)} has norm ${fmt(positionNorm, 3)} ` +
-    `(√(D/2), as every position vector): in the sum, the position is ${fmt(ratio, 2)} times the token.`;
+  const text = `The two parts at their scales: robot has norm ${fmt(tokenNorm, 3)}, p${subscript(t)} ${fmt(positionNorm, 3)} ` +
+    `(√(D/2), as every position vector), ${fmt(ratio, 2)} times the token.`;
   return {
     tokenNorm, positionNorm, ratio,
     checks: [{
       name: 'add-position-norms',
-      claim: `The two parts of the sum at their scales: ‖robot‖ = ${fmt(tokenNorm, 3)}, ‖p_${t}‖ = ${fmt(positionNorm, 3)} = √(D/2)`,
+      claim: `‖robot‖ = ${fmt(tokenNorm, 3)}, ‖p_${t}‖ = ${fmt(positionNorm, 3)} = √(D/2)`,
       // the subtraction rounds each value once more: a few ulps of values ≤ 2
       pass: Math.abs(positionNorm - expected) <= 1e-12 && Math.abs(tokenNorm - Math.sqrt(140) / 8) <= 1e-15,
       details: `‖(robot + p_${t}) − robot‖ from addPositions = ${fmt(positionNorm, 15)}, √(D/2) = ${fmt(expected, 15)}; ` +
@@ -141,8 +141,7 @@ export function sumAmbiguity(so, { token = ROBOT, word = 'robot', s = 2, k = 3 }
     a: Float64Array.from(token), b, ps, pt, inputA: inputA.data, inputB: inputB.data, s, t,
     checks: [{
       name: 'add-position-sum-ambiguous',
-      claim: `${word} at position ${s} and another token vector b at position ${t} give one and the same input: ` +
-        'from the sum alone, neither the token nor the position can be read back',
+      claim: `${word} at position ${s} and another vector b at position ${t} give one and the same input`,
       pass: same <= tol && tokenGap > TOL.different,
       details: `b = ${word} + p_${s} − p_${t} = ${vec(b)}; max |(${word} + p_${s}) − (b + p_${t})| = ${fmt(same)} ≤ ${fmt(tol)}, ` +
         `while max |${word} − b| = ${fmt(tokenGap)} > ${fmt(TOL.different)}`,
@@ -158,8 +157,8 @@ export function sumSentences(r) {
   const tol = TOL.formula(r.s) + TOL.formula(r.t);
   return [{
     name: 'add-position-one-sum',
-    text: `robot at position ${r.s} and b at position ${r.t} give the same input (rows 3 and 6), though b is not robot ` +
-      `(rows 1 and 4 differ by up to ${fmt(maxAbsDiff(r.a, r.b), 3)}): from the sum alone you cannot tell which token stood where.`,
+    text: `robot at ${r.s} and b at ${r.t} give the same input (rows 3 and 6), though b is not robot (rows 1 and 4 ` +
+      `differ by up to ${fmt(maxAbsDiff(r.a, r.b), 3)}): the sum cannot say which token stood where.`,
     holds: (drawn) => maxAbsDiff(rowOf(drawn.pairs, 2), rowOf(drawn.pairs, 5)) <= tol &&
       fmt(maxAbsDiff(rowOf(drawn.pairs, 0), rowOf(drawn.pairs, 3)), 3) === fmt(maxAbsDiff(r.a, r.b), 3),
   }];

@@ -56,19 +56,19 @@ export function batchExperiment(so, table, { batch = 3, length = 5 } = {}) {
       {
         name: 'batch-shape',
         pass: shapesOk && ids.shape[0] === batch,
-        claim: `A batch of ${batch} sentence${batch === 1 ? '' : 's'} of ${length} tokens: ids (${batch}, ${length}) become a (B, T, D) = ${shapeText(want)} tensor, and stay one through attention`,
+        claim: `ids (${batch}, ${length}) become a (B, T, D) = ${shapeText(want)} tensor, through attention too`,
         details: `lookup ${shapeText(shapes[0])}, + positions ${shapeText(shapes[1])}, attention output ${shapeText(shapes[2])}`,
       },
       {
         name: 'batch-same-positions',
         pass: positionError <= TOL.same,
-        claim: `Every sentence of the batch gets the same position rows p_0 … p_${length - 1}: a position depends on t, not on which sentence`,
+        claim: `Every sentence gets the same position rows p_0 … p_${length - 1}`,
         details: `max over the ${batch} sentences of |(x − lookup) − formula rows 0 … ${length - 1}| = ${fmt(positionError)} ≤ ${TOL.same}`,
       },
       {
         name: 'batch-sentences-apart',
         pass: aloneError <= TOL.same,
-        claim: 'Attention over the batch treats each sentence on its own: its output is what the sentence gives alone',
+        claim: 'Attention treats each sentence of the batch on its own',
         details: `max |batch output − plain-JS attention of each sentence alone| = ${alone.map((d) => fmt(d)).join(', ')} (each ≤ ${TOL.same})`,
       },
     ],

@@ -92,8 +92,8 @@ export function experimentSentences(r) {
   const moved = r.atZero.filter((a, c) => Math.abs(a - r.atThree[c]) > TOL.different).length;
   return [{
     name: 'experiment-tables',
-    text: `Column t = 0 alternates 0 and 1, every squared norm is 4 = D/2 (within ${fmt(worst, 2)}), and robot’s two ` +
-      `inputs differ in ${moved} of 8 features: the token vector stayed the same, the position changed the input.`,
+    text: `Position 0 is 0, 1, 0, 1, …, every squared norm is 4 = D/2 (within ${fmt(worst, 2)}), and robot’s two ` +
+      `inputs differ in ${moved} of 8 features: the position changed the input.`,
     holds: (drawn) => {
       const features = drawn.pe.rows.slice(0, 8);
       const t0 = features.map((row) => row[1]);

@@ -88,8 +88,8 @@ export function normSentences(c, { width = 8, pair = 1 } = {}) {
   const off = Math.max(...c.ratio.map((r) => Math.abs(r - 1)));
   return [{
     name: 'norm-stays',
-    text: `Over t = 0 … ${c.t.at(-1)}, sin² of pair ${pair} runs from ${fmt(lo, 2)} to ${fmt(hi, 2)} and cos² the other way, yet ` +
-      `‖p_t‖²/(D/2) stays within ${fmt(off, 2)} of 1 (D = ${width}): no position is “louder” than another when added to a token.`,
+    text: `sin² of pair ${pair} runs from ${fmt(lo, 2)} to ${fmt(hi, 2)} and cos² the other way, yet ‖p_t‖²/(D/2) stays ` +
+      `within ${fmt(off, 2)} of 1 (D = ${width}, t = 0 … ${c.t.at(-1)}): no position is “louder” than another.`,
     holds: (drawn) => {
       const [sin2, cos2, ratio] = drawn.curves.series;
       const [a, b] = spread(sin2.y);

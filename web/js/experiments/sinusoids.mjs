@@ -17,7 +17,7 @@ export function sinusoidTable(so, length, width, start) {
     table, error,
     checks: [{
       name: 'sinusoids-formula',
-      claim: 'The table drawn is the formula: column 2i = sin(t·f_i), column 2i+1 = cos(t·f_i), f_i = 10000^(−2i/D)',
+      claim: 'The table drawn is the formula above',
       pass: sameShape(table.shape, [length, width]) && error <= TOL.formula(tMax),
       details: `length ${length}, D = ${width}, t = ${start} … ${tMax}: max |seqorder − Math.sin/Math.cos| = ` +
         `${fmt(error)} ≤ ${fmt(TOL.formula(tMax))}`,
@@ -45,8 +45,7 @@ export function pairSpeeds(so, width) {
     checks: [{
       name: 'sinusoids-pair-speeds',
       claim: width === 2 ? 'D = 2 gives one frequency pair, turning by a fixed angle per position'
-        : `D = ${width} gives ${width / 2} frequency pairs, each turning by its own fixed angle per position, from fast ` +
-          `(pair 0) to slow (pair ${last})`,
+        : `D = ${width} gives ${width / 2} pairs, each turning by its own fixed angle per position`,
       pass: sameShape(shape, [2, width]) && error <= 1e-14,
       details: `D = ${width}: max |measured turn − 10000^(−2i/D)| = ${fmt(error)} ≤ 1e-14; pair 0 turns ` +
         `${fmt(speeds[0])} rad per step (a full turn every ${fmt(2 * Math.PI / speeds[0])} positions), pair ${last} ` +
@@ -71,7 +70,7 @@ export function fourPairs(so) {
     turns, expected,
     checks: [{
       name: 'sinusoids-d8-four-pairs',
-      claim: 'D = 8 gives four frequency pairs: columns (0, 1), (2, 3), (4, 5), (6, 7) turn by 1, 0.1, 0.01 and 0.001 rad per position',
+      claim: 'D = 8: columns (0, 1), (2, 3), (4, 5), (6, 7) turn by 1, 0.1, 0.01 and 0.001 rad per position',
       pass: sameShape(shape, [2, 8]) && error <= 1e-14 && radiusError <= 1e-15,
       fixed: true,
       details: `positions(2, 8): shape ${shapeText(shape)}, 8 columns = 4 (sin, cos) pairs; measured turns ${vec(turns, 6)}; ` +
@@ -115,17 +114,16 @@ export function onePairComesBack(so, { length = 512, width = 64, curveLength = 1
     checks: [
       {
         name: 'sinusoids-one-sine-repeats',
-        claim: `One (sin, cos) pair alone comes back: pair 0 at t = ${back.t} is within ${fmt(back.d, 2)} of where it ` +
-          `started, nearer than its neighbour t = 1 (${fmt(neighbour, 2)} away)`,
+        claim: `Pair 0 alone comes back: at t = ${back.t} it is within ${fmt(back.d, 2)} of where it started`,
         fixed: true,
         pass: back.t > 1 && back.d < neighbour / 20,
         details: `positions 2 … ${length - 1}, columns 0 and 1 only: closest to (sin 0, cos 0) at t = ${back.t}, ` +
-          `‖(sin ${back.t}, cos ${back.t}) − (0, 1)‖ = ${fmt(back.d, 4)} < ${fmt(neighbour, 4)}/20 (t = 1)`,
+          `‖(sin ${back.t}, cos ${back.t}) − (0, 1)‖ = ${fmt(back.d, 4)}, less than a twentieth of its neighbour t = 1's ${fmt(neighbour, 4)}`,
       },
       {
         name: 'sinusoids-all-pairs-apart',
         fixed: true,
-        claim: `With all ${width / 2} pairs, no two of positions 0 … ${length - 1} come within 0.5 of each other`,
+        claim: `All ${width / 2} pairs together: no two of positions 0 … ${length - 1} within 0.5`,
         pass: all.d > 0.5,
         details: `D = ${width}: the closest two are ${all.a} and ${all.b}, ‖p_${all.a} − p_${all.b}‖ = ${fmt(all.d, 4)} > 0.5 ` +
           `(pair 0 alone: ${fmt(back.d, 4)} between 0 and ${back.t})`,
@@ -145,8 +143,8 @@ export function onePairSentences(r) {
   const together = closest(all, 1);
   return [{
     name: 'sinusoids-pair-comes-back',
-    text: `Pair 0 alone comes back within ${fmt(pair.d, 2)} of where it started, at t = ${pair.t}; all ${r.width / 2} pairs ` +
-      `together stay at least ${fmt(together.d, 2)} from p₀ (÷ √(D/2)) over t = 1 … ${t.at(-1)} (D = ${r.width}).`,
+    text: `Pair 0 alone is back within ${fmt(pair.d, 2)} of where it started at t = ${pair.t}; all ${r.width / 2} pairs ` +
+      `together stay at least ${fmt(together.d, 2)} away over t = 1 … ${t.at(-1)}.`,
     holds: (drawn) => {
       const [fastDrawn, , allDrawn] = drawn.distances.series;
       const a = closest(fastDrawn.y, 2);
@@ -172,14 +170,14 @@ function columnStep(table, c) {
 export function tableSentences(table, start) {
   const [length, width] = table.shape;
   const top = start === 0
-    ? 'The top row is position 0: 0, 1, 0, 1, … (every sine of 0 is 0, every cosine 1).'
+    ? 'The top row is position 0: 0, 1, 0, 1, …'
     : `The top row is position ${start}, not 0: the 0, 1, 0, 1, … row of position 0 lies above this table.`;
   if (length < 2) return [`One row: nothing changes from row to row here. ${top}`];
   const first = columnStep(table, 0);
   const lastStep = columnStep(table, width - 1);
   const barely = width >= 4 && lastStep < 0.05 * first;
-  const text = `From one row to the next, column 0 changes by up to ${fmt(first, 2)} and column ${width - 1} by up to ` +
-    `${fmt(lastStep, 2)}${barely ? `: the left columns flicker, the right ones barely move over ${length} rows` : ''}.`;
+  const text = `Row to row, column 0 changes by up to ${fmt(first, 2)}, column ${width - 1} by up to ${fmt(lastStep, 2)}` +
+    `${barely ? `: the left columns flicker, the right ones barely move over ${length} rows` : ''}.`;
   return [{
     name: 'sinusoids-columns-move',
     text,
@@ -267,15 +265,14 @@ export function broadcastAndWidth(so, { length = 4, width = 8, oddWidth = 7 } = 
       {
         name: 'sinusoids-odd-width-refused',
         fixed: true,
-        claim: `An odd width is refused: positions(${length}, ${oddWidth}) would leave one sine without its cosine`,
+        claim: `An odd width is refused: positions(${length}, ${oddWidth})`,
         pass: refused instanceof RangeError && /width/.test(refused.message) && /even/.test(refused.message),
         details: refused ? `${refused.name}: ${refused.message}` : `no error: positions(${length}, ${oddWidth}) returned a table`,
       },
       {
         name: 'sinusoids-broadcast',
         fixed: true,
-        claim: `The table is a (${length}, 1) column of positions times a (1, ${width / 2}) row of frequencies, ` +
-          `broadcast to every angle t·f_i at once: its sines and cosines, interleaved`,
+        claim: `positions(${length}, ${width}) is sin and cos of the (${length}, 1) × (1, ${width / 2}) angles, interleaved`,
         pass: sameShape(table.shape, [length, width]) && error <= TOL.formula(length),
         details: `positions(${length}, ${width}) against sin and cos of the ${length} × ${width / 2} angles: max |difference| = ` +
           `${fmt(error)} ≤ ${fmt(TOL.formula(length))}`,

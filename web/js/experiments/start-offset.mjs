@@ -28,7 +28,7 @@ export function startOffsetChecks(so, { starts = [10, 1000, 100000], count = 8, 
       {
         name: 'start-offset-rows',
         fixed: true,
-        claim: 'The rows for start = s equal rows s, s+1, … of a table that starts at 0',
+        claim: 'start = s gives rows s, s+1, … of a table from 0',
         pass: bad.length === 0,
         details: `${count} rows, D = ${width}: ` + results.map((r) => `s = ${fmt(r.start)}: max |diff| = ${fmt(r.error)} ≤ ` +
           `${fmt(TOL.formula(r.start + count))}`).join('; '),
@@ -36,7 +36,7 @@ export function startOffsetChecks(so, { starts = [10, 1000, 100000], count = 8, 
       {
         name: 'start-offset-restart-differs',
         fixed: true,
-        claim: 'Restarting at 0 after a prefix of 10 gives other vectors: the new tokens would claim positions 0, 1, …',
+        claim: 'After a prefix of 10, restarting at 0 gives other vectors',
         pass: lesson.restartError > TOL.different,
         details: `rows of start = 0 vs the right rows 10 … ${10 + count - 1}: max |diff| = ${fmt(lesson.restartError)} > ${fmt(TOL.different)}`,
       },
@@ -64,7 +64,7 @@ export function startOffsetRestartCheck(result, { start, count }) {
     details: `prefix 0: max |positions(${count}, D) − rows 0… of the table| = ${fmt(result.restartError)} (bit for bit)`,
   } : {
     name: 'start-offset-live-restart',
-    claim: `Restarting at 0 after ${start} tokens is wrong: the new tokens would get the rows of positions 0 … ${count - 1}`,
+    claim: `Restarting at 0 after ${start} tokens gives the rows of positions 0 … ${count - 1} instead`,
     pass: result.restartError > TOL.different,
     details: `max |rows 0 … ${count - 1} − the right rows ${start} … ${start + count - 1}| = ${fmt(result.restartError)} > ${fmt(TOL.different)}`,
   };
@@ -88,8 +88,8 @@ export function startOffsetSentences(r, { start, count, width }) {
   const gap = maxAbsDiff(r.restarted.data, r.offset.data);
   return [{
     name: 'start-offset-repeats',
-    text: `The middle map repeats the outlined rows ${start} … ${start + count - 1}; the right one holds the rows of positions ` +
-      `0 … ${count - 1} and differs from them by up to ${fmt(gap, 3)}: restarting at 0 gives the new tokens the positions of the first ones.`,
+    text: `The middle map repeats the outlined rows ${start} … ${start + count - 1}; the right one holds positions ` +
+      `0 … ${count - 1} and differs from them by up to ${fmt(gap, 3)}.`,
     holds: (drawn) => maxAbsDiff(drawn.cached.data, lastRows(drawn.full)) <= tol && maxAbsDiff(drawn.restarted.data, firstRows) <= TOL.formula(count) &&
       fmt(maxAbsDiff(drawn.restarted.data, drawn.cached.data), 3) === fmt(gap, 3) && gap > TOL.different,
   }];

@@ -2,9 +2,9 @@
 // and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be taken apart.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt, subscript } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
-import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { checkList, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { ROBOT } from '../experiments/common.mjs';
 import { robotAtPositions, robotSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
 import { norm } from '../experiments/common.mjs';
@@ -20,9 +20,8 @@ export const settings = declareSettings({
 
 export async function run(so, root, state) {
   prose(root,
-    'For every position <var>t</var> we build a vector <var>p<sub>t</sub></var> with the same <var>D</var> features as ' +
-    'a token vector and add the two, feature by feature: <code>input<sub>t</sub> = token + p<sub>t</sub></code>. ' +
-    'Addition, not concatenation: the width stays <var>D</var>.');
+    'Each position <var>t</var> gets a vector <var>p<sub>t</sub></var> of <var>D</var> features, added to the token ' +
+    'vector feature by feature: <code>input<sub>t</sub> = token + p<sub>t</sub></code>. The width stays <var>D</var>.');
   robotAtTwoPositions(so, root, state);
   oneSumTwoStories(so, root, state);
 }
@@ -37,7 +36,7 @@ function robotAtTwoPositions(so, root, state) {
     ariaLabel: 'robot’s token vector and its inputs at two positions, feature by feature',
   }));
   const line = notice(f, '');
-  const table = numbersTable(f, { caption: '', drawn: 'parts' });
+  const table = numbersTable(f, { caption: '', drawn: 'parts', folded: 'The numbers' });
   const scales = notice(f, '');
   more(f, 'Adding, not gluing',
     'Concatenating token and position would double the width to 2<var>D</var>; adding keeps it at <var>D</var> and puts ' +

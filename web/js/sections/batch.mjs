@@ -2,9 +2,9 @@
 // and attention at once. The experiment is experiments/batch.mjs.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
-import { fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { checkList, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { MAX_BATCH, MAX_LENGTH, batchExperiment, batchSentences, item } from '../experiments/batch.mjs';
 import { drawnPlot } from '../drawn.mjs';
 import { say } from '../sentences.mjs';
@@ -18,9 +18,8 @@ export const settings = declareSettings({
 
 export async function run(so, root, settings) {
   prose(root,
-    'So far each example was one sentence, a (T, D) table. A model takes several at once: token ids of shape (B, T), a ' +
-    'batch of B sentences of T tokens, become token-plus-position vectors of shape (B, T, D). That is the tensor ' +
-    'attention receives next.');
+    'A model takes several sentences at once: token ids of shape (B, T), B sentences of T tokens, become ' +
+    'token-plus-position vectors of shape (B, T, D), the tensor attention receives next.');
   const table = vocabularyTable();
   const state = settings.values;
   const f = fig(root);

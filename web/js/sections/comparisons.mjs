@@ -3,9 +3,9 @@
 // to p_{t+k}. The experiments and their checks are experiments/comparisons.mjs; this module draws them.
 import { button, controlGroup, settingControl } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, heatmapGrid } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
+import { checkList, el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   answersExperiment, extendLearnedExperiment, layoutExperiment, learnedExperiment, precisionExperiment,
   shiftExperiment, tryLearned, PRECISION_STARTS, answersSentences, extendSentences, layoutSentences, learnedSentences,
@@ -31,9 +31,10 @@ export const settings = declareSettings({
 
 export async function run(so, root, state) {
   prose(root,
-    'The lesson adds fixed sinusoids to the token vectors. Other designs exist, and they all answer one question: ' +
-    '<em>how can a compatibility calculation depend on position as well as content?</em> They answer it differently, ' +
-    'by changing where position enters the computation. They are architectural choices, not extra attention heads.');
+    '<div class="callout scope">This lesson’s model uses one positional method: fixed sinusoids added to the token ' +
+    'vectors. Everything below goes beyond it, as do the learned and rotary models of <a href="#train">section train</a>.</div>',
+    'The lesson’s shared question: <q>how can a compatibility calculation depend on position as well as content?</q> ' +
+    'Each method changes where position enters; none is an extra attention head.');
   answersPart(so, root, state);
   learnedPart(so, root, state);
   extendPart(so, root);
@@ -44,7 +45,7 @@ export async function run(so, root, state) {
 
 // 1. One question, four answers.
 function answersPart(so, root, state) {
-  const f = fig(root, { title: 'One question, four answers' });
+  const f = fig(root, { title: 'One question, four answers', folded: true });
   const titles = {
     none: 'no positions: q₀ · k₀',
     added: 'added sinusoids: (q₀ + p_m) · (k₀ + p_n)',
@@ -83,7 +84,7 @@ function answersPart(so, root, state) {
 
 // 2. Learned table vs formula.
 function learnedPart(so, root, state) {
-  const f = fig(root, { title: 'A learned table is a lookup with an end' });
+  const f = fig(root, { title: 'A learned table is a lookup with an end', folded: true });
   const e = learnedExperiment(so, { rows: LEARNED_ROWS });
   const [rows, width] = e.table.shape;
   drawnPlot('learned', heatmap(titledBlock(f, `a learned table with P = ${rows} rows, D = ${width} (random stand-ins for trained values)`), {
@@ -146,7 +147,7 @@ function learnedPart(so, root, state) {
 
 // 3. Extending a learned table.
 function extendPart(so, root) {
-  const f = fig(root, { title: 'Extending a learned table is a deliberate adaptation' });
+  const f = fig(root, { title: 'Extending a learned table is a deliberate adaptation', folded: true });
   const e = extendLearnedExperiment(so);
   const [rows] = e.table.shape;
   drawnPlot('extended', heatmapGrid(f, {
@@ -168,7 +169,7 @@ function extendPart(so, root) {
 
 // 4. float32 vs float64.
 function precisionPart(so, root, state) {
-  const f = fig(root, { title: 'float32 and float64: where the error comes from' });
+  const f = fig(root, { title: 'float32 and float64: where the error comes from', folded: true });
   const e = precisionExperiment(so, { width: 16 });
   numbersTable(f, { caption: `the largest |table − exact| over ${e.length} × ${e.width} values`, format: (v) => fmt(v, 2), drawn: 'readouts' }).show(
     ['start', 'float64 (seqorder)', 'float32 (seqorder)', 'float32 angles'],
@@ -223,7 +224,7 @@ function precisionPart(so, root, state) {
 
 // 5. Layouts.
 function layoutPart(so, root) {
-  const f = fig(root, { title: 'Two layouts of one table' });
+  const f = fig(root, { title: 'Two layouts of one table', folded: true });
   const e = layoutExperiment(so);
   const plots = el('div', { className: 'plot-row' });
   f.append(plots);
@@ -251,7 +252,7 @@ function layoutPart(so, root) {
 
 // 6. A shift is a rotation.
 function shiftPart(so, root, settings) {
-  const f = fig(root, { title: 'Moving k positions later is a rotation' });
+  const f = fig(root, { title: 'Moving k positions later is a rotation', folded: true });
   const e = shiftExperiment(so);
   const pair = 2;
   const state = settings.values;

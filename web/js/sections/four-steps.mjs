@@ -3,9 +3,9 @@
 // each step is what it says. The computation is experiments/four-steps.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, perFrame, prose } from '../ui.mjs';
+import { checkList, el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';

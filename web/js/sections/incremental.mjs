@@ -3,9 +3,9 @@
 // them wrong. The computation is experiments/incremental.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt, plural } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
+import { checkList, el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment, incrementalSentences } from '../experiments/incremental.mjs';
 import { say } from '../sentences.mjs';

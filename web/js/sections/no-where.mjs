@@ -1,9 +1,9 @@
 // Section "no-where": a token lookup gives each word its row wherever the word stands, so nothing in the rows says
 // where. The experiment is experiments/no-where.mjs.
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { fmt } from '../format.mjs';
-import { el, fig, more, notice, prose, titledBlock } from '../ui.mjs';
+import { checkList, el, fig, more, notice, prose, titledBlock } from '../ui.mjs';
 import { lookupHasNoWhere, noWhereSentences } from '../experiments/no-where.mjs';
 import { drawnPlot } from '../drawn.mjs';
 import { say } from '../sentences.mjs';
@@ -11,9 +11,8 @@ import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
 
 export async function run(so, root) {
   prose(root,
-    'In lesson 1 a word became a vector by reading one row of a table, chosen by its token id. ' +
-    '“robot follows person” and “person follows robot” describe different relationships, yet the lookup hands ' +
-    '<em>robot</em> its row either way.');
+    'In lesson 1 a word became a vector by reading its token id’s row of a table. “robot follows person” and “person ' +
+    'follows robot” mean different things, yet the lookup hands <em>robot</em> its row either way.');
 
   const table = vocabularyTable();
   const result = lookupHasNoWhere(so, table, VOCAB);

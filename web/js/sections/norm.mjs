@@ -1,7 +1,7 @@
 // Section "norm": ‖p_t‖² = D/2 at every position, and position 0 = (0, 1, 0, 1, …); the sweep runs in the worker.
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { linePlot } from '../../lib/figures/plot/index.mjs';
-import { fig, more, notice, prose } from '../ui.mjs';
+import { checkList, fig, more, notice, prose } from '../ui.mjs';
 import { normCurves, normSentences } from '../experiments/norm.mjs';
 import { drawnPlot } from '../drawn.mjs';
 import { say } from '../sentences.mjs';
@@ -9,8 +9,8 @@ import { inWorker } from '../worker-client.mjs';
 
 export async function run(so, root) {
   prose(root,
-    'Each pair is a sine and a cosine of one angle, a point on the unit circle, so it adds sin² + cos² = 1 to the ' +
-    'squared length. With <var>D</var>/2 pairs, ‖p<sub>t</sub>‖² = <var>D</var>/2 at every position.');
+    'Each pair is a point on the unit circle, adding sin² + cos² = 1 to the squared length: with <var>D</var>/2 pairs, ' +
+    '‖p<sub>t</sub>‖² = <var>D</var>/2 at every position.');
   const f = fig(root);
   const curves = normCurves(so, { length: 64, width: 8, pair: 1 });
   drawnPlot('curves', linePlot(f, {

@@ -3,9 +3,9 @@
 // them and their checks.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
+import { checkList, el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { maxAbsDiff } from '../experiments/reference.mjs';
 import {

@@ -3,9 +3,9 @@
 // (its search runs in the worker). The experiments are experiments/sinusoids.mjs.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { checkList, el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { frequency } from '../experiments/reference.mjs';
 import {
   broadcastAndWidth, fourPairs, fourPairsSentences, onePairSentences, pairSpeeds, sinusoidTable, tableSentences, turnSentences,
@@ -46,7 +46,7 @@ export async function run(so, root, settings) {
 function fourPairsFigure(so, root) {
   const f = fig(root, { title: 'D = 8 gives four frequency pairs' });
   const r = fourPairs(so);
-  numbersTable(f, { caption: 'positions(2, 8): how far each pair turns from t = 0 to t = 1', drawn: 'pairs' }).show(
+  numbersTable(f, { caption: 'positions(2, 8): how far each pair turns from t = 0 to t = 1', drawn: 'pairs', folded: 'The four pairs, in numbers' }).show(
     ['pair i', 'columns', 'turn per position (rad)', 'a full turn every'],
     r.turns.map((turn, i) => [String(i), `${2 * i}, ${2 * i + 1}`, turn, `${fmt(2 * Math.PI / turn, 4)} positions`]));
   say(notice(f, ''), fourPairsSentences(r));
@@ -55,14 +55,13 @@ function fourPairsFigure(so, root) {
 
 /** The lesson's code in one product: a column of positions times a row of frequencies; and why D is even. */
 function broadcastFigure(so, root) {
-  const f = fig(root, { title: 'The whole table in one product' });
+  const f = fig(root, { title: 'The whole table in one product, and why D is even', folded: true });
   const r = broadcastAndWidth(so);
   const half = r.frequencies.length;
   numbersTable(f, { caption: `angles t·f_i: a (${r.positions.length}, 1) column of positions times a (1, ${half}) row of frequencies`, format: (v) => fmt(v, 3) }).show(
     ['t \\ f_i', ...r.frequencies.map((fi, i) => `f${'₀₁₂₃₄₅₆₇₈₉'[i]} = ${fmt(fi)}`)],
     r.angles.map((row, t) => [String(t), ...row]));
-  notice(f, 'Every position meets every frequency in one broadcast product; the sines of these angles fill the even ' +
-    'columns of the table, their cosines the odd ones. That is why the width must be even: each sine has its cosine partner.');
+  notice(f, 'Their sines fill the even columns, their cosines the odd ones: every sine has its cosine partner.');
   more(f, 'In the lesson’s numpy',
     '<code>pos = np.arange(start, start + length)[:, None]</code> is the (length, 1) column, ' +
     '<code>frequency[None, :]</code> the (1, D/2) row; their product broadcasts to (length, D/2). seqorder refuses an odd ' +

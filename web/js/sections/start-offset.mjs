@@ -1,8 +1,8 @@
 // Section "start-offset": rows for start = s equal rows s… of a table from 0; restarting at 0 is wrong.
 import { controlGroup, settingControl } from '../controls.mjs';
-import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
+import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
-import { el, fig, more, notice, perFrame, prose, titledBlock } from '../ui.mjs';
+import { checkList, el, fig, more, notice, perFrame, prose, titledBlock } from '../ui.mjs';
 import {
   startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck, startOffsetSentences,
 } from '../experiments/start-offset.mjs';
@@ -19,9 +19,8 @@ const WIDTH = 16;
 
 export async function run(so, root, settings) {
   prose(root,
-    'In the lesson’s example, a token processed after a prefix of 10 tokens sits at position 10, not 0. A decoder that keeps what it computed ' +
-    'for the prefix and processes only new tokens must say so: <code>so.positions(count, D, { start: 10 })</code> gives ' +
-    'the rows of positions 10, 11, ….');
+    'A token processed after a prefix of 10 tokens sits at position 10, not 0: a decoder that processes only new tokens ' +
+    'must say so, <code>so.positions(count, D, { start: 10 })</code>.');
 
   const f = fig(root);
   const state = settings.values;
