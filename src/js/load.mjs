@@ -67,7 +67,7 @@ export function kernelUrl(build, url) {
 
 /** Fetches and compiles a module, with loadSeqorder's errors: for the kernel module (kernelUrl). */
 export async function compileModule(url) {
-  return compile(await fetchBytes(url), url);
+  return fetchAndCompile(url);
 }
 
 /** The module's bytes at `url`: fetched, or read from disk for a file: URL under node (whose fetch cannot read files). */
@@ -82,6 +82,11 @@ async function fetchBytes(url) {
     checkMagic(bytes, url);
     return bytes;
   }
+  return responseBytes(await fetchResponse(url), url);
+}
+
+/** The successful response for `url` (an http(s) URL), or loadSeqorder's error saying what went wrong. */
+async function fetchResponse(url) {
   if (url.protocol === 'file:')
     throw loadError(url, 'browsers do not fetch file: URLs: serve the page over http (any static server will do).');
   let response;
@@ -90,11 +95,34 @@ async function fetchBytes(url) {
   } catch (cause) {
     throw loadError(url, `fetching it failed (${cause.message}). ${FIX}`, cause);
   }
-  const status = `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
-  if (!response.ok) throw loadError(url, `the server answered ${status}. ${FIX}`);
+  if (!response.ok) throw loadError(url, `the server answered ${statusOf(response)}. ${FIX}`);
+  return response;
+}
+
+const statusOf = (response) => `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
+
+/** A response's body, checked to be a WebAssembly module (else the error says what came instead). */
+async function responseBytes(response, url) {
   const bytes = await response.arrayBuffer();
-  checkMagic(bytes, url, `the server answered ${status}, ${response.headers.get('content-type') || 'no content type'}, and `);
+  checkMagic(bytes, url, `the server answered ${statusOf(response)}, ${response.headers.get('content-type') || 'no content type'}, and `);
   return bytes;
+}
+
+/**
+ * Fetches and compiles the module at `url`. Served over http(s) as application/wasm where the engine streams
+ * (WebAssembly.compileStreaming), it compiles while its bytes arrive; when that compile fails, the bytes (a copy of
+ * the response) say why, as for any other answer, which goes through the bytes.
+ */
+async function fetchAndCompile(url) {
+  if (url.protocol === 'file:' || typeof WebAssembly.compileStreaming !== 'function') return compile(await fetchBytes(url), url);
+  const response = await fetchResponse(url);
+  if (!/^application\/wasm\b/i.test(response.headers.get('content-type') ?? '')) return compile(await responseBytes(response, url), url);
+  const copy = response.clone();
+  try {
+    return await WebAssembly.compileStreaming(response);
+  } catch {
+    return compile(await responseBytes(copy, url), url); // throws loadSeqorder's error for these bytes
+  }
 }
 
 /** Every WebAssembly module starts with \0asm; a server that answers a missing file with its index.html does not. */
@@ -166,8 +194,7 @@ export async function compileSeqorder(options) {
     url = packagedUrl(build);
   }
   if (wasmBinary !== undefined) checkMagic(wasmBinary);
-  const bytes = wasmBinary ?? await fetchBytes(url);
-  return { compiled: await compile(bytes, url), url };
+  return { compiled: wasmBinary === undefined ? await fetchAndCompile(url) : await compile(wasmBinary, url), url };
 }
 
 /**
