@@ -1,8 +1,11 @@
-// The page's training experiment (web/js/experiments/train.mjs) in node, on a pool of worker_threads: the default run
-// gives the models of the same training written out here on one thread with createModel (the schedule of the C++
-// test and the PyTorch reference: step k on orderTask(32, 8 + k % 9, seed 1000 + k), lr 3e-3), parameter hash for
-// parameter hash; every check the page shows passes on it; each check fails on measurements that contradict it (so a
-// pass means something); the sentences about lengths follow the numbers they are given; stopping stops.
+// The lab's experiment (web/js/experiments/train*.mjs, as built in the site) in node, on a pool of worker_threads:
+// the lesson's run gives the models of the same training written out here on one thread with createModel (the
+// schedule of the C++ test and the PyTorch reference: step k on orderTask(32, 8 + k % 9, seed 1000 + k), lr 3e-3),
+// hash for hash; a run paused and resumed, or stepped 20 steps at a time, ends with the same bits as one never paused,
+// every model at one step at each pause; every check passes on the lesson's run and fails on measurements that
+// contradict it; every sentence's predicate holds on its record and fails on a record that contradicts it; the back
+// task's sentences and scores against a plain reference written here; a setting a model cannot take is refused in
+// the API's words; the record's JSON and CSV.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -10,37 +13,50 @@ import { loadSeqorder, loadSeqorderPool, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 
 const {
-  CHUNK, DEFAULT_SEED, EVALUATION_LENGTHS, SETUPS, curveFindings, evaluateModels, lengthFindings, parameterHash, score,
-  trainModels, trainingChecks,
+  CHUNK, DEFAULTS, KINDS, LESSON_MODELS, SETTINGS, TASK_WORDS, createRun, differInScaleOnly, isLessonRun, measureRun, median, modelOptions,
+  parameterHash, refusals, runConfig, runHashes,
 } = await siteModule('js/experiments/train.mjs');
+const { SAME_LOGITS, lookbackScore, measuredLengths, orderScore } = await siteModule('js/experiments/train-tasks.mjs');
+const { PREDICATES, conclusionSentences, holds, kindCurve, runChecks, runSentences, scalingSentences } = await siteModule('js/experiments/train-findings.mjs');
+const { addChunk, newRecord, recordCsv, recordJson } = await siteModule('js/experiments/train-record.mjs');
 
 const so = await loadSeqorder();
 let pool;
-let run;  // the default run: { models, steps, evaluation, chunks }
+/** Trains `config` on the pool to its end (or through `script`: (run) => …), measured: its record. */
+async function recorded(config, script = (run) => run.play()) {
+  const record = newRecord(config, {});
+  const run = await createRun(pool, so, config, { onChunk: (i, c) => addChunk(record, i, c) });
+  try {
+    await script(run);
+    const hashes = await runHashes(run);
+    hashes.forEach((h, i) => { record.models[i].hash = h; });
+    Object.assign(record, { state: run.state, step: run.step, measured: await measureRun(run, so), measuredAt: run.step });
+    return { record, run };
+  } finally {
+    await run.dispose();
+  }
+}
+
+let lesson;  // the lesson's run, measured
 before(async () => {
-  pool = await loadSeqorderPool({ workers: SETUPS.length });
-  const chunks = SETUPS.map(() => []);
-  const { models, steps } = await trainModels(pool, so, { seed: DEFAULT_SEED, onChunk: (i, c) => chunks[i].push(c) });
-  run = { models, steps, chunks, evaluation: await evaluateModels(models, so) };
+  pool = await loadSeqorderPool({ workers: 5 });
+  ({ record: lesson } = await recorded(runConfig()));
 });
 after(() => pool?.close());
 
-/** The five models of the section, written out: createModel's options and the training, on this thread. */
-const OPTIONS = {
-  none: { positions: 'none' },
-  sinusoidal: { positions: 'sinusoidal' },
-  learned: { positions: 'learned', maxLength: 16 },
-  rotary: { positions: 'rotary' },
-  causal: { positions: 'none', causal: true },
-};
-function trainHere(key, seed) {
-  const model = so.createModel({ vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', seed, ...OPTIONS[key] });
-  for (let k = 0; k < 800; k++) {
-    const { ids, targets } = so.orderTask({ count: 32, length: 8 + (k % 9), seed: 1000 + k });
-    model.step(ids, targets, { lr: 3e-3 });
+/** One model of the lab trained here on one thread, written out: createModel's options, orderTask, step. */
+function trainHere(options, { steps = 800, shortest = 8, longest = 16, lr = 3e-3 } = {}) {
+  const model = so.createModel({ vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', ...options });
+  for (let k = 0; k < steps; k++) {
+    const { ids, targets } = so.orderTask({ count: 32, length: shortest + (k % (longest - shortest + 1)), seed: 1000 + k });
+    model.step(ids, targets, { lr });
   }
   return model;
 }
+const OPTIONS = {
+  none: { positions: 'none' }, sinusoidal: { positions: 'sinusoidal' }, learned: { positions: 'learned', maxLength: 16 },
+  rotary: { positions: 'rotary' }, causal: { positions: 'none', causal: true },
+};
 
 /** SHA-256 of the parameters' bytes in order, by node's own crypto (not the experiment's parameterHash). */
 function hashHere(model) {
@@ -49,93 +65,233 @@ function hashHere(model) {
   return hash.digest('hex');
 }
 
-test('the default run: the models of the same training on one thread, hash for hash', async () => {
-  assert.deepEqual(run.steps, SETUPS.map(() => 800));
-  for (const [i, setup] of SETUPS.entries()) {
-    const here = trainHere(setup.key, DEFAULT_SEED);
-    const parameters = await run.models[i].parameters();
-    assert.equal(await parameterHash(parameters), hashHere(here), setup.label);
+test('the settings: declared once, their defaults are the lesson\'s run; the composer knows the task\'s words', () => {
+  assert.deepEqual(TASK_WORDS, so.taskWords);
+  const config = runConfig();
+  assert.deepEqual(config.kinds, [...LESSON_MODELS]);
+  assert.deepEqual(config.seeds, [1]);
+  assert.equal(isLessonRun(config), true);
+  assert.equal(isLessonRun(runConfig({ seeds: 3, seed: 7, models: ['rotary'] })), true, 'models and seeds do not leave the lesson');
+  assert.equal(isLessonRun(runConfig({ lr: 1e-2 })), false);
+  assert.deepEqual(runConfig({ seeds: 3, seed: 7 }).seeds, [7, 8, 9]);
+  assert.deepEqual(modelOptions(config, 'learned', 1, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', positions: 'learned', maxLength: 16, seed: 1 });
+  assert.deepEqual(modelOptions(runConfig({ task: 'lookback' }), 'causal-rotary', 3, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'each', classes: 16, dtype: 'float32', positions: 'rotary', causal: true, seed: 3 });
+  assert.equal(Object.keys(DEFAULTS).length, Object.keys(SETTINGS).length);
+  assert.equal(KINDS.length, 8);
+});
+
+test('the lesson\'s run: the models of the same training on one thread, hash for hash', () => {
+  assert.deepEqual(lesson.models.map((m) => m.steps), LESSON_MODELS.map(() => 800));
+  for (const m of lesson.models) {
+    const here = trainHere({ ...OPTIONS[m.key], seed: 1 });
+    assert.equal(m.hash, hashHere(here), m.label);
     here.dispose();
   }
 });
 
-test('the curves: one point every CHUNK steps, losses as many as steps, accuracies on the held-out pairs', () => {
-  for (const chunks of run.chunks) {
-    assert.deepEqual(chunks.map((c) => c.step), Array.from({ length: 800 / CHUNK }, (_, j) => (j + 1) * CHUNK));
-    assert.ok(chunks.every((c) => c.losses.length === CHUNK && c.losses.every(Number.isFinite) && c.accuracy >= 0 && c.accuracy <= 1));
+test('the curves: one point every CHUNK steps, a loss and an accuracy each', () => {
+  for (const m of lesson.models) {
+    assert.deepEqual(m.curve.step, Array.from({ length: 800 / CHUNK }, (_, j) => (j + 1) * CHUNK));
+    assert.ok(m.curve.loss.every(Number.isFinite) && m.curve.accuracy.every((a) => a >= 0 && a <= 1));
   }
   // the position-free bidirectional model sees a held-out pair as one bag of words: 50% at every point
-  assert.ok(run.chunks[0].every((c) => c.accuracy === 0.5));
-  assert.match(curveFindings(run.chunks), /none, bidirectional never did \(50% from first point to last\)/);
+  assert.ok(lesson.models[0].curve.accuracy.every((a) => a === 0.5));
 });
 
-test('every check of the section passes on the default run, with the numbers of the evaluation', () => {
-  const checks = trainingChecks(run.evaluation);
-  assert.equal(checks.length, 7);
-  assertAllPass(checks);
-  const learned = run.evaluation.find((r) => r.key === 'learned');
-  assert.deepEqual(learned.lengths[32].error, { name: 'RangeError', message: 'ids have T = 32 positions, but the learned table has 16 rows (maxLength)' });
-  // the evaluation is the models' own: the accuracies of the models trained here, at every length
-  const here = trainHere('rotary', DEFAULT_SEED);
-  for (const T of EVALUATION_LENGTHS) {
-    const set = so.orderTask({ count: 512, length: T, seed: 500 + T, mirrored: true });
-    assert.deepEqual(run.evaluation.find((r) => r.key === 'rotary').lengths[T], score(here.forward(set.ids), set.targets), `T = ${T}`);
-  }
+test('paused, resumed and stepped: every model at one step at each pause, the same bits as a run never paused', async () => {
+  const config = runConfig({ models: ['sinusoidal', 'rotary', 'causal'], steps: 200, seeds: 3 });
+  const whole = await recorded(config);
+  const pauses = [];
+  const paused = await recorded(config, async (run) => {
+    const going = run.play();
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    await run.pause();
+    await going;
+    pauses.push(run.taken);
+    assert.equal(run.state, 'paused');
+    await run.advance();
+    pauses.push(run.taken);
+    await run.advance(CHUNK);
+    pauses.push(run.taken);
+    await run.play();
+  });
+  for (const taken of pauses) assert.ok(taken.every((t) => t === taken[0] && t % CHUNK === 0), `steps at a pause: ${taken}`);
+  assert.equal(pauses[1][0] - pauses[0][0], CHUNK);
+  assert.equal(paused.record.state, 'done');
+  assert.deepEqual(paused.record.models.map((m) => m.hash), whole.record.models.map((m) => m.hash));
+  assert.deepEqual(paused.record.models.map((m) => m.curve), whole.record.models.map((m) => m.curve));
+  // the models' seeds are 1, 2, 3 and one-thread training agrees with the rotary one of seed 3
+  const here = trainHere({ positions: 'rotary', seed: 3 }, { steps: 200 });
+  assert.equal(whole.record.models.find((m) => m.key === 'rotary' && m.seed === 3).hash, hashHere(here));
   here.dispose();
 });
 
-/** The default run's evaluation with the scores of one model at some lengths replaced. */
+test('every check passes on the lesson\'s run, with the numbers of its measurements', () => {
+  const checks = runChecks(lesson);
+  assert.deepEqual(checks.map((c) => c.name), ['train-none-mirror-logits', 'train-none-half', 'train-learned-refuses',
+    'train-sinusoidal-learns', 'train-learned-learns', 'train-rotary-learns', 'train-causal-learns']);
+  assertAllPass(checks);
+  const learned = lesson.measured.find((r) => r.key === 'learned');
+  assert.deepEqual(learned.lengths[32].error, { name: 'RangeError', message: 'ids have T = 32 positions, but the learned table has 16 rows (maxLength)' });
+  // the measurements are the models' own: the accuracies of the rotary model trained here, at every length
+  const here = trainHere({ positions: 'rotary', seed: 1 });
+  for (const T of measuredLengths(lesson.config)) {
+    const set = so.orderTask({ count: 512, length: T, seed: 500 + T, mirrored: true });
+    assert.deepEqual(lesson.measured.find((r) => r.key === 'rotary').lengths[T], orderScore(here.forward(set.ids), set.targets), `T = ${T}`);
+  }
+  here.dispose();
+  // outside the lesson's settings the lesson's claims are not checked; the architecture's still are
+  assert.deepEqual(runChecks({ ...lesson, config: runConfig({ lr: 1e-2 }) }).map((c) => c.name), ['train-none-mirror-logits', 'train-none-half', 'train-learned-refuses']);
+});
+
+/** The lesson's record with the scores of one model at some lengths replaced. */
 function altered(key, lengths) {
-  return run.evaluation.map((r) => (r.key === key ? { ...r, lengths: { ...r.lengths, ...lengths } } : r));
+  return { ...lesson, measured: lesson.measured.map((r) => (r.key === key ? { ...r, lengths: { ...r.lengths, ...lengths } } : r)) };
 }
-const at = (accuracy, extra = {}) => ({ accuracy, pairs: 256, pairsOneRight: 0, mirrorDifference: 1, ...extra });
+const at = (accuracy, extra = {}) => ({ accuracy, pairs: 256, pairsOneRight: 0, pairsTied: 0, mirrorDifference: 1, ...extra });
 
 test('each check fails on measurements that contradict its claim', () => {
-  const fails = (evaluation, name) => assert.equal(verdicts(trainingChecks(evaluation))[name], false, name);
-  fails(altered('none', { 16: { ...run.evaluation[0].lengths[16], mirrorDifference: 3e-5 } }), 'train-none-mirror-logits');
-  fails(altered('none', { 64: { ...run.evaluation[0].lengths[64], pairsOneRight: 255 } }), 'train-none-half');
-  fails(altered('none', { 8: { error: { name: 'RangeError', message: 'no' } } }), 'train-none-half');
-  for (const key of ['sinusoidal', 'learned', 'rotary']) fails(altered(key, { 8: at(0.94), 12: at(0.9), 16: at(0.5) }), `train-${key}-learns`);
-  fails(altered('causal', { 12: at(0.94) }), 'train-causal-learns');
+  const fails = (record, name) => assert.equal(verdicts(runChecks(record))[name], false, name);
+  const none = lesson.measured[0].lengths;
+  fails(altered('none', { 16: { ...none[16], mirrorDifference: 3e-5 } }), 'train-none-mirror-logits');
+  fails(altered('none', { 64: { ...none[64], pairsOneRight: 255 } }), 'train-none-half');
+  for (const key of ['sinusoidal', 'learned', 'rotary']) fails(altered(key, { 16: at(0.89) }), `train-${key}-learns`);
+  fails(altered('causal', { 12: at(0.89) }), 'train-causal-learns');
   fails(altered('learned', { 32: at(0.6) }), 'train-learned-refuses');
   fails(altered('learned', { 64: { error: { name: 'Error', message: 'the worker stopped' } } }), 'train-learned-refuses');
 });
 
-test('the sentences about lengths follow the numbers', () => {
-  const text = lengthFindings(run.evaluation).join(' ');
-  for (const T of [32, 64]) {
-    for (const r of run.evaluation.filter((e) => !e.lengths[T].error)) {
-      const share = `${r.label} (${Number((100 * r.lengths[T].accuracy).toPrecision(3))}%)`;
-      assert.ok(text.includes(share), `${share} missing from: ${text}`);
-    }
-  }
-  assert.match(text, /The learned \(16 rows\) model gives no answer from T = 32 on: ids have T = 32 positions/);
-  const changed = lengthFindings(altered('sinusoidal', { 32: at(0.97), 64: at(0.91) })).join(' ');
-  assert.match(changed, /At T = 32, twice the longest training sentence, [^;]*sinusoidal \(97%\)[^;]* kept at least 90%/);
-  assert.match(changed, /At T = 64, four times the longest training sentence, [^;]*sinusoidal \(91%\)[^;]* kept at least 90%/);
-  const none = lengthFindings(run.evaluation.map((r) => ({ ...r, lengths: { ...r.lengths, 32: at(0.5), 64: at(0.5) } }))).join(' ');
-  assert.match(none, /At T = 32, twice the longest training sentence, no model kept 90%/);
+test('train-none-half holds when a pair\'s logits tie within float32 rounding, and fails when they do not', () => {
+  // a sentence and its mirror, logits equal but for rounding: margins +1e-8 and −1e-8 tip the two argmaxes apart
+  const tie = orderScore({ data: Float32Array.of(0.25, 0.25 + 1e-7, 0.25 + 1e-7, 0.25), shape: [2, 2] }, { data: Int32Array.of(1, 0), shape: [2] });
+  assert.deepEqual(tie, { accuracy: 1, pairs: 1, pairsOneRight: 0, pairsTied: 1, mirrorDifference: Math.fround(0.25 + 1e-7) - 0.25 });
+  const apart = orderScore({ data: Float32Array.of(0, 1, 1, 0), shape: [2, 2] }, { data: Int32Array.of(1, 0), shape: [2] });
+  assert.deepEqual(apart, { accuracy: 1, pairs: 1, pairsOneRight: 0, pairsTied: 0, mirrorDifference: 1 });
+  const lengths = (score) => Object.fromEntries(measuredLengths(lesson.config).map((T) => [T, { ...lesson.measured[0].lengths[T], ...score }]));
+  assert.equal(verdicts(runChecks(altered('none', lengths({ pairsOneRight: 255, pairsTied: 1 }))))['train-none-half'], true);
+  assert.equal(verdicts(runChecks(altered('none', lengths({ pairsOneRight: 255, pairsTied: 0 }))))['train-none-half'], false);
+  assert.ok(SAME_LOGITS >= 1e-6);
 });
 
-test('stopped() stops every model before its next chunk; another seed gives other parameters', async () => {
-  let chunks = 0;
-  const { models, steps } = await trainModels(pool, so, { seed: 2, onChunk: () => { chunks += 1; }, stopped: () => chunks >= 1 });
-  // each model had asked for its first chunk before the first answer came
-  assert.deepEqual(steps, SETUPS.map(() => CHUNK));
-  const first = await Promise.all(models.map(async (m) => parameterHash(await m.parameters())));
-  const here = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 2 });
-  for (let k = 0; k < CHUNK; k++) {
+test('every sentence of the lesson\'s run holds on its record, and fails on a record that contradicts it', () => {
+  const runs = { order: lesson, lookback: null };
+  const sentences = [...runSentences(lesson), ...conclusionSentences(runs)];
+  assert.ok(sentences.length >= 10, sentences.map((s) => s.text).join('\n'));
+  for (const s of sentences) assert.equal(holds(s, lesson, runs), true, `${s.name}: ${s.text}`);
+  assert.ok(sentences.every((s) => typeof PREDICATES[s.type] === 'function'));
+  // each kind of sentence against a record that says otherwise
+  const dipped = structuredClone(lesson);
+  const rotary = dipped.models.find((m) => m.key === 'rotary');
+  rotary.curve.accuracy[rotary.curve.accuracy.length - 2] = 0.5;  // a dip the sentence did not mention
+  const curve = sentences.find((s) => s.name === 'curve-rotary');
+  assert.match(curve.text, /rotary first reached 95% at step \d+, and stayed at or above it to step 800/);
+  assert.equal(holds(curve, dipped, runs), false);
+  const longer = sentences.find((s) => s.name === 'lengths-32');
+  assert.equal(holds(longer, altered('rotary', { 32: at(0.95) }), runs), false);
+  const mask = sentences.find((s) => s.name === 'conclusion-order-mask');
+  assert.match(mask.text, /The causal mask alone was enough for the order task/);
+  assert.equal(holds(mask, lesson, { order: altered('causal', { 8: at(0.6) }) }), false);
+  const formula = sentences.find((s) => s.name === 'conclusion-order-formula');
+  assert.equal(holds(formula, lesson, { order: altered('sinusoidal', { 64: at(0.97) }) }), false);
+  // the sentences follow other numbers
+  const kept = runSentences(altered('sinusoidal', { 32: at(0.97), 64: at(0.91) })).map((s) => s.text).join(' ');
+  assert.match(kept, /At T = 32, 2× the longest training sentence: [^;]*sinusoidal \(97%\)[^;]* kept at least 90%/);
+});
+
+test('a paused run\'s sentences say "not yet"; its lesson claims wait', async () => {
+  const config = runConfig({ steps: 800, models: ['none', 'sinusoidal'] });
+  const { record } = await recorded(config, (run) => run.advance(3 * CHUNK));
+  assert.equal(record.state, 'paused');
+  assert.equal(record.step, 60);
+  const texts = runSentences(record).map((s) => s.text);
+  assert.ok(texts.includes('none, bidirectional has not reached 95% by step 60, so far 50% at every point.'), texts.join('\n'));
+  for (const s of runSentences(record)) assert.equal(holds(s, record), true, s.text);
+  assert.equal(verdicts(runChecks(record))['train-none-half'], true);
+});
+
+test('the lookback task: its score against a plain reference; the position-free model cannot tell two equal words apart', async () => {
+  const { ids, targets } = so.lookbackTask({ count: 4, length: 9, back: 2, seed: 3 });
+  assert.deepEqual(ids.shape, [4, 9]);
+  for (let s = 0; s < 4; s++) {
+    for (let t = 0; t < 9; t++) assert.equal(targets.data[s * 9 + t], t < 2 ? -1 : ids.data[s * 9 + t - 2]);
+  }
+  // logits that name the target at every position but one
+  const classes = 16;
+  const logits = new Float32Array(4 * 9 * classes);
+  targets.data.forEach((target, r) => { logits[r * classes + Math.max(0, target)] = 1; });
+  logits[2 * classes + targets.data[2]] = 0;
+  logits[2 * classes + ((targets.data[2] + 1) % classes)] = 1;
+  const score = lookbackScore({ data: logits, shape: [4, 9, classes] }, targets, ids);
+  assert.equal(score.answered, 4 * 7);
+  assert.equal(score.accuracy, 27 / 28);
+  const config = runConfig({ task: 'lookback', models: ['none', 'sinusoidal'], steps: 100 });
+  const { record } = await recorded(config);
+  const checks = runChecks(record);
+  assert.deepEqual(checks.map((c) => c.name), ['train-none-same-word']);
+  assertAllPass(checks);
+  for (const s of [...runSentences(record), ...conclusionSentences({ lookback: record })]) assert.equal(holds(s, record, { lookback: record }), true, s.text);
+});
+
+test('token vectors × √D: createModel\'s embedScale; the conclusion compares two runs that differ in it only, sentence by sentence', async () => {
+  const scaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300, embedScale: true });
+  assert.equal(modelOptions(scaledConfig, 'sinusoidal', 1, 16).embedScale, 'sqrtWidth');
+  assert.equal('embedScale' in modelOptions(runConfig(), 'sinusoidal', 1, 16), false, 'the lesson\'s run as it was');
+  assert.equal(isLessonRun(scaledConfig), false);
+  const unscaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300 });
+  assert.equal(differInScaleOnly(scaledConfig, unscaledConfig), true);
+  assert.equal(differInScaleOnly(scaledConfig, runConfig({ models: ['sinusoidal'], steps: 300 })), false);
+  const [{ record: scaled }, { record: unscaled }] = [await recorded(scaledConfig), await recorded(unscaledConfig)];
+  // the scaled sinusoidal model is createModel's with embedScale 'sqrtWidth', trained the same way
+  const here = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, positions: 'sinusoidal', embedScale: 'sqrtWidth', seed: 1 });
+  for (let k = 0; k < 300; k++) {
     const { ids, targets } = so.orderTask({ count: 32, length: 8 + (k % 9), seed: 1000 + k });
     here.step(ids, targets, { lr: 3e-3 });
   }
-  assert.equal(first[1], hashHere(here), 'the sinusoidal model after one chunk');
+  assert.equal(scaled.models[0].hash, hashHere(here));
   here.dispose();
-  await Promise.all(models.map((m) => m.dispose()));
+  const pair = { scaled, unscaled };
+  const sentences = scalingSentences(pair);
+  assert.deepEqual(sentences.map((s) => s.name), ['scaling-sinusoidal', 'scaling-rotary', 'scaling-summary']);
+  for (const s of sentences) assert.equal(holds(s, null, { scaling: pair }), true, s.text);
+  assert.match(sentences[0].text, /^sinusoidal, token vectors × √D against as they are: first reached 95% (at step \d+|never) against (at step \d+|never); at T = 64, [\d.]+% against [\d.]+%\.$/);
+  // against numbers that say otherwise
+  const swapped = { scaled: unscaled, unscaled: scaled };
+  assert.equal(sentences.filter((s) => holds(s, null, { scaling: swapped })).length < sentences.length, true);
+  assert.deepEqual(scalingSentences(null), []);
 });
 
-test('score: accuracy, pairs with one right, and the largest difference between a sentence\'s logits and its mirror\'s', () => {
-  const logits = { data: Float32Array.of(0, 1, 0, 1, 2, 0, 0, 3), shape: [4, 2] };  // says 1, 1, 0, 1
-  const targets = { data: Int32Array.of(1, 0, 0, 1), shape: [4] };
-  assert.deepEqual(score(logits, targets), { accuracy: 0.75, pairs: 2, pairsOneRight: 1, mirrorDifference: 3 });
-  assert.deepEqual(score(logits, { data: Int32Array.of(1, 0, 1, 0), shape: [4] }).accuracy, 0.25);
+test('a setting a model cannot take is refused, in the API\'s own words, beside the setting it names', () => {
+  assert.deepEqual(refusals(so, runConfig()), []);
+  const odd = refusals(so, runConfig({ width: 31, heads: 1 }));
+  assert.deepEqual(odd.map((r) => [r.setting, r.key]), [['width', 'sinusoidal'], ['heads', 'rotary']]);
+  assert.match(odd[0].message, /^sinusoidal: width must be even with positions: 'sinusoidal'/);
+  const heads = refusals(so, runConfig({ width: 30, heads: 4 }));
+  assert.ok(heads.every((r) => r.setting === 'heads' && /heads must divide width/.test(r.message)) && heads.length === 5);
+  assert.deepEqual(refusals(so, runConfig({ task: 'lookback', back: 4, shortest: 3, longest: 3 })).map((r) => r.setting), ['shortest']);
+  assert.deepEqual(refusals(so, runConfig({ models: KINDS.map((k) => k.key), seeds: 3 })).map((r) => r.setting), []);
+  assert.deepEqual(refusals(so, runConfig({ shortest: 12, longest: 10 })).map((r) => r.setting), ['shortest']);
+});
+
+test('median and a kind\'s curve over seeds', () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 2, 3]), 2.5);
+  const models = [0.5, 0.7, 0.6].map((a, i) => ({ curve: { step: [20, 40].slice(0, 2 - (i === 2)), accuracy: [a, a + 0.1] } }));
+  assert.deepEqual(kindCurve(models), [{ step: 20, median: 0.6, min: 0.5, max: 0.7 }]);
+});
+
+test('the record as JSON and as CSV: settings, curves, hashes, the lengths table', async () => {
+  const record = { ...lesson, settings: { ...DEFAULTS } };
+  const json = JSON.parse(recordJson(record, { version: '1.2.3' }));
+  assert.equal(json.seqorder, '1.2.3');
+  assert.deepEqual(json.models.map((m) => m.hash), lesson.models.map((m) => m.hash));
+  assert.deepEqual(json.measured, lesson.measured);
+  assert.deepEqual(json.settings.models, [...LESSON_MODELS]);
+  const rows = recordCsv(record).trim().split('\n');
+  assert.equal(rows[0], 'model,seed,measure,step,T,value');
+  assert.ok(rows.includes('"none, bidirectional",1,accuracy,20,,0.5'));
+  assert.ok(rows.includes('learned (16 rows),1,refused,800,32,"ids have T = 32 positions, but the learned table has 16 rows (maxLength)"'));
+  assert.ok(rows.includes(`sinusoidal,1,parameters sha256,800,,${lesson.models[1].hash}`));
+  assert.ok(rows.includes(',,setting:models,,,none sinusoidal learned rotary causal'));
+  assert.equal(rows.filter((r) => r.includes(',loss,')).length, 5 * 40);
+  assert.equal(await parameterHash({ a: { data: new Uint8Array(0) } }), createHash('sha256').digest('hex'));
 });

@@ -178,6 +178,9 @@ export interface Series {
   /** Line width in CSS pixels (default 2). */
   width?: number;
   opacity?: number;
+  /** A band around the line, filled in its color: its lower and upper edges, one value per x (a range over runs). */
+  lo?: Numbers;
+  hi?: Numbers;
 }
 
 export interface LinePlotOptions extends PlotOptions {

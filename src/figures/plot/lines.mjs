@@ -9,12 +9,12 @@ import { labelFont, labelWriter, logTicks, niceTicks, widest } from './ticks.mjs
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
 
-/** [lo, hi] of the finite values under `key` of every series (positive ones only on a log axis). */
+/** [lo, hi] of the finite values under `key` of every series (positive ones only on a log axis); y spans the bands. */
 function extent(series, key, log) {
   let lo = Infinity;
   let hi = -Infinity;
   for (const s of series) {
-    for (const v of s[key]) {
+    for (const v of key === 'y' ? [...s.y, ...(s.lo ?? []), ...(s.hi ?? [])] : s[key]) {
       if (Number.isFinite(v) && (!log || v > 0)) {
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
@@ -38,7 +38,8 @@ function scaler(lo, hi, a, b, log = false) {
  * @param {Element} container
  * @param {object} options
  * @param {{ name: string, x: ArrayLike<number>, y: ArrayLike<number>, color?: string, dashed?: boolean,
- *           markers?: boolean, width?: number, opacity?: number }[]} options.series  width: line width (default 2)
+ *           markers?: boolean, width?: number, opacity?: number, lo?: ArrayLike<number>, hi?: ArrayLike<number> }[]}
+ *        options.series  width: line width (default 2); lo, hi: a band around the line (a range over runs)
  * @param {string} [options.xLabel]
  * @param {string} [options.yLabel]
  * @param {[number, number]} [options.xRange]  default: the data's extent
@@ -156,7 +157,24 @@ export function linePlot(container, options) {
   return handle;
 }
 
+/** The band between s.lo and s.hi, filled faintly (its points where both edges are finite). */
+function drawBand(ctx, s, color, xs, ys, yLog) {
+  const ok = (v) => Number.isFinite(v) && (!yLog || v > 0);
+  const at = [];
+  for (let j = 0; j < s.x.length; j += 1) if (ok(s.lo[j]) && ok(s.hi[j])) at.push(j);
+  if (at.length < 2) return;
+  ctx.fillStyle = color;
+  ctx.globalAlpha = 0.18;
+  ctx.beginPath();
+  at.forEach((j, n) => (n ? ctx.lineTo(xs.map(s.x[j]), ys.map(s.hi[j])) : ctx.moveTo(xs.map(s.x[j]), ys.map(s.hi[j]))));
+  for (const j of [...at].reverse()) ctx.lineTo(xs.map(s.x[j]), ys.map(s.lo[j]));
+  ctx.closePath();
+  ctx.fill();
+  ctx.globalAlpha = 1;
+}
+
 function drawSeries(ctx, s, color, xs, ys, yLog) {
+  if (s.lo && s.hi) drawBand(ctx, s, color, xs, ys, yLog);
   ctx.strokeStyle = color;
   ctx.fillStyle = color;
   ctx.lineWidth = s.width ?? 2;

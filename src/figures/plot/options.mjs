@@ -133,6 +133,12 @@ export function checkSeries(s, at) {
   numbers(s.y, `${at}.y`);
   if (s.x.length !== s.y.length) fail(RangeError, `${at} must have as many x as y values, got ${s.x.length} and ${s.y.length}`);
   optional(s, 'color', 'string');
+  if ((s.lo === undefined) !== (s.hi === undefined)) fail(TypeError, `${at} needs both lo and hi for a band, or neither`);
+  for (const edge of ['lo', 'hi']) {
+    if (s[edge] === undefined) continue;
+    numbers(s[edge], `${at}.${edge}`);
+    if (s[edge].length !== s.x.length) fail(RangeError, `${at}.${edge} must have one value per x, got ${s[edge].length} for ${s.x.length}`);
+  }
 }
 
 /** circlePlot's options: points, each { name, x, y }. */

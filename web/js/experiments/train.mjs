@@ -1,82 +1,313 @@
-// The training experiment of section "train": five small transformers learn the order task side by side (does robot
-// come before person?), each in its own worker of a seqorder pool, and are then measured: accuracy at the lengths they
-// trained on and beyond, a sentence against its mirror, and a hash of their parameters. Nothing here is a result
-// written in advance: the checks and the sentences about lengths are computed from the measurements they are given.
-// Pure: no DOM; node and the page import it (`so`: the API, for the sentences; `pool`: loadSeqorderPool's).
-import { fmt } from '../format.mjs';
+// The lab of section "train": small transformers learn a task side by side (does robot come before person? or the
+// word k places back), each in a worker of a seqorder pool, from settings the reader chooses; the run can be paused,
+// resumed and stepped, and gives the same bits as a run never paused. Then the models are measured at the lengths
+// they trained on and beyond (train-tasks.mjs has the tasks; train-findings.mjs turns the numbers into checks and
+// sentences). Pure: no DOM; node and the page import it (`so`: the API; `pool`: loadSeqorderPool's).
 
-/** The five models: where position enters, or not. */
-export const SETUPS = Object.freeze([
-  { key: 'none', label: 'none, bidirectional', options: { positions: 'none' } },
-  { key: 'sinusoidal', label: 'sinusoidal', options: { positions: 'sinusoidal' } },
-  { key: 'learned', label: 'learned (16 rows)', options: { positions: 'learned', maxLength: 16 } },
-  { key: 'rotary', label: 'rotary', options: { positions: 'rotary' } },
-  { key: 'causal', label: 'none, causal', options: { positions: 'none', causal: true } },
-]);
+import { declareSettings } from '../settings.mjs';
+import { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } from './train-tasks.mjs';
 
-/** What every model shares (the PyTorch reference's, bench/model_reference.py): createModel's options but the seed. */
-export const ARCHITECTURE = Object.freeze({ width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32' });
+/** The eight models the lab offers: where position enters (or not), with or without a causal mask. `beyond`: the
+ * course's model uses sinusoids; learned tables and rotary positions go beyond this lesson. */
+export const KINDS = Object.freeze([
+  { key: 'none', positions: 'none', causal: false },
+  { key: 'sinusoidal', positions: 'sinusoidal', causal: false },
+  { key: 'learned', positions: 'learned', causal: false, beyond: true },
+  { key: 'rotary', positions: 'rotary', causal: false, beyond: true },
+  { key: 'causal', positions: 'none', causal: true },
+  { key: 'causal-sinusoidal', positions: 'sinusoidal', causal: true },
+  { key: 'causal-learned', positions: 'learned', causal: true, beyond: true },
+  { key: 'causal-rotary', positions: 'rotary', causal: true, beyond: true },
+].map((kind) => Object.freeze(kind)));
 
-/** Training: Adam steps, learning rate, sentences per batch; step k trains on length 8 + k % 9 (8 … 16). */
-export const TRAINING = Object.freeze({ steps: 800, lr: 3e-3, batch: 32, shortest: 8, longest: 16 });
+export const kindOf = (key) => KINDS.find((k) => k.key === key);
 
-/** Steps per message to a worker: the curves grow by one point every CHUNK steps. */
+/** A model's name on the page: 'none, bidirectional', 'sinusoidal', 'learned (16 rows)', 'rotary, causal', … */
+export function kindLabel(key, config) {
+  const { positions, causal } = kindOf(key);
+  const name = positions === 'learned' ? `learned (${config.longest} rows)` : positions;
+  if (positions === 'none') return causal ? 'none, causal' : 'none, bidirectional';
+  return causal ? `${name}, causal` : name;
+}
+
+/** Steps per message to a worker: the curves grow by one point every CHUNK steps; Step trains CHUNK steps. */
 export const CHUNK = 20;
 
-/** The seed of the initial parameters when the reader gives none: the reference's first. */
-export const DEFAULT_SEED = 1;
+/** The most models one run trains (each seed of each kind is a model). */
+export const MAX_MODELS = 24;
 
-/** Lengths measured after training: the trained ones, then twice and four times the longest. */
-export const TRAINED_LENGTHS = Object.freeze([8, 12, 16]);
-export const LONGER_LENGTHS = Object.freeze([2 * TRAINING.longest, 4 * TRAINING.longest]);
-export const EVALUATION_LENGTHS = Object.freeze([...TRAINED_LENGTHS, ...LONGER_LENGTHS]);
+/** The models of the lesson's run. */
+export const LESSON_MODELS = Object.freeze(['none', 'sinusoidal', 'learned', 'rotary', 'causal']);
 
-/** The held-out sentences of the live accuracy curve: 128 sentence-mirror pairs of a trained length. */
-export const VALIDATION = Object.freeze({ count: 256, length: 12, seed: 7, mirrored: true });
+/** The tasks' words (so.taskWords: a token's id is its index), for the composer's declaration. */
+export const TASK_WORDS = Object.freeze(['the', 'robot', 'follows', 'person', 'sees', 'a', 'box', 'and', 'lifts', 'it',
+  'near', 'big', 'small', 'red', 'slowly', 'then']);
 
-/** The largest |logit(sentence) − logit(mirror)| that still counts as "the same logits" (float32 sums taken in
- * another order differ by rounding, ~1e-7 here). */
-export const SAME_LOGITS = 1e-5;
+/** The composer's first sentence. */
+export const SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person', 'near', 'a', 'box']);
 
-/** Accuracy a model with positions must reach at one trained length at least; the causal one at every trained length. */
-export const LEARNED = 0.95;
+const kindOptions = KINDS.map((k) => ({ value: k.key, label: kindLabel(k.key, { longest: 16 }).replace(' (16 rows)', '') }));
 
-/** The share at twice and four times the longest length that the sentences about lengths call "kept". */
-export const KEPT = 0.9;
+/**
+ * The lab's settings, declared once (web/js/settings.mjs: the controls, the URL's hash and the tests follow it).
+ * Their defaults are the lesson's run: five models, width 32, 2 heads, 1 layer, 800 Adam steps at 3e-3 on lengths
+ * 8 … 16, seed 1 (the project's PyTorch reference's setup, bench/model_reference.py). `sweep` lists what the
+ * section's sweep visits (tests/browser/train-sweep.test.mjs): the lesson's settings with one and with three seeds;
+ * tests/browser/train-settings.test.mjs tries every other setting with short runs.
+ */
+export const SETTINGS = declareSettings({
+  task: {
+    kind: 'select', id: 'train-task', label: 'Task', default: 'order', sweep: ['order'],
+    options: [{ value: 'order', label: 'robot before person? (one answer a sentence)' },
+      { value: 'lookback', label: 'the word k places back (an answer at every position)' }],
+  },
+  back: { kind: 'slider', id: 'train-back', label: 'k, places back', min: 1, max: 4, default: 2, sweep: [2] },
+  models: { kind: 'set', id: 'train-models', label: 'Models', min: 1, max: 8, default: [...LESSON_MODELS], sweep: [[...LESSON_MODELS]], options: kindOptions },
+  width: { kind: 'slider', id: 'train-width', label: 'width D', min: 2, max: 64, default: 32, sweep: [32] },
+  heads: { kind: 'slider', id: 'train-heads', label: 'heads', min: 1, max: 8, default: 2, sweep: [2] },
+  layers: { kind: 'slider', id: 'train-layers', label: 'layers', min: 1, max: 4, default: 1, sweep: [1] },
+  embedScale: {
+    kind: 'toggle', id: 'train-embed-scale', label: 'token vectors × √D (as in the paper)', default: false, sweep: [false],
+  },
+  lr: {
+    kind: 'select', id: 'train-lr', label: 'learning rate', default: 3e-3, sweep: [3e-3],
+    options: [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1].map((value) => ({ value, label: String(value) })),
+  },
+  steps: { kind: 'slider', id: 'train-steps', label: 'Adam steps', min: 100, max: 4000, step: 100, default: 800, sweep: [800] },
+  shortest: { kind: 'slider', id: 'train-shortest', label: 'shortest training sentence', min: 2, max: 32, default: 8, sweep: [8] },
+  longest: { kind: 'slider', id: 'train-longest', label: 'longest training sentence', min: 2, max: 32, default: 16, sweep: [16] },
+  seeds: {
+    kind: 'select', id: 'train-seeds', label: 'seeds per model', default: 1, sweep: [1, 3],
+    options: [{ value: 1, label: '1' }, { value: 3, label: '3 (median and range)' }],
+  },
+  seed: {
+    kind: 'number', id: 'train-seed', label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [1],
+    hint: 'the initial parameters (with 3 seeds, also the next two)',
+  },
+  words: {
+    kind: 'list', id: 'train-words', label: 'Your sentence', min: 2, max: 64, default: [...SENTENCE], sweep: [[...SENTENCE]],
+    options: TASK_WORDS.map((w) => ({ value: w, label: w })),
+  },
+  mapA: { kind: 'select', id: 'train-map-a', label: 'Left model', default: 'none', sweep: ['none'], options: kindOptions },
+  mapB: { kind: 'select', id: 'train-map-b', label: 'Right model', default: 'rotary', sweep: ['rotary'], options: kindOptions },
+});
 
-/** createModel's options for one setup. */
-export function modelOptions(setup, seed, vocab) {
-  return { vocab, ...ARCHITECTURE, ...setup.options, seed };
+/** The settings' defaults: { task: 'order', …, seed: 1 }. */
+export const DEFAULTS = Object.freeze(Object.fromEntries(Object.values(SETTINGS).map((s) => [s.name, s.default])));
+
+/** The settings a run depends on (the lab's others: the composer's, the maps' pickers). */
+const RUN_SETTINGS = ['task', 'back', 'models', 'width', 'heads', 'layers', 'embedScale', 'lr', 'steps', 'shortest', 'longest', 'seeds', 'seed'];
+
+/**
+ * A run's configuration from the settings' values (the defaults filled in): frozen, with `kinds` (the chosen models,
+ * in the lab's order) and `seeds` (the seed, or it and the next two).
+ */
+export function runConfig(values = {}) {
+  const v = { ...DEFAULTS, ...values };
+  const config = Object.fromEntries(RUN_SETTINGS.map((name) => [name, v[name]]));
+  config.kinds = KINDS.map((k) => k.key).filter((key) => v.models.includes(key));
+  config.seeds = Array.from({ length: v.seeds }, (_, i) => v.seed + i);
+  delete config.models;
+  return Object.freeze(config);
 }
 
-/** The sentences of Adam step k: orderTask's, seeded 1000 + k (those of the C++ test and the PyTorch reference). */
-export function trainingBatch(so, k) {
-  const span = TRAINING.longest - TRAINING.shortest + 1;
-  return so.orderTask({ count: TRAINING.batch, length: TRAINING.shortest + (k % span), seed: 1000 + k });
+/** Whether a run is the lesson's: every setting at its default but which models and which seeds. */
+export function isLessonRun(config) {
+  return ['task', 'width', 'heads', 'layers', 'embedScale', 'lr', 'steps', 'shortest', 'longest'].every((name) => config[name] === DEFAULTS[name]);
 }
 
-/** The measured sentences at length T: 256 sentence-mirror pairs, seeded 500 + T (as the C++ test's). */
-export function evaluationSet(so, T) {
-  return so.orderTask({ count: 512, length: T, seed: 500 + T, mirrored: true });
+/** Whether two runs differ in the token vectors' scale only (the same task, models, seeds, everything else). */
+export function differInScaleOnly(a, b) {
+  return a.embedScale !== b.embedScale && JSON.stringify({ ...a, embedScale: 0 }) === JSON.stringify({ ...b, embedScale: 0 });
+}
+
+/** createModel's options for one model of a run. */
+export function modelOptions(config, key, seed, vocab) {
+  const { positions, causal } = kindOf(key);
+  const task = TASKS[config.task];
+  return {
+    vocab, width: config.width, heads: config.heads, layers: config.layers, readout: task.readout,
+    classes: task.classes(vocab), dtype: 'float32', positions, ...(causal ? { causal } : {}),
+    ...(positions === 'learned' ? { maxLength: config.longest } : {}), ...(config.embedScale ? { embedScale: 'sqrtWidth' } : {}), seed,
+  };
 }
 
 /**
- * Logits (count, 2) of sentences against their targets: { accuracy, pairs, pairsOneRight, mirrorDifference }. For
- * mirrored sets (sentence 2k + 1 the mirror of 2k), pairsOneRight counts the pairs with exactly one of the two right,
- * and mirrorDifference is the largest |logit(sentence 2k) − logit(sentence 2k+1)|.
+ * What a run's settings ask that the API refuses, in the API's own words: [{ setting, message }], empty when the
+ * run can start. Each chosen model is created (and freed) with the run's options on `so`, and the task's sentences
+ * drawn at the shortest and longest lengths; a refusal is placed beside the setting its message names.
  */
-export function score(logits, targets) {
-  const n = targets.data.length;
-  const said = (s) => Number(logits.data[2 * s + 1] > logits.data[2 * s]);
-  let right = 0;
-  let pairsOneRight = 0;
-  let mirrorDifference = 0;
-  for (let s = 0; s < n; s += 1) right += Number(said(s) === targets.data[s]);
-  for (let s = 0; s + 1 < n; s += 2) {
-    pairsOneRight += Number((said(s) === targets.data[s]) !== (said(s + 1) === targets.data[s + 1]));
-    for (let c = 0; c < 2; c += 1) mirrorDifference = Math.max(mirrorDifference, Math.abs(logits.data[2 * s + c] - logits.data[2 * s + 2 + c]));
+export function refusals(so, config) {
+  const found = [];
+  const place = (message, fallback) => {
+    const named = [['maxLength', 'longest'], ['heads', 'heads'], ['width', 'width'], ['layers', 'layers'], ['length', 'shortest']]
+      .find(([word]) => message.includes(word));
+    return named ? named[1] : fallback;
+  };
+  if (config.shortest > config.longest) {
+    found.push({ setting: 'shortest', message: `the shortest training sentence (${config.shortest}) is longer than the longest (${config.longest})` });
   }
-  return { accuracy: right / n, pairs: Math.floor(n / 2), pairsOneRight, mirrorDifference };
+  if (config.kinds.length * config.seeds.length > MAX_MODELS) {
+    found.push({ setting: 'models', message: `${config.kinds.length} models × ${config.seeds.length} seeds is more than the ${MAX_MODELS} models a run trains` });
+  }
+  for (const key of config.kinds) {
+    try {
+      so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length)).dispose();
+    } catch (error) {
+      if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
+      found.push({ setting: place(error.message, 'models'), key, message: `${kindLabel(key, config)}: ${error.message}` });
+    }
+  }
+  for (const length of new Set([config.shortest, config.longest])) {
+    try {
+      TASKS[config.task].make(so, config, { count: 2, length, seed: 0 });
+    } catch (error) {
+      if (!(error instanceof RangeError)) throw error;
+      found.push({ setting: length === config.shortest ? 'shortest' : 'longest', message: error.message });
+    }
+  }
+  return found;
+}
+
+/**
+ * A run: one model per (kind, seed) of `config`, created in `pool` (each goes to the worker holding the fewest).
+ * Nothing trains until play() or advance(). Every model trains on the same sentences: Adam step k on
+ * trainingBatch(k), CHUNK steps a message; after each message its accuracy on the held-out sentences. onChunk(i, {
+ * step, losses, accuracy }) gets model i's progress. A pause lets every model reach the same step (the furthest one
+ * sent), so all stand at one step; resuming continues exactly where each stopped: the same bits as a run never
+ * paused (the steps a model takes do not depend on when they are sent). Resolves to the run's handle.
+ */
+export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
+  const vocab = so.taskWords.length;
+  const entries = config.kinds.flatMap((key) => config.seeds.map((seed) => ({ key, seed })));
+  const created = await Promise.allSettled(entries.map(({ key, seed }) => pool.createModel(modelOptions(config, key, seed, vocab))));
+  const failed = created.find((c) => c.status === 'rejected');
+  if (failed) {
+    await Promise.all(created.filter((c) => c.status === 'fulfilled').map((c) => c.value.dispose()));
+    throw failed.reason;
+  }
+  const models = entries.map((entry, i) => ({ ...entry, handle: created[i].value }));
+  const validation = validationSet(so, config);
+  const taken = models.map(() => 0);
+  const ending = models.map(() => 0);  // where each model's message in flight ends
+  const drivers = models.map(() => null);
+  let target = 0;
+  let error = null;
+  let closed = false;
+  const chunks = new Map();  // first step → { batches, uses }: drawn once for every model, dropped once all had them
+
+  const batchesFrom = (first, n) => {
+    let chunk = chunks.get(first);
+    if (!chunk || chunk.batches.length !== n) {
+      chunk = { batches: Array.from({ length: n }, (_, j) => trainingBatch(so, config, first + j)), uses: 0 };
+      chunks.set(first, chunk);
+    }
+    chunk.uses += 1;
+    if (chunk.uses === models.length) chunks.delete(first);
+    return chunk.batches;
+  };
+
+  function drive(i) {
+    drivers[i] ??= (async () => {
+      const { handle } = models[i];
+      try {
+        while (taken[i] < target && !closed && !error) {
+          const first = taken[i];
+          const n = Math.min(CHUNK - (first % CHUNK), target - first);
+          ending[i] = first + n;
+          // both messages go at once: the worker answers them in order
+          const trained = handle.train(batchesFrom(first, n), { lr: config.lr });
+          const answered = handle.forward(validation.ids);
+          const losses = await trained;
+          const { accuracy } = TASKS[config.task].score(await answered, validation);
+          taken[i] = first + n;
+          onChunk(i, { step: taken[i], losses, accuracy });
+        }
+      } catch (e) {
+        if (!closed) {
+          error ??= e;
+          target = Math.max(...taken);
+        }
+      } finally {
+        drivers[i] = null;
+      }
+    })();
+    return drivers[i];
+  }
+  const settled = () => Promise.all(drivers.map((d) => d ?? Promise.resolve()));
+  const goTo = (step) => {
+    if (closed || error) return settled();
+    target = Math.min(config.steps, step);
+    models.forEach((_, i) => drive(i));
+    return settled();
+  };
+
+  return {
+    config,
+    /** [{ key, seed, handle }]: the pool's handles (dispose() frees them). */
+    models,
+    /** Each model's steps taken. */
+    get taken() {
+      return [...taken];
+    },
+    /** The step every model stands at (or the least, while they run). */
+    get step() {
+      return Math.min(...taken);
+    },
+    /** The step the run is heading for. */
+    get target() {
+      return target;
+    },
+    /** 'running' while a model trains; else 'done' (every model at config.steps), 'paused', or 'error'. */
+    get state() {
+      if (error) return 'error';
+      if (drivers.some(Boolean)) return 'running';
+      return Math.min(...taken) >= config.steps ? 'done' : 'paused';
+    },
+    /** The error that stopped the run, or null. */
+    get error() {
+      return error;
+    },
+    /** Trains every model to config.steps; resolves when they stop (done, paused, or an error). */
+    play: () => goTo(config.steps),
+    /** Trains every model to `steps` more than the step they stand at (default CHUNK). */
+    advance: (steps = CHUNK) => goTo(Math.min(...taken) + steps),
+    /** Stops every model at one step: the furthest any has been sent to. Resolves once they all stand there. */
+    pause() {
+      target = Math.max(...taken, ...ending.map((e, i) => (drivers[i] ? e : 0)));
+      return settled();
+    },
+    /** Resolves when no model is training. */
+    settled,
+    /** Frees every model; the run is over (its handles reject). */
+    async dispose() {
+      closed = true;
+      target = 0;
+      await Promise.all(models.map((m) => m.handle.dispose()));
+    },
+  };
+}
+
+/**
+ * Each model of a run measured at every measuredLengths(config): [{ key, seed, lengths: { [T]: the task's score, or
+ * { error: { name, message } } where the model refuses T (a RangeError; any other error fails) } }], in the run's
+ * order of models.
+ */
+export async function measureRun(run, so) {
+  const { config } = run;
+  const task = TASKS[config.task];
+  const lengths = measuredLengths(config);
+  const sets = new Map(lengths.map((T) => [T, measuredSet(so, config, T)]));
+  return Promise.all(run.models.map(async ({ key, seed, handle }) => {
+    // every length's message goes at once: the worker answers them in order
+    const answers = await Promise.all(lengths.map((T) => handle.forward(sets.get(T).ids).then(
+      (logits) => task.score(logits, sets.get(T)),
+      (error) => {
+        if (!(error instanceof RangeError)) throw error;
+        return { error: { name: error.name, message: error.message } };
+      })));
+    return { key, seed, lengths: Object.fromEntries(lengths.map((T, j) => [T, answers[j]])) };
+  }));
 }
 
 /** SHA-256 (hex) of a model's parameters: the bytes of each tensor of parameters(), in its order, one after another. */
@@ -92,169 +323,15 @@ export async function parameterHash(parameters) {
   return Array.from(digest, (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/**
- * Trains one model per setup in `pool` from the initial parameters of `seed`, every model on the same sentences, each
- * on its own worker. After every CHUNK steps of a model, onChunk(index, { step, losses, accuracy }) gets the losses of
- * those steps and its accuracy on the VALIDATION sentences. stopped() is asked before each chunk: once it says true,
- * no model takes another step. Resolves to { models (the pool's handles: the caller disposes them), steps: each
- * model's steps taken }. `steps` defaults to TRAINING.steps.
- */
-export async function trainModels(pool, so, { seed, steps = TRAINING.steps, onChunk = () => {}, stopped = () => false }) {
-  const vocab = so.taskWords.length;
-  const models = await Promise.all(SETUPS.map((setup) => pool.createModel(modelOptions(setup, seed, vocab))));
-  const validation = so.orderTask(VALIDATION);
-  const chunks = new Map();  // first step → its batches, drawn once for the five models
-  const batchesFrom = (first) => {
-    if (!chunks.has(first)) {
-      chunks.set(first, Array.from({ length: Math.min(CHUNK, steps - first) }, (_, j) => trainingBatch(so, first + j)));
-    }
-    return chunks.get(first);
-  };
-  const taken = SETUPS.map(() => 0);
-  try {
-    await Promise.all(models.map(async (model, i) => {
-      while (taken[i] < steps && !stopped()) {
-        const losses = await model.train(batchesFrom(taken[i]), { lr: TRAINING.lr });
-        const { accuracy } = score(await model.forward(validation.ids), validation.targets);
-        taken[i] += losses.length;
-        onChunk(i, { step: taken[i], losses, accuracy });
-      }
-    }));
-  } catch (error) {
-    await Promise.all(models.map((model) => model.dispose()));
-    throw error;
-  }
-  return { models, steps: taken };
+/** The parameter hash of every model of a run, in its order. */
+export const runHashes = (run) => Promise.all(run.models.map(async ({ handle }) => parameterHash(await handle.parameters())));
+
+/** The median of numbers (the middle one of an odd count, the mean of the middle two of an even one). */
+export function median(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-/**
- * Each trained model measured at every EVALUATION_LENGTHS: per setup, { key, label, lengths: { [T]: score, or
- * { error: { name, message } } where the model refuses T (a RangeError; any other error fails the evaluation) } }.
- */
-export async function evaluateModels(models, so) {
-  const sets = Object.fromEntries(EVALUATION_LENGTHS.map((T) => [T, evaluationSet(so, T)]));
-  return Promise.all(models.map(async (model, i) => {
-    const lengths = {};
-    for (const T of EVALUATION_LENGTHS) {
-      try {
-        lengths[T] = score(await model.forward(sets[T].ids), sets[T].targets);
-      } catch (error) {
-        if (!(error instanceof RangeError)) throw error;
-        lengths[T] = { error: { name: error.name, message: error.message } };
-      }
-    }
-    return { key: SETUPS[i].key, label: SETUPS[i].label, lengths };
-  }));
-}
-
-const percent = (x) => `${fmt(100 * x, 3)}%`;
-const measured = (row, lengths) => lengths.filter((T) => !row.lengths[T].error);
-const listOf = (row, lengths) => lengths.map((T) => (row.lengths[T].error ? `T = ${T}: refused` : `T = ${T}: ${percent(row.lengths[T].accuracy)}`)).join(', ');
-
-/** The checks of the section, by name: what each claims. */
-const CLAIMS = Object.freeze({
-  'train-none-mirror-logits': 'Without positions, the bidirectional model gives a sentence and its mirror the same logits',
-  'train-none-half': 'So it scores 50% on mirrored pairs: one sentence of each pair right, the other wrong',
-  'train-sinusoidal-learns': `With sinusoidal positions the model learns the order: at least ${percent(LEARNED)} at a trained length`,
-  'train-learned-learns': `With learned positions the model learns the order: at least ${percent(LEARNED)} at a trained length`,
-  'train-rotary-learns': `With rotary positions the model learns the order: at least ${percent(LEARNED)} at a trained length`,
-  'train-causal-learns': `Without positions but with a causal mask, the model learns the order anyway: at least ${percent(LEARNED)} at every trained length`,
-  'train-learned-refuses': `The learned table has ${TRAINING.longest} rows: a sentence of T = ${LONGER_LENGTHS.join(' or ')} is refused, not guessed at`,
-});
-
-/** The checks before their run has finished: each one pending, saying why (`why`). */
-export function pendingChecks(why) {
-  return Object.entries(CLAIMS).map(([name, claim]) => ({ name, pending: true, claim, details: why }));
-}
-
-/** The checks of a finished run, from its evaluation (evaluateModels'). */
-export function trainingChecks(evaluation) {
-  const row = (key) => evaluation.find((r) => r.key === key);
-  const check = (name, pass, details) => ({ name, pass, claim: CLAIMS[name], details });
-  const none = row('none');
-  const noneLengths = measured(none, EVALUATION_LENGTHS);
-  const everyLength = noneLengths.length === EVALUATION_LENGTHS.length;
-  const largest = Math.max(...noneLengths.map((T) => none.lengths[T].mirrorDifference));
-  const pairs = none.lengths[EVALUATION_LENGTHS[0]].pairs;
-  const checks = [
-    check('train-none-mirror-logits', everyLength && largest <= SAME_LOGITS,
-      `largest |logit(sentence) − logit(mirror)| over ${pairs} pairs at each of T = ${EVALUATION_LENGTHS.join(', ')}: ` +
-      `${fmt(largest, 2)} (the same up to float32 rounding: ≤ ${fmt(SAME_LOGITS)})`),
-    check('train-none-half', everyLength && noneLengths.every((T) => none.lengths[T].pairsOneRight === pairs),
-      `accuracy (pairs with one sentence right): ${noneLengths.map((T) => `T = ${T}: ${percent(none.lengths[T].accuracy)} ` +
-        `(${none.lengths[T].pairsOneRight}/${pairs})`).join(', ')}`),
-  ];
-  for (const key of ['sinusoidal', 'learned', 'rotary']) {
-    const r = row(key);
-    const best = Math.max(...measured(r, TRAINED_LENGTHS).map((T) => r.lengths[T].accuracy));
-    checks.push(check(`train-${key}-learns`, best >= LEARNED, `${listOf(r, TRAINED_LENGTHS)}; best ${percent(best)}`));
-  }
-  const causal = row('causal');
-  const causalTrained = measured(causal, TRAINED_LENGTHS);
-  checks.push(check('train-causal-learns',
-    causalTrained.length === TRAINED_LENGTHS.length && causalTrained.every((T) => causal.lengths[T].accuracy >= LEARNED),
-    `${listOf(causal, TRAINED_LENGTHS)} (the mask lets each token see only those before it: an order of its own)`));
-  const learned = row('learned');
-  const refused = LONGER_LENGTHS.filter((T) => learned.lengths[T].error?.name === 'RangeError');
-  checks.push(check('train-learned-refuses',
-    refused.length === LONGER_LENGTHS.length && measured(learned, TRAINED_LENGTHS).length === TRAINED_LENGTHS.length,
-    refused.length
-      ? `${refused.map((T) => `T = ${T}`).join(', ')}: ${learned.lengths[refused[0]].error.name}: ${learned.lengths[refused[0]].error.message}`
-      : `answered at ${listOf(learned, LONGER_LENGTHS)}`));
-  return checks;
-}
-
-/**
- * What the measurements at longer lengths say, in sentences built from them (evaluateModels'): which models kept at
- * least KEPT at twice and at four times the longest trained length, which fell below, and which refused.
- */
-export function lengthFindings(evaluation) {
-  const sentences = [];
-  const [twice] = LONGER_LENGTHS;
-  const names = (rows, T) => rows.map((r) => `${r.label} (${percent(r.lengths[T].accuracy)})`).join(', ');
-  for (const T of LONGER_LENGTHS) {
-    const answered = evaluation.filter((r) => !r.lengths[T].error);
-    const kept = answered.filter((r) => r.lengths[T].accuracy >= KEPT);
-    const fell = answered.filter((r) => r.lengths[T].accuracy < KEPT);
-    const times = T === twice ? 'twice' : 'four times';
-    sentences.push(`At T = ${T}, ${times} the longest training sentence, ` +
-      (kept.length ? `${names(kept, T)} kept at least ${percent(KEPT)}` : `no model kept ${percent(KEPT)}`) +
-      (fell.length ? `; ${names(fell, T)} fell below it.` : '.'));
-  }
-  const refused = evaluation.filter((r) => LONGER_LENGTHS.some((T) => r.lengths[T].error));
-  for (const r of refused) {
-    const T = LONGER_LENGTHS.find((t) => r.lengths[t].error);
-    sentences.push(`The ${r.label} model gives no answer from T = ${T} on: ${r.lengths[T].error.message}.`);
-  }
-  const scores = (key) => {
-    const r = evaluation.find((e) => e.key === key);
-    const all = measured(r, EVALUATION_LENGTHS).map((T) => r.lengths[T].accuracy);
-    const [lo, hi] = [Math.min(...all), Math.max(...all)];
-    return lo === hi ? `${percent(lo)} at every length` : `between ${percent(lo)} and ${percent(hi)}`;
-  };
-  sentences.push(`Over all these lengths, trained or not (T = ${EVALUATION_LENGTHS.join(', ')}), the bidirectional model ` +
-    `without positions scored ${scores('none')}, and the causal one without positions ${scores('causal')}.`);
-  return sentences;
-}
-
-/**
- * What the live curves say, in a sentence built from them: curves[i] holds the { step, accuracy } points of SETUPS[i]
- * on the VALIDATION sentences. Which models reached LEARNED there and at which step, which never did (and their range).
- */
-export function curveFindings(curves) {
-  const reached = [];
-  const never = [];
-  curves.forEach((points, i) => {
-    const first = points.find((p) => p.accuracy >= LEARNED);
-    if (first) reached.push({ label: SETUPS[i].label, step: first.step });
-    else if (points.length) never.push({ label: SETUPS[i].label, scores: points.map((p) => p.accuracy) });
-  });
-  reached.sort((a, b) => a.step - b.step);
-  const parts = [];
-  if (reached.length) parts.push(`${reached.map((r) => `${r.label} at step ${r.step}`).join(', ')} reached ${percent(LEARNED)}`);
-  for (const { label, scores } of never) {
-    const [lo, hi] = [Math.min(...scores), Math.max(...scores)];
-    parts.push(`${label} never did (${lo === hi ? `${percent(lo)} from first point to last` : `between ${percent(lo)} and ${percent(hi)}`})`);
-  }
-  return `On the held-out pairs (T = ${VALIDATION.length}): ${parts.join('; ')}.`;
-}
+/** { median, min, max } of numbers. */
+export const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });

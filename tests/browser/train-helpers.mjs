@@ -1,0 +1,63 @@
+// What the tests of section "train" share (tests/browser/train*.test.mjs; not a test file itself): the lab's run as
+// the page draws it, read in any engine through the drivers' evaluate (tests/browser/engines/driver.mjs); waiting for
+// a run to stop; and the same training in node on one thread, for the parameter hashes a run must show.
+import { createHash } from 'node:crypto';
+import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
+
+/** In the page: the lab's record as drawn (drawn.mjs's "run"), its phase, the table's hashes, and the checks. */
+export function labState() {
+  return import('/js/drawn.mjs').then(({ drawnIn }) => {
+    const section = document.getElementById('train');
+    const record = drawnIn(section).run;
+    const rows = [...section.querySelectorAll('#train-run table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    return {
+      phase: section.querySelector('.section-body').dataset.training,
+      record: record && JSON.parse(JSON.stringify(record, (k, v) => (Number.isNaN(v) ? null : v))),
+      rows,
+      checks: Object.fromEntries([...section.querySelectorAll('[data-check]')].map((c) => [c.dataset.check, c.dataset.status])),
+      status: section.querySelector('.train-status').textContent,
+    };
+  });
+}
+
+/** In the page: every generated sentence of the section checked against what it draws (sentences.mjs). */
+export function labSentences() {
+  return import('/js/sentences.mjs').then(({ verifySentences }) => verifySentences(document.getElementById('train')));
+}
+
+/** Waits (any engine) until the lab's phase is one of `phases` (default: a run has stopped). */
+export async function labStops(browser, phases = ['done', 'paused', 'error'], timeout = 180_000) {
+  await browser.waitFor((p) => p.includes(document.querySelector('#train .section-body')?.dataset.training), phases,
+    { timeout, interval: 200, what: `the lab's phase in ${phases.join(', ')}` });
+  return browser.evaluate(labState);
+}
+
+/** Brings the section into view (its default run starts then, if none has). */
+export const reachLab = (browser) => browser.evaluate(() => document.getElementById('train-run').scrollIntoView());
+
+const so = await loadSeqorder();
+const { modelOptions, runConfig } = await siteModule('js/experiments/train.mjs');
+const { trainingBatch } = await siteModule('js/experiments/train-tasks.mjs');
+
+/**
+ * The SHA-256 (hex) of every model of the lab's run for `settings` (the lab's setting names, defaults filled in),
+ * trained here in node, one model after another on this thread with createModel and step: what the page must show.
+ */
+export function nodeHashes(settings, steps) {
+  const config = runConfig(settings);
+  const hashes = [];
+  for (const key of config.kinds) {
+    for (const seed of config.seeds) {
+      const model = so.createModel(modelOptions(config, key, seed, so.taskWords.length));
+      for (let k = 0; k < (steps ?? config.steps); k++) {
+        const { ids, targets } = trainingBatch(so, config, k);
+        model.step(ids, targets, { lr: config.lr });
+      }
+      const hash = createHash('sha256');
+      for (const t of Object.values(model.parameters())) hash.update(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+      model.dispose();
+      hashes.push(hash.digest('hex'));
+    }
+  }
+  return hashes;
+}

@@ -1,0 +1,413 @@
+// What a run of the lab (train.mjs) says, built from its numbers only: the checks of section "train" (claims with
+// a verdict computed from the measurements), and every sentence the section writes about a result. Each sentence is
+// { name, type, params, text }: `text` is written from `params`, and PREDICATES[type](record, params) decides, from
+// the run's record alone (what the page draws: curves, tables), whether the sentence is true. The section writes a
+// sentence only beside its predicate, and the browser tests evaluate every predicate against what is drawn. Pure:
+// no DOM.
+//
+// The record (train-record.mjs's runRecord): { config, step, state, models: [{ key, seed, label, steps, hash, curve:
+// { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
+import { fmt } from '../format.mjs';
+import { isLessonRun, kindLabel, kindOf, median } from './train.mjs';
+import { SAME_LOGITS, measuredLengths, trainedLength, validationLength } from './train-tasks.mjs';
+
+/** The accuracy the curves' sentences call "reached". */
+export const REACHED = 0.95;
+
+/** The accuracy at every trained length that a check calls "learns", and the one at longer lengths called "kept". */
+export const LEARNED = 0.9;
+export const KEPT = 0.9;
+
+export const percent = (x) => `${fmt(100 * x, 3)}%`;
+const list = (items) => (items.length < 2 ? items.join('') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`);
+
+/** The record's models grouped by kind, in the run's order: [{ key, label, models: [record models] }]. */
+export function byKind(record) {
+  return record.config.kinds.map((key) => ({
+    key, label: kindLabel(key, record.config), models: record.models.filter((m) => m.key === key),
+  }));
+}
+
+/**
+ * A kind's accuracy curve over its seeds: at every step all its seeds have reached, { step, median, min, max }.
+ * With one seed, median = min = max.
+ */
+export function kindCurve(models) {
+  const steps = models[0].curve.step.slice(0, Math.min(...models.map((m) => m.curve.step.length)));
+  return steps.map((step, j) => {
+    const values = models.map((m) => m.curve.accuracy[j]);
+    return { step, median: median(values), min: Math.min(...values), max: Math.max(...values) };
+  });
+}
+
+/** A kind's accuracy at length T over its seeds: { median, min, max }, or { error } when it refused T. */
+export function kindAt(record, key, T) {
+  const rows = record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
+  if (rows.some((r) => r.error)) return { error: rows.find((r) => r.error).error };
+  const values = rows.map((r) => r.accuracy);
+  return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
+}
+
+const seedsWord = (record) => (record.config.seeds.length > 1 ? `, the median of ${record.config.seeds.length} seeds` : '');
+const range = (a) => (a.min === a.max ? percent(a.median) : `${percent(a.median)} (${percent(a.min)}–${percent(a.max)})`);
+
+// ---- the checks ----
+
+/** The checks of a run, from its record (measured). Claims are written from the run's settings. */
+export function runChecks(record) {
+  const { config } = record;
+  const lengths = measuredLengths(config);
+  const trained = lengths.filter((T) => trainedLength(config, T));
+  const longer = lengths.filter((T) => !trainedLength(config, T));
+  const rowsOf = (key) => record.measured.filter((r) => r.key === key);
+  const perSeed = (rows, text) => rows.map((r) => `${config.seeds.length > 1 ? `seed ${r.seed}: ` : ''}${text(r)}`).join('; ');
+  const checks = [];
+  const none = rowsOf('none');
+  if (none.length && config.task === 'order') {
+    const largest = Math.max(...none.flatMap((r) => lengths.map((T) => r.lengths[T].mirrorDifference ?? NaN)));
+    const pairs = none[0].lengths[lengths[0]].pairs;
+    checks.push({
+      name: 'train-none-mirror-logits',
+      claim: 'Without positions, the bidirectional model gives a sentence and its mirror the same logits',
+      pass: largest <= SAME_LOGITS,
+      details: `largest |logit(sentence) − logit(mirror)| over ${pairs} pairs at each of T = ${lengths.join(', ')}` +
+        `${config.seeds.length > 1 ? `, seeds ${config.seeds.join(', ')}` : ''}: ${fmt(largest, 2)} (the same up to float32 rounding: ≤ ${fmt(SAME_LOGITS)})`,
+    });
+    const every = none.every((r) => lengths.every((T) => r.lengths[T].pairsOneRight + r.lengths[T].pairsTied === r.lengths[T].pairs));
+    const tied = none.reduce((n, r) => n + lengths.reduce((m, T) => m + r.lengths[T].pairsTied, 0), 0);
+    checks.push({
+      name: 'train-none-half',
+      claim: 'So exactly one sentence of each pair is right: 50% on mirrored pairs',
+      pass: every,
+      details: perSeed(none, (r) => lengths.map((T) => `T = ${T}: ${percent(r.lengths[T].accuracy)} (${r.lengths[T].pairsOneRight}/${r.lengths[T].pairs} pairs one right)`).join(', ')) +
+        (tied ? `; ${tied} pairs tie within float32 rounding (logits within ${fmt(SAME_LOGITS)}): the model answers both alike, rounding tipped the two argmaxes` : ''),
+    });
+  }
+  if (none.length && config.task === 'lookback') {
+    const largest = Math.max(...none.flatMap((r) => lengths.map((T) => r.lengths[T].sameWordDifference ?? NaN)));
+    checks.push({
+      name: 'train-none-same-word',
+      claim: 'Without positions, the bidirectional model gives two positions holding the same word the same logits: it cannot answer both when the words k places back differ',
+      pass: largest <= SAME_LOGITS,
+      details: `largest |logit difference| between two positions of one sentence holding the same word, 512 sentences at each of T = ${lengths.join(', ')}: ${fmt(largest, 2)} (≤ ${fmt(SAME_LOGITS)})`,
+    });
+  }
+  for (const key of config.kinds.filter((k) => kindOf(k).positions === 'learned')) {
+    const rows = rowsOf(key);
+    const refused = longer.filter((T) => rows.every((r) => r.lengths[T].error?.name === 'RangeError'));
+    const answered = trained.every((T) => rows.every((r) => !r.lengths[T].error));
+    const first = rows[0].lengths[refused[0]]?.error;
+    checks.push({
+      name: `train-${key}-refuses`,
+      claim: `${kindLabel(key, config)}: the table has ${config.longest} rows, so a sentence of T = ${list(longer.map(String)).replace(' and ', ' or ')} is refused, not guessed at`,
+      pass: refused.length === longer.length && answered,
+      details: refused.length ? `${refused.map((T) => `T = ${T}`).join(', ')}: ${first.name}: ${first.message}` : `answered at T = ${longer.join(', ')}`,
+    });
+  }
+  if (isLessonRun(config)) {
+    for (const key of config.kinds.filter((k) => k !== 'none')) {
+      const rows = rowsOf(key);
+      const { positions, causal } = kindOf(key);
+      const lowest = Math.min(...rows.flatMap((r) => trained.map((T) => r.lengths[T].accuracy ?? NaN)));
+      const how = positions === 'none' ? 'Without positions but with a causal mask, the model learns the order anyway'
+        : `With ${positions} positions${causal ? ' and a causal mask' : ''}, the model learns the order`;
+      checks.push({
+        name: `train-${key}-learns`,
+        claim: `${how}: at least ${percent(LEARNED)} at every trained length (T = ${trained.join(', ')})${config.seeds.length > 1 ? ', every seed' : ''}`,
+        pass: lowest >= LEARNED,
+        details: `${perSeed(rows, (r) => trained.map((T) => `T = ${T}: ${percent(r.lengths[T].accuracy)}`).join(', '))}; lowest ${percent(lowest)}` +
+          (causal && positions === 'none' ? ' (the mask lets each token see only those before it: an order of its own)' : ''),
+      });
+    }
+  }
+  return checks;
+}
+
+/** The names of the checks a run of `config` shows, with a claim for each while it has not been measured. */
+export function pendingChecks(config, why) {
+  const names = [];
+  if (config.kinds.includes('none')) names.push(...(config.task === 'order' ? ['train-none-mirror-logits', 'train-none-half'] : ['train-none-same-word']));
+  names.push(...config.kinds.filter((k) => kindOf(k).positions === 'learned').map((k) => `train-${k}-refuses`));
+  if (isLessonRun(config)) names.push(...config.kinds.filter((k) => k !== 'none').map((k) => `train-${k}-learns`));
+  return names.map((name) => ({ name, pending: true, claim: pendingClaim(name, config), details: why }));
+}
+
+function pendingClaim(name, config) {
+  const key = name.replace(/^train-/, '').replace(/-(refuses|learns|mirror-logits|half|same-word)$/, '');
+  if (name.endsWith('-refuses')) return `The ${kindLabel(key, config)} model's table has ${config.longest} rows: longer sentences are refused, not guessed at`;
+  if (name.endsWith('-learns')) return `The ${kindLabel(key, config)} model learns the order: at least ${percent(LEARNED)} at every trained length`;
+  if (name === 'train-none-mirror-logits') return 'Without positions, the bidirectional model gives a sentence and its mirror the same logits';
+  if (name === 'train-none-half') return 'So exactly one sentence of each pair is right: 50% on mirrored pairs';
+  return 'Without positions, the bidirectional model gives two positions holding the same word the same logits';
+}
+
+// ---- the sentences, each with its predicate ----
+
+const sentence = (name, type, params, text) => ({ name, type, params, text });
+
+/**
+ * What the curves say, kind by kind (the median over seeds): the first step it reached REACHED and how it went from
+ * there, or that it has not (yet, when the run is not over).
+ */
+export function curveSentences(record) {
+  const { config } = record;
+  const over = record.state === 'done';
+  return byKind(record).flatMap(({ key, label, models }) => {
+    const curve = kindCurve(models);
+    if (!curve.length) return [];
+    const at = curve.findIndex((p) => p.median >= REACHED);
+    const last = curve.at(-1);
+    const of = seedsWord(record);
+    if (at < 0) {
+      const values = curve.map((p) => p.median);
+      const params = { key, reached: false, last: last.step, over, low: Math.min(...values), high: Math.max(...values) };
+      const span = params.low === params.high ? `${percent(params.low)} at every point` : `between ${percent(params.low)} and ${percent(params.high)}`;
+      return [sentence(`curve-${key}`, 'curve', params, over
+        ? `${label} did not reach ${percent(REACHED)} in ${config.steps} steps${of}: ${span}.`
+        : `${label} has not reached ${percent(REACHED)} by step ${last.step}${of}, so far ${span}.`)];
+    }
+    const after = curve.slice(at);
+    const lowest = after.reduce((a, p) => (p.median < a.median ? p : a));
+    const params = { key, reached: true, first: curve[at].step, last: last.step, lastValue: last.median, over, low: lowest.median, lowStep: lowest.step };
+    const then = lowest.median >= REACHED
+      ? `and stayed at or above it to step ${last.step}`
+      : `then went as low as ${percent(lowest.median)} (step ${lowest.step}) and stood at ${percent(last.median)} at step ${last.step}`;
+    return [sentence(`curve-${key}`, 'curve', params, `${label} first reached ${percent(REACHED)} at step ${curve[at].step}${of}, ${then}.`)];
+  });
+}
+
+/**
+ * The two tables that measure at the curves' length: the models' table (the curves' held-out sentences) and the
+ * lengths table (other sentences), and why their numbers differ.
+ */
+export function setsSentence(record) {
+  const { config } = record;
+  const T = validationLength(config);
+  if (!record.measured || config.seeds.length > 1 || record.measuredAt !== record.step) return [];
+  let widest = null;
+  for (const m of record.models) {
+    const row = record.measured.find((r) => r.key === m.key && r.seed === m.seed).lengths[T];
+    const held = m.curve.accuracy.at(-1);
+    if (row.error || held === undefined) continue;
+    const gap = Math.abs(held - row.accuracy);
+    if (!widest || gap > widest.gap) widest = { key: m.key, held, measured: row.accuracy, gap };
+  }
+  if (!widest || widest.gap === 0) return [];
+  const sets = config.task === 'order' ? ['128 held-out pairs (seed 7)', '256 other pairs (seed 500 + T)'] : ['256 held-out sentences (seed 7)', '512 other sentences (seed 500 + T)'];
+  return [sentence('sets', 'sets', { T, key: widest.key, held: widest.held, measured: widest.measured },
+    `At T = ${T} the two tables measure on different sentences: the models’ table on the curves’ ${sets[0]}, the ` +
+    `lengths table on ${sets[1]}; the largest gap, ${kindLabel(widest.key, config)}: ${percent(widest.held)} and ${percent(widest.measured)}.`)];
+}
+
+/** What the lengths table shows at the lengths longer than any training sentence: kept, fell below, refused. */
+export function lengthSentences(record) {
+  if (!record.measured) return [];
+  const { config } = record;
+  const longer = measuredLengths(config).filter((T) => T > config.longest);
+  const out = [];
+  for (const T of longer) {
+    const kinds = config.kinds.map((key) => ({ key, at: kindAt(record, key, T) })).filter((k) => !k.at.error);
+    const kept = kinds.filter((k) => k.at.median >= KEPT);
+    const fell = kinds.filter((k) => k.at.median < KEPT);
+    const names = (ks) => list(ks.map((k) => `${kindLabel(k.key, config)} (${range(k.at)})`));
+    const params = { T, kept: kept.map((k) => k.key), fell: fell.map((k) => k.key) };
+    out.push(sentence(`lengths-${T}`, 'lengths', params, `At T = ${T}, ${fmt(T / config.longest)}× the longest training sentence` +
+      `${seedsWord(record)}: ${kept.length ? `${names(kept)} kept at least ${percent(KEPT)}` : `no model kept ${percent(KEPT)}`}` +
+      `${fell.length ? `; ${names(fell)} fell below it` : ''}.`));
+  }
+  for (const key of config.kinds) {
+    const T = longer.find((t) => kindAt(record, key, t).error);
+    if (T === undefined) continue;
+    out.push(sentence(`refused-${key}`, 'refused', { key, T }, `The ${kindLabel(key, config)} model gives no answer from T = ${T} on: ${kindAt(record, key, T).error.message}.`));
+  }
+  return out;
+}
+
+/** The lowest median accuracy of a kind over the trained lengths (NaN if it refused one). */
+function weakestTrained(record, key) {
+  const { config } = record;
+  const values = measuredLengths(config).filter((T) => trainedLength(config, T)).map((T) => kindAt(record, key, T));
+  return values.some((a) => a.error) ? NaN : Math.min(...values.map((a) => a.median));
+}
+
+const taskName = (config) => (config.task === 'order' ? 'the order task' : `the word ${config.back} places back`);
+
+/**
+ * The section's conclusion, from the last measured run of each task (`runs`: { order, lookback }, records or null): what
+ * the position-free bidirectional model does on the order task, which models learned each task, whether the causal
+ * mask alone was enough for each, and what the sinusoidal model did at the longest length measured.
+ */
+export function conclusionSentences(runs) {
+  const out = [];
+  const order = runs.order?.measured ? runs.order : null;
+  const lookback = runs.lookback?.measured ? runs.lookback : null;
+  if (order?.config.kinds.includes('none')) {
+    const { config } = order;
+    const lengths = measuredLengths(config);
+    const half = order.measured.filter((r) => r.key === 'none').every((r) => lengths.every((T) => r.lengths[T].accuracy === 0.5));
+    const values = lengths.map((T) => kindAt(order, 'none', T).median);
+    out.push(sentence('conclusion-blind', 'blind', { task: 'order', half },
+      half ? `Without positions, the bidirectional model was blind to order: 50% on mirrored pairs at every length (T = ${lengths.join(', ')}), one sentence of each pair right.`
+        : `Without positions, the bidirectional model scored between ${percent(Math.min(...values))} and ${percent(Math.max(...values))} on mirrored pairs.`));
+  }
+  for (const record of [order, lookback].filter(Boolean)) {
+    const { config } = record;
+    const task = config.task;
+    const kinds = config.kinds.filter((k) => k !== 'none' || task === 'lookback').map((key) => ({ key, label: kindLabel(key, config), low: weakestTrained(record, key) }));
+    const learnt = kinds.filter((k) => k.low >= LEARNED);
+    const notLearnt = kinds.filter((k) => !(k.low >= LEARNED));
+    const named = (ks) => list(ks.map((k) => `${k.label} (${Number.isNaN(k.low) ? 'refused a trained length' : percent(k.low)})`));
+    out.push(sentence(`conclusion-${task}`, 'learnt', { task, learnt: learnt.map((k) => k.key), notLearnt: notLearnt.map((k) => k.key) },
+      `On ${taskName(config)}, at the weakest trained length${seedsWord(record)}: ` +
+      `${learnt.length ? `${named(learnt)} reached at least ${percent(LEARNED)}` : `no model reached ${percent(LEARNED)}`}` +
+      `${notLearnt.length ? `; ${named(notLearnt)} did not` : ''}.`));
+    if (config.kinds.includes('causal')) {
+      const low = weakestTrained(record, 'causal');
+      out.push(sentence(`conclusion-${task}-mask`, 'mask', { task, enough: low >= LEARNED },
+        `The causal mask alone ${low >= LEARNED ? 'was' : 'was not'} enough for ${taskName(config)}: without positions the ` +
+        `causal model scored ${percent(low)} at its weakest trained length.`));
+    }
+  }
+  for (const record of [order, lookback].filter((r) => r?.config.kinds.includes('sinusoidal'))) {
+    const { config } = record;
+    const T = Math.max(...measuredLengths(config));
+    const at = kindAt(record, 'sinusoidal', T).median;
+    const low = weakestTrained(record, 'sinusoidal');
+    const kept = at >= KEPT;
+    out.push(sentence(`conclusion-${config.task}-formula`, 'formula', { task: config.task, T, value: at, kept },
+      `Sinusoids can be computed at any position (section sinusoids), so the sinusoidal model answered on ${taskName(config)} ` +
+      `at T = ${T}, ${fmt(T / config.longest)}× its longest training sentence: ${percent(at)}` +
+      (kept ? `, which kept at least ${percent(KEPT)}.` : ` against at least ${percent(low)} at the trained lengths: a formula that can be evaluated at a new position did not make the trained model generalize there.`)));
+  }
+  return out;
+}
+
+/** The first step a kind's median curve reached REACHED, or null. */
+function firstReached(record, key) {
+  return kindCurve(record.models.filter((m) => m.key === key)).find((p) => p.median >= REACHED)?.step ?? null;
+}
+
+/** How much (in accuracy) a kind's median may move at the longest length for the scaling to count as "not changing" it. */
+export const SAME_REACH = 0.05;
+
+/**
+ * What the token vectors' scale (× √D) changed, from two finished runs that differ in it only (`pair`: { scaled,
+ * unscaled }, records): per kind with positions, the step its curve first reached REACHED and its accuracy at the
+ * longest length measured, with and without; then whether the scaling moved when the models learned, and whether it
+ * moved their accuracy at the longest length by SAME_REACH or more.
+ */
+export function scalingSentences(pair) {
+  if (!pair?.scaled?.measured || !pair?.unscaled?.measured) return [];
+  const { scaled, unscaled } = pair;
+  const { config } = scaled;
+  const T = Math.max(...measuredLengths(config));
+  const kinds = config.kinds.filter((key) => kindOf(key).positions !== 'none' && !kindAt(scaled, key, T).error);
+  const rows = kinds.map((key) => ({
+    key, firstWith: firstReached(scaled, key), firstWithout: firstReached(unscaled, key),
+    atWith: kindAt(scaled, key, T).median, atWithout: kindAt(unscaled, key, T).median,
+  }));
+  if (!rows.length) return [];
+  const step = (s) => (s === null ? 'never' : `at step ${s}`);
+  const out = rows.map((r) => sentence(`scaling-${r.key}`, 'scaling', { ...r, T },
+    `${kindLabel(r.key, config)}, token vectors × √D against as they are: first reached ${percent(REACHED)} ${step(r.firstWith)} ` +
+    `against ${step(r.firstWithout)}; at T = ${T}, ${percent(r.atWith)} against ${percent(r.atWithout)}.`));
+  const moved = Math.max(...rows.map((r) => Math.abs(r.atWith - r.atWithout)));
+  const sooner = rows.filter((r) => r.firstWith !== r.firstWithout);
+  out.push(sentence('scaling-summary', 'scalingSummary', { T, keys: rows.map((r) => r.key), moved, changedSpeed: sooner.length > 0, changedReach: moved >= SAME_REACH },
+    `${sooner.length ? `The scaling changed when ${list(sooner.map((r) => kindLabel(r.key, config)))} first reached ${percent(REACHED)}` : `The scaling did not change when any model first reached ${percent(REACHED)}`}; ` +
+    `${moved >= SAME_REACH ? `it moved the accuracy at T = ${T} by up to ${fmt(100 * moved, 2)} points` : `it moved the accuracy at T = ${T}, ${fmt(T / config.longest)}× the longest training sentence, by less than ${fmt(100 * SAME_REACH)} points (at most ${fmt(100 * moved, 2)}): it did not make the models generalize to longer sentences`}.`));
+  return out;
+}
+
+/**
+ * Whether each type of sentence is true of a record: PREDICATES[type](record, params), recomputed from the record
+ * (its curves and its measurements), never from the sentence's text. `runs` ({ order, lookback }) for the conclusion's.
+ */
+export const PREDICATES = Object.freeze({
+  curve(record, p) {
+    const models = record.models.filter((m) => m.key === p.key);
+    const points = kindCurve(models);
+    if (!points.length || points.at(-1).step !== p.last || (record.state === 'done') !== p.over) return false;
+    const first = points.find((q) => q.median >= REACHED);
+    if (!p.reached) {
+      const values = points.map((q) => q.median);
+      return !first && Math.min(...values) === p.low && Math.max(...values) === p.high;
+    }
+    if (!first || first.step !== p.first || points.at(-1).median !== p.lastValue) return false;
+    const after = points.filter((q) => q.step >= p.first);
+    const low = Math.min(...after.map((q) => q.median));
+    return low === p.low && after.find((q) => q.median === low).step === p.lowStep;
+  },
+  sets(record, p) {
+    const m = record.models.find((x) => x.key === p.key);
+    const row = record.measured.find((r) => r.key === p.key && r.seed === m.seed).lengths[p.T];
+    const gaps = record.models.map((x) => {
+      const r = record.measured.find((y) => y.key === x.key && y.seed === x.seed).lengths[p.T];
+      return r.error ? 0 : Math.abs(x.curve.accuracy.at(-1) - r.accuracy);
+    });
+    return m.curve.accuracy.at(-1) === p.held && row.accuracy === p.measured && Math.abs(p.held - p.measured) === Math.max(...gaps) && p.held !== p.measured;
+  },
+  lengths(record, p) {
+    const answered = record.config.kinds.filter((key) => !kindAt(record, key, p.T).error);
+    const kept = answered.filter((key) => kindAt(record, key, p.T).median >= KEPT);
+    return same(kept, p.kept) && same(answered.filter((key) => !kept.includes(key)), p.fell);
+  },
+  refused(record, p) {
+    const longer = measuredLengths(record.config).filter((T) => T > record.config.longest);
+    return Boolean(kindAt(record, p.key, p.T).error) && longer.filter((T) => T < p.T).every((T) => !kindAt(record, p.key, T).error);
+  },
+  blind(record, p) {
+    const lengths = measuredLengths(record.config);
+    const half = record.measured.filter((r) => r.key === 'none').every((r) => lengths.every((T) => {
+      const at = r.lengths[T];
+      return at.accuracy === 0.5 && at.pairsOneRight === at.pairs;
+    }));
+    return record.config.task === 'order' && half === p.half;
+  },
+  learnt(record, p) {
+    const { config } = record;
+    const trained = measuredLengths(config).filter((T) => trainedLength(config, T));
+    const learns = (key) => trained.every((T) => { const a = kindAt(record, key, T); return !a.error && a.median >= LEARNED; });
+    const kinds = config.kinds.filter((k) => k !== 'none' || config.task === 'lookback');
+    return config.task === p.task && same(kinds.filter(learns), p.learnt) && same(kinds.filter((k) => !learns(k)), p.notLearnt);
+  },
+  mask(record, p) {
+    const trained = measuredLengths(record.config).filter((T) => trainedLength(record.config, T));
+    return record.config.task === p.task && trained.every((T) => kindAt(record, 'causal', T).median >= LEARNED) === p.enough;
+  },
+  scaling(pair, p) {
+    const T = Math.max(...measuredLengths(pair.scaled.config));
+    return T === p.T && firstReached(pair.scaled, p.key) === p.firstWith && firstReached(pair.unscaled, p.key) === p.firstWithout &&
+      kindAt(pair.scaled, p.key, T).median === p.atWith && kindAt(pair.unscaled, p.key, T).median === p.atWithout;
+  },
+  scalingSummary(pair, p) {
+    const moved = Math.max(...p.keys.map((key) => Math.abs(kindAt(pair.scaled, key, p.T).median - kindAt(pair.unscaled, key, p.T).median)));
+    const speed = p.keys.some((key) => firstReached(pair.scaled, key) !== firstReached(pair.unscaled, key));
+    return moved === p.moved && speed === p.changedSpeed && (moved >= SAME_REACH) === p.changedReach;
+  },
+  formula(record, p) {
+    const T = Math.max(...measuredLengths(record.config));
+    const at = kindAt(record, 'sinusoidal', T).median;
+    return record.config.task === p.task && T === p.T && at === p.value && (at >= KEPT) === p.kept;
+  },
+});
+
+const same = (a, b) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** Every sentence of a run's record (curves, the two tables, lengths), in the order the section shows them. */
+export function runSentences(record) {
+  return [...curveSentences(record), ...setsSentence(record), ...lengthSentences(record)];
+}
+
+/** Whether a sentence is true of its record (`runs` for the conclusion's: { order, lookback, scaling: { scaled, unscaled } }). */
+export function holds(s, record, runs = {}) {
+  if (s.type === 'scaling' || s.type === 'scalingSummary') {
+    return Boolean(runs.scaling?.scaled?.measured && runs.scaling?.unscaled?.measured) && PREDICATES[s.type](runs.scaling, s.params);
+  }
+  const which = CONCLUDING.has(s.type) ? runs[s.params.task] : record;
+  if (!which || (CONCLUDING.has(s.type) && !which.measured)) return false;
+  return PREDICATES[s.type](which, s.params);
+}
+
+/** The types of the conclusion's sentences: each is about the last measured run of its task (params.task). */
+export const CONCLUDING = new Set(['blind', 'learnt', 'mask', 'formula']);

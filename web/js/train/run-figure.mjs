@@ -1,0 +1,210 @@
+// Section "train", the run's figure: Train, Pause, Resume, Step and Reset; the status (steps, time, time remaining),
+// the progress bar; why the position-free model scores exactly 50%; the live loss and accuracy curves (the median
+// over seeds, with the range as a band); the models' table (steps, loss, accuracy, parameter hash); the sentences
+// the curves support, and the run's checks. It draws a run's record (experiments/train-record.mjs).
+import { button, controlGroup } from '../controls.mjs';
+import { count, fmt } from '../format.mjs';
+import { checkList } from '../../lib/figures/checks.mjs';
+import { drawnPlot } from '../drawn.mjs';
+import { linePlot } from '../../lib/figures/plot/index.mjs';
+import { el, fig, more, perFrame, titledBlock } from '../ui.mjs';
+import { CHUNK, kindOf } from '../experiments/train.mjs';
+import { byKind, kindCurve, percent } from '../experiments/train-findings.mjs';
+import { validationLength } from '../experiments/train-tasks.mjs';
+import { sentenceItems } from './sentences.mjs';
+import { labTable } from './table.mjs';
+
+/** A run expected to take longer than this shows its time remaining. */
+const SHOW_REMAINING_MS = 20_000;
+
+/** The buttons each phase of the lab enables (the others are disabled), and the one that takes the focus. */
+const ENABLED = {
+  idle: ['train', 'step'],
+  starting: [],
+  running: ['pause', 'reset'],
+  pausing: [],
+  measuring: [],
+  paused: ['resume', 'step', 'reset'],
+  done: ['train', 'reset'],
+  error: ['train', 'reset'],
+};
+const FOCUS = { idle: 'train', running: 'pause', paused: 'resume', done: 'train', error: 'train' };
+
+/**
+ * The figure (`vocab`: the tasks' words). `actions`: { train, pause, resume, step, reset, download(format) }. Returns what the lab updates.
+ */
+export function runFigure(root, vocab, actions) {
+  const f = fig(root, { title: 'The models, trained live', id: 'train-run' });
+  const group = controlGroup(f, 'the training run');
+  const buttons = {
+    train: button(group, { id: 'train-start', label: 'Train', onClick: actions.train }),
+    pause: button(group, { id: 'train-pause', label: 'Pause', onClick: actions.pause }),
+    resume: button(group, { id: 'train-resume', label: 'Resume', onClick: actions.resume }),
+    step: button(group, { id: 'train-step', label: `Step (${CHUNK} Adam steps)`, onClick: actions.step }),
+    reset: button(group, { id: 'train-reset', label: 'Reset', onClick: actions.reset }),
+  };
+  const status = el('p', { className: 'train-status', role: 'status' });
+  const progress = el('progress', { id: 'train-progress', max: 1, value: 0 });
+  const progressLabel = el('label', { htmlFor: 'train-progress' }, 'Adam steps taken, all models');
+  f.append(status, el('div', { className: 'train-progress' }, progressLabel, progress));
+  const why = el('div', { className: 'train-why' });
+  f.append(why);
+  const curvesRow = el('div', { className: 'plot-row' });
+  f.append(curvesRow);
+  const lossTitle = titledBlock(curvesRow, `training loss, the mean of every ${CHUNK} steps`);
+  const lossPlot = drawnPlot('loss', linePlot(lossTitle, {
+    series: [], xLabel: 'Adam step', yLabel: 'loss', yLog: true, xRange: [0, 800], integerX: true, height: 240,
+    ariaLabel: 'training loss of each model against the Adam step (log scale)',
+  }));
+  const accuracyTitle = titledBlock(curvesRow, 'accuracy on the held-out sentences');
+  const accuracyPlot = drawnPlot('accuracy', linePlot(accuracyTitle, {
+    series: [], xLabel: 'Adam step', yLabel: 'accuracy (%)', xRange: [0, 800], yRange: [0, 100], integerX: true, height: 240,
+    ariaLabel: 'held-out accuracy of each model against the Adam step',
+  }));
+  const table = labTable(f, { caption: 'Each model: Adam steps, the last loss, held-out accuracy (the last point of its curve), and a hash of its parameters.' });
+  const findings = el('ul', { className: 'train-findings', 'aria-label': 'what the curves show' });
+  f.append(findings);
+  const details = more(f, 'The models, their training, and the hash', '');
+  const checks = checkList(f);
+  const downloads = el('div', { className: 'train-downloads' }, el('span', {}, 'Download the run: '));
+  f.append(downloads);
+  const download = {
+    json: button(downloads, { id: 'train-download-json', label: 'JSON', onClick: () => actions.download('json') }),
+    csv: button(downloads, { id: 'train-download-csv', label: 'CSV', onClick: () => actions.download('csv') }),
+  };
+
+  let record = null;
+  let firstEnded = false;
+  let focusOwed = false;  // the focused button was disabled while no other was enabled: the next phase takes it
+
+  /** The curves and the table from the record (at most once a frame). */
+  const draw = perFrame(() => {
+    if (!record) return;
+    const { config } = record;
+    const kinds = byKind(record);
+    const bands = config.seeds.length > 1;
+    const series = (measure) => kinds.map(({ key, label, models }) => {
+      const dashed = kindOf(key).causal;
+      if (!bands) {
+        const { curve } = models[0];
+        return { name: label, x: curve.step, y: curve[measure].map((v) => (measure === 'accuracy' ? 100 * v : v)), dashed };
+      }
+      const points = curveOf(models, measure);
+      const scale = measure === 'accuracy' ? 100 : 1;
+      return {
+        name: label, dashed, x: points.map((p) => p.step), y: points.map((p) => scale * p.median),
+        lo: points.map((p) => scale * p.min), hi: points.map((p) => scale * p.max),
+      };
+    });
+    lossPlot.update({ series: series('loss'), xRange: [0, config.steps] });
+    accuracyPlot.update({ series: series('accuracy'), xRange: [0, config.steps] });
+    const hashes = record.models.some((m) => m.hash);
+    table.show(['model', ...(bands ? ['seed'] : []), 'steps', 'loss', 'accuracy', ...(hashes ? ['parameters, SHA-256'] : [])],
+      record.models.map((m) => [m.label, ...(bands ? [String(m.seed)] : []), count(m.steps),
+        Number.isNaN(m.loss) ? '–' : fmt(m.loss, 3), Number.isNaN(m.accuracy) ? '–' : percent(m.accuracy),
+        ...(hashes ? [m.hash ? `${m.hash.slice(0, 16)}…` : '–'] : [])]));
+    progress.max = record.models.length * config.steps;
+    progress.value = record.models.reduce((n, m) => n + m.steps, 0);
+  });
+
+  return {
+    checks,
+    findings,
+    /** Enables the buttons of `phase` (nothing to start while `refused`); moves the focus off a button it disables. */
+    setPhase(phase, { refused = false, hasRun = false } = {}) {
+      if (phase === 'done') firstEnded = true;
+      buttons.train.textContent = firstEnded ? 'Train again' : 'Train';
+      const enabled = new Set(ENABLED[phase]);
+      if (refused) ['train', 'step'].forEach((b) => enabled.delete(b));
+      const focused = Object.values(buttons).includes(document.activeElement) ? document.activeElement : null;
+      for (const [name, b] of Object.entries(buttons)) b.disabled = !enabled.has(name);
+      for (const b of Object.values(download)) b.disabled = !hasRun || !['paused', 'done'].includes(phase);
+      const lost = focused?.disabled || (focusOwed && (document.activeElement === document.body || document.activeElement === null));
+      if (lost) {
+        const next = buttons[FOCUS[phase]];
+        const target = next && !next.disabled ? next : Object.values(buttons).find((b) => !b.disabled);
+        target?.focus();
+        focusOwed = !target;
+      }
+    },
+    /** A new record to draw (a new run, or none: null). */
+    show(next) {
+      record = next;
+      if (!record) {
+        lossPlot.update({ series: [] });
+        accuracyPlot.update({ series: [] });
+        table.show(['model', 'steps', 'loss', 'accuracy'], []);
+        findings.replaceChildren();
+        progress.value = 0;
+        return;
+      }
+      const { config } = record;
+      const T = validationLength(config);
+      const sets = config.task === 'order' ? `${256 / 2} held-out sentence–mirror pairs` : '256 held-out sentences';
+      accuracyTitle.heading.textContent = `accuracy on ${sets}, T = ${T}${config.seeds.length > 1 ? ': the median of the seeds, the band their range' : ''}`;
+      lossTitle.heading.textContent = `training loss, the mean of every ${CHUNK} steps${config.seeds.length > 1 ? ': the median, the band the range' : ''}`;
+      progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
+      table.show(['model'], [], { caption: `Each model: Adam steps, the last loss, its accuracy on the curves’ ${sets} of length ${T} (seed 7), and a hash of its parameters.` });
+      showWhy(why, config);
+      showDetails(details, config, vocab);
+      findings.replaceChildren();
+      draw();
+    },
+    /** The record has changed (a chunk, the hashes): redraw in the next frame. */
+    changed: draw,
+    /** The curves' sentences (train-findings.mjs's), each with its predicate's name and parameters. */
+    sentences(list) {
+      findings.replaceChildren(...sentenceItems(list));
+    },
+    status(text, milliseconds) {
+      status.textContent = text;
+      if (milliseconds === undefined) delete status.dataset.milliseconds;
+      else status.dataset.milliseconds = String(Math.round(milliseconds));
+    },
+    /** The time remaining, from the rate so far, when the whole run is expected to take over SHOW_REMAINING_MS. */
+    remaining(elapsed, done, total) {
+      if (done <= 0 || done >= total) return '';
+      const expected = (elapsed * total) / done;
+      if (expected <= SHOW_REMAINING_MS) return '';
+      return `; about ${count(Math.ceil((expected - elapsed) / 1000))} s left`;
+    },
+  };
+}
+
+/** A kind's curve of `measure` over its seeds: [{ step, median, min, max }]. */
+function curveOf(models, measure) {
+  if (measure === 'accuracy') return kindCurve(models);
+  return kindCurve(models.map((m) => ({ ...m, curve: { step: m.curve.step, accuracy: m.curve.loss } })));
+}
+
+/** Above the curves, for the order task with the position-free bidirectional model: why it scores exactly 50%. */
+function showWhy(container, config) {
+  container.replaceChildren();
+  if (config.task !== 'order' || !config.kinds.includes('none')) return;
+  container.append(el('p', { className: 'train-why-title' }, 'Why the model without positions scores exactly 50% on mirrored pairs:'),
+    el('ol', {},
+      el('li', {}, 'Without positions the block is permutation-equivariant: reordering the words reorders its outputs, and nothing else.'),
+      el('li', {}, 'The mean over positions is blind to order, and a mirror (robot and person swapped) is a reordering of the same words.'),
+      el('li', {}, 'So a sentence and its mirror get the same logits, hence the same answer; their true answers are opposite, so exactly one of each pair is right.')));
+}
+
+function showDetails(details, config, vocab) {
+  const sentences = config.task === 'order'
+    ? 'Each sentence holds robot and person once among other words; the model says whether robot comes first (one answer a sentence: the mean over positions, then a readout to two classes).'
+    : `Each sentence is words drawn at random; at every position t ≥ ${config.back} the model names the word ${config.back} places back (one answer a position, over the ${vocab} words).`;
+  details.replaceChildren(details.querySelector('summary'));
+  for (const text of [sentences,
+    `Each model: the task’s words looked up in a table of width ${config.width}, positions (or none), ${config.layers} ` +
+    `pre-norm block${config.layers > 1 ? 's' : ''} (attention with ${config.heads} head${config.heads > 1 ? 's' : ''}, then a small MLP), ` +
+    `and a readout, in float32. Training: ${config.steps} Adam steps at learning rate ${config.lr}, 32 sentences a step, ` +
+    `their length cycling through ${config.shortest} … ${config.longest}; step k draws its sentences from seed 1000 + k, so ` +
+    'every model and every seed sees the same ones. The seed draws the initial parameters. At the lesson’s settings this ' +
+    'is the setup of the project’s PyTorch reference (bench/model_reference.py).',
+    'Each model lives in a worker of a seqorder pool (loadSeqorderPool, pool.createModel): the page sends it ' +
+    `${CHUNK} batches at a time and draws what comes back. Pause lets every model reach the same step; Resume sends the ` +
+    'next batches, so a paused run ends with the same parameters as one never paused. The arithmetic is deterministic: ' +
+    'the same settings give the same curves, bit for bit, in every browser and on every machine. The last column shows ' +
+    'it: the first 16 hex digits of the SHA-256 of the model’s parameters, their bytes in order.']) {
+    details.append(el('p', {}, text));
+  }
+}
