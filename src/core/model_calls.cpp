@@ -219,6 +219,10 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
+void model_check_step_options(const AnyModel& m, std::optional<double> lr) {
+    m.visit([&](const auto& net) { net.check_lr(lr.value_or(1e-3)); });
+}
+
 std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     check_dtype("ids.dtype", in.ids.dtype, {"int32"});
     const Sizes ids = dims(in.ids, "ids");

@@ -138,6 +138,9 @@ std::vector<Result> model_loss(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
 // One Adam step -> [the loss before it]; refused when the loss or the step's results would not be finite (model.hpp).
 std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
+// Checks step's options alone (lr, by the model's rule; absent: the default): for several steps in one call, whose
+// options are refused before the first step.
+void model_check_step_options(const AnyModel& model, std::optional<double> lr);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
 

@@ -7,6 +7,7 @@
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
 // carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
 import { describe, optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
+import { checkTensor } from './heap.mjs';
 
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);
@@ -40,6 +41,21 @@ export const readModelArguments = Object.freeze({
     return [ids, targets, optionalNumber('lr', readOptions('options', options, ['lr']).lr)];
   },
   attentionWeights: (ids) => [readTensor('ids', ids)],
+  /** → [[[ids, targets] of each batch], lr]: the options first, then each batch (`batches[i].ids`, …). */
+  train: (batches, options) => {
+    if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
+    const lr = optionalNumber('lr', readOptions('options', options, ['lr']).lr);
+    const read = [];
+    for (let i = 0; i < batches.length; i++) {
+      const name = `batches[${i}]`;
+      const given = Object.hasOwn(batches, i);  // (a hole is not a batch, nor what Array.prototype may hold there)
+      const batch = given ? batches[i] : undefined;
+      if (batch === undefined) throw new TypeError(`${name} must be an object { ids, targets }, got ${given ? 'undefined' : 'a hole'}`);
+      const { ids, targets } = readOptions(name, batch, ['ids', 'targets']);
+      read.push([readTensor(`${name}.ids`, ids), readTensor(`${name}.targets`, targets)]);
+    }
+    return [read, lr];
+  },
 });
 
 /** Only this module makes models: `new` on a model's constructor from outside is refused. */
@@ -147,6 +163,30 @@ class Model {
       const [loss] = call.core(this.#core.modelStep, Model.#input(call, model, ids, targets, lr));
       return call.number(loss);
     });
+  }
+
+  /**
+   * One Adam step on each of `batches` ([{ ids, targets }]), in order; returns the losses before each step (a
+   * Float64Array). What can be checked before the first step is: the options ({ lr }, as step's), then every batch,
+   * as step reads its tensors, then their sizes, then lr's value by the core's rule. A batch the core refuses stops
+   * the steps with its error, its message prefixed with `batches[i]: `; the steps before it stay taken.
+   */
+  train(batches, options) {
+    Model.#live(this);
+    const [read, lr] = readModelArguments.train(batches, options);
+    const maxTensorBytes = this.#core.maxTensorBytes();
+    for (const [ids, targets] of read) for (const record of [ids, targets]) checkTensor(record, maxTensorBytes);
+    Model.#session(this, (call, model) => call.outcome(this.#core.modelCheckStep, { model, lr }));
+    const losses = new Float64Array(read.length);
+    read.forEach(([ids, targets], i) => {
+      try {
+        losses[i] = Model.#session(this, (call, model) => call.number(call.core(this.#core.modelStep, Model.#input(call, model, ids, targets, lr))[0]));
+      } catch (error) {
+        error.message = `batches[${i}]: ${error.message}`;
+        throw error;
+      }
+    });
+    return losses;
   }
 
   /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T). */

@@ -300,6 +300,18 @@ export interface Model<D extends FloatDType = FloatDType> {
    */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
   /**
+   * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. Before
+   * the first step, everything that can be is checked: the options, every batch's tensors (named `batches[i].ids`,
+   * `batches[i].targets`; a hole in the array is refused), then lr's value.
+   * @example
+   * const batches = Array.from({ length: 40 }, (_, k) => so.orderTask({ count: 32, length: 12, seed: k }));
+   * const losses = model.train(batches, { lr: 3e-3 });   // Float64Array(40)
+   * @throws {TypeError | RangeError} as step, before any step; for a batch the core refuses, its error with the message
+   *         prefixed `batches[i]: ` (the steps before it stay taken)
+   * @throws {Error} when the model is disposed
+   */
+  train(batches: readonly TrainingBatch[], options?: StepOptions): Float64Array;
+  /**
    * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0.
    * @example
    * const maps = model.attentionWeights({ data: Int32Array.from([0, 1, 2, 3]), shape: [1, 4] });   // (1, heads, 4, 4)
@@ -600,7 +612,7 @@ export interface SeqorderPool {
   close(): Promise<void>;
 }
 
-/** One batch of training data for PoolModel.train: what Model.step takes. */
+/** One batch of training data for Model.train and PoolModel.train: what Model.step takes. */
 export interface TrainingBatch {
   ids: TensorInput<'int32'>;
   targets: TensorInput<'int32'>;
@@ -667,12 +679,12 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): Promise<number>;
   /**
-   * One Adam step on each batch, in order, in one message to the worker; resolves to the losses before each step.
+   * Model.train, in the worker: one Adam step on each batch, in order, in one message; resolves to the losses before
+   * each step.
    * @example
    * const batches = Array.from({ length: 40 }, (_, k) => so.orderTask({ count: 32, length: 12, seed: k }));
    * const losses = await remote.train(batches, { lr: 3e-3 });   // Float64Array(40)
-   * @throws {TypeError | RangeError} (a rejection) for a batch that fails: its error, the message prefixed with
-   *         `batches[i]: ` (the steps before it stay taken); for batches or options of the wrong kind, before any step
+   * @throws {TypeError | RangeError} (a rejection) as Model.train, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
   train(batches: readonly TrainingBatch[], options?: StepOptions): Promise<Float64Array>;

@@ -1,6 +1,6 @@
 // Models in the pool's workers: pool.createModel(options) makes a model (so.createModel's, ../model.mjs) in one worker
-// and returns a handle to it: the model's methods, each a promise of what it returns, plus train(batches), several Adam
-// steps in one message. The model lives in that worker (state kept by the ops modelCreate, modelCall, modelTrain and
+// and returns a handle to it: the model's methods, each a promise of what it returns (train(batches): several Adam
+// steps in one message). The model lives in that worker (state kept by the ops modelCreate, modelCall and
 // modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
 //
 // Every argument is read here, on the calling thread, when the call is made, exactly as the model on one thread reads
@@ -8,12 +8,12 @@
 // what goes to the worker is a copy of what was read: plain tensors of exactly the elements read, moved, never the
 // caller's objects. The worker's model checks the values as it does on one thread: the same RangeError with the same
 // message, as a rejected promise.
-import { DTYPES, describe, optional, readNumber, readOptions } from '../arguments.mjs';
+import { DTYPES } from '../arguments.mjs';
 import { checkTensor } from '../heap.mjs';
 import { readModelArguments, readModelOptions } from '../model.mjs';
 
 /** The methods of a model a handle forwards to its worker (the results come back moved, not copied). */
-const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights'];
+const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train'];
 
 const DISPOSED = 'seqorder: this model was disposed; create a new one with createModel()';
 
@@ -37,6 +37,7 @@ function sentArguments(method, read, maxTensorBytes) {
   const tensor = (record) => sent(record, maxTensorBytes, moved);
   let args;
   if (method === 'setParameters') args = [Object.fromEntries(read[0].map(([name, record]) => [name, tensor(record)]))];
+  else if (method === 'train') args = [read[0].map(([ids, targets]) => ({ ids: tensor(ids), targets: tensor(targets) })), read[1] === undefined ? {} : { lr: read[1] }];
   else if (method === 'step') args = [tensor(read[0]), tensor(read[1]), read[2] === undefined ? {} : { lr: read[2] }];
   else args = read.map(tensor);
   return { args, moved };
@@ -104,36 +105,6 @@ function handle(workers, worker, id, config, maxTensorBytes, release) {
       return disposed;
     },
     ...forwarded,
-
-    /**
-     * One Adam step on each of `batches` ([{ ids, targets }]), in order, in one message; resolves to the losses before
-     * each step (a Float64Array). Options are read first ({ lr }, as step's); then each batch, as step reads its
-     * tensors. A batch that fails rejects with its error, its message prefixed with `batches[i]: `; the steps before it
-     * stay taken.
-     */
-    async train(batches, options) {
-      stillLive();
-      if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
-      const lr = optional(readNumber)('lr', readOptions('options', options, ['lr']).lr);
-      const moved = [];
-      const read = [];
-      for (let i = 0; i < batches.length; i++) {
-        const name = `batches[${i}]`;
-        const given = Object.hasOwn(batches, i);  // (a hole is not a batch, nor what Array.prototype may hold there)
-        const batch = given ? batches[i] : undefined;
-        if (batch === undefined) throw new TypeError(`${name} must be an object { ids, targets }, got ${given ? 'undefined' : 'a hole'}`);
-        const { ids, targets } = readOptions(name, batch, ['ids', 'targets']);
-        try {
-          read.push(readModelArguments.loss(ids, targets));
-        } catch (error) {
-          error.message = `${name}: ${error.message}`;
-          throw error;
-        }
-      }
-      stillLive();
-      const tensors = read.map(([ids, targets]) => ({ ids: sent(ids, maxTensorBytes, moved), targets: sent(targets, maxTensorBytes, moved) }));
-      return workers.request(worker, 'modelTrain', { id, batches: tensors, options: lr === undefined ? {} : { lr } }, moved);
-    },
 
     /** Frees the model in its worker; later calls reject. Calling it again does nothing. Resolves once it is freed. */
     async dispose() {

@@ -14,8 +14,8 @@
 // typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (index.mjs,
 // beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value, or rejects
 // with the op's error. State an op keeps between calls lives in the worker; pick the worker with workers.idlest() for
-// one-off jobs, or keep to one index for a stateful one: the model ops (modelCreate, modelCall, modelTrain,
-// modelDispose, driven by model.mjs) keep each model in the worker that created it. A worker runs one op at a
+// one-off jobs, or keep to one index for a stateful one: the model ops (modelCreate, modelCall, modelDispose, driven
+// by model.mjs) keep each model in the worker that created it. A worker runs one op at a
 // time, so a long op delays the ones queued behind it on that worker.
 //
 // Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every

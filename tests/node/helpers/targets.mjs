@@ -15,7 +15,7 @@ export async function outcome(run) {
 
 /** A model of one thread behind the pool model's interface: each method a promise, config and disposed as they are. */
 function asPromises(model) {
-  const methods = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'dispose'];
+  const methods = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'train', 'attentionWeights', 'dispose'];
   const wrapped = Object.fromEntries(methods.map((method) => [method, async (...args) => model[method](...args)]));
   return Object.freeze({
     config: model.config,

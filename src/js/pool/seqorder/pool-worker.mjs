@@ -10,7 +10,7 @@ let kernel = null;  // its instance of the kernel module on the pool's shared me
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 
 /** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
-const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights']);
+const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train']);
 
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
@@ -84,25 +84,6 @@ const ops = {
     if (!MODEL_METHODS.has(method)) throw new TypeError(`seqorder pool: models have no method '${method}'`);
     const value = modelOf(id)[method](...args);
     return { value, transfer: [...buffersIn(value)] };
-  },
-
-  /**
-   * batches: [{ ids, targets }]: one Adam step on each, in order (model.step(ids, targets, options)) → the losses before
-   * each step (a Float64Array). A batch that fails stops the op with its error, prefixed with its index; the steps
-   * before it stay taken.
-   */
-  modelTrain({ id, batches, options }) {
-    const model = modelOf(id);
-    const losses = new Float64Array(batches.length);
-    batches.forEach(({ ids, targets }, i) => {
-      try {
-        losses[i] = model.step(ids, targets, options);
-      } catch (error) {
-        error.message = `batches[${i}]: ${error.message}`;
-        throw error;
-      }
-    });
-    return { value: losses, transfer: [losses.buffer] };
   },
 
   /** Frees the model `id` and forgets it (nothing, if it is not here). */
