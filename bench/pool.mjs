@@ -42,7 +42,8 @@ const log = (...a) => console.error(...a);  // progress on stderr, the tables on
 
 // ---- the contenders ----------------------------------------------------------------------------------------------------
 async function load() {
-  const { loadSeqorder, loadSeqorderPool } = await importPackage();
+  const { loadSeqorder } = await importPackage();
+  const { loadSeqorderPool } = await importPackage('pool/index.mjs');
   const so = await loadSeqorder();
   const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
   if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });

@@ -43,14 +43,17 @@ export function machine(clock) {
   };
 }
 
-/** The built package ($SEQORDER_DIST/lib, default dist/lib), imported; exits with a hint when it is not built. */
-export async function importPackage() {
+/**
+ * A module of the built package ($SEQORDER_DIST/lib, default dist/lib): its entry point, or `file` (pool/index.mjs for
+ * seqorder/pool); exits with a hint when it is not built.
+ */
+export async function importPackage(file = 'seqorder.mjs') {
   const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
-  if (!existsSync(path.join(lib, 'seqorder.mjs'))) {
+  if (!existsSync(path.join(lib, file))) {
     console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
     process.exit(1);
   }
-  return import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+  return import(pathToFileURL(path.join(lib, file)).href);
 }
 
 /**

@@ -12,6 +12,7 @@ mkdir -p "$dist/lib" "$dist/site"
 mkdir -p "$dist/lib/seqorder"
 cp src/js/*.mjs src/js/*.cjs src/js/*.d.ts "$dist/lib/"
 cp -r src/js/pool "$dist/lib/pool"  # the pool, its worker in pool/seqorder/ (see workerStarter in pool/index.mjs)
+sed "s#'../seqorder.js'#'../seqorder.cjs'#" src/js/pool/index.d.ts > "$dist/lib/pool/index.d.cts"  # require('seqorder/pool')'s
 cp src/js/seqorder.d.ts "$dist/lib/seqorder.d.cts"  # the same declarations, for require() under TypeScript's node16+
 cp -r src/figures "$dist/lib/figures"  # seqorder/plot, seqorder/checks and their stylesheet (package.json's exports)
 # The version is written once, in package.json; the package's JS gets it from this generated module.

@@ -34,34 +34,44 @@ function relaxedSimdSupported() {
 }
 
 /**
- * The packaged module of a build, written as literal URL expressions relative to import.meta.url so that bundlers
- * (Vite, webpack) find and emit the files: `seqorder/` is the folder beside this file (what browsers, node and
- * bundlers resolve first) and also the package's name with the file among its exports (what Vite resolves from its
- * pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere).
+ * Bundlers emit only the files an app's code names. The default module is named here, as a literal URL expression
+ * relative to import.meta.url that bundlers (Vite, webpack) find: `seqorder/` is the folder beside this file (what
+ * browsers, node and bundlers resolve first) and also the package's name with the file among its exports (what Vite
+ * resolves from its pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere). The other
+ * modules are named where they are used, the same way: the relaxed build's by seqorder/relaxed (relaxed.mjs, which
+ * an app imports to use it: it hands its URLs to provideRelaxed), the pool's kernel by the pool (kernel-file.mjs).
+ * Without seqorder/relaxed, the relaxed modules are looked for beside the default one: where the package's folder is
+ * served as it is (node, a static folder), they are there.
  */
+const packagedCore = () => new URL('seqorder/seqorder_core.wasm', import.meta.url);
+
+/** The relaxed build's modules, as seqorder/relaxed names them: { core, kernel } (URLs), or empty. */
+const relaxedFiles = {};
+
+/** Called by seqorder/relaxed (relaxed.mjs) with the URLs of the relaxed build's modules: { core, kernel }. */
+export function provideRelaxed(files) {
+  Object.assign(relaxedFiles, files);
+}
+
+/** The packaged main module of a build. */
 function packagedUrl(build) {
-  return build === 'relaxed'
-    ? new URL('seqorder/seqorder_core_relaxed.wasm', import.meta.url)
-    : new URL('seqorder/seqorder_core.wasm', import.meta.url);
+  return build === 'relaxed' ? relaxedFiles.core ?? new URL(FILES.relaxed, packagedCore()) : packagedCore();
 }
 
 /** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool/shared.mjs). */
 const KERNEL_FILES = { simd128: 'seqorder_kernel.wasm', relaxed: 'seqorder_kernel_relaxed.wasm' };
 
-/** The packaged kernel module of a build: literal URL expressions, as packagedUrl's. */
-function packagedKernelUrl(build) {
-  return build === 'relaxed'
-    ? new URL('seqorder/seqorder_kernel_relaxed.wasm', import.meta.url)
-    : new URL('seqorder/seqorder_kernel.wasm', import.meta.url);
-}
-
 /**
- * The kernel module of `build` beside the main module, which came from `url` (compileSeqorder's): the packaged one, or
- * the file of that name in the same folder. undefined for a main module given as bytes (options.wasmBinary).
+ * The kernel module of `build` for a main module that came from `url` (compileSeqorder's): for the packaged one, the
+ * packaged kernel (`packagedKernel`, the pool's, for the default build; seqorder/relaxed's, else beside it, for the
+ * relaxed one); else the file of that name in the same folder. undefined for a main module given as bytes
+ * (options.wasmBinary).
  */
-export function kernelUrl(build, url) {
+export function kernelUrl(build, url, packagedKernel) {
   if (url === undefined) return undefined;
-  if (url.href === packagedUrl(build).href) return packagedKernelUrl(build);
+  if (url.href === packagedUrl(build).href) {
+    return build === 'relaxed' ? relaxedFiles.kernel ?? new URL(KERNEL_FILES.relaxed, url) : packagedKernel;
+  }
   return new URL(KERNEL_FILES[build], url);
 }
 
@@ -194,7 +204,15 @@ export async function compileSeqorder(options) {
     url = packagedUrl(build);
   }
   if (wasmBinary !== undefined) checkMagic(wasmBinary);
-  return { compiled: wasmBinary === undefined ? await fetchAndCompile(url) : await compile(wasmBinary, url), url };
+  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url };
+  const compiled = await fetchAndCompile(url).catch((error) => {
+    if (build === 'relaxed' && wasmUrl === undefined && relaxedFiles.core === undefined) {
+      error.message += ' In an app built by a bundler, import \'seqorder/relaxed\' (once, anywhere) so that it emits the '
+        + 'relaxed build\'s modules, as it emits the default one.';
+    }
+    throw error;
+  });
+  return { compiled, url };
 }
 
 /**

@@ -36,7 +36,8 @@ for (const isolated of [false, true]) eachEngine({
   },
   open: '/__pool/index.html',
   setUp: ({ browser }) => browser.evaluate(async () => {
-    const { loadSeqorder, loadSeqorderPool } = await import('/lib/seqorder.mjs');
+    const { loadSeqorder } = await import('/lib/seqorder.mjs');
+    const { loadSeqorderPool } = await import('/lib/pool/index.mjs');
     globalThis.so = await loadSeqorder();
     globalThis.pool = await loadSeqorderPool({ workers: 3 });
   }),

@@ -230,7 +230,9 @@ describe('the end of a model', () => {
 test("docs/pool.md's example of a model in the pool runs as written and prints what it says", () => {
   const doc = readFileSync(new URL('../../docs/pool.md', import.meta.url), 'utf8');
   const example = [...doc.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]).find((b) => b.includes('pool.createModel('));
-  const source = example.replace(/^ {2}/gm, '').replace("from 'seqorder'", `from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)}`);
+  const source = example.replace(/^ {2}/gm, '')
+    .replace("from 'seqorder'", `from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)}`)
+    .replace("from 'seqorder/pool'", `from ${JSON.stringify(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href)}`);
   const child = spawnSync(process.execPath, ['--input-type=module', '-e', source], { encoding: 'utf8', timeout: 30_000 });
   assert.equal(child.status, 0, child.stderr);
   assert.equal(child.stdout.trim(), '0 40 true');

@@ -348,7 +348,8 @@ test("simd: 'relaxed': the workers run the relaxed modules (main and kernel), wi
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
   const script = path.join(dir, 'relaxed.mjs');
   writeFileSync(script, `
-import { loadSeqorder, loadSeqorderPool } from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)};
+import { loadSeqorder } from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)};
+import { loadSeqorderPool } from ${JSON.stringify(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href)};
 const so = await loadSeqorder({ simd: 'relaxed' });
 const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });
 const x = { data: Float32Array.from({ length: 700 * 64 }, (_, n) => Math.sin(n)), shape: [700, 64] };
@@ -489,7 +490,7 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
 });
 
 describe('no worker outlives its use', () => {
-  const packageUrl = pathToFileURL(path.join(lib, 'seqorder.mjs')).href;
+  const packageUrl = pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href;
   const run = (code) => spawnSync(process.execPath, ['--input-type=module', '-e', code], { encoding: 'utf8', timeout: 20_000 });
   const program = (close) => `
 import { loadSeqorderPool } from ${JSON.stringify(packageUrl)};
@@ -503,7 +504,7 @@ ${close ? 'await pool.close();' : ''}
   test("docs/pool.md's first example runs as written and prints what it says", () => {
     const doc = readFileSync(new URL('../../docs/pool.md', import.meta.url), 'utf8');
     const example = doc.match(/```js\n([\s\S]*?)```/)[1];
-    const child = run(example.replace("from 'seqorder'", `from ${JSON.stringify(packageUrl)}`));
+    const child = run(example.replace("from 'seqorder/pool'", `from ${JSON.stringify(packageUrl)}`));
     assert.equal(child.status, 0, child.stderr);
     assert.equal(child.stdout.trim(), `${availableParallelism()} [ 2048, 64 ]`);
   });

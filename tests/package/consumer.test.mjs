@@ -114,7 +114,7 @@ function appFolder(name, { file = 'app.js', script = file, importFrom } = {}) {
 }
 
 /** A page's script that runs attention on a pool of workers (whose worker script the bundler must find and build). */
-const POOL_APP = `import { loadSeqorderPool } from 'seqorder';
+const POOL_APP = `import { loadSeqorderPool } from 'seqorder/pool';
 const pool = await loadSeqorderPool({ workers: 2 });
 const x = { data: new Float32Array(512 * 64).fill(0.5), shape: [512, 64] };
 const y = await pool.attention(x, x, x, { causal: true });
@@ -176,7 +176,7 @@ export default { input: 'app.js', output: { dir: 'dist', format: 'es' }, plugins
   },
 };
 
-test('package.json: exports map (types, node, import, default; the .wasm files; package.json), metadata, files, engines', () => {
+test('package.json: exports map (import and require with their types, the subpaths, the .wasm files; package.json), metadata, files, engines', () => {
   assert.equal(manifest.name, 'seqorder');
   assert.match(manifest.version, /^\d+\.\d+\.\d+(-[\w.]+)?$/);
   assert.equal(typeof manifest.license, 'string');
@@ -197,7 +197,14 @@ test('package.json: exports map (types, node, import, default; the .wasm files; 
   assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/pool/seqorder/pool-worker.mjs');
   assert.equal(manifest.exports['./package.json'], './package.json');
   assert.equal(manifest.types, main.import.types);
-  assert.equal(manifest.sideEffects, false);
+  // every module is free of side effects but seqorder/relaxed, imported for its effect (naming the relaxed modules)
+  assert.deepEqual(manifest.sideEffects, ['./dist/lib/relaxed.mjs']);
+  assert.deepEqual(manifest.exports['./pool'], {
+    import: { types: './dist/lib/pool/index.d.ts', default: './dist/lib/pool/index.mjs' },
+    require: { types: './dist/lib/pool/index.d.cts', default: './dist/lib/pool/index.cjs' },
+    default: { types: './dist/lib/pool/index.d.ts', default: './dist/lib/pool/index.mjs' },
+  });
+  assert.deepEqual(manifest.exports['./relaxed'], { types: './dist/lib/relaxed.d.ts', default: './dist/lib/relaxed.mjs' });
   assert.match(manifest.engines?.node ?? '', />=\s*20/);
   assert.match(manifest.repository?.url ?? '', /^git\+https:\/\//);
   assert.match(manifest.homepage ?? '', /^https:\/\//);
@@ -271,14 +278,21 @@ test('node CommonJS: the require snippet prints what it says', { timeout: 60_000
   const { stdout } = await sh(process.execPath, ['snippet.cjs'], { cwd: app });
   assert.equal(stdout.trim(), code.match(/\/\/ (.*)$/m)[1]);
   writeFileSync(path.join(app, 'check.cjs'), `const seqorder = require('seqorder');
-console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), manifest: require('seqorder/package.json').version }));`);
+const pool = require('seqorder/pool');
+pool.loadSeqorderPool({ workers: 1 }).then(async (p) => {
+  console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), pool: Object.keys(pool), workers: p.workers,
+    manifest: require('seqorder/package.json').version }));
+  await p.close();
+});`);
   const r = JSON.parse((await sh(process.execPath, ['check.cjs'], { cwd: app })).stdout);
-  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'loadSeqorderPool', 'version'], manifest: manifest.version });
+  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'version'], pool: ['loadSeqorderPool'], workers: 1, manifest: manifest.version });
 });
 
 const TYPED_EXAMPLE = `
-import { loadSeqorder, loadSeqorderPool, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model,
-  type OrderTask, type Parameters, type PoolModel, type FloatTensorInput } from 'seqorder';
+import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model,
+  type OrderTask, type Parameters, type FloatTensorInput } from 'seqorder';
+import { loadSeqorderPool, type PoolModel } from 'seqorder/pool';
+import 'seqorder/relaxed';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
 const v: string = version;
@@ -421,11 +435,14 @@ test('tsc --noEmit --strict: the README\'s example, as written, type-checks (Nod
 test('tsc --noEmit: require() from a CommonJS TypeScript file gets the same types (NodeNext)', { timeout: 90_000 }, () =>
   typecheck('cjs', {
     'example.cts': `import seqorder = require('seqorder');
+import pool = require('seqorder/pool');
 async function main(): Promise<number> {
   const so = await seqorder.loadSeqorder();
   const t: seqorder.Tensor<'float32'> = so.positions(2, 4, { dtype: 'float32' });
   // @ts-expect-error unknown option
   await seqorder.loadSeqorder({ wasm: 'x' });
+  const workers: pool.SeqorderPool = await pool.loadSeqorderPool({ workers: 1 });
+  await workers.close();
   return t.data.length + seqorder.version.length;
 }
 main();
@@ -585,4 +602,44 @@ test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder;
     const error = missing.problems.find((p) => p.startsWith('page error:')) ?? missing.problems.join('\n');
     assert.match(error, new RegExp(`could not be loaded from ${url}lib/seqorder/seqorder_core\\.wasm: the server answered HTTP 404`));
     assert.match(error, /wasmUrl/);
+  });
+
+test('vite build emits only what an app uses: positions alone one .wasm (the core); the pool its kernel and worker; seqorder/relaxed the relaxed modules, which Chromium loads',
+  { timeout: 180_000 }, async () => {
+    const apps = {
+      positions: `import { loadSeqorder } from 'seqorder';
+const so = await loadSeqorder();
+console.log('seqorder positions', so.positions(4, 8).shape.join('x'), so.build);
+`,
+      pool: POOL_APP,
+      relaxed: `import 'seqorder/relaxed';
+import { loadSeqorder } from 'seqorder';
+const so = await loadSeqorder({ simd: 'relaxed' });
+console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build);
+`,
+    };
+    const { build } = await importTool('vite');
+    const emitted = {};
+    for (const [name, code] of Object.entries(apps)) {
+      const dir = path.join(app, `vite-only-${name}`);
+      writeFiles(dir, { 'main.js': code, 'index.html': indexHtml('./main.js') });
+      await build({ root: dir, configFile: false, logLevel: 'warn', build: { outDir: path.join(dir, 'dist') } });
+      const files = readdirSync(path.join(dir, 'dist'), { recursive: true }).map(String);
+      emitted[name] = {
+        wasm: files.filter((f) => f.endsWith('.wasm')).map((f) => path.basename(f).replace(/-[\w-]{8}\.wasm$/, '.wasm')).sort(),
+        worker: files.some((f) => /pool-worker.*\.js$/.test(f)),
+        dir: path.join(dir, 'dist'),
+      };
+    }
+    assert.deepEqual(emitted.positions.wasm, ['seqorder_core.wasm'], 'a positions-only app: the core alone');
+    assert.equal(emitted.positions.worker, false);
+    assert.deepEqual(emitted.pool.wasm, ['seqorder_core.wasm', 'seqorder_kernel.wasm'], 'the pool: the core and its kernel');
+    assert.equal(emitted.pool.worker, true, 'the pool: its worker');
+    assert.deepEqual(emitted.relaxed.wasm, ['seqorder_core.wasm', 'seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'],
+      'seqorder/relaxed: the relaxed build (and the default one, for engines without relaxed SIMD)');
+    for (const name of ['positions', 'relaxed']) {
+      const { line, problems } = await runPage(await serve(emitted[name].dir));
+      assert.equal(line, `seqorder ${name} 4x8 ${name === 'relaxed' ? 'relaxed' : 'simd128'}`, problems.join('\n'));
+      assert.deepEqual(problems, []);
+    }
   });

@@ -9,7 +9,8 @@
 //     share memory);
 //   run { preset: 'quick' | 'full' | 'smoke' } → { seconds }, reporting { type: 'progress', fraction, label } and one
 //     { type: 'case', result } per case on the way; what fails rejects the run with its message.
-import { loadSeqorder, loadSeqorderPool } from '../lib/seqorder.mjs';
+import { loadSeqorder } from '../lib/seqorder.mjs';
+import { loadSeqorderPool } from '../lib/pool/index.mjs';
 import { serve } from '../lib/pool/protocol.mjs';
 import { measure, plainJsAttention, plainJsPositions, randomTensor, wallSeconds } from './bench-kernels.mjs';
 import { maxAbsDiff } from './experiments/reference.mjs';

@@ -1,4 +1,4 @@
-// loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web Workers in
+// seqorder/pool, loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web Workers in
 // browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them (model.mjs).
 //
 // A call is read and checked on the calling thread exactly as so.attention reads and checks it (../api.mjs's
@@ -11,6 +11,7 @@
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
+import { packagedKernelUrl } from '../kernel-file.mjs';
 import { compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
@@ -187,7 +188,7 @@ async function sharedMemoryFor(asked, core, url, count) {
     return null;
   }
   try {
-    return await sharedKernel(await compileModule(kernelUrl(core.build(), url)), count, core);
+    return await sharedKernel(await compileModule(kernelUrl(core.build(), url, packagedKernelUrl())), count, core);
   } catch (error) {
     if (asked) throw error;
     return null;  // a kernel module that is missing (an app that did not serve it) costs speed, not the pool

@@ -5,7 +5,8 @@ import path from 'node:path';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dist = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist');
 export const lib = path.join(dist, 'lib');
-export const { loadSeqorder, loadSeqorderPool, version } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+export const { loadSeqorder, version } = await import(pathToFileURL(path.join(lib, 'seqorder.mjs')).href);
+export const { loadSeqorderPool } = await import(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href);
 export const siteDir = path.join(dist, 'site');
 /**
  * A module of the built page by its path in the site ('js/experiments/order.mjs'): the page's modules import the

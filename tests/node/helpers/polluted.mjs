@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [dir, mode] = process.argv.slice(2);
-const { loadSeqorder, loadSeqorderPool } = await import(pathToFileURL(path.join(dir, 'seqorder.mjs')).href);
+const { loadSeqorder } = await import(pathToFileURL(path.join(dir, 'seqorder.mjs')).href);
+const { loadSeqorderPool } = await import(pathToFileURL(path.join(dir, 'pool', 'index.mjs')).href);
 const so = await loadSeqorder();
 const pool = await loadSeqorderPool({ workers: 2 });
 const copying = await loadSeqorderPool({ workers: 2, sharedMemory: false });

@@ -4,7 +4,8 @@
 // computed from the run; accuracy on longer sentences; the reader's own sentence answered by every model, with
 // attention maps; a conclusion from the runs; the run as JSON or CSV. The default run (the lesson's) starts when the
 // section comes into view; its checks are pending until it has finished. The pieces: ../train/*.mjs.
-import { loadSeqorderPool, version } from '../../lib/seqorder.mjs';
+import { version } from '../../lib/seqorder.mjs';
+import { loadSeqorderPool } from '../../lib/pool/index.mjs';
 import { renderChecks } from '../../lib/figures/checks.mjs';
 import { count, fmt } from '../format.mjs';
 import { recordDrawn } from '../drawn.mjs';
