@@ -6,7 +6,8 @@
  */
 // Types for seqorder/pool (written by hand, as seqorder.d.ts, whose types these use).
 import type {
-  AttentionOptions, DTypeOfInput, FloatDType, FloatTensorInput, LoadOptions, Model, ModelConfig, ModelOptions, Parameters, ResultOf, SimdBuild, StepOptions, StepsOf, Tensor, TensorInput, TrainingBatch,
+  AttentionOptions, DTypeOfInput, FloatDType, FloatTensorInput, LoadOptions, Model, ModelConfig, ModelOptions, Parameters,
+  ResultOf, SimdBuild, StepOptions, StepsOf, Tensor, TensorInput, TrainingBatch,
 } from '../seqorder.js';
 
 /** Options of loadSeqorderPool. */
