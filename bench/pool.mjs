@@ -25,9 +25,9 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { benchArgs, fixed, importPackage, loadAverage, machine, table, times } from './report.mjs';
+import { benchArgs, copyingPoolName, importPackage, loadAverage, machine, ortThreadsName, poolName, poolText } from './report.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { measure, median, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { measure, randomTensor, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -60,9 +60,8 @@ async function load() {
   return { so, pools, copying, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
 }
 
-const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
-const copyingName = `${poolName(cores)}, no shared memory`;
-const ortName = `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
+const copyingName = copyingPoolName(cores);
+const ortName = ortThreadsName(cores);
 
 /** The contenders of one attention case, over shared inputs. */
 function attentionContenders({ so, pools, copying, ort, sessions }, T, causal) {
@@ -159,49 +158,6 @@ function overheadContenders({ so, pools }) {
   ];
 }
 
-// ---- tables ------------------------------------------------------------------------------------------------------------
-function attentionTable(cases) {
-  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
-  const names = ['seqorder, 1 thread', ...Object.keys(cases[0].pools).map(poolName), ...(cores > 1 ? [copyingName] : []), ortName];
-  const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
-  const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
-  // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
-  const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
-    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
-    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
-    return `${times(at(0.25))}–${times(at(0.75))}`;
-  })]);
-  const all = poolName(cores);
-  if (cores > 1) {
-    ratio(`**${all} ÷ seqorder, 1 thread**`, all, 'seqorder, 1 thread');
-    spread('its rounds\' middle half', all, 'seqorder, 1 thread');
-    ratio(`**${all} ÷ ${ortName}**`, all, ortName);
-    spread('its rounds\' middle half', all, ortName);
-    ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
-    ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
-    ratio(`${copyingName} ÷ ${ortName}`, copyingName, ortName);
-  }
-  ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
-  // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
-  rows.push([`CPU time per call, ${all} ÷ seqorder, 1 thread`,
-    ...byName.map((by) => times(by[all].cpuSeconds / by['seqorder, 1 thread'].cpuSeconds))]);
-  return table('GFLOP/s (wall clock)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
-}
-
-function overheadTable(results) {
-  const by = Object.fromEntries(results.map((r) => [r.name, r]));
-  const us = (name) => fixed(by[name].seconds * 1e6);
-  // the median over rounds of the difference within each round, as speedup() pairs its ratios
-  const extra = (slow, fast) => fixed(1e6 * median(by[slow].samples.map((s, i) => s - by[fast].samples[i])));
-  const rows = [
-    ['seqorder on this thread', us('seqorder, T = 256'), us('seqorder, T = 1')],
-    ['pool, 1 worker', us('pool, 1 worker, T = 256'), us('pool, 1 worker, T = 1')],
-    ['**the pool\'s overhead**', `**${extra('pool, 1 worker, T = 256', 'seqorder, T = 256')}**`, extra('pool, 1 worker, T = 1', 'seqorder, T = 1')],
-    ['of which copies of q, k, v (the rest: messages, waking the worker)', us('copies of q, k, v, T = 256'), '—'],
-  ];
-  return table('µs per call (wall clock)', ['T = 256', 'T = 1 (a round trip)'], rows);
-}
-
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
 const report = { machine: machine('wall clock (performance.now): the pool and onnxruntime-web run several threads'), settings: { quick, ...settings, warmCallsPerSample: WARM_CALLS } };
@@ -227,21 +183,7 @@ for (const [T, causal] of settings.cases) {
 report.loadAverageAtEnd = loadAverage();
 report.seconds = (Date.now() - started) / 1000;
 
-const m = report.machine;
-const text = [
-  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ${report.loadAverageAtEnd.join(' ')} at the end.`,
-  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds, each sample after one untimed call; ratios are medians of per-round ratios.`,
-  '',
-  `Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal).`,
-  '',
-  attentionTable(report.attention),
-  '',
-  'The pool\'s overhead: a pool of 1 worker against seqorder on this thread.',
-  '',
-  overheadTable(report.overhead),
-  '',
-  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''})`,
-].join('\n');
+const text = poolText(report);
 console.log(text);
 report.table = text;
 for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);

@@ -1,10 +1,13 @@
-// What the benchmarks' reports (bench/run.mjs, bench/pool.mjs) are made of: their command line, the machine they ran on
-// (CPU, cores, node and V8, the load average, the commit), and markdown tables.
+// What the benchmarks' reports (bench/run.mjs, bench/pool.mjs, bench/sizes.mjs) are made of: their command line, the
+// machine they ran on (CPU, cores, node and V8, the load average, the commit), and their markdown tables, rendered from
+// their JSON (bench/results/*.json). Run as a command, it writes those tables into docs/performance.md (see the end).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { median, speedup } from '../web/js/bench-kernels.mjs';
+import { trainingTable } from './model-train.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -78,4 +81,221 @@ const row = (cells) => `| ${cells.join(' | ')} |`;
 /** One column per case, one row per contender, then the ratios: fits a README. */
 export function table(header, columns, rows) {
   return [row([header, ...columns]), row(Array(columns.length + 1).fill('---')), ...rows.map((r) => row(r))].join('\n');
+}
+
+// ---- bench/run.mjs's tables --------------------------------------------------------------------------------------------------------------
+function runAttentionTable(cases, peak) {
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = [
+    ['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['seqorder relaxed', 'seqorder, opt-in relaxed SIMD'],
+    ['seqorder reference (steps)', 'seqorder reference (`steps: true`)'],
+    ['onnxruntime-web', 'onnxruntime-web (wasm, 1 thread)'], ['tfjs-backend-wasm', 'tfjs-backend-wasm (1 thread)'], ['plain JS', 'plain JS'],
+  ];
+  const present = names.filter(([name]) => byName.some((by) => by[name]));
+  const rows = present.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
+  const speedups = (fast, slow) => byName.map((by) => times(speedup(by[fast], by[slow])));
+  // each side's fastest round: the least disturbed, when the machine's noise only ever slows a round down
+  const best = (result) => Math.min(...(result?.samples ?? []));
+  const fastest = (fast, slow) => byName.map((by) => times(best(by[slow]) / best(by[fast])));
+  rows.push(['**seqorder ÷ onnxruntime-web**', ...speedups('seqorder', 'onnxruntime-web').map((x) => `**${x}**`)]);
+  rows.push(['seqorder ÷ onnxruntime-web, fastest rounds', ...fastest('seqorder', 'onnxruntime-web')]);
+  if (byName.some((by) => by['seqorder relaxed'])) {
+    rows.push(['seqorder relaxed ÷ onnxruntime-web', ...speedups('seqorder relaxed', 'onnxruntime-web')]);
+    rows.push(['seqorder relaxed ÷ onnxruntime-web, fastest rounds', ...fastest('seqorder relaxed', 'onnxruntime-web')]);
+    rows.push(['seqorder relaxed ÷ seqorder', ...speedups('seqorder relaxed', 'seqorder')]);
+  }
+  rows.push(['seqorder ÷ plain JS', ...speedups('seqorder', 'plain JS')]);
+  return table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
+}
+
+function runPositionsTable(cases) {
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = [['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['plain JS', 'plain JS'], ['plain JS, out', 'plain JS, into one array']];
+  const rows = names.map(([name, label]) => [label, ...byName.map((by) => fixed(by[name]?.nsPerElement, 2))]);
+  rows.push(['**seqorder ÷ plain JS, with `out`**', ...byName.map((by) => `**${times(speedup(by['seqorder, out'], by['plain JS, out']))}**`)]);
+  rows.push(['seqorder ÷ plain JS, new arrays', ...byName.map((by) => times(speedup(by.seqorder, by['plain JS'])))]);
+  return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
+}
+
+// ---- bench/pool.mjs's tables ------------------------------------------------------------------------------------------------------------
+function poolAttentionTable(cases) {
+  const counts = poolCounts(cases[0].pools);
+  const cores = Math.max(...counts);
+  const copyingName = copyingPoolName(cores);
+  const ortName = ortThreadsName(cores);
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(cores > 1 ? [copyingName] : []), ortName];
+  const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
+  const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
+  // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
+  const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
+    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
+    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
+    return `${times(at(0.25))}–${times(at(0.75))}`;
+  })]);
+  const all = poolName(cores);
+  if (cores > 1) {
+    ratio(`**${all} ÷ seqorder, 1 thread**`, all, 'seqorder, 1 thread');
+    spread('its rounds\' middle half', all, 'seqorder, 1 thread');
+    ratio(`**${all} ÷ ${ortName}**`, all, ortName);
+    spread('its rounds\' middle half', all, ortName);
+    ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+    ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
+    ratio(`${copyingName} ÷ ${ortName}`, copyingName, ortName);
+  }
+  ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
+  // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
+  rows.push([`CPU time per call, ${all} ÷ seqorder, 1 thread`,
+    ...byName.map((by) => times(by[all].cpuSeconds / by['seqorder, 1 thread'].cpuSeconds))]);
+  return table('GFLOP/s (wall clock)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
+}
+
+function poolOverheadTable(results) {
+  const by = Object.fromEntries(results.map((r) => [r.name, r]));
+  const us = (name) => fixed(by[name].seconds * 1e6);
+  // the median over rounds of the difference within each round, as speedup() pairs its ratios
+  const extra = (slow, fast) => fixed(1e6 * median(by[slow].samples.map((s, i) => s - by[fast].samples[i])));
+  const rows = [
+    ['seqorder on this thread', us('seqorder, T = 256'), us('seqorder, T = 1')],
+    ['pool, 1 worker', us('pool, 1 worker, T = 256'), us('pool, 1 worker, T = 1')],
+    ['**the pool\'s overhead**', `**${extra('pool, 1 worker, T = 256', 'seqorder, T = 256')}**`, extra('pool, 1 worker, T = 1', 'seqorder, T = 1')],
+    ['of which copies of q, k, v (the rest: messages, waking the worker)', us('copies of q, k, v, T = 256'), '—'],
+  ];
+  return table('µs per call (wall clock)', ['T = 256', 'T = 1 (a round trip)'], rows);
+}
+
+// ---- the reports ---------------------------------------------------------------------------------------------------------
+/** The names bench/pool.mjs gives its contenders. */
+export const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
+export const copyingPoolName = (cores) => `${poolName(cores)}, no shared memory`;
+export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
+/** The worker counts of a case's pools: an object keyed by them while the benchmark runs, their list in its JSON. */
+const poolCounts = (pools) => (Array.isArray(pools) ? pools : Object.keys(pools).map(Number));
+
+/** bench/run.mjs's sections (its --only). */
+export const RUN_SECTIONS = ['attention', 'positions', 'training'];
+
+/** The parts of bench/run.mjs's report (its JSON): { machine (a paragraph), attention, positions, training (tables) }. */
+export function runParts(report) {
+  const m = report.machine;
+  const peak = report.simdPeak.gflops;
+  return {
+    machine: [
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at start.`,
+      `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds; ratios are medians of per-round ratios.`,
+      `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
+    ].join('\n'),
+    attention: report.attention.length ? runAttentionTable(report.attention, peak) : undefined,
+    positions: report.positions.length ? runPositionsTable(report.positions) : undefined,
+    // the table alone (what the benchmark prints puts a paragraph before it)
+    training: report.training ? trainingTable(report.training).split('\n').filter((l) => l.startsWith('|')).join('\n') : undefined,
+  };
+}
+
+/** What bench/run.mjs prints (and keeps in its JSON as `table`). */
+export function runText(report) {
+  const parts = runParts(report);
+  const { quick, only } = report.settings;
+  return [
+    parts.machine,
+    '',
+    ...(parts.attention ? [`Attention, float32, D = ${report.attention[0].D}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,
+      '', parts.attention, ''] : []),
+    ...(parts.positions ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', parts.positions, ''] : []),
+    ...(report.training ? [trainingTable(report.training), ''] : []),
+    `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < RUN_SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
+  ].join('\n');
+}
+
+/** The parts of bench/pool.mjs's report (its JSON): { machine (a paragraph), attention, overhead }. */
+export function poolParts(report) {
+  const m = report.machine;
+  const cores = Math.max(...poolCounts(report.attention[0].pools));
+  return {
+    machine: [
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ${report.loadAverageAtEnd.join(' ')} at the end.`,
+      `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds, each sample after one untimed call; ratios are medians of per-round ratios.`,
+    ].join('\n'),
+    attention: poolAttentionTable(report.attention),
+    overhead: poolOverheadTable(report.overhead),
+  };
+}
+
+/** What bench/pool.mjs prints (and keeps in its JSON as `table`). */
+export function poolText(report) {
+  const parts = poolParts(report);
+  return [
+    parts.machine,
+    '',
+    `Attention, float32, D = ${report.attention[0].D}: GFLOP/s = 4·T²·D / time (half for causal).`,
+    '',
+    parts.attention,
+    '',
+    'The pool\'s overhead: a pool of 1 worker against seqorder on this thread.',
+    '',
+    parts.overhead,
+    '',
+    `(${report.seconds.toFixed(0)} s${report.settings.quick ? ', --quick' : ''})`,
+  ].join('\n');
+}
+
+// ---- bench/sizes.mjs's tables ----------------------------------------------------------------------------------------
+const kb = (bytes) => `${(bytes / 1000).toFixed(1)} KB`;
+
+/** The parts of bench/sizes.mjs's report: { files (each .wasm module), entries (what each entry point adds) }. */
+export function sizeParts(report) {
+  const files = table('module', ['raw', 'gzip', 'brotli'], Object.entries(report.wasm)
+    .map(([file, s]) => [`\`${file}\``, kb(s.raw), kb(s.gzip), kb(s.brotli)]));
+  const main = report.entries.find((e) => e.name === 'seqorder');
+  const wasmOf = (names) => names.reduce((a, n) => ({ raw: a.raw + report.wasm[n].raw, gzip: a.gzip + report.wasm[n].gzip }), { raw: 0, gzip: 0 });
+  const rows = report.entries.map((e) => {
+    const alone = e === main || e.name.startsWith('seqorder/plot') || e.name.startsWith('seqorder/checks');
+    // beside seqorder's own: the modules of e's graph that seqorder's does not hold
+    const own = alone ? e.js : e.ownJs;
+    const wasm = wasmOf(e.wasm);
+    const what = e === main ? '`seqorder` (an app that computes positions, attention, a model)' : `\`${e.name}\`${alone ? '' : ', beside `seqorder`'}`;
+    return [what, `${kb(own.raw)} (${kb(own.gzip)})`, e.workerJs ? `${kb(e.workerJs.raw)} (${kb(e.workerJs.gzip)})` : '—',
+      e.wasm.length ? `${e.wasm.map((n) => `\`${n}\``).join(', ')}: ${kb(wasm.raw)} (${kb(wasm.gzip)})` : '—'];
+  });
+  const entries = table('the app imports', ['its JS, raw (gzip)', 'a worker\'s JS', '.wasm it ships, raw (gzip)'], rows);
+  return { files, entries };
+}
+
+// ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
+/** The parts each results file gives: `<!-- report: <file> <part> -->` in a document stands for parts(<file>.json)[part]. */
+const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts };
+
+/**
+ * `text` with every block between `<!-- report: <source> <part> -->` and `<!-- /report -->` replaced by that part,
+ * rendered from bench/results/<source>.json by `read(source)` (its parsed JSON).
+ */
+export function renderDocument(text, read) {
+  const cache = {};
+  return text.replace(/(<!-- report: (\w+) (\w+) -->\n)[\s\S]*?(<!-- \/report -->)/g, (_, open, source, part, close) => {
+    if (!SOURCES[source]) throw new Error(`report: unknown source '${source}' (known: ${Object.keys(SOURCES).join(', ')})`);
+    cache[source] ??= SOURCES[source](read(source));
+    const body = cache[source][part];
+    if (body === undefined) throw new Error(`report: ${source}.json has no part '${part}'`);
+    return `${open}${body}\n${close}`;
+  });
+}
+
+// node bench/report.mjs [--check] [file]: rewrites the generated blocks of docs/performance.md (or file) from
+// bench/results/*.json; --check only says whether they are up to date (exit 1 when not).
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  const args = process.argv.slice(2);
+  const check = args.includes('--check');
+  const file = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'docs', 'performance.md'));
+  const text = readFileSync(file, 'utf8');
+  const read = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
+  const rendered = renderDocument(text, read);
+  if (check) {
+    if (rendered !== text) {
+      console.error(`${path.relative(process.cwd(), file)}: its tables differ from bench/results/*.json: run node bench/report.mjs`);
+      process.exit(1);
+    }
+  } else if (rendered !== text) {
+    writeFileSync(file, rendered);
+    console.log(`wrote ${path.relative(process.cwd(), file)}`);
+  }
 }

@@ -28,17 +28,17 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { benchArgs, fixed, importPackage, machine, table, times } from './report.mjs';
+import { RUN_SECTIONS, benchArgs, importPackage, machine, runText } from './report.mjs';
 import { measureSimdPeak } from './simd-peak.mjs';
-import { benchTraining, trainingTable } from './model-train.mjs';
+import { benchTraining } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { measure, plainJsAttention, plainJsPositions, randomTensor, speedup } from '../web/js/bench-kernels.mjs';
+import { measure, plainJsAttention, plainJsPositions, randomTensor } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 // The contenders' packages: bench/package.json, installed by bench/run.sh (npm run bench), not by npm start.
 const benchModules = path.join(root, 'bench', 'node_modules');
-const SECTIONS = ['attention', 'positions', 'training'];
+const SECTIONS = RUN_SECTIONS;
 const argv = process.argv.slice(2);
 const only = argv.includes('--only') ? argv[argv.indexOf('--only') + 1].split(',') : SECTIONS;
 for (const section of only) if (!SECTIONS.includes(section)) throw new Error(`--only: unknown section '${section}' (known: ${SECTIONS.join(', ')})`);
@@ -221,40 +221,6 @@ async function warmUp(libraries) {
   await sleep(300);
 }
 
-// ---- tables --------------------------------------------------------------------------------------------------------------
-function attentionTable(cases, peak) {
-  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
-  const names = [
-    ['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['seqorder relaxed', 'seqorder, opt-in relaxed SIMD'],
-    ['seqorder reference (steps)', 'seqorder reference (`steps: true`)'],
-    ['onnxruntime-web', 'onnxruntime-web (wasm, 1 thread)'], ['tfjs-backend-wasm', 'tfjs-backend-wasm (1 thread)'], ['plain JS', 'plain JS'],
-  ];
-  const present = names.filter(([name]) => byName.some((by) => by[name]));
-  const rows = present.map(([name, label]) => [label, ...byName.map((by) => (by[name] ? `${fixed(by[name].gflops)} (${fixed(100 * by[name].gflops / peak, 0)}%)` : '—'))]);
-  const speedups = (fast, slow) => byName.map((by) => times(speedup(by[fast], by[slow])));
-  // each side's fastest round: the least disturbed, when the machine's noise only ever slows a round down
-  const best = (result) => Math.min(...(result?.samples ?? []));
-  const fastest = (fast, slow) => byName.map((by) => times(best(by[slow]) / best(by[fast])));
-  rows.push(['**seqorder ÷ onnxruntime-web**', ...speedups('seqorder', 'onnxruntime-web').map((x) => `**${x}**`)]);
-  rows.push(['seqorder ÷ onnxruntime-web, fastest rounds', ...fastest('seqorder', 'onnxruntime-web')]);
-  if (byName.some((by) => by['seqorder relaxed'])) {
-    rows.push(['seqorder relaxed ÷ onnxruntime-web', ...speedups('seqorder relaxed', 'onnxruntime-web')]);
-    rows.push(['seqorder relaxed ÷ onnxruntime-web, fastest rounds', ...fastest('seqorder relaxed', 'onnxruntime-web')]);
-    rows.push(['seqorder relaxed ÷ seqorder', ...speedups('seqorder relaxed', 'seqorder')]);
-  }
-  rows.push(['seqorder ÷ plain JS', ...speedups('seqorder', 'plain JS')]);
-  return table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
-}
-
-function positionsTable(cases) {
-  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
-  const names = [['seqorder', 'seqorder'], ['seqorder, out', 'seqorder, `out`'], ['plain JS', 'plain JS'], ['plain JS, out', 'plain JS, into one array']];
-  const rows = names.map(([name, label]) => [label, ...byName.map((by) => fixed(by[name]?.nsPerElement, 2))]);
-  rows.push(['**seqorder ÷ plain JS, with `out`**', ...byName.map((by) => `**${times(speedup(by['seqorder, out'], by['plain JS, out']))}**`)]);
-  rows.push(['seqorder ÷ plain JS, new arrays', ...byName.map((by) => times(speedup(by.seqorder, by['plain JS'])))]);
-  return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
-}
-
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
 const report = { machine: machine('process CPU time (user + system), one thread per contender'), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
@@ -305,18 +271,7 @@ if (only.includes('training')) {
 }
 report.seconds = (Date.now() - started) / 1000;
 
-const m = report.machine;
-const text = [
-  `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at start.`,
-  `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds; ratios are medians of per-round ratios.`,
-  `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
-  '',
-  ...(report.attention.length ? [`Attention, float32, D = ${WIDTH}: GFLOP/s = 4·T²·D / time (half for causal), and % of the SIMD peak.`,
-    '', attentionTable(report.attention, peak), ''] : []),
-  ...(report.positions.length ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', positionsTable(report.positions), ''] : []),
-  ...(report.training ? [trainingTable(report.training), ''] : []),
-  `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
-].join('\n');
+const text = runText(report);
 console.log(text);
 report.table = text;
 mkdirSync(path.dirname(jsonPath), { recursive: true });
