@@ -4,11 +4,13 @@ core (autograd does the backward pass), to measure what the core's figures are c
 
     /usr/bin/python3 bench/model_reference.py --time     # ms per Adam step, one thread (Debian's python3-torch)
     /usr/bin/python3 bench/model_reference.py --train    # accuracies on the order task after 800 steps, per setup
+    /usr/bin/python3 bench/model_reference.py --study order 0 800 sqrtWidth rotary 1 2 7
+                                                         # one JSON line per seed, as bench/model_study.cpp prints
 
 The architecture (src/core/model/network.hpp): token embedding plus positions ('none', 'sinusoidal' added, 'learned'
 added, 'rotary' rotating each head's query and key pairs), pre-norm blocks x + Wo attention(LN1(x)), then
 x + relu(LN2(x) W1 + b1) W2 + b2, attention scaled by 1/sqrt(D/H) and optionally causal, a final LayerNorm (eps 1e-5)
-and a readout: the mean over positions then (D, C) + bias. Weights are used as x @ W, W of shape (D_in, D_out). The
+and a readout: the mean over positions then (D, C) + bias ('mean'), or (D, C) + bias at every position ('each'). Weights are used as x @ W, W of shape (D_in, D_out). The
 token vectors may be multiplied by a number (embed_scale, or 'sqrtWidth': sqrt(D)) before the positions are added.
 
 Initialization: normal, std 0.02, for the embedding, learned positions, the four attention matrices, the MLP weights
@@ -22,6 +24,7 @@ length T is measured on order_task(512, T, seed 500 + T, mirrored), 256 sentence
 """
 
 import argparse
+import json
 import math
 import os
 import statistics
@@ -38,12 +41,19 @@ import torch.nn.functional as F  # noqa: E402
 # The core's generator and order task, as the model fixture script ports them (tests/fixtures/make_model_fixtures.py)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
 from make_model_fixtures import SplitMix64  # noqa: E402
+from make_model_fixtures import lookback_task as lookback_task_numpy  # noqa: E402
 from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
 
 
 def order_task(count, length, seed, mirrored):
     """ids (count, length) and targets (count) as the core's order_task draws them, as torch tensors."""
     ids, targets = order_task_numpy(count, length, seed, mirrored)
+    return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
+
+
+def lookback_task(count, length, back, seed):
+    """ids and targets (count, length) as the core's lookback_task draws them (-1: ignored), as torch tensors."""
+    ids, targets = lookback_task_numpy(count, length, back, seed)
     return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
 
 
@@ -59,9 +69,9 @@ def sinusoids(length, width, base=10000.0):
 
 class Model(torch.nn.Module):
     def __init__(self, vocab=16, width=32, heads=2, layers=1, positions="none", max_length=None, causal=False,
-                 classes=2, seed=0, torch_init=False, embed_scale=1.0):
+                 classes=2, seed=0, torch_init=False, embed_scale=1.0, readout="mean"):
         super().__init__()
-        self.width, self.heads, self.positions, self.causal = width, heads, positions, causal
+        self.width, self.heads, self.positions, self.causal, self.readout = width, heads, positions, causal, readout
         # the number the token vectors are multiplied by: 'sqrtWidth' is sqrt(width) (Vaswani et al. 2017, 3.4)
         self.embed_scale = math.sqrt(width) if embed_scale == "sqrtWidth" else float(embed_scale)
         D = width
@@ -129,7 +139,8 @@ class Model(torch.nn.Module):
             h = F.layer_norm(x, (D,), p("norm2.gain"), p("norm2.bias"), 1e-5)
             x = x + torch.relu(h @ p("mlp.w1") + p("mlp.b1")) @ p("mlp.w2") + p("mlp.b2")
         x = F.layer_norm(x, (D,), self.p("norm.gain"), self.p("norm.bias"), 1e-5)
-        return x.mean(dim=1) @ self.p("readout.weight") + self.p("readout.bias")
+        features = x.mean(dim=1) if self.readout == "mean" else x
+        return features @ self.p("readout.weight") + self.p("readout.bias")
 
 
 def train(model, steps=800, lr=3e-3, batch=32):
@@ -180,6 +191,50 @@ def run_training(seeds, torch_init):
         print(f"| {name} | " + " | ".join(cells) + f" | {statistics.mean(losses):.4f} |", flush=True)
 
 
+def study(task, back, steps, embed_scale, setup, seeds):
+    """bench/model_study.cpp's runs, in PyTorch: one JSON line per seed (the lab's schedule; see that file)."""
+    order = task == "order"
+    kind = setup.split("-")[0]
+    causal = setup == "causal" or setup.endswith("-causal")
+    positions = "none" if kind in ("none", "causal") else kind
+    max_length = 16 if positions == "learned" else None
+    scale = embed_scale if embed_scale == "sqrtWidth" else float(embed_scale)
+
+    def sentences(count, length, seed, mirrored):
+        return order_task(count, length, seed, mirrored) if order else lookback_task(count, length, back, seed)
+
+    def accuracy_on(model, ids, targets):
+        with torch.no_grad():
+            said = model(ids).argmax(dim=-1)
+        counted = targets != -1
+        return ((said == targets) & counted).sum().item() / counted.sum().item()
+
+    for seed in seeds:
+        model = Model(positions=positions, max_length=max_length, causal=causal, seed=seed, embed_scale=scale,
+                      readout="mean" if order else "each", classes=2 if order else 16)
+        optimizer = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
+        validation = sentences(256, 12, 7, True)
+        curve, reached, first_loss = [], None, None
+        for k in range(steps):
+            ids, targets = sentences(32, 8 + k % 9, 1000 + k, False)
+            logits = model(ids)
+            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=-1)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            first_loss = loss.item() if first_loss is None else first_loss
+            if (k + 1) % 20 == 0:
+                curve.append(accuracy_on(model, *validation))
+                if reached is None and curve[-1] >= 0.95:
+                    reached = k + 1
+        lengths = {str(t): accuracy_on(model, *sentences(512, t, 500 + t, True))
+                   for t in (8, 12, 16, 32, 64) if max_length is None or t <= max_length}
+        print(json.dumps({"implementation": "pytorch", "task": task, "back": back, "steps": steps,
+                          "embedScale": embed_scale, "setup": setup, "seed": seed, "firstLoss": first_loss,
+                          "lastLoss": loss.item(), "stepsTo95": reached, "validation": curve, "accuracy": lengths}),
+              flush=True)
+
+
 def run_timing(rounds, steps):
     """ms per Adam step at V 16, D 32, H 2, L 1, T 12, batch 32, float32, one thread: median over rounds."""
     model = Model(positions="sinusoidal", seed=1)
@@ -217,6 +272,8 @@ def main():
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--steps", type=int, default=200)
     parser.add_argument("--torch-init", action="store_true", help="draw the initial parameters with torch instead")
+    parser.add_argument("--study", nargs="+", metavar="ARG",
+                        help="task back steps embedScale setup seed...: bench/model_study.cpp's runs, in PyTorch")
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
@@ -224,7 +281,10 @@ def main():
         run_timing(args.rounds, args.steps)
     if args.train:
         run_training(list(range(1, args.seeds + 1)), args.torch_init)
-    if not (args.time or args.train):
+    if args.study:
+        task, back, steps, scale, setup, *seeds = args.study
+        study(task, int(back), int(steps), scale, setup, [int(s) for s in seeds])
+    if not (args.time or args.train or args.study):
         parser.print_help()
 
 

@@ -1,0 +1,154 @@
+// node bench/model-study.mjs [order] [lookback] [--seeds 1,2,7] [--steps 800] [--backs 1,2,3] [--scales 1,sqrtWidth]
+//                            [--write]
+//
+// The lab's training runs (web/js/experiments/train.mjs's schedule) with seqorder (bench/model_study.cpp, built here
+// with g++ -O2: the same core, so the same bits as the WebAssembly build) and with the PyTorch reference
+// (bench/model_reference.py --study, Debian's python3-torch, one thread): per setup and seed, the first step at which
+// the validation accuracy reaches 95% (checked every 20 steps) and the accuracy after training at lengths 16, 32 and
+// 64 (1x, 2x and 4x the longest trained length).
+//   order     the order task, every kind of positions, with the token vectors as they are (embedScale 1) and times
+//             sqrt(width) (embedScale 'sqrtWidth')
+//   lookback  the word k places back, for each k of --backs
+// each at every embedScale of --scales.
+// Runs go two at a time. The results go to bench/results/model-study-<task>.json and, as tables, to stdout; with
+// --write, into docs/model.md between its <!-- model-study:<task> --> markers. --from-results writes the tables of the
+// last saved results, running nothing.
+import { execFile, execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { median } from '../web/js/bench-kernels.mjs';
+
+const run = promisify(execFile);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const numbers = (text) => text.split(',').map(Number);
+const seeds = numbers(option('--seeds', '1,2,7'));
+const steps = Number(option('--steps', '800'));
+const backs = numbers(option('--backs', '1,2,3'));
+const scales = option('--scales', '1,sqrtWidth').split(',');
+const tasks = ['order', 'lookback'].filter((t) => args.includes(t));
+if (tasks.length === 0) tasks.push('order', 'lookback');
+
+const SETUPS = {
+  order: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'],
+  lookback: ['none', 'causal', 'sinusoidal', 'learned', 'rotary'],
+};
+const LABELS = {
+  none: 'none, bidirectional', causal: 'none, causal', sinusoidal: 'sinusoidal', learned: 'learned (16 rows)', rotary: 'rotary',
+};
+const LENGTHS = [16, 32, 64];
+
+const fromResults = args.includes('--from-results');
+const out = path.join(root, 'build-bench');
+mkdirSync(out, { recursive: true });
+const core = ['tensor', 'positions', 'embed', 'attention', 'attention_fast', 'rope'].map((f) => `src/core/${f}.cpp`);
+const model = ['adam', 'config', 'init', 'model', 'network', 'parameters', 'random', 'steps', 'steps_fast', 'task']
+  .map((f) => `src/core/model/${f}.cpp`);
+if (!fromResults) console.error('building bench/model_study.cpp (g++ -O2) ...');
+if (!fromResults) execFileSync('g++', ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', '-Isrc/core', 'bench/model_study.cpp',
+  ...core, ...model, '-o', path.join(out, 'model_study')], { cwd: root, stdio: 'inherit' });
+
+/** One invocation of either implementation: its JSON lines. */
+async function runs(implementation, argv) {
+  const [file, prefix] = implementation === 'seqorder'
+    ? [path.join(out, 'model_study'), []]
+    : ['/usr/bin/python3', ['bench/model_reference.py', '--study']];
+  const { stdout } = await run(file, [...prefix, ...argv.map(String)], { cwd: root, maxBuffer: 1 << 26 });
+  return stdout.trim().split('\n').map((line) => JSON.parse(line));
+}
+
+/** Every job, two at a time (the machine's cores; each job is one thread). */
+async function all(jobs) {
+  const results = [];
+  let next = 0;
+  const worker = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++];
+      const started = Date.now();
+      results.push(...(await job.run()));
+      console.error(`${job.label}: ${((Date.now() - started) / 1e3).toFixed(1)} s`);
+    }
+  };
+  await Promise.all([worker(), worker()]);
+  return results;
+}
+
+const percent = (x) => (100 * x).toFixed(1).replace(/\.0$/, '').replace(/^100\.0$/, '100');
+/** "97.7 (95.1–99.0)": the median and the range over seeds. */
+function spread(values) {
+  if (values.length === 0) return '—';
+  const low = Math.min(...values), high = Math.max(...values);
+  return low === high ? `${percent(low)}` : `${percent(median(values))} (${percent(low)}–${percent(high)})`;
+}
+/** The (back, embedScale) pairs a task runs at: the order task has no back (0). */
+const variantsOf = (task, backs, scales) =>
+  (task === 'order' ? [0] : backs).flatMap((back) => scales.map((scale) => [back, scale]));
+
+/** The table of one task's report: a row per (setup, back, embedScale), seqorder and PyTorch side by side. */
+function table({ task, results, seeds, backs, scales = ['1', 'sqrtWidth'] }) {
+  /** "600 / 440 / 320" in the order of the seeds; "—" for a run that never reached 95%. */
+  const reached = (rows) => seeds.map((s) => rows.find((r) => r.seed === s)?.stepsTo95 ?? '—').join(' / ');
+  const head = ['positions', ...(task === 'order' ? [] : ['k']), 'token vectors',
+    'steps to 95%, seeds ' + seeds.join(' / '), ...LENGTHS.map((t, i) => `T = ${t} (${2 ** i}×)`)];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const setup of SETUPS[task]) {
+    for (const [back, scale] of variantsOf(task, backs, scales)) {
+      const cells = [LABELS[setup], ...(task === 'order' ? [] : [String(back)]), scale === '1' ? 'as they are' : scale === 'sqrtWidth' ? '× √D' : `× ${scale}`];
+      const of = (impl) => results.filter((r) => r.implementation === impl && r.setup === setup && r.back === back && r.embedScale === scale);
+      const [ours, torch] = [of('seqorder'), of('pytorch')];
+      cells.push(`${reached(ours)}; ${reached(torch)}`);
+      for (const T of LENGTHS) {
+        const values = (rows) => rows.map((r) => r.accuracy[T]).filter((a) => a !== undefined);
+        cells.push(values(ours).length ? `${spread(values(ours))}; ${spread(values(torch))}` : '—');
+      }
+      lines.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+/** The runs of `task`: made now, or (--from-results) those saved last. */
+async function measure(task) {
+  const file = path.join(root, 'bench', 'results', `model-study-${task}.json`);
+  if (fromResults) return JSON.parse(readFileSync(file, 'utf8'));
+  const jobs = [];
+  for (const implementation of ['pytorch', 'seqorder'])
+    for (const setup of SETUPS[task])
+      for (const [back, embedScale] of variantsOf(task, backs, scales))
+        jobs.push({
+          label: `${implementation} ${task} ${setup} back ${back} embedScale ${embedScale}`,
+          run: () => runs(implementation, [task, back, steps, embedScale, setup, ...seeds]),
+        });
+  const started = Date.now();
+  const results = await all(jobs);
+  const cpu = os.cpus()[0]?.model ?? 'unknown';
+  const report = {
+    task, steps, seeds, backs: task === 'lookback' ? backs : undefined, scales,
+    machine: { cpu, date: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1e3) },
+    results,
+  };
+  writeFileSync(file, `${JSON.stringify(report, null, 1)}\n`);
+  return report;
+}
+
+for (const task of tasks) {
+  const report = await measure(task);
+  const text = `${table(report)}\n\nEach cell: seqorder; PyTorch. Steps: the first multiple of 20 at which the ` +
+    `validation accuracy reached 95% (— never, within ${report.steps}), per seed; accuracies: median (min–max) over ` +
+    `seeds ${report.seeds.join(', ')}. \`node bench/model-study.mjs ${task}\`, ${report.machine.cpu}, ` +
+    `${report.machine.date.slice(0, 10)}.`;
+  console.log(`\n${text}\n`);
+  if (args.includes('--write')) {
+    const docs = path.join(root, 'docs', 'model.md');
+    const begin = `<!-- model-study:${task} -->`, end = `<!-- /model-study:${task} -->`;
+    const page = readFileSync(docs, 'utf8');
+    const at = page.indexOf(begin), stop = page.indexOf(end);
+    if (at < 0 || stop < at) throw new Error(`docs/model.md has no ${begin} … ${end}`);
+    writeFileSync(docs, `${page.slice(0, at + begin.length)}\n${text}\n${page.slice(stop)}`);
+    console.error(`wrote the ${task} table into docs/model.md`);
+  }
+}

@@ -1,0 +1,94 @@
+// Trains seqorder's model as the lab does and prints what it measures, one JSON line per run, for bench/model-study.mjs
+// (which runs bench/model_reference.py's --study the same way and writes the tables of docs/model.md):
+//
+//   model_study <task> <back> <steps> <embedScale> <setup> <seed>...
+//     task        order (readout 'mean', 2 classes) or lookback (readout 'each', 16 classes, the word `back` places back)
+//     embedScale  a number, or sqrtWidth
+//     setup       none | causal | sinusoidal | learned | rotary, each optionally suffixed "-causal" (sinusoidal-causal)
+//
+// The lab's schedule (web/js/experiments/train.mjs): vocab 16, width 32, 2 heads, 1 layer, float32, Adam at lr 3e-3,
+// batch 32, step k on sentences of length 8 + k % 9 seeded 1000 + k; every 20 steps the accuracy on the validation
+// sentences (256 of length 12, seed 7; the order task's mirrored); after the last step the accuracy at lengths 8, 12,
+// 16, 32 and 64 (512 sentences of length T, seed 500 + T). A learned table has 16 rows: no accuracy past 16.
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "model/model.hpp"
+#include "model/task.hpp"
+
+namespace {
+
+using namespace seqorder::model;
+
+struct Study {
+    std::string task;
+    std::int64_t back;
+    bool order() const { return task == "order"; }
+    TaskBatch sentences(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored) const {
+        return order() ? order_task(count, length, seed, mirrored) : lookback_task(count, length, back, seed);
+    }
+};
+
+double accuracy(Model<float>& model, const TaskBatch& batch) {
+    const auto logits = model.forward(batch.ids);
+    return score<float>(logits.data(), batch.targets.data(), model.config().classes).fraction();
+}
+
+void run(const Study& study, int steps, const std::string& scale, const std::string& setup, std::uint64_t seed) {
+    Config c;
+    c.vocab = 16;
+    c.width = 32;
+    c.heads = 2;
+    c.layers = 1;
+    const std::string kind = setup.substr(0, setup.find('-'));
+    c.causal = setup == "causal" || setup.ends_with("-causal");
+    c.positions = kind == "none" || kind == "causal" ? Positions::none : positions_from_name(kind);
+    if (c.positions == Positions::learned) c.max_length = 16;
+    c.readout = study.order() ? Readout::mean : Readout::each;
+    c.classes = study.order() ? 2 : 16;
+    c.seed = seed;
+    if (scale == "sqrtWidth") c.embed_scale.sqrt_width = true;
+    else c.embed_scale.factor = std::strtod(scale.c_str(), nullptr);
+    Model<float> model(c);
+    const TaskBatch validation = study.sentences(256, 12, 7, true);
+    std::string curve;
+    int reached = -1;
+    double first_loss = 0, loss = 0;
+    for (int k = 0; k < steps; ++k) {
+        const TaskBatch batch = study.sentences(32, 8 + k % 9, static_cast<std::uint64_t>(1000 + k), false);
+        loss = model.step(batch.ids, batch.targets, 3e-3);
+        if (k == 0) first_loss = loss;
+        if ((k + 1) % 20 == 0) {
+            const double a = accuracy(model, validation);
+            if (reached < 0 && a >= 0.95) reached = k + 1;
+            curve += (curve.empty() ? "" : ",") + std::to_string(a);
+        }
+    }
+    std::string lengths;
+    for (std::int64_t T : {8, 12, 16, 32, 64}) {
+        if (c.max_length && T > *c.max_length) continue;
+        const double a = accuracy(model, study.sentences(512, T, static_cast<std::uint64_t>(500 + T), true));
+        lengths += (lengths.empty() ? "" : ",") + ("\"" + std::to_string(T) + "\":" + std::to_string(a));
+    }
+    std::printf("{\"implementation\":\"seqorder\",\"task\":\"%s\",\"back\":%lld,\"steps\":%d,\"embedScale\":\"%s\","
+                "\"setup\":\"%s\",\"seed\":%llu,\"firstLoss\":%.9g,\"lastLoss\":%.9g,\"stepsTo95\":%s,"
+                "\"validation\":[%s],\"accuracy\":{%s}}\n",
+                study.task.c_str(), static_cast<long long>(study.back), steps, scale.c_str(), setup.c_str(),
+                static_cast<unsigned long long>(seed), first_loss, loss,
+                reached < 0 ? "null" : std::to_string(reached).c_str(), curve.c_str(), lengths.c_str());
+    std::fflush(stdout);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 7) {
+        std::fprintf(stderr, "usage: model_study <order|lookback> <back> <steps> <embedScale> <setup> <seed>...\n");
+        return 2;
+    }
+    const Study study{argv[1], std::atoll(argv[2])};
+    for (int i = 6; i < argc; ++i)
+        run(study, std::atoi(argv[3]), argv[4], argv[5], static_cast<std::uint64_t>(std::atoll(argv[i])));
+}
