@@ -22,9 +22,16 @@ let browser;
 const tools = { pinned: toolBin, latest: path.join(work, 'latest', 'node_modules', '.bin') };
 const versions = {};  // variant -> 'vite x, tsc y'
 
-before(async () => {
-  checkTools();
-  tarball = path.join(work, (await pack(work)).filename);
+/** The versions of a variant's tools, 'vite/x …, Version y'. */
+async function toolVersions(variant) {
+  const vite = (await sh(path.join(tools[variant], 'vite'), ['--version'])).stdout.trim();
+  const tsc = (await sh(path.join(tools[variant], 'tsc'), ['--version'])).stdout.trim();
+  versions[variant] = `${vite}, ${tsc}`;
+  console.log(`examples: ${variant} ${versions[variant]}`);
+}
+
+/** The latest vite and typescript, from the npm registry; a registry out of reach fails the tests that need them. */
+async function installLatest() {
   mkdirSync(path.join(work, 'latest'));
   writeFileSync(path.join(work, 'latest', 'package.json'), '{ "private": true }\n');
   try {
@@ -33,12 +40,16 @@ before(async () => {
   } catch (error) {
     throw new Error(`could not install the latest vite and typescript from the npm registry (is it reachable?): ${error.message}`);
   }
-  for (const [variant, bin] of Object.entries(tools)) {
-    const vite = (await sh(path.join(bin, 'vite'), ['--version'])).stdout.trim();
-    const tsc = (await sh(path.join(bin, 'tsc'), ['--version'])).stdout.trim();
-    versions[variant] = `${vite}, ${tsc}`;
-  }
-  console.log(`examples: pinned ${versions.pinned}; latest ${versions.latest}`);
+  await toolVersions('latest');
+}
+let latest;  // installLatest()'s promise, started at once, awaited by the tests of the latest tools
+
+before(async () => {
+  checkTools();
+  latest = installLatest();
+  latest.catch(() => {});  // awaited (and reported) by each test that needs it
+  tarball = path.join(work, (await pack(work)).filename);
+  await toolVersions('pinned');
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }, { timeout: 600_000 });
 
@@ -98,6 +109,7 @@ async function served(dir, use) {
 for (const variant of ['pinned', 'latest']) {
   test(`examples/vite-ts with the ${variant} vite and typescript: tsc --strict, vite build, the page in Chromium`,
     { timeout: 240_000 }, async () => {
+      if (variant === 'latest') await latest;
       const dir = await install('vite-ts', variant);
       await sh(path.join(tools[variant], 'tsc'), ['-p', 'tsconfig.json'], { cwd: dir });
       await sh(path.join(tools[variant], 'vite'), ['build', '--logLevel', 'warn'], { cwd: dir, timeout: 180_000 });
@@ -118,6 +130,7 @@ for (const variant of ['pinned', 'latest']) {
     });
 
   test(`examples/worker with the ${variant} vite: vite build, the page and its module worker in Chromium`, { timeout: 240_000 }, async () => {
+    if (variant === 'latest') await latest;
     const dir = await install('worker', variant);
     await sh(path.join(tools[variant], 'vite'), ['build', '--logLevel', 'warn'], { cwd: dir, timeout: 180_000 });
     await served(path.join(dir, 'dist'), async (url) => {
