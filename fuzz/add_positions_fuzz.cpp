@@ -1,12 +1,12 @@
 // libFuzzer target: adding the positions table to token vectors, and rotating them by its angles (RoPE).
 //   calls::add_positions and calls::rope (the package's path: x as the binding passes it, with 0 to 3 leading batch
 //   axes and a shape of JS numbers that may disagree with the data; start as a JS number; an out length),
-//   add_positions<T> and rope<T> (Tensor API: x (T, D) or (B, T, D), or a wrong rank), add_positions_into<T>,
-//   rope_into<T> and rope_reference<T> (span API, out of place and in place), float64 and float32, with arbitrary
-//   shapes (empty ones with huge other sizes included), start, base, and x holding NaN, infinities, subnormals and huge
-//   values.
+//   check_positions_args (the rule), the same calls on a well-formed x (tests/native/calling.hpp) and, on checked
+//   arguments, add_positions_into<T>, rope_into<T> and rope_reference<T> (out of place and in place), float64 and
+//   float32, with arbitrary shapes (empty ones with huge other sizes included), start, base, and x holding NaN,
+//   infinities, subnormals and huge values.
 // Invariants:
-//   - throws iff x's dtype, shape or rank is wrong, batch < 0, start is not a whole number in range, or the positions
+//   - the calls and the rule throw iff x's dtype, shape or rank is wrong, batch < 0, start is not a whole number in range, or the positions
 //     arguments (T, D, start, base) break their rule (invalid_argument), or, for the package's calls, an out length is
 //     not the result's (invalid_argument); never anything else, and nothing big is allocated before an error; an empty
 //     x gives an empty result whatever its other sizes;
@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "calling.hpp"
 #include "fuzz_input.hpp"
 #include "positions_check.hpp"
 #include "rope.hpp"
@@ -152,46 +153,37 @@ void run(Input& in) {
     seqorder::Shape shape(dims.begin(), dims.end());
     seqorder::Tensor<T> x(shape);
     in.fill<T>(x.data());
-    // The span API is also given a batch that may be negative (the core must refuse it).
-    const std::int64_t span_batch = in.byte() % 16 == 0 ? -1 : batch;
     check_package<T>(in, x, batch, a);
     const std::string call = "(x " + seqorder::shape_to_string(x.shape()) + ", start " + std::to_string(a.start) +
                              ", base " + str(a.base) + (sizeof(T) == 4 ? ", float32)" : ", float64)");
 
     if (overflow_ambiguous(a)) return;
-    const bool valid = (rank == 2 || rank == 3) && positions_args_valid(a);
-    seqorder::Tensor<T> out, rotated;
-    const bool ok = expect_outcome({.invalid_argument = !valid}, [&] { out = seqorder::add_positions<T>(x, a.start, a.base); },
-                                   "add_positions" + call);
-    if (expect_outcome({.invalid_argument = !valid}, [&] { rotated = seqorder::rope<T>(x, a.start, a.base); }, "rope" + call)) {
-        FUZZ_CHECK(rotated.shape() == x.shape(), "rope" + call + ": shape " + seqorder::shape_to_string(rotated.shape()));
-        check_rotated<T>(x.data(), rotated.data(), a, "rope" + call);
-        std::vector<T> reference(x.size());
-        seqorder::rope_reference<T>(reference, x.data(), batch, a.length, a.width, a.start, a.base);
-        check_rotated<T>(x.data(), reference, a, "rope_reference" + call);
-        // In place: out aliases x.
-        std::vector<T> inplace(x.data().begin(), x.data().end());
-        seqorder::rope_into<T>(inplace, inplace, batch, a.length, a.width, a.start, a.base);
-        check_same_bits<T>(inplace, rotated.data(), "rope in place" + call);
-    }
-    if (rank != 2 && rank != 3) return;
+    const bool valid = positions_args_valid(a);
+    expect_outcome({.invalid_argument = !valid}, [&] { seqorder::check_positions_args(a.length, a.width, a.start, a.base); },
+                   "check_positions_args" + call);
+    if (!valid || (rank != 2 && rank != 3) || x.size() == 0) return;
 
-    std::vector<T> result(x.size());
-    const bool span_ok = expect_outcome({.invalid_argument = !valid || span_batch < 0},
-                                        [&] {
-                                            seqorder::add_positions_into<T>(result, x.data(), span_batch, a.length, a.width,
-                                                                            a.start, a.base);
-                                        },
-                                        "add_positions_into" + call);
-    if (!ok) return;
+    // The package's calls on a well-formed x (calling.hpp), then the kernels on the checked arguments, out of place and
+    // in place (out aliasing x). (An empty x, whose other sizes may be past what a caller can give, is check_package's.)
+    const seqorder::Tensor<T> rotated = testing::rope<T>(x, a.start, a.base);
+    FUZZ_CHECK(rotated.shape() == x.shape(), "rope" + call + ": shape " + seqorder::shape_to_string(rotated.shape()));
+    check_rotated<T>(x.data(), rotated.data(), a, "rope" + call);
+    std::vector<T> reference(x.size());
+    seqorder::rope_reference<T>(reference, x.data(), batch, a.length, a.width, a.start, a.base);
+    check_rotated<T>(x.data(), reference, a, "rope_reference" + call);
+    std::vector<T> rotated_in_place(x.data().begin(), x.data().end());
+    seqorder::rope_into<T>(rotated_in_place, rotated_in_place, batch, a.length, a.width, a.start, a.base);
+    check_same_bits<T>(rotated_in_place, rotated.data(), "rope in place" + call);
+
+    const seqorder::Tensor<T> out = testing::add_positions<T>(x, a.start, a.base);
     FUZZ_CHECK(out.shape() == x.shape(), "add_positions" + call + ": shape " + seqorder::shape_to_string(out.shape()));
     check_added<T>(x.data(), out.data(), a, "add_positions" + call);
-    if (span_ok) check_same_bits<T>(result, out.data(), "add_positions_into vs add_positions" + call);
-
-    // In place: out aliases x.
-    std::vector<T> inplace(x.data().begin(), x.data().end());
-    seqorder::add_positions_into<T>(inplace, inplace, batch, a.length, a.width, a.start, a.base);
-    check_same_bits<T>(inplace, out.data(), "add_positions in place" + call);
+    std::vector<T> result(x.size());
+    seqorder::add_positions_into<T>(result, x.data(), batch, a.length, a.width, a.start, a.base);
+    check_same_bits<T>(result, out.data(), "add_positions_into vs the package's add_positions" + call);
+    std::vector<T> added_in_place(x.data().begin(), x.data().end());
+    seqorder::add_positions_into<T>(added_in_place, added_in_place, batch, a.length, a.width, a.start, a.base);
+    check_same_bits<T>(added_in_place, out.data(), "add_positions in place" + call);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // libFuzzer target: token lookup.
 //   calls::embed (the package's path: table and ids as the binding passes them, shapes as JS numbers that may disagree
-//   with the data, dtypes as strings, an out length), embed<T> (Tensor API: table (V, D), ids (T) or (B, T), or a wrong
-//   rank) and embed_into<T> (span API), float64 and float32, ids in and out of range, table values of every kind.
+//   with the data, dtypes as strings, an out length; tables and ids of a wrong rank too), check_ids (the rule) and, on
+//   checked arguments, embed_into<T>, float64 and float32, ids in and out of range, table values of every kind.
 // Invariants:
-//   - throws iff a dtype, a shape (entries whole numbers whose product is the data's count) or a rank is wrong
+//   - the call throws iff a dtype, a shape (entries whole numbers whose product is the data's count) or a rank is wrong
 //     (invalid_argument), an id is outside 0..V-1 (out_of_range), the result is beyond 1 GiB (length_error) or, for
 //     the package's call, an out length is not the result's (invalid_argument); the out_of_range message names the
 //     first bad id by its [b, t] index; the package's call allocates nothing big before an error;
@@ -79,7 +79,7 @@ void check_package(Input& in, const seqorder::Tensor<T>& table, const seqorder::
     FUZZ_CHECK(results.size() == 1, call + ": " + std::to_string(results.size()) + " results");
     const std::span<const T> rows = result_values<T>(results[0], shape, call);
     std::vector<T> kernel(static_cast<std::size_t>(n));
-    seqorder::embed_into<T>(kernel, table.data(), vocab, width, ids.data(), seqorder::Shape(ids_sizes->begin(), ids_sizes->end()));
+    seqorder::embed_into<T>(kernel, table.data(), vocab, width, ids.data());
     check_same_bits<T>(rows, kernel, call);
     check_rows<T>(rows, table.data(), width, ids.data(), call);
 }
@@ -124,36 +124,20 @@ void run(Input& in) {
     check_package<T>(in, table, ids);
 
     const std::int64_t first_bad = first_bad_id(ids.data(), vocab);
-    const bool ranks_ok = table_rank == 2 && ids_rank <= 2;
-    const bool too_big = beyond_tensor_limit({n_ids, width}, sizeof(T));
     const std::string call = "embed(table " + seqorder::shape_to_string(table.shape()) + ", ids " +
                              seqorder::shape_to_string(ids.shape()) + (sizeof(T) == 4 ? ", float32)" : ", float64)");
 
-    // The Tensor API checks the ranks, then the ids, then allocates the result.
-    seqorder::Tensor<T> out;
-    Expected expected{.invalid_argument = !ranks_ok, .out_of_range = ranks_ok && first_bad >= 0,
-                      .length_error = ranks_ok && first_bad < 0 && too_big};
-    // A valid result too big to build quickly is skipped; every error comes before the allocation.
-    if (big_result && !expected.any()) return;
-    const Outcome outcome = expect_outcome(expected, [&] { out = seqorder::embed<T>(table, ids); }, call);
-    if (expected.out_of_range) check_names_bad_id(outcome.error, ids.data(), first_bad, ids_dims, call);
-    if (outcome) {
-        seqorder::Shape want = ids.shape();
-        want.push_back(static_cast<std::size_t>(width));
-        FUZZ_CHECK(out.shape() == want, call + ": shape " + seqorder::shape_to_string(out.shape()));
-    }
+    if (table_rank != 2 || ids_rank > 2) return;  // the call's rank rules: check_package's
+    // The rule for the ids: out_of_range naming the first bad one by its index.
+    const Outcome outcome = expect_outcome({.out_of_range = first_bad >= 0},
+                                           [&] { seqorder::check_ids(ids.data(), vocab, ids.shape()); }, "check_ids " + call);
+    if (first_bad >= 0) check_names_bad_id(outcome.error, ids.data(), first_bad, ids_dims, call);
 
-    // The span API (rank-2 table, ids of rank 1 or 2), with exact-size buffers.
-    if (ids_rank > 2 || too_big || big_result) return;
+    // The kernel on checked arguments (every id valid), with an exact-size result.
+    if (first_bad >= 0 || big_result) return;
     std::vector<T> result(static_cast<std::size_t>(n_ids * width));
-    const bool span_ok = expect_outcome({.out_of_range = first_bad >= 0},
-                                        [&] {
-                                            seqorder::embed_into<T>(result, table.data(), vocab, width, ids.data(), ids.shape());
-                                        },
-                                        "embed_into " + call);
-    if (!span_ok) return;
+    seqorder::embed_into<T>(result, table.data(), vocab, width, ids.data());
     check_rows<T>(result, table.data(), width, ids.data(), "embed_into " + call);
-    if (outcome) check_rows<T>(out.data(), table.data(), width, ids.data(), call);
 }
 
 }  // namespace

@@ -1,17 +1,17 @@
 // libFuzzer target: the sinusoidal positions table.
 //   calls::positions (the package's path: length, width and start as a JS caller passes them, numbers that may be
-//   fractions, NaN, infinite or past 2^53; dtype and layout as strings; an out length), check_positions_args,
-//   positions<T> (Tensor API), positions_reference and positions_fast (span API), float64 and float32, both layouts,
-//   with arbitrary length, width, start and base.
+//   fractions, NaN, infinite or past 2^53; dtype and layout as strings; an out length), check_positions_args (the
+//   rule), and on checked arguments the kernels positions_reference and positions_fast, float64 and float32, both
+//   layouts, with arbitrary length, width, start and base.
 // Invariants:
-//   - every call throws iff the arguments break the documented rule (restated independently here), or the result
+//   - the package's call and the rule throw iff the arguments break the documented rule (restated independently here), or the result
 //     is beyond the 1 GiB tensor limit (std::length_error), and never anything else; the package's call also refuses
 //     a number that is not a whole one in range, a dtype or layout it does not know, and an out length other than the
 //     result's, before allocating anything big (and allocates no more than the table needs when it succeeds);
 //   - a valid table has the documented shape, finite values in [-1, 1], and equals sin/cos of the angle computed in
 //     long double within the error of a float64 angle (reference), plus the recurrence's drift between anchors (fast, positions.hpp);
 //   - the package's table is positions_fast's bit for bit;
-//   - positions_fast agrees with positions_reference within that bound, and positions<T> is positions_fast.
+//   - positions_fast agrees with positions_reference within that bound.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -79,21 +79,10 @@ void run(Input& in) {
     expect_outcome({.invalid_argument = !valid},
                    [&] { seqorder::check_positions_args(a.length, a.width, a.start, a.base); }, "check_positions_args " + call);
 
-    // The Tensor API: checked arguments, then the 1 GiB limit, then the table.
     const std::int64_t n = valid ? saturating_product({a.length, a.width}) : 0;
-    const bool too_big = valid && beyond_tensor_limit({a.length, a.width}, sizeof(T));
-    if (!valid || too_big || n <= kMaxElements) {
-        seqorder::Tensor<T> table;
-        if (expect_outcome({.invalid_argument = !valid, .length_error = too_big},
-                           [&] { table = seqorder::positions<T>(a.length, a.width, a.start, a.base, layout); }, call)) {
-            FUZZ_CHECK(table.shape() == (seqorder::Shape{static_cast<std::size_t>(a.length), static_cast<std::size_t>(a.width)}),
-                       call + ": shape " + seqorder::shape_to_string(table.shape()));
-            check_table<T>(table.data(), a, layout, kFastDrift, call);
-        }
-    }
     if (!valid || n > kMaxElements) return;
 
-    // The span API, as the WebAssembly binding calls it: exact-size buffers, so AddressSanitizer sees any overrun.
+    // The kernels on checked arguments: exact-size buffers, so AddressSanitizer sees any overrun.
     std::vector<T> reference(static_cast<std::size_t>(n)), fast(static_cast<std::size_t>(n));
     expect_outcome({}, [&] { seqorder::positions_reference<T>(reference, a.length, a.width, a.start, a.base, layout); },
                    "positions_reference " + call);

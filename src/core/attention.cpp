@@ -32,11 +32,12 @@ std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mas
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
                          const AttentionShape& s, const CausalMask& mask) {
-    const std::int64_t query_start = check_attention_args(s, mask);
+    const std::int64_t query_start = mask.causal ? mask.query_start.value_or(s.keys - s.queries) : 0;
+    assert_attention_args(s, mask.causal, query_start);
     const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
                Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
                Dv = static_cast<std::size_t>(s.value_width);
-    if (B == 0 || Tq == 0) return;  // no query rows: nothing to write, no row buffers of Tk (fuzz finding)
+    if (B == 0 || Tq == 0) return;  // no query rows: nothing to write, no row buffers of Tk
     const T sqrt_d = static_cast<T>(std::sqrt(static_cast<double>(D)));
     const T minus_inf = -std::numeric_limits<T>::infinity();
     std::vector<T> scores_row(Tk), scaled_row(Tk), weights_row(Tk);
@@ -79,66 +80,9 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
     }
 }
 
-template <class T>
-AttentionShape attention_shape(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v) {
-    const std::size_t rank = q.rank();
-    if (rank != 2 && rank != 3) throw std::invalid_argument("q must have shape (Tq, D) or (B, Tq, D), got " + shape_to_string(q.shape()));
-    if (k.rank() != rank || v.rank() != rank)
-        throw std::invalid_argument("q, k and v must have the same rank, got q " + shape_to_string(q.shape()) + ", k " +
-                                    shape_to_string(k.shape()) + ", v " + shape_to_string(v.shape()));
-    const std::size_t o = rank - 2;  // offset of the (T, D) axes
-    if (rank == 3 && (k.dim(0) != q.dim(0) || v.dim(0) != q.dim(0)))
-        throw std::invalid_argument("q, k and v must have the same batch size B, got " + std::to_string(q.dim(0)) + ", " +
-                                    std::to_string(k.dim(0)) + " and " + std::to_string(v.dim(0)));
-    if (k.dim(o + 1) != q.dim(o + 1))
-        throw std::invalid_argument("q and k must have the same width D, got " + std::to_string(q.dim(o + 1)) + " and " +
-                                    std::to_string(k.dim(o + 1)));
-    if (v.dim(o) != k.dim(o))
-        throw std::invalid_argument("k and v must have the same length Tk, got " + std::to_string(k.dim(o)) + " and " +
-                                    std::to_string(v.dim(o)));
-    return {rank == 3 ? static_cast<std::int64_t>(q.dim(0)) : 1, static_cast<std::int64_t>(q.dim(o)),
-            static_cast<std::int64_t>(k.dim(o)), static_cast<std::int64_t>(q.dim(o + 1)),
-            static_cast<std::int64_t>(v.dim(o + 1))};
-}
-
-namespace {
-template <class T>
-Shape with_last_two(const Tensor<T>& q, std::size_t rows, std::size_t cols) {
-    Shape shape = q.shape();
-    shape[shape.size() - 2] = rows;
-    shape[shape.size() - 1] = cols;
-    return shape;
-}
-}  // namespace
-
-template <class T>
-AttentionSteps<T> attention_steps(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v, const CausalMask& mask) {
-    const AttentionShape s = attention_shape(q, k, v);
-    check_attention_args(s, mask);
-    const auto Tq = static_cast<std::size_t>(s.queries), Tk = static_cast<std::size_t>(s.keys);
-    AttentionSteps<T> r{Tensor<T>(with_last_two(q, Tq, Tk), "scores"), Tensor<T>(with_last_two(q, Tq, Tk), "scaled"),
-                        Tensor<T>(with_last_two(q, Tq, Tk), "weights"),
-                        Tensor<T>(with_last_two(q, Tq, static_cast<std::size_t>(s.value_width)), "output")};
-    attention_reference<T>({r.scores.data(), r.scaled.data(), r.weights.data(), r.output.data()}, q.data(), k.data(),
-                           v.data(), s, mask);
-    return r;
-}
-
-template <class T>
-Tensor<T> attention(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v, const CausalMask& mask) {
-    const AttentionShape s = attention_shape(q, k, v);
-    check_attention_args(s, mask);
-    Tensor<T> output(with_last_two(q, static_cast<std::size_t>(s.queries), static_cast<std::size_t>(s.value_width)), "output");
-    attention_reference<T>({{}, {}, {}, output.data()}, q.data(), k.data(), v.data(), s, mask);
-    return output;
-}
-
 #define SEQORDER_INSTANTIATE(T)                                                                                        \
     template void attention_reference<T>(AttentionStepsOut<T>, std::span<const T>, std::span<const T>,                  \
-                                         std::span<const T>, const AttentionShape&, const CausalMask&);                \
-    template AttentionShape attention_shape<T>(const Tensor<T>&, const Tensor<T>&, const Tensor<T>&);                   \
-    template AttentionSteps<T> attention_steps<T>(const Tensor<T>&, const Tensor<T>&, const Tensor<T>&, const CausalMask&); \
-    template Tensor<T> attention<T>(const Tensor<T>&, const Tensor<T>&, const Tensor<T>&, const CausalMask&);
+                                         std::span<const T>, const AttentionShape&, const CausalMask&);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE

@@ -14,11 +14,11 @@
 // (an empty weighted sum), never NaN.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <optional>
 #include <span>
 
-#include "tensor.hpp"
 
 namespace seqorder {
 
@@ -35,12 +35,21 @@ struct CausalMask {
     std::optional<std::int64_t> query_start;  // unset: Tk - Tq
 };
 
-// Throws std::invalid_argument naming the rule broken (sizes non-negative, D >= 1, query_start in range).
-// Returns the query_start in force (0 when not causal).
+// The rules of an attention call, checked by the call (calls.hpp) before a kernel runs: throws std::invalid_argument
+// naming the rule broken (sizes non-negative, D >= 1, query_start in range, and only with causal). Returns the
+// query_start in force (0 when not causal).
 std::int64_t check_attention_args(const AttentionShape& shape, const CausalMask& mask);
+// The kernels' preconditions: what check_attention_args has checked, for the query_start in force (asserted in debug
+// builds).
+inline void assert_attention_args([[maybe_unused]] const AttentionShape& s, [[maybe_unused]] bool causal,
+                                  [[maybe_unused]] std::int64_t query_start) {
+    assert(s.batch >= 0 && s.queries >= 0 && s.keys >= 0 && s.value_width >= 0 && s.width >= 1);
+    assert(causal ? query_start >= 0 && query_start <= s.keys - s.queries : query_start == 0);
+}
 
 // Where the reference writes its steps. scores, scaled, weights: (B, Tq, Tk) each, or empty to skip keeping that step
-// (the reference then uses its own row buffer). output: (B, Tq, Dv), always.
+// (the reference then uses its own row buffer). output: (B, Tq, Dv), always. Preconditions: check_attention_args holds
+// for the shape and mask, and every span holds its shape's values.
 template <class T>
 struct AttentionStepsOut {
     std::span<T> scores, scaled, weights, output;
@@ -50,23 +59,5 @@ struct AttentionStepsOut {
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
                          const AttentionShape& shape, const CausalMask& mask = {});
-
-template <class T>
-struct AttentionSteps {
-    Tensor<T> scores, scaled, weights, output;
-};
-
-// q (Tq, D) or (B, Tq, D); k (Tk, D) / (B, Tk, D); v (Tk, Dv) / (B, Tk, Dv), all of one rank.
-// Returns every step, shaped (.., Tq, Tk) and (.., Tq, Dv) with the rank of q.
-template <class T>
-AttentionSteps<T> attention_steps(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v, const CausalMask& mask = {});
-
-// Same, output only.
-template <class T>
-Tensor<T> attention(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v, const CausalMask& mask = {});
-
-// Checks that q, k, v have compatible shapes and returns them as an AttentionShape.
-template <class T>
-AttentionShape attention_shape(const Tensor<T>& q, const Tensor<T>& k, const Tensor<T>& v);
 
 }  // namespace seqorder

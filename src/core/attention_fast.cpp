@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
@@ -60,17 +61,6 @@ public:
 private:
     float* data_;
 };
-
-// The throws of attention_fast when a span does not hold a × b × c values.
-void check_length(const char* name, std::size_t length, std::int64_t a, std::int64_t b, std::int64_t c) {
-    std::int64_t count = 0;
-    if (__builtin_mul_overflow(a, b, &count) || __builtin_mul_overflow(count, c, &count))
-        throw std::invalid_argument(std::string("attention: the shape of ") + name + " has too many elements");
-    if (static_cast<std::uint64_t>(count) != length)
-        throw std::invalid_argument(std::string("attention: ") + name + " holds " + std::to_string(length) +
-                                    " values but its shape needs " + std::to_string(a) + " x " + std::to_string(b) +
-                                    " x " + std::to_string(c) + " = " + std::to_string(count));
-}
 
 // k: (Tk, D) -> panels (ceil(Tk / 8), D, 8): the 8 keys of a panel side by side at each d; keys past Tk are zero.
 // Four keys at a time, four values of d at a time: a 4 x 4 transpose of vectors.
@@ -490,28 +480,18 @@ void attention_fast_rows(float* output, const float* q, const float* k, const fl
 
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
                     std::span<const float> v, const AttentionShape& s, const CausalMask& mask) {
-    const std::int64_t query_start = check_attention_args(s, mask);
-    check_length("output", output.size(), s.batch, s.queries, s.value_width);
-    check_length("q", q.size(), s.batch, s.queries, s.width);
-    check_length("k", k.size(), s.batch, s.keys, s.width);
-    check_length("v", v.size(), s.batch, s.keys, s.value_width);
+    const std::int64_t query_start = mask.causal ? mask.query_start.value_or(s.keys - s.queries) : 0;
+    assert_attention_args(s, mask.causal, query_start);
     if (output.empty()) return;
-    if (s.keys > std::int64_t{std::numeric_limits<std::int32_t>::max()} - std::int64_t{kRows})
-        throw std::invalid_argument("attention: Tk is too large for the fast path");
+    // every span its shape's size, and Tk far below 2^31 (the stripes' positions are int32): a float32 k of at most
+    // 1 GiB has at most 2^28 keys
+    assert(output.size() == static_cast<std::size_t>(s.batch * s.queries * s.value_width));
+    assert(q.size() == static_cast<std::size_t>(s.batch * s.queries * s.width));
+    assert(k.size() == static_cast<std::size_t>(s.batch * s.keys * s.width) && s.keys <= (std::int64_t{1} << 28));
+    assert(v.size() == static_cast<std::size_t>(s.batch * s.keys * s.value_width));
     const Floats scratch(s.keys == 0 ? 0 : attention_fast_scratch_size(s));
     attention_fast_rows(output.data(), q.data(), k.data(), v.data(), s, mask.causal, query_start, scratch.data(),
                         attention_kernel());
-}
-
-Tensor<float> attention_fast(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,
-                             const CausalMask& mask) {
-    const AttentionShape s = attention_shape(q, k, v);
-    check_attention_args(s, mask);
-    Shape shape = q.shape();
-    shape.back() = static_cast<std::size_t>(s.value_width);
-    Tensor<float> output(std::move(shape), "output");
-    attention_fast(output.data(), q.data(), k.data(), v.data(), s, mask);
-    return output;
 }
 
 }  // namespace seqorder

@@ -3,8 +3,8 @@
 //
 // q: (B, Tq, D), k: (B, Tk, D), v: (B, Tk, Dv) -> output: (B, Tq, Dv)
 //
-// Same semantics as the reference: check_attention_args validates the shape and the causal mask (query i sits at
-// position query_start + i and sees keys 0 .. query_start + i); masked weights are exactly 0; Tk = 0 gives zeros.
+// Same semantics as the reference: query i sits at position query_start + i and sees keys 0 .. query_start + i when
+// causal; masked weights are exactly 0; Tk = 0 gives zeros. The arguments are the call's, checked (calls.hpp).
 //
 // How (4 query rows at a time against all the keys they see, exact softmax; memory O(Tk (D + Dv)) per call):
 //   - once per batch item, k is packed into panels of 8 keys ((D, 8) each) and v into panels of 8 value columns
@@ -38,7 +38,6 @@
 #include <string_view>
 
 #include "attention.hpp"
-#include "tensor.hpp"
 
 namespace seqorder {
 
@@ -96,13 +95,10 @@ std::size_t attention_fast_scratch_size(const AttentionShape& shape);
 void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& shape,
                          bool causal, std::int64_t query_start, float* scratch, AttentionKernel kernel);
 
-// output: (B, Tq, Dv). Throws std::invalid_argument for a bad shape or mask (check_attention_args) or when a span's
-// length is not the shape's element count.
+// output: (B, Tq, Dv), in a scratch block of its own (std::bad_alloc if there is no room for it). Preconditions
+// (checked by the call, calls.hpp; asserted in debug builds): check_attention_args holds for the shape and mask, and
+// every span holds its shape's values.
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
                     std::span<const float> v, const AttentionShape& shape, const CausalMask& mask = {});
-
-// q (Tq, D) or (B, Tq, D); k (Tk, D) / (B, Tk, D); v (Tk, Dv) / (B, Tk, Dv) -> (.., Tq, Dv), like attention().
-Tensor<float> attention_fast(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,
-                             const CausalMask& mask = {});
 
 }  // namespace seqorder

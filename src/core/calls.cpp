@@ -98,8 +98,7 @@ std::vector<Result> embed(const EmbedArgs& a) {
     results.push_back(make_result("embeddings", a.table.dtype, std::move(shape), a.out_length));
     if (results[0].count == 0) return results;
     for_float(a.table.dtype, [&]<class T>() {
-        embed_into<T>(out_span<T>(results[0]), in_span<T>(a.table), table[0], table[1], id_values,
-                      Shape(ids.begin(), ids.end()));
+        embed_into<T>(out_span<T>(results[0]), in_span<T>(a.table), table[0], table[1], id_values);
     });
     return results;
 }

@@ -1,6 +1,7 @@
 #include "embed.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <stdexcept>
 #include <string>
 
@@ -31,35 +32,20 @@ void check_ids(std::span<const std::int32_t> ids, std::int64_t vocab, const Shap
 }
 
 template <class T>
-void embed_into(std::span<T> out, std::span<const T> table, std::int64_t vocab, std::int64_t width,
-                std::span<const std::int32_t> ids, const Shape& ids_shape) {
-    check_ids(ids, vocab, ids_shape);  // every id, before anything is written
+void embed_into(std::span<T> out, std::span<const T> table, [[maybe_unused]] std::int64_t vocab, std::int64_t width,
+                std::span<const std::int32_t> ids) {
     const auto w = static_cast<std::size_t>(width);
+    assert(table.size() == static_cast<std::size_t>(vocab) * w && out.size() == ids.size() * w);
     for (std::size_t n = 0; n < ids.size(); ++n) {
+        assert(ids[n] >= 0 && ids[n] < vocab);
         const auto row = table.subspan(static_cast<std::size_t>(ids[n]) * w, w);
         std::copy(row.begin(), row.end(), out.begin() + static_cast<std::ptrdiff_t>(n * w));
     }
 }
 
-template <class T>
-Tensor<T> embed(const Tensor<T>& table, const Tensor<std::int32_t>& ids) {
-    if (table.rank() != 2) throw std::invalid_argument("table must have shape (V, D), got " + shape_to_string(table.shape()));
-    if (ids.rank() != 1 && ids.rank() != 2)
-        throw std::invalid_argument("ids must have shape (T) or (B, T), got " + shape_to_string(ids.shape()));
-    check_ids(ids.data(), static_cast<std::int64_t>(table.dim(0)), ids.shape());  // before allocating the result
-    Shape out_shape = ids.shape();
-    out_shape.push_back(table.dim(1));
-    Tensor<T> out(out_shape, "embeddings");
-    embed_into<T>(out.data(), table.data(), static_cast<std::int64_t>(table.dim(0)), static_cast<std::int64_t>(table.dim(1)),
-                  ids.data(), ids.shape());
-    return out;
-}
-
 template void embed_into<double>(std::span<double>, std::span<const double>, std::int64_t, std::int64_t,
-                                 std::span<const std::int32_t>, const Shape&);
+                                 std::span<const std::int32_t>);
 template void embed_into<float>(std::span<float>, std::span<const float>, std::int64_t, std::int64_t,
-                                std::span<const std::int32_t>, const Shape&);
-template Tensor<double> embed<double>(const Tensor<double>&, const Tensor<std::int32_t>&);
-template Tensor<float> embed<float>(const Tensor<float>&, const Tensor<std::int32_t>&);
+                                std::span<const std::int32_t>);
 
 }  // namespace seqorder

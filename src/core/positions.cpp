@@ -1,6 +1,7 @@
 #include "positions.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
@@ -144,6 +145,16 @@ void turn_block(T* block, std::int64_t rows, std::int64_t width, const Recurrenc
     }
 }
 
+// The tables' preconditions (the caller has checked them: check_positions_args; out holds length * width values),
+// asserted in debug builds.
+void assert_positions_args([[maybe_unused]] std::size_t out_size, [[maybe_unused]] std::int64_t length,
+                           [[maybe_unused]] std::int64_t width, [[maybe_unused]] std::int64_t start,
+                           [[maybe_unused]] double base) {
+    assert(length >= 0 && width > 0 && width % 2 == 0 && start >= 0 && start <= kMaxPosition - length);
+    assert(std::isfinite(base) && base > 0);
+    assert(out_size / static_cast<std::size_t>(width) >= static_cast<std::size_t>(length));
+}
+
 }  // namespace
 
 void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t start, double base) {
@@ -157,8 +168,8 @@ void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t 
                                     std::to_string(start) + " and length " + std::to_string(length));
     if (!std::isfinite(base) || base <= 0.0)
         throw std::invalid_argument("base must be a finite number greater than 0, got " + number_text(base));
-    // Every angle t * f_i must be a finite float64, else sin and cos give NaN (fuzz finding: base 7e-322 made a NaN
-    // table). Below 1 the frequencies grow with i, so the largest angle is the last row's with the last pair's
+    // Every angle t * f_i must be a finite float64, else sin and cos give NaN (base 7e-322 would make a NaN table).
+    // Below 1 the frequencies grow with i, so the largest angle is the last row's with the last pair's
     // frequency, computed exactly as position_frequencies does; from base 1 up every f_i <= 1 and t <= 2^53.
     if (length > 0 && base < 1.0) {
         const double f_last = std::pow(base, -static_cast<double>(width - 2) / static_cast<double>(width));
@@ -182,8 +193,8 @@ template <class T>
 void positions_reference(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start, double base,
                          Layout layout) {
     // out: (length, width)
-    check_positions_args(length, width, start, base);
-    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width (fuzz finding)
+    assert_positions_args(out.size(), length, width, start, base);
+    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width
     std::vector<double> frequency(static_cast<std::size_t>(width / 2));
     position_frequencies(frequency, width, base);
     for (std::int64_t row = 0; row < length; ++row) {
@@ -202,12 +213,8 @@ template <class T>
 void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start, double base,
                     Layout layout) {
     // out: (length, width), filled in blocks of kAnchorRows rows: an exact anchor row, then rows turned from it.
-    check_positions_args(length, width, start, base);
-    // out.size() < length * width, without forming the product (it may not fit 64 bits)
-    if (out.size() / static_cast<std::size_t>(width) < static_cast<std::size_t>(length))
-        throw std::invalid_argument("out must hold length * width = " + std::to_string(length) + " * " +
-                                    std::to_string(width) + " values, got " + std::to_string(out.size()));
-    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width (fuzz finding)
+    assert_positions_args(out.size(), length, width, start, base);
+    if (length == 0) return;  // an empty table: no per-pair state to allocate, whatever the width
     const auto pairs = static_cast<std::size_t>(width / 2);
     // One allocation for the per-pair state, each (pairs): frequency, step_sin, step_cos, and s, c of the last row.
     std::vector<double> state(5 * pairs);
@@ -237,20 +244,12 @@ void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, s
 }
 
 template <class T>
-Tensor<T> positions(std::int64_t length, std::int64_t width, std::int64_t start, double base, Layout layout) {
-    check_positions_args(length, width, start, base);
-    Tensor<T> out({static_cast<std::size_t>(length), static_cast<std::size_t>(width)}, "positions");
-    positions_fast<T>(out.data(), length, width, start, base, layout);
-    return out;
-}
-
-template <class T>
 void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length,
                         std::int64_t width, std::int64_t start, double base) {
     // x, out: (batch, length, width); positions: (length, width), the same for every sequence of the batch.
-    check_positions_args(length, width, start, base);
-    if (batch < 0) throw std::invalid_argument("batch must be a non-negative integer, got " + std::to_string(batch));
-    if (batch == 0 || length == 0) return;  // nothing to add: no table, whatever T and D (fuzz finding)
+    assert(batch >= 0 && x.size() == out.size());
+    assert(batch == 0 || length == 0 || out.size() / static_cast<std::size_t>(batch * length) == static_cast<std::size_t>(width));
+    if (batch == 0 || length == 0) return;  // nothing to add: no table, whatever T and D
     std::vector<T> table(static_cast<std::size_t>(length * width));
     positions_fast<T>(table, length, width, start, base, Layout::interleaved);
     const auto per_sequence = static_cast<std::size_t>(length * width);
@@ -260,18 +259,6 @@ void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t bat
     }
 }
 
-template <class T>
-Tensor<T> add_positions(const Tensor<T>& x, std::int64_t start, double base) {
-    if (x.rank() != 2 && x.rank() != 3)
-        throw std::invalid_argument("x must have shape (T, D) or (B, T, D), got " + shape_to_string(x.shape()));
-    const std::size_t batch = x.rank() == 3 ? x.dim(0) : 1;
-    const std::size_t length = x.dim(x.rank() - 2), width = x.dim(x.rank() - 1);
-    Tensor<T> out(x.shape(), "x + positions");
-    add_positions_into<T>(out.data(), x.data(), static_cast<std::int64_t>(batch), static_cast<std::int64_t>(length),
-                          static_cast<std::int64_t>(width), start, base);
-    return out;
-}
-
 void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, std::int64_t start) {
     if (length < 0) throw std::invalid_argument("length must be a non-negative integer, got " + std::to_string(length));
     if (start < 0) throw std::invalid_argument("start must be a non-negative integer, got " + std::to_string(start));
@@ -279,42 +266,30 @@ void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, 
         throw std::out_of_range(
             "start + length must be at most the table's rows P = " + std::to_string(table_rows) + ", got rows " +
             std::to_string(start) + ".." +
-            // start, length >= 0: their sum fits in 64 unsigned bits (fuzz finding: signed overflow)
+            // start, length >= 0: their sum fits in 64 unsigned bits (not always in 63)
             std::to_string(static_cast<std::uint64_t>(start) + static_cast<std::uint64_t>(length) - 1) +
             " (a finite table has a supported range: extending it needs a deliberate adaptation)");
 }
 
 template <class T>
-void learned_positions_into(std::span<T> out, std::span<const T> table, std::int64_t table_rows, std::int64_t width,
-                            std::int64_t length, std::int64_t start) {
+void learned_positions_into(std::span<T> out, std::span<const T> table, [[maybe_unused]] std::int64_t table_rows,
+                            std::int64_t width, std::int64_t length, std::int64_t start) {
     // table: (table_rows, width) -> out: (length, width)
-    check_learned_positions_args(table_rows, length, start);
+    assert(length >= 0 && start >= 0 && start <= table_rows - length && width >= 0);
+    assert(table.size() == static_cast<std::size_t>(table_rows * width));
+    assert(out.size() == static_cast<std::size_t>(length * width));
     const auto first = static_cast<std::size_t>(start * width);
     const auto count = static_cast<std::size_t>(length * width);
     for (std::size_t j = 0; j < count; ++j) out[j] = table[first + j];
 }
 
-template <class T>
-Tensor<T> learned_positions(const Tensor<T>& table, std::int64_t length, std::int64_t start) {
-    if (table.rank() != 2) throw std::invalid_argument("table must have shape (P, D), got " + shape_to_string(table.shape()));
-    // Checked before the result is allocated: a bad start is an error at once, however large length is.
-    check_learned_positions_args(static_cast<std::int64_t>(table.dim(0)), length, start);
-    Tensor<T> out({static_cast<std::size_t>(length), table.dim(1)}, "learned positions");
-    learned_positions_into<T>(out.data(), table.data(), static_cast<std::int64_t>(table.dim(0)),
-                              static_cast<std::int64_t>(table.dim(1)), length, start);
-    return out;
-}
-
 #define SEQORDER_INSTANTIATE(T)                                                                                        \
     template void positions_reference<T>(std::span<T>, std::int64_t, std::int64_t, std::int64_t, double, Layout);     \
     template void positions_fast<T>(std::span<T>, std::int64_t, std::int64_t, std::int64_t, double, Layout);          \
-    template Tensor<T> positions<T>(std::int64_t, std::int64_t, std::int64_t, double, Layout);                        \
     template void add_positions_into<T>(std::span<T>, std::span<const T>, std::int64_t, std::int64_t, std::int64_t,    \
                                         std::int64_t, double);                                                          \
-    template Tensor<T> add_positions<T>(const Tensor<T>&, std::int64_t, double);                                       \
     template void learned_positions_into<T>(std::span<T>, std::span<const T>, std::int64_t, std::int64_t,              \
-                                            std::int64_t, std::int64_t);                                               \
-    template Tensor<T> learned_positions<T>(const Tensor<T>&, std::int64_t, std::int64_t);
+                                            std::int64_t, std::int64_t);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE

@@ -25,7 +25,8 @@ enum class Layout {
     halves,       // column i = sin(t * f_i), column width/2 + i = cos(t * f_i): the same numbers, columns permuted
 };
 
-// Throws std::invalid_argument naming the argument and the rule:
+// The rules of a table of positions, checked by the calls (calls.hpp) before any kernel below runs; the kernels
+// assume them (asserted in debug builds). Throws std::invalid_argument naming the argument and the rule:
 //   length >= 0; width > 0 and even; start >= 0; start + length <= 2^53; base finite and > 0; and, for a base below 1
 //   (frequencies growing with i), every angle t * f_i of a non-empty table finite in float64.
 void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t start, double base);
@@ -36,7 +37,8 @@ void position_frequencies(std::span<double> frequencies, std::int64_t width, dou
 // out: (length, width). Row r is position t = start + r; pair i holds sin(t * f_i) and cos(t * f_i).
 // Angles are computed in float64 and each value is rounded once to T, so a float32 table is as exact as float32 can
 // be at every position (a float32 angle would already be off by ~6e-2 at t = 1e6).
-// This is the readable reference: one sin and one cos per element.
+// This is the readable reference: one sin and one cos per element. Preconditions (of positions_fast too):
+// check_positions_args holds and out holds length * width values.
 template <class T>
 void positions_reference(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start = 0,
                          double base = 10000.0, Layout layout = Layout::interleaved);
@@ -54,32 +56,22 @@ template <class T>
 void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, std::int64_t start = 0,
                     double base = 10000.0, Layout layout = Layout::interleaved);
 
-// returns (length, width): checked, then computed by positions_fast.
-template <class T>
-Tensor<T> positions(std::int64_t length, std::int64_t width, std::int64_t start = 0, double base = 10000.0,
-                    Layout layout = Layout::interleaved);
-
 // out, x: (batch, length, width), row-major; out may be x (in place). out = x + positions(length, width, start, base)
-// broadcast over the batch. The sum is taken in T (as numpy adds two float32 arrays).
+// broadcast over the batch. The sum is taken in T (as numpy adds two float32 arrays). Preconditions: check_positions_args
+// holds, batch >= 0, and out and x hold batch * length * width values.
 template <class T>
 void add_positions_into(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length,
                         std::int64_t width, std::int64_t start = 0, double base = 10000.0);
 
-// x: (T, D) or (B, T, D) -> same shape.
-template <class T>
-Tensor<T> add_positions(const Tensor<T>& x, std::int64_t start = 0, double base = 10000.0);
-
-// Throws unless 0 <= start, 0 <= length and start + length <= table_rows (std::out_of_range past the table).
+// The rule of a learned table's rows, checked by the calls before learned_positions_into runs: throws unless 0 <= start,
+// 0 <= length and start + length <= table_rows (std::out_of_range past the table).
 void check_learned_positions_args(std::int64_t table_rows, std::int64_t length, std::int64_t start);
 
 // Learned absolute positions: table (P, D) -> out (length, D) = rows start .. start+length-1 of the table.
-// A finite table has a supported range: rows past P - 1 are an error (std::out_of_range), never a wrap or a clamp.
+// A finite table has a supported range: rows past P - 1 are an error (check_learned_positions_args), never a wrap or
+// a clamp. Preconditions: that check holds, table holds table_rows * width values and out length * width.
 template <class T>
 void learned_positions_into(std::span<T> out, std::span<const T> table, std::int64_t table_rows, std::int64_t width,
                             std::int64_t length, std::int64_t start = 0);
-
-// table (P, D) -> (length, D)
-template <class T>
-Tensor<T> learned_positions(const Tensor<T>& table, std::int64_t length, std::int64_t start = 0);
 
 }  // namespace seqorder

@@ -8,7 +8,6 @@
 #include <span>
 
 #include "positions.hpp"
-#include "tensor.hpp"
 
 namespace seqorder {
 
@@ -19,8 +18,8 @@ namespace seqorder {
 //   out[2i+1] = x[2i] * sin(t f_i) + x[2i+1] * cos(t f_i)
 // Angles, sines, cosines and the two products are computed in float64 and each result is rounded once to T, so a
 // float32 rotation is as exact as float32 can be at every position (a float32 angle is already ~6e-2 off at t = 1e6).
-// Arguments are checked as positions() checks them (width positive and even, start >= 0, start + length <= 2^53,
-// base finite and > 0), batch >= 0, and both spans must hold batch * length * width values: std::invalid_argument.
+// Preconditions (of rope_into too; checked by the calls, asserted in debug builds): check_positions_args(length,
+// width, start, base) holds, batch >= 0, and both spans hold batch * length * width values.
 // This is the readable reference: one sin and one cos per pair and row.
 template <class T>
 void rope_reference(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length,
@@ -32,9 +31,5 @@ void rope_reference(std::span<T> out, std::span<const T> x, std::int64_t batch, 
 template <class T>
 void rope_into(std::span<T> out, std::span<const T> x, std::int64_t batch, std::int64_t length, std::int64_t width,
                std::int64_t start = 0, double base = 10000.0);
-
-// x: (T, D) or (B, T, D) -> same shape, rotated by rope_into. D must be a positive even integer.
-template <class T>
-Tensor<T> rope(const Tensor<T>& x, std::int64_t start = 0, double base = 10000.0);
 
 }  // namespace seqorder

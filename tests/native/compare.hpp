@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "fixtures.hpp"
-#include "seqorder.hpp"
+#include "calling.hpp"
 
 namespace testing {
 

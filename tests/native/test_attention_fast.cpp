@@ -36,7 +36,7 @@
 #include "compare.hpp"
 #include "f32x4.hpp"
 #include "fixtures.hpp"
-#include "seqorder.hpp"
+#include "calling.hpp"
 
 namespace {
 
@@ -101,11 +101,11 @@ struct Case {
 constexpr seqorder::AttentionKernel kKernels[] = {seqorder::AttentionKernel::splat_in_loop,
                                                   seqorder::AttentionKernel::splat_per_block};
 
-// attention_fast with `kernel` forced, then back to the probe's choice.
+// The package's float32 attention (the fused kernel: calling.hpp) with `kernel` forced, then back to the probe's choice.
 Tensor<float> attention_fast_with(seqorder::AttentionKernel kernel, const Tensor<float>& q, const Tensor<float>& k,
                                   const Tensor<float>& v, const CausalMask& mask = {}) {
     seqorder::use_attention_kernel(kernel);
-    Tensor<float> out = seqorder::attention_fast(q, k, v, mask);
+    Tensor<float> out = testing::attention(q, k, v, mask);
     seqorder::use_attention_kernel(std::nullopt);
     return out;
 }
@@ -142,11 +142,12 @@ void check_case(const Case& c, std::uint32_t seed) {
     const CausalMask mask{c.causal, c.query_start};
 
     const Tensor<float> fast = attention_fast_checked(q, k, v, mask);
-    const Tensor<float> reference32 = seqorder::attention(q, k, v, mask);
-    const Tensor<double> reference64 = seqorder::attention(to_double(q), to_double(k), to_double(v), mask);
+    const Tensor<float> reference32 = testing::attention_steps(q, k, v, mask).output;
+    const Tensor<double> reference64 = testing::attention(to_double(q), to_double(k), to_double(v), mask);
     REQUIRE(fast.shape() == reference64.shape());
 
-    const AttentionShape s = seqorder::attention_shape(q, k, v);
+    const AttentionShape s{static_cast<std::int64_t>(c.B), static_cast<std::int64_t>(c.Tq), static_cast<std::int64_t>(c.Tk),
+                           static_cast<std::int64_t>(c.D), static_cast<std::int64_t>(c.Dv)};
     const double scale = std::max(max_abs(v.data()), 1e-30);
     const double tolerance = 2e-6 * scale * std::max(1.0, score_magnitude(q, k, s));
     const double error = max_error(fast.data(), reference64.data());
@@ -257,7 +258,7 @@ TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratc
             const Tensor<float> q = testing::random_tensor<float>({B, Tq, D}, 91), k = testing::random_tensor<float>({B, Tk, D}, 92),
                                 v = testing::random_tensor<float>({B, Tk, Dv}, 93);
             seqorder::use_attention_kernel(kernel);
-            const Tensor<float> whole = seqorder::attention_fast(q, k, v, {causal, causal ? std::optional(query_start) : std::nullopt});
+            const Tensor<float> whole = testing::attention(q, k, v, {causal, causal ? std::optional(query_start) : std::nullopt});
             seqorder::use_attention_kernel(std::nullopt);
             std::vector<float> parts(B * Tq * Dv, std::numeric_limits<float>::quiet_NaN());
             for (std::size_t b = 0; b < B; ++b)
@@ -333,7 +334,7 @@ TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5
         const fixtures::Array& options = f[prefix + "options"];
         CausalMask mask{options.scalar(0) != 0, {}};
         if (options.integer(1) >= 0) mask.query_start = options.integer(1);
-        const Tensor<float> output = seqorder::attention_fast(q, k, v, mask);
+        const Tensor<float> output = testing::attention(q, k, v, mask);
         testing::check_within_abs<float>(prefix + "output (fast)", output.data(), f[prefix + "output"], 2e-5);
     }
     CHECK(cases >= 10);
@@ -343,17 +344,17 @@ TEST_CASE("fast attention: empty axes", "[attention_fast]") {
     SECTION("Tk = 0: nothing to attend to, the output is all zeros (as the reference)") {
         const Tensor<float> q = testing::random_tensor<float>({2, 3, 5}, 1);
         const Tensor<float> k({2, 0, 5}), v({2, 0, 4});
-        const Tensor<float> out = seqorder::attention_fast(q, k, v);
+        const Tensor<float> out = testing::attention(q, k, v);
         CHECK(out.shape() == Shape{2, 3, 4});
         for (float x : out.data()) CHECK(x == 0.0f);
         // causal with Tq = Tk = 0 is allowed too
-        const Tensor<float> none = seqorder::attention_fast(Tensor<float>({0, 5}), Tensor<float>({0, 5}), Tensor<float>({0, 4}), {true, {}});
+        const Tensor<float> none = testing::attention(Tensor<float>({0, 5}), Tensor<float>({0, 5}), Tensor<float>({0, 4}), {true, {}});
         CHECK(none.shape() == Shape{0, 4});
     }
     SECTION("Tq = 0, B = 0 and Dv = 0 give empty outputs of the right shape") {
-        CHECK(seqorder::attention_fast(Tensor<float>({0, 5}), testing::random_tensor<float>({3, 5}, 2), testing::random_tensor<float>({3, 2}, 3)).shape() == Shape{0, 2});
-        CHECK(seqorder::attention_fast(Tensor<float>({0, 2, 5}), Tensor<float>({0, 3, 5}), Tensor<float>({0, 3, 2})).shape() == Shape{0, 2, 2});
-        CHECK(seqorder::attention_fast(testing::random_tensor<float>({2, 5}, 4), testing::random_tensor<float>({3, 5}, 5), Tensor<float>({3, 0})).shape() == Shape{2, 0});
+        CHECK(testing::attention(Tensor<float>({0, 5}), testing::random_tensor<float>({3, 5}, 2), testing::random_tensor<float>({3, 2}, 3)).shape() == Shape{0, 2});
+        CHECK(testing::attention(Tensor<float>({0, 2, 5}), Tensor<float>({0, 3, 5}), Tensor<float>({0, 3, 2})).shape() == Shape{0, 2, 2});
+        CHECK(testing::attention(testing::random_tensor<float>({2, 5}, 4), testing::random_tensor<float>({3, 5}, 5), Tensor<float>({3, 0})).shape() == Shape{2, 0});
     }
 }
 
@@ -363,13 +364,13 @@ TEST_CASE("fast causal attention: hidden weights are exactly 0, so later tokens 
     const Tensor<float> q = testing::random_tensor<float>({T, D}, 11, 3.0);
     Tensor<float> k = testing::random_tensor<float>({T, D}, 12, 3.0);
     Tensor<float> v = testing::random_tensor<float>({T, Dv}, 13);
-    const Tensor<float> before = seqorder::attention_fast(q, k, v, {true, {}});
+    const Tensor<float> before = testing::attention(q, k, v, {true, {}});
     const std::size_t changed_from = 21;  // change keys and values 21 .. 36
     for (std::size_t j = changed_from; j < T; ++j) {
         for (std::size_t d = 0; d < D; ++d) k(j, d) = 1000.0f;
         for (std::size_t e = 0; e < Dv; ++e) v(j, e) = -1e6f;
     }
-    const Tensor<float> after = seqorder::attention_fast(q, k, v, {true, {}});
+    const Tensor<float> after = testing::attention(q, k, v, {true, {}});
     testing::check_identical<float>("rows 0..20 (they never see keys 21..36)",
                                     after.data().subspan(0, changed_from * Dv), before.data().subspan(0, changed_from * Dv));
     // and the changed keys do reach the later rows
@@ -387,28 +388,21 @@ TEST_CASE("fast attention: permuting the queries permutes the outputs, bit for b
     Tensor<float> permuted({Tq, D});
     for (std::size_t i = 0; i < Tq; ++i)
         for (std::size_t d = 0; d < D; ++d) permuted(i, d) = q(order[i], d);
-    const Tensor<float> out = seqorder::attention_fast(q, k, v), out_permuted = seqorder::attention_fast(permuted, k, v);
+    const Tensor<float> out = testing::attention(q, k, v), out_permuted = testing::attention(permuted, k, v);
     std::vector<float> expected;
     for (std::size_t i = 0; i < Tq; ++i)
         for (std::size_t e = 0; e < Dv; ++e) expected.push_back(out(order[i], e));
     testing::check_identical<float>("outputs of the permuted queries", out_permuted.data(), std::span<const float>(expected));
 }
 
-TEST_CASE("fast attention validates its arguments like the reference", "[attention_fast]") {
+TEST_CASE("fast attention's arguments are checked as the reference's", "[attention_fast]") {
     const Tensor<float> q = testing::random_tensor<float>({4, 8}, 31), k = testing::random_tensor<float>({6, 8}, 32),
                         v = testing::random_tensor<float>({6, 3}, 33);
-    CHECK_THROWS_AS(seqorder::attention_fast(q, testing::random_tensor<float>({6, 7}, 34), v), std::invalid_argument);
-    CHECK_THROWS_AS(seqorder::attention_fast(q, k, testing::random_tensor<float>({5, 3}, 35)), std::invalid_argument);
-    CHECK_THROWS_AS(seqorder::attention_fast(q, k, v, {true, 3}), std::invalid_argument);  // queryStart > Tk - Tq = 2
-    CHECK_THROWS_AS(seqorder::attention_fast(k, q, testing::random_tensor<float>({4, 3}, 36), {true, {}}), std::invalid_argument);  // Tq > Tk
-    CHECK_THROWS_WITH(seqorder::attention_fast(q, k, v, {true, -1}), Catch::Contains("queryStart"));
-    // the span form checks every length against the shape
-    std::vector<float> out(4 * 3);
-    const AttentionShape s{1, 4, 6, 8, 3};
-    CHECK_NOTHROW(seqorder::attention_fast(out, q.data(), k.data(), v.data(), s));
-    CHECK_THROWS_WITH(seqorder::attention_fast(std::span<float>(out).first(11), q.data(), k.data(), v.data(), s), Catch::Contains("output"));
-    CHECK_THROWS_WITH(seqorder::attention_fast(out, q.data().first(31), k.data(), v.data(), s), Catch::Contains("q holds 31"));
-    CHECK_THROWS_WITH(seqorder::attention_fast(out, q.data(), k.data(), v.data(), {1, 4, 6, 0, 3}), Catch::Contains("width D"));
+    CHECK_THROWS_AS(testing::attention(q, testing::random_tensor<float>({6, 7}, 34), v), std::invalid_argument);
+    CHECK_THROWS_AS(testing::attention(q, k, testing::random_tensor<float>({5, 3}, 35)), std::invalid_argument);
+    CHECK_THROWS_AS(testing::attention(q, k, v, {true, 3}), std::invalid_argument);  // queryStart > Tk - Tq = 2
+    CHECK_THROWS_AS(testing::attention(k, q, testing::random_tensor<float>({4, 3}, 36), {true, {}}), std::invalid_argument);  // Tq > Tk
+    CHECK_THROWS_WITH(testing::attention(q, k, v, {true, -1}), Catch::Contains("queryStart"));
 }
 
 TEST_CASE("the vectorized exp: within 1 float32 ulp of exp (measured 0.94) over the normal range, 0 below 2^-126.5", "[attention_fast]") {

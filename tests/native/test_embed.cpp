@@ -8,9 +8,10 @@
 #include <string>
 #include <vector>
 
+#include "calling.hpp"
 #include "compare.hpp"
+#include "embed.hpp"
 #include "fixtures.hpp"
-#include "seqorder.hpp"
 
 using Catch::Matchers::Contains;
 using seqorder::Shape;
@@ -29,7 +30,7 @@ TEMPLATE_TEST_CASE("embed matches numpy's lookup table(ids) exactly, for ids (T)
         const std::string prefix = "embed/" + std::to_string(n);
         const fixtures::Array& want = file[prefix + "/output"];
         const Tensor<TestType> got =
-            seqorder::embed(testing::tensor_of<TestType>(file[prefix + "/table"]), testing::tensor_of<std::int32_t>(file[prefix + "/ids"]));
+            testing::embed(testing::tensor_of<TestType>(file[prefix + "/table"]), testing::tensor_of<std::int32_t>(file[prefix + "/ids"]));
         CHECK(got.shape() == Shape(want.shape.begin(), want.shape.end()));
         testing::check_within_abs<TestType>(prefix, got.data(), want, kCopyIsExact);
     }
@@ -44,7 +45,7 @@ TEMPLATE_TEST_CASE("learned_positions matches numpy's rows start..start+length-1
         const std::string prefix = "learned/" + std::to_string(n);
         const fixtures::Array& params = file[prefix + "/params"];
         const fixtures::Array& want = file[prefix + "/output"];
-        const Tensor<TestType> got = seqorder::learned_positions(testing::tensor_of<TestType>(file[prefix + "/table"]),
+        const Tensor<TestType> got = testing::learned_positions(testing::tensor_of<TestType>(file[prefix + "/table"]),
                                                                  params.integer(0), params.integer(1));
         CHECK(got.shape() == Shape{static_cast<std::size_t>(params.integer(0)), want.dim(1)});
         testing::check_within_abs<TestType>(prefix, got.data(), want, kCopyIsExact);
@@ -54,7 +55,7 @@ TEMPLATE_TEST_CASE("learned_positions matches numpy's rows start..start+length-1
 TEST_CASE("embed: the lookup knows which token, never where", "[embed][properties]") {
     const Tensor<double> table = testing::random_tensor<double>({5, 4}, 11);
     const Tensor<std::int32_t> ids({2, 3}, std::vector<std::int32_t>{3, 1, 3, 0, 4, 3});
-    const Tensor<double> x = seqorder::embed(table, ids);
+    const Tensor<double> x = testing::embed(table, ids);
     REQUIRE(x.shape() == Shape{2, 3, 4});
     // Token 3 gets the same vector at [0, 0], [0, 2] and [1, 2]: the same row of the table, wherever it sits.
     for (std::size_t d = 0; d < 4; ++d) {
@@ -63,8 +64,8 @@ TEST_CASE("embed: the lookup knows which token, never where", "[embed][propertie
         CHECK(x(1, 2, d) == table(3, d));
     }
     SECTION("empty ids give an empty result of the right shape") {
-        CHECK(seqorder::embed(table, Tensor<std::int32_t>({0})).shape() == Shape{0, 4});
-        CHECK(seqorder::embed(table, Tensor<std::int32_t>({3, 0})).shape() == Shape{3, 0, 4});
+        CHECK(testing::embed(table, Tensor<std::int32_t>({0})).shape() == Shape{0, 4});
+        CHECK(testing::embed(table, Tensor<std::int32_t>({3, 0})).shape() == Shape{3, 0, 4});
     }
 }
 
@@ -72,28 +73,26 @@ TEST_CASE("embed: an id outside 0..V-1 is a std::out_of_range naming the id and 
     const Tensor<float> table = testing::random_tensor<float>({7, 4}, 3);
     SECTION("ids (T)") {
         const Tensor<std::int32_t> ids({4}, std::vector<std::int32_t>{0, 6, -1, 2});
-        REQUIRE_THROWS_AS(seqorder::embed(table, ids), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::embed(table, ids), Contains("ids[2] = -1") && Contains("rows 0..6"));
+        REQUIRE_THROWS_AS(testing::embed(table, ids), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::embed(table, ids), Contains("ids[2] = -1") && Contains("rows 0..6"));
     }
     SECTION("ids (B, T): the index is written [b, t]") {
         const Tensor<std::int32_t> ids({2, 4}, std::vector<std::int32_t>{0, 1, 2, 3, 4, 5, 6, 7});
-        REQUIRE_THROWS_AS(seqorder::embed(table, ids), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::embed(table, ids), Contains("ids[1, 3] = 7") && Contains("rows 0..6"));
+        REQUIRE_THROWS_AS(testing::embed(table, ids), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::embed(table, ids), Contains("ids[1, 3] = 7") && Contains("rows 0..6"));
     }
     SECTION("extreme ids") {
         const std::int32_t big = std::numeric_limits<std::int32_t>::max(), small = std::numeric_limits<std::int32_t>::min();
-        REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{big})), Contains("ids[0] = 2147483647"));
-        REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{small})), Contains("ids[0] = -2147483648"));
+        REQUIRE_THROWS_WITH(testing::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{big})), Contains("ids[0] = 2147483647"));
+        REQUIRE_THROWS_WITH(testing::embed(table, Tensor<std::int32_t>({1}, std::vector<std::int32_t>{small})), Contains("ids[0] = -2147483648"));
     }
-    SECTION("every id is checked before anything is written") {
-        std::vector<float> out(3 * 4, 42.0f);
+    SECTION("every id is checked (check_ids, before the call allocates anything)") {
         const std::vector<std::int32_t> ids = {1, 2, 9};
-        REQUIRE_THROWS_WITH(seqorder::embed_into<float>(out, table.data(), 7, 4, ids, Shape{3}), Contains("ids[2] = 9"));
-        for (float x : out) CHECK(x == 42.0f);
+        REQUIRE_THROWS_WITH(seqorder::check_ids(ids, 7, Shape{3}), Contains("ids[2] = 9"));
     }
     SECTION("an empty table has no valid id") {
-        REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})),
+        REQUIRE_THROWS_AS(testing::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::embed(Tensor<double>({0, 4}), Tensor<std::int32_t>({1}, std::vector<std::int32_t>{0})),
                             Contains("(the table has none)"));
     }
     SECTION("a bad id is reported before the result is allocated") {
@@ -101,56 +100,53 @@ TEST_CASE("embed: an id outside 0..V-1 is a std::out_of_range naming the id and 
         std::vector<std::int32_t> ids(512, 0);
         ids[511] = 1;
         const Tensor<float> wide({1, std::size_t{1} << 22});
-        REQUIRE_THROWS_AS(seqorder::embed(wide, Tensor<std::int32_t>({512}, ids)), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::embed(wide, Tensor<std::int32_t>({512}, ids)), Contains("ids[511] = 1"));
+        REQUIRE_THROWS_AS(testing::embed(wide, Tensor<std::int32_t>({512}, ids)), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::embed(wide, Tensor<std::int32_t>({512}, ids)), Contains("ids[511] = 1"));
     }
 }
 
 TEST_CASE("embed: shapes of the table and of the ids are checked", "[embed][errors]") {
     const Tensor<double> table({5, 4});
-    REQUIRE_THROWS_AS(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})), std::invalid_argument);
-    REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})),
+    REQUIRE_THROWS_AS(testing::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})), std::invalid_argument);
+    REQUIRE_THROWS_WITH(testing::embed(Tensor<double>({20}), Tensor<std::int32_t>({2})),
                         Contains("table must have shape (V, D), got [20]"));
-    REQUIRE_THROWS_WITH(seqorder::embed(Tensor<double>({2, 5, 4}), Tensor<std::int32_t>({2})),
+    REQUIRE_THROWS_WITH(testing::embed(Tensor<double>({2, 5, 4}), Tensor<std::int32_t>({2})),
                         Contains("table must have shape (V, D)"));
-    REQUIRE_THROWS_AS(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})), std::invalid_argument);
-    REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>({1, 2, 2})),
+    REQUIRE_THROWS_AS(testing::embed(table, Tensor<std::int32_t>({1, 2, 2})), std::invalid_argument);
+    REQUIRE_THROWS_WITH(testing::embed(table, Tensor<std::int32_t>({1, 2, 2})),
                         Contains("ids must have shape (T) or (B, T), got [1, 2, 2]"));
-    REQUIRE_THROWS_WITH(seqorder::embed(table, Tensor<std::int32_t>(Shape{})), Contains("ids must have shape"));
+    REQUIRE_THROWS_WITH(testing::embed(table, Tensor<std::int32_t>(Shape{})), Contains("ids must have shape"));
 }
 
 TEST_CASE("learned_positions: a finite table has a supported range", "[learned][errors]") {
     const Tensor<double> table = testing::random_tensor<double>({16, 8}, 5);
     SECTION("rows past the last one are a std::out_of_range, never a wrap or a clamp") {
-        REQUIRE_THROWS_AS(seqorder::learned_positions(table, 5, 12), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 5, 12),
+        REQUIRE_THROWS_AS(testing::learned_positions(table, 5, 12), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, 5, 12),
                             Contains("start + length must be at most the table's rows P = 16, got rows 12..16"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 17, 0), Contains("must be at most the table's rows P = 16"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 1, 16), Contains("must be at most the table's rows P = 16"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, std::numeric_limits<std::int64_t>::max()),
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, 17, 0), Contains("must be at most the table's rows P = 16"));
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, 1, 16), Contains("must be at most the table's rows P = 16"));
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, 2, std::int64_t{1} << 53),
                             Contains("must be at most the table's rows P = 16"));
-        REQUIRE_THROWS_AS(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), std::out_of_range);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<float>({0, 8}), 1, 0), Contains("rows P = 0"));
+        REQUIRE_THROWS_AS(testing::learned_positions(Tensor<float>({0, 8}), 1, 0), std::out_of_range);
+        REQUIRE_THROWS_WITH(testing::learned_positions(Tensor<float>({0, 8}), 1, 0), Contains("rows P = 0"));
     }
     SECTION("the range is checked before the result is allocated") {
         // 2^40 rows of 8 would be far beyond the size limit: the range error must come first, not a length_error.
-        REQUIRE_THROWS_AS(seqorder::learned_positions(table, std::int64_t{1} << 40, 0), std::out_of_range);
+        REQUIRE_THROWS_AS(testing::learned_positions(table, std::int64_t{1} << 40, 0), std::out_of_range);
     }
     SECTION("the last rows and the empty slice at the end are fine") {
-        const Tensor<double> last = seqorder::learned_positions(table, 4, 12);
+        const Tensor<double> last = testing::learned_positions(table, 4, 12);
         testing::check_identical<double>("rows 12..15", last.data(), table.data().subspan(12 * 8));
-        CHECK(seqorder::learned_positions(table, 0, 16).shape() == Shape{0, 8});
+        CHECK(testing::learned_positions(table, 0, 16).shape() == Shape{0, 8});
     }
     SECTION("negative length or start, and a table that is not (P, D)") {
-        REQUIRE_THROWS_AS(seqorder::learned_positions(table, -1, 0), std::invalid_argument);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, -1, 0), Contains("length must be a non-negative integer"));
-        REQUIRE_THROWS_AS(seqorder::learned_positions(table, 2, -1), std::invalid_argument);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(table, 2, -1), Contains("start must be a non-negative integer"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions(Tensor<double>({16}), 2, 0), Contains("table must have shape (P, D)"));
-        std::vector<double> out(16);
-        REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, -2, 0),
-                            Contains("length must be"));
-        REQUIRE_THROWS_WITH(seqorder::learned_positions_into<double>(out, table.data(), 16, 8, 2, 15),
-                            Contains("must be at most the table's rows P = 16"));
+        REQUIRE_THROWS_AS(testing::learned_positions(table, -1, 0), std::invalid_argument);
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, -1, 0), Contains("length must be an integer at least 0"));
+        REQUIRE_THROWS_AS(testing::learned_positions(table, 2, -1), std::invalid_argument);
+        REQUIRE_THROWS_WITH(testing::learned_positions(table, 2, -1), Contains("start must be an integer at least 0"));
+        REQUIRE_THROWS_WITH(testing::learned_positions(Tensor<double>({16}), 2, 0), Contains("table must have shape (P, D)"));
+        REQUIRE_THROWS_WITH(seqorder::check_learned_positions_args(16, -2, 0), Contains("length must be"));
+        REQUIRE_THROWS_WITH(seqorder::check_learned_positions_args(16, 2, 15), Contains("must be at most the table's rows P = 16"));
     }
 }

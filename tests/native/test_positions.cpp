@@ -11,7 +11,7 @@
 
 #include "compare.hpp"
 #include "fixtures.hpp"
-#include "seqorder.hpp"
+#include "calling.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -66,7 +66,7 @@ template <class T>
 std::vector<T> table(Kernel kernel, std::int64_t length, std::int64_t width, std::int64_t start, double base = 10000.0,
                      Layout layout = Layout::interleaved) {
     if (kernel == Kernel::tensor) {
-        const Tensor<T> t = seqorder::positions<T>(length, width, start, base, layout);
+        const Tensor<T> t = testing::positions<T>(length, width, start, base, layout);
         REQUIRE(t.shape() == seqorder::Shape{static_cast<std::size_t>(length), static_cast<std::size_t>(width)});
         return {t.data().begin(), t.data().end()};
     }
@@ -137,11 +137,11 @@ TEST_CASE("add_positions matches numpy's x + positions, both dtypes, with and wi
         for (double v : want.values) REQUIRE(std::abs(v) < 8.0);  // the premise of kAddPositionsF32
         const std::string what = prefix + " (start " + std::to_string(start) + ")";
 
-        const Tensor<double> got64 = seqorder::add_positions(testing::tensor_of<double>(file[prefix + "/x"]), start, base);
+        const Tensor<double> got64 = testing::add_positions(testing::tensor_of<double>(file[prefix + "/x"]), start, base);
         CHECK(got64.shape() == seqorder::Shape(want.shape.begin(), want.shape.end()));
         testing::check_within_abs<double>(what + " float64", got64.data(), want, kPositionsF64);
 
-        const Tensor<float> got32 = seqorder::add_positions(testing::tensor_of<float>(file[prefix + "/x"]), start, base);
+        const Tensor<float> got32 = testing::add_positions(testing::tensor_of<float>(file[prefix + "/x"]), start, base);
         CHECK(got32.shape() == seqorder::Shape(want.shape.begin(), want.shape.end()));
         testing::check_within_abs<float>(what + " float32", got32.data(), want, kAddPositionsF32);
     }
@@ -268,7 +268,7 @@ TEMPLATE_TEST_CASE("positions_fast agrees with positions_reference across widths
 
 TEST_CASE("positions: edge sizes", "[positions][properties]") {
     SECTION("length 0 is an empty (0, width) table") {
-        const Tensor<double> empty = seqorder::positions<double>(0, 8);
+        const Tensor<double> empty = testing::positions<double>(0, 8);
         CHECK(empty.shape() == seqorder::Shape{0, 8});
         CHECK(empty.size() == 0);
     }
@@ -280,18 +280,18 @@ TEST_CASE("positions: edge sizes", "[positions][properties]") {
         }
     }
     SECTION("add_positions on an empty batch or length keeps the shape") {
-        CHECK(seqorder::add_positions(Tensor<float>({0, 4, 8})).shape() == seqorder::Shape{0, 4, 8});
-        CHECK(seqorder::add_positions(Tensor<double>({2, 0, 8})).shape() == seqorder::Shape{2, 0, 8});
+        CHECK(testing::add_positions(Tensor<float>({0, 4, 8})).shape() == seqorder::Shape{0, 4, 8});
+        CHECK(testing::add_positions(Tensor<double>({2, 0, 8})).shape() == seqorder::Shape{2, 0, 8});
     }
     SECTION("add_positions on a zero x is the table itself, for every sequence of the batch") {
-        const Tensor<double> sum = seqorder::add_positions(Tensor<double>({3, 5, 6}), 7);
-        const Tensor<double> pe = seqorder::positions<double>(5, 6, 7);
+        const Tensor<double> sum = testing::add_positions(Tensor<double>({3, 5, 6}), 7);
+        const Tensor<double> pe = testing::positions<double>(5, 6, 7);
         for (std::size_t b = 0; b < 3; ++b)
             testing::check_identical<double>("sequence " + std::to_string(b), sum.data().subspan(b * 30, 30), pe.data());
     }
     SECTION("add_positions_into works in place") {
         Tensor<double> x = testing::random_tensor<double>({2, 4, 8}, 7);
-        const Tensor<double> expected = seqorder::add_positions(x, 3);
+        const Tensor<double> expected = testing::add_positions(x, 3);
         seqorder::add_positions_into<double>(x.data(), x.data(), 2, 4, 8, 3);
         testing::check_identical<double>("in place", x.data(), expected.data());
     }
@@ -300,37 +300,41 @@ TEST_CASE("positions: edge sizes", "[positions][properties]") {
 // --- Errors ----------------------------------------------------------------------------------------------------
 
 TEST_CASE("positions: every bad argument is an error naming the argument and the rule", "[positions][errors]") {
-    std::vector<double> out(64);
-    // Every entry point must reject the same arguments with the same message.
+    // The rule (check_positions_args) and the package's call (calls::positions, both dtypes) reject the same arguments;
+    // the call first reads each number as a caller gives it, so a negative or inexact one gets that number's message.
     const auto all_throw_with = [&](std::int64_t length, std::int64_t width, std::int64_t start, double base,
-                                    const std::string& text) {
+                                    const std::string& text, const std::string& call_text = "") {
         INFO("length " << length << ", width " << width << ", start " << start << ", base " << base);
         REQUIRE_THROWS_AS(seqorder::check_positions_args(length, width, start, base), std::invalid_argument);
         REQUIRE_THROWS_WITH(seqorder::check_positions_args(length, width, start, base), Contains(text));
-        REQUIRE_THROWS_WITH(seqorder::positions<double>(length, width, start, base), Contains(text));
-        REQUIRE_THROWS_WITH(seqorder::positions<float>(length, width, start, base), Contains(text));
-        REQUIRE_THROWS_WITH(seqorder::positions_reference<double>(out, length, width, start, base), Contains(text));
-        REQUIRE_THROWS_WITH(seqorder::positions_fast<double>(out, length, width, start, base), Contains(text));
+        const std::string from_call = call_text.empty() ? text : call_text;
+        REQUIRE_THROWS_AS(testing::positions<double>(length, width, start, base), std::invalid_argument);
+        REQUIRE_THROWS_WITH(testing::positions<double>(length, width, start, base), Contains(from_call));
+        REQUIRE_THROWS_WITH(testing::positions<float>(length, width, start, base), Contains(from_call));
     };
     SECTION("width: odd, zero, negative") {
-        for (std::int64_t width : {3, 1, 0, -2, 1025})
+        for (std::int64_t width : {3, 1, 0, 1025})
             all_throw_with(2, width, 0, 10000.0, "width must be a positive even integer");
-        REQUIRE_THROWS_WITH(seqorder::positions<double>(2, 7), Contains("got 7"));
+        all_throw_with(2, -2, 0, 10000.0, "width must be a positive even integer", "width must be an integer at least 0");
+        REQUIRE_THROWS_WITH(testing::positions<double>(2, 7), Contains("got 7"));
     }
     SECTION("length: negative") {
-        all_throw_with(-1, 8, 0, 10000.0, "length must be a non-negative integer");
-        REQUIRE_THROWS_WITH(seqorder::positions<double>(-5, 8), Contains("got -5"));
+        all_throw_with(-1, 8, 0, 10000.0, "length must be a non-negative integer", "length must be an integer at least 0");
+        REQUIRE_THROWS_WITH(testing::positions<double>(-5, 8), Contains("got -5"));
     }
     SECTION("start: negative") {
-        all_throw_with(2, 8, -1, 10000.0, "start must be a non-negative integer");
-        all_throw_with(2, 8, std::numeric_limits<std::int64_t>::min(), 10000.0, "start must be a non-negative integer");
+        all_throw_with(2, 8, -1, 10000.0, "start must be a non-negative integer", "start must be an integer at least 0");
+        all_throw_with(2, 8, std::numeric_limits<std::int64_t>::min(), 10000.0, "start must be a non-negative integer",
+                       "start must be an integer at least 0");
     }
     SECTION("start + length beyond 2^53 (positions must stay exact integers)") {
         const std::int64_t max = seqorder::kMaxPosition;
         all_throw_with(1, 8, max, 10000.0, "start + length must be at most 2^53");
         all_throw_with(2, 8, max - 1, 10000.0, "start + length must be at most 2^53");
-        all_throw_with(std::numeric_limits<std::int64_t>::max(), 8, 0, 10000.0, "start + length must be at most 2^53");
-        all_throw_with(1, 8, std::numeric_limits<std::int64_t>::max(), 10000.0, "start + length must be at most 2^53");
+        all_throw_with(std::numeric_limits<std::int64_t>::max(), 8, 0, 10000.0, "start + length must be at most 2^53",
+                       "length must be an integer at most 2^53 - 1");
+        all_throw_with(1, 8, std::numeric_limits<std::int64_t>::max(), 10000.0, "start + length must be at most 2^53",
+                       "start must be an integer at most 2^53");
         CHECK_NOTHROW(seqorder::check_positions_args(1, 8, max - 1, 10000.0));
         CHECK_NOTHROW(seqorder::check_positions_args(0, 8, max, 10000.0));
     }
@@ -339,17 +343,14 @@ TEST_CASE("positions: every bad argument is an error naming the argument and the
                             std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity()})
             all_throw_with(2, 8, 0, base, "base must be a finite number greater than 0");
     }
-    SECTION("add_positions and add_positions_into check the same arguments, and x's rank and the batch") {
-        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({3, 5})), Contains("width must be a positive even"));
-        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({2, 3, 4}), -1), Contains("start must be"));
-        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({2, 4}), 0, 0.0), Contains("base must be"));
-        REQUIRE_THROWS_AS(seqorder::add_positions(Tensor<double>({8})), std::invalid_argument);
-        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<double>({8})), Contains("x must have shape (T, D) or (B, T, D)"));
-        REQUIRE_THROWS_WITH(seqorder::add_positions(Tensor<float>({1, 2, 2, 2})), Contains("x must have shape"));
-        std::vector<float> x(16);
-        REQUIRE_THROWS_WITH(seqorder::add_positions_into<float>(x, x, -1, 2, 8), Contains("batch must be a non-negative"));
-        REQUIRE_THROWS_WITH(seqorder::add_positions_into<float>(x, x, 1, 2, 8, seqorder::kMaxPosition),
+    SECTION("add_positions checks the same arguments, and x's rank") {
+        REQUIRE_THROWS_WITH(testing::add_positions(Tensor<double>({3, 5})), Contains("must be a positive even integer"));
+        REQUIRE_THROWS_WITH(testing::add_positions(Tensor<double>({2, 3, 4}), -1), Contains("start must be"));
+        REQUIRE_THROWS_WITH(testing::add_positions(Tensor<double>({2, 4}), 0, 0.0), Contains("base must be"));
+        REQUIRE_THROWS_WITH(testing::add_positions(Tensor<double>({1, 2, 8}), seqorder::kMaxPosition),
                             Contains("start + length must be at most 2^53"));
+        REQUIRE_THROWS_AS(testing::add_positions(Tensor<double>({8})), std::invalid_argument);
+        REQUIRE_THROWS_WITH(testing::add_positions(Tensor<double>({8})), Contains("x must have shape (T, D) or (.., T, D)"));
     }
 }
 
@@ -357,14 +358,14 @@ TEST_CASE("positions: a table too large for the heap is a std::length_error, bef
           "[positions][errors]") {
     SECTION("beyond the 1 GiB tensor limit") {
         // 2^20 rows x 1024 float64 = 8 GiB; float32 2^19 x 1024 = 2 GiB.
-        REQUIRE_THROWS_AS(seqorder::positions<double>(std::int64_t{1} << 20, 1024), std::length_error);
-        REQUIRE_THROWS_WITH(seqorder::positions<double>(std::int64_t{1} << 20, 1024),
+        REQUIRE_THROWS_AS(testing::positions<double>(std::int64_t{1} << 20, 1024), std::length_error);
+        REQUIRE_THROWS_WITH(testing::positions<double>(std::int64_t{1} << 20, 1024),
                             Contains("positions of shape [1048576, 1024] is too large") && Contains("1024 MiB"));
-        REQUIRE_THROWS_AS(seqorder::positions<float>(std::int64_t{1} << 19, 1024), std::length_error);
+        REQUIRE_THROWS_AS(testing::positions<float>(std::int64_t{1} << 19, 1024), std::length_error);
     }
     SECTION("a length x width product that overflows 64 bits") {
-        REQUIRE_THROWS_AS(seqorder::positions<double>(std::int64_t{1} << 52, std::int64_t{1} << 40), std::length_error);
-        REQUIRE_THROWS_WITH(seqorder::positions<float>(std::int64_t{1} << 52, std::int64_t{1} << 40),
+        REQUIRE_THROWS_AS(testing::positions<double>(std::int64_t{1} << 52, std::int64_t{1} << 40), std::length_error);
+        REQUIRE_THROWS_WITH(testing::positions<float>(std::int64_t{1} << 52, std::int64_t{1} << 40),
                             Contains("too large"));
     }
     SECTION("the limit itself, computed without allocating") {

@@ -12,8 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "calling.hpp"
 #include "fixtures.hpp"
-#include "seqorder.hpp"
+#include "rope.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -77,7 +78,7 @@ TEST_CASE("rope matches numpy (complex multiplication by exp(j t f_i))", "[rope]
                          << tolerance);
             for (std::size_t j = 0; j < out.size(); ++j) REQUIRE_THAT(out.data()[j], WithinAbs(expected.values[j], tolerance));
         }
-        const Tensor<double> wrapped = seqorder::rope(input, start, base);
+        const Tensor<double> wrapped = testing::rope(input, start, base);
         REQUIRE(wrapped.shape() == x.shape);
         for (std::size_t j = 0; j < wrapped.size(); ++j) REQUIRE_THAT(wrapped.data()[j], WithinAbs(expected.values[j], tolerance));
     }
@@ -90,7 +91,7 @@ TEST_CASE("rope in float32 is the float64 rotation rounded once (within 1 ulp of
     const fixtures::Array& x = file["rope/single32/x"];  // float32 values, stored exactly as float64
     const fixtures::Array& expected = file["rope/single32/out"];
     const auto start = file["rope/single32/params"].integer(0);
-    const Tensor<float> out = seqorder::rope(to_tensor<float>(x), start);
+    const Tensor<float> out = testing::rope(to_tensor<float>(x), start);
     for (std::size_t j = 0; j < out.size(); ++j)
         REQUIRE_THAT(out.data()[j], WithinULP(static_cast<float>(expected.values[j]), 1));
 }
@@ -120,7 +121,7 @@ TEST_CASE("rope: position 0 leaves x unchanged, and the rotation can be done in 
         for (std::size_t j = 0; j < x.size(); ++j) REQUIRE(out.data()[j] == x.data()[j]);  // cos 0 = 1, sin 0 = 0 exactly
     }
     const auto y = random_tensor<double>({2, 20, 8}, 8);
-    const auto expected = seqorder::rope(y, 3);
+    const auto expected = testing::rope(y, 3);
     Tensor<double> in_place = y;
     seqorder::rope_into<double>(in_place.data(), in_place.data(), 2, 20, 8, 3);
     for (std::size_t j = 0; j < y.size(); ++j) REQUIRE(in_place.data()[j] == expected.data()[j]);
@@ -129,7 +130,7 @@ TEST_CASE("rope: position 0 leaves x unchanged, and the rotation can be done in 
 TEST_CASE("rope preserves the norm of every coordinate pair (a rotation)", "[rope]") {
     const auto x = random_tensor<double>({4, 33, 16}, 11);
     for (const std::int64_t start : {std::int64_t{0}, std::int64_t{999999}}) {
-        const auto out = seqorder::rope(x, start);
+        const auto out = testing::rope(x, start);
         for (std::size_t j = 0; j < x.size(); j += 2) {
             const double before = std::hypot(x.data()[j], x.data()[j + 1]);
             const double after = std::hypot(out.data()[j], out.data()[j + 1]);
@@ -183,7 +184,7 @@ TEST_CASE("rope: q_m . k_n after rotation depends only on the offset m - n", "[r
         return s;
     };
     for (const std::int64_t start : {std::int64_t{0}, std::int64_t{5000}}) {
-        const auto rotated = scores(seqorder::rope(q, start), seqorder::rope(k, start));
+        const auto rotated = scores(testing::rope(q, start), testing::rope(k, start));
         double worst = 0;
         for (std::size_t m = 1; m < length; ++m)
             for (std::size_t n = 1; n < length; ++n) worst = std::max(worst, std::abs(rotated(m, n) - rotated(m - 1, n - 1)));
@@ -191,12 +192,12 @@ TEST_CASE("rope: q_m . k_n after rotation depends only on the offset m - n", "[r
         REQUIRE(worst < 1e-12);
         // And the offset is all that matters across starts too: the scores from start 0 and 5000 agree.
         if (start != 0) {
-            const auto from_zero = scores(seqorder::rope(q, 0), seqorder::rope(k, 0));
+            const auto from_zero = scores(testing::rope(q, 0), testing::rope(k, 0));
             for (std::size_t j = 0; j < rotated.size(); ++j) REQUIRE_THAT(rotated.data()[j], WithinAbs(from_zero.data()[j], 1e-11));
         }
     }
     // Adding sinusoids instead does not have this property: the diagonals change by far more than rounding.
-    const auto added = scores(seqorder::add_positions(q), seqorder::add_positions(k));
+    const auto added = scores(testing::add_positions(q), testing::add_positions(k));
     double worst = 0;
     for (std::size_t m = 1; m < length; ++m)
         for (std::size_t n = 1; n < length; ++n) worst = std::max(worst, std::abs(added(m, n) - added(m - 1, n - 1)));
@@ -208,8 +209,8 @@ TEST_CASE("positions: the 'halves' layout holds the interleaved table's numbers,
     for (const std::int64_t width : {2, 8, 10, 64}) {
         for (const std::int64_t start : {std::int64_t{0}, std::int64_t{77}, std::int64_t{1000000}}) {
             const auto w = static_cast<std::size_t>(width), pairs = w / 2;
-            const auto interleaved = seqorder::positions<double>(20, width, start, 10000.0, Layout::interleaved);
-            const auto halves = seqorder::positions<double>(20, width, start, 10000.0, Layout::halves);
+            const auto interleaved = testing::positions<double>(20, width, start, 10000.0, Layout::interleaved);
+            const auto halves = testing::positions<double>(20, width, start, 10000.0, Layout::halves);
             std::vector<double> reference(20 * w);
             seqorder::positions_reference<double>(reference, 20, width, start, 10000.0, Layout::halves);
             for (std::size_t t = 0; t < 20; ++t)
@@ -228,7 +229,7 @@ TEST_CASE("positions: p_{t+k} is the same rotation of p_t for every t", "[rope][
     //   sin((t+k) f) = sin(t f) cos(k f) + cos(t f) sin(k f),  cos((t+k) f) = cos(t f) cos(k f) - sin(t f) sin(k f),
     // a rotation that depends on k and f_i only, never on t.
     const std::int64_t width = 12, length = 200;
-    const auto p = seqorder::positions<double>(length, width);
+    const auto p = testing::positions<double>(length, width);
     const std::vector<double> f = [&] {
         std::vector<double> frequency(static_cast<std::size_t>(width / 2));
         seqorder::position_frequencies(frequency, width, 10000.0);
@@ -250,34 +251,21 @@ TEST_CASE("positions: p_{t+k} is the same rotation of p_t for every t", "[rope][
 }
 
 TEST_CASE("rope: bad arguments are errors naming the argument", "[rope][errors]") {
-    std::vector<double> buffer(64);
-    auto call = [&](std::int64_t batch, std::int64_t length, std::int64_t width, std::int64_t start, double base) {
-        seqorder::rope_into<double>(buffer, buffer, batch, length, width, start, base);
-    };
-    auto call_reference = [&](std::int64_t batch, std::int64_t length, std::int64_t width, std::int64_t start, double base) {
-        seqorder::rope_reference<double>(buffer, buffer, batch, length, width, start, base);
-    };
-    for (const auto& f : {std::function<void(std::int64_t, std::int64_t, std::int64_t, std::int64_t, double)>(call),
-                          std::function<void(std::int64_t, std::int64_t, std::int64_t, std::int64_t, double)>(call_reference)}) {
-        REQUIRE_THROWS_WITH(f(1, 2, 3, 0, 10000.0), Contains("width must be a positive even integer"));
-        REQUIRE_THROWS_WITH(f(1, 2, 0, 0, 10000.0), Contains("width must be a positive even integer"));
-        REQUIRE_THROWS_WITH(f(1, -1, 4, 0, 10000.0), Contains("length must be a non-negative integer"));
-        REQUIRE_THROWS_WITH(f(1, 2, 4, -1, 10000.0), Contains("start must be a non-negative integer"));
-        REQUIRE_THROWS_WITH(f(1, 2, 4, seqorder::kMaxPosition - 1, 10000.0), Contains("start + length must be at most 2^53"));
-        REQUIRE_THROWS_WITH(f(1, 2, 4, 0, 0.0), Contains("base must be a finite number greater than 0"));
-        REQUIRE_THROWS_WITH(f(1, 2, 4, 0, std::nan("")), Contains("base must be a finite number greater than 0"));
-        REQUIRE_THROWS_WITH(f(1, 2, 4, 0, INFINITY), Contains("base must be a finite number greater than 0"));
-        REQUIRE_THROWS_WITH(f(-1, 2, 4, 0, 10000.0), Contains("batch must be a non-negative integer"));
-        REQUIRE_THROWS_WITH(f(3, 4, 8, 0, 10000.0), Contains("x must hold batch * length * width = 96 values, got 64"));
-        REQUIRE_THROWS_AS(f(1, 2, 3, 0, 10000.0), std::invalid_argument);
-        REQUIRE_NOTHROW(f(2, 4, 8, 0, 10000.0));  // exactly 64 values
-        REQUIRE_NOTHROW(f(0, 4, 8, 0, 10000.0));  // an empty batch is nothing to do
-    }
-    std::vector<double> small(8);
-    REQUIRE_THROWS_WITH(seqorder::rope_into<double>(small, buffer, 1, 4, 4, 0, 10000.0), Contains("out must hold"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({8})), Contains("x must have shape (T, D) or (B, T, D), got [8]"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({1, 2, 2, 2})), Contains("x must have shape (T, D) or (B, T, D)"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({2, 5})), Contains("x's width D (its last axis) must be a positive even integer"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<float>({2, 3, 0})), Contains("x's width D (its last axis) must be a positive even integer"));
-    REQUIRE_THROWS_WITH(seqorder::rope(Tensor<double>({2, 4}), -3), Contains("start must be a non-negative integer"));
+    // The package's call (calls::rope): x (.., T, D) and start, base as a caller gives them.
+    const Tensor<double> x = random_tensor<double>({2, 4, 8}, 3);
+    REQUIRE_THROWS_WITH(testing::rope(Tensor<double>({2, 3})), Contains("x's width D (its last axis) must be a positive even integer"));
+    REQUIRE_THROWS_WITH(testing::rope(Tensor<double>({2, 0})), Contains("x's width D (its last axis) must be a positive even integer"));
+    REQUIRE_THROWS_WITH(testing::rope(x, -1), Contains("start must be an integer at least 0"));
+    REQUIRE_THROWS_WITH(testing::rope(x, seqorder::kMaxPosition - 1), Contains("start + length must be at most 2^53"));
+    REQUIRE_THROWS_WITH(testing::rope(x, 0, 0.0), Contains("base must be a finite number greater than 0"));
+    REQUIRE_THROWS_WITH(testing::rope(x, 0, std::nan("")), Contains("base must be a finite number greater than 0"));
+    REQUIRE_THROWS_WITH(testing::rope(x, 0, INFINITY), Contains("base must be a finite number greater than 0"));
+    REQUIRE_THROWS_AS(testing::rope(Tensor<double>({2, 3})), std::invalid_argument);
+    REQUIRE_NOTHROW(testing::rope(x));
+    REQUIRE_NOTHROW(testing::rope(Tensor<double>({0, 4, 8})));  // an empty batch is nothing to do
+    seqorder::calls::ShiftArgs short_data{testing::arg(x), 0, 10000, {}};
+    short_data.x.shape = {3, 4, 8};
+    REQUIRE_THROWS_WITH(seqorder::calls::rope(short_data), Contains("x.data has 64 elements but shape [3, 4, 8] needs 96"));
+    REQUIRE_THROWS_WITH(testing::rope(Tensor<double>({8})), Contains("x must have shape (T, D) or (.., T, D), got [8]"));
+    REQUIRE_THROWS_WITH(testing::rope(Tensor<float>({2, 3, 0})), Contains("x's width D (its last axis) must be a positive even integer"));
 }

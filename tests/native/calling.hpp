@@ -1,0 +1,117 @@
+// The package's calls (src/core/calls.hpp) on Tensors, for the native tests and the fuzz targets: each builds the
+// call's arguments as the binding does (a TensorArg per tensor: its data, count, dtype and shape; numbers as doubles;
+// choices as strings), so what runs is the package's path, its checks, messages and choice of kernel, and returns the
+// results as Tensors of the caller's element type.
+//
+//   const Tensor<double> pe = testing::positions<double>(4, 8);             // calls::positions
+//   const Tensor<float> out = testing::attention(q, k, v, {true, {}});      // calls::attention: the fused kernel
+//   const testing::AttentionSteps<double> s = testing::attention_steps(q, k, v);  // the reference's four steps
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attention.hpp"
+#include "calls.hpp"
+#include "positions.hpp"
+#include "tensor.hpp"
+
+namespace testing {
+
+// "float64", "float32", "int32": the dtype of a Tensor<T>.
+template <class T>
+const char* dtype_of() {
+    if constexpr (std::is_same_v<T, double>) return "float64";
+    if constexpr (std::is_same_v<T, float>) return "float32";
+    return "int32";
+}
+
+// A Tensor as the binding hands it to the core.
+template <class T>
+seqorder::calls::TensorArg arg(const seqorder::Tensor<T>& t) {
+    return {t.data().data(), static_cast<std::int64_t>(t.size()), dtype_of<T>(),
+            std::vector<double>(t.shape().begin(), t.shape().end())};
+}
+
+// A call's result as a Tensor<T> (copied out of its block).
+template <class T>
+seqorder::Tensor<T> tensor(const seqorder::calls::Result& r) {
+    if (r.dtype != dtype_of<T>()) throw std::logic_error("a result of dtype " + r.dtype + ", not " + dtype_of<T>());
+    const T* values = static_cast<const T*>(r.data.get());
+    return seqorder::Tensor<T>(seqorder::Shape(r.shape.begin(), r.shape.end()),
+                               std::vector<T>(values, values + r.count));
+}
+
+// (length, width) of T: calls::positions.
+template <class T>
+seqorder::Tensor<T> positions(std::int64_t length, std::int64_t width, std::int64_t start = 0, double base = 10000.0,
+                              seqorder::Layout layout = seqorder::Layout::interleaved) {
+    seqorder::calls::PositionsArgs a;
+    a.length = static_cast<double>(length);
+    a.width = static_cast<double>(width);
+    a.start = static_cast<double>(start);
+    a.base = base;
+    a.dtype = dtype_of<T>();
+    a.layout = layout == seqorder::Layout::halves ? "halves" : "interleaved";
+    return tensor<T>(seqorder::calls::positions(a).at(0));
+}
+
+// x (.., T, D) -> x + positions: calls::add_positions.
+template <class T>
+seqorder::Tensor<T> add_positions(const seqorder::Tensor<T>& x, std::int64_t start = 0, double base = 10000.0) {
+    return tensor<T>(seqorder::calls::add_positions({arg(x), static_cast<double>(start), base, {}}).at(0));
+}
+
+// x (.., T, D) -> x rotated: calls::rope.
+template <class T>
+seqorder::Tensor<T> rope(const seqorder::Tensor<T>& x, std::int64_t start = 0, double base = 10000.0) {
+    return tensor<T>(seqorder::calls::rope({arg(x), static_cast<double>(start), base, {}}).at(0));
+}
+
+// table (P, D) -> rows start .. start + length - 1: calls::learned_positions.
+template <class T>
+seqorder::Tensor<T> learned_positions(const seqorder::Tensor<T>& table, std::int64_t length, std::int64_t start = 0) {
+    return tensor<T>(seqorder::calls::learned_positions(
+                         {arg(table), static_cast<double>(length), static_cast<double>(start), {}})
+                         .at(0));
+}
+
+// table (V, D), ids (T) or (B, T) -> (.., D): calls::embed.
+template <class T>
+seqorder::Tensor<T> embed(const seqorder::Tensor<T>& table, const seqorder::Tensor<std::int32_t>& ids) {
+    return tensor<T>(seqorder::calls::embed({arg(table), arg(ids), {}}).at(0));
+}
+
+// attention's arguments: q, k, v and the mask, with or without the steps.
+template <class T>
+seqorder::calls::AttentionArgs attention_args(const seqorder::Tensor<T>& q, const seqorder::Tensor<T>& k,
+                                              const seqorder::Tensor<T>& v, const seqorder::CausalMask& mask,
+                                              bool steps) {
+    seqorder::calls::AttentionArgs a{arg(q), arg(k), arg(v), mask.causal, {}, steps, {}};
+    if (mask.query_start) a.query_start = static_cast<double>(*mask.query_start);
+    return a;
+}
+
+// The output (.., Tq, Dv), as the package computes it: the fused kernel for float32, else the reference.
+template <class T>
+seqorder::Tensor<T> attention(const seqorder::Tensor<T>& q, const seqorder::Tensor<T>& k, const seqorder::Tensor<T>& v,
+                              const seqorder::CausalMask& mask = {}) {
+    return tensor<T>(seqorder::calls::attention(attention_args(q, k, v, mask, false)).at(0));
+}
+
+// The reference's four steps: scores, scaled, weights (.., Tq, Tk) and the output (.., Tq, Dv).
+template <class T>
+struct AttentionSteps {
+    seqorder::Tensor<T> scores, scaled, weights, output;
+};
+template <class T>
+AttentionSteps<T> attention_steps(const seqorder::Tensor<T>& q, const seqorder::Tensor<T>& k,
+                                  const seqorder::Tensor<T>& v, const seqorder::CausalMask& mask = {}) {
+    const std::vector<seqorder::calls::Result> r = seqorder::calls::attention(attention_args(q, k, v, mask, true));
+    return {tensor<T>(r.at(0)), tensor<T>(r.at(1)), tensor<T>(r.at(2)), tensor<T>(r.at(3))};
+}
+
+}  // namespace testing
