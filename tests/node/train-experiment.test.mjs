@@ -30,7 +30,7 @@ async function recorded(config, script = (run) => run.play()) {
     await script(run);
     const hashes = await runHashes(run);
     hashes.forEach((h, i) => { record.models[i].hash = h; });
-    Object.assign(record, { state: run.state, step: run.step, measured: await measureRun(run, so), measuredAt: run.step });
+    Object.assign(record, { state: run.state, step: run.step, measured: await measureRun(run), measuredAt: run.step });
     return { record, run };
   } finally {
     await run.dispose();

@@ -33,6 +33,9 @@ export function kindLabel(key, config) {
 /** Steps per message to a worker: the curves grow by one point every CHUNK steps; Step trains CHUNK steps. */
 export const CHUNK = 20;
 
+/** Messages of batches a model may have in flight: its worker never waits for the page between two. */
+const IN_FLIGHT = 2;
+
 /** The most models one run trains (each seed of each kind is a model). */
 export const MAX_MODELS = 24;
 
@@ -172,10 +175,11 @@ export function refusals(so, config) {
 /**
  * A run: one model per (kind, seed) of `config`, created in `pool` (each goes to the worker holding the fewest).
  * Nothing trains until play() or advance(). Every model trains on the same sentences: Adam step k on
- * trainingBatch(k), CHUNK steps a message; after each message its accuracy on the held-out sentences. onChunk(i, {
- * step, losses, accuracy }) gets model i's progress. A pause lets every model reach the same step (the furthest one
- * sent), so all stand at one step; resuming continues exactly where each stopped: the same bits as a run never
- * paused (the steps a model takes do not depend on when they are sent). Resolves to the run's handle.
+ * trainingBatch(k), CHUNK steps a message (IN_FLIGHT of them on their way at once); after each message its accuracy
+ * on the held-out sentences. onChunk(i, { step, losses, accuracy }) gets model i's progress. A pause lets every model
+ * reach the same step (the furthest one sent), so all stand at one step; resuming continues exactly where each
+ * stopped: the same bits as a run never paused (the steps a model takes do not depend on when they are sent). A model
+ * that has taken all its steps is measured at once (measure()). Resolves to the run's handle.
  */
 export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
   const vocab = so.taskWords.length;
@@ -191,6 +195,9 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
   const taken = models.map(() => 0);
   const ending = models.map(() => 0);  // where each model's message in flight ends
   const drivers = models.map(() => null);
+  const measuring = models.map(() => null);  // each model's measurements, asked for as soon as it has finished
+  let sets = null;
+  const measuredSets = () => (sets ??= new Map(measuredLengths(config).map((T) => [T, measuredSet(so, config, T)])));
   let target = 0;
   let error = null;
   let closed = false;
@@ -210,18 +217,26 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
   function drive(i) {
     drivers[i] ??= (async () => {
       const { handle } = models[i];
+      const inFlight = [];  // each message's answer, in the order sent: the worker answers them in that order
       try {
-        while (taken[i] < target && !closed && !error) {
-          const first = taken[i];
-          const n = Math.min(CHUNK - (first % CHUNK), target - first);
-          ending[i] = first + n;
-          // both messages go at once: the worker answers them in order
-          const trained = handle.train(batchesFrom(first, n), { lr: config.lr });
-          const answered = handle.forward(validation.ids);
-          const losses = await trained;
-          const { accuracy } = TASKS[config.task].score(await answered, validation);
-          taken[i] = first + n;
-          onChunk(i, { step: taken[i], losses, accuracy });
+        while (!closed && !error && (ending[i] < target || inFlight.length)) {
+          if (ending[i] < target && inFlight.length < IN_FLIGHT) {
+            const first = ending[i];
+            const n = Math.min(CHUNK - (first % CHUNK), target - first);
+            ending[i] = first + n;
+            // the batches, then the held-out sentences: two messages at once, answered in order
+            const trained = handle.train(batchesFrom(first, n), { lr: config.lr });
+            const answered = handle.forward(validation.ids);
+            inFlight.push(Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits })));
+            continue;
+          }
+          const { step, losses, logits } = await inFlight.shift();
+          taken[i] = step;
+          onChunk(i, { step, losses, accuracy: TASKS[config.task].score(logits, validation).accuracy });
+          if (taken[i] === config.steps && !measuring[i]) {
+            measuring[i] = measureModel(so, config, handle, measuredSets());
+            measuring[i].catch(() => {});  // measure() reports it
+          }
         }
       } catch (e) {
         if (!closed) {
@@ -274,8 +289,12 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
     advance: (steps = CHUNK) => goTo(Math.min(...taken) + steps),
     /** Stops every model at one step: the furthest any has been sent to. Resolves once they all stand there. */
     pause() {
-      target = Math.max(...taken, ...ending.map((e, i) => (drivers[i] ? e : 0)));
+      target = Math.max(...taken, ...ending);
       return settled();
+    },
+    /** Each model's measurements at every measuredLengths(config) (measureModel's), at the step it stands at. */
+    measure() {
+      return Promise.all(models.map((m, i) => (taken[i] === config.steps && measuring[i]) || measureModel(so, config, m.handle, measuredSets())));
     },
     /** Resolves when no model is training. */
     settled,
@@ -289,25 +308,30 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
 }
 
 /**
- * Each model of a run measured at every measuredLengths(config): [{ key, seed, lengths: { [T]: the task's score, or
- * { error: { name, message } } where the model refuses T (a RangeError; any other error fails) } }], in the run's
- * order of models.
+ * One model measured at every length of `sets` (Map T → the task's sentences): { [T]: the task's score, or { error: {
+ * name, message } } where the model refuses T (a RangeError; any other error fails) }. Every length's message goes at
+ * once: the worker answers them in order.
  */
-export async function measureRun(run, so) {
-  const { config } = run;
+async function measureModel(so, config, handle, sets) {
   const task = TASKS[config.task];
-  const lengths = measuredLengths(config);
-  const sets = new Map(lengths.map((T) => [T, measuredSet(so, config, T)]));
-  return Promise.all(run.models.map(async ({ key, seed, handle }) => {
-    // every length's message goes at once: the worker answers them in order
-    const answers = await Promise.all(lengths.map((T) => handle.forward(sets.get(T).ids).then(
-      (logits) => task.score(logits, sets.get(T)),
-      (error) => {
-        if (!(error instanceof RangeError)) throw error;
-        return { error: { name: error.name, message: error.message } };
-      })));
-    return { key, seed, lengths: Object.fromEntries(lengths.map((T, j) => [T, answers[j]])) };
-  }));
+  const lengths = [...sets.keys()];
+  const answers = await Promise.all(lengths.map((T) => handle.forward(sets.get(T).ids).then(
+    (logits) => task.score(logits, sets.get(T)),
+    (error) => {
+      if (!(error instanceof RangeError)) throw error;
+      return { error: { name: error.name, message: error.message } };
+    })));
+  return Object.fromEntries(lengths.map((T, j) => [T, answers[j]]));
+}
+
+/**
+ * Each model of a run measured at every measuredLengths(config), at the step it stands at: [{ key, seed, lengths: {
+ * [T]: the task's score, or { error } where the model refuses T } }], in the run's order of models. A model that
+ * finished its steps was asked as soon as it had (while others still trained).
+ */
+export async function measureRun(run) {
+  const lengths = await run.measure();
+  return run.models.map(({ key, seed }, i) => ({ key, seed, lengths: lengths[i] }));
 }
 
 /** SHA-256 (hex) of a model's parameters: the bytes of each tensor of parameters(), in its order, one after another. */

@@ -105,8 +105,7 @@ export async function run(so, root, state) {
       lab.run = await createRun(lab.pool, so, config, {
         onChunk: (i, chunk) => {
           addChunk(lab.record, i, chunk);
-          runs.changed();
-          showProgress();
+          runs.changed(showProgress);
         },
       });
       lab.elapsed = performance.now() - started;
@@ -150,7 +149,7 @@ export async function run(so, root, state) {
     runs.status(`Measuring the models at step ${count(current.step)}…`);
     const started = performance.now();
     try {
-      const [hashes, measured] = await Promise.all([runHashes(current), measureRun(current, so)]);
+      const [hashes, measured] = await Promise.all([runHashes(current), measureRun(current)]);
       if (lab.run !== current) return;
       hashes.forEach((hash, i) => { record.models[i].hash = hash; });
       Object.assign(record, { state: current.state, step: current.step, measured, measuredAt: current.step });
@@ -162,7 +161,7 @@ export async function run(so, root, state) {
     record.timing.measured = Math.round(lab.elapsed);
     const done = current.state === 'done';
     if (done) remember(record);
-    runs.changed();
+    runs.flush();
     runs.sentences([...curveSentences(record), ...setsSentence(record)]);
     lengths.show(record, lengthSentences(record));
     showChecks(done ? runChecks(record) : [

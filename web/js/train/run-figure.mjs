@@ -17,6 +17,9 @@ import { labTable } from './table.mjs';
 /** A run expected to take longer than this shows its time remaining. */
 const SHOW_REMAINING_MS = 20_000;
 
+/** While a run trains, the curves and the table are redrawn at most this often: the page's own thread stays free. */
+const REDRAW_MS = 250;
+
 /** The buttons each phase of the lab enables (the others are disabled), and the one that takes the focus. */
 const ENABLED = {
   idle: ['train', 'step'],
@@ -75,10 +78,13 @@ export function runFigure(root, vocab, actions) {
 
   let record = null;
   let firstEnded = false;
-  let focusOwed = false;  // the focused button was disabled while no other was enabled: the next phase takes it
+  let focusOwed = false;
+  let lastDraw = -Infinity;
+  let redrawTimer = 0;
+  let afterDraw = () => {};  // the focused button was disabled while no other was enabled: the next phase takes it
 
   /** The curves and the table from the record (at most once a frame). */
-  const draw = perFrame(() => {
+  function drawNow() {
     if (!record) return;
     const { config } = record;
     const kinds = byKind(record);
@@ -105,6 +111,10 @@ export function runFigure(root, vocab, actions) {
         ...(hashes ? [m.hash ? `${m.hash.slice(0, 16)}…` : '–'] : [])]));
     progress.max = record.models.length * config.steps;
     progress.value = record.models.reduce((n, m) => n + m.steps, 0);
+  }
+  const draw = perFrame(() => {
+    drawNow();
+    afterDraw();
   });
 
   return {
@@ -150,8 +160,28 @@ export function runFigure(root, vocab, actions) {
       findings.replaceChildren();
       draw();
     },
-    /** The record has changed (a chunk, the hashes): redraw in the next frame. */
-    changed: draw,
+    /** Draws the record now (the run has stopped: what is shown is final). */
+    flush() {
+      clearTimeout(redrawTimer);
+      redrawTimer = 0;
+      lastDraw = performance.now();
+      drawNow();
+    },
+    /** The record has changed (a chunk): redrawn soon, at most once every REDRAW_MS, and then(), the status's. */
+    changed(then = () => {}) {
+      afterDraw = then;
+      const wait = REDRAW_MS - (performance.now() - lastDraw);
+      if (wait <= 0) {
+        lastDraw = performance.now();
+        draw();
+      } else if (!redrawTimer) {
+        redrawTimer = setTimeout(() => {
+          redrawTimer = 0;
+          lastDraw = performance.now();
+          draw();
+        }, wait);
+      }
+    },
     /** The curves' sentences (train-findings.mjs's), each with its predicate's name and parameters. */
     sentences(list) {
       findings.replaceChildren(...sentenceItems(list));

@@ -22,11 +22,21 @@ export function labTable(root, { caption, className = '' }) {
     else box.removeAttribute('tabindex');
   };
   new ResizeObserver(measure).observe(box);
+  let shown = '';
   return {
     element,
     /** headers: column titles; rows: arrays of cells (strings); cellClass(row, col) → a class for a data cell. */
     show(headers, rows, { caption: text, cellClass } = {}) {
       if (text !== undefined) captionEl.textContent = text;
+      // the same columns and as many rows: only the cells that changed are written (a live table redraws often)
+      const shape = JSON.stringify([headers, rows.length, rows.map((r) => r.length)]);
+      if (shape === shown && !cellClass) {
+        table.tBodies[0].querySelectorAll('tr').forEach((tr, r) => [...tr.children].forEach((cell, c) => {
+          if (cell.textContent !== rows[r][c]) cell.textContent = rows[r][c];
+        }));
+        return;
+      }
+      shown = shape;
       table.replaceChildren(
         el('thead', {}, el('tr', {}, headers.map((h) => el('th', { scope: 'col' }, h)))),
         el('tbody', {}, rows.map((row, r) => el('tr', {}, row.map((v, c) => (c === 0
