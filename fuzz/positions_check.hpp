@@ -117,8 +117,8 @@ void check_table(std::span<const T> table, const PositionsArgs& a, seqorder::Lay
             const std::int64_t cos_col = layout == seqorder::Layout::interleaved ? 2 * i + 1 : pairs + i;
             const double s = static_cast<double>(r[sin_col]), c = static_cast<double>(r[cos_col]);
             // Finite angles give finite values in [-1, 1]: exactly for the reference (one sin, one cos), within its
-            // drift for the recurrence (fuzz finding: positions_fast gave cos = -1.0000000000000011, length 31, width 34,
-            // base 1.03125, row 29, pair 14; within the documented 3.5 n u, outside [-1, 1]).
+            // drift for the recurrence (cos may come out as -1.0000000000000011, as at length 31, width 34, base 1.03125,
+            // row 29, pair 14: within the documented 3.5 n u, outside [-1, 1]).
             FUZZ_CHECK(std::isfinite(s) && std::isfinite(c) && std::fabs(s) <= 1 + extra && std::fabs(c) <= 1 + extra,
                        what + ": row " + std::to_string(row) + " pair " + std::to_string(i) + " = (" + str(s) + ", " +
                            str(c) + ") for angle " + str(static_cast<double>(angle)) + ", base " + str(a.base) +

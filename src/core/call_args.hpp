@@ -40,8 +40,8 @@ std::size_t element_bytes(const std::string& dtype);
 
 // The element count of a result of `shape` and `dtype`, checked against the tensor limit and, if the caller gave an
 // `out` array, against its length. A call checks every result this way before it allocates any, so that no rule is
-// found broken once memory is taken (fuzz finding: attention's three steps, up to 1 GiB each, were allocated before
-// the output's size and out length were checked).
+// found broken once memory is taken (attention's three steps may be up to 1 GiB each, and the output's size or out
+// length may still be wrong).
 std::int64_t result_count(const std::string& what, const std::string& dtype, const Sizes& shape,
                           const std::optional<double>& out_length);
 // A result of `shape` and `dtype` whose size result_count has checked, allocated (uninitialized); `what` names it if

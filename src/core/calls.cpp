@@ -21,8 +21,8 @@ namespace seqorder::calls {
 namespace {
 
 // x (.., T, D) as (batch, length, width), batch the product of the leading axes. The product divides x's count, so it
-// is exact whenever x has elements; an empty x's leading axes may be anything up to 2^53 - 1 each (fuzz finding: the
-// shape [2^40, 2^40, 0, 2] overflowed 64 bits), so it saturates at INT64_MAX, a batch no kernel is given (nothing is
+// is exact whenever x has elements; an empty x's leading axes may be anything up to 2^53 - 1 each (the shape
+// [2^40, 2^40, 0, 2] would overflow 64 bits), so it saturates at INT64_MAX, a batch no kernel is given (nothing is
 // computed when every result is empty).
 struct Rows {
     std::int64_t batch, length, width;

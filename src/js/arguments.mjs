@@ -118,7 +118,7 @@ export function readNamed(name, object, like) {
 /** Whether a buffer has been detached (transferred): a view of it can no longer be made. */
 function isDetached(buffer) {
   try {
-    new Uint8Array(buffer, 0, 0); // eslint-disable-line no-new
+    new Uint8Array(buffer, 0, 0);
     return false;
   } catch {
     return true;
