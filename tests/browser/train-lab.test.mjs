@@ -26,7 +26,7 @@ const hashesOf = (state) => state.record.models.map((m) => m.hash);
 
 /** Every setting but the seeds, away from its default, written out as createModel's options and the batches. */
 const EVERY = '#train-task=lookback&train-back=3&train-models=none,causal-sinusoidal,causal-learned&train-width=16&train-heads=4' +
-  '&train-layers=2&train-lr=0.01&train-steps=100&train-shortest=5&train-longest=9&train-seed=3';
+  '&train-layers=2&train-embed-scale=0&train-lr=0.01&train-steps=100&train-shortest=5&train-longest=9&train-seed=3';
 function everyHere() {
   const base = { vocab: 16, width: 16, heads: 4, layers: 2, readout: 'each', classes: 16, dtype: 'float32', seed: 3 };
   return [{ positions: 'none' }, { positions: 'sinusoidal', causal: true }, { positions: 'learned', maxLength: 9, causal: true }].map((options) => {

@@ -101,7 +101,7 @@ test('the lengths: a learned table refuses in the API\'s words; the model withou
   assert.equal(table[2][5], 'refused: ids have T = 64 positions, but the learned table has 16 rows (maxLength)');
   assert.deepEqual(table[0].slice(1), ['50%', '50%', '50%', '50%', '50%']);
   const findings = await page.textContent('#train-lengths .train-findings');
-  for (const row of table.filter((r) => !r[4].startsWith('refused'))) assert.ok(findings.includes(`${row[0]} (${row[4]})`), `${row[0]} at T = 32 in: ${findings}`);
+  for (const row of table.filter((r) => !r[4].startsWith('refused'))) assert.ok(findings.includes(`${row[0]} at ${row[4]}`), `${row[0]} at T = 32 in: ${findings}`);
   // the caption sits outside the table's scroll box
   assert.equal(await page.$$eval('#train-lengths .train-table-scroll .train-caption, #train-lengths caption', (els) => els.length), 0);
 });

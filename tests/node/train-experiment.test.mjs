@@ -44,9 +44,10 @@ before(async () => {
 });
 after(() => pool?.close());
 
-/** One model of the lab trained here on one thread, written out: createModel's options, orderTask, step. */
+/** One model of the lab trained here on one thread, written out: createModel's options (the lesson's: token vectors
+ * × √D), orderTask, step. */
 function trainHere(options, { steps = 800, shortest = 8, longest = 16, lr = 3e-3 } = {}) {
-  const model = so.createModel({ vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', ...options });
+  const model = so.createModel({ vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', embedScale: 'sqrtWidth', ...options });
   for (let k = 0; k < steps; k++) {
     const { ids, targets } = so.orderTask({ count: 32, length: shortest + (k % (longest - shortest + 1)), seed: 1000 + k });
     model.step(ids, targets, { lr });
@@ -74,8 +75,8 @@ test('the settings: declared once, their defaults are the lesson\'s run; the com
   assert.equal(isLessonRun(runConfig({ seeds: 3, seed: 7, models: ['rotary'] })), true, 'models and seeds do not leave the lesson');
   assert.equal(isLessonRun(runConfig({ lr: 1e-2 })), false);
   assert.deepEqual(runConfig({ seeds: 3, seed: 7 }).seeds, [7, 8, 9]);
-  assert.deepEqual(modelOptions(config, 'learned', 1, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', positions: 'learned', maxLength: 16, seed: 1 });
-  assert.deepEqual(modelOptions(runConfig({ task: 'lookback' }), 'causal-rotary', 3, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'each', classes: 16, dtype: 'float32', positions: 'rotary', causal: true, seed: 3 });
+  assert.deepEqual(modelOptions(config, 'learned', 1, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'mean', classes: 2, dtype: 'float32', positions: 'learned', maxLength: 16, embedScale: 'sqrtWidth', seed: 1 });
+  assert.deepEqual(modelOptions(runConfig({ task: 'lookback', embedScale: false }), 'causal-rotary', 3, 16), { vocab: 16, width: 32, heads: 2, layers: 1, readout: 'each', classes: 16, dtype: 'float32', positions: 'rotary', causal: true, seed: 3 });
   assert.equal(Object.keys(DEFAULTS).length, Object.keys(SETTINGS).length);
   assert.equal(KINDS.length, 8);
 });
@@ -187,7 +188,8 @@ test('every sentence of the lesson\'s run holds on its record, and fails on a re
   assert.match(curve.text, /rotary first reached 95% at step \d+, and stayed at or above it to step 800/);
   assert.equal(holds(curve, dipped, runs), false);
   const longer = sentences.find((s) => s.name === 'lengths-32');
-  assert.equal(holds(longer, altered('rotary', { 32: at(0.95) }), runs), false);
+  const rotary32 = lesson.measured.find((r) => r.key === 'rotary').lengths[32].accuracy;
+  assert.equal(holds(longer, altered('rotary', { 32: at(rotary32 >= 0.9 ? 0.5 : 0.95) }), runs), false, 'rotary kept or fell the other way');
   const mask = sentences.find((s) => s.name === 'conclusion-order-mask');
   assert.match(mask.text, /The causal mask alone was enough for the order task/);
   assert.equal(holds(mask, lesson, { order: altered('causal', { 8: at(0.6) }) }), false);
@@ -195,7 +197,7 @@ test('every sentence of the lesson\'s run holds on its record, and fails on a re
   assert.equal(holds(formula, lesson, { order: altered('sinusoidal', { 64: at(0.97) }) }), false);
   // the sentences follow other numbers
   const kept = runSentences(altered('sinusoidal', { 32: at(0.97), 64: at(0.91) })).map((s) => s.text).join(' ');
-  assert.match(kept, /At T = 32, 2× the longest training sentence: [^;]*sinusoidal \(97%\)[^;]* kept at least 90%/);
+  assert.match(kept, /At T = 32, 2× the longest training sentence: [^;]*sinusoidal at 97%[^;]* kept at least 90%/);
 });
 
 test('a paused run\'s sentences say "not yet"; its lesson claims wait', async () => {
@@ -233,11 +235,11 @@ test('the lookback task: its score against a plain reference; the position-free 
 });
 
 test('token vectors × √D: createModel\'s embedScale; the conclusion compares two runs that differ in it only, sentence by sentence', async () => {
-  const scaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300, embedScale: true });
-  assert.equal(modelOptions(scaledConfig, 'sinusoidal', 1, 16).embedScale, 'sqrtWidth');
-  assert.equal('embedScale' in modelOptions(runConfig(), 'sinusoidal', 1, 16), false, 'the lesson\'s run as it was');
-  assert.equal(isLessonRun(scaledConfig), false);
-  const unscaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300 });
+  const scaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300 });
+  assert.equal(modelOptions(scaledConfig, 'sinusoidal', 1, 16).embedScale, 'sqrtWidth', 'the lesson\'s default');
+  const unscaledConfig = runConfig({ models: ['sinusoidal', 'rotary'], steps: 300, embedScale: false });
+  assert.equal('embedScale' in modelOptions(unscaledConfig, 'sinusoidal', 1, 16), false, 'createModel\'s default: as they are');
+  assert.equal(isLessonRun(unscaledConfig), false);
   assert.equal(differInScaleOnly(scaledConfig, unscaledConfig), true);
   assert.equal(differInScaleOnly(scaledConfig, runConfig({ models: ['sinusoidal'], steps: 300 })), false);
   const [{ record: scaled }, { record: unscaled }] = [await recorded(scaledConfig), await recorded(unscaledConfig)];

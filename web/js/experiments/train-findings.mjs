@@ -49,7 +49,7 @@ export function kindAt(record, key, T) {
 }
 
 const seedsWord = (record) => (record.config.seeds.length > 1 ? `, the median of ${record.config.seeds.length} seeds` : '');
-const range = (a) => (a.min === a.max ? percent(a.median) : `${percent(a.median)} (${percent(a.min)}–${percent(a.max)})`);
+const range = (a) => (a.min === a.max ? percent(a.median) : `${percent(a.median)} (${fmt(100 * a.min, 3)}–${percent(a.max)})`);
 
 // ---- the checks ----
 
@@ -157,14 +157,14 @@ export function curveSentences(record) {
     if (!curve.length) return [];
     const at = curve.findIndex((p) => p.median >= REACHED);
     const last = curve.at(-1);
-    const of = seedsWord(record);
+    const name = record.config.seeds.length > 1 ? `${label} (the median of ${record.config.seeds.length} seeds)` : label;
     if (at < 0) {
       const values = curve.map((p) => p.median);
       const params = { key, reached: false, last: last.step, over, low: Math.min(...values), high: Math.max(...values) };
       const span = params.low === params.high ? `${percent(params.low)} at every point` : `between ${percent(params.low)} and ${percent(params.high)}`;
       return [sentence(`curve-${key}`, 'curve', params, over
-        ? `${label} did not reach ${percent(REACHED)} in ${config.steps} steps${of}: ${span}.`
-        : `${label} has not reached ${percent(REACHED)} by step ${last.step}${of}, so far ${span}.`)];
+        ? `${name} did not reach ${percent(REACHED)} in ${config.steps} steps: ${span}.`
+        : `${name} has not reached ${percent(REACHED)} by step ${last.step}, so far ${span}.`)];
     }
     const after = curve.slice(at);
     const lowest = after.reduce((a, p) => (p.median < a.median ? p : a));
@@ -172,7 +172,7 @@ export function curveSentences(record) {
     const then = lowest.median >= REACHED
       ? `and stayed at or above it to step ${last.step}`
       : `then went as low as ${percent(lowest.median)} (step ${lowest.step}) and stood at ${percent(last.median)} at step ${last.step}`;
-    return [sentence(`curve-${key}`, 'curve', params, `${label} first reached ${percent(REACHED)} at step ${curve[at].step}${of}, ${then}.`)];
+    return [sentence(`curve-${key}`, 'curve', params, `${name} first reached ${percent(REACHED)} at step ${curve[at].step}, ${then}.`)];
   });
 }
 
@@ -209,7 +209,7 @@ export function lengthSentences(record) {
     const kinds = config.kinds.map((key) => ({ key, at: kindAt(record, key, T) })).filter((k) => !k.at.error);
     const kept = kinds.filter((k) => k.at.median >= KEPT);
     const fell = kinds.filter((k) => k.at.median < KEPT);
-    const names = (ks) => list(ks.map((k) => `${kindLabel(k.key, config)} (${range(k.at)})`));
+    const names = (ks) => list(ks.map((k) => `${kindLabel(k.key, config)} at ${range(k.at)}`));
     const params = { T, kept: kept.map((k) => k.key), fell: fell.map((k) => k.key) };
     out.push(sentence(`lengths-${T}`, 'lengths', params, `At T = ${T}, ${fmt(T / config.longest)}× the longest training sentence` +
       `${seedsWord(record)}: ${kept.length ? `${names(kept)} kept at least ${percent(KEPT)}` : `no model kept ${percent(KEPT)}`}` +
