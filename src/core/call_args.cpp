@@ -27,8 +27,6 @@ std::int64_t integer(double x, const std::string& name, std::int64_t min, std::i
 
 std::int64_t size(double x, const std::string& name) { return integer(x, name, 0, static_cast<std::int64_t>(kMaxSafe)); }
 
-std::string shape_text(std::span<const std::int64_t> sizes) { return shape_to_string(sizes); }
-
 void check_dtype(const std::string& name, const std::string& dtype, std::initializer_list<const char*> allowed) {
     std::string list;
     std::size_t i = 0;
@@ -59,7 +57,7 @@ Sizes dims(const TensorArg& t, const std::string& name) {
     }
     if (empty) product = 0;
     if (product != t.count)
-        throw std::invalid_argument(name + ".data has " + std::to_string(t.count) + " elements but shape " + shape_text(sizes) +
+        throw std::invalid_argument(name + ".data has " + std::to_string(t.count) + " elements but shape " + shape_to_string(sizes) +
                                     " needs " + (product == std::numeric_limits<std::int64_t>::max() ? "more than 2^63" : std::to_string(product)));
     return sizes;
 }

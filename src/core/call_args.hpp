@@ -26,8 +26,6 @@ std::int64_t integer(double x, const std::string& name, std::int64_t min, std::i
 // `name` as a size: an integer in 0 .. 2^53 - 1.
 std::int64_t size(double x, const std::string& name);
 
-// "[2, 3]": shape_to_string (tensor.hpp), the one way the core writes a shape
-std::string shape_text(std::span<const std::int64_t> sizes);
 
 
 // The element type named `dtype` among `allowed` (float64, float32, int32), else the error for argument `name`.

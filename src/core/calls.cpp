@@ -40,7 +40,7 @@ std::vector<Result> shift(const ShiftArgs& a, const char* what, const char* why,
     check_dtype("x.dtype", a.x.dtype, {"float64", "float32"});
     const Sizes shape = dims(a.x, "x");
     if (shape.size() < 2)
-        throw std::invalid_argument("x must have shape (T, D) or (.., T, D), got " + shape_text(shape));
+        throw std::invalid_argument("x must have shape (T, D) or (.., T, D), got " + shape_to_string(shape));
     const Rows x = rows_of(shape);
     if (x.width == 0 || x.width % 2 != 0)
         throw std::invalid_argument(std::string("x's width D (its last axis) must be a positive even integer (") + why +
@@ -86,9 +86,9 @@ std::vector<Result> embed(const EmbedArgs& a) {
     check_dtype("ids.dtype", a.ids.dtype, {"int32"});
     const Sizes table = dims(a.table, "table");
     const Sizes ids = dims(a.ids, "ids");
-    if (table.size() != 2) throw std::invalid_argument("table must have shape (V, D), got " + shape_text(table));
+    if (table.size() != 2) throw std::invalid_argument("table must have shape (V, D), got " + shape_to_string(table));
     if (ids.size() != 1 && ids.size() != 2)
-        throw std::invalid_argument("ids must have shape (T) or (B, T), got " + shape_text(ids));
+        throw std::invalid_argument("ids must have shape (T) or (B, T), got " + shape_to_string(ids));
     // Every id before the result is allocated. ids is in memory, so its sizes fit a size_t (for the index in messages).
     const std::span<const std::int32_t> id_values = in_span<std::int32_t>(a.ids);
     if (!id_values.empty()) check_ids(id_values, table[0], Shape(ids.begin(), ids.end()));
@@ -120,7 +120,7 @@ std::vector<Result> rope(const ShiftArgs& a) {
 std::vector<Result> learned_positions(const LearnedPositionsArgs& a) {
     check_dtype("table.dtype", a.table.dtype, {"float64", "float32"});
     const Sizes table = dims(a.table, "table");
-    if (table.size() != 2) throw std::invalid_argument("table must have shape (P, D), got " + shape_text(table));
+    if (table.size() != 2) throw std::invalid_argument("table must have shape (P, D), got " + shape_to_string(table));
     const std::int64_t length = size(a.length, "length");
     const std::int64_t start = integer(a.start, "start", 0, kMaxPosition);
     check_learned_positions_args(table[0], length, start);
@@ -141,15 +141,15 @@ AttentionPlan plan_attention(const AttentionArgs& a) {
         throw std::invalid_argument("q, k and v must have one dtype, got " + quoted(a.q.dtype) + ", " + quoted(a.k.dtype) +
                                     " and " + quoted(a.v.dtype));
     const Sizes q = dims(a.q, "q"), k = dims(a.k, "k"), v = dims(a.v, "v");
-    if (q.size() < 2) throw std::invalid_argument("q must have shape (Tq, D) or (.., Tq, D), got " + shape_text(q));
+    if (q.size() < 2) throw std::invalid_argument("q must have shape (Tq, D) or (.., Tq, D), got " + shape_to_string(q));
     if (k.size() != q.size() || v.size() != q.size())
-        throw std::invalid_argument("q, k and v must have the same rank, got shapes " + shape_text(q) + ", " + shape_text(k) +
-                                    " and " + shape_text(v));
+        throw std::invalid_argument("q, k and v must have the same rank, got shapes " + shape_to_string(q) + ", " + shape_to_string(k) +
+                                    " and " + shape_to_string(v));
     const std::size_t lead = q.size() - 2;
     if (!std::equal(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead), k.begin()) ||
         !std::equal(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead), v.begin()))
         throw std::invalid_argument("q, k and v must have the same batch axes (all but the last two), got shapes " +
-                                    shape_text(q) + ", " + shape_text(k) + " and " + shape_text(v));
+                                    shape_to_string(q) + ", " + shape_to_string(k) + " and " + shape_to_string(v));
     const Rows qr = rows_of(q), kr = rows_of(k), vr = rows_of(v);
     if (kr.width != qr.width)
         throw std::invalid_argument("q and k must have the same width D, got " + std::to_string(qr.width) + " and " +

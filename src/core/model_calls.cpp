@@ -72,7 +72,7 @@ AnyModel::Either make_model(const ModelArgs& a, DType dtype, const MemoryRoom& r
 // The check_room of a call on ids (batch, length) that needs `bytes`.
 void check_call_room(const AnyModel& m, std::int64_t bytes, std::int64_t batch, std::int64_t length) {
     m.check_room(bytes,
-                 "ids of shape (B, T) = " + shape_text(std::array{batch, length}) + " need",
+                 "ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) + " need",
                  "the model's activations and the call's results");
 }
 
@@ -88,7 +88,7 @@ struct Batch {
 Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
     check_dtype("ids.dtype", in.ids.dtype, {"int32"});
     const Sizes ids = dims(in.ids, "ids");
-    if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_text(ids));
+    if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
     Batch b{ids[0], ids[1], in_span<std::int32_t>(in.ids), {}};
     if (!with_targets) return b;
     if (!in.targets) throw std::invalid_argument("targets must be given");
@@ -98,9 +98,9 @@ Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
     const Sizes want = each ? Sizes{b.batch, b.length} : Sizes{b.batch};
     if (targets != want)
         throw std::invalid_argument("targets must have shape " + std::string(each ? "(B, T) = " : "(B) = ") +
-                                    shape_text(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
+                                    shape_to_string(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
                                     "' (one target per " + (each ? "position" : "sequence") + "), got " +
-                                    shape_text(targets));
+                                    shape_to_string(targets));
     b.targets = in_span<std::int32_t>(*in.targets);
     return b;
 }
@@ -227,7 +227,7 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     check_dtype("ids.dtype", in.ids.dtype, {"int32"});
     const Sizes ids = dims(in.ids, "ids");
     if (!(ids.size() == 1 || (ids.size() == 2 && ids[0] == 1)))
-        throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_text(ids));
+        throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_to_string(ids));
     const std::int64_t length = ids.back();
     const auto values = in_span<std::int32_t>(in.ids);
     std::vector<Result> results;
