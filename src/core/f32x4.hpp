@@ -10,6 +10,7 @@
 #pragma once
 
 #include <bit>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -42,6 +43,7 @@ SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return {wasm_f32x4_add(a.v, 
 SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return {wasm_f32x4_sub(a.v, b.v)}; }
 SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return {wasm_f32x4_mul(a.v, b.v)}; }
 SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return {wasm_f32x4_div(a.v, b.v)}; }
+SEQORDER_INLINE f32x4 sqrt(f32x4 a) { return {wasm_f32x4_sqrt(a.v)}; }  // correctly rounded, as std::sqrt
 // acc + a * b. The default: a multiply then an add, each rounded (bit-identical in every engine). The relaxed build:
 // relaxed SIMD's multiply-add, which an engine may fuse (one rounding) or not, so results may differ between engines
 // by float32 rounding. clang 14's builtin computes its first operand plus the product of the other two, and emits the
@@ -99,6 +101,7 @@ SEQORDER_INLINE f32x4 operator+(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int 
 SEQORDER_INLINE f32x4 operator-(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] - b.lane[i]; }); }
 SEQORDER_INLINE f32x4 operator*(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] * b.lane[i]; }); }
 SEQORDER_INLINE f32x4 operator/(f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return a.lane[i] / b.lane[i]; }); }
+SEQORDER_INLINE f32x4 sqrt(f32x4 a) { return lanes<f32x4>([&](int i) { return std::sqrt(a.lane[i]); }); }
 SEQORDER_INLINE f32x4 madd(f32x4 acc, f32x4 a, f32x4 b) { return lanes<f32x4>([&](int i) { return acc.lane[i] + a.lane[i] * b.lane[i]; }); }
 SEQORDER_INLINE f32x4 pmax(f32x4 a, f32x4 b) {
     return lanes<f32x4>([&](int i) { return a.lane[i] < b.lane[i] ? b.lane[i] : a.lane[i]; });

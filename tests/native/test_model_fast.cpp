@@ -1,5 +1,5 @@
 // The fast float32 kernels (steps_fast.hpp) against the reference steps (steps.hpp), bit for bit: each step alone over
-// sizes that exercise every edge of the 4 x 8 tiling (rows and columns below, at and past multiples of 4 and 8), and
+// sizes that exercise every edge of the 4 x 8 tiling (and of LayerNorm's four rows at a time) (rows and columns below, at and past multiples of 4 and 8), and
 // whole models (forward, gradients, a few Adam steps) over a sweep of configurations and shapes. Natively the vector
 // type is four plain floats, so this runs the same tiling as the WebAssembly module.
 #include <catch2/catch.hpp>
@@ -55,6 +55,33 @@ TEST_CASE("model fast kernels: matmul forward and backward give the reference's 
                 testing::check_identical<float>("matmul dweight", dweight2, dweight);
                 testing::check_identical<float>("matmul dbias", dbias2, dbias);
             }
+}
+
+TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference's bits", "[model][fast]") {
+    std::mt19937 g(3);
+    for (std::size_t N : {1, 3, 4, 5, 8, 13, 37})
+        for (std::size_t D : {1, 2, 3, 4, 6, 8, 12, 16, 32, 36}) {
+            INFO("N " << N << ", D " << D);
+            auto inp = random_floats(N * D, g);
+            if (N > 2) for (std::size_t d = 0; d < D; ++d) inp[2 * D + d] = 3.5f;  // a constant row: variance 0
+            const auto gain = random_floats(D, g), bias = random_floats(D, g), dout = random_floats(N * D, g);
+            std::vector<float> out(N * D), mean(N), rstd(N), out2(N * D), mean2(N), rstd2(N);
+            reference::layernorm_forward<float>(out.data(), mean.data(), rstd.data(), inp.data(), gain.data(),
+                                                bias.data(), N, D);
+            fast::layernorm_forward(out2.data(), mean2.data(), rstd2.data(), inp.data(), gain.data(), bias.data(), N, D);
+            testing::check_identical<float>("layernorm out", out2, out);
+            testing::check_identical<float>("layernorm mean", mean2, mean);
+            testing::check_identical<float>("layernorm rstd", rstd2, rstd);
+            std::vector<float> dinp(N * D), dgain(D, 9.0f), dbias(D, 9.0f), dinp2(N * D), dgain2(D, -9.0f),
+                dbias2(D, -9.0f);
+            reference::layernorm_backward<float>(dinp.data(), dgain.data(), dbias.data(), dout.data(), inp.data(),
+                                                 gain.data(), mean.data(), rstd.data(), N, D);
+            fast::layernorm_backward(dinp2.data(), dgain2.data(), dbias2.data(), dout.data(), inp.data(), gain.data(),
+                                     mean.data(), rstd.data(), N, D);
+            testing::check_identical<float>("layernorm dinp", dinp2, dinp);
+            testing::check_identical<float>("layernorm dgain", dgain2, dgain);
+            testing::check_identical<float>("layernorm dbias", dbias2, dbias);
+        }
 }
 
 TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {

@@ -9,8 +9,11 @@
 // a ReLU input within h of 0 would make a difference cross a kink, and the fixed seeds below have none.
 #include <catch2/catch.hpp>
 
+#include <bit>
 #include <cmath>
 #include <cstdint>
+#include <optional>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -177,6 +180,50 @@ TEST_CASE("model Adam: two steps match a hand computation", "[model][adam]") {
         CHECK(model.step(ids, targets, lr) == g.loss);  // the loss before the step
         CHECK(model.steps() == t);
         for (std::size_t i = 0; i < n; ++i) REQUIRE_THAT(model.values()[i], Catch::Matchers::WithinULP(p[i], 4));
+    }
+}
+
+// float32's update runs four lanes at a time: each lane must give the scalar formula's bits, written out here in the
+// order adam.hpp states (constants rounded to float once, each correction 1 - beta^t rounded to float), for a count
+// that leaves a tail; and first_not_finite must find a bad parameter wherever it is, in a chunk or in the tail.
+TEST_CASE("model Adam: float32's four-lane update gives the scalar formula's bits", "[model][adam]") {
+    using seqorder::model::Adam;
+    const std::size_t n = 1037;
+    std::mt19937 generator(5);
+    std::normal_distribution<float> normal(0, 1);
+    std::vector<float> p(n), g(n), pe(n), me(n, 0.0f), ve(n, 0.0f);
+    for (std::size_t i = 0; i < n; ++i) pe[i] = p[i] = normal(generator);
+    Adam<float> adam(n);
+    double beta1_power = 1, beta2_power = 1;
+    for (int t = 1; t <= 3; ++t) {
+        for (std::size_t i = 0; i < n; ++i) g[i] = normal(generator) * (i % 7 == 0 ? 1e-6f : 1.0f);
+        const double lr = t == 2 ? 0.5 : 1e-3;
+        REQUIRE_FALSE(adam.first_not_finite(p, g, lr).has_value());
+        adam.step(p, g, lr);
+        beta1_power *= kAdamBeta1;
+        beta2_power *= kAdamBeta2;
+        const auto b1 = static_cast<float>(kAdamBeta1), b2 = static_cast<float>(kAdamBeta2);
+        const auto r1 = static_cast<float>(1 - kAdamBeta1), r2 = static_cast<float>(1 - kAdamBeta2);
+        const auto c1 = static_cast<float>(1 - beta1_power), c2 = static_cast<float>(1 - beta2_power);
+        const auto eps = static_cast<float>(kAdamEps), rate = static_cast<float>(lr);
+        for (std::size_t i = 0; i < n; ++i) {
+            me[i] = b1 * me[i] + r1 * g[i];
+            ve[i] = b2 * ve[i] + r2 * g[i] * g[i];
+            const float m_hat = me[i] / c1, v_hat = ve[i] / c2;
+            pe[i] = pe[i] - rate * m_hat / (std::sqrt(v_hat) + eps);
+        }
+        for (std::size_t i = 0; i < n; ++i) {
+            REQUIRE(std::bit_cast<std::uint32_t>(p[i]) == std::bit_cast<std::uint32_t>(pe[i]));
+            REQUIRE(std::bit_cast<std::uint32_t>(adam.first_moment()[i]) == std::bit_cast<std::uint32_t>(me[i]));
+            REQUIRE(std::bit_cast<std::uint32_t>(adam.second_moment()[i]) == std::bit_cast<std::uint32_t>(ve[i]));
+        }
+    }
+    for (std::size_t bad : {std::size_t{0}, std::size_t{517}, std::size_t{1023}, std::size_t{1035}}) {
+        std::vector<float> huge = g;
+        huge[bad] = 1e21f;  // 0.001 g g overflows v
+        huge[(bad + 300) % n] = 1e21f;  // a later one too: the first is reported
+        INFO("bad parameter " << bad);
+        CHECK(adam.first_not_finite(p, huge, 1e-3) == std::optional<std::size_t>{std::min(bad, (bad + 300) % n)});
     }
 }
 

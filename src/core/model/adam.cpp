@@ -1,6 +1,10 @@
 #include "adam.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <type_traits>
+
+#include "f32x4.hpp"
 
 namespace seqorder::model {
 namespace {
@@ -16,15 +20,45 @@ struct Rates {
           eps(static_cast<F>(kAdamEps)), rate(static_cast<F>(lr)) {}
 };
 
-// One parameter's update: m, v and p in, their new values out (step and first_not_finite share it, so what is
-// checked is what is written).
-template <class F>
-inline void update(F& p, F& m, F& v, F g, const Rates<F>& r) {
+// One parameter's update (adam.hpp's formula): m, v and p in, their new values out. V is F, or simd::f32x4 for four
+// float parameters at once: the same operations in the same order, each correctly rounded (no fused multiply-add), so
+// a lane gives the bits of the scalar update. step and first_not_finite share it: what is checked is what is written.
+template <class V, class R>
+SEQORDER_INLINE void update(V& p, V& m, V& v, V g, const R& r) {
+    using std::sqrt;
+    using simd::sqrt;
     m = r.beta1 * m + r.rest1 * g;
     v = r.beta2 * v + r.rest2 * g * g;
-    const F m_hat = m / r.correction1;
-    const F v_hat = v / r.correction2;
-    p -= r.rate * m_hat / (std::sqrt(v_hat) + r.eps);
+    const V m_hat = m / r.correction1;
+    const V v_hat = v / r.correction2;
+    p = p - r.rate * m_hat / (sqrt(v_hat) + r.eps);
+}
+
+// Rates<float>'s constants in every lane.
+struct Rates4 {
+    simd::f32x4 beta1, beta2, rest1, rest2, correction1, correction2, eps, rate;
+    explicit Rates4(const Rates<float>& r)
+        : beta1(simd::splat(r.beta1)), beta2(simd::splat(r.beta2)), rest1(simd::splat(r.rest1)),
+          rest2(simd::splat(r.rest2)), correction1(simd::splat(r.correction1)),
+          correction2(simd::splat(r.correction2)), eps(simd::splat(r.eps)), rate(simd::splat(r.rate)) {}
+};
+
+// Parameters i .. n - 1, one at a time.
+template <class F>
+void update_scalar(F* p, F* m, F* v, const F* g, std::size_t i, std::size_t n, const Rates<F>& r) {
+    for (; i < n; ++i) update(p[i], m[i], v[i], g[i], r);
+}
+
+// Whether update would make any of parameters i .. n - 1, or their moments, not finite; and the first that it would.
+template <class F>
+std::optional<std::size_t> first_bad(const F* p, const F* m, const F* v, const F* g, std::size_t i, std::size_t n,
+                                     const Rates<F>& r) {
+    for (; i < n; ++i) {
+        F pi = p[i], mi = m[i], vi = v[i];
+        update(pi, mi, vi, g[i], r);
+        if (!(std::isfinite(pi) && std::isfinite(mi) && std::isfinite(vi))) return i;
+    }
+    return std::nullopt;
 }
 
 }  // namespace
@@ -35,19 +69,50 @@ void Adam<F>::step(std::span<F> parameters, std::span<const F> gradients, double
     beta1_power_ *= kAdamBeta1;
     beta2_power_ *= kAdamBeta2;
     const Rates<F> r(beta1_power_, beta2_power_, lr);
-    for (std::size_t i = 0; i < parameters.size(); ++i) update(parameters[i], m_[i], v_[i], gradients[i], r);
+    F *p = parameters.data(), *m = m_.data(), *v = v_.data();
+    const F* g = gradients.data();
+    std::size_t i = 0;
+    if constexpr (std::is_same_v<F, float>) {
+        const Rates4 r4(r);
+        for (; i + 4 <= parameters.size(); i += 4) {
+            simd::f32x4 pi = simd::load(p + i), mi = simd::load(m + i), vi = simd::load(v + i);
+            update(pi, mi, vi, simd::load(g + i), r4);
+            simd::store(p + i, pi);
+            simd::store(m + i, mi);
+            simd::store(v + i, vi);
+        }
+    }
+    update_scalar(p, m, v, g, i, parameters.size(), r);
 }
 
 template <class F>
 std::optional<std::size_t> Adam<F>::first_not_finite(std::span<const F> parameters, std::span<const F> gradients,
                                                      double lr) const {
     const Rates<F> r(beta1_power_ * kAdamBeta1, beta2_power_ * kAdamBeta2, lr);
-    for (std::size_t i = 0; i < parameters.size(); ++i) {
-        F p = parameters[i], m = m_[i], v = v_[i];
-        update(p, m, v, gradients[i], r);
-        if (!(std::isfinite(p) && std::isfinite(m) && std::isfinite(v))) return i;
+    const F *p = parameters.data(), *m = m_.data(), *v = v_.data(), *g = gradients.data();
+    const std::size_t n = parameters.size();
+    std::size_t i = 0;
+    if constexpr (std::is_same_v<F, float>) {
+        // x * 0 is 0 for a finite x and NaN for an infinity or NaN: the sum of those products over a chunk is NaN
+        // iff some new value in it is not finite; such a chunk is then searched one parameter at a time
+        constexpr std::size_t kChunk = 256;
+        const Rates4 r4(r);
+        const simd::f32x4 zero = simd::splat(0.0f);
+        while (i + 4 <= n) {
+            const std::size_t end = i + std::min(kChunk, (n - i) / 4 * 4);
+            simd::f32x4 poison = zero;
+            for (std::size_t j = i; j < end; j += 4) {
+                simd::f32x4 pj = simd::load(p + j), mj = simd::load(m + j), vj = simd::load(v + j);
+                update(pj, mj, vj, simd::load(g + j), r4);
+                poison = poison + pj * zero + mj * zero + vj * zero;
+            }
+            bool clean = true;
+            for (int lane = 0; lane < 4; ++lane) clean = clean && simd::lane(poison, lane) == 0.0f;
+            if (!clean) return first_bad(p, m, v, g, i, end, r);
+            i = end;
+        }
     }
-    return std::nullopt;
+    return first_bad(p, m, v, g, i, n, r);
 }
 
 template class Adam<double>;

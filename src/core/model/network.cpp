@@ -43,6 +43,23 @@ void linear_backward(Activations<F>& a, Kernels kernels, F* dinp, F* dweight, F*
 }
 
 template <class F>
+void norm_forward(Kernels kernels, F* out, F* mean, F* rstd, const F* inp, const F* gain, const F* bias,
+                  std::size_t N, std::size_t D) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::layernorm_forward(out, mean, rstd, inp, gain, bias, N, D);
+    layernorm_forward<F>(out, mean, rstd, inp, gain, bias, N, D);
+}
+
+template <class F>
+void norm_backward(Kernels kernels, F* dinp, F* dgain, F* dbias, const F* dout, const F* inp, const F* gain,
+                   const F* mean, const F* rstd, std::size_t N, std::size_t D) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+    layernorm_backward<F>(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+}
+
+template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
                    const Dims& d, bool causal) {
     if constexpr (std::is_same_v<F, float>)
@@ -84,7 +101,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     const std::size_t N = d.N, D = d.D, nd = N * D;
     F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
     // attention: x (N, D) -> LN1 -> q, k, v (B, H, T, hd) -> weights (B, H, T, T), heads (B, H, T, hd) -> att (N, D)
-    layernorm_forward<F>(s.ln1, s.ln1_mean, s.ln1_rstd, s.x, w.norm1_gain, w.norm1_bias, N, D);
+    norm_forward<F>(kernels, s.ln1, s.ln1_mean, s.ln1_rstd, s.x, w.norm1_gain, w.norm1_bias, N, D);
     const std::pair<const F*, F*> projections[] = {{w.wq, s.q}, {w.wk, s.k}, {w.wv, s.v}};
     for (const auto& [weight, heads] : projections) {
         linear_forward<F>(kernels, proj, s.ln1, weight, nullptr, N, D, D);
@@ -100,7 +117,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     linear_forward<F>(kernels, proj, s.att, w.wo, nullptr, N, D, D);
     add<F>(s.mid, s.x, proj, nd);
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
-    layernorm_forward<F>(s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
+    norm_forward<F>(kernels, s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
     linear_forward<F>(kernels, s.hidden, s.ln2, w.w1, w.b1, N, D, 4 * D);
     relu_forward<F>(s.hidden, s.hidden, 4 * nd);
     linear_forward<F>(kernels, proj, s.hidden, w.w2, w.b2, N, 4 * D, D);
@@ -119,7 +136,8 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     linear_backward<F>(a, kernels, dhidden, g.w2, g.b2, dx, s.hidden, w.w2, N, 4 * D, D);
     relu_backward<F>(dhidden, dhidden, s.hidden, 4 * nd);
     linear_backward<F>(a, kernels, dln, g.w1, g.b1, dhidden, s.ln2, w.w1, N, D, 4 * D);
-    layernorm_backward<F>(dtmp, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N, D);
+    norm_backward<F>(kernels, dtmp, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N,
+                     D);
     add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to mid
     // mid = x + merge(attention(q, k, v)) Wo
     linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
@@ -140,7 +158,7 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
         if (!first) add<F>(dln, dln, dtmp, nd);
         first = false;
     }
-    layernorm_backward<F>(dtmp, g.norm1_gain, g.norm1_bias, dln, s.x, w.norm1_gain, s.ln1_mean, s.ln1_rstd, N, D);
+    norm_backward<F>(kernels, dtmp, g.norm1_gain, g.norm1_bias, dln, s.x, w.norm1_gain, s.ln1_mean, s.ln1_rstd, N, D);
     add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to x
 }
 
@@ -244,7 +262,8 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D);
     for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels);
     const F* last = a.x.data() + d.L * d.N * d.D;
-    layernorm_forward<F>(a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N, d.D);
+    norm_forward<F>(kernels, a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N,
+                    d.D);
     const F* features = a.lnf.data();  // (R, D): the rows the readout maps to logits
     if (c.readout == Readout::mean) {
         mean_forward<F>(a.pooled.data(), a.lnf.data(), d.B, d.T, d.D);
@@ -267,8 +286,8 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
                            p.readout_weight, d.N, d.D, d.C);
     }
     const F* last = a.x.data() + d.L * d.N * d.D;
-    layernorm_backward<F>(a.d_x.data(), g.norm_gain, g.norm_bias, dlnf, last, p.norm_gain, a.lnf_mean.data(),
-                          a.lnf_rstd.data(), d.N, d.D);
+    norm_backward<F>(kernels, a.d_x.data(), g.norm_gain, g.norm_bias, dlnf, last, p.norm_gain, a.lnf_mean.data(),
+                     a.lnf_rstd.data(), d.N, d.D);
     for (std::size_t l = d.L; l-- > 0;) block_backward<F>(a, c, p.layers[l], g.layers[l], d, l, kernels);
     input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
     if (g.positions) {

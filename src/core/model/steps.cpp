@@ -234,7 +234,10 @@ void relu_forward(F* out, const F* inp, std::size_t n) {
 
 template <class F>
 void relu_backward(F* dinp, const F* dout, const F* out, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) dinp[i] = out[i] > F{0} ? dout[i] : F{0};
+    for (std::size_t i = 0; i < n; ++i) {
+        const F d = dout[i];  // read whatever the condition (so the loop vectorizes to a select)
+        dinp[i] = out[i] > F{0} ? d : F{0};
+    }
 }
 
 template <class F>

@@ -1,14 +1,18 @@
 #include "steps_fast.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "f32x4.hpp"
+#include "steps.hpp"
 
 namespace seqorder::model::fast {
 namespace {
 
 using simd::f32x4;
+constexpr auto reference_layernorm_forward = &model::layernorm_forward<float>;
+constexpr auto reference_layernorm_backward = &model::layernorm_backward<float>;
 
 // The one kernel: C (M, N) = start + A (M, K) . B (K, N), where
 //   A(m, p) = a[m * a_row + p * a_col]   (a_row = K, a_col = 1 for a row-major A; a_row = 1, a_col = M for A^T),
@@ -97,7 +101,127 @@ float* room(std::vector<float>& workspace, std::size_t n) {
     return workspace.data();
 }
 
+// Rows n .. n + 3 of a (N, D) array, four columns d .. d + 3 at a time, turned so that vector j holds column d + j of
+// the four rows: lane r is row n + r. Adding the columns in order gives each row's sum in the reference's order.
+struct Columns {
+    f32x4 c[4];
+    Columns(const float* rows, std::size_t D, std::size_t d) {
+        for (std::size_t r = 0; r < 4; ++r) c[r] = simd::load(rows + r * D + d);
+        simd::transpose(c[0], c[1], c[2], c[3]);
+    }
+};
+
+// Lane r of a, for r = 0 .. 3, into out[0 .. 3].
+void store_lanes(float* out, f32x4 a) { simd::store(out, a); }
+
 }  // namespace
+
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain, const float* bias,
+                       std::size_t N, std::size_t D) {
+    // out, inp: (N, D); mean, rstd: (N); gain, bias: (D). Four rows at a time, one per lane (their sums over d in the
+    // reference's order); then each row's outputs four columns at a time. Other widths, and the last N % 4 rows: the
+    // reference.
+    if (D % 4 != 0) return reference_layernorm_forward(out, mean, rstd, inp, gain, bias, N, D);
+    const f32x4 eps = simd::splat(static_cast<float>(kLayerNormEps)), width = simd::splat(static_cast<float>(D));
+    const f32x4 one = simd::splat(1.0f);
+    std::size_t n = 0;
+    for (; n + 4 <= N; n += 4) {
+        const float* x = inp + n * D;
+        f32x4 m = simd::splat(0.0f);
+        for (std::size_t d = 0; d < D; d += 4) {
+            const Columns c(x, D, d);
+            for (const f32x4& column : c.c) m = m + column;
+        }
+        m = m / width;
+        f32x4 v = simd::splat(0.0f);
+        for (std::size_t d = 0; d < D; d += 4) {
+            const Columns c(x, D, d);
+            for (const f32x4& column : c.c) {
+                const f32x4 shifted = column - m;
+                v = v + shifted * shifted;
+            }
+        }
+        v = v / width;
+        const f32x4 s = one / simd::sqrt(v + eps);
+        store_lanes(mean + n, m);
+        store_lanes(rstd + n, s);
+        for (std::size_t r = 0; r < 4; ++r) {
+            const f32x4 mr = simd::splat(mean[n + r]), sr = simd::splat(rstd[n + r]);
+            const float* xr = x + r * D;
+            float* o = out + (n + r) * D;
+            for (std::size_t d = 0; d < D; d += 4)
+                simd::store(o + d, (simd::load(xr + d) - mr) * sr * simd::load(gain + d) + simd::load(bias + d));
+        }
+    }
+    reference_layernorm_forward(out + n * D, mean + n, rstd + n, inp + n * D, gain, bias, N - n, D);
+}
+
+void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
+                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D) {
+    // dinp, dout, inp: (N, D); dgain, dbias, gain: (D); mean, rstd: (N). As layernorm_forward: four rows at a time,
+    // one per lane, for the two means over each row; then dinp, and dgain and dbias (sums over the rows, in order of
+    // n), four columns at a time.
+    if (D % 4 != 0) return reference_layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+    std::fill(dgain, dgain + D, 0.0f);
+    std::fill(dbias, dbias + D, 0.0f);
+    const f32x4 width = simd::splat(static_cast<float>(D));
+    std::size_t n = 0;
+    for (; n + 4 <= N; n += 4) {
+        const float* x = inp + n * D;
+        const float* g = dout + n * D;
+        const f32x4 m = simd::load(mean + n), s = simd::load(rstd + n);
+        f32x4 dnorm_mean = simd::splat(0.0f), dnorm_norm_mean = simd::splat(0.0f);
+        for (std::size_t d = 0; d < D; d += 4) {
+            const Columns xc(x, D, d), gc(g, D, d);
+            for (std::size_t j = 0; j < 4; ++j) {
+                const f32x4 norm = (xc.c[j] - m) * s;
+                const f32x4 dnorm = simd::splat(gain[d + j]) * gc.c[j];
+                dnorm_mean = dnorm_mean + dnorm;
+                dnorm_norm_mean = dnorm_norm_mean + dnorm * norm;
+            }
+        }
+        alignas(16) float means[4], norm_means[4];
+        store_lanes(means, dnorm_mean / width);
+        store_lanes(norm_means, dnorm_norm_mean / width);
+        for (std::size_t r = 0; r < 4; ++r) {
+            const f32x4 mr = simd::splat(mean[n + r]), sr = simd::splat(rstd[n + r]);
+            const f32x4 dm = simd::splat(means[r]), dnm = simd::splat(norm_means[r]);
+            const float *xr = x + r * D, *gr = g + r * D;
+            float* dx = dinp + (n + r) * D;
+            for (std::size_t d = 0; d < D; d += 4) {
+                const f32x4 gd = simd::load(gr + d);
+                const f32x4 norm = (simd::load(xr + d) - mr) * sr;
+                const f32x4 dnorm = simd::load(gain + d) * gd;
+                simd::store(dbias + d, simd::load(dbias + d) + gd);
+                simd::store(dgain + d, simd::load(dgain + d) + norm * gd);
+                simd::store(dx + d, (dnorm - dm - norm * dnm) * sr);
+            }
+        }
+    }
+    // the last rows: the reference's loop, added to the sums so far
+    for (; n < N; ++n) {
+        const float* x = inp + n * D;
+        const float* g = dout + n * D;
+        const float m = mean[n], s = rstd[n];
+        float dnorm_mean = 0, dnorm_norm_mean = 0;
+        for (std::size_t d = 0; d < D; ++d) {
+            const float norm = (x[d] - m) * s;
+            const float dnorm = gain[d] * g[d];
+            dnorm_mean += dnorm;
+            dnorm_norm_mean += dnorm * norm;
+        }
+        dnorm_mean = dnorm_mean / static_cast<float>(D);
+        dnorm_norm_mean = dnorm_norm_mean / static_cast<float>(D);
+        float* dx = dinp + n * D;
+        for (std::size_t d = 0; d < D; ++d) {
+            const float norm = (x[d] - m) * s;
+            const float dnorm = gain[d] * g[d];
+            dbias[d] += g[d];
+            dgain[d] += norm * g[d];
+            dx[d] = (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+        }
+    }
+}
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t N,
                     std::size_t C, std::size_t OC) {

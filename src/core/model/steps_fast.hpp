@@ -24,6 +24,13 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
                      const float* weight, std::size_t N, std::size_t C, std::size_t OC,
                      std::vector<float>& workspace);
 
+// As layernorm_forward / layernorm_backward in steps.hpp: four rows at a time, one per lane, for the sums over each row
+// (widths that are not a multiple of 4 run the reference).
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain, const float* bias,
+                       std::size_t N, std::size_t D);
+void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
+                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D);
+
 // As attention_forward / attention_backward in steps.hpp.
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace);
