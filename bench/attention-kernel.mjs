@@ -4,9 +4,9 @@
 //   node bench/attention-kernel.mjs [--quick] [--wall] [--json out.json]   (package from $SEQORDER_DIST/lib, default dist/lib)
 //
 // For T = 256, 1024, 4096 (--quick: 256, 1024), D = 64, causal and not, interleaved rounds of:
-//   - the kernel alone, once per weighted-sum kernel (attention_fast.hpp: splat_in_loop, splat_per_block; the probe's
-//     choice is marked *): the module's binding called on tensors already in the WebAssembly heap (its output is
-//     allocated in the heap and freed, nothing is copied);
+//   - the kernel alone, once per variant of the fused kernel (attention_fast.hpp: the names the module lists in
+//     attentionKernels(); the probe's choice is marked *): the module's binding called on tensors already in the
+//     WebAssembly heap (its output is allocated in the heap and freed, nothing is copied);
 //   - the API (the package's own API over the same module instance, so the same kernel), with `out` and with a new
 //     output array per call: what copying in and out of the heap and allocating cost on top of the kernel;
 //   - the readable reference (the binding asked for the steps, which routes it to attention_reference; T <= 1024);

@@ -274,6 +274,15 @@ Kernels<T> run_kernels(const Call& c, std::span<const T> q, std::span<const T> k
         r.fast.resize(no);
         expect_outcome({}, [&] { seqorder::attention_fast(r.fast, q, k, v, s, c.mask); }, "attention_fast " + what);
         check_fast(c, q.data(), k.data(), v.data(), r.fast, r.output, what);
+        // every variant of the fused kernel gives these bits
+        std::vector<float> variant(no);
+        for (const seqorder::AttentionKernel kernel : seqorder::kAttentionKernels) {
+            seqorder::use_attention_kernel(kernel);
+            seqorder::attention_fast(variant, q, k, v, s, c.mask);
+            check_same_bits<float>(variant, r.fast, std::string("attention_fast ") +
+                                                        std::string(seqorder::attention_kernel_name(kernel)) + " " + what);
+        }
+        seqorder::use_attention_kernel(std::nullopt);
     }
     return r;
 }

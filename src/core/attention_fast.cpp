@@ -114,6 +114,12 @@ void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D
             simd::store(packed + (d * kRows + r) * kLanes, simd::splat(r < rows ? q[r * D + d] : 0.0f));
 }
 
+// The same rows -> (D, 4), the microkernel's Broadcast layout: at each d the four rows' values side by side.
+void pack_queries_unsplatted(float* packed, const float* q, std::size_t rows, std::size_t D) {
+    for (std::size_t d = 0; d < D; ++d)
+        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] : 0.0f;
+}
+
 // The microkernel, for q . k^T and for weights . v alike:
 //   a: (n, 4) (`A` says how it lies in memory), b: (n, 8) -> tile (4, 8) += a . b, i.e.
 //   tile[r][c] += a[t][r] * b[t][c] for t = 0 .. n-1 in order.
@@ -189,13 +195,14 @@ private:
 // multiply-add may be fused, within float32 rounding of them).
 // Returns each row's maximum over the keys before `seen_by_all` (the softmax's first pass, done while the scores are
 // still in registers; -infinity if there are none).
-// queries: pack_queries's layout; key_panels: pack_keys's layout.
+// queries: pack_queries's layout (A = Splatted) or pack_queries_unsplatted's (A = Broadcast); key_panels: pack_keys's.
+template <class A>
 f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
                     const Scaling& scale, std::size_t seen_by_all) {
     f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
         Tile t{};
-        multiply_tile<Splatted>(t, queries, key_panels + j0 * D, D);
+        multiply_tile<A>(t, queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
@@ -312,8 +319,7 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
-// Not inlined: the probe times this very function, and engines that optimize a hot function between calls (V8) then
-// run the same code in both.
+// Not inlined: a hot function of its own, which V8 compiles apart from its caller.
 [[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
                                    std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
                                    std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const Scratch& scratch) {
@@ -328,7 +334,7 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
             store_tile(tiles + p * kTileFloats, t);
         }
     };
-    if (kernel == AttentionKernel::splat_in_loop) {
+    if (kernel != AttentionKernel::splat_per_block) {
         add_block(0, unmasked, Broadcast{}, weights);
     } else {
         for (std::size_t j0 = 0; j0 == 0 || j0 < unmasked; j0 += kKeyBlock) {  // block 0 even if empty: it sets tiles
@@ -369,48 +375,6 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
 std::atomic<int> chosen_kernel{-1};
 
 }  // namespace
-
-AttentionKernel probe_attention_kernel() {
-    using Clock = std::chrono::steady_clock;
-    using Seconds = std::chrono::duration<double>;
-    // The clock's step (browsers coarsen theirs, to between 5 us and 1 ms or more). Each round lasts at least 20 steps,
-    // so that a step is at most 5% of it; a clock too coarse for that in 4 ms cannot tell the kernels apart quickly,
-    // and then splat_per_block is taken (the one whose loss is smaller where it is the slower).
-    Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0;
-    while ((t1 = Clock::now()) == t0) {}
-    while ((t2 = Clock::now()) == t1) {}
-    const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
-    if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_per_block;
-
-    // One stripe's weighted sum over 512 keys, Dv = 64 (~260 kflop, some microseconds): the weights (8 KiB) and
-    // values (128 KiB) stay in the caches, as in attention_fast.
-    constexpr std::size_t keys = 512, Dv = 64;
-    const Floats weights(keys * kRows), value_panels(Dv * keys), output(kRows * Dv);
-    for (std::size_t i = 0; i < keys * kRows; ++i) weights.data()[i] = 1.0f / static_cast<float>(1 + i % 7);
-    for (std::size_t i = 0; i < Dv * keys; ++i) value_panels.data()[i] = static_cast<float>(i % 13) - 6.0f;
-    const Floats scratch_floats(Scratch(nullptr, kRows, keys, 1, Dv).size);
-    const Scratch scratch(scratch_floats.data(), kRows, keys, 1, Dv);
-    // Calls per second of each kernel over a round, alternately, 5 rounds each; the best round of each counts (the
-    // first calls may run unoptimized code, and a busy machine only ever slows a round down).
-    std::array<double, 2> best{};
-    for (int round = 0; round < 5; ++round)
-        for (const AttentionKernel kernel : {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block}) {
-            const Clock::time_point start = Clock::now();
-            Seconds elapsed{};
-            std::size_t calls = 0;
-            do {
-                weighted_sum(output.data(), kRows, weights.data(), value_panels.data(), keys, keys, 0, keys, Dv, kernel,
-                             scratch);
-                ++calls;
-                elapsed = Clock::now() - start;
-            } while (elapsed < round_time);
-            double& rate = best[static_cast<std::size_t>(kernel)];
-            rate = std::max(rate, static_cast<double>(calls) / elapsed.count());
-        }
-    const double in_loop = best[static_cast<std::size_t>(AttentionKernel::splat_in_loop)];
-    const double per_block = best[static_cast<std::size_t>(AttentionKernel::splat_per_block)];
-    return in_loop > 1.02 * per_block ? AttentionKernel::splat_in_loop : AttentionKernel::splat_per_block;
-}
 
 AttentionKernel attention_kernel() {
     const int chosen = chosen_kernel.load(std::memory_order_relaxed);
@@ -465,9 +429,18 @@ void attention_fast_rows(float* output, const float* q, const float* k, const fl
             const std::size_t g_end = std::min(Tq, g0 + kGroup * kRows);
             for (std::size_t i0 = g0; i0 < g_end; i0 += kRows) {
                 float* const weights = scratch.scaled + (i0 - g0) / kRows * scratch.stripe_scores;
-                pack_queries(scratch.queries, q + (b * Tq + i0) * D, std::min(kRows, Tq - i0), D);
-                const f32x4 max = scaled_scores(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
-                                                std::min(keys(i0), first_masked(i0)));
+                const float* const rows = q + (b * Tq + i0) * D;
+                const std::size_t row_count = std::min(kRows, Tq - i0), seen_by_all = std::min(keys(i0), first_masked(i0));
+                f32x4 max;
+                if (kernel == AttentionKernel::splat_all_in_loop) {
+                    pack_queries_unsplatted(scratch.queries, rows, row_count, D);
+                    max = scaled_scores<Broadcast>(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
+                                                   seen_by_all);
+                } else {
+                    pack_queries(scratch.queries, rows, row_count, D);
+                    max = scaled_scores<Splatted>(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
+                                                  seen_by_all);
+                }
                 softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
             }
             for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
@@ -476,6 +449,53 @@ void attention_fast_rows(float* output, const float* q, const float* k, const fl
                              first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, scratch);
         }
     }
+}
+
+AttentionKernel probe_attention_kernel() {
+    using Clock = std::chrono::steady_clock;
+    using Seconds = std::chrono::duration<double>;
+    // The clock's step (browsers coarsen theirs, to between 5 us and 1 ms or more). Each round lasts at least 20 steps,
+    // so that a step is at most 5% of it; a clock too coarse for that in 4 ms cannot tell the kernels apart quickly,
+    // and then splat_in_loop is taken (the fastest on the Intel and AMD Zen 4 cores measured: docs/performance.md).
+    Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0;
+    while ((t1 = Clock::now()) == t0) {}
+    while ((t2 = Clock::now()) == t1) {}
+    const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
+    if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_in_loop;
+
+    // One group of 16 query rows against 512 keys, D = Dv = 64 (4.2 Mflop, some 100 microseconds): the scores, the
+    // softmax and the weighted sum as attention_fast runs them, with the keys and values (128 KiB each) in the caches.
+    const AttentionShape shape{1, static_cast<std::int64_t>(kFastAttentionGroupRows), 512, 64, 64};
+    const auto Tq = static_cast<std::size_t>(shape.queries), Tk = static_cast<std::size_t>(shape.keys),
+               D = static_cast<std::size_t>(shape.width);
+    const Floats q(Tq * D), k(Tk * D), v(Tk * D), output(Tq * D), scratch(attention_fast_scratch_size(shape));
+    for (std::size_t i = 0; i < Tq * D; ++i) q.data()[i] = static_cast<float>(i % 11) / 11.0f - 0.5f;
+    for (std::size_t i = 0; i < Tk * D; ++i) {
+        k.data()[i] = static_cast<float>(i % 7) / 7.0f - 0.5f;
+        v.data()[i] = static_cast<float>(i % 13) - 6.0f;
+    }
+    // Calls per second of each kernel over a round, alternately, 4 rounds each; the best round of each counts (the
+    // first calls may run unoptimized code, and a busy machine only ever slows a round down).
+    constexpr std::size_t kernels = std::size(kAttentionKernels);
+    std::array<double, kernels> best{};
+    for (int round = 0; round < 4; ++round)
+        for (const AttentionKernel kernel : kAttentionKernels) {
+            const Clock::time_point start = Clock::now();
+            Seconds elapsed{};
+            std::size_t calls = 0;
+            do {
+                attention_fast_rows(output.data(), q.data(), k.data(), v.data(), shape, false, 0, scratch.data(), kernel);
+                ++calls;
+                elapsed = Clock::now() - start;
+            } while (elapsed < round_time);
+            double& rate = best[static_cast<std::size_t>(kernel)];
+            rate = std::max(rate, static_cast<double>(calls) / elapsed.count());
+        }
+    // The first kernel, unless a later one is clearly faster (by more than 2%) than the best before it.
+    std::size_t chosen = 0;
+    for (std::size_t i = 1; i < kernels; ++i)
+        if (best[i] > 1.02 * best[chosen]) chosen = i;
+    return kAttentionKernels[chosen];
 }
 
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,

@@ -44,18 +44,21 @@ namespace seqorder {
 inline constexpr std::size_t kFastAttentionRows = 4;  // query rows computed together (a row group): attention_fast's kRows
 inline constexpr std::size_t kFastAttentionGroupRows = 16;  // query rows whose scores are kept at once: 4 row groups
 
-// The two ways the weighted sum's microkernel can get each weight splatted over a vector's four lanes. They run the
-// same multiplies and adds in the same order, so they give the same results, bit for bit; only their speed differs,
-// by the core:
-//   splat_in_loop: a load_splat per weight and value panel inside the loop (x64: vbroadcastss from memory), which on
-//     Intel cores uses a load port only: the fastest there;
-//   splat_per_block: each weight splatted once per block of keys into a small buffer that the loop reads with plain
-//     loads. On AMD Zen a load_splat also takes one of the 4 vector pipes that the loop's multiplies and adds need, so
-//     this is the fastest there (its extra stores cost Intel cores a few percent).
-enum class AttentionKernel { splat_in_loop, splat_per_block };
+// The variants of the fused kernel: how the microkernel gets its 4-row operand splatted over a vector's four lanes (the
+// queries in the scores, the weights in the weighted sum). They run the same multiplies and adds in the same order, so
+// they give the same results, bit for bit; only their speed differs, by the core (docs/performance.md: what bounds
+// each on Intel and AMD Zen 4 cores):
+//   splat_in_loop: queries splatted once per stripe into memory (the scores' loop reads them with plain loads),
+//     weights splatted by a load_splat in the loop (x64: vbroadcastss from memory: on Intel cores a load only);
+//   splat_per_block: the weights too splatted into memory, once per block of 256 keys (plain loads in both loops, and
+//     a pass of stores per block);
+//   splat_all_in_loop: nothing splatted into memory: load_splat in both loops (the fewest stores; on AMD Zen a
+//     load_splat may also take one of the four vector pipes).
+enum class AttentionKernel { splat_in_loop, splat_per_block, splat_all_in_loop };
 // Every kernel, in the enum's order, and their names (attention_kernel_name).
-inline constexpr AttentionKernel kAttentionKernels[] = {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block};
-inline constexpr std::string_view kAttentionKernelNames[] = {"splat_in_loop", "splat_per_block"};
+inline constexpr AttentionKernel kAttentionKernels[] = {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block,
+                                                        AttentionKernel::splat_all_in_loop};
+inline constexpr std::string_view kAttentionKernelNames[] = {"splat_in_loop", "splat_per_block", "splat_all_in_loop"};
 
 // The kernel attention_fast runs: the one given to use_attention_kernel, else the probe's choice (probed once, on first
 // use).
@@ -64,12 +67,12 @@ AttentionKernel attention_kernel();
 // Makes attention_fast run `kernel` (tests and benchmarks); std::nullopt returns to the probe's choice.
 void use_attention_kernel(std::optional<AttentionKernel> kernel);
 
-// Times both kernels' weighted sum on this machine (about 10 ms; more on a busy one) and returns the faster:
-// splat_in_loop only when it is clearly faster (by more than 2%), since where splat_per_block wins it wins by much
-// more; splat_per_block without timing anything when the clock is too coarse (a browser's may step by 1 ms).
+// Times every kernel on this machine, a small call of attention_fast_rows each (about 12 ms in all; more on a busy
+// one), and returns the fastest: the first in kAttentionKernels's order unless a later one is faster by more than 2%.
+// splat_in_loop without timing anything when the clock is too coarse (a browser's may step by 1 ms).
 AttentionKernel probe_attention_kernel();
 
-// "splat_in_loop" / "splat_per_block", and back (std::nullopt for any other name).
+// A kernel's name (kAttentionKernelNames), and back (std::nullopt for any other name).
 std::string_view attention_kernel_name(AttentionKernel kernel);
 std::optional<AttentionKernel> attention_kernel_named(std::string_view name);
 
@@ -77,7 +80,7 @@ std::optional<AttentionKernel> attention_kernel_named(std::string_view name);
 // items reuse it), in floats: each part rounded up to 16 floats (64 bytes),
 //   round_up(Tk, 8) D          the key panels
 //   + round_up(Dv, 8) Tk       the value panels (8 columns each: Dv = 1 takes 8 floats a key)
-//   + 16 D                     one stripe of queries, splatted
+//   + 16 D                     one stripe of queries, splatted (or, for splat_all_in_loop, 4 D of them, not)
 //   + 4 round_up(Tk, 8) S      the scaled scores of a group of S = min(4, ceil(Tq / 4)) stripes of 4 query rows
 //   + 4096                     a block of 256 keys' weights, splatted
 //   + 4 round_up(Dv, 8)        a tile per value panel.

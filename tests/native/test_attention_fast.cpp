@@ -97,9 +97,8 @@ struct Case {
     }
 };
 
-// Both kernels of the weighted sum (attention_fast.hpp: AttentionKernel).
-constexpr seqorder::AttentionKernel kKernels[] = {seqorder::AttentionKernel::splat_in_loop,
-                                                  seqorder::AttentionKernel::splat_per_block};
+// Every variant of the fused kernel (attention_fast.hpp: AttentionKernel).
+constexpr auto& kKernels = seqorder::kAttentionKernels;
 
 // The package's float32 attention (the fused kernel: calling.hpp) with `kernel` forced, then back to the probe's choice.
 Tensor<float> attention_fast_with(seqorder::AttentionKernel kernel, const Tensor<float>& q, const Tensor<float>& k,
@@ -132,7 +131,7 @@ Tensor<float> attention_fast_checked(const Tensor<float>& q, const Tensor<float>
     return first;
 }
 
-// Runs one case through the fast path (both kernels: the same bits), the float32 reference and the float64
+// Runs one case through the fast path (every kernel: the same bits), the float32 reference and the float64
 // reference, and checks the bounds above. Rank-3 tensors (B, T, D).
 void check_case(const Case& c, std::uint32_t seed) {
     INFO(c.name());
@@ -216,7 +215,7 @@ TEST_CASE("fast attention on longer rows (several key panels and row groups, T =
     check_case({1, 100, 300, 64, 40, true, 150}, 7003);
 }
 
-TEST_CASE("fast attention over several blocks of 256 keys (splat_per_block's blocks), both kernels", "[attention_fast]") {
+TEST_CASE("fast attention over several blocks of 256 keys (splat_per_block's blocks), every kernel", "[attention_fast]") {
     // Tk around the block edges 256 and 512; causal rows whose seen keys end on either side of them.
     check_case({1, 9, 256, 16, 24}, 7101);
     check_case({2, 6, 257, 16, 9}, 7102);
@@ -305,7 +304,8 @@ TEST_CASE("the fused kernel's scratch is what calls.hpp states, and grows with t
 TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
     using seqorder::AttentionKernel;
     const AttentionKernel probed = seqorder::attention_kernel();
-    CHECK((probed == AttentionKernel::splat_in_loop || probed == AttentionKernel::splat_per_block));
+    const auto known = [](AttentionKernel k) { return std::find(std::begin(kKernels), std::end(kKernels), k) != std::end(kKernels); };
+    CHECK(known(probed));
     for (const auto kernel : kKernels) {
         seqorder::use_attention_kernel(kernel);
         CHECK(seqorder::attention_kernel() == kernel);
@@ -314,9 +314,10 @@ TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
     seqorder::use_attention_kernel(std::nullopt);
     CHECK(seqorder::attention_kernel() == probed);  // probed once: the choice stays
     const AttentionKernel again = seqorder::probe_attention_kernel();
-    CHECK((again == AttentionKernel::splat_in_loop || again == AttentionKernel::splat_per_block));
+    CHECK(known(again));
     CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_in_loop) == "splat_in_loop");
     CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_per_block) == "splat_per_block");
+    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_all_in_loop) == "splat_all_in_loop");
     CHECK_FALSE(seqorder::attention_kernel_named("probe").has_value());
     CHECK_FALSE(seqorder::attention_kernel_named("").has_value());
 }
