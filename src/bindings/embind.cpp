@@ -63,6 +63,17 @@ val plan_attention(const calls::AttentionArgs& a) {
     });
 }
 
+// positions' checks and the pieces it may be computed in, nothing computed: { plan: { count, pieceRows } } or { error }.
+val plan_positions(const calls::PositionsArgs& a) {
+    return guarded([&](val& outcome) {
+        const calls::PositionsPlan p = calls::plan_positions(a);
+        val plan = val::object();
+        plan.set("count", static_cast<double>(p.count));
+        plan.set("pieceRows", static_cast<double>(p.piece_rows));
+        outcome.set("plan", plan);
+    });
+}
+
 // Bytes currently allocated by malloc in the WebAssembly heap (for leak checks).
 double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
@@ -117,6 +128,7 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&rope>("rope");
     bind_call<&attention>("attention");
     bind_call<&plan_attention>("planAttention");
+    bind_call<&plan_positions>("planPositions");
     emscripten::function("argumentFields", &argument_fields);
     emscripten::function("allocatedBytes", &allocated_bytes);
     emscripten::function("maxTensorBytes", &max_tensor_bytes);

@@ -65,6 +65,16 @@ void fields(PositionsArgs& a, Field&& field) {
     field("outLength", a.out_length);
 }
 
+// A positions call checked, without computing it: its result's element count, and the rows of the pieces a caller may
+// compute it in instead (the JS layer, filling a large `out`: each piece is copied out while it is in the cache). A
+// piece is positions() with `length` its rows and `start` moved on by the rows before it; it starts on an anchor row
+// (positions.hpp: kAnchorRows), so its rows are the whole table's, bit for bit.
+struct PositionsPlan {
+    std::int64_t count = 0;       // length * width
+    std::int64_t piece_rows = 0;  // a multiple of kAnchorRows: as many rows as fit in kPositionsPieceBytes, at least that
+};
+inline constexpr std::int64_t kPositionsPieceBytes = std::int64_t{1} << 20;  // within the L2 cache of today's cores
+
 struct EmbedArgs {
     TensorArg table, ids;                   // table (V, D) float, ids (T) or (B, T) int32
     std::optional<double> out_length;

@@ -65,7 +65,13 @@ std::string result_name(const AttentionPlan& plan, std::size_t i) {
 
 }  // namespace
 
-std::vector<Result> positions(const PositionsArgs& a) {
+namespace {
+
+// positions()'s arguments checked: the table's sizes, its first position and its result's element count.
+struct PositionsChecked {
+    std::int64_t length, width, start, count;
+};
+PositionsChecked check_positions(const PositionsArgs& a) {
     const std::int64_t length = size(a.length, "length");
     const std::int64_t width = size(a.width, "width");
     const std::int64_t start = integer(a.start, "start", 0, kMaxPosition);
@@ -73,12 +79,29 @@ std::vector<Result> positions(const PositionsArgs& a) {
     if (a.layout != "interleaved" && a.layout != "halves")
         throw std::invalid_argument("layout must be 'interleaved' or 'halves', got " + quoted(a.layout));
     check_positions_args(length, width, start, a.base);
+    return {length, width, start, result_count("positions", a.dtype, {length, width}, a.out_length)};
+}
+
+}  // namespace
+
+std::vector<Result> positions(const PositionsArgs& a) {
+    const PositionsChecked c = check_positions(a);
     std::vector<Result> results;
-    results.push_back(make_result("positions", a.dtype, {length, width}, a.out_length));
+    results.push_back(allocate_result("positions", a.dtype, {c.length, c.width}, c.count));
     if (results[0].count == 0) return results;
     const Layout layout = a.layout == "halves" ? Layout::halves : Layout::interleaved;
-    for_float(a.dtype, [&]<class T>() { positions_fast<T>(out_span<T>(results[0]), length, width, start, a.base, layout); });
+    for_float(a.dtype, [&]<class T>() {
+        positions_fast<T>(out_span<T>(results[0]), c.length, c.width, c.start, a.base, layout);
+    });
     return results;
+}
+
+PositionsPlan plan_positions(const PositionsArgs& a) {
+    const PositionsChecked c = check_positions(a);
+    // as many whole anchor intervals as fit in kPositionsPieceBytes, at least one
+    const std::int64_t row_bytes = std::max<std::int64_t>(c.width, 1) * static_cast<std::int64_t>(element_bytes(a.dtype));
+    const std::int64_t anchors = std::max<std::int64_t>(kPositionsPieceBytes / row_bytes / kAnchorRows, 1);
+    return {c.count, anchors * kAnchorRows};
 }
 
 std::vector<Result> embed(const EmbedArgs& a) {

@@ -39,5 +39,8 @@ std::vector<Result> rope(const ShiftArgs& args);
 std::vector<Result> attention(const AttentionArgs& args);
 // attention()'s checks, in its order and with its messages, and its plan; throws as attention() does.
 AttentionPlan plan_attention(const AttentionArgs& args);
+// positions()'s checks, in its order and with its messages, and the pieces it may be computed in; throws as
+// positions() does.
+PositionsPlan plan_positions(const PositionsArgs& args);
 
 }  // namespace seqorder::calls

@@ -90,6 +90,18 @@ export function makeApi(core) {
     };
     const out = readOut('out', o.out, args.dtype ?? 'float64');
     return run((call) => {
+      if (out !== undefined) {
+        // A large table into `out` is computed in pieces of rows that fit in the cache, each copied into `out` while it
+        // is there (the core says how many rows: each piece has the whole table's bits); the checks are the whole call's.
+        const { pieceRows } = call.outcome(core.planPositions, { ...args, outLength: out.length }).plan;
+        if (pieceRows < length) {
+          for (let row = 0; row < length; row += pieceRows) {
+            const piece = { ...args, length: Math.min(pieceRows, length - row), start: (args.start ?? 0) + row };
+            call.outputAt(call.core(core.positions, piece)[0], out, row * width);
+          }
+          return { data: out.view, shape: [length, width], dtype: args.dtype ?? 'float64' };
+        }
+      }
       const [table] = call.core(core.positions, { ...args, outLength: out?.length });
       return call.output(table, out);
     });

@@ -24,6 +24,8 @@ export function checkTensor(record, maxTensorBytes) {
  *   call.core(fn, args)      runs a binding function; its { error } becomes a RangeError, its results are owned here
  *   call.outcome(fn, args)   the same for a binding function that returns no tensors: its outcome object
  *   call.output(result, out) copies a result out (into the `out` record, or a new array): a { data, shape, dtype }
+ *   call.outputAt(result, out, offset)  copies a result into the `out` record from element `offset` on, and frees its
+ *                            block at once (so that the next piece of a result computed in pieces reuses that memory)
  *   call.number(result)      a scalar result (shape []) as a number
  * If the module traps (a WebAssembly RuntimeError: a bug, never an argument's fault), this instance is marked unusable
  * and every later call says so: a trapped module's stack and heap are not trusted again.
@@ -72,6 +74,13 @@ export function heapRunner(core) {
           data = out.view;
         }
         return { data, shape, dtype };
+      },
+      outputAt({ address, dtype, shape }, out, offset) {
+        const bytes = shape.reduce((a, b) => a * b, 1) * DTYPES[dtype].BYTES_PER_ELEMENT;
+        checkStillThere(out);
+        bytesOf(out).set(new Uint8Array(core.HEAPU8.buffer, address, bytes), offset * DTYPES[dtype].BYTES_PER_ELEMENT);
+        blocks.splice(blocks.lastIndexOf(address), 1);
+        core._free(address);
       },
       number({ address, dtype }) {
         return new DTYPES[dtype](core.HEAPU8.buffer, address, 1)[0];

@@ -7,11 +7,13 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <tuple>
 #include <vector>
 
+#include "calling.hpp"
+#include "calls.hpp"
 #include "compare.hpp"
 #include "fixtures.hpp"
-#include "calling.hpp"
 
 using Catch::Matchers::Contains;
 using Catch::Matchers::WithinAbs;
@@ -385,4 +387,30 @@ TEST_CASE("positions: a table too large for the heap is a std::length_error, bef
         REQUIRE_THROWS_WITH(Tensor<double>({2, 3}, std::vector<double>(5)),
                             Contains("5 elements") && Contains("[2, 3] needs 6"));
     }
+}
+
+TEST_CASE("plan_positions: positions' checks, and pieces of whole anchor intervals within 1 MiB", "[positions]") {
+    using seqorder::calls::PositionsArgs;
+    const auto plan = [](double length, double width, const char* dtype) {
+        PositionsArgs a;
+        a.length = length;
+        a.width = width;
+        a.dtype = dtype;
+        return seqorder::calls::plan_positions(a);
+    };
+    CHECK(plan(2048, 512, "float32").count == 2048 * 512);
+    CHECK(plan(2048, 512, "float32").piece_rows == 512);        // 512 rows of 2 KiB
+    CHECK(plan(2048, 512, "float64").piece_rows == 256);        // 256 rows of 4 KiB
+    CHECK(plan(2048, 1024, "float64").piece_rows == 256);       // 128 rows would fit: one anchor interval at least
+    CHECK(plan(1 << 20, 2, "float64").piece_rows == 65536);     // 65536 rows of 16 bytes
+    CHECK(plan(0, 8, "float32").piece_rows == 32768);            // an empty table: the pieces of its width
+    for (const auto& [length, width, text] : {std::tuple{2.0, 3.0, "width must be a positive even integer"},
+                                                std::tuple{-1.0, 8.0, "length must be an integer at least 0"},
+                                                std::tuple{double(1 << 20), 1024.0, "positions of shape [1048576, 1024] is too large"}})
+        CHECK_THROWS_WITH(plan(length, width, "float64"), Contains(text));
+    PositionsArgs wrong_out;
+    wrong_out.length = 4;
+    wrong_out.width = 8;
+    wrong_out.out_length = 31;
+    CHECK_THROWS_WITH(seqorder::calls::plan_positions(wrong_out), Contains("out must have exactly 32 elements"));
 }

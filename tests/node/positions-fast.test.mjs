@@ -69,3 +69,33 @@ describe('positions: the fast WebAssembly kernel', () => {
     }
   });
 });
+
+// A table into `out` larger than the core's piece (calls.hpp: plan_positions, 1 MiB of rows) is computed piece by piece,
+// each starting on an anchor row: the same bits as the table computed at once, and the same errors as one call.
+describe('positions into out, in pieces', () => {
+  const bits = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  for (const dtype of ['float64', 'float32']) {
+    test(`${dtype}: the same bits as one table, whatever the length, start and layout`, () => {
+      const Class = dtype === 'float32' ? Float32Array : Float64Array;
+      for (const [length, width, start, layout] of [[2048, 512, 0, 'interleaved'], [1300, 512, 999983, 'halves'],
+        [513, 1024, 7, 'interleaved'], [4096, 96, 3, 'interleaved']]) {
+        const whole = so.positions(length, width, { dtype, start, layout });
+        const out = new Class(length * width).fill(NaN);
+        const result = so.positions(length, width, { dtype, start, layout, out });
+        assert.equal(result.data, out);
+        assert.deepEqual(result.shape, [length, width]);
+        assert.equal(result.dtype, dtype);
+        assert.deepEqual(bits(out), bits(whole.data), `${length} x ${width}, start ${start}, ${layout}`);
+      }
+    });
+  }
+  test('the whole call\'s rules come first, and nothing stays allocated', () => {
+    const before = so.memoryStats().allocatedBytes;
+    assert.throws(() => so.positions(2048, 512, { dtype: 'float32', out: new Float32Array(2048 * 512 - 1) }),
+      { name: 'RangeError', message: /^out must have exactly 1048576 elements for this result, got 1048575/ });
+    assert.throws(() => so.positions(4096, 512, { start: 2 ** 53 - 100, out: new Float64Array(4096 * 512) }),
+      { name: 'RangeError', message: /^start \+ length must be at most 2\^53/ });
+    so.positions(2048, 512, { dtype: 'float32', out: new Float32Array(2048 * 512) });
+    assert.equal(so.memoryStats().allocatedBytes, before);
+  });
+});
