@@ -76,11 +76,11 @@ void turn_rows_scalar(T* block, std::int64_t first_row, std::int64_t last_row, s
 // Pairs per strip of the SIMD loop: kStripPairs / 2 independent f64x2 chains hide the latency of multiply then add.
 constexpr std::int64_t kStripPairs = 8;
 
-// Turns two pairs (sin_now = (s0, s1), cos_now = (c0, c1)) by one row and stores them in out_row, where pair i's
-// columns are `column` and pair i + 1's follow in the layout.
+// Turns two pairs (sin_now = (s0, s1), cos_now = (c0, c1)) by one row and stores them: at sin_at (and the next three
+// values: s0 c0 s1 c1) for the interleaved layout, at sin_at and cos_at (two values each: s0 s1, c0 c1) for halves.
 template <class T>
-inline __attribute__((always_inline)) void turn_and_store(T* out_row, PairColumns column, v128_t& sin_now,
-                                                          v128_t& cos_now, v128_t step_s, v128_t step_c, Layout layout) {
+inline __attribute__((always_inline)) void turn_and_store(T* sin_at, T* cos_at, v128_t& sin_now, v128_t& cos_now,
+                                                          v128_t step_s, v128_t step_c, Layout layout) {
     const v128_t next_s = wasm_f64x2_add(wasm_f64x2_mul(sin_now, step_c), wasm_f64x2_mul(cos_now, step_s));
     const v128_t next_c = wasm_f64x2_sub(wasm_f64x2_mul(cos_now, step_c), wasm_f64x2_mul(sin_now, step_s));
     sin_now = next_s;
@@ -89,39 +89,41 @@ inline __attribute__((always_inline)) void turn_and_store(T* out_row, PairColumn
         // demote: (x0, x1) -> (x0, x1, 0, 0) in float32, rounded to nearest like static_cast<float>
         const v128_t s01 = wasm_f32x4_demote_f64x2_zero(next_s), c01 = wasm_f32x4_demote_f64x2_zero(next_c);
         if (layout == Layout::interleaved) {
-            wasm_v128_store(out_row + column.sin, wasm_i32x4_shuffle(s01, c01, 0, 4, 1, 5));  // s0 c0 s1 c1
+            wasm_v128_store(sin_at, wasm_i32x4_shuffle(s01, c01, 0, 4, 1, 5));  // s0 c0 s1 c1
         } else {
-            wasm_v128_store64_lane(out_row + column.sin, s01, 0);  // s0 s1
-            wasm_v128_store64_lane(out_row + column.cos, c01, 0);  // c0 c1
+            wasm_v128_store64_lane(sin_at, s01, 0);  // s0 s1
+            wasm_v128_store64_lane(cos_at, c01, 0);  // c0 c1
         }
     } else if (layout == Layout::interleaved) {
-        wasm_v128_store(out_row + column.sin, wasm_i64x2_shuffle(next_s, next_c, 0, 2));      // s0 c0
-        wasm_v128_store(out_row + column.sin + 2, wasm_i64x2_shuffle(next_s, next_c, 1, 3));  // s1 c1
+        wasm_v128_store(sin_at, wasm_i64x2_shuffle(next_s, next_c, 0, 2));      // s0 c0
+        wasm_v128_store(sin_at + 2, wasm_i64x2_shuffle(next_s, next_c, 1, 3));  // s1 c1
     } else {
-        wasm_v128_store(out_row + column.sin, next_s);  // s0 s1
-        wasm_v128_store(out_row + column.cos, next_c);  // c0 c1
+        wasm_v128_store(sin_at, next_s);  // s0 s1
+        wasm_v128_store(cos_at, next_c);  // c0 c1
     }
 }
 
 // turn_rows_scalar for pairs [0, done), done = the largest multiple of kStripPairs <= width / 2; returns done.
+// Each row's stores go at constant offsets from one pointer a strip (its first sine), moved on by a row's width.
 template <class T>
 std::int64_t turn_rows_simd(T* block, std::int64_t first_row, std::int64_t last_row, std::int64_t width,
                             const Recurrence& r, Layout layout) {
     constexpr std::int64_t kVectors = kStripPairs / 2;
     const std::int64_t done = width / 2 - (width / 2) % kStripPairs;
+    // from a pair's sine to the next vector's (two pairs on), and to its cosine (halves)
+    const std::int64_t next_vector = layout == Layout::interleaved ? 4 : 2;
+    const std::int64_t to_cos = layout == Layout::interleaved ? 1 : width / 2;
     for (std::int64_t i = 0; i < done; i += kStripPairs) {
         v128_t sin_now[kVectors], cos_now[kVectors];
-        PairColumns column[kVectors];
         for (std::int64_t h = 0; h < kVectors; ++h) {
             sin_now[h] = wasm_v128_load(r.s + i + 2 * h);
             cos_now[h] = wasm_v128_load(r.c + i + 2 * h);
-            column[h] = pair_columns(i + 2 * h, width, layout);
         }
-        for (std::int64_t row = first_row; row < last_row; ++row) {
-            T* const out_row = block + row * width;
+        T* sin_at = block + first_row * width + pair_columns(i, width, layout).sin;
+        for (std::int64_t row = first_row; row < last_row; ++row, sin_at += width) {
             for (std::int64_t h = 0; h < kVectors; ++h)
-                turn_and_store(out_row, column[h], sin_now[h], cos_now[h], wasm_v128_load(r.step_sin + i + 2 * h),
-                               wasm_v128_load(r.step_cos + i + 2 * h), layout);
+                turn_and_store(sin_at + h * next_vector, sin_at + h * next_vector + to_cos, sin_now[h], cos_now[h],
+                               wasm_v128_load(r.step_sin + i + 2 * h), wasm_v128_load(r.step_cos + i + 2 * h), layout);
         }
         for (std::int64_t h = 0; h < kVectors; ++h) {
             wasm_v128_store(r.s + i + 2 * h, sin_now[h]);
