@@ -463,38 +463,53 @@ AttentionKernel probe_attention_kernel() {
     const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
     if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_in_loop;
 
-    // One group of 16 query rows against 512 keys, D = Dv = 64 (4.2 Mflop, some 100 microseconds): the scores, the
-    // softmax and the weighted sum as attention_fast runs them, with the keys and values (128 KiB each) in the caches.
-    const AttentionShape shape{1, static_cast<std::int64_t>(kFastAttentionGroupRows), 512, 64, 64};
+    // One group of 16 query rows against 256 keys, D = Dv = 64 (2.1 Mflop, some 50 microseconds): the scores, the
+    // softmax and the weighted sum as attention_fast runs them, with the keys and values (64 KiB each) in the caches.
+    const AttentionShape shape{1, static_cast<std::int64_t>(kFastAttentionGroupRows), 256, 64, 64};
     const auto Tq = static_cast<std::size_t>(shape.queries), Tk = static_cast<std::size_t>(shape.keys),
                D = static_cast<std::size_t>(shape.width);
-    const Floats q(Tq * D), k(Tk * D), v(Tk * D), output(Tq * D), scratch(attention_fast_scratch_size(shape));
+    const Floats q(Tq * D), keys(Tk * D), values(Tk * D), output(Tq * D), scratch(attention_fast_scratch_size(shape));
     for (std::size_t i = 0; i < Tq * D; ++i) q.data()[i] = static_cast<float>(i % 11) / 11.0f - 0.5f;
     for (std::size_t i = 0; i < Tk * D; ++i) {
-        k.data()[i] = static_cast<float>(i % 7) / 7.0f - 0.5f;
-        v.data()[i] = static_cast<float>(i % 13) - 6.0f;
+        keys.data()[i] = static_cast<float>(i % 7) / 7.0f - 0.5f;
+        values.data()[i] = static_cast<float>(i % 13) - 6.0f;
     }
-    // Calls per second of each kernel over a round, alternately, 4 rounds each; the best round of each counts (the
-    // first calls may run unoptimized code, and a busy machine only ever slows a round down).
+    // Calls per second of each kernel over a round, the kernels in turn (their order rotated from round to round); a
+    // first round that only warms up (the first calls may run unoptimized code), then 3 that count. A kernel is
+    // compared with the first by the median over those rounds of its rate over the first's in the same round, so that
+    // a busy machine, which slows some rounds down, moves both sides of a ratio together.
     constexpr std::size_t kernels = std::size(kAttentionKernels);
-    std::array<double, kernels> best{};
-    for (int round = 0; round < 4; ++round)
-        for (const AttentionKernel kernel : kAttentionKernels) {
+    constexpr int rounds = 3;
+    std::array<std::array<double, rounds>, kernels> ratio{};
+    for (int round = -1; round < rounds; ++round) {
+        std::array<double, kernels> rate{};
+        for (std::size_t turn = 0; turn < kernels; ++turn) {
+            const std::size_t k = (turn + static_cast<std::size_t>(round + 1)) % kernels;
             const Clock::time_point start = Clock::now();
             Seconds elapsed{};
             std::size_t calls = 0;
             do {
-                attention_fast_rows(output.data(), q.data(), k.data(), v.data(), shape, false, 0, scratch.data(), kernel);
+                attention_fast_rows(output.data(), q.data(), keys.data(), values.data(), shape, false, 0, scratch.data(),
+                                    kAttentionKernels[k]);
                 ++calls;
                 elapsed = Clock::now() - start;
             } while (elapsed < round_time);
-            double& rate = best[static_cast<std::size_t>(kernel)];
-            rate = std::max(rate, static_cast<double>(calls) / elapsed.count());
+            rate[k] = static_cast<double>(calls) / elapsed.count();
         }
-    // The first kernel, unless a later one is clearly faster (by more than 2%) than the best before it.
+        if (round >= 0)
+            for (std::size_t k = 0; k < kernels; ++k) ratio[k][static_cast<std::size_t>(round)] = rate[k] / rate[0];
+    }
+    // The first kernel, unless another is faster by more than 2% (the median of its ratios): then the fastest such.
     std::size_t chosen = 0;
-    for (std::size_t i = 1; i < kernels; ++i)
-        if (best[i] > 1.02 * best[chosen]) chosen = i;
+    double best = 1.02;
+    for (std::size_t k = 1; k < kernels; ++k) {
+        std::sort(ratio[k].begin(), ratio[k].end());
+        const double median = ratio[k][rounds / 2];
+        if (median > best) {
+            best = median;
+            chosen = k;
+        }
+    }
     return kAttentionKernels[chosen];
 }
 
