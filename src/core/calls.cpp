@@ -63,10 +63,6 @@ std::string result_name(const AttentionPlan& plan, std::size_t i) {
     return plan.steps && i < 3 ? kSteps[i] : "output";
 }
 
-}  // namespace
-
-namespace {
-
 // positions()'s arguments checked: the table's sizes, its first position and its result's element count.
 struct PositionsChecked {
     std::int64_t length, width, start, count;
