@@ -19,6 +19,11 @@ void Describer::add(const char* name, const std::string& kind) {
 
 std::string wrapped(const char* before, const std::string& kind, const char* after) { return before + kind + after; }
 
+std::vector<BoundCall>& bound_calls() {
+    static std::vector<BoundCall> calls;
+    return calls;
+}
+
 std::string argument_fields() {
     std::string tables;
     for (const BoundCall& call : bound_calls()) {

@@ -204,10 +204,7 @@ struct BoundCall {
     const char* name;
     std::string (*describe)();
 };
-inline std::vector<BoundCall>& bound_calls() {
-    static std::vector<BoundCall> calls;
-    return calls;
-}
+std::vector<BoundCall>& bound_calls();  // (values.cpp: one list for every binding file)
 std::string argument_fields();
 
 template <class F>
