@@ -21,14 +21,17 @@ function weigh(bytes) {
   };
 }
 
-/** The package's JS modules an entry point imports, itself included: relative static imports, followed. */
+/**
+ * The package's JS modules an entry point imports, itself included: relative static imports (`import … from`,
+ * `import '…'`, `export … from`), followed; an import() is loaded when called, and not counted.
+ */
 function moduleGraph(entry) {
   const seen = new Set();
   const visit = (file) => {
     if (seen.has(file)) return;
     seen.add(file);
     const source = readFileSync(file, 'utf8');
-    for (const [, spec] of source.matchAll(/^(?:import|export)\s[^'"]*?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), spec));
+    for (const [, spec] of source.matchAll(/^(?:import|export)\s(?:[^'";]*?\sfrom\s*)?['"](\.{1,2}\/[^'"]+)['"]/gm)) visit(path.resolve(path.dirname(file), spec));
   };
   visit(path.join(lib, entry));
   return [...seen].map((f) => path.relative(lib, f)).sort();

@@ -3,7 +3,7 @@
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
 // core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
 // what is wrong), and returns JS-owned results (heap.mjs). attentionPlanner is attention's reading and checking
-// without its work, for the pool (pool/index.mjs), which runs the work in other instances.
+// without its work, for the pool (pool/pool.mjs), which runs the work in other instances.
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
 import { checkTensor, heapRunner } from './heap.mjs';
 import { makeModelApi } from './model.mjs';

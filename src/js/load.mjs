@@ -39,9 +39,11 @@ function relaxedSimdSupported() {
  * browsers, node and bundlers resolve first) and also the package's name with the file among its exports (what Vite
  * resolves from its pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere). The other
  * modules are named where they are used, the same way: the relaxed build's by seqorder/relaxed (relaxed.mjs, which
- * an app imports to use it: it hands its URLs to provideRelaxed), the pool's kernel by the pool (kernel-file.mjs).
- * Without seqorder/relaxed, the relaxed modules are looked for beside the default one: where the package's folder is
- * served as it is (node, a static folder), they are there.
+ * an app imports to use it: it hands its URLs to provideRelaxed), the pool's kernel and worker by seqorder/pool
+ * (kernel-file.mjs and pool/index.mjs, which hand them to the pool).
+ * Without them (an app that did not import seqorder/relaxed; the pool reached through seqorder), those modules are
+ * looked for beside the default one: where the package's folder is served as it is (node, a static folder), they are
+ * there.
  */
 const packagedCore = () => new URL('seqorder/seqorder_core.wasm', import.meta.url);
 
@@ -63,14 +65,15 @@ const KERNEL_FILES = { simd128: 'seqorder_kernel.wasm', relaxed: 'seqorder_kerne
 
 /**
  * The kernel module of `build` for a main module that came from `url` (compileSeqorder's): for the packaged one, the
- * packaged kernel (`packagedKernel`, the pool's, for the default build; seqorder/relaxed's, else beside it, for the
- * relaxed one); else the file of that name in the same folder. undefined for a main module given as bytes
- * (options.wasmBinary).
+ * packaged kernel (`packagedKernel`, as seqorder/pool names it, for the default build; seqorder/relaxed's for the
+ * relaxed one), else the file of that name beside it; for any other, the file of that name in the same folder.
+ * undefined for a main module given as bytes (options.wasmBinary).
  */
 export function kernelUrl(build, url, packagedKernel) {
   if (url === undefined) return undefined;
   if (url.href === packagedUrl(build).href) {
-    return build === 'relaxed' ? relaxedFiles.kernel ?? new URL(KERNEL_FILES.relaxed, url) : packagedKernel;
+    const packaged = build === 'relaxed' ? relaxedFiles.kernel : packagedKernel;
+    return packaged ?? new URL(KERNEL_FILES[build], url);
   }
   return new URL(KERNEL_FILES[build], url);
 }

@@ -4,4 +4,6 @@
 
 /** Loads the WebAssembly module and returns the API: see seqorder.d.ts. */
 exports.loadSeqorder = (options) => import('./seqorder.mjs').then((seqorder) => seqorder.loadSeqorder(options));
+/** Loads a pool of workers that run attention and models: see pool/index.d.ts. */
+exports.loadSeqorderPool = (options) => import('./seqorder.mjs').then((seqorder) => seqorder.loadSeqorderPool(options));
 exports.version = require('../../package.json').version;

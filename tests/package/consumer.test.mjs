@@ -238,9 +238,13 @@ test('node ESM: the app snippet prints what it says; values, errors, the exporte
     assert.equal((await sh(process.execPath, ['snippet.mjs'], { cwd: app })).stdout.trim(), APP_OUTPUT);
 
     writeFileSync(path.join(app, 'node-check.mjs'), `
-import { loadSeqorder, version } from 'seqorder';
+import { loadSeqorder, loadSeqorderPool, version } from 'seqorder';
 const so = await loadSeqorder();
 const table = so.positions(3, 4);
+const pool = await loadSeqorderPool({ workers: 2, sharedMemory: true });  // its worker and kernel found beside it
+const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
+const pooled = await pool.attention(x, x, x);
+await pool.close();
 let error;
 try { so.positions(3, 5); } catch (e) { error = { name: e.name, message: e.message }; }
 let deep;
@@ -254,6 +258,7 @@ console.log(JSON.stringify({
   resolved: import.meta.resolve('seqorder'), version, manifest: (await import('seqorder/package.json', { with: { type: 'json' } })).default.version,
   table: { shape: table.shape, dtype: table.dtype, data: [...table.data] }, error, deep, magic: [...wasm.subarray(0, 4)],
   others: [fromBytes.positions(1, 2).data[1], fromPath.positions(1, 2).data[1]], missing,
+  pool: [pool.workers, pool.sharedMemory, pooled.shape, pooled.data.every((value) => value === 0.5)],
 }));
 `);
     const r = JSON.parse((await sh(process.execPath, ['node-check.mjs'], { cwd: app })).stdout);
@@ -270,6 +275,7 @@ console.log(JSON.stringify({
     assert.deepEqual(r.magic, [0, 0x61, 0x73, 0x6d]);
     assert.deepEqual(r.others, [1, 1]);
     assert.match(r.missing, /could not be loaded from file:\/\/.*\/nowhere\/seqorder_core\.wasm: reading it failed .*wasmUrl/);
+    assert.deepEqual(r.pool, [2, true, [64, 8], true], 'loadSeqorderPool from \'seqorder\': workers sharing memory');
   });
 
 test('node CommonJS: the require snippet prints what it says', { timeout: 60_000 }, async () => {
@@ -279,19 +285,27 @@ test('node CommonJS: the require snippet prints what it says', { timeout: 60_000
   assert.equal(stdout.trim(), code.match(/\/\/ (.*)$/m)[1]);
   writeFileSync(path.join(app, 'check.cjs'), `const seqorder = require('seqorder');
 const pool = require('seqorder/pool');
-pool.loadSeqorderPool({ workers: 1 }).then(async (p) => {
+const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
+Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ workers: 2, sharedMemory: true })]).then(async ([p, main]) => {
+  const y = await main.attention(x, x, x);
   console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), pool: Object.keys(pool), workers: p.workers,
-    manifest: require('seqorder/package.json').version }));
+    manifest: require('seqorder/package.json').version, main: [main.workers, main.sharedMemory, y.shape, y.data[0]] }));
   await p.close();
+  await main.close();
 });`);
   const r = JSON.parse((await sh(process.execPath, ['check.cjs'], { cwd: app })).stdout);
-  assert.deepEqual(r, { version: manifest.version, keys: ['loadSeqorder', 'version'], pool: ['loadSeqorderPool'], workers: 1, manifest: manifest.version });
+  // require('seqorder').loadSeqorderPool finds the worker script and the kernel module beside the package's files
+  assert.deepEqual(r, {
+    version: manifest.version, keys: ['loadSeqorder', 'loadSeqorderPool', 'version'], pool: ['loadSeqorderPool'], workers: 1,
+    manifest: manifest.version, main: [2, true, [64, 8], 0.5],
+  });
 });
 
 const TYPED_EXAMPLE = `
 import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps, type TensorInput, type Model,
   type OrderTask, type Parameters, type FloatTensorInput } from 'seqorder';
 import { loadSeqorderPool, type PoolModel } from 'seqorder/pool';
+import { loadSeqorderPool as poolFromMain, type SeqorderPool, type PoolOptions } from 'seqorder';
 import 'seqorder/relaxed';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), simd: 'relaxed' });
@@ -353,6 +367,13 @@ await remote.dispose();
 so.positions('8', 16);
 // @ts-expect-error sharedMemory is a boolean
 void loadSeqorderPool({ sharedMemory: 'yes' });
+// loadSeqorderPool from 'seqorder' has the same types
+const poolOptions: PoolOptions = { workers: 2 };
+const fromMain: SeqorderPool = await poolFromMain(poolOptions);
+const samePool: typeof loadSeqorderPool = poolFromMain;
+void [fromMain, samePool];
+// @ts-expect-error workers is a number
+void poolFromMain({ workers: '2' });
 // @ts-expect-error unknown dtype
 so.positions(8, 16, { dtype: 'float16' });
 // @ts-expect-error unknown layout
@@ -443,6 +464,10 @@ async function main(): Promise<number> {
   await seqorder.loadSeqorder({ wasm: 'x' });
   const workers: pool.SeqorderPool = await pool.loadSeqorderPool({ workers: 1 });
   await workers.close();
+  const fromMain: seqorder.SeqorderPool = await seqorder.loadSeqorderPool({ workers: 1 });
+  await fromMain.close();
+  // @ts-expect-error workers is a number
+  await seqorder.loadSeqorderPool({ workers: '1' });
   return t.data.length + seqorder.version.length;
 }
 main();
@@ -570,6 +595,9 @@ worker.onerror = (e) => console.error(e.message);
 worker.postMessage({ q: x, k: x, v: x });
 `,
       'worker.html': indexHtml('page.js'),
+      // loadSeqorderPool from the package's entry (not seqorder/pool): its worker and kernel are found beside it
+      'pool.js': POOL_APP.replace("from 'seqorder/pool'", "from './seqorder/seqorder.mjs'"),
+      'pool.html': indexHtml('pool.js'),
     });
     const url = await serve(publicDir);
     const main = await runPage(url);
@@ -578,6 +606,12 @@ worker.postMessage({ q: x, k: x, v: x });
     const worker = await runPage(`${url}worker.html`);
     assert.equal(worker.line, 'seqorder float32 4x8 0.5', worker.problems.join('\n'));
     assert.deepEqual(worker.problems, []);
+    const pool = await runPage(`${url}pool.html`);
+    assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
+    assert.deepEqual(pool.problems, []);
+    const isolated = await runPage(`${await serve(publicDir, { isolated: true })}pool.html`);
+    assert.equal(isolated.line, 'seqorder pool 2 512x64 shared', isolated.problems.join('\n'));
+    assert.deepEqual(isolated.problems, []);
   });
 
 test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder; without it, the 404 names the URL and the fix',
@@ -612,6 +646,11 @@ const so = await loadSeqorder();
 console.log('seqorder positions', so.positions(4, 8).shape.join('x'), so.build);
 `,
       pool: POOL_APP,
+      // the pool from the package's entry: nothing of the pool's emitted, and a clear error when it is loaded
+      mainPool: `import { loadSeqorderPool } from 'seqorder';
+const tried = (options) => loadSeqorderPool({ workers: 1, ...options }).then(() => 'loaded', (e) => e.message);
+console.log('seqorder main pool', JSON.stringify([await tried({ sharedMemory: true }), await tried({ sharedMemory: false })]));
+`,
       relaxed: `import 'seqorder/relaxed';
 import { loadSeqorder } from 'seqorder';
 const so = await loadSeqorder({ simd: 'relaxed' });
@@ -628,11 +667,15 @@ console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build);
       emitted[name] = {
         wasm: files.filter((f) => f.endsWith('.wasm')).map((f) => path.basename(f).replace(/-[\w-]{8}\.wasm$/, '.wasm')).sort(),
         worker: files.some((f) => /pool-worker.*\.js$/.test(f)),
+        js: files.filter((f) => f.endsWith('.js')),
         dir: path.join(dir, 'dist'),
       };
     }
     assert.deepEqual(emitted.positions.wasm, ['seqorder_core.wasm'], 'a positions-only app: the core alone');
     assert.equal(emitted.positions.worker, false);
+    assert.equal(emitted.positions.js.length, 1, `a positions-only app: one script (no chunk of the pool), got ${emitted.positions.js}`);
+    assert.deepEqual(emitted.mainPool.wasm, ['seqorder_core.wasm'], 'loadSeqorderPool from \'seqorder\': the core alone');
+    assert.equal(emitted.mainPool.worker, false);
     assert.deepEqual(emitted.pool.wasm, ['seqorder_core.wasm', 'seqorder_kernel.wasm'], 'the pool: the core and its kernel');
     assert.equal(emitted.pool.worker, true, 'the pool: its worker');
     assert.deepEqual(emitted.relaxed.wasm, ['seqorder_core.wasm', 'seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'],
@@ -642,4 +685,13 @@ console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build);
       assert.equal(line, `seqorder ${name} 4x8 ${name === 'relaxed' ? 'relaxed' : 'simd128'}`, problems.join('\n'));
       assert.deepEqual(problems, []);
     }
+    // served cross-origin isolated (so that the kernel module is asked for too): the message says to import seqorder/pool
+    const { line, problems } = await runPage(await serve(emitted.mainPool.dir, { isolated: true }));
+    assert.match(line ?? '', /^seqorder main pool /, problems.join('\n'));
+    const [kernel, worker] = JSON.parse(line.slice('seqorder main pool '.length));
+    const told = / In an app built by a bundler \(Vite, webpack, \.\.\.\), import loadSeqorderPool from 'seqorder\/pool' rather than from 'seqorder'/;
+    assert.match(kernel, /^seqorder: the WebAssembly module could not be loaded from http:.*\/seqorder_kernel\.wasm: /);
+    assert.match(kernel, told);
+    assert.match(worker, /^seqorder pool: its workers could not start from http:.*\/seqorder\/pool-worker\.mjs \(.*\)\. Serve the package's /);
+    assert.match(worker, told);
   });

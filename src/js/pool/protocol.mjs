@@ -11,7 +11,7 @@
 //
 // Adding an op (a job that runs in the workers): write it in seqorder/pool-worker.mjs's table, as
 // `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted them:
-// typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (index.mjs,
+// typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (pool.mjs,
 // beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value, or rejects
 // with the op's error. State an op keeps between calls lives in the worker; pick the worker with workers.idlest() for
 // one-off jobs, or keep to one index for a stateful one: the model ops (modelCreate, modelCall, modelDispose, driven

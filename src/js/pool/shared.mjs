@@ -1,4 +1,4 @@
-// The pool's shared-memory path (index.mjs): where this engine lets workers share memory (node; browsers on a
+// The pool's shared-memory path (pool.mjs): where this engine lets workers share memory (node; browsers on a
 // cross-origin isolated page), one WebAssembly.Memory is shared by the pool's workers, each running the kernel module
 // (seqorder_kernel.wasm: the fused attention alone, src/bindings/kernel.cpp) on it. A call's q, k and v are written
 // there once; each worker computes its runs of rows in place (split.mjs's cuts, on the fused kernel's row groups,

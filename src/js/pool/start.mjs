@@ -11,8 +11,8 @@
 import { isNode, nodeModule, resolveUrl } from '../env.mjs';
 
 /**
- * The packaged worker script (the literal in browserStarter must say the same), through expressions bundlers leave
- * alone: they would bundle it for nothing, or warn about a dependency they cannot resolve.
+ * The packaged worker script (the literal in index.mjs must say the same), through expressions bundlers leave alone:
+ * they would bundle it for nothing, or warn about a dependency they cannot resolve.
  */
 const here = import.meta.url;
 const packaged = () => new URL('seqorder/pool-worker.mjs', here);
@@ -40,10 +40,12 @@ const FIX = 'Serve the package\'s pool/seqorder/pool-worker.mjs there (with what
 /**
  * What starts the pool's workers: { start() (a new Worker of either kind), script (its URL, for messages), fix (what to
  * do when it does not start), release() (frees what start() holds: a Blob's URL) }. `url`: readWorkerUrl's.
+ * startPackaged: a Web Worker of the packaged script as seqorder/pool starts it (index.mjs: an expression bundlers
+ * build), or undefined: the script beside this file, and `bundled` (what a bundled app is told) joins the fix.
  */
-export async function workerStarter(url) {
+export async function workerStarter(url, startPackaged, bundled) {
   if (isNode) return nodeStarter(url ?? packaged());
-  return browserStarter(url);
+  return browserStarter(url, startPackaged, bundled);
 }
 
 async function nodeStarter(file) {
@@ -57,14 +59,10 @@ async function nodeStarter(file) {
 }
 
 /**
- * The packaged script is started by an expression written the way bundlers look for it: Vite and webpack build
- * `new Worker(new URL(…, import.meta.url), { type: 'module' })` into a worker of their bundle. Its path,
- * 'seqorder/pool-worker.mjs', works as the .wasm files' do (see packagedUrl in ../load.mjs): it is the folder seqorder/
- * beside this file, and also the package's name with the file among its exports, which is what Vite's dev server
- * resolves from its pre-bundled copy of this file (where the relative path leads nowhere; a path that starts with '.'
- * would lead nowhere there either, hence the folder). Whether it is on another origin is decided on packaged().
+ * The packaged script is started by seqorder/pool's startPackaged, an expression written the way bundlers look for it
+ * (index.mjs), else from packaged(). Whether it is on another origin is decided on packaged().
  */
-function browserStarter(given) {
+function browserStarter(given, startPackaged, bundled) {
   const url = given ?? packaged();
   if (otherOrigin(url)) {
     const blob = URL.createObjectURL(new Blob([`import ${JSON.stringify(url.href)};\n`], { type: 'text/javascript' }));
@@ -78,6 +76,7 @@ function browserStarter(given) {
   }
   const start = given
     ? () => new Worker(given, { type: 'module' })
-    : () => new Worker(new URL('seqorder/pool-worker.mjs', import.meta.url), { type: 'module' });
-  return { start, script: url.href, fix: FIX, release: () => {} };
+    : startPackaged ?? (() => new Worker(url, { type: 'module' }));
+  const fix = given || startPackaged ? FIX : `${FIX} ${bundled}`;
+  return { start, script: url.href, fix, release: () => {} };
 }

@@ -1,6 +1,6 @@
-// A worker of the pool (../index.mjs): one instance of the module, and the ops it runs for the main thread (the
+// A worker of the pool (../pool.mjs): one instance of the module, and the ops it runs for the main thread (the
 // protocol: ../protocol.mjs, which also says how to add an op). It sits in seqorder/ beside the pool's entry for the
-// reason the .wasm files sit in seqorder/ beside ../../load.mjs: see workerStarter in ../index.mjs.
+// reason the .wasm files sit in seqorder/ beside ../../load.mjs: see ../index.mjs.
 import { makeApi } from '../../api.mjs';
 import { instantiateCore } from '../../load.mjs';
 import { serve } from '../protocol.mjs';

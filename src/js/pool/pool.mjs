@@ -1,0 +1,285 @@
+// The pool, loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web
+// Workers in browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them
+// (model.mjs). Both entry points that export it call it here: seqorder/pool (index.mjs), which names the pool's worker
+// script and kernel module for bundlers, and seqorder (../seqorder.mjs), whose pool finds them beside its own files.
+//
+// A call is read and checked on the calling thread exactly as so.attention reads and checks it (../api.mjs's
+// attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
+// involved. The core's plan says how the work may be split (split.mjs). Where the workers share memory (shared.mjs),
+// a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q, k and v (copied
+// once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are laid in
+// place. Either way the results are the bits one thread computes. The workers and the messages they answer:
+// protocol.mjs; what a worker runs: seqorder/pool-worker.mjs.
+import { attentionPlanner, version } from '../api.mjs';
+import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
+import { isNode, nodeModule } from '../env.mjs';
+import { compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
+import { modelMaker } from './model.mjs';
+import { startWorkers, workerFailed } from './protocol.mjs';
+import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
+import { callsOf, cutRows } from './split.mjs';
+import { readWorkerUrl, workerStarter } from './start.mjs';
+
+const MAX_WORKERS = 256;
+
+/** Each pool's worker set (protocol.mjs), for tests: workersOf(pool).kill(i) ends a worker as a crash would. */
+const workerSets = new WeakMap();
+export const workersOf = (pool) => workerSets.get(pool);
+const product = (shape) => shape.reduce((a, b) => a * b, 1);
+
+/** The cores this machine offers: what `workers` defaults to. */
+async function availableCores() {
+  if (isNode) {
+    const os = await nodeModule('os');
+    return os.availableParallelism?.() ?? os.cpus().length;
+  }
+  return globalThis.navigator?.hardwareConcurrency || 1;
+}
+
+/**
+ * ArrayBuffers back from the workers (the slabs they read, the parts they wrote), kept for later calls' slabs and
+ * parts: fresh memory costs page faults and zero-filling, several times the copy itself. At most SPARE_BYTES are kept.
+ * take(byteLength) → a kept buffer of that length, or a new one; keep(buffers) keeps them.
+ */
+const SPARE_BYTES = 32 * 2 ** 20;
+function spareBuffers() {
+  const bySize = new Map();
+  let held = 0;
+  return {
+    take(byteLength) {
+      const buffer = bySize.get(byteLength)?.pop();
+      if (!buffer) return new ArrayBuffer(byteLength);
+      held -= byteLength;
+      return buffer;
+    },
+    keep(buffers) {
+      for (const buffer of buffers) {
+        if (!(buffer instanceof ArrayBuffer) || buffer.byteLength === 0 || held + buffer.byteLength > SPARE_BYTES) continue;
+        if (!bySize.has(buffer.byteLength)) bySize.set(buffer.byteLength, []);
+        bySize.get(buffer.byteLength).push(buffer);
+        held += buffer.byteLength;
+      }
+    },
+  };
+}
+
+/**
+ * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
+ * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
+ * is a copy of exactly those elements in a spare buffer, transferred (one copy in all), made now: the workers compute
+ * on the values the inputs held when the call was made (a SharedArrayBuffer's too). Or, where `transfer` allows it, a
+ * view of the caller's own buffer, which the first run that asks for it takes (no copy; the caller's array is
+ * detached). The buffer `keep` (the caller's `out`) is never moved.
+ */
+function slabs(spares, transfer, keep) {
+  const owner = new Map();  // caller's buffer → the run it is moved with
+  return (record, start, end, run) => {
+    const { buffer, byteOffset, dtype } = record.data;
+    const Class = DTYPES[dtype];
+    const view = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
+    const shared = typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
+    if (transfer && !shared && buffer !== keep && (owner.get(buffer) ?? run) === run) {
+      owner.set(buffer, run);
+      return { data: view, moved: [buffer] };
+    }
+    const data = new Class(spares.take(view.byteLength));
+    data.set(view);
+    return { data, moved: [data.buffer] };
+  };
+}
+
+/**
+ * The messages of one call: for each run of rows (cutRows), its attention calls (callsOf) as arguments on views of
+ * its slabs (one buffer per slab crosses to the worker), and the buffers to move. Every slab is taken before any
+ * message is posted, so a buffer moved with one run has been copied for the others.
+ */
+function messages(read, plan, runs, spares, transfer) {
+  const { width: D, valueWidth: Dv, keys: Tk } = plan;
+  const Class = DTYPES[plan.dtype];
+  const take = slabs(spares, transfer, read.out?.buffer);
+  return runs.map(([first, end], run) => {
+    const calls = callsOf(plan, first, end);
+    const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
+    const q = take(read.q, first * D, end * D, run);
+    const k = take(read.k, items[0] * Tk * D, items[1] * Tk * D, run);
+    const v = take(read.v, items[0] * Tk * Dv, items[1] * Tk * Dv, run);
+    const tensor = (slab, offset, shape) => ({ data: slab.subarray(offset, offset + product(shape)), shape, dtype: plan.dtype });
+    let offset = 0;  // rows of the run before this call
+    const outs = [];  // where each call's output goes: a spare buffer, moved there and back
+    const args = calls.map(({ item, items: n, row, rows }) => {
+      const at = (item - items[0]) * Tk;
+      const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT));
+      outs.push(out.buffer);
+      const call = {
+        q: tensor(q.data, offset * D, [n, rows, D]),
+        k: tensor(k.data, at * D, [n, Tk, D]),
+        v: tensor(v.data, at * Dv, [n, Tk, Dv]),
+        options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out },
+      };
+      offset += n * rows;
+      return call;
+    });
+    return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved, ...outs])] };
+  });
+}
+
+/** attention's results (scores, scaled, weights, output, or the output alone) as a list of tensors. */
+const resultList = (result, steps) => (steps ? [result.scores, result.scaled, result.weights, result.output] : [result]);
+
+/** Whether a call went out in one part (one run of one call): its results are then the worker's own. */
+const inOnePart = (sent) => sent.length === 1 && sent[0].calls.length === 1;
+
+/**
+ * The arrays the parts of a call sent in several are laid into (but the caller's `out`), made while the workers run:
+ * their pages are touched now (fill), rather than on the way back, when the caller waits. null for a call in one part.
+ */
+function resultArrays(plan, out, sent) {
+  if (inOnePart(sent)) return null;
+  const Class = DTYPES[plan.dtype];
+  return plan.results.map((shape, r) => (out && r === plan.results.length - 1 ? null : new Class(product(shape)).fill(0)));
+}
+
+/**
+ * The call's results from the workers' answers (answers[run].results[call], in the order of `sent`): each part laid at
+ * its place in `arrays` (resultArrays'), the output into `out` if given; the buffers that come back are kept as
+ * spares. A call in one part is returned as the worker made it (nothing copied but into `out`).
+ */
+function assemble(plan, out, sent, answers, arrays, spares) {
+  const Class = DTYPES[plan.dtype];
+  const outputIndex = plan.results.length - 1;
+  const parts = answers.map((answer) => answer.results);
+  const whole = inOnePart(sent) ? resultList(parts[0][0], plan.steps) : null;
+  if (out) checkStillThere(out);
+  const tensors = plan.results.map((shape, r) => {
+    if (r === outputIndex && out) {
+      const data = new Class(out.buffer, out.byteOffset, out.length);
+      if (whole) data.set(whole[r].data);
+      return { data, shape, dtype: plan.dtype, view: out.view };
+    }
+    return { data: whole ? whole[r].data : arrays[r], shape, dtype: plan.dtype };
+  });
+  if (!whole) {
+    sent.forEach(({ calls }, run) => calls.forEach(({ item, row }, c) => {
+      resultList(parts[run][c], plan.steps).forEach((part, r) => {
+        const columns = plan.results[r].at(-1);
+        tensors[r].data.set(part.data, (item * plan.queries + row) * columns);
+      });
+    }));
+  }
+  // what the workers read, and the parts now copied into place (not a part handed to the caller as the result)
+  const handedOut = new Set(tensors.map((t) => t.data.buffer));
+  spares.keep(answers.flatMap((answer) => [...answer.inputs, ...answer.results.flatMap((result) => resultList(result, plan.steps))
+    .map((t) => t.data.buffer).filter((buffer) => !handedOut.has(buffer))]));
+  const results = tensors.map(({ data, shape, dtype, view }) => ({ data: view ?? data, shape, dtype }));
+  if (!plan.steps) return results[0];
+  const [scores, scaled, weights, output] = results;
+  return { scores, scaled, weights, output };
+}
+
+/** What a bundled app that found no pool files is told (the files are named for bundlers by seqorder/pool alone). */
+const BUNDLED = 'In an app built by a bundler (Vite, webpack, ...), import loadSeqorderPool from \'seqorder/pool\' rather than '
+  + 'from \'seqorder\': bundlers emit the pool\'s worker script and kernel module for that entry point only.';
+
+/**
+ * The shared memory of the pool's workers (shared.mjs), or null for a pool that copies: `asked` is
+ * options.sharedMemory (true: required, and an Error says why it cannot be had; false: never; undefined: where this
+ * engine allows it and the kernel module loads). packagedKernel: the URL seqorder/pool names (or undefined: beside
+ * the main module); hint: what to add to the error of a kernel module that does not load.
+ */
+async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
+  if (asked === false) return null;
+  const missing = sharedMemoryMissing() ?? (url === undefined ? 'the kernel module is found beside the main module, which came as bytes (options.wasmBinary): give options.wasmUrl instead' : null);
+  if (missing) {
+    if (asked) throw new Error(`seqorder pool: options.sharedMemory: true, but the workers cannot share memory: ${missing}`);
+    return null;
+  }
+  try {
+    return await sharedKernel(await compileModule(kernelUrl(core.build(), url, packagedKernel)), count, core);
+  } catch (error) {
+    if (asked && hint) error.message += ` ${hint}`;
+    if (asked) throw error;
+    return null;  // a kernel module that is missing (an app that did not serve it) costs speed, not the pool
+  }
+}
+
+/**
+ * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
+ * this thread that only checks calls. simd, wasmUrl, wasmBinary: as loadSeqorder's (the module is fetched and compiled
+ * once, here, and the compiled module sent to the workers). sharedMemory: whether the workers share one memory for
+ * attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl: where the worker script is,
+ * when not beside this file (start.mjs).
+ * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), startWorker() (a new
+ * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
+ * seqorder), the kernel module is looked for beside the main module and the worker script beside this file, which is
+ * where they are wherever the package's folder is served as it is (node, a static folder, an import map); a bundled
+ * app is told to import seqorder/pool.
+ */
+export async function loadSeqorderPool(options, packaged = {}) {
+  const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options, ['workers', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary']);
+  if (asked !== undefined) {
+    readNumber('options.workers', asked);
+    if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
+      throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
+  }
+  optional(readBoolean)('options.sharedMemory', sharing);
+  const script = await readWorkerUrl(workerUrl);
+  const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
+  const { compiled, url } = await compileSeqorder(load);
+  const core = await instantiateCore(compiled, url);
+  const plan = attentionPlanner(core);
+  const spares = spareBuffers();
+  const packagedKernel = packaged.kernelUrl?.();
+  const unnamed = !packagedKernel && !isNode && load.wasmUrl === undefined && core.build() === 'simd128';
+  const shared = await sharedMemoryFor(sharing, core, url, count, packagedKernel, unnamed ? BUNDLED : '');
+  const kernelName = shared ? core.attentionKernel() : null;  // the probe's choice, for the kernel module's calls
+  const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
+  let workers;
+  try {
+    workers = await startWorkers({
+      count,
+      start: starter.start,
+      first: (index) => ({ op: 'load', args: { module: compiled, url: url?.href, shared: shared?.stackOf(index) } }),
+    });
+  } catch (error) {
+    starter.release();
+    if (!workerFailed(error)) throw error;
+    const reason = /^seqorder pool: (.*?)\. The calls/.exec(error.message)?.[1] ?? error.message;
+    throw new Error(`seqorder pool: its workers could not start from ${starter.script} (${reason}). ${starter.fix}`, { cause: error });
+  }
+
+  /**
+   * so.attention on the pool: a promise of what so.attention returns (the same bits), rejected with the error
+   * so.attention throws. transfer: true lets the pool move the buffers of q.data, k.data and v.data to its workers
+   * instead of copying them (the caller's arrays are then detached).
+   */
+  async function attention(q, k, v, options) {
+    const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
+    if (workers.closed) throw new Error(workers.closed);
+    const runs = cutRows(read.plan, workers.size);
+    if (shared && read.plan.fused && shared.fits(read.plan, runs)) return shared.attention(read, runs, workers, kernelName);
+    const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
+    const busy = new Set();
+    const answers = Promise.all(sent.map(({ args, moved }) => {
+      const index = workers.idlest(busy);
+      busy.add(index);
+      return workers.request(index, 'attention', { calls: args }, moved);
+    }));
+    const arrays = resultArrays(read.plan, read.out, sent);
+    return assemble(read.plan, read.out, sent, await answers, arrays, spares);
+  }
+
+  const pool = Object.freeze({
+    version,
+    build: core.build(),
+    workers: count,
+    /** Whether the workers share one memory for attention (the fused kernel's calls: float32, without steps). */
+    sharedMemory: shared !== null,
+    attention,
+    /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
+    createModel: modelMaker(workers, core.maxTensorBytes()),
+    /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
+    close: () => workers.close().finally(starter.release),
+  });
+  workerSets.set(pool, workers);
+  return pool;
+}
