@@ -3,6 +3,8 @@
 //
 //   node bench/attention-kernel.mjs [--quick] [--wall] [--json out.json]   (package from $SEQORDER_DIST/lib, default dist/lib)
 //
+// The report goes to bench/results/<machine kind>/kernel.json (kernel-quick.json with --quick), or --json's path.
+//
 // For T = 256, 1024, 4096 (--quick: 256, 1024), D = 64, causal and not, interleaved rounds of:
 //   - the kernel alone, once per variant of the fused kernel (attention_fast.hpp: the names the module lists in
 //     attentionKernels(); the probe's choice is marked *): the module's binding called on tensors already in the
@@ -15,20 +17,19 @@
 // GFLOP/s = 4·B·Tq·Tk·D / time (a multiply and an add per term of q·kᵀ and of weights·v); causal counts half.
 // Times are this process's CPU time by default (waiting for a busy core is not counted; but the GC's helper threads
 // are), or wall time with --wall (what a caller waits, GC pauses included).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
+import { benchArgs, machineKind } from './report.mjs';
 import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
-const args = process.argv.slice(2);
-const quick = args.includes('--quick');
+const { args, quick, jsonPath } = benchArgs('kernel', 'kernel-quick');
 const wall = args.includes('--wall');
-const jsonPath = args.includes('--json') ? args[args.indexOf('--json') + 1] : undefined;
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
 const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
@@ -148,7 +149,7 @@ for (const T of quick ? [256, 1024] : [256, 1024, 4096])
 // ---------------------------------------------------------------------------------------------------------------
 const f1 = (x, w = 7) => (x === undefined ? '' : x.toFixed(1)).padStart(w);
 const pct = (x, w = 6) => (x === undefined ? '' : `${(100 * x).toFixed(0)}%`).padStart(w);
-console.log(`seqorder attention, float32, D = ${D}, one thread: ${os.cpus()[0]?.model}, node ${process.versions.node}, ` +
+console.log(`seqorder attention, float32, D = ${D}, one thread: ${os.cpus()[0]?.model} (${machineKind()}), node ${process.versions.node}, ` +
   `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${wall ? 'wall' : 'CPU'} time, medians of interleaved rounds`);
 console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakInfo.shape} x${peakInfo.chains}): ${peakInfo.gflops.toFixed(1)} GFLOP/s; ` +
   `the probe chose ${probed} (*)`);
@@ -156,8 +157,9 @@ console.log('      T  mask    contender           GFLOP/s  % of peak  % of kerne
 for (const r of rows)
   console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${(r.name + (r.probed ? ' *' : '')).padEnd(18)}` +
     `${f1(r.gflops, 9)}  ${pct(r.fractionOfPeak, 9)}  ${pct(r.fractionOfKernel, 11)}  ${r.ms.toFixed(2).padStart(8)}`);
-if (jsonPath)
-  writeFileSync(jsonPath, JSON.stringify({
-    node: process.versions.node, cpu: os.cpus()[0]?.model, loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
-    simdPeak: peakInfo, probed, rows,
-  }, null, 2) + '\n');
+mkdirSync(path.dirname(jsonPath), { recursive: true });
+writeFileSync(jsonPath, JSON.stringify({
+  node: process.versions.node, cpu: os.cpus()[0]?.model, kind: machineKind(), loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
+  simdPeak: peakInfo, probed, rows,
+}, null, 2) + '\n');
+console.log(`wrote ${path.relative(process.cwd(), jsonPath)}`);

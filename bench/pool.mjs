@@ -16,7 +16,7 @@
 // caches and pages warm) at every T: the first call after a pause costs more (for the pool at T = 2048, ~1–3 ms:
 // waking its workers, and the calling thread's copies and checks on cold caches; onnxruntime-web's too), and a sample
 // of a few calls (large T) would weigh it far more than one of hundreds (small T).
-// Results: markdown tables on stdout, JSON in bench/results/pool.json (--quick: pool-quick.json, not committed).
+// Results: markdown tables on stdout, JSON in bench/results/<machine kind>/pool.json (report.mjs machineKind(); --quick: pool-quick.json, not committed).
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';

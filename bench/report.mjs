@@ -60,15 +60,40 @@ export async function importPackage(file = 'seqorder.mjs') {
 }
 
 /**
- * The command line: --quick, and --json path (else bench/results/<name>.json, <quickName>.json with --quick or for a
- * `partial` run).
+ * The kind of processor this runs on, which names the folder of its results (bench/results/<kind>/): the same
+ * WebAssembly runs at a different share of the peak on each. 'intel'; 'amd-zen3' or 'amd-zen4' (AMD family 25, by
+ * model: 0x00-0x0f and 0x20-0x5f Zen 3, the others Zen 4); 'amd-family-<n>' for other AMD families; else the vendor
+ * or the architecture.
+ */
+export function machineKind(cpuinfo = readCpuinfo()) {
+  const field = (name) => cpuinfo.split('\n').find((l) => l.startsWith(name))?.split(':')[1]?.trim();
+  const vendor = field('vendor_id');
+  if (vendor === 'GenuineIntel') return 'intel';
+  if (vendor === 'AuthenticAMD') {
+    const family = Number(field('cpu family')), model = Number(field('model'));
+    if (family !== 25) return `amd-family-${family}`;
+    return model < 0x10 || (model >= 0x20 && model < 0x60) ? 'amd-zen3' : 'amd-zen4';
+  }
+  return (vendor ?? os.arch()).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+}
+function readCpuinfo() {
+  try {
+    return readFileSync('/proc/cpuinfo', 'utf8');
+  } catch {
+    return '';  // not Linux
+  }
+}
+
+/**
+ * The command line: --quick, and --json path (else bench/results/<machine kind>/<name>.json, <quickName>.json with
+ * --quick or for a `partial` run, which are not committed).
  */
 export function benchArgs(name, quickName, partial = false) {
   const args = process.argv.slice(2);
   const quick = args.includes('--quick');
   const jsonPath = args.includes('--json')
     ? path.resolve(args[args.indexOf('--json') + 1])
-    : path.join(root, 'bench', 'results', `${quick || partial ? quickName : name}.json`);
+    : path.join(root, 'bench', 'results', machineKind(), `${quick || partial ? quickName : name}.json`);
   return { args, quick, jsonPath };
 }
 
@@ -261,7 +286,7 @@ export function sizeParts(report) {
   return { files, entries };
 }
 
-// ---- bench/attention-kernel.mjs's tables (its --json, bench/results/kernel.json) -------------------------------------
+// ---- bench/attention-kernel.mjs's tables (bench/results/<machine kind>/kernel.json) ----------------------------------
 /** The parts of bench/attention-kernel.mjs's report: { machine (the processor, the peak, the probe's pick), variants }. */
 export function kernelParts(report) {
   const cases = [...new Map(report.rows.map((r) => [`${r.T} ${r.causal}`, r])).values()];
@@ -275,14 +300,18 @@ export function kernelParts(report) {
   const label = (name) => (variant(name) ? `\`${name}\`${name === report.probed ? ' (the probe\'s pick)' : ''}` : name);
   const variants = table('GFLOP/s (% of the same rounds\' SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`),
     names.map((name) => [label(name), ...cases.map((c) => cell(name, c))]));
-  const machine = `Processor: ${report.cpu}; node ${report.node}; ${report.clock === 'wall' ? 'wall' : 'CPU'} time; load average ` +
+  const machine = `Processor: ${report.cpu}${report.kind ? ` (${report.kind})` : ''}; node ${report.node}; ${report.clock === 'wall' ? 'wall' : 'CPU'} time; load average ` +
     `${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. SIMD128 peak (${report.simdPeak.shape} ` +
     `x${report.simdPeak.chains}): ${fixed(report.simdPeak.gflops)} GFLOP/s. The probe chose \`${report.probed}\`.`;
   return { machine, variants };
 }
 
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
-/** The parts each results file gives: `<!-- report: <file> <part> -->` in a document stands for parts(<file>.json)[part]. */
+/**
+ * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
+ * parts(bench/results/<source>.json)[part], the parts named by the file's name: a source is `sizes` (one file for
+ * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`).
+ */
 const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts };
 
 /**
@@ -291,9 +320,10 @@ const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts, kernel: k
  */
 export function renderDocument(text, read) {
   const cache = {};
-  return text.replace(/(<!-- report: (\w+) (\w+) -->\n)[\s\S]*?(<!-- \/report -->)/g, (_, open, source, part, close) => {
-    if (!SOURCES[source]) throw new Error(`report: unknown source '${source}' (known: ${Object.keys(SOURCES).join(', ')})`);
-    cache[source] ??= SOURCES[source](read(source));
+  return text.replace(/(<!-- report: ([\w-]+(?:\/[\w-]+)?) (\w+) -->\n)[\s\S]*?(<!-- \/report -->)/g, (_, open, source, part, close) => {
+    const parts = SOURCES[source.split('/').at(-1)];
+    if (!parts) throw new Error(`report: unknown source '${source}' (known: ${Object.keys(SOURCES).join(', ')})`);
+    cache[source] ??= parts(read(source));
     const body = cache[source][part];
     if (body === undefined) throw new Error(`report: ${source}.json has no part '${part}'`);
     return `${open}${body}\n${close}`;

@@ -16,8 +16,8 @@
 // Times are this process's CPU time (user + system), not wall time: the machines this runs on are shared, and CPU
 // time does not count waiting for a core (every contender runs on one thread). Rounds are interleaved and medians
 // reported; each ratio is the median of the per-round ratios (speedup() in bench-kernels.mjs); compare ratios
-// within one run. Results: a markdown table on stdout, and JSON in bench/results/latest.json
-// (--quick or --only: bench/results/quick.json, not committed) with the machine it ran on.
+// within one run. Results: a markdown table on stdout, and JSON in bench/results/<machine kind>/latest.json (report.mjs's
+// machineKind(); --quick or --only: quick.json there, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 // The opt-in relaxed-SIMD module (loadSeqorder({ simd: 'relaxed' })) is a contender too where this node runs relaxed

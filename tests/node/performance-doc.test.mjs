@@ -3,24 +3,39 @@
 // results give, each results file has its blocks, and a changed number is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { renderDocument } from '../../bench/report.mjs';
+import { machineKind, renderDocument } from '../../bench/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');
 const read = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
 
 test('docs/performance.md: every generated table is what bench/report.mjs renders from bench/results/*.json', () => {
-  const blocks = [...doc.matchAll(/<!-- report: (\w+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
-  for (const needed of ['latest machine', 'latest attention', 'latest positions', 'latest training', 'pool machine',
-    'pool attention', 'pool overhead', 'sizes files', 'sizes entries']) assert.ok(blocks.includes(needed), `no block "${needed}"`);
+  const blocks = [...doc.matchAll(/<!-- report: ([\w/-]+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
+  for (const needed of ['intel/latest machine', 'intel/latest attention', 'intel/latest positions', 'intel/latest training',
+    'intel/pool machine', 'intel/pool attention', 'intel/pool overhead', 'sizes files', 'sizes entries'])
+    assert.ok(blocks.includes(needed), `no block "${needed}"`);
+  // every results file of a machine kind has its blocks
+  for (const kind of readdirSync(path.join(root, 'bench', 'results'), { withFileTypes: true }).filter((e) => e.isDirectory()))
+    for (const file of readdirSync(path.join(root, 'bench', 'results', kind.name)).filter((f) => f.endsWith('.json')))
+      assert.ok(blocks.some((b) => b.startsWith(`${kind.name}/${file.replace(/\.json$/, '')} `)), `no block from ${kind.name}/${file}`);
   assert.equal(renderDocument(doc, read), doc, 'a table differs from the results: run node bench/report.mjs');
 });
 
 test('a number changed by hand in a generated table is caught', () => {
-  const edited = doc.replace(/(<!-- report: latest attention -->\n\| [^\n]*\n\| [^\n]*\n\| seqorder \| )[\d.]+/, '$199.9');
+  const edited = doc.replace(/(<!-- report: intel\/latest attention -->\n\| [^\n]*\n\| [^\n]*\n\| seqorder \| )[\d.]+/, '$199.9');
   assert.notEqual(edited, doc);
   assert.notEqual(renderDocument(edited, read), edited);
+});
+
+test('machineKind names the folder of a processor\'s results from /proc/cpuinfo', () => {
+  const info = (vendor, family, model) => `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: ${family}\nmodel\t\t: ${model}\n`;
+  assert.equal(machineKind(info('GenuineIntel', 6, 106)), 'intel');
+  assert.equal(machineKind(info('AuthenticAMD', 25, 1)), 'amd-zen3');
+  assert.equal(machineKind(info('AuthenticAMD', 25, 33)), 'amd-zen3');
+  assert.equal(machineKind(info('AuthenticAMD', 25, 17)), 'amd-zen4');
+  assert.equal(machineKind(info('AuthenticAMD', 25, 97)), 'amd-zen4');
+  assert.equal(machineKind(info('AuthenticAMD', 23, 49)), 'amd-family-23');
 });
