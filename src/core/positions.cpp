@@ -16,6 +16,17 @@
 namespace seqorder {
 namespace {
 
+// sin x and cos x, as std::sin and std::cos give them: one argument reduction for both where the C library has sincos
+// (glibc's and musl's, Emscripten's C library, compute the same kernels as their sin and cos: the same bits).
+inline void sin_cos(double x, double& s, double& c) {
+#if defined(__GLIBC__) || defined(__EMSCRIPTEN__)
+    ::sincos(x, &s, &c);
+#else
+    s = std::sin(x);
+    c = std::cos(x);
+#endif
+}
+
 // Column of the sine and the cosine of pair i in a row of `width` values.
 struct PairColumns {
     std::int64_t sin, cos;
@@ -227,18 +238,13 @@ void positions_fast(std::span<T> out, std::int64_t length, std::int64_t width, s
     double* const c = s + pairs;
     const Recurrence recurrence{s, c, step_sin, step_cos};
     position_frequencies(std::span<double>(frequency, pairs), width, base);
-    for (std::size_t i = 0; i < pairs; ++i) {
-        step_sin[i] = std::sin(frequency[i]);
-        step_cos[i] = std::cos(frequency[i]);
-    }
+    for (std::size_t i = 0; i < pairs; ++i) sin_cos(frequency[i], step_sin[i], step_cos[i]);
     for (std::int64_t first_row = 0; first_row < length; first_row += kAnchorRows) {
         T* const block = out.data() + first_row * width;
         // Anchor: exact float64 sin/cos of the angle t * f_i, as in the reference.
         const double t = static_cast<double>(start + first_row);
         for (std::size_t i = 0; i < pairs; ++i) {
-            const double angle = t * frequency[i];
-            s[i] = std::sin(angle);
-            c[i] = std::cos(angle);
+            sin_cos(t * frequency[i], s[i], c[i]);
             write_pair(block, width, static_cast<std::int64_t>(i), s[i], c[i], layout);
         }
         turn_block(block, std::min(kAnchorRows, length - first_row), width, recurrence, layout);
