@@ -9,6 +9,7 @@
 // - measure: rounds interleaved across contenders (round r runs every contender once, starting from a different one),
 //   each sample `reps` calls long, medians per contender: machine noise then hits all contenders alike, and ratios
 //   taken within one run are what to compare.
+import { median } from './median.mjs';
 
 /** Uniform values in [-1, 1) from `seed` (xorshift32), as a typed array of `count` elements. */
 export function randomValues(count, seed = 1, Array = Float32Array) {
@@ -90,12 +91,6 @@ export function plainJsPositions(length, width, { start = 0, base = 10000, Array
     }
   }
   return table;
-}
-
-export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const n = sorted.length;
-  return n === 0 ? NaN : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 /**
