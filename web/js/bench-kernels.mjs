@@ -33,11 +33,12 @@ export function randomTensor(shape, seed = 1, dtype = 'float32') {
 }
 
 /**
- * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major -> (Tq, Dv)
- * written into `out` (or a new array of q's class). Causal: query i sees keys 0 .. i + Tk − Tq, the others are skipped
- * (as -inf scores would give them weight 0). Sums in float64, as JS numbers are.
+ * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major, with Tq =
+ * queries, Tk = keys, D = width, Dv = valueWidth -> (Tq, Dv) written into `out` (or a new array of q's class). Causal:
+ * query i sees keys 0 .. i + Tk − Tq, the others are skipped (as -inf scores would give them weight 0). Sums in
+ * float64, as JS numbers are.
  */
-export function plainJsAttention(q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined) {
+export function plainJsAttention({ q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined }) {
   const output = out ?? new q.constructor(queries * valueWidth);
   const scale = 1 / Math.sqrt(width);
   const weights = new Float64Array(keys);
