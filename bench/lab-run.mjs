@@ -9,7 +9,7 @@ import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { loadSeqorder, loadSeqorderPool } from '../tests/node/helpers/load.mjs';
-import { median } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 
 const rounds = Number(process.argv[2] ?? 5);
 const so = await loadSeqorder();

@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 import { PlainModel } from './model-plain.mjs';
 import { tfjsModel } from './model-tfjs.mjs';
 

@@ -6,7 +6,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { median, speedup } from '../web/js/bench-kernels.mjs';
+import { speedup } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 import { trainingTable } from './model-train.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -159,7 +159,7 @@ function attentionContenders({ so, soRelaxed, ort, sessions, tf }, T, causal) {
         return data;
       },
     },
-    { name: 'plain JS', run: () => plainJsAttention(q.data, k.data, v.data, T, T, D, D, causal) },
+    { name: 'plain JS', run: () => plainJsAttention({ q: q.data, k: k.data, v: v.data, queries: T, keys: T, width: D, valueWidth: D, causal }) },
   );
   const dispose = () => tf.dispose([tq, tk, tv, tScale, ...(tMask ? [tMask] : [])]);
   return { contenders, dispose, flops: 4 * T * T * D * (causal ? 0.5 : 1) };

@@ -10,6 +10,8 @@
 //              other: what the two kinds of execution units can do together)
 // m and c are parameters (1 and 0 at run time, so values stay finite and normal), which keeps the engine from folding
 // anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
+import { median } from '../web/js/median.mjs';
+
 const u32 = (n) => {
   const out = [];
   do {
@@ -120,10 +122,7 @@ export async function measureSimdPeak({ rounds = 5, milliseconds = 40, time = wa
       const seconds = time(() => r.loop.run(r.iterations));
       r.samples.push((r.iterations * r.loop.flopsPerIteration) / seconds / 1e9);
     }
-  const shapes = run.map((r) => {
-    const sorted = [...r.samples].sort((a, b) => a - b);
-    return { shape: r.loop.shape, chains: r.loop.chains, gflops: sorted[Math.floor(sorted.length / 2)] };
-  });
+  const shapes = run.map((r) => ({ shape: r.loop.shape, chains: r.loop.chains, gflops: median(r.samples) }));
   const best = shapes.reduce((a, b) => (b.gflops > a.gflops ? b : a));
   return { gflops: best.gflops, shape: best.shape, chains: best.chains, shapes };
 }

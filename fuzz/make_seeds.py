@@ -256,7 +256,7 @@ ADD.update({
     'js-start-fraction': LESSON_X + package_add(start=mistake(FRACTION)),
     'js-start-2^53': LESSON_X + package_add(start=mistake(TWO_53)),
     'js-out-length-one-more': LESSON_X + package_add(out=OUT_ONE_MORE),
-    # x (2^40, 2^40, 0, 3, 2): an empty x whose leading axes multiply past 64 bits (was: signed overflow in calls.cpp)
+    # x (2^40, 2^40, 0, 3, 2): an empty x whose leading axes multiply past 64 bits (calls.cpp's product must not overflow)
     'js-empty-huge-leading-axes': flag(0) + bytes([2]) + small(0) + small(3) + small(2) + start_zero() + base_lesson() +
                                   fill(0) + bytes([1]) + package_add(lead=LEAD_HUGE_HUGE_ZERO, out=OUT_RIGHT),
 })
@@ -291,7 +291,7 @@ ATTENTION = {
     'huge-scores': attention(0, 0, 1, 3, 3, 4, 2, 0, QS_UNSET, fills=(fill(1), fill(1), fill(0))),
     'equal-scores': attention(1, 0, 1, 4, 8, 4, 4, 1, QS_UNSET, fills=(fill(3), fill(3), fill(3))),
     'mismatched-d': attention(0, 0, 1, 2, 2, 3, 2, 0, QS_UNSET, mismatch=bytes([15, 0])),
-    # B = 0 with Tk = 2^40: a valid, empty call (was: three (Tk) row buffers allocated)
+    # B = 0 with Tk = 2^40: a valid, empty call, which allocates no (Tk) row buffers
     'empty-batch-huge-keys': flag(0) + flag(1) + small(0) + small(3) + edge(2**40) + small(2) + small(1) + flag(1) +
                              QS_UNSET + bytes([0]),
     'js-three-leading-axes-steps': attention(1, 1, 2, 5, 5, 8, 3, 1, QS_UNSET, package=package_attention(
@@ -310,10 +310,10 @@ ATTENTION = {
     'js-query-start-minus-zero': attention(1, 0, 1, 3, 7, 4, 2, 1, QS_ZERO, package=package_attention(
         query_start=mistake(M_NEG_ZERO))),
     'js-out-length-one-less': attention(1, 1, 2, 5, 5, 8, 3, 1, QS_UNSET, package=package_attention(out=OUT_ONE_LESS)),
-    # steps of 128 KiB each and a wrong out length (was: the steps were allocated before the out length was checked)
+    # steps of 128 KiB each and a wrong out length: refused before any step is allocated
     'js-steps-wrong-out-length': attention(1, 0, 1, 4096, 8, 1, 1, 0, QS_UNSET, package=package_attention(
         steps=True, out=OUT_ONE_MORE)),
-    # q, k, v (2^40, 2^40, 0, ..): empty, their leading axes multiply past 64 bits (was: signed overflow in calls.cpp)
+    # q, k, v (2^40, 2^40, 0, ..): empty, their leading axes multiply past 64 bits (calls.cpp's product must not overflow)
     'js-empty-huge-leading-axes': attention(0, 1, 0, 3, 3, 2, 1, 0, QS_UNSET, package=package_attention(
         lead=LEAD_HUGE_HUGE_ZERO, steps=True, out=OUT_RIGHT)),
     # no query rows beside a key: q's batch is 1 (no leading axes), not 0
@@ -383,7 +383,7 @@ MODEL = {
     'lr-nan': model(0, 8, 4, 2, 1, ROTARY, None, 0, MEAN, 2, lr=4),
     'zero-batch': model(1, 8, 4, 2, 1, NONE, None, 0, MEAN, 2, batch=0),
     'huge-length': model(1, 8, 4, 2, 1, NONE, None, 0, EACH, 2, batch=1, length=edge(2**40), ids=[], targets=[]),
-    # sequences: a sinusoidal model failing allocations at new lengths (was: the table not rebuilt after a failure)
+    # sequences: a sinusoidal model failing allocations at new lengths (its table rebuilt after each failure)
     'sequence-sinusoidal-failing-lengths': model(1, 16, 8, 2, 1, SINUSOIDAL, None, 0, MEAN, 2, length=4,
                                                  ops=sequence_of_rounds(16, MEAN, [9, 3, 7], 5)),
     'sequence-learned-each-failing': model(0, 12, 4, 1, 2, LEARNED_P, 9, 1, EACH, 3, length=4,

@@ -90,9 +90,9 @@ val attention_kernels() {
 }
 // The kernel module's KernelCall (kernel_call.hpp): its members' names, in order, space-separated.
 std::string kernel_call_members() {
-    seqorder::binding::KernelCall call{};
     std::string names;
-    fields(call, [&](const char* name, std::uint32_t&) { names += (names.empty() ? "" : " ") + std::string(name); });
+    for (const std::string_view name : seqorder::binding::kKernelCallMembers)
+        names.append(names.empty() ? "" : " ").append(name);
     return names;
 }
 std::string attention_kernel() { return std::string(seqorder::attention_kernel_name(seqorder::attention_kernel())); }

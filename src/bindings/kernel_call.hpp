@@ -1,10 +1,12 @@
 // The arguments of one call of the kernel module's attention_rows (kernel.cpp), as the pool's shared-memory path
 // writes them into the memory (src/js/pool/shared.mjs): every member a uint32 (the memory is at most 2 GiB, so every
-// address, size and position fits), in the order of the field table, which the main module names for it (embind.cpp:
-// kernelCallMembers()).
+// address, size and position fits), member i at byte 4 i, named by kKernelCallMembers, which the main module hands the
+// JS layer (embind.cpp: kernelCallMembers()).
 #pragma once
 
 #include <cstdint>
+#include <iterator>
+#include <string_view>
 
 namespace seqorder::binding {
 
@@ -17,21 +19,11 @@ struct KernelCall {
     std::uint32_t causal, query_start;
     std::uint32_t scratch, kernel;
 };
-template <class Field>
-void fields(KernelCall& c, Field&& field) {
-    field("output", c.output);
-    field("q", c.q);
-    field("k", c.k);
-    field("v", c.v);
-    field("batch", c.batch);
-    field("queries", c.queries);
-    field("keys", c.keys);
-    field("width", c.width);
-    field("valueWidth", c.value_width);
-    field("causal", c.causal);
-    field("queryStart", c.query_start);
-    field("scratch", c.scratch);
-    field("kernel", c.kernel);
-}
+// KernelCall's members, in order, as the JS layer names them.
+inline constexpr std::string_view kKernelCallMembers[] = {"output", "q", "k", "v",
+                                                          "batch", "queries", "keys", "width", "valueWidth",
+                                                          "causal", "queryStart",
+                                                          "scratch", "kernel"};
+static_assert(sizeof(KernelCall) == sizeof(std::uint32_t) * std::size(kKernelCallMembers));
 
 }  // namespace seqorder::binding

@@ -59,6 +59,14 @@ enum class AttentionKernel { splat_in_loop, splat_per_block, splat_all_in_loop }
 inline constexpr AttentionKernel kAttentionKernels[] = {AttentionKernel::splat_in_loop, AttentionKernel::splat_per_block,
                                                         AttentionKernel::splat_all_in_loop};
 inline constexpr std::string_view kAttentionKernelNames[] = {"splat_in_loop", "splat_per_block", "splat_all_in_loop"};
+// The three lists agree: a name for every kernel, and every kernel at its enum number (its name's index, the pool's
+// kernel number; a variant added to the enum goes into both lists, in order).
+static_assert(std::size(kAttentionKernelNames) == std::size(kAttentionKernels));
+static_assert([] {
+    for (std::size_t i = 0; i < std::size(kAttentionKernels); ++i)
+        if (static_cast<std::size_t>(kAttentionKernels[i]) != i) return false;
+    return true;
+}());
 
 // The kernel attention_fast runs: the one given to use_attention_kernel, else the probe's choice (probed once, on first
 // use).

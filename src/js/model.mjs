@@ -242,33 +242,33 @@ export function makeModelApi(core, run) {
     return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, { ...args, ...scale })));
   }
 
+  /** A task's sentences, { ids, targets }: the core's `coreTask` on `args`, its options as read. */
+  function task(coreTask, args) {
+    return run((call) => {
+      const [ids, targets] = call.core(coreTask, args);
+      return { ids: call.output(ids), targets: call.output(targets) };
+    });
+  }
+
   /** The lesson's task: count sentences of length tokens, target 1 when robot comes before person. */
   function orderTask(options) {
     const o = readOptions('options', options, ['count', 'length', 'seed', 'mirrored']);
-    const args = {
+    return task(core.orderTask, {
       count: readNumber('count', o.count),
       length: readNumber('length', o.length),
       seed: optionalNumber('seed', o.seed),
       mirrored: optionalBoolean('mirrored', o.mirrored),
-    };
-    return run((call) => {
-      const [ids, targets] = call.core(core.orderTask, args);
-      return { ids: call.output(ids), targets: call.output(targets) };
     });
   }
 
   /** The second task: count sentences of length random words; the target at position t is the word back places earlier. */
   function lookbackTask(options) {
     const o = readOptions('options', options, ['count', 'length', 'back', 'seed']);
-    const args = {
+    return task(core.lookbackTask, {
       count: readNumber('count', o.count),
       length: readNumber('length', o.length),
       back: optionalNumber('back', o.back),
       seed: optionalNumber('seed', o.seed),
-    };
-    return run((call) => {
-      const [ids, targets] = call.core(core.lookbackTask, args);
-      return { ids: call.output(ids), targets: call.output(targets) };
     });
   }
 

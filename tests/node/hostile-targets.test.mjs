@@ -495,8 +495,7 @@ describe("a model's methods", () => {
       'a batch with a null prototype': [[Object.assign(Object.create(null), batch())]],
     };
     for (const [what, args] of Object.entries(trains)) await method(`train: ${what}`, (m) => m.train(...args));
-    // eslint-disable-next-line no-sparse-arrays
-    const holey = [, batch()];
+    const holey = [, batch()];  // a hole at index 0: a sparse array
     const wrong = {
       'a hole': [holey], 'undefined': [[batch(), undefined]], 'null': [[null]], 'a number': [[batch(), 3]], 'not an array': [batch()],
       'an array-like': [{ length: 1, 0: batch() }], 'an unknown key': [[{ ...batch(), weights: 1 }]], 'a class instance': [[Object.assign(new (class B {})(), batch())]],

@@ -208,6 +208,6 @@ test('a single-frequency table (every pair the same speed) is caught', () => {
 
 test('the tolerances are what their comments say', () => {
   assert.equal(TOL.formula(0), 1e-12);
-  assert.ok(TOL.formula(1e6) < 1e-9, 'within the issue\'s 1e-9 float64 promise at t = 10^6');
+  assert.ok(TOL.formula(1e6) < 1e-9, 'within the float64 positions\' tolerance of 1e-9 at t = 10^6 (docs/testing.md)');
   assert.ok(TOL.normRelative32 >= 2 * 2 ** -24 && TOL.normRelative32 < 2e-7);
 });

@@ -68,7 +68,7 @@ export function snippet(lang, marker, file = 'docs/apps.md') {
 /**
  * Packs the package into `work`; resolves to npm pack's report ({ filename, files: [{ path, size }], … }). With
  * SEQORDER_DIST unset (or "dist"), `npm pack` runs in the repository, as a publisher would (its prepack hook builds).
- * With SEQORDER_DIST set to another folder (an engineer's own build), the package is staged from that folder's lib/
+ * With SEQORDER_DIST set to another folder (a separate build), the package is staged from that folder's lib/
  * with the repository's package.json and packed with --ignore-scripts, so the shared dist/ is never touched.
  */
 export async function pack(work) {

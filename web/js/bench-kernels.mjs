@@ -9,6 +9,7 @@
 // - measure: rounds interleaved across contenders (round r runs every contender once, starting from a different one),
 //   each sample `reps` calls long, medians per contender: machine noise then hits all contenders alike, and ratios
 //   taken within one run are what to compare.
+import { median } from './median.mjs';
 
 /** Uniform values in [-1, 1) from `seed` (xorshift32), as a typed array of `count` elements. */
 export function randomValues(count, seed = 1, Array = Float32Array) {
@@ -32,11 +33,12 @@ export function randomTensor(shape, seed = 1, dtype = 'float32') {
 }
 
 /**
- * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major -> (Tq, Dv)
- * written into `out` (or a new array of q's class). Causal: query i sees keys 0 .. i + Tk − Tq, the others are skipped
- * (as -inf scores would give them weight 0). Sums in float64, as JS numbers are.
+ * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major, with Tq =
+ * queries, Tk = keys, D = width, Dv = valueWidth -> (Tq, Dv) written into `out` (or a new array of q's class). Causal:
+ * query i sees keys 0 .. i + Tk − Tq, the others are skipped (as -inf scores would give them weight 0). Sums in
+ * float64, as JS numbers are.
  */
-export function plainJsAttention(q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined) {
+export function plainJsAttention({ q, k, v, queries, keys, width, valueWidth, causal = false, out = undefined }) {
   const output = out ?? new q.constructor(queries * valueWidth);
   const scale = 1 / Math.sqrt(width);
   const weights = new Float64Array(keys);
@@ -90,12 +92,6 @@ export function plainJsPositions(length, width, { start = 0, base = 10000, Array
     }
   }
   return table;
-}
-
-export function median(values) {
-  const sorted = [...values].sort((a, b) => a - b);
-  const n = sorted.length;
-  return n === 0 ? NaN : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
 /**

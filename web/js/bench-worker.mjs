@@ -52,7 +52,7 @@ function attentionCase({ so, relaxed, pool }, T, causal) {
       { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
       ...(relaxed ? [{ name: 'seqorder, relaxed SIMD', run: () => relaxed.attention(q, k, v, { causal }).data }] : []),
       ...(pool ? [{ name: 'seqorder pool', run: async () => (await pool.attention(q, k, v, { causal })).data }] : []),
-      { name: 'plain JS', run: () => plainJsAttention(q.data, k.data, v.data, T, T, WIDTH, WIDTH, causal) },
+      { name: 'plain JS', run: () => plainJsAttention({ q: q.data, k: k.data, v: v.data, queries: T, keys: T, width: WIDTH, valueWidth: WIDTH, causal }) },
     ],
   };
 }

@@ -8,7 +8,8 @@
 // The record (train-record.mjs's runRecord): { config, step, state, models: [{ key, seed, label, steps, hash, curve:
 // { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
 import { fmt } from '../format.mjs';
-import { isLessonRun, kindLabel, kindOf, median } from './train.mjs';
+import { median } from '../median.mjs';
+import { isLessonRun, kindLabel, kindOf } from './train.mjs';
 import { SAME_LOGITS, measuredLengths, trainedLength, validationLength } from './train-tasks.mjs';
 
 /** The accuracy the curves' sentences call "reached". */
