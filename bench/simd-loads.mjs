@@ -24,7 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { median } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 import { calibrate, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 
 const u32 = (n) => {
