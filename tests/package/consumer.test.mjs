@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import {
-  CHROMIUM_ARGS, checkTools, docSnippets, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, toolUrl, writeFiles,
+  CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, toolUrl,
+  typecheck as typecheckIn, typecheckReadme, writeFiles,
 } from './tools.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -449,17 +450,9 @@ const notPromised: Tensor<'float32'> = remote.forward(task.ids);
 export { wrong, notTensor, maybeSteps, notPromised };
 `;
 
-/** Compiles `files` with tsc (strict) under `compilerOptions`; wrong calls in them must carry @ts-expect-error. */
-async function typecheck(name, files, compilerOptions) {
-  const dir = path.join(app, `ts-${name}`);
-  writeFiles(dir, {
-    ...files,
-    'tsconfig.json': JSON.stringify({
-      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false, ...compilerOptions },
-      files: Object.keys(files),
-    }),
-  });
-  await sh(process.execPath, [fileURLToPath(toolUrl('typescript', '/bin/tsc')), '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
+/** Compiles `files` with the pinned tsc (strict) under `compilerOptions`; wrong calls in them must carry @ts-expect-error. */
+function typecheck(name, files, compilerOptions) {
+  return typecheckIn(path.join(app, `ts-${name}`), files, compilerOptions);
 }
 
 for (const resolution of ['NodeNext', 'Bundler']) {
@@ -468,12 +461,9 @@ for (const resolution of ['NodeNext', 'Bundler']) {
       { module: resolution === 'NodeNext' ? 'NodeNext' : 'ESNext', moduleResolution: resolution }));
 }
 
-test('tsc --noEmit --strict: the README\'s example, as written, type-checks (NodeNext and Bundler resolution)', { timeout: 90_000 }, async () => {
-  const [example] = docSnippets('README.md').filter((b) => b.lang === 'js');
-  assert.match(example?.code ?? '', /from 'seqorder'/, 'README.md has a ```js example');
-  await typecheck('readme-node', { 'readme.mts': example.code }, { module: 'NodeNext', moduleResolution: 'NodeNext' });
-  await typecheck('readme-bundler', { 'readme.ts': example.code }, { module: 'ESNext', moduleResolution: 'Bundler' });
-});
+// (and with the latest typescript: examples.test.mjs)
+test('tsc --noEmit --strict: the README\'s example, as written, type-checks (NodeNext and Bundler resolution)', { timeout: 90_000 }, () =>
+  typecheckReadme(app, 'ts-readme'));
 
 test('tsc --noEmit: require() from a CommonJS TypeScript file gets the same types (NodeNext)', { timeout: 90_000 }, () =>
   typecheck('cjs', {
