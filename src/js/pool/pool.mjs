@@ -206,9 +206,9 @@ async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
  * (each module is fetched and compiled once, here, the model module when the first model is made, and the compiled
- * modules sent to the workers). sharedMemory: whether the workers share one memory for
- * attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl: where the worker script is,
- * when not beside this file (start.mjs).
+ * modules sent to the workers). sharedMemory: whether the workers share one memory for attention (sharedMemoryFor):
+ * the default is to, where the engine allows it. workerUrl: where the worker script is, when not beside this file
+ * (start.mjs).
  * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), startWorker() (a new
  * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
  * seqorder), the kernel module is looked for beside the main module and the worker script beside this file, which is
