@@ -324,10 +324,10 @@ async function givenUrl(name, value, files, build, simd, both) {
 }
 
 /**
- * Reads loadSeqorder's options, then finds, fetches and compiles the main module, and fetches the model module's bytes
- * alongside: { compiled (a WebAssembly.Module), url (where it came from; undefined for wasmBinary), model (the model
- * module's bytes, fetchModel's: for startModel or compileModel) }. The pool compiles once here and sends the
- * compiled modules to its workers.
+ * Reads loadSeqorder's options, then finds, fetches and compiles the main module, and starts fetching the model
+ * module's bytes alongside: { compiled (a WebAssembly.Module), url (where it came from; undefined for wasmBinary),
+ * model (a promise of the model module's bytes, fetchModel's, which never rejects: for startModel or compileModel) }.
+ * The pool compiles once here and sends the compiled modules to its workers.
  */
 export async function compileSeqorder(options) {
   const { wasmBinary, wasmUrl, modelWasmBinary, modelWasmUrl, simd = 'simd128' } = readOptions('options', options, LOAD_OPTIONS);
@@ -352,7 +352,7 @@ export async function compileSeqorder(options) {
     modelUrl = wasmUrl !== undefined ? new URL(MODEL_FILES[build], url) : packagedModelUrl(build);
   const model = fetchModel(modelUrl, modelWasmBinary);  // alongside the main module, which it does not hold up
   if (wasmBinary !== undefined) checkMagic(wasmBinary);
-  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url, model: await model };
+  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url, model };
   const compiled = await fetchAndCompile(url).catch((error) => {
     if (build === 'relaxed' && wasmUrl === undefined && relaxedFiles.core === undefined) {
       error.message += ' In an app built by a bundler, import \'seqorder/relaxed\' (once, anywhere) so that it emits the '
@@ -360,7 +360,7 @@ export async function compileSeqorder(options) {
     }
     throw error;
   });
-  return { compiled, url, model: await model };
+  return { compiled, url, model };
 }
 
 /**
@@ -374,6 +374,6 @@ export async function compileSeqorder(options) {
  */
 export async function loadSeqorder(options) {
   const { compiled, url, model } = await compileSeqorder(options);
-  const core = await instantiateCore(compiled, url);
-  return makeApi(core, startModel(model, core.build()));
+  const [core, fetched] = await Promise.all([instantiateCore(compiled, url), model]);  // createModel needs the bytes
+  return makeApi(core, startModel(fetched, core.build()));
 }

@@ -228,9 +228,9 @@ export async function loadSeqorderPool(options, packaged = {}) {
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url, model } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
-  let modelCompiled;  // the model module's compiling, started by the first model: { compiled, url }
+  let modelCompiled;  // the model module's compiling (its bytes on their way meanwhile), started by the first model
   const compiledModel = () => {
-    modelCompiled ??= compileModel(model);
+    modelCompiled ??= model.then(compileModel);
     return modelCompiled.catch((error) => { throw new Error(error.message, { cause: error.cause }); });
   };
   const plan = attentionPlanner(core);
