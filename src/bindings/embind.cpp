@@ -1,5 +1,5 @@
-// The binding of the core's calls (src/core/calls.hpp) to the JS layer (src/js/api.mjs), in the main module; model.cpp
-// binds the trainable model's, in the model module; module.cpp what both bind alike. These files and values.hpp are
+// The binding of the core's calls (src/core/calls.hpp) and the tasks to the JS layer (src/js/api.mjs, tasks.mjs), in
+// the main module; model.cpp binds the trainable model's, in the model module; module.cpp what both bind alike. These files and values.hpp are
 // the only C++ files of the package that know about Emscripten.
 //
 // Kept thin on purpose:
