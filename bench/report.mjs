@@ -280,8 +280,10 @@ export function sizeParts(report) {
     const own = alone ? e.js : e.ownJs;
     const wasm = wasmOf(e.wasm);
     const what = e === main ? '`seqorder` (an app that computes positions, attention, a model)' : `\`${e.name}\`${alone ? '' : ', beside `seqorder`'}`;
+    // each module, the model modules marked: compiled only when the first model is made
+    const modules = e.wasm.map((n) => `\`${n}\`${e.onFirstModel?.includes(n) ? ' (compiled by the first model)' : ''}`);
     return [what, `${kb(own.raw)} (${kb(own.gzip)})`, e.workerJs ? `${kb(e.workerJs.raw)} (${kb(e.workerJs.gzip)})` : '—',
-      e.wasm.length ? `${e.wasm.map((n) => `\`${n}\``).join(', ')}: ${kb(wasm.raw)} (${kb(wasm.gzip)})` : '—'];
+      e.wasm.length ? `${modules.join(', ')}: ${kb(wasm.raw)} (${kb(wasm.gzip)})` : '—'];
   });
   const entries = table('the app imports', ['its JS, raw (gzip)', 'a worker\'s JS', '.wasm it ships, raw (gzip)'], rows);
   return { files, entries };

@@ -42,23 +42,25 @@ const sum = (sizes) => sizes.reduce((a, s) => ({ raw: a.raw + s.raw, gzip: a.gzi
 const wasm = Object.fromEntries(readdirSync(path.join(lib, 'seqorder')).filter((f) => f.endsWith('.wasm')).sort()
   .map((f) => [f, weigh(readFileSync(path.join(lib, 'seqorder', f)))]));
 
-// Each entry point: the JS it loads (a worker's graph counted apart), and the .wasm files it names (a bundler emits).
+// Each entry point: the JS it loads (a worker's graph counted apart), and the .wasm files it names (a bundler emits);
+// `onFirstModel`: those of them compiled only when the first model is made (the model modules).
 const ENTRIES = [
-  { name: 'seqorder', entry: 'seqorder.mjs', wasm: ['seqorder_core.wasm'] },
+  { name: 'seqorder', entry: 'seqorder.mjs', wasm: ['seqorder_core.wasm', 'seqorder_model.wasm'], onFirstModel: ['seqorder_model.wasm'] },
   { name: 'seqorder/pool', entry: 'pool/index.mjs', worker: 'pool/seqorder/pool-worker.mjs', wasm: ['seqorder_kernel.wasm'] },
-  { name: 'seqorder/relaxed', entry: 'relaxed.mjs', wasm: ['seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'] },
+  { name: 'seqorder/relaxed', entry: 'relaxed.mjs', wasm: ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'],
+    onFirstModel: ['seqorder_model_relaxed.wasm'] },
   { name: 'seqorder/plot', entry: 'figures/plot/index.mjs', wasm: [] },
   { name: 'seqorder/checks', entry: 'figures/checks.mjs', wasm: [] },
 ];
 const mainModules = new Set(moduleGraph('seqorder.mjs'));
 const weighModules = (modules) => sum(modules.map((m) => weigh(readFileSync(path.join(lib, m)))));
-const entries = ENTRIES.map(({ name, entry, worker, wasm: files }) => {
+const entries = ENTRIES.map(({ name, entry, worker, wasm: files, onFirstModel = [] }) => {
   const modules = moduleGraph(entry);
   const js = weighModules(modules);
   const ownJs = weighModules(modules.filter((m) => !mainModules.has(m)));  // what it adds to seqorder's
   const workerModules = worker ? moduleGraph(worker) : [];
   const workerJs = sum(workerModules.map((m) => weigh(readFileSync(path.join(lib, m)))));
-  return { name, entry, modules, js, ownJs, ...(worker ? { worker, workerModules, workerJs } : {}), wasm: files };
+  return { name, entry, modules, js, ownJs, ...(worker ? { worker, workerModules, workerJs } : {}), wasm: files, onFirstModel };
 });
 
 const report = { machine: machine('bytes of the built files'), lib: path.relative(root, lib), wasm, entries };

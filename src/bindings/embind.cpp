@@ -1,5 +1,6 @@
-// The binding of the core's calls (src/core/calls.hpp) to the JS layer (src/js/api.mjs); model.cpp binds the
-// trainable model's. These files and values.hpp are the only C++ files of the package that know about Emscripten.
+// The binding of the core's calls (src/core/calls.hpp) and the tasks to the JS layer (src/js/api.mjs, tasks.mjs), in
+// the main module; model.cpp binds the trainable model's, in the model module; module.cpp what both bind alike. These files and values.hpp are
+// the only C++ files of the package that know about Emscripten.
 //
 // Kept thin on purpose:
 // - Each function takes one struct of arguments, written into the heap by the JS layer from the struct's field table
@@ -11,16 +12,17 @@
 //   nothing leaks. planAttention is attention without the work: { plan } or { error }.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
-#include <malloc.h>
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "attention_fast.hpp"
 #include "calls.hpp"
 #include "kernel_call.hpp"
+#include "model_calls.hpp"
 #include "tensor.hpp"
 #include "values.hpp"
 
@@ -38,6 +40,15 @@ val add_positions(const calls::ShiftArgs& a) { return run([&] { return calls::ad
 val learned_positions(const calls::LearnedPositionsArgs& a) { return run([&] { return calls::learned_positions(a); }); }
 val rope(const calls::ShiftArgs& a) { return run([&] { return calls::rope(a); }); }
 val attention(const calls::AttentionArgs& a) { return run([&] { return calls::attention(a); }); }
+
+// The lesson's tasks (src/core/model/task.hpp): data for the trainable model, made here so that it needs no model.
+val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
+val lookback_task(const calls::LookbackTaskArgs& a) { return run([&] { return calls::lookback_task(a); }); }
+val task_words() {
+    val words = val::array();
+    for (const std::string_view word : calls::task_words()) words.call<void>("push", std::string(word));
+    return words;
+}
 
 // attention's checks and plan, nothing computed: { plan: { dtype, batch, queries, keys, width, valueWidth, causal,
 // queryStart, steps, results: [shape, ...], fused, rowGroup } } or { error }. The tensors' addresses are not read.
@@ -74,11 +85,6 @@ val plan_positions(const calls::PositionsArgs& a) {
     });
 }
 
-// Bytes currently allocated by malloc in the WebAssembly heap (for leak checks).
-double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
-
-double max_tensor_bytes() { return static_cast<double>(seqorder::kMaxTensorBytes); }
-
 // The weighted-sum kernels of the fused attention (attention_fast.hpp), for the tests and the benchmark, which force
 // each in turn (results are the same bits whichever runs), and for the pool's kernel module, which is told one by its
 // number: its place in this list. Not part of the JS API.
@@ -109,15 +115,6 @@ std::string use_attention_kernel(const std::string& name) {  // '' on success, e
     return {};
 }
 
-// How the fast kernels were compiled: "relaxed" (relaxed SIMD's multiply-add: SEQORDER_RELAXED_FMA) or "simd128".
-std::string build() {
-#ifdef SEQORDER_RELAXED_FMA
-    return "relaxed";
-#else
-    return "simd128";
-#endif
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder) {
@@ -129,10 +126,9 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&attention>("attention");
     bind_call<&plan_attention>("planAttention");
     bind_call<&plan_positions>("planPositions");
-    emscripten::function("argumentFields", &argument_fields);
-    emscripten::function("allocatedBytes", &allocated_bytes);
-    emscripten::function("maxTensorBytes", &max_tensor_bytes);
-    emscripten::function("build", &build);
+    bind_call<&order_task>("orderTask");
+    bind_call<&lookback_task>("lookbackTask");
+    emscripten::function("taskWords", &task_words);
     emscripten::function("attentionKernels", &attention_kernels);
     emscripten::function("kernelCallMembers", &kernel_call_members);
     emscripten::function("attentionKernel", &attention_kernel);

@@ -1,6 +1,7 @@
 // The binding of the trainable model's calls (src/core/model_calls.hpp) to the JS layer (src/js/model.mjs), in the
 // manner of embind.cpp: one struct of arguments per function, read through its field table, { results } or { error }
-// back (values.hpp).
+// back (values.hpp). It is the model module's (seqorder_model.wasm), which the JS layer compiles when a model is first
+// made (src/js/model-module.mjs); the main module has none of the model's code.
 //
 // The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
 // as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
@@ -15,7 +16,6 @@
 #include <cstdint>
 
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "calls.hpp"
@@ -141,15 +141,6 @@ val check_step(const StepOptionsCall& c) {
 val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }
-val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
-val lookback_task(const calls::LookbackTaskArgs& a) { return run([&] { return calls::lookback_task(a); }); }
-
-val task_words() {
-    val words = val::array();
-    for (const std::string_view word : calls::task_words()) words.call<void>("push", std::string(word));
-    return words;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder_model) {
@@ -163,7 +154,4 @@ EMSCRIPTEN_BINDINGS(seqorder_model) {
     bind_call<&step>("modelStep");
     bind_call<&check_step>("modelCheckStep");
     bind_call<&attention_weights>("modelAttentionWeights");
-    bind_call<&order_task>("orderTask");
-    bind_call<&lookback_task>("lookbackTask");
-    emscripten::function("taskWords", &task_words);
 }

@@ -1,12 +1,14 @@
-// The functions of the lesson on plain { data, shape, dtype } tensors, over one instance of the WebAssembly module
-// (and the trainable model's, from model.mjs).
+// The functions of the lesson on plain { data, shape, dtype } tensors, over one instance of the main module (and the
+// tasks', from tasks.mjs), and the trainable model's over the model module (model.mjs, started by model-module.mjs
+// when a model is first made).
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
 // core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
 // what is wrong), and returns JS-owned results (heap.mjs). attentionPlanner is attention's reading and checking
 // without its work, for the pool (pool/pool.mjs), which runs the work in other instances.
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
 import { checkTensor, heapRunner } from './heap.mjs';
-import { makeModelApi } from './model.mjs';
+import { modelModule } from './model-module.mjs';
+import { makeTaskApi } from './tasks.mjs';
 import { version } from './version.mjs';  // written by scripts/build.sh from package.json
 
 export { version };
@@ -70,8 +72,23 @@ export function attentionPlanner(core) {
   };
 }
 
-export function makeApi(core) {
-  const { run, memoryStats } = heapRunner(core);
+/**
+ * The API over the main module `core` (bound: binding.mjs) and the model module that startModel() starts (load.mjs's
+ * startModel: a new bound instance, or the Error that says why there is none).
+ */
+export function makeApi(core, startModel) {
+  const { run, memoryStats: coreStats } = heapRunner(core);
+  const models = modelModule(startModel);
+
+  /** The heaps' figures: the main module's, plus the model module's once it has started. */
+  function memoryStats() {
+    const main = coreStats();
+    const model = models.memoryStats();
+    return { allocatedBytes: main.allocatedBytes + model.allocatedBytes, heapBytes: main.heapBytes + model.heapBytes };
+  }
+
+  /** A new model (model.mjs), in the model module, which the first model starts. */
+  const createModel = (options) => models.use((api) => api.createModel(options));
 
   /**
    * The sinusoidal position table (length, width): column 2i = sin(t·f_i), column 2i+1 = cos(t·f_i),
@@ -175,7 +192,7 @@ export function makeApi(core) {
 
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
-  const { createModel, orderTask, lookbackTask, taskWords } = makeModelApi(core, run);
+  const { orderTask, lookbackTask, taskWords } = makeTaskApi(core, run);
   return Object.freeze({
     version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
     createModel, orderTask, lookbackTask, taskWords,

@@ -1,21 +1,45 @@
-// Finding, fetching, compiling and instantiating the WebAssembly module: loadSeqorder() (and, in parts, the pool).
+// Finding, fetching, compiling and instantiating the WebAssembly modules: loadSeqorder() (and, in parts, the pool).
+// Two modules make the API: the main module (seqorder_core.wasm: positions, attention, the tasks), and the model
+// module (seqorder_model.wasm: createModel's models), whose bytes are fetched alongside the main module's but which is
+// compiled and instantiated, synchronously, only when a model is first asked for (startModel), so that an app that
+// makes no model compiles only the main module.
 //
-// Where the .wasm is looked for, in this order: options.wasmBinary (the bytes themselves), options.wasmUrl (a file, or a
-// folder ending in '/'), else the folder `seqorder/` beside this file. Bytes are fetched (read from disk in node), their
-// first four bytes checked, compiled, and the instance handed to Emscripten's glue through its instantiateWasm hook, so
-// every failure says which URL was asked for and what to do about it.
+// Where the main module is looked for, in this order: options.wasmBinary (the bytes themselves), options.wasmUrl (a
+// file, or a folder ending in '/'), else the folder `seqorder/` beside this file. The model module: options.
+// modelWasmBinary, options.modelWasmUrl, else beside the main module (in the folder of options.wasmUrl), else in
+// `seqorder/`. Bytes are fetched (read from disk in node), their first four bytes checked, compiled, and the instance
+// handed to Emscripten's glue through its instantiateWasm hook, so every failure says which URL was asked for and
+// what to do about it. A model module that cannot be had fails no loadSeqorder: the first createModel throws why.
 import createCore from './seqorder_core.mjs';
+import createModelModule from './seqorder_model.mjs';
 import { makeApi } from './api.mjs';
 import { bindCalls } from './binding.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
 import { isNode, nodeModule, resolveUrl } from './env.mjs';
 
-/** The module file of each build. */
+/** The main module's file of each build. */
 const FILES = { simd128: 'seqorder_core.wasm', relaxed: 'seqorder_core_relaxed.wasm' };
+/** The model module's file of each build. */
+const MODEL_FILES = { simd128: 'seqorder_model.wasm', relaxed: 'seqorder_model_relaxed.wasm' };
 
-const FIX = 'Serve the package\'s dist/lib/seqorder/ folder at that URL, or say where the module is: '
-  + 'loadSeqorder({ wasmUrl: \'/path/to/seqorder_core.wasm\' }) (or a folder URL ending in \'/\'); '
-  + 'see "Use it in your app" in seqorder\'s README.';
+/**
+ * Each module as the errors name it: `name`, the option of its bytes (`bytes`), and what to do when it cannot be
+ * loaded from a URL (`fix`).
+ */
+const MAIN = {
+  name: 'the WebAssembly module',
+  bytes: 'options.wasmBinary',
+  fix: 'Serve the package\'s dist/lib/seqorder/ folder at that URL, or say where the module is: '
+    + 'loadSeqorder({ wasmUrl: \'/path/to/seqorder_core.wasm\' }) (or a folder URL ending in \'/\'); '
+    + 'see "Use it in your app" in seqorder\'s README.',
+};
+const MODEL = {
+  name: 'the model module',
+  bytes: 'options.modelWasmBinary',
+  fix: 'Serve the package\'s dist/lib/seqorder/ folder at that URL (the model module beside the main one), or say '
+    + 'where the model module is: loadSeqorder({ modelWasmUrl: \'/path/to/seqorder_model.wasm\' }) (or a folder URL '
+    + 'ending in \'/\'); see "Use it in your app" in seqorder\'s README.',
+};
 
 // (module (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd)):
 // engines validate it only where they run relaxed SIMD (Chromium, Firefox; not WebKit; node 20 only with
@@ -46,11 +70,12 @@ function relaxedSimdSupported() {
  * there.
  */
 const packagedCore = () => new URL('seqorder/seqorder_core.wasm', import.meta.url);
+const packagedModel = () => new URL('seqorder/seqorder_model.wasm', import.meta.url);
 
-/** The relaxed build's modules, as seqorder/relaxed names them: { core, kernel } (URLs), or empty. */
+/** The relaxed build's modules, as seqorder/relaxed names them: { core, model, kernel } (URLs), or empty. */
 const relaxedFiles = {};
 
-/** Called by seqorder/relaxed (relaxed.mjs) with the URLs of the relaxed build's modules: { core, kernel }. */
+/** Called by seqorder/relaxed (relaxed.mjs) with the URLs of the relaxed build's modules: { core, model, kernel }. */
 export function provideRelaxed(files) {
   Object.assign(relaxedFiles, files);
 }
@@ -58,6 +83,11 @@ export function provideRelaxed(files) {
 /** The packaged main module of a build. */
 function packagedUrl(build) {
   return build === 'relaxed' ? relaxedFiles.core ?? new URL(FILES.relaxed, packagedCore()) : packagedCore();
+}
+
+/** The packaged model module of a build. */
+function packagedModelUrl(build) {
+  return build === 'relaxed' ? relaxedFiles.model ?? new URL(MODEL_FILES.relaxed, packagedModel()) : packagedModel();
 }
 
 /** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool/shared.mjs). */
@@ -83,41 +113,44 @@ export async function compileModule(url) {
   return fetchAndCompile(url);
 }
 
-/** The module's bytes at `url`: fetched, or read from disk for a file: URL under node (whose fetch cannot read files). */
-async function fetchBytes(url) {
+/**
+ * The bytes of the module `source` (MAIN or MODEL) at `url`: fetched, or read from disk for a file: URL under node
+ * (whose fetch cannot read files).
+ */
+async function fetchBytes(url, source = MAIN) {
   if (url.protocol === 'file:' && isNode) {
     let bytes;
     try {
       bytes = await (await nodeModule('fs/promises')).readFile(url);
     } catch (cause) {
-      throw loadError(url, `reading it failed (${cause.message}). ${FIX}`, cause);
+      throw loadError(url, `reading it failed (${cause.message}). ${source.fix}`, cause, source);
     }
-    checkMagic(bytes, url);
+    checkMagic(bytes, url, '', source);
     return bytes;
   }
-  return responseBytes(await fetchResponse(url), url);
+  return responseBytes(await fetchResponse(url, source), url, source);
 }
 
 /** The successful response for `url` (an http(s) URL), or loadSeqorder's error saying what went wrong. */
-async function fetchResponse(url) {
+async function fetchResponse(url, source = MAIN) {
   if (url.protocol === 'file:')
-    throw loadError(url, 'browsers do not fetch file: URLs: serve the page over http (any static server will do).');
+    throw loadError(url, 'browsers do not fetch file: URLs: serve the page over http (any static server will do).', undefined, source);
   let response;
   try {
     response = await fetch(url, { credentials: 'same-origin' });
   } catch (cause) {
-    throw loadError(url, `fetching it failed (${cause.message}). ${FIX}`, cause);
+    throw loadError(url, `fetching it failed (${cause.message}). ${source.fix}`, cause, source);
   }
-  if (!response.ok) throw loadError(url, `the server answered ${statusOf(response)}. ${FIX}`);
+  if (!response.ok) throw loadError(url, `the server answered ${statusOf(response)}. ${source.fix}`, undefined, source);
   return response;
 }
 
 const statusOf = (response) => `HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}`;
 
 /** A response's body, checked to be a WebAssembly module (else the error says what came instead). */
-async function responseBytes(response, url) {
+async function responseBytes(response, url, source = MAIN) {
   const bytes = await response.arrayBuffer();
-  checkMagic(bytes, url, `the server answered ${statusOf(response)}, ${response.headers.get('content-type') || 'no content type'}, and `);
+  checkMagic(bytes, url, `the server answered ${statusOf(response)}, ${response.headers.get('content-type') || 'no content type'}, and `, source);
   return bytes;
 }
 
@@ -139,27 +172,33 @@ async function fetchAndCompile(url) {
 }
 
 /** Every WebAssembly module starts with \0asm; a server that answers a missing file with its index.html does not. */
-function checkMagic(bytes, url, answer = '') {
+function checkMagic(bytes, url, answer = '', source = MAIN) {
   const head = new Uint8Array(ArrayBuffer.isView(bytes) ? bytes.buffer : bytes, bytes.byteOffset ?? 0, Math.min(bytes.byteLength, 16));
   if (head[0] === 0x00 && head[1] === 0x61 && head[2] === 0x73 && head[3] === 0x6d) return;
   const start = String.fromCharCode(...head).replace(/[^\x20-\x7e]/g, '.');
   const page = /^\s*</.test(start) ? ' (a web page: likely the server\'s fallback for a file it does not have)' : '';
-  throw loadError(url, `${answer}its first bytes are "${start}"${page}, not a WebAssembly module's "\\0asm".${url ? ` ${FIX}` : ''}`);
+  throw loadError(url, `${answer}its first bytes are "${start}"${page}, not a WebAssembly module's "\\0asm".${url ? ` ${source.fix}` : ''}`, undefined, source);
 }
 
-function loadError(url, reason, cause) {
-  const source = url ? `from ${url}` : 'from options.wasmBinary';
-  return new Error(`seqorder: the WebAssembly module could not be loaded ${source}: ${reason}`, cause === undefined ? undefined : { cause });
+/** The Error of a module (MAIN or MODEL) that could not be loaded from `url` (undefined: from its bytes option). */
+function loadError(url, reason, cause, source = MAIN) {
+  const from = url ? `from ${url}` : `from ${source.bytes}`;
+  return new Error(`seqorder: ${source.name} could not be loaded ${from}: ${reason}`, cause === undefined ? undefined : { cause });
 }
 
-/** Compiles the module's bytes; a failure says why (the page's Content-Security-Policy, often). */
-async function compile(bytes, url) {
+/** The Error of bytes that do not compile: why (the page's Content-Security-Policy, often). */
+function compileError(cause, url, source = MAIN) {
+  const csp = /unsafe-eval|Content.Security/i.test(cause.message)
+    ? ' The page\'s Content-Security-Policy must allow WebAssembly: script-src \'self\' \'wasm-unsafe-eval\'.' : '';
+  return loadError(url, `it does not compile in this engine (${cause.message}).${csp}`, cause, source);
+}
+
+/** Compiles the module's bytes; a failure says why. */
+async function compile(bytes, url, source = MAIN) {
   try {
     return await WebAssembly.compile(bytes);
   } catch (cause) {
-    const csp = /unsafe-eval|Content.Security/i.test(cause.message)
-      ? ' The page\'s Content-Security-Policy must allow WebAssembly: script-src \'self\' \'wasm-unsafe-eval\'.' : '';
-    throw loadError(url, `it does not compile in this engine (${cause.message}).${csp}`, cause);
+    throw compileError(cause, url, source);
   }
 }
 
@@ -181,33 +220,139 @@ export async function instantiateCore(compiled, url) {
 }
 
 /**
- * Reads loadSeqorder's options, then finds, fetches and compiles the module: { compiled (a WebAssembly.Module), url
- * (where it came from; undefined for wasmBinary) }. The pool compiles once here and sends the compiled module to its
- * workers.
+ * A new instance of the compiled model module, made synchronously (createModel is synchronous): Emscripten's glue is
+ * handed an instance made on the spot, so the factory has run its start-up before it returns, and the object given to
+ * it is the module. `url` names the module in errors; `build` is the main module's, which the model module's must be.
+ */
+export function instantiateModel(compiled, url, build) {
+  let failure;
+  const module = {
+    instantiateWasm(imports, receiveInstance) {
+      try {
+        const instance = new WebAssembly.Instance(compiled, imports);
+        receiveInstance(instance, compiled);
+        return instance.exports;
+      } catch (cause) {
+        failure = cause;
+        return {};  // (the glue then waits for an instance that never comes: nothing more runs)
+      }
+    },
+  };
+  try {
+    createModelModule(module).catch(() => {});  // its promise: resolved by now, or never settled
+  } catch (cause) {
+    failure ??= cause;
+  }
+  if (failure !== undefined)
+    throw loadError(url, `it does not instantiate (${failure.message}): is it this version's model module?`, failure, MODEL);
+  if (typeof module.modelCreate !== 'function' || typeof module.argumentFields !== 'function')
+    throw loadError(url, 'it is not seqorder\'s model module (it has no modelCreate).', undefined, MODEL);
+  if (module.build() !== build)
+    throw loadError(url, `it is the ${module.build()} build, and the main module the ${build} build: give the model module of the main module's build.`, undefined, MODEL);
+  return bindCalls(module);
+}
+
+/**
+ * The model module as fetched alongside the main module (fetchModel's { bytes, url } or { error }), compiled
+ * synchronously when first asked for: startModel(model, build)() → a new instance of it (instantiateModel; `build`:
+ * the main module's), or the Error that says why there is none (the same message each time). The bytes are dropped
+ * once compiled.
+ */
+export function startModel(model, build) {
+  let { bytes, error } = model;
+  let compiled;
+  return () => {
+    if (error !== undefined) throw new Error(error.message, { cause: error.cause });
+    if (compiled === undefined) {
+      try {
+        compiled = new WebAssembly.Module(bytes);
+      } catch (cause) {
+        error = compileError(cause, model.url, MODEL);
+        throw error;
+      }
+      bytes = undefined;
+    }
+    return instantiateModel(compiled, model.url, build);
+  };
+}
+
+/** The model module (fetchModel's { bytes, url } or { error }) compiled asynchronously: { compiled, url } (the pool's). */
+export async function compileModel(model) {
+  if (model.error !== undefined) throw new Error(model.error.message, { cause: model.error.cause });
+  return { compiled: await compile(model.bytes, model.url, MODEL), url: model.url };
+}
+
+/** The model module's bytes: { bytes, url } (url: undefined for options.modelWasmBinary), or { error, url }. Never rejects. */
+async function fetchModel(url, bytes) {
+  try {
+    if (bytes !== undefined) {
+      checkMagic(bytes, undefined, '', MODEL);
+      return { bytes, url };
+    }
+    return { bytes: await fetchBytes(url, MODEL), url };
+  } catch (error) {
+    return { error, url };
+  }
+}
+
+/** loadSeqorder's options (the pool's too, beside its own). */
+export const LOAD_OPTIONS = ['wasmBinary', 'wasmUrl', 'simd', 'modelWasmBinary', 'modelWasmUrl'];
+
+/** options.wasmBinary or options.modelWasmBinary: undefined, or bytes. */
+function readBytes(name, value, what) {
+  if (value !== undefined && !(value instanceof ArrayBuffer || ArrayBuffer.isView(value)))
+    throw new TypeError(`${name} must be an ArrayBuffer or a typed array of ${what}'s bytes`);
+}
+
+/** options.wasmUrl or options.modelWasmUrl: undefined, or a string or a URL. */
+function readUrl(name, value, what) {
+  if (value !== undefined && typeof value !== 'string' && !(value instanceof URL))
+    throw new TypeError(`${name} must be a string or a URL: ${what}'s .wasm file, or a folder ending in '/'`);
+}
+
+/**
+ * The URL of the module `files[build]` that options.wasmUrl or options.modelWasmUrl (`name`) gives: a folder's file of
+ * that name, or the file itself (not with simd: 'relaxed', which chooses the file). undefined when not given.
+ */
+async function givenUrl(name, value, files, build, simd, both) {
+  if (value === undefined) return undefined;
+  const url = await resolveUrl(name, value);
+  if (url.pathname.endsWith('/')) return new URL(files[build], url);
+  if (simd === 'relaxed')
+    throw new RangeError(`options.simd: 'relaxed' chooses the module itself: ${name} must then be the folder of ${both} (ending in '/'), got ${url}`);
+  return url;
+}
+
+/**
+ * Reads loadSeqorder's options, then finds, fetches and compiles the main module, and starts fetching the model
+ * module's bytes alongside: { compiled (a WebAssembly.Module), url (where it came from; undefined for wasmBinary),
+ * model (a promise of the model module's bytes, fetchModel's, which never rejects: for startModel or compileModel) }.
+ * The pool compiles once here and sends the compiled modules to its workers.
  */
 export async function compileSeqorder(options) {
-  const { wasmBinary, wasmUrl, simd = 'simd128' } = readOptions('options', options, ['wasmBinary', 'wasmUrl', 'simd']);
-  if (wasmBinary !== undefined && !(wasmBinary instanceof ArrayBuffer || ArrayBuffer.isView(wasmBinary)))
-    throw new TypeError('options.wasmBinary must be an ArrayBuffer or a typed array of the module\'s bytes');
-  if (wasmUrl !== undefined && typeof wasmUrl !== 'string' && !(wasmUrl instanceof URL))
-    throw new TypeError('options.wasmUrl must be a string or a URL: the .wasm file, or a folder ending in \'/\'');
+  const { wasmBinary, wasmUrl, modelWasmBinary, modelWasmUrl, simd = 'simd128' } = readOptions('options', options, LOAD_OPTIONS);
+  readBytes('options.wasmBinary', wasmBinary, 'the module');
+  readUrl('options.wasmUrl', wasmUrl, 'the module');
+  readBytes('options.modelWasmBinary', modelWasmBinary, 'the model module');
+  readUrl('options.modelWasmUrl', modelWasmUrl, 'the model module');
   readChoice('options.simd', simd, ['simd128', 'relaxed']);
   if (wasmBinary !== undefined && wasmUrl !== undefined)
     throw new RangeError('options.wasmBinary and options.wasmUrl both say where the module is: give one');
-  if (simd === 'relaxed' && wasmBinary !== undefined)
-    throw new RangeError('options.simd: \'relaxed\' chooses the module itself; it cannot be combined with options.wasmBinary (whose module says its build)');
-  const build = simd === 'relaxed' && relaxedSimdSupported() ? 'relaxed' : 'simd128';
-  let url;
-  if (wasmUrl !== undefined) {
-    url = await resolveUrl('options.wasmUrl', wasmUrl);
-    if (url.pathname.endsWith('/')) url = new URL(FILES[build], url);
-    else if (simd === 'relaxed')
-      throw new RangeError(`options.simd: 'relaxed' chooses the module itself: options.wasmUrl must then be the folder of both modules (ending in '/'), got ${url}`);
-  } else if (wasmBinary === undefined) {
-    url = packagedUrl(build);
+  if (modelWasmBinary !== undefined && modelWasmUrl !== undefined)
+    throw new RangeError('options.modelWasmBinary and options.modelWasmUrl both say where the model module is: give one');
+  for (const [name, given] of [['wasmBinary', wasmBinary], ['modelWasmBinary', modelWasmBinary]]) {
+    if (simd === 'relaxed' && given !== undefined)
+      throw new RangeError(`options.simd: 'relaxed' chooses the module itself; it cannot be combined with options.${name} (whose module says its build)`);
   }
+  const build = simd === 'relaxed' && relaxedSimdSupported() ? 'relaxed' : 'simd128';
+  let url = await givenUrl('options.wasmUrl', wasmUrl, FILES, build, simd, 'both modules');
+  if (url === undefined && wasmBinary === undefined) url = packagedUrl(build);
+  let modelUrl = await givenUrl('options.modelWasmUrl', modelWasmUrl, MODEL_FILES, build, simd, 'both model modules');
+  if (modelUrl === undefined && modelWasmBinary === undefined)
+    modelUrl = wasmUrl !== undefined ? new URL(MODEL_FILES[build], url) : packagedModelUrl(build);
+  const model = fetchModel(modelUrl, modelWasmBinary);  // alongside the main module, which it does not hold up
   if (wasmBinary !== undefined) checkMagic(wasmBinary);
-  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url };
+  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url, model };
   const compiled = await fetchAndCompile(url).catch((error) => {
     if (build === 'relaxed' && wasmUrl === undefined && relaxedFiles.core === undefined) {
       error.message += ' In an app built by a bundler, import \'seqorder/relaxed\' (once, anywhere) so that it emits the '
@@ -215,18 +360,20 @@ export async function compileSeqorder(options) {
     }
     throw error;
   });
-  return { compiled, url };
+  return { compiled, url, model };
 }
 
 /**
- * Loads the WebAssembly module and returns the API. Each call makes an independent instance.
+ * Loads the WebAssembly modules and returns the API. Each call makes an independent instance.
  * simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's multiply-add
- * where the engine supports it, else the default module; results may differ between engines by float32 rounding).
- * The API's `build` says which module runs.
- * wasmUrl: where the module is (a file, or a folder ending in '/' that holds both builds); wasmBinary: its bytes.
- * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
+ * where the engine supports it, else the default modules; results may differ between engines by float32 rounding).
+ * The API's `build` says which modules run.
+ * wasmUrl: where the main module is (a file, or a folder ending in '/' that holds both builds and the model modules);
+ * wasmBinary: its bytes. modelWasmUrl, modelWasmBinary: the same for the model module.
+ * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, modelWasmBinary?: ArrayBuffer | ArrayBufferView, modelWasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
  */
 export async function loadSeqorder(options) {
-  const { compiled, url } = await compileSeqorder(options);
-  return makeApi(await instantiateCore(compiled, url));
+  const { compiled, url, model } = await compileSeqorder(options);
+  const [core, fetched] = await Promise.all([instantiateCore(compiled, url), model]);  // createModel needs the bytes
+  return makeApi(core, startModel(fetched, core.build()));
 }

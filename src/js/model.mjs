@@ -1,7 +1,7 @@
-// The trainable model and the lesson's tasks, over one instance of the WebAssembly module: createModel, orderTask,
-// lookbackTask, taskWords. Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its
-// tensors into the heap, runs one call of the core (src/core/model_calls.hpp, through src/bindings/model.cpp: the core
-// checks every value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
+// The trainable model, createModel, over one instance of the model module (model-module.mjs starts it when a model is
+// first made). Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into
+// the heap, runs one call of the core (src/core/model_calls.hpp, through src/bindings/model.cpp: the core checks every
+// value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
 //
 // A model lives in the module's heap until dispose(); the object createModel returns holds its handle. Nothing here
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
@@ -232,7 +232,7 @@ export function readModelOptions(options) {
   };
 }
 
-/** createModel, orderTask and taskWords over the module `core`, calling it through heap.mjs's `run`. */
+/** createModel over the model module `core`, calling it through heap.mjs's `run`. */
 export function makeModelApi(core, run) {
   /** A new model: token embedding, positions, `layers` pre-norm transformer blocks, a readout; parameters from seed. */
   function createModel(options) {
@@ -242,38 +242,5 @@ export function makeModelApi(core, run) {
     return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, { ...args, ...scale })));
   }
 
-  /** A task's sentences, { ids, targets }: the core's `coreTask` on `args`, its options as read. */
-  function task(coreTask, args) {
-    return run((call) => {
-      const [ids, targets] = call.core(coreTask, args);
-      return { ids: call.output(ids), targets: call.output(targets) };
-    });
-  }
-
-  /** The lesson's task: count sentences of length tokens, target 1 when robot comes before person. */
-  function orderTask(options) {
-    const o = readOptions('options', options, ['count', 'length', 'seed', 'mirrored']);
-    return task(core.orderTask, {
-      count: readNumber('count', o.count),
-      length: readNumber('length', o.length),
-      seed: optionalNumber('seed', o.seed),
-      mirrored: optionalBoolean('mirrored', o.mirrored),
-    });
-  }
-
-  /** The second task: count sentences of length random words; the target at position t is the word back places earlier. */
-  function lookbackTask(options) {
-    const o = readOptions('options', options, ['count', 'length', 'back', 'seed']);
-    return task(core.lookbackTask, {
-      count: readNumber('count', o.count),
-      length: readNumber('length', o.length),
-      back: optionalNumber('back', o.back),
-      seed: optionalNumber('seed', o.seed),
-    });
-  }
-
-  /** The tasks' vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
-  const taskWords = Object.freeze(core.taskWords());
-
-  return { createModel, orderTask, lookbackTask, taskWords };
+  return { createModel };
 }

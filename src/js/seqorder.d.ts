@@ -136,11 +136,17 @@ export interface AttentionSteps<D extends FloatDType = FloatDType> {
   output: Tensor<D>;
 }
 
-/** What Seqorder.memoryStats reports of the WebAssembly heap. */
+/**
+ * What Seqorder.memoryStats reports of the WebAssembly heaps: the main module's, and the model module's once the first
+ * model has started it.
+ */
 export interface MemoryStats {
-  /** Bytes currently held by malloc in the WebAssembly heap. */
+  /**
+   * Bytes currently held by malloc in the heaps (in the model module's, beyond what its start-up holds: every model
+   * disposed, the figure is back where it was before the first).
+   */
   allocatedBytes: number;
-  /** Size of the WebAssembly heap in bytes (it only grows). */
+  /** Size of the heaps in bytes (each only grows; the model module's counts from the first model). */
   heapBytes: number;
 }
 
@@ -451,7 +457,8 @@ export interface Seqorder {
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>>): ResultOf<X> | StepsOf<X>;
   /**
-   * Heap diagnostics, for leak checks: allocatedBytes returns to where it was once results are copied out.
+   * Heap diagnostics, for leak checks: allocatedBytes returns to where it was once results are copied out and models
+   * disposed.
    * @example
    * const before = so.memoryStats().allocatedBytes;
    * so.attention(x, x, x);
@@ -460,14 +467,17 @@ export interface Seqorder {
    */
   memoryStats(): MemoryStats;
   /**
-   * A new trainable model (see Model) in this instance's heap; its parameters are drawn from options.seed, the same
-   * bits in every engine.
+   * A new trainable model (see Model) in this instance's model module, whose code the first model compiles and starts
+   * (synchronously: loadSeqorder fetched its bytes); its parameters are drawn from options.seed, the same bits in every
+   * engine.
    * @example
    * const model = so.createModel({ vocab: so.taskWords.length, width: 32, heads: 2, classes: 2, seed: 3 });
    * const learned = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 16 });
    * @throws {TypeError} when options is not a plain object, an option has the wrong kind, or a key is unknown
    * @throws {RangeError} when an option is out of its range (heads must divide width, width even with sinusoidal
    *         positions, 1 … 4 layers, maxLength only and always with positions 'learned', …)
+   * @throws {Error} when the model module could not be loaded (not served where it was looked for: the message names
+   *         the URL, what came back and the modelWasmUrl option), before the options are read
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
   /**
@@ -491,21 +501,39 @@ export interface Seqorder {
   readonly taskWords: readonly string[];
 }
 
-/** Options of loadSeqorder (and loadSeqorderPool). */
+/**
+ * Options of loadSeqorder (and loadSeqorderPool). The API runs on two modules: the main module (seqorder_core.wasm)
+ * and the model module (seqorder_model.wasm, createModel's), whose bytes are fetched alongside the main module's and
+ * which the first model compiles. Where the model module cannot be had, loadSeqorder still resolves, and createModel
+ * throws why.
+ */
 export interface LoadOptions {
   /**
-   * Where the module is, when it is not in the `seqorder/` folder beside the package's JS (the default, which Vite and
-   * webpack follow by themselves): the URL of seqorder_core.wasm, or of a folder ending in '/' that holds it (and
-   * seqorder_core_relaxed.wasm, for simd: 'relaxed'). Relative URLs are resolved against the page's (or worker's)
-   * URL; under node a string may also be a file path, relative to the working folder.
+   * Where the main module is, when it is not in the `seqorder/` folder beside the package's JS (the default, which
+   * Vite and webpack follow by themselves): the URL of seqorder_core.wasm, or of a folder ending in '/' that holds it
+   * (and seqorder_core_relaxed.wasm, for simd: 'relaxed'). The model module is then looked for in the same folder
+   * (seqorder_model.wasm; seqorder_model_relaxed.wasm), unless modelWasmUrl or modelWasmBinary says where it is.
+   * Relative URLs are resolved against the page's (or worker's) URL; under node a string may also be a file path,
+   * relative to the working folder.
    */
   wasmUrl?: string | URL;
-  /** The module's .wasm bytes, if the caller already has them (instead of a URL; not with wasmUrl). */
+  /**
+   * The main module's .wasm bytes, if the caller already has them (instead of a URL; not with wasmUrl). The model
+   * module is then looked for in its default place, unless modelWasmUrl or modelWasmBinary says where it is.
+   */
   wasmBinary?: ArrayBuffer | ArrayBufferView;
   /**
+   * Where the model module is: the URL of seqorder_model.wasm, or of a folder ending in '/' that holds it (and
+   * seqorder_model_relaxed.wasm, for simd: 'relaxed'); resolved as wasmUrl is.
+   */
+  modelWasmUrl?: string | URL;
+  /** The model module's .wasm bytes (instead of a URL; not with modelWasmUrl), of the main module's build. */
+  modelWasmBinary?: ArrayBuffer | ArrayBufferView;
+  /**
    * 'simd128' (default): results bit-identical in every engine. 'relaxed': relaxed SIMD's multiply-add, used only where
-   * the engine supports relaxed SIMD (else the default module); results may differ between engines by float32
-   * rounding. Cannot be combined with wasmBinary; with wasmUrl, that must be a folder.
+   * the engine supports relaxed SIMD (else the default modules); results may differ between engines by float32
+   * rounding. Cannot be combined with wasmBinary or modelWasmBinary; with wasmUrl or modelWasmUrl, that must be a
+   * folder.
    */
   simd?: SimdBuild;
 }
@@ -514,15 +542,16 @@ export interface LoadOptions {
 export type SimdBuild = 'simd128' | 'relaxed';
 
 /**
- * Loads the WebAssembly module: a new, independent instance each call; the same call works in browsers, workers and
- * node ≥ 20.
+ * Loads the WebAssembly modules: a new, independent instance each call; the same call works in browsers, workers and
+ * node ≥ 20. It compiles the main module and fetches the model module's bytes alongside, which the first createModel
+ * compiles.
  * @example
  * import { loadSeqorder } from 'seqorder';
  * const so = await loadSeqorder();                                   // or { wasmUrl: '/static/seqorder/' }
  * console.log(so.positions(4, 8).shape);                             // [ 4, 8 ]
  * @throws {TypeError} (a rejection) when an option has the wrong kind or is unknown
- * @throws {Error} (a rejection) when the module cannot be fetched or is not WebAssembly (the message names the URL it
- *         tried, what came back, and the wasmUrl option), or when the page's CSP forbids compiling WebAssembly (the
+ * @throws {Error} (a rejection) when the main module cannot be fetched or is not WebAssembly (the message names the URL
+ *         it tried, what came back, and the wasmUrl option), or when the page's CSP forbids compiling WebAssembly (the
  *         message names the directive)
  */
 export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;

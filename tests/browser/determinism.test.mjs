@@ -1,7 +1,8 @@
 // Determinism across engines: the fixed calls of tests/node/helpers/determinism-calls.mjs give bit-identical outputs
 // (SHA-256 of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium,
 // Firefox ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of
-// the model, run in a module Web Worker there, give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
+// the model, run in a module Web Worker there and on the page's main thread (where the first createModel compiles the
+// model module synchronously), give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -54,4 +55,22 @@ eachEngine({
     assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
     t.diagnostic(`${Object.keys(hashes).length} training runs: the parameters' hashes of node`);
   });
+
+  test(`${s.engine}: on the main thread, createModel right after loadSeqorder compiles the model module there, and trains to the fixed hashes`,
+    { timeout: 180_000 }, async (t) => {
+      const result = await s.browser.evaluate(async () => {
+        const { loadSeqorder } = await import('/lib/seqorder.mjs');
+        const { modelHashes } = await import('/__determinism/calls.mjs');
+        const so = await loadSeqorder();
+        const before = so.memoryStats();
+        const start = performance.now();
+        so.createModel({ vocab: 4, width: 8, classes: 2 }).dispose();  // the first model: the module compiled and started
+        const first = performance.now() - start;
+        return { started: so.memoryStats().heapBytes > before.heapBytes, first, hashes: await modelHashes(so) };
+      });
+      assert.equal(result.started, true, 'the model module started with the first model');
+      assert.deepEqual(result.hashes, MODEL_HASHES);
+      assert.deepEqual(await s.browser.errors(), []);
+      t.diagnostic(`${s.browser.version}: the first createModel (compiling and starting the model module) took ${result.first.toFixed(0)} ms`);
+    });
 });

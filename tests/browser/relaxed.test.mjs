@@ -3,7 +3,7 @@
 // (Chromium and Firefox run relaxed SIMD; where an engine cannot, as WebKit, feature detection falls back to the
 // default module and the relaxed .wasm is never fetched); the float32 attention of whichever module loaded is within
 // float32 tolerance of the float64 reference (as in tests/node/helpers/relaxed-calls.mjs), and the default load stays
-// the plain module.
+// the plain module. The model module follows the main module's build (fetched alongside it; compiled by a model).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -12,6 +12,8 @@ import { eachEngine } from './each-engine.mjs';
 import { blankPage, siteDir } from './site.mjs';
 
 const RELAXED = '/lib/seqorder/seqorder_core_relaxed.wasm';
+const MODULES = ['/lib/seqorder/seqorder_core.wasm', '/lib/seqorder/seqorder_model.wasm'];
+const RELAXED_MODULES = [RELAXED, '/lib/seqorder/seqorder_model_relaxed.wasm'];
 
 eachEngine({
   requires: path.join('lib', 'seqorder.mjs'), answers: { '/__relaxed/index.html': blankPage('relaxed') }, open: '/__relaxed/index.html',
@@ -70,8 +72,10 @@ eachEngine({
         times.relaxed.push(time(relaxed));
       }
       const { median } = await import('/js/median.mjs');  // the page's, served beside the package
+      // a model of each: the model module of its main module's build (another build's is refused)
+      const widths = [plain, relaxed].map((so) => so.createModel({ vocab: 4, width: 8, classes: 2 }).config.width);
       return {
-        builds: [plain.build, relaxed.build], failures, worst, cases,
+        builds: [plain.build, relaxed.build], failures, worst, cases, widths,
         speedup: median(times.simd128) / median(times.relaxed),
       };
     });
@@ -82,7 +86,8 @@ eachEngine({
     assert.deepEqual(await s.browser.errors(), []);
     assert.deepEqual(result.failures, []);
     assert.deepEqual(result.builds, ['simd128', compiles ? 'relaxed' : 'simd128']);
-    assert.deepEqual(wasmRequests, compiles ? ['/lib/seqorder/seqorder_core.wasm', RELAXED] : ['/lib/seqorder/seqorder_core.wasm']);
+    assert.deepEqual(result.widths, [8, 8]);
+    assert.deepEqual(wasmRequests, (compiles ? [...MODULES, ...RELAXED_MODULES] : MODULES).sort());
     if (s.engine === 'chromium') assert.ok(compiles, 'Chromium runs relaxed SIMD: its module should compile there');
   });
 });

@@ -11,8 +11,10 @@ import { pathToFileURL } from 'node:url';
 import { lib } from './helpers/load.mjs';
 
 const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
+const { default: createModelModule } = await import(pathToFileURL(path.join(lib, 'seqorder_model.mjs')).href);
 const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
 const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
+const model = bindCalls(await createModelModule({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_model.wasm')) }));
 
 /** The values of a call's results (their blocks freed), or its error. */
 function outcome(name, args) {
@@ -34,18 +36,24 @@ function tensor(values, shape) {
   return { address, count: data.length, dtype: 'float32', shape };
 }
 
-test('the module describes every bound call\'s arguments, member by member', () => {
+test('each module describes every bound call\'s arguments, member by member: the main module its calls, the model module the model\'s', () => {
   const tables = JSON.parse(core.argumentFields());
+  const modelTables = JSON.parse(model.argumentFields());
   const names = (call) => tables[call].fields.map(([name]) => name);
   assert.deepEqual(names('positions'), ['length', 'width', 'start', 'base', 'dtype', 'layout', 'outLength']);
   assert.deepEqual(names('attention'), ['q', 'k', 'v', 'causal', 'queryStart', 'steps', 'outLength']);
   assert.deepEqual(tables.attention.fields[0][1].fields.map(([name, kind]) => `${name}:${kind}`),
     ['address:number', 'count:number', 'dtype:text', 'shape:numbers']);
-  assert.deepEqual(tables.modelSetParameters.fields[1], ['parameters', { list: { fields: [['name', 'text'], ['tensor', tables.embed.fields[0][1]]] } }]);
+  assert.deepEqual(modelTables.modelSetParameters.fields[1], ['parameters', { list: { fields: [['name', 'text'], ['tensor', tables.embed.fields[0][1]]] } }]);
   for (const call of ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'planAttention',
-    'modelCreate', 'modelDispose', 'modelParameters', 'modelSetParameters', 'modelForward', 'modelLoss',
-    'modelGradients', 'modelStep', 'modelAttentionWeights', 'orderTask'])
+    'orderTask', 'lookbackTask'])
     assert.ok(tables[call]?.fields, call);
+  for (const call of ['modelCreate', 'modelDispose', 'modelParameters', 'modelSetParameters', 'modelForward', 'modelLoss',
+    'modelGradients', 'modelStep', 'modelAttentionWeights']) {
+    assert.ok(modelTables[call]?.fields, call);
+    assert.equal(tables[call], undefined, `${call}: not in the main module`);
+  }
+  for (const call of Object.keys(tables)) assert.equal(modelTables[call], undefined, `${call}: not in the model module`);
 });
 
 test('an absent member keeps the core\'s default; an inherited one is absent', () => {

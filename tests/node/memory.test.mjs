@@ -189,6 +189,7 @@ test('1000 models created, trained and disposed: the heap returns to its baselin
 
 test('a model the heap cannot hold is a RangeError before anything is allocated, and the next model works', async (t) => {
   const so = await loadSeqorder();
+  so.createModel({ vocab: 2, width: 2, classes: 2 }).dispose();  // the model module started: its heap counted in before
   const before = so.memoryStats();
   // 2^27 + parameters: within the 1 GiB tensor limit, but its four float32 buffers (values, gradients, Adam's two
   // moments) are 2.1 GB: refused up front
@@ -202,4 +203,33 @@ test('a model the heap cannot hold is a RangeError before anything is allocated,
   model.dispose();
   assert.equal(so.memoryStats().allocatedBytes, before.allocatedBytes);
   t.diagnostic(`heapBytes ${mib(before.heapBytes)} -> ${mib(grown.heapBytes)} after the refused model`);
+});
+
+test('the model module starts with the first model: its heap counts from then on, and a failing first call leaves none', async () => {
+  const so = await loadSeqorder();
+  const main = so.memoryStats();
+  // what needs no model runs in the main module alone: the tasks too
+  so.positions(8, 16);
+  so.orderTask({ count: 4, length: 6 });
+  assert.equal(so.taskWords.length > 0, true);
+  assert.deepEqual(so.memoryStats(), main, 'no model module yet');
+  // a first call that fails (in JS, in the core) leaves no model module behind
+  assert.throws(() => so.createModel({ vocab: 16, width: 32 }), TypeError);
+  assert.throws(() => so.createModel({ vocab: 16, width: 31, classes: 2 }), RangeError);
+  assert.deepEqual(so.memoryStats(), main, 'a failing first call changes nothing');
+  // the first model starts it: its heap counts, and its models' memory
+  const model = so.createModel({ vocab: 16, width: 32, classes: 2 });
+  const started = so.memoryStats();
+  assert.ok(started.heapBytes > main.heapBytes, 'the model module\'s heap counts');
+  assert.ok(started.allocatedBytes > main.allocatedBytes, 'the model\'s parameters count');
+  // a failing call on a started module keeps it, and changes nothing
+  assert.throws(() => so.createModel({ vocab: 16, width: 31, classes: 2 }), RangeError);
+  assert.deepEqual(so.memoryStats(), started);
+  model.dispose();
+  const after = so.memoryStats();
+  assert.equal(after.allocatedBytes, main.allocatedBytes, 'every model disposed: back to where it was before the first');
+  assert.equal(after.heapBytes, started.heapBytes, 'the model module stays');
+  // a second model reuses the started module
+  so.createModel({ vocab: 16, width: 32, classes: 2 }).dispose();
+  assert.deepEqual(so.memoryStats(), after);
 });

@@ -50,38 +50,43 @@ const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions',
   'modelAttentionWeights'];
 
 /**
- * An API over a fresh module instance whose binding functions record their arguments in `log` before running, and
- * their results after: { name, fields: { key: number | string | boolean | { dtype, shape, data } }, results: [{ dtype,
- * shape, data }] }, undefined fields left out.
+ * An API over fresh instances of the main module and the model module whose binding functions record their arguments
+ * in `log` before running, and their results after: { name, fields: { key: number | string | boolean | { dtype,
+ * shape, data } }, results: [{ dtype, shape, data }] }, undefined fields left out.
  */
 async function recordingApi(log) {
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
   const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
   const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
+  const { instantiateModel } = await import(pathToFileURL(path.join(lib, 'load.mjs')).href);
   const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
-  const capture = (value) => {
-    if (value === null || typeof value !== 'object') return value;
-    // a TensorArg, or a result (whose count its shape says): copy its bytes out of the heap now
-    const { address, dtype, shape, count = shape.reduce((a, b) => a * b, 1) } = value;
-    const Class = ARRAY[dtype];
-    return { dtype, shape: [...shape], data: new Class(core.HEAPU8.buffer.slice(address, address + count * Class.BYTES_PER_ELEMENT)) };
+  const model = new WebAssembly.Module(readFileSync(path.join(lib, 'seqorder', 'seqorder_model.wasm')));
+  /** The module `bound` (binding.mjs's), its binding calls recorded. */
+  const recording = (bound) => {
+    const capture = (value) => {
+      if (value === null || typeof value !== 'object') return value;
+      // a TensorArg, or a result (whose count its shape says): copy its bytes out of the heap now
+      const { address, dtype, shape, count = shape.reduce((a, b) => a * b, 1) } = value;
+      const Class = ARRAY[dtype];
+      return { dtype, shape: [...shape], data: new Class(bound.HEAPU8.buffer.slice(address, address + count * Class.BYTES_PER_ELEMENT)) };
+    };
+    return new Proxy(bound, {
+      get(target, key) {
+        const value = target[key];
+        if (!BINDING_CALLS.includes(key)) return value;
+        return (args) => {
+          const fields = {};
+          for (const [field, v] of Object.entries(args)) if (v !== undefined && field !== 'outLength') fields[field] = capture(v);
+          const entry = { name: key, fields };
+          log.push(entry);
+          const outcome = value(args);
+          entry.results = (outcome.results ?? []).map(capture);
+          return outcome;
+        };
+      },
+    });
   };
-  const recorder = new Proxy(core, {
-    get(target, key) {
-      const value = target[key];
-      if (!BINDING_CALLS.includes(key)) return value;
-      return (args) => {
-        const fields = {};
-        for (const [field, v] of Object.entries(args)) if (v !== undefined && field !== 'outLength') fields[field] = capture(v);
-        const entry = { name: key, fields };
-        log.push(entry);
-        const outcome = value(args);
-        entry.results = (outcome.results ?? []).map(capture);
-        return outcome;
-      };
-    },
-  });
-  return makeApi(recorder);
+  return makeApi(recording(core), () => recording(instantiateModel(model, undefined, core.build())));
 }
 
 /** calls.bin (format in dump.cpp) */

@@ -315,7 +315,7 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await assert.rejects(loadSeqorderPool({ workers: 0 }), { name: 'RangeError', message: /^options\.workers must be an integer between 1 and 256, got 0/ });
     await assert.rejects(loadSeqorderPool({ workers: 1.5 }), { name: 'RangeError', message: /^options\.workers must be an integer/ });
     await assert.rejects(loadSeqorderPool({ workers: '2' }), { name: 'TypeError', message: /^options\.workers must be a number/ });
-    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary\)/ });
     await assert.rejects(loadSeqorderPool({ sharedMemory: 1 }), { name: 'TypeError', message: /^options\.sharedMemory must be true or false, got number 1/ });
     const bytes = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
     await assert.rejects(loadSeqorderPool({ wasmBinary: bytes, sharedMemory: true }), { name: 'Error', message: /^seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the kernel module is found beside the main module, which came as bytes/ });
@@ -344,7 +344,7 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
   });
 });
 
-test("simd: 'relaxed': the workers run the relaxed modules (main and kernel), with its bits (node started with relaxed SIMD)", () => {
+test("simd: 'relaxed': the workers run the relaxed modules (main, model and kernel), with its bits (node started with relaxed SIMD)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
   const script = path.join(dir, 'relaxed.mjs');
   writeFileSync(script, `
@@ -355,13 +355,20 @@ const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });
 const x = { data: Float32Array.from({ length: 700 * 64 }, (_, n) => Math.sin(n)), shape: [700, 64] };
 const a = so.attention(x, x, x, { causal: true }).data;
 const b = (await pool.attention(x, x, x, { causal: true })).data;
-console.log(JSON.stringify({ builds: [so.build, pool.build], shared: pool.sharedMemory, same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)) }));
+// a model of the relaxed model module (a model module of another build than the main one's is refused), here and in a worker
+const { ids, targets } = so.orderTask({ count: 8, length: 10, seed: 3 });
+const options = { vocab: so.taskWords.length, width: 32, heads: 2, classes: 2, seed: 5 };
+const model = so.createModel(options);
+const handle = await pool.createModel(options);
+const losses = [[], []];
+for (let n = 0; n < 3; n++) losses[0].push(model.step(ids, targets, { lr: 3e-3 })), losses[1].push(await handle.step(ids, targets, { lr: 3e-3 }));
+console.log(JSON.stringify({ builds: [so.build, pool.build], shared: pool.sharedMemory, same: Buffer.from(a.buffer).equals(Buffer.from(b.buffer)), models: Object.is(losses[0][2], losses[1][2]) && losses[0].every((l, n) => Object.is(l, losses[1][n])) }));
 await pool.close();
 `);
   const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
   assert.equal(child.status, 0, child.stderr);
-  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], shared: true, same: true });
+  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], shared: true, same: true, models: true });
 });
 
 // (the relaxed one compiles only with relaxed SIMD: the relaxed test below runs it)

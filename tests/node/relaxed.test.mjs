@@ -101,12 +101,14 @@ describe('scripts/relaxed-rewrite.mjs', () => {
     assert.ok(Buffer.from(bytes).equals(wasm));
   });
 
-  test('the built relaxed module has no old fma left and its instructions all decode', (t) => {
-    const file = path.join(lib, 'seqorder', 'seqorder_core_relaxed.wasm');
-    if (!existsSync(file)) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
-    const wasm = readFileSync(file);
-    assert.equal(rewriteRelaxed(wasm).rewritten, 0);
-    assert.equal(WebAssembly.validate(wasm), relaxedHere);
+  test('the built relaxed modules (main and model) have no old fma left and their instructions all decode', (t) => {
+    for (const name of ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm']) {
+      const file = path.join(lib, 'seqorder', name);
+      if (!existsSync(file)) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
+      const wasm = readFileSync(file);
+      assert.equal(rewriteRelaxed(wasm).rewritten, 0, name);
+      assert.equal(WebAssembly.validate(wasm), relaxedHere, name);
+    }
   });
 });
 
@@ -121,4 +123,25 @@ test('the relaxed module, run where relaxed SIMD runs (node --experimental-wasm-
   assert.equal(report.build, 'relaxed');
   assert.ok(report.cases > 100);
   if (process.env.SEQORDER_REPORT_ERRORS) console.log('relaxed build:', JSON.stringify(report));
+});
+
+test('a model module of another build than the main one is refused, naming both builds (node --experimental-wasm-relaxed-simd)', (t) => {
+  const flag = '--experimental-wasm-relaxed-simd';
+  const probe = spawnSync(process.execPath, [flag, '-e', `process.exit(WebAssembly.validate(Uint8Array.of(${RELAXED_PROBE.join(',')})) ? 0 : 3)`]);
+  if (probe.status !== 0) return t.skip(`this node does not run relaxed SIMD with ${flag}`);
+  const relaxedModel = path.join(lib, 'seqorder', 'seqorder_model_relaxed.wasm');
+  if (!existsSync(relaxedModel)) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
+  const script = `
+import { readFileSync } from 'node:fs';
+import { loadSeqorder } from ${JSON.stringify(new URL(`file://${path.join(lib, 'seqorder.mjs')}`).href)};
+const so = await loadSeqorder({ modelWasmBinary: readFileSync(${JSON.stringify(relaxedModel)}) });
+let message = 'no error';
+try { so.createModel({ vocab: 4, width: 8, classes: 2 }); } catch (error) { message = error.message; }
+console.log(JSON.stringify({ build: so.build, message }));
+`;
+  const child = spawnSync(process.execPath, [flag, '--input-type=module', '-e', script], { encoding: 'utf8' });
+  assert.equal(child.status, 0, child.stderr);
+  const { build, message } = JSON.parse(child.stdout);
+  assert.equal(build, 'simd128');
+  assert.match(message, /^seqorder: the model module could not be loaded from options\.modelWasmBinary: it is the relaxed build, and the main module the simd128 build: give the model module of the main module's build\.$/);
 });

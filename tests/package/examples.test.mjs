@@ -5,7 +5,8 @@
 //   static: its copy script, then the folder in Chromium under its CSP (the import map allowed by its hash);
 //   node-esm, node-cjs: node runs them.
 // The Vite projects run twice: with the pinned tools (tests/package/package.json) and with the latest vite and
-// typescript from the npm registry (installed once per run into a temporary folder; the registry must be reachable).
+// typescript from the npm registry (installed once per run into a temporary folder; the registry must be reachable);
+// the README's example is type-checked with the latest typescript too (consumer.test.mjs checks it with the pinned).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, checkTools, executablePath, pack, root, sh, toolBin } from './tools.mjs';
+import { CHROMIUM_ARGS, checkTools, executablePath, installApp, pack, root, sh, toolBin, typecheckReadme } from './tools.mjs';
 
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-examples-'));
 const examples = path.join(root, 'examples');
@@ -145,6 +146,14 @@ for (const variant of ['pinned', 'latest']) {
     });
   });
 }
+
+test('the README\'s example, as written, type-checks with the latest typescript (tsc --strict; NodeNext and Bundler resolution)',
+  { timeout: 240_000 }, async () => {
+    await latest;
+    const dir = path.join(work, 'readme-latest');
+    await installApp(dir, tarball);
+    await typecheckReadme(dir, 'ts-readme', [path.join(tools.latest, 'tsc')]);
+  });
 
 test('examples/static: its copy script, then the folder under its CSP, the import map allowed by its hash', { timeout: 120_000 }, async () => {
   const dir = await install('static');

@@ -187,6 +187,8 @@ test('Chromium: a wrong option is a TypeError or RangeError naming it; a failed 
           append: error(() => lines.append('a', [2, 3], [4])),
           check: error(() => renderChecks(list, [{ name: 'fine', pass: true }, { name: '' }])),
           summarize: error(() => summarize(42)),
+          fmt: error(() => fmt('1')),
+          digits: error(() => fmt(1, 0)),
         };
         map.flush();
         return {
@@ -210,6 +212,8 @@ test('Chromium: a wrong option is a TypeError or RangeError naming it; a failed 
         append: 'RangeError: seqorder/plot: append: as many x as y values, got 2 and 1',
         check: 'TypeError: seqorder/checks: checks[1].name must be a non-empty string',
         summarize: 'TypeError: seqorder/checks: scope must be a document or an element',
+        fmt: 'TypeError: seqorder/plot: fmt: x must be a number, got string',
+        digits: 'RangeError: seqorder/plot: fmt: digits must be an integer from 1 to 100, got 0',
       });
       assert.equal(r.created, 0, 'a failed call adds no figure');
       assert.equal(r.rows, 2, 'the heatmap still draws its 2 rows after the failed update');

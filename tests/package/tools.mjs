@@ -97,6 +97,33 @@ export async function installApp(dir, tarball, manifest = {}) {
   await sh('npm', ['install', tarball, '--offline', '--no-audit', '--no-fund', '--ignore-scripts'], { cwd: dir });
 }
 
+/**
+ * Compiles `files` ({ name: code }) with tsc (strict, no emit) under `compilerOptions`, in the new folder `dir` inside
+ * a project where the package is installed; wrong calls in them must carry @ts-expect-error. `tsc`: the command, as
+ * [program, ...arguments] (default: the pinned typescript of tests/package).
+ */
+export async function typecheck(dir, files, compilerOptions, tsc = [process.execPath, fileURLToPath(toolUrl('typescript', '/bin/tsc'))]) {
+  writeFiles(dir, {
+    ...files,
+    'tsconfig.json': JSON.stringify({
+      compilerOptions: { strict: true, noEmit: true, target: 'ES2022', lib: ['ES2022', 'DOM'], types: [], skipLibCheck: false, ...compilerOptions },
+      files: Object.keys(files),
+    }),
+  });
+  await sh(tsc[0], [...tsc.slice(1), '-p', path.join(dir, 'tsconfig.json')], { cwd: dir });
+}
+
+/**
+ * README.md's example (its ```js block), as written, type-checked by `tsc` (typecheck's) under NodeNext and Bundler
+ * resolution, in folders named `${name}-…` of `app`, a project where the package is installed.
+ */
+export async function typecheckReadme(app, name, tsc) {
+  const [example] = docSnippets('README.md').filter((b) => b.lang === 'js');
+  assert.match(example?.code ?? '', /from 'seqorder'/, 'README.md has a ```js example');
+  await typecheck(path.join(app, `${name}-node`), { 'readme.mts': example.code }, { module: 'NodeNext', moduleResolution: 'NodeNext' }, tsc);
+  await typecheck(path.join(app, `${name}-bundler`), { 'readme.ts': example.code }, { module: 'ESNext', moduleResolution: 'Bundler' }, tsc);
+}
+
 /** Writes `files` ({ relative path: text }) under `dir`. */
 export function writeFiles(dir, files) {
   for (const [name, text] of Object.entries(files)) {

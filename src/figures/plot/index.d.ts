@@ -44,17 +44,40 @@ export interface Plot<O extends PlotOptions> {
   readonly canvas: HTMLCanvasElement;
   /**
    * Merges `changes` into the options and redraws in the next animation frame (many updates in one frame draw once).
+   * @example
+   * const map = heatmap(box, { data: so.positions(8, 16).data, rows: 8, cols: 16 });
+   * slider.oninput = () => map.update({ data: so.positions(8, 16, { start: +slider.value }).data });
    * @throws {TypeError | RangeError} when the options it would have are not valid, as the plot's function; the plot
    *         is then unchanged.
    */
   update(changes?: Partial<O>): void;
-  /** Draws now (synchronously), e.g. before reading pixels. */
+  /**
+   * Draws now (synchronously), e.g. before reading pixels.
+   * @example
+   * map.update({ range: 1 });
+   * map.flush();
+   * const pixels = map.canvas.getContext('2d')!.getImageData(0, 0, 1, 1).data;   // the new range's colors
+   */
   flush(): void;
-  /** The last drawn layout, in CSS pixels. */
+  /**
+   * The last drawn layout, in CSS pixels.
+   * @example
+   * const { labels } = map.layout();
+   * console.log(labels.filter((label) => label.kind === 'row').map((label) => label.text));   // the row ticks drawn
+   */
   layout(): PlotLayout;
-  /** The current options (a shallow copy): what the plot draws. */
+  /**
+   * The current options (a shallow copy): what the plot draws.
+   * @example
+   * const { rows, cols } = map.options();
+   * map.update({ marks: [{ row0: 0, row1: rows, col0: 0, col1: Math.min(2, cols), label: 'first pair' }] });
+   */
   options(): O;
-  /** Removes the figure and stops following the container's size. */
+  /**
+   * Removes the figure and stops following the container's size.
+   * @example
+   * map.destroy();   // the <figure> leaves the page; the container is as it was
+   */
   destroy(): void;
 }
 
@@ -139,14 +162,26 @@ export interface HeatmapGridOptions extends Omit<HeatmapOptions, 'data' | 'rows'
 export interface HeatmapGrid {
   /** The grid's element (class plot-grid). */
   readonly element: HTMLElement;
-  /** Each map's heatmap. */
+  /**
+   * Each map's heatmap.
+   * @example
+   * const [first] = grid.maps();
+   * first.canvas.focus();   // read the first map by keyboard
+   */
   maps(): Plot<HeatmapOptions>[];
   /**
    * Merges `changes` into the options and redraws (maps added or removed as needed).
+   * @example
+   * grid.update({ maps: heads.map((h) => ({ title: `head ${h}`, data: weightsOf(h), rows: T, cols: T })) });
    * @throws {TypeError | RangeError} as heatmapGrid; the grid is then unchanged.
    */
   update(changes: Partial<HeatmapGridOptions>): void;
-  /** The current options (a shallow copy): what the grid draws. */
+  /**
+   * The current options (a shallow copy): what the grid draws.
+   * @example
+   * const { maps } = grid.options();
+   * grid.update({ maps: maps.slice(0, 2) });   // keep the first two maps
+   */
   options(): HeatmapGridOptions;
 }
 
@@ -256,5 +291,7 @@ export function circlePlot(container: Element, options?: CirclePlotOptions): Plo
  * @example
  * fmt(0.000123456, 2);  // '1.2e−4'
  * fmt(-2.5);            // '−2.5'
+ * @throws {TypeError} when x or digits is not a number
+ * @throws {RangeError} when digits is not an integer from 1 to 100
  */
 export function fmt(x: number, digits?: number): string;

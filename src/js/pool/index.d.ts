@@ -89,7 +89,8 @@ export interface SeqorderPool {
    * const model = await pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, seed: 1 });
    * const losses = await model.train(batches, { lr: 3e-3 });
    * @throws {TypeError | RangeError} (a rejection) as Seqorder.createModel
-   * @throws {Error} (a rejection) when the pool is closed
+   * @throws {Error} (a rejection) when the pool is closed, or the model module could not be loaded (as
+   *         Seqorder.createModel, after the options are read)
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Promise<PoolModel<D>>;
   /**
@@ -190,7 +191,8 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
 
 /**
  * Loads a pool of workers that run attention, plus one instance of the module on this thread that checks calls. The
- * module is fetched and compiled once (wasmUrl, wasmBinary and simd as loadSeqorder's) and sent to the workers.
+ * modules are fetched and compiled once (wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary and simd as
+ * loadSeqorder's), the model module when the first model is made, and sent to the workers.
  * @example
  * import { loadSeqorderPool } from 'seqorder/pool';
  * const pool = await loadSeqorderPool({ workers: 2 });

@@ -47,8 +47,9 @@ function sentArguments(method, read, maxTensorBytes) {
  * createModel(options) over the worker set `workers` (protocol.mjs), for a module whose tensors may hold at most
  * maxTensorBytes: each model goes to the worker that holds the fewest (the first of them on a tie), so a pool of N
  * workers gives N models one worker each. A model lost with a worker that stopped is no longer counted.
+ * compiledModel() → a promise of the compiled model module, { compiled, url }, which goes to the worker with the model.
  */
-export function modelMaker(workers, maxTensorBytes) {
+export function modelMaker(workers, maxTensorBytes, compiledModel) {
   const live = new Map();  // model id → { worker, generation }: the live models, and which start of the worker holds each
   let nextId = 1;
 
@@ -62,13 +63,15 @@ export function modelMaker(workers, maxTensorBytes) {
   return async function createModel(options) {
     const args = readModelOptions(options);
     if (workers.closed) throw new Error(workers.closed);
+    const { compiled, url } = await compiledModel();
+    if (workers.closed) throw new Error(workers.closed);
     const counts = held();
     const worker = counts.indexOf(Math.min(...counts));
     const id = nextId++;
     live.set(id, { worker, generation: workers.generation(worker) });
     let config;
     try {
-      config = await workers.request(worker, 'modelCreate', { id, options: args });
+      config = await workers.request(worker, 'modelCreate', { id, options: args, model: { module: compiled, url: url?.href } });
     } catch (error) {
       live.delete(id);
       throw error;

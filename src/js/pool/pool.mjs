@@ -13,7 +13,7 @@
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
-import { compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
+import { compileModel, compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
 import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
@@ -204,10 +204,11 @@ async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
 
 /**
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
- * this thread that only checks calls. simd, wasmUrl, wasmBinary: as loadSeqorder's (the module is fetched and compiled
- * once, here, and the compiled module sent to the workers). sharedMemory: whether the workers share one memory for
- * attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl: where the worker script is,
- * when not beside this file (start.mjs).
+ * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
+ * (each module is fetched and compiled once, here, the model module when the first model is made, and the compiled
+ * modules sent to the workers). sharedMemory: whether the workers share one memory for attention (sharedMemoryFor):
+ * the default is to, where the engine allows it. workerUrl: where the worker script is, when not beside this file
+ * (start.mjs).
  * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), startWorker() (a new
  * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
  * seqorder), the kernel module is looked for beside the main module and the worker script beside this file, which is
@@ -215,7 +216,8 @@ async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
  * app is told to import seqorder/pool.
  */
 export async function loadSeqorderPool(options, packaged = {}) {
-  const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options, ['workers', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary']);
+  const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
+    ['workers', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary', 'modelWasmUrl', 'modelWasmBinary']);
   if (asked !== undefined) {
     readNumber('options.workers', asked);
     if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
@@ -224,8 +226,13 @@ export async function loadSeqorderPool(options, packaged = {}) {
   optional(readBoolean)('options.sharedMemory', sharing);
   const script = await readWorkerUrl(workerUrl);
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
-  const { compiled, url } = await compileSeqorder(load);
+  const { compiled, url, model } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
+  let modelCompiled;  // the model module's compiling (its bytes on their way meanwhile), started by the first model
+  const compiledModel = () => {
+    modelCompiled ??= model.then(compileModel);
+    return modelCompiled.catch((error) => { throw new Error(error.message, { cause: error.cause }); });
+  };
   const plan = attentionPlanner(core);
   const spares = spareBuffers();
   const packagedKernel = packaged.kernelUrl?.();
@@ -276,7 +283,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     sharedMemory: shared !== null,
     attention,
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
-    createModel: modelMaker(workers, core.maxTensorBytes()),
+    createModel: modelMaker(workers, core.maxTensorBytes(), compiledModel),
     /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
     close: () => workers.close().finally(starter.release),
   });

@@ -2,12 +2,13 @@
 // protocol: ../protocol.mjs, which also says how to add an op). It sits in seqorder/ beside the pool's entry for the
 // reason the .wasm files sit in seqorder/ beside ../../load.mjs: see ../index.mjs.
 import { makeApi } from '../../api.mjs';
-import { instantiateCore } from '../../load.mjs';
+import { instantiateCore, instantiateModel } from '../../load.mjs';
 import { serve } from '../protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
 let kernel = null;  // its instance of the kernel module on the pool's shared memory, if the pool has one (../shared.mjs)
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
+let modelModule = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
 /** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
 const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train']);
@@ -44,7 +45,7 @@ const ops = {
    * → its build
    */
   async load({ module, url, shared }) {
-    so = makeApi(await instantiateCore(module, url));
+    so = makeApi(await instantiateCore(module, url), () => instantiateModel(modelModule.module, modelModule.url, so.build));
     if (shared) {
       kernel = (await WebAssembly.instantiate(shared.module, { env: { memory: shared.memory } })).exports;
       kernel.__stack_pointer.value = shared.stackTop;
@@ -72,8 +73,12 @@ const ops = {
     return { value: { results, inputs }, transfer: [...buffersIn(results, new Set(inputs))] };
   },
 
-  /** A new model, so.createModel(options), kept here under `id` (the pool's name for it) → its config. */
-  modelCreate({ id, options }) {
+  /**
+   * A new model, so.createModel(options), kept here under `id` (the pool's name for it) → its config. model: the
+   * compiled model module, { module, url }, which the worker's first model starts.
+   */
+  modelCreate({ id, options, model: compiled }) {
+    modelModule ??= compiled;
     const model = so.createModel(options);
     models.set(id, model);
     return { value: model.config };
