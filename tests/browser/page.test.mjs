@@ -13,7 +13,7 @@ const TRAIN_DONE = '#train .section-body:is([data-training="done"], [data-traini
 
 /** The checks the lesson must show, by name (the positions lesson and the batch). */
 const LESSON_CHECKS = ['no-where-robot-same', 'add-position-sum', 'add-position-differs', 'add-position-sum-ambiguous',
-  'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-one-sine-repeats',
+  'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-pair-0-comes-back',
   'experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
   'norm-every-position', 'norm-position0', 'start-offset-rows', 'start-offset-live', 'start-offset-live-restart',
   'batch-shape', 'batch-same-positions', 'batch-sentences-apart', 'train-learned-learns', 'train-causal-learns'];
