@@ -3,13 +3,12 @@
 // each step is what it says. The computation is experiments/four-steps.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { checkList, el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say, showChecks } from '../sentences.mjs';
 import {
   STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, stepChecks, stepsSentences,
 } from '../experiments/four-steps.mjs';
@@ -101,11 +100,12 @@ export async function run(so, root, state) {
     const repeat = repeatedWordCheck(so, table, { ...settings, words: repeated ? settings.words : STEPS_SENTENCE });
     say(line, stepsSentences(steps, settings));
     bridge.hidden = !settings.causal;
-    renderChecks(list, [
+    showChecks(list, [
       ...stepChecks(so, table, settings),
       diagonalCheck(so, table, settings),
       repeated ? repeat : {
-        ...repeat, fixed: true,
+        // about another sentence than the one drawn: nothing drawn to hold it against
+        ...repeat, fixed: true, holds: undefined,
         claim: `This sentence repeats no word, so on “${STEPS_SENTENCE.join(' ')}”: ${repeat.claim}`,
       },
     ]);
