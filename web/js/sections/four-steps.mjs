@@ -73,7 +73,7 @@ export async function run(so, root, state) {
   // The bridge to the trained models: shown while the mask is on.
   const bridge = el('p', { className: 'callout steps-bridge' });
   bridge.innerHTML = 'A causal mask is an order of its own: query i sees keys 0 … i only, so two equal rows at ' +
-    'different places see different keys. A causal model without positions has exactly this to go on: ' +
+    'different places see different keys. A causal model without positions has only this to go on: ' +
     '<a href="#train">section train</a> trains one beside models with positions.';
   f.append(bridge);
   more(f, 'The four steps, and why the diagonal',
@@ -85,7 +85,7 @@ export async function run(so, root, state) {
     </ol>`,
     'With no learned projections, queries and keys are the input rows themselves, so a row meets itself as a key and ' +
     'scores its own squared length, which no shorter key can beat: the bright diagonal is an artefact of q = k, not ' +
-    'what attention always does. A model learns separate projections Wq and Wk; “Wq, Wk projections” uses two fixed ' +
+    'a property of attention itself. A trained model has projections Wq and Wk of its own; “Wq, Wk projections” uses two fixed ' +
     'random ones to show the difference (values stay the input rows).',
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
   const list = checkList(f);
