@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
+import { showEverySection } from './sections.mjs';
 import { indexHtml, withScripts } from './site.mjs';
 
 const TRAIN_DONE = '#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
@@ -27,10 +28,14 @@ function heatmapHash() {
   return h.toString(16);
 }
 
-/** Waits for the page's experiments, then for the training section's default run (it starts when in view). */
+/**
+ * Waits for the page's first screen, shows every section (each runs when it comes near the screen), then waits for
+ * the training section's default run (it starts when in view).
+ */
 async function finishPage({ browser }) {
   await browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
   if ((await browser.attribute('body', 'data-ready')) !== 'true') return;
+  await showEverySection(browser);
   await browser.evaluate(() => document.querySelector('#train').scrollIntoView());
   await browser.waitForSelector(TRAIN_DONE, { timeout: 180_000 });
   await browser.evaluate(() => window.scrollTo(0, 0));

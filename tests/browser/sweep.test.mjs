@@ -11,6 +11,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
+import { showEverySection } from './sections.mjs';
 
 const SKIP = new Set(['train']);
 /** $SWEEP_ONLY (ids, space-separated): only these sections (while working on one). */
@@ -117,6 +118,7 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/' }, (s) => {
   test(`${s.engine}: at every setting of every section, every check passes and every generated sentence holds`, { timeout: 900_000 }, async (t) => {
     await s.browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
     assert.equal(await s.browser.attribute('body', 'data-ready'), 'true');
+    await showEverySection(s.browser);
     const sections = (await s.browser.evaluate(plan, [[...SKIP], MAX_PRODUCT])).filter(({ id }) => ONLY.length === 0 || ONLY.includes(id));
     const everything = s.engine === 'chromium';
     const found = [];
