@@ -22,8 +22,9 @@
 // sections not shown are loaded once the page is ready, while the browser is idle, so that every setting in the URL
 // is known (url-state.mjs's declared()).
 //
-// <body data-ready="true"> says that the module has loaded and every section shown when the page loaded (those
-// within a screen of the viewport then) has run: the first screen is computed and its checks have their verdicts.
+// <body data-ready="true"> says that the module has loaded and every section in the viewport when the page loaded
+// has run: the first screen is computed and its checks have their verdicts (the sections near it run next, as the
+// observer reports them).
 // It stays "true" as the reader scrolls: each later section's own data-state says whether it has run. "error": the
 // module could not load (the status says why). The section "train" trains its models when it comes into view
 // (its checks are pending until then, and its .section-body says data-training="done" once they are computed).
@@ -172,10 +173,10 @@ const observer = typeof IntersectionObserver === 'function'
   ? new IntersectionObserver((entries) => runSections(entries.filter((e) => e.isIntersecting).map((e) => e.target)), { rootMargin: NEAR })
   : null;
 
-/** Is the section within one screen height of the viewport now (as the observer's root margin has it)? */
-function nearNow(section) {
+/** Is some of the section in the viewport now? */
+function inView(section) {
   const { top, bottom } = section.getBoundingClientRect();
-  return bottom >= -innerHeight && top <= 2 * innerHeight;
+  return bottom > 0 && top < innerHeight;
 }
 
 /** A link to an element no section has drawn yet (a check): every section runs first. */
@@ -200,8 +201,9 @@ async function main() {
     version = seqorder.version;
     return seqorder.loadSeqorder();
   });
-  // The sections shown at load: their modules load beside the WebAssembly module, and they run first.
-  const first = !observer || linksToUndrawn() ? runnable : runnable.filter(nearNow);
+  // The sections in view at load: their modules load beside the WebAssembly module, and they run first; the
+  // observer's first report queues those near them after them.
+  const first = !observer || linksToUndrawn() ? runnable : runnable.filter(inView);
   const firstRun = runSections(first);
   if (observer) for (const section of runnable) if (!first.includes(section)) observer.observe(section);
   try {
