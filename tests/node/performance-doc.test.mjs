@@ -13,9 +13,9 @@ const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');
 const read = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
 
 test('docs/performance.md: every generated table is what bench/report.mjs renders from bench/results/*.json', () => {
-  const blocks = [...doc.matchAll(/<!-- report: (\w+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
+  const blocks = [...doc.matchAll(/<!-- report: ([\w-]+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
   for (const needed of ['latest machine', 'latest attention', 'latest positions', 'latest training', 'pool machine',
-    'pool attention', 'pool overhead', 'sizes files', 'sizes entries']) assert.ok(blocks.includes(needed), `no block "${needed}"`);
+    'pool attention', 'pool overhead', 'sizes files', 'sizes entries', 'page-ready machine', 'page-ready loads']) assert.ok(blocks.includes(needed), `no block "${needed}"`);
   assert.equal(renderDocument(doc, read), doc, 'a table differs from the results: run node bench/report.mjs');
 });
 
