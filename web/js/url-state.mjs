@@ -15,9 +15,9 @@
 //                                                    // of the page's sections, in page order
 //   const state = page.section(id, module.settings); // before the section runs: state.values holds its values
 //   page.declared();                                 // once every section is in: notes for unknown keys
+//   // in the section: state.values.causal; state.set('causal', true); state.bind('causal', (v) => …)
 // Sections may register in any order, each when its module has loaded: the hash lists settings in page order, and
 // keeps the hash's keys that no section has claimed yet as they are until declared().
-//   // in the section: state.values.causal; state.set('causal', true); state.bind('causal', (v) => …)
 import { encode, parse, same } from './settings.mjs';
 import { el } from './ui.mjs';
 

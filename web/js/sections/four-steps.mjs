@@ -85,8 +85,8 @@ export async function run(so, root, state) {
     </ol>`,
     'With no learned projections, queries and keys are the input rows themselves, so a row meets itself as a key and ' +
     'scores its own squared length, which no shorter key can beat: the bright diagonal is an artefact of q = k, not ' +
-    'a property of attention itself. A trained model has projections Wq and Wk of its own; “Wq, Wk projections” uses two fixed ' +
-    'random ones to show the difference (values stay the input rows).',
+    'a property of attention itself. A trained model has projections Wq and Wk of its own; “Wq, Wk projections” ' +
+    'uses two fixed random ones to show the difference (values stay the input rows).',
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
   const list = checkList(f);
 

@@ -120,8 +120,8 @@ export async function run(so, root, settings) {
   const causalLine = notice(causalPart, '');
   more(causalPart, 'How the influence maps are made',
     'A causal mask lets each row see only itself and the rows above it. That rule is about order, so the mask brings ' +
-    'an order of its own. To measure how far back a word’s influence goes, each word is replaced in turn by every other word of the ' +
-    'vocabulary; a cell holds the largest change of one output row (down) caused by one replaced word (across). Colors ' +
+    'an order of its own. To measure how far back a word’s influence goes, each word is replaced in turn by every ' +
+    'other word of the vocabulary; a cell holds the largest change of one output row (down) caused by one replaced word (across). Colors ' +
     'saturate at the largest change off the diagonal (a word changes its own row far more).');
   const causalChecks = checkList(causalPart);
 

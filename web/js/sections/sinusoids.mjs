@@ -83,8 +83,9 @@ function tableFigure(so, root, settings) {
   }));
   const line = notice(f, '');
   more(f, 'A formula is not a trained model',
-    'The formula gives a vector for any position, even one beyond every sequence seen in training. Being able to evaluate ' +
-    'it there does not mean a trained model will do well at a longer context: that is a question about the model.');
+    'The formula gives a vector for any position, even one beyond every sequence seen in training. Being able to ' +
+    'evaluate it there does not mean a trained model will do well at a longer context: that is a question about the ' +
+    'model.');
   const list = checkList(f);
   state.render = () => {
     const { length, width, start } = state;
@@ -162,9 +163,10 @@ async function oneSineFigure(so, root) {
   more(f, 'Reading the curves',
     'One sine of the position is a single number per position: its period is 2π ≈ 6.28 positions, so positions far ' +
     'apart land on nearly the same value, and even a whole (sin, cos) pair comes back near where it started after a ' +
-    'whole number of turns. One slow pair alone has the opposite problem: it turns so little per position that neighbours lie close together. ' +
-    'Together, the fast pairs separate neighbours and the slow pairs separate distant positions. The pairs’ joint distance is divided ' +
-    'by √(D/2) to share the scale; D = 64 here, whatever the sliders above say.');
+    'whole number of turns. One slow pair alone has the opposite problem: it turns so little per position that ' +
+    'neighbours lie close together. Together, the fast pairs separate neighbours and the slow pairs separate distant ' +
+    'positions. The pairs’ joint distance is divided by √(D/2) to share the scale; D = 64 here, whatever the sliders ' +
+    'above say.');
   const list = checkList(f);
   // The search over all pairs of positions takes ~0.1 s: off the main thread.
   const repeats = await inWorker(so, './experiments/sinusoids.mjs', 'onePairComesBack', { length: 512, width: 64, curveLength: 100 });
