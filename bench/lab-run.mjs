@@ -7,6 +7,7 @@
 //   node bench/lab-run.mjs [rounds = 5]
 import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
+import { showEverySection } from '../tests/browser/sections.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { loadSeqorder, loadSeqorderPool } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
@@ -37,6 +38,9 @@ async function page() {
   try {
     await chromium.page.goto(server.url, { waitUntil: 'load' });
     await chromium.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    // every section shown, "train" near the screen but not in view: the page runs it (its pool's workers start), and
+    // its training run does not start yet
+    await showEverySection(chromium.page);
     await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
     await chromium.page.evaluate(() => document.getElementById('train').scrollIntoView());
     await chromium.page.waitForSelector('#train .section-body[data-training="done"]', { timeout: 180_000 });

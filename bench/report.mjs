@@ -1,6 +1,7 @@
-// What the benchmarks' reports (bench/run.mjs, bench/pool.mjs, bench/sizes.mjs) are made of: their command line, the
-// machine they ran on (CPU, cores, node and V8, the load average, the commit), and their markdown tables, rendered from
-// their JSON (bench/results/*.json). Run as a command, it writes those tables into docs/performance.md (see the end).
+// What the benchmarks' reports (bench/run.mjs, bench/pool.mjs, bench/sizes.mjs, bench/attention-kernel.mjs,
+// bench/page-ready.mjs) are made of: their command line, the machine they ran on (CPU, cores, node and V8, the load
+// average, the commit), and their markdown tables, rendered from their JSON (bench/results/*.json). Run as a command,
+// it writes those tables into docs/performance.md (see the end).
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -309,13 +310,29 @@ export function kernelParts(report) {
   return { machine, variants };
 }
 
+// ---- bench/page-ready.mjs's table (bench/results/<machine kind>/page-ready.json) ------------------------------------
+/** The parts of bench/page-ready.mjs's report: { machine (how and where), loads (each load, and the medians) }. */
+export function pageReadyParts(report) {
+  const m = report.machine;
+  const ms = (x) => (x === null ? '—' : `${Math.round(x)} ms`);
+  const warm = report.loads.filter((l) => l.load !== 'cold');
+  const machine = `${report.browser}, one profile: a first load (cold, not counted), then ${warm.length} warm loads. ` +
+    `${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} ` +
+    `before, ${m.loadAverageAtEnd.join(' ')} after.`;
+  const loads = table('load', ['navigation → first contentful paint', 'navigation → `body[data-ready="true"]`'], [
+    ...report.loads.map((l) => [String(l.load), ms(l.fcp), ms(l.ready)]),
+    [`**median of the ${warm.length} warm loads**`, `**${ms(report.median.fcp)}**`, `**${ms(report.median.ready)}**`],
+  ]);
+  return { machine, loads };
+}
+
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
 /**
  * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
  * parts(bench/results/<source>.json)[part], the parts named by the file's name: a source is `sizes` (one file for
- * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`).
+ * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/page-ready`).
  */
-const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts };
+const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts };
 
 /**
  * `text` with every block between `<!-- report: <source> <part> -->` and `<!-- /report -->` replaced by that part,

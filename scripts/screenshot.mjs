@@ -1,6 +1,6 @@
 // Saves a screenshot of the lesson page for the README: serves $SEQORDER_DIST/site (default dist/site) on 127.0.0.1,
-// opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), waits until every experiment has run, and
-// writes a PNG.
+// opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), shows every section (the page runs each when
+// it comes near the screen; the training run does not start) until each has run, and writes a PNG.
 //   node scripts/screenshot.mjs [out.png] [--top | --full | --section=id] [--width=N] [--height=N] [--dark]
 // Default: docs/screenshot.png, the sinusoid table's figure (sliders, heatmap with a readout, its checks) in a 1100×1500
 // viewport. --top captures the viewport at the top of the page, --full the whole page, --section=id one section;
@@ -11,6 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from './serve.mjs';
+import { showEverySection } from '../tests/browser/sections.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -36,6 +37,7 @@ try {
   page.on('pageerror', (error) => console.error(`page error: ${error}`));
   await page.goto(server.url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+  await showEverySection(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   mkdirSync(path.dirname(out), { recursive: true });
   const section = value('section', null);

@@ -5,16 +5,19 @@
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
 //   const { page, errors } = await openLesson();  // the same, with the page's errors collected
-// Both wait for the section "train" to finish its default run (it starts when the section comes into view), so that
-// every check on the page has its verdict; `{ train: false }` leaves it pending, for tests of other sections.
+// Both show every section (./sections.mjs: the page runs a section when it comes near the screen) and wait for the
+// section "train" to finish its default run (it starts when the section comes into view), so that every check on the
+// page has its verdict; `{ train: false }` leaves that run pending, for tests of other sections.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './engines/chromium.mjs';
+import { showEverySection } from './sections.mjs';
 import { siteDir } from './site.mjs';
 
 export { root, siteDir } from './site.mjs';
+export { showEverySection } from './sections.mjs';
 
 /**
  * Serves the built site and starts Chromium with a fresh profile. `requires` is a file the test needs in the site
@@ -44,13 +47,51 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
 }
 
 /**
- * Loads the lesson page and waits until every section has run (<body data-ready>), then (unless `train` is false)
- * until the section "train" has finished its default run.
+ * Loads the lesson page and waits until its first screen has run (<body data-ready>), then shows every other section
+ * until each has run and what they started has loaded (no request of the page or its workers for 1.5 s: section
+ * train's pool starts its workers when the section runs), then (unless `train` is false) waits until the section
+ * "train" has finished its default run.
  */
 export async function openLessonPage(page, url, { train = true } = {}) {
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
-  if (train && (await page.getAttribute('body', 'data-ready')) === 'true') await finishTraining(page);
+  const requests = trackRequests(page.context());
+  try {
+    await page.goto(url, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+    if ((await page.getAttribute('body', 'data-ready')) !== 'true') return;
+    await showEverySection(page);
+    await requests.quiet(1500);
+  } finally {
+    requests.stop();
+  }
+  if (train) await finishTraining(page);
+}
+
+/**
+ * Counts the requests of a playwright context (its pages' and their workers') in flight: quiet(ms) resolves once none
+ * has been for `ms` milliseconds (rejects after `timeout`); stop() stops counting.
+ */
+function trackRequests(context) {
+  let inFlight = 0;
+  let since = Date.now();
+  const started = () => { inFlight += 1; since = Date.now(); };
+  const ended = () => { inFlight -= 1; since = Date.now(); };
+  context.on('request', started);
+  context.on('requestfinished', ended);
+  context.on('requestfailed', ended);
+  return {
+    async quiet(ms, { timeout = 60_000 } = {}) {
+      const end = Date.now() + timeout;
+      while (inFlight > 0 || Date.now() - since < ms) {
+        if (Date.now() > end) throw new Error(`requests still in flight after ${timeout} ms: ${inFlight}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    },
+    stop() {
+      context.off('request', started);
+      context.off('requestfinished', ended);
+      context.off('requestfailed', ended);
+    },
+  };
 }
 
 /**

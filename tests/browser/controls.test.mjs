@@ -109,10 +109,10 @@ test('the table\'s first row is named for the start chosen', async () => {
 });
 
 test('the four steps: the repeated-word check follows the sentence, and says so when it cannot', async () => {
-  const claim = () => page.textContent('[data-check="steps-repeated-word-needs-positions"] .check-claim');
+  const claim = () => page.textContent('[data-check="steps-repeated-word-mask-or-positions"] .check-claim');
   await set('steps-sentence', '1'); // robot follows person: no repeated word
   assert.match(await claim(), /^This sentence repeats no word, so on “the robot follows the person”/);
-  assert.equal(await page.getAttribute('[data-check="steps-repeated-word-needs-positions"]', 'data-fixed'), 'true');
+  assert.equal(await page.getAttribute('[data-check="steps-repeated-word-mask-or-positions"]', 'data-fixed'), 'true');
   await set('steps-sentence', '2'); // a robot sees a box and lifts it
   assert.match(await claim(), /the two “a” rows \(0 and 3\)/);
   await set('steps-sentence', '0');

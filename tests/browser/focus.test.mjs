@@ -14,7 +14,7 @@ const PREVIEWS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS_BEFORE = [
   'no-where-lookup', 'no-where-robot-same', 'no-where-only-reordered', 'add-position-sum', 'add-position-width',
   'add-position-token-unchanged', 'add-position-differs', 'add-position-sum-ambiguous', 'sinusoids-d8-four-pairs',
-  'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-one-sine-repeats', 'sinusoids-all-pairs-apart',
+  'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-pair-0-comes-back', 'sinusoids-all-pairs-apart',
   'experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
   'experiment-shape', 'norm-every-position', 'norm-every-position-float32', 'norm-position0', 'start-offset-live',
   'start-offset-live-restart', 'start-offset-rows', 'start-offset-restart-differs', 'batch-shape', 'batch-same-positions',
@@ -22,7 +22,7 @@ const CHECKS_BEFORE = [
   'order-pairs-equivariant', 'order-relabel-vs-pairs', 'order-causal-not-equivariant',
   'order-causal-later-never-changes-earlier', 'steps-scores-are-dot-products', 'steps-scaled-is-scores-over-sqrt-d',
   'steps-weights-are-softmax', 'steps-weights-rows-sum-to-one', 'steps-masked-weights-exactly-zero',
-  'steps-output-is-weighted-sum', 'steps-diagonal', 'steps-repeated-word-needs-positions', 'incremental-cached-equals-full',
+  'steps-output-is-weighted-sum', 'steps-diagonal', 'steps-repeated-word-mask-or-positions', 'incremental-cached-equals-full',
   'incremental-default-query-start', 'incremental-restart-at-zero-differs', 'incremental-top-left-differs',
   'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
   'cmp-learned-lookup', 'cmp-learned-past-end', 'cmp-sinusoid-anywhere', 'cmp-learned-extend-append',

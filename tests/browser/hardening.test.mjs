@@ -4,7 +4,7 @@
 //     full load plus interaction violates none of it;
 //   - every request of the page and of its workers stays on the origin (a context-wide route aborts and records any
 //     other), and every resource the page used is same-origin;
-//   - once loaded, it keeps working offline (sliders re-run their experiments with the network gone);
+//   - once its sections have run, it keeps working offline (sliders re-run their experiments with the network gone);
 //   - when the engine has no WebAssembly (JIT disabled), forbidden by the server's CSP, or the .wasm is corrupt or cut
 //     short, or the package's JavaScript cannot load, the page shows a visible error instead of a blank or stuck page.
 // (page.test.mjs covers, in every engine, the normal load: checks, errors, the exact CSP string, a deleted WebAssembly
@@ -133,7 +133,7 @@ test('every request, the workers\' included, stays on the origin; the module, it
   }
 });
 
-test('once loaded, the page keeps working offline: sliders re-run their experiments without the network', async () => {
+test('once its sections have run, the page keeps working offline: sliders re-run their experiments without the network', async () => {
   const { page, context } = session;
   const failed = [];
   const onFailed = (request) => failed.push(`${request.url()} (${request.failure()?.errorText})`);

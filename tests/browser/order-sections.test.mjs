@@ -10,7 +10,7 @@ const CHECKS = [
   'order-equivariant', 'order-not-invariant', 'order-positions-break-equivariance', 'order-pairs-equivariant',
   'order-relabel-vs-pairs', 'order-causal-not-equivariant', 'order-causal-later-never-changes-earlier',
   'steps-scores-are-dot-products', 'steps-scaled-is-scores-over-sqrt-d', 'steps-diagonal', 'steps-weights-are-softmax', 'steps-weights-rows-sum-to-one',
-  'steps-masked-weights-exactly-zero', 'steps-output-is-weighted-sum', 'steps-repeated-word-needs-positions',
+  'steps-masked-weights-exactly-zero', 'steps-output-is-weighted-sum', 'steps-repeated-word-mask-or-positions',
   'incremental-cached-equals-full', 'incremental-default-query-start', 'incremental-restart-at-zero-differs',
   'incremental-top-left-differs',
 ];

@@ -7,13 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
+import { showEverySection } from './sections.mjs';
 import { indexHtml, withScripts } from './site.mjs';
 
 const TRAIN_DONE = '#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
 
 /** The checks the lesson must show, by name (the positions lesson and the batch). */
 const LESSON_CHECKS = ['no-where-robot-same', 'add-position-sum', 'add-position-differs', 'add-position-sum-ambiguous',
-  'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-one-sine-repeats',
+  'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-pair-0-comes-back',
   'experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
   'norm-every-position', 'norm-position0', 'start-offset-rows', 'start-offset-live', 'start-offset-live-restart',
   'batch-shape', 'batch-same-positions', 'batch-sentences-apart', 'train-learned-learns', 'train-causal-learns'];
@@ -27,10 +28,14 @@ function heatmapHash() {
   return h.toString(16);
 }
 
-/** Waits for the page's experiments, then for the training section's default run (it starts when in view). */
+/**
+ * Waits for the page's first screen, shows every section (each runs when it comes near the screen), then waits for
+ * the training section's default run (it starts when in view).
+ */
 async function finishPage({ browser }) {
   await browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
   if ((await browser.attribute('body', 'data-ready')) !== 'true') return;
+  await showEverySection(browser);
   await browser.evaluate(() => document.querySelector('#train').scrollIntoView());
   await browser.waitForSelector(TRAIN_DONE, { timeout: 180_000 });
   await browser.evaluate(() => window.scrollTo(0, 0));

@@ -32,8 +32,16 @@ export async function labStops(browser, phases = ['done', 'paused', 'error'], ti
   return browser.evaluate(labState);
 }
 
-/** Brings the section into view (its default run starts then, if none has). */
-export const reachLab = (browser) => browser.evaluate(() => document.getElementById('train-run').scrollIntoView());
+/**
+ * Brings the section into view (the page runs it when it comes near the screen, and its default run starts then, if
+ * none has), and its run figure once the section has run.
+ */
+export async function reachLab(browser) {
+  await browser.evaluate(() => document.getElementById('train').scrollIntoView());
+  await browser.waitFor(() => ['done', 'error'].includes(document.getElementById('train').dataset.state), null,
+    { timeout: 60_000, what: 'the section train run' });
+  await browser.evaluate(() => document.getElementById('train-run').scrollIntoView());
+}
 
 const so = await loadSeqorder();
 const { modelOptions, runConfig } = await siteModule('js/experiments/train.mjs');

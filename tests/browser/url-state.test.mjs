@@ -1,19 +1,25 @@
 // The page's settings in the URL's hash (web/js/url-state.mjs), in every engine: a link with settings opens the page
 // at those settings, and the copied link reproduces what is drawn; a value the page cannot take, or a key it does not
 // know, falls back to the default with a visible note and no error; the reader's changes are written to the hash,
-// and Back and Forward restore them.
+// and Back and Forward restore them; the settings of sections that have not run yet (each runs when it comes near
+// the screen) stay in the URL, and reach their sections when they run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
+import { showEverySection } from './sections.mjs';
 
 let loads = 0;
 
-/** Loads the page anew (a query of its own each time, so that a hash alone never makes it a same-page jump). */
+/**
+ * Loads the page anew (a query of its own each time, so that a hash alone never makes it a same-page jump) and shows
+ * every section.
+ */
 async function open(s, hash) {
   loads += 1;
   await s.browser.goto(`${s.site.origin}/?load=${loads}${hash}`);
   await s.browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
   assert.equal(await s.browser.attribute('body', 'data-ready'), 'true', await s.browser.text('#status'));
+  await showEverySection(s.browser);
 }
 
 /**
@@ -45,9 +51,13 @@ const notes = (s) => s.browser.evaluate(() => {
   return { visible: !box.hidden && box.checkVisibility(), lines: [...box.querySelectorAll('.link-note')].map((p) => p.textContent) };
 });
 
-/** Resolves once the page's hash is `hash` (history updates are synchronous, drawing is not: two frames more). */
+/**
+ * Resolves once the page's hash is `hash` (history updates are synchronous, drawing is not: two frames more). The
+ * limit is generous: a click that scrolls section train into view starts its training run, whose five workers share
+ * the machine's cores with the page.
+ */
 async function hashIs(s, hash) {
-  await s.browser.waitFor((h) => location.hash === h, hash, { timeout: 5000, what: `location.hash === ${hash}` });
+  await s.browser.waitFor((h) => location.hash === h, hash, { timeout: 30_000, what: `location.hash === ${hash}` });
   await s.browser.frames();
 }
 
@@ -74,6 +84,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     loads += 1;
     await s.browser.goto(expected.replace(/\?load=\d+/, `?load=${loads}`));
     await s.browser.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await showEverySection(s.browser);
     assert.deepEqual(await look(s), seen, 'the link did not reproduce the page');
     assert.deepEqual(await s.browser.errors(), []);
   });
@@ -128,6 +139,25 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(pixels(await look(s)), pixels(changed));
     const failing = await s.browser.evaluate(() => [...document.querySelectorAll('[data-check][data-status="fail"]')].map((c) => c.dataset.check));
     assert.deepEqual(failing, []);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
+  test(`${s.engine}: a link's settings for sections not shown yet stay in the URL as the reader changes others, and reach them when they run`, async () => {
+    loads += 1;
+    await s.browser.goto(`${s.site.origin}/?load=${loads}#steps-causal=1&cmp-shift-k=9`);
+    await s.browser.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    // section 2, near the top (shown at load on a tall enough screen): brought into view until it has run
+    await s.browser.evaluate(() => document.getElementById('add-position').scrollIntoView());
+    await s.browser.waitFor(() => document.getElementById('add-position').dataset.state === 'done', null, { what: 'section add-position run' });
+    const states = () => s.browser.evaluate(() => ['four-steps', 'comparisons'].map((id) => document.getElementById(id).dataset.state));
+    assert.deepEqual(await states(), ['waiting', 'waiting'], 'the sections far below ran');
+    await s.browser.focus('#add-position-t');
+    await s.browser.press('ArrowRight');
+    await hashIs(s, '#add-position-t=4&steps-causal=1&cmp-shift-k=9');
+    await showEverySection(s.browser);
+    const seen = await look(s);
+    assert.deepEqual([seen.causal, seen.shiftK], ['true', '9']);
+    assert.equal(await s.browser.evaluate(() => location.hash), '#add-position-t=4&steps-causal=1&cmp-shift-k=9');
     assert.deepEqual(await s.browser.errors(), []);
   });
 

@@ -7,6 +7,12 @@
 // Static prose explains mechanisms and states no outcome. A section shows a notice made of generated sentences (and
 // plain strings, which explain) with say(node, parts); the sweep test (tests/browser/sweep.test.mjs) calls
 // verifySentences() after every setting and requires every predicate to hold against what is drawn.
+//
+// A check whose claim is about what is drawn carries the same kind of predicate: { name, pass, claim, …,
+// holds(drawn) }. showChecks(list, checks) renders the checks (seqorder/checks) and keeps each claim that has one, so
+// that verifySentences() checks it too: a check computed at other settings than those drawn fails there even when it
+// passes.
+import { renderChecks } from '../lib/figures/checks.mjs';
 import { drawnIn } from './drawn.mjs';
 
 const shown = new Map(); // node → its generated sentences
@@ -23,6 +29,22 @@ export function say(node, parts) {
   if (sentences.length) node.dataset.sentence = sentences.map((s) => s.name).join(' ');
   else delete node.dataset.sentence;
   shown.set(node, sentences);
+}
+
+/**
+ * renderChecks(list, checks), and each check's holds(drawn), when it has one, kept for verifySentences() as a sentence
+ * named after the check, whose text is its claim.
+ */
+export function showChecks(list, checks) {
+  for (const check of checks) {
+    if (check?.holds !== undefined && typeof check.holds !== 'function')
+      throw new TypeError(`showChecks: the holds of check ${check.name} must be a function`);
+  }
+  renderChecks(list, checks);
+  for (const { name, claim, holds } of checks) {
+    const node = document.getElementById(`check-${name}`).querySelector('.check-claim');
+    shown.set(node, holds ? [{ name, text: claim ?? name, holds }] : []);
+  }
 }
 
 /**

@@ -11,10 +11,13 @@
 // within HISTORY_QUIET_MS of the last (a slider dragged, arrow keys held), makes one history entry; a change to
 // another setting makes a new one.
 //
-//   const page = createUrlState({ notes });          // notes: the element the notes are shown in
+//   const page = createUrlState({ notes, order });   // notes: the element the notes are shown in; order: the ids
+//                                                    // of the page's sections, in page order
 //   const state = page.section(id, module.settings); // before the section runs: state.values holds its values
 //   page.declared();                                 // once every section is in: notes for unknown keys
 //   // in the section: state.values.causal; state.set('causal', true); state.bind('causal', (v) => …)
+// Sections may register in any order, each when its module has loaded: the hash lists settings in page order, and
+// keeps the hash's keys that no section has claimed yet as they are until declared().
 import { encode, parse, same } from './settings.mjs';
 import { el } from './ui.mjs';
 
@@ -40,7 +43,7 @@ function readHash(hash) {
   return { anchor, entries };
 }
 
-export function createUrlState({ notes: notesElement = null, location = globalThis.location, history = globalThis.history } = {}) {
+export function createUrlState({ notes: notesElement = null, order = [], location = globalThis.location, history = globalThis.history } = {}) {
   /** Every setting of the page: id → { state, spec } */
   const byId = new Map();
   const sections = [];
@@ -56,13 +59,22 @@ export function createUrlState({ notes: notesElement = null, location = globalTh
     notesElement.hidden = notes.size === 0;
   }
 
-  /** The hash for the current values: non-default settings only, in page order. */
+  /** Where section `id` sits in the page (sections not in `order` after those that are, as they registered). */
+  const place = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
+
+  /**
+   * The hash for the current values: non-default settings only, in page order; before declared(), then the keys of
+   * the hash no section has claimed yet (a section not loaded yet reads them when it registers).
+   */
   function currentHash() {
     const parts = [];
-    for (const { settings, values } of sections) {
+    for (const { settings, values } of [...sections].sort((a, b) => place(a.id) - place(b.id))) {
       for (const spec of Object.values(settings)) {
         if (!same(values[spec.name], spec.default)) parts.push(`${spec.id}=${encodeURIComponent(encode(spec, values[spec.name]))}`);
       }
+    }
+    if (!complete) {
+      for (const [key, text] of requested) if (!byId.has(key)) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
     }
     return parts.length ? `#${parts.join('&')}` : '';
   }

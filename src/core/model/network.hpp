@@ -3,7 +3,8 @@
 //
 //   x = s embed[ids] + p                        s: embedScale (1, or sqrt(D)); p: the sinusoidal table's rows, or the
 //                                               learned table's, or nothing
-//   each layer:  x = x + Wo . attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv)    per head, causal?
+//   each layer:  x = x + attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv) Wo    per head, causal?; the
+//                                               heads side by side again before Wo
 //                x = x + relu(LN2(x) W1 + b1) W2 + b2
 //   logits = (mean over t of LN(x)) Wr + br   (B, C)     readout 'mean'
 //          = LN(x) Wr + br                    (B, T, C)  readout 'each'

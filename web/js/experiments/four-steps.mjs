@@ -155,7 +155,9 @@ export function repeatedWordCheck(so, table, { words = STEPS_SENTENCE, causal = 
   const rows = `the two “${word}” rows (${first} and ${second})`;
   const drawn = gap(positions, causal);
   const neither = positions || causal ? gap(false, false) : drawn;
-  const check = { name: 'steps-repeated-word-needs-positions', gaps: { drawn, neither } };
+  // what the claim says of the rows drawn: their gap is the one computed at these settings
+  const holds = (shown) => pairGap(shown, pair) === drawn;
+  const check = { name: 'steps-repeated-word-mask-or-positions', gaps: { drawn, neither }, holds };
   if (!positions && !causal) {
     const withPositions = gap(true, false);
     return {
@@ -206,6 +208,25 @@ export function rowsWeighingThemselvesMost(weights) {
 }
 
 /**
+ * Rows of a (T, T) scores map (tensor or plot options) in which a key the row may see (all, or keys 0 … i under the
+ * causal mask) scores higher than the row's own key.
+ */
+export function rowsOutscored(scores, causal) {
+  const T = scores.shape?.[0] ?? scores.rows;
+  let n = 0;
+  for (let i = 0; i < T; i += 1) {
+    const own = scores.data[i * T + i];
+    for (let j = 0; j < T; j += 1) {
+      if (j !== i && !hidden(causal, i, j) && scores.data[i * T + j] > own) {
+        n += 1;
+        break;
+      }
+    }
+  }
+  return n;
+}
+
+/**
  * Why the weights crowd onto the diagonal when q = k = x: the score of a row with itself is its squared length
  * ‖x_i‖², and by Cauchy–Schwarz x_i·x_j ≤ ‖x_i‖‖x_j‖ ≤ ‖x_i‖² for every key no longer than x_i; the scores are
  * symmetric. With projections (q = x·Wq, k = x·Wk) a query meets its own vector's key projection, not its own vector:
@@ -216,28 +237,27 @@ export function diagonalCheck(so, table, { words = STEPS_SENTENCE, causal = fals
   const { x, scores, weights } = fourSteps(so, table, { words, causal, positions, projections });
   const [T, D] = x.shape;
   const at = (i, j) => scores.data[i * T + j];
-  const visible = (i, j) => !hidden(causal, i, j);
   const norms2 = Array.from({ length: T }, (_, i) => row(x, i).reduce((sum, value) => sum + value * value, 0));
   let asymmetry = 0;
   let selfError = 0; // |score_ii − ‖x_i‖²|
   let beaten = 0; // keys no longer than x_i that outscore x_i itself (Cauchy–Schwarz says none)
-  let outscored = 0; // rows in which some visible key scores higher than the row's own key
   for (let i = 0; i < T; i += 1) {
     selfError = Math.max(selfError, Math.abs(at(i, i) - norms2[i]));
-    let rowBeaten = false;
     for (let j = 0; j < T; j += 1) {
       asymmetry = Math.max(asymmetry, Math.abs(at(i, j) - at(j, i)));
       if (norms2[j] <= norms2[i] && at(i, j) > at(i, i) + TOL.same) beaten += 1;
-      if (visible(i, j) && j !== i && at(i, j) > at(i, i)) rowBeaten = true;
     }
-    if (rowBeaten) outscored += 1;
   }
+  const outscored = rowsOutscored(scores, causal);
   const self = rowsWeighingThemselvesMost(weights);
   const summary = `${self} of ${T} rows weigh themselves most${causal ? ' (row 0 sees only itself)' : ''}`;
   const masked = causal ? ' (the scores before the mask)' : '';
+  // what the check says of the maps drawn: as many rows weigh themselves most, as many rows are outscored
+  const holds = (shown) => rowsWeighingThemselvesMost(shown.weights) === self && rowsOutscored(shown.scores, causal) === outscored;
   if (!projections) {
     return {
       name: 'steps-diagonal',
+      holds,
       pass: asymmetry <= TOL.same && selfError <= TOL.same && beaten === 0,
       claim: `With q = k = x, each row’s own score is its squared length, which no shorter key can beat (Cauchy–Schwarz): hence the bright diagonal${masked}.`,
       details: `score_ii = ‖x_i‖² within ${fmt(selfError)}; scores symmetric within ${fmt(asymmetry)}; keys no longer than ` +
@@ -248,11 +268,13 @@ export function diagonalCheck(so, table, { words = STEPS_SENTENCE, causal = fals
     'vector, not the vector itself, so the scores are not symmetric and nothing reserves the diagonal';
   return outscored > 0 ? {
     name: 'steps-diagonal',
+    holds,
     pass: asymmetry > TOL.different && outscored > 0,
     claim: `${claim}: in ${outscored} of ${T} rows another key${causal ? ' it may see' : ''} scores higher than the row’s own.`,
     details: `max |score_ij − score_ji| = ${fmt(asymmetry)} > ${TOL.different}; rows with a key above their own score: ${outscored}; ${summary} (D = ${D})`,
   } : {
     name: 'steps-diagonal',
+    holds,
     pass: asymmetry > TOL.different,
     claim: `${claim}, though here every row’s own key still scores highest among the keys it may see.`,
     details: `max |score_ij − score_ji| = ${fmt(asymmetry)} > ${TOL.different}; rows with a key above their own score: 0; ${summary} (D = ${D})`,

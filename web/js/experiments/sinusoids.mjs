@@ -113,7 +113,7 @@ export function onePairComesBack(so, { length = 512, width = 64, curveLength = 1
     curves: { t, fast: t.map((k) => pairAt(k, 0)), slow: t.map((k) => pairAt(k, last)), all: allDistance },
     checks: [
       {
-        name: 'sinusoids-one-sine-repeats',
+        name: 'sinusoids-pair-0-comes-back',
         claim: `Pair 0 alone comes back: at t = ${back.t} it is within ${fmt(back.d, 2)} of where it started`,
         fixed: true,
         pass: back.t > 1 && back.d < neighbour / 20,

@@ -204,8 +204,8 @@ function precisionPart(so, root, state) {
     'A float32 number carries about seven significant digits. The angle t·f<sub>i</sub> grows with the position, so ' +
     'near t = 10<sup>6</sup> a float32 angle is off by up to a few hundredths of a radian before sin or cos is even ' +
     'taken. seqorder computes every angle, sine and cosine in float64 and rounds each value to float32 once, at the ' +
-    'end. The “float32 angles” table computes positions, frequencies, angles, sin and cos all in float32 (emulated ' +
-    'with <code>Math.fround</code>), as the lesson’s torch code does with <code>dtype=torch.float32</code>. All three are ' +
+    'end. The “float32 angles” table computes positions, frequencies, angles, sin and cos in float32 throughout (emulated ' +
+    'with <code>Math.fround</code>), as the lesson’s torch code does with <code>dtype=torch.float32</code>. The three tables are ' +
     'compared with sin and cos evaluated in float64 by JavaScript.');
   const list = checkList(f);
   const showStart = () => {
@@ -243,9 +243,9 @@ function layoutPart(so, root) {
   say(notice(f, ''), layoutSentences(e));
   more(f, 'Porting code: tensor2tensor',
     'The lesson interleaves: column 2i holds the sine of pair i and column 2i+1 its cosine. Much published code writes ' +
-    'all D/2 sines first; <code>so.positions(length, width, { layout: \'halves\' })</code> does that. ' +
+    'the D/2 sines first; <code>so.positions(length, width, { layout: \'halves\' })</code> does that. ' +
     'tensor2tensor’s <code>get_timing_signal_1d</code> also writes sines then cosines, but with other frequencies: ' +
-    'f<sub>i</sub> = base<sup>−i/(D/2−1)</sup>, evenly spaced on a log scale down to exactly 1/base, where the lesson ' +
+    'f<sub>i</sub> = base<sup>−i/(D/2−1)</sup>, evenly spaced on a log scale from 1 down to 1/base, where the lesson ' +
     'uses base<sup>−2i/D</sup>. Matching it needs both the layout and the frequencies changed.');
   renderChecks(checkList(f), e.checks);
 }

@@ -3,13 +3,12 @@
 // each step is what it says. The computation is experiments/four-steps.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
-import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { checkList, el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say, showChecks } from '../sentences.mjs';
 import {
   STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, stepChecks, stepsSentences,
 } from '../experiments/four-steps.mjs';
@@ -74,7 +73,7 @@ export async function run(so, root, state) {
   // The bridge to the trained models: shown while the mask is on.
   const bridge = el('p', { className: 'callout steps-bridge' });
   bridge.innerHTML = 'A causal mask is an order of its own: query i sees keys 0 … i only, so two equal rows at ' +
-    'different places see different keys. A causal model without positions has exactly this to go on: ' +
+    'different places see different keys. A causal model without positions has only this to go on: ' +
     '<a href="#train">section train</a> trains one beside models with positions.';
   f.append(bridge);
   more(f, 'The four steps, and why the diagonal',
@@ -86,8 +85,8 @@ export async function run(so, root, state) {
     </ol>`,
     'With no learned projections, queries and keys are the input rows themselves, so a row meets itself as a key and ' +
     'scores its own squared length, which no shorter key can beat: the bright diagonal is an artefact of q = k, not ' +
-    'what attention always does. A model learns separate projections Wq and Wk; “Wq, Wk projections” uses two fixed ' +
-    'random ones to show the difference (values stay the input rows).',
+    'a property of attention itself. A trained model has projections Wq and Wk of its own; “Wq, Wk projections” ' +
+    'uses two fixed random ones to show the difference (values stay the input rows).',
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
   const list = checkList(f);
 
@@ -101,11 +100,12 @@ export async function run(so, root, state) {
     const repeat = repeatedWordCheck(so, table, { ...settings, words: repeated ? settings.words : STEPS_SENTENCE });
     say(line, stepsSentences(steps, settings));
     bridge.hidden = !settings.causal;
-    renderChecks(list, [
+    showChecks(list, [
       ...stepChecks(so, table, settings),
       diagonalCheck(so, table, settings),
       repeated ? repeat : {
-        ...repeat, fixed: true,
+        // about another sentence than the one drawn: nothing drawn to hold it against
+        ...repeat, fixed: true, holds: undefined,
         claim: `This sentence repeats no word, so on “${STEPS_SENTENCE.join(' ')}”: ${repeat.claim}`,
       },
     ]);

@@ -21,7 +21,7 @@ export const settings = declareSettings({
   },
   fresh: {
     kind: 'slider', id: 'incremental-new', label: 'New words', min: 1, max: MAX_NEW, default: DEFAULT_NEW,
-    hint: `at most the words the text has after the prefix (${INCREMENTAL_TEXT.length} in all)`,
+    hint: `up to the words the text has after the prefix (${INCREMENTAL_TEXT.length} words in the text)`,
   },
 });
 
@@ -67,8 +67,8 @@ export async function run(so, root, state) {
       rowLabel: '', colLabel: 'key position',
       rowName: (i) => current.words[current.prefix + i], colName: String,
       minHeight: 60, maxHeight: 130,
-      tooltip: (i, j, v) => `new word ${current.words[current.prefix + i]} (position ${current.prefix + i}) · key ${j} (${current.words[j]}): weight ${v === -Infinity ? '0 exactly (hidden by the mask)' : fmt(v, 4)}`,
-      ariaLabel: `attention weights of the new words over all keys, ${view.title}`,
+      tooltip: (i, j, v) => `new word ${current.words[current.prefix + i]} (position ${current.prefix + i}) · key ${j} (${current.words[j]}): weight ${v === -Infinity ? '0 (hidden by the mask)' : fmt(v, 4)}`,
+      ariaLabel: `attention weights of the new words over the keys, ${view.title}`,
     }),
   }));
   const numbers = numbersTable(f, { caption: 'each new word: its output against the full recompute', drawn: 'rows' });
@@ -77,8 +77,8 @@ export async function run(so, root, state) {
     'The reference is the slow way: the whole sentence, positions 0 … T−1, causal attention, keeping the last rows. ' +
     'With <code>queryStart = p</code> (also the API’s default, Tk − Tq), new query i sits at position p + i and sees ' +
     'keys 0 … p + i. Aligning the queries with the first keys instead, as PyTorch’s <code>is_causal</code> does, lets ' +
-    'new query i see keys 0 … i only. Grey cells are keys the mask hides: −∞ scaled scores, weights exactly 0. The lesson’s own ' +
-    'decoder reruns everything for each word, so its positions always count from 0 and neither offset can slip.');
+    'new query i see keys 0 … i only. Grey cells are keys the mask hides: −∞ scaled scores, weights 0. The lesson’s own ' +
+    'decoder reruns everything for each word, so its positions count from 0 at every step and neither offset can slip.');
   const list = checkList(f);
 
   function render() {

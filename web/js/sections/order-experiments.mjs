@@ -114,14 +114,14 @@ export async function run(so, root, settings) {
     data: r.causal.influence[kind], rows: T, cols: T, scale: 'sequential', range: r.influenceRange,
     rowLabel: '', colLabel: 'replaced word', rowName: (i) => SENTENCE[i], colName: (j) => SENTENCE[j],
     minHeight: 32 * T, maxHeight: 40 * T,
-    tooltip: (i, j, v) => `output row ${i} (${SENTENCE[i]}) when word ${j} (${SENTENCE[j]}) is replaced: max |Δ| = ${v === 0 ? '0 exactly' : fmt(v, 4)}`,
+    tooltip: (i, j, v) => `output row ${i} (${SENTENCE[i]}) when word ${j} (${SENTENCE[j]}) is replaced: max |Δ| = ${v === 0 ? '0, bit for bit' : fmt(v, 4)}`,
     ariaLabel: `largest change of each output row when each word is replaced, ${kind === 'causal' ? 'with' : 'without'} the causal mask`,
   })));
   const causalLine = notice(causalPart, '');
   more(causalPart, 'How the influence maps are made',
     'A causal mask lets each row see only itself and the rows above it. That rule is about order, so the mask brings ' +
-    'an order of its own. To test that no word reaches back, each word is replaced in turn by every other word of the ' +
-    'vocabulary; a cell holds the largest change of one output row (down) caused by one replaced word (across). Colors ' +
+    'an order of its own. To measure how far back a word’s influence goes, each word is replaced in turn by every ' +
+    'other word of the vocabulary; a cell holds the largest change of one output row (down) caused by one replaced word (across). Colors ' +
     'saturate at the largest change off the diagonal (a word changes its own row far more).');
   const causalChecks = checkList(causalPart);
 

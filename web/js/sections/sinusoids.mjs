@@ -83,8 +83,9 @@ function tableFigure(so, root, settings) {
   }));
   const line = notice(f, '');
   more(f, 'A formula is not a trained model',
-    'The formula gives a vector for any position, even one no sequence in training reached. Being able to evaluate ' +
-    'it there does not mean a trained model will do well at a longer context: that is a question about the model.');
+    'The formula gives a vector for any position, even one beyond every sequence seen in training. Being able to ' +
+    'evaluate it there does not mean a trained model will do well at a longer context: that is a question about the ' +
+    'model.');
   const list = checkList(f);
   state.render = () => {
     const { length, width, start } = state;
@@ -156,15 +157,16 @@ async function oneSineFigure(so, root) {
   const f = fig(root, { title: 'Why not a single sine?' });
   const distances = drawnPlot('distances', linePlot(f, {
     xLabel: 'position t', yLabel: 'distance from p₀', yRange: [0, 2.05], height: 230,
-    ariaLabel: 'distance between the code of position t and the code of position 0, for one fast pair, one slow pair and all pairs',
+    ariaLabel: 'distance between the code of position t and the code of position 0, for one fast pair, one slow pair and the pairs together',
   }));
   const line = notice(f, 'Computing…');
   more(f, 'Reading the curves',
     'One sine of the position is a single number per position: its period is 2π ≈ 6.28 positions, so positions far ' +
     'apart land on nearly the same value, and even a whole (sin, cos) pair comes back near where it started after a ' +
-    'whole number of turns. One slow pair alone has the opposite problem: neighbours are almost identical. Together, the ' +
-    'fast pairs separate neighbours and the slow pairs separate distant positions. The “all pairs” distance is divided ' +
-    'by √(D/2) to share the scale; D = 64 here, whatever the sliders above say.');
+    'whole number of turns. One slow pair alone has the opposite problem: it turns so little per position that ' +
+    'neighbours lie close together. Together, the fast pairs separate neighbours and the slow pairs separate distant ' +
+    'positions. The pairs’ joint distance is divided by √(D/2) to share the scale; D = 64 here, whatever the sliders ' +
+    'above say.');
   const list = checkList(f);
   // The search over all pairs of positions takes ~0.1 s: off the main thread.
   const repeats = await inWorker(so, './experiments/sinusoids.mjs', 'onePairComesBack', { length: 512, width: 64, curveLength: 100 });
@@ -172,7 +174,7 @@ async function oneSineFigure(so, root) {
     series: [
       { name: 'pair 0 alone (fast)', x: repeats.curves.t, y: repeats.curves.fast, width: 1.25, opacity: 0.75 },
       { name: `pair ${repeats.width / 2 - 1} alone (slow)`, x: repeats.curves.t, y: repeats.curves.slow },
-      { name: `all ${repeats.width / 2} pairs / √(D/2)`, x: repeats.curves.t, y: repeats.curves.all, width: 3 },
+      { name: `the ${repeats.width / 2} pairs together / √(D/2)`, x: repeats.curves.t, y: repeats.curves.all, width: 3 },
     ],
   });
   say(line, onePairSentences(repeats));
