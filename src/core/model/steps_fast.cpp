@@ -1,6 +1,7 @@
 #include "steps_fast.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
 
@@ -12,28 +13,61 @@ namespace {
 
 using simd::f32x4;
 constexpr auto reference_layernorm_forward = &model::layernorm_forward<float>;
-constexpr auto reference_layernorm_backward = &model::layernorm_backward<float>;
 
 // The one kernel: C (M, N) = start + A (M, K) . B (K, N), where
 //   A(m, p) = a[m * a_row + p * a_col]   (a_row = K, a_col = 1 for a row-major A; a_row = 1, a_col = M for A^T),
 //   B is row-major with rows ldb apart, C row-major with rows ldc apart,
 //   start = bias (N) on every row, or 0 when bias is null.
-// C[m, n] = start[n] + A(m, 0) B(0, n) + A(m, 1) B(1, n) + ..., added in order of p, one vector lane per element.
+// C[m, n] = start[n] + A(m, 0) B(0, n) + A(m, 1) B(1, n) + ..., added in order of p, one vector lane per element; then
+// `then` (steps_fast.hpp) is applied to each finished element as it is stored.
 struct Operands {
     float* c;
     std::size_t ldc;
     const float* a;
-    std::size_t a_row, a_col;
+    std::size_t a_row, a_col;  // one of them is 1
     const float* b;
     std::size_t ldb;
     const float* bias;
     std::size_t K;
+    Then then = Then::store;
+    const float* other = nullptr;  // (M, N), rows ldc apart: the residual (Then::add) or the ReLU's output (relu_mask)
 };
 
+// Four finished elements of C at c (other: the same four of o.other), `then` applied, stored. Each case is the
+// reference function of that step on one element: relu_forward, add, add (into C), relu_backward.
+SEQORDER_INLINE void finish(Then then, float* c, const float* other, f32x4 v) {
+    const f32x4 zero = simd::splat(0.0f);
+    switch (then) {
+        case Then::store: break;
+        case Then::relu: v = simd::pmax(v, zero); break;                    // v < 0 ? 0 : v
+        case Then::add: v = simd::load(other) + v; break;                   // other + v
+        case Then::accumulate: v = simd::load(c) + v; break;                // c + v
+        case Then::relu_mask: v = simd::keep(v, simd::greater(simd::load(other), zero)); break;  // other > 0 ? v : 0
+    }
+    simd::store(c, v);
+}
+// The same for one element.
+float finish_one(Then then, const float* c, const float* other, float v) {
+    switch (then) {
+        case Then::store: return v;
+        case Then::relu: return v < 0.0f ? 0.0f : v;
+        case Then::add: return *other + v;
+        case Then::accumulate: return *c + v;
+        case Then::relu_mask: return *other > 0.0f ? v : 0.0f;
+    }
+    return v;
+}
+
+// How A's elements lie: rows contiguous (a_col = 1), or columns contiguous (a_row = 1: the R rows of a tile are R
+// neighbours for each p, at offsets the compiler knows).
+enum class Layout { rows, columns };
+
 // An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
-// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway).
-template <std::size_t R, std::size_t V>
+// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway); A and B
+// are walked by pointers bumped once per p, so the loop does no multiplication of indices.
+template <std::size_t R, std::size_t V, Layout kLayout>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
+    const std::size_t K = o.K, ldb = o.ldb, a_step = kLayout == Layout::columns ? o.a_col : 1;
     f32x4 acc[R][V];
 #pragma GCC unroll 2
     for (std::size_t v = 0; v < V; ++v) {
@@ -41,53 +75,77 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
 #pragma GCC unroll 4
         for (std::size_t r = 0; r < R; ++r) acc[r][v] = start;
     }
-    const float* a = o.a + m * o.a_row;
     const float* b = o.b + n;
-    for (std::size_t p = 0; p < o.K; ++p) {
+    const float* a[R];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) a[r] = o.a + (m + r) * o.a_row;
+    for (std::size_t p = 0; p < K; ++p) {
         f32x4 bv[V];
 #pragma GCC unroll 2
-        for (std::size_t v = 0; v < V; ++v) bv[v] = simd::load(b + p * o.ldb + 4 * v);
+        for (std::size_t v = 0; v < V; ++v) bv[v] = simd::load(b + 4 * v);
+        b += ldb;
 #pragma GCC unroll 4
         for (std::size_t r = 0; r < R; ++r) {
-            const f32x4 av = simd::load_splat(a + r * o.a_row + p * o.a_col);
+            // columns: row r's element is r after row 0's
+            const f32x4 av = simd::load_splat(kLayout == Layout::columns ? a[0] + r : a[r]);
 #pragma GCC unroll 2
             for (std::size_t v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
         }
+        if constexpr (kLayout == Layout::columns) {
+            a[0] += a_step;
+        } else {
+#pragma GCC unroll 4
+            for (std::size_t r = 0; r < R; ++r) ++a[r];
+        }
     }
+    // o's fields read once: a vector store may alias anything, and would make the compiler read them again
+    const Then then = o.then;
+    const std::size_t ldc = o.ldc;
+    float* c = o.c + m * ldc + n;
+    const float* other = o.other ? o.other + m * ldc + n : nullptr;
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r)
 #pragma GCC unroll 2
-        for (std::size_t v = 0; v < V; ++v) simd::store(o.c + (m + r) * o.ldc + n + 4 * v, acc[r][v]);
+        for (std::size_t v = 0; v < V; ++v)
+            finish(then, c + r * ldc + 4 * v, other ? other + r * ldc + 4 * v : nullptr, acc[r][v]);
 }
 
 // R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
 // adds in the same order).
-template <std::size_t R>
+template <std::size_t R, Layout kLayout>
 void rows(const Operands& o, std::size_t m, std::size_t N) {
     std::size_t n = 0;
-    for (; n + 8 <= N; n += 8) tile<R, 2>(o, m, n);
+    for (; n + 8 <= N; n += 8) tile<R, 2, kLayout>(o, m, n);
     if (n + 4 <= N) {
-        tile<R, 1>(o, m, n);
+        tile<R, 1, kLayout>(o, m, n);
         n += 4;
     }
     for (; n < N; ++n) {
         for (std::size_t r = m; r < m + R; ++r) {
             float sum = o.bias ? o.bias[n] : 0.0f;
             for (std::size_t p = 0; p < o.K; ++p) sum += o.a[r * o.a_row + p * o.a_col] * o.b[p * o.ldb + n];
-            o.c[r * o.ldc + n] = sum;
+            const std::size_t at = r * o.ldc + n;
+            o.c[at] = finish_one(o.then, o.c + at, o.other ? o.other + at : nullptr, sum);
         }
     }
 }
 
-void gemm(const Operands& o, std::size_t M, std::size_t N) {
+template <Layout kLayout>
+void gemm_of(const Operands& o, std::size_t M, std::size_t N) {
     std::size_t m = 0;
-    for (; m + 4 <= M; m += 4) rows<4>(o, m, N);
+    for (; m + 4 <= M; m += 4) rows<4, kLayout>(o, m, N);
     switch (M - m) {
-        case 3: rows<3>(o, m, N); break;
-        case 2: rows<2>(o, m, N); break;
-        case 1: rows<1>(o, m, N); break;
+        case 3: rows<3, kLayout>(o, m, N); break;
+        case 2: rows<2, kLayout>(o, m, N); break;
+        case 1: rows<1, kLayout>(o, m, N); break;
         default: break;
     }
+}
+
+void gemm(const Operands& o, std::size_t M, std::size_t N) {
+    if (o.a_col == 1) return gemm_of<Layout::rows>(o, M, N);
+    assert(o.a_row == 1);
+    gemm_of<Layout::columns>(o, M, N);
 }
 
 // out (cols, rows) = inp (rows, cols)^T
@@ -157,16 +215,16 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, c
 }
 
 void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
-                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D) {
+                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D,
+                        bool accumulate) {
     // dinp, dout, inp: (N, D); dgain, dbias, gain: (D); mean, rstd: (N). As layernorm_forward: four rows at a time,
     // one per lane, for the two means over each row; then dinp, and dgain and dbias (sums over the rows, in order of
-    // n), four columns at a time.
-    if (D % 4 != 0) return reference_layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+    // n), four columns at a time. Widths that are not a multiple of 4 run the reference's loop below for every row.
     std::fill(dgain, dgain + D, 0.0f);
     std::fill(dbias, dbias + D, 0.0f);
     const f32x4 width = simd::splat(static_cast<float>(D));
     std::size_t n = 0;
-    for (; n + 4 <= N; n += 4) {
+    for (; D % 4 == 0 && n + 4 <= N; n += 4) {
         const float* x = inp + n * D;
         const float* g = dout + n * D;
         const f32x4 m = simd::load(mean + n), s = simd::load(rstd + n);
@@ -194,11 +252,12 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
                 const f32x4 dnorm = simd::load(gain + d) * gd;
                 simd::store(dbias + d, simd::load(dbias + d) + gd);
                 simd::store(dgain + d, simd::load(dgain + d) + norm * gd);
-                simd::store(dx + d, (dnorm - dm - norm * dnm) * sr);
+                const f32x4 value = (dnorm - dm - norm * dnm) * sr;
+                simd::store(dx + d, accumulate ? simd::load(dx + d) + value : value);
             }
         }
     }
-    // the last rows: the reference's loop, added to the sums so far
+    // the last rows (every row, for other widths): the reference's loop, added to the sums so far
     for (; n < N; ++n) {
         const float* x = inp + n * D;
         const float* g = dout + n * D;
@@ -218,25 +277,26 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
             const float dnorm = gain[d] * g[d];
             dbias[d] += g[d];
             dgain[d] += norm * g[d];
-            dx[d] = (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            const float value = (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            dx[d] = accumulate ? dx[d] + value : value;
         }
     }
 }
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t N,
-                    std::size_t C, std::size_t OC) {
-    // out (N, OC) = inp (N, C) . weight (C, OC) + bias
-    gemm({out, OC, inp, C, 1, weight, OC, bias, C}, N, OC);
+                    std::size_t C, std::size_t OC, Then then, const float* other) {
+    // out (N, OC) = inp (N, C) . weight (C, OC) + bias, then `then`
+    gemm({out, OC, inp, C, 1, weight, OC, bias, C, then, other}, N, OC);
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, std::size_t N, std::size_t C, std::size_t OC,
-                     std::vector<float>& workspace) {
+                     std::vector<float>& workspace, Then then, const float* other) {
     if (dinp) {
-        // dinp (N, C) = dout (N, OC) . weight^T (OC, C)
+        // dinp (N, C) = dout (N, OC) . weight^T (OC, C), then `then`
         float* weight_t = room(workspace, C * OC);
         transpose(weight_t, weight, C, OC);
-        gemm({dinp, C, dout, OC, 1, weight_t, C, nullptr, OC}, N, C);
+        gemm({dinp, C, dout, OC, 1, weight_t, C, nullptr, OC, then, other}, N, C);
     }
     // dweight (C, OC) = inp^T (C, N) . dout (N, OC): A(c, n) = inp[n * C + c]
     gemm({dweight, OC, inp, 1, C, dout, OC, nullptr, N}, C, OC);
