@@ -151,6 +151,25 @@ TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference
         }
 }
 
+TEST_CASE("model fast kernels: heads split and merged as the reference does", "[model][fast]") {
+    std::mt19937 g(5);
+    for (std::size_t B : {1, 3})
+        for (std::size_t T : {1, 5, 12})
+            for (std::size_t H : {1, 2, 3})
+                for (std::size_t hd : {1, 2, 3, 4, 8, 12, 16}) {
+                    INFO("B " << B << ", T " << T << ", H " << H << ", hd " << hd);
+                    const auto x = random_floats(B * T * H * hd, g);
+                    std::vector<float> want(x.size()), got(x.size(), -1.0f);
+                    reference::split_heads<float>(want.data(), x.data(), B, T, H, hd);
+                    fast::split_heads(got.data(), x.data(), B, T, H, hd);
+                    testing::check_identical<float>("split heads", got, want);
+                    std::fill(got.begin(), got.end(), -1.0f);
+                    reference::merge_heads<float>(want.data(), x.data(), B, T, H, hd);
+                    fast::merge_heads(got.data(), x.data(), B, T, H, hd);
+                    testing::check_identical<float>("merge heads", got, want);
+                }
+}
+
 TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {
     std::mt19937 g(2);
     for (const bool causal : {false, true})

@@ -95,6 +95,20 @@ void norm_backward(Kernels kernels, F* dinp, F* dgain, F* dbias, const F* dout, 
 }
 
 template <class F>
+void split(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::split_heads(out, inp, d.B, d.T, d.H, d.hd);
+    split_heads<F>(out, inp, d.B, d.T, d.H, d.hd);
+}
+
+template <class F>
+void merge(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::merge_heads(out, inp, d.B, d.T, d.H, d.hd);
+    merge_heads<F>(out, inp, d.B, d.T, d.H, d.hd);
+}
+
+template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
                    const Dims& d, bool causal) {
     if constexpr (std::is_same_v<F, float>)
@@ -140,7 +154,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     const std::pair<const F*, F*> projections[] = {{w.wq, s.q}, {w.wk, s.k}, {w.wv, s.v}};
     for (const auto& [weight, heads] : projections) {
         linear_forward<F>(kernels, proj, s.ln1, weight, nullptr, N, D, D);
-        split_heads<F>(heads, proj, d.B, d.T, d.H, d.hd);
+        split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
         rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd);
@@ -148,7 +162,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     }
     F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
     heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal);
-    merge_heads<F>(s.att, heads_out, d.B, d.T, d.H, d.hd);
+    merge<F>(kernels, s.att, heads_out, d);
     linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
     norm_forward<F>(kernels, s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
@@ -171,7 +185,7 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
                          D, dtmp);  // dx: now the gradient with respect to mid
     // mid = x + merge(attention(q, k, v)) Wo
     linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
-    split_heads<F>(a.d_heads.data(), dproj, d.B, d.T, d.H, d.hd);
+    split<F>(kernels, a.d_heads.data(), dproj, d);
     heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
                       s.weights, d, c.causal);
     if (c.positions == Positions::rotary) {
@@ -183,7 +197,7 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
         {w.wq, g.wq, a.d_q.data()}, {w.wk, g.wk, a.d_k.data()}, {w.wv, g.wv, a.d_v.data()}};
     bool first = true;
     for (const auto& [weight, dweight, dheads] : projections) {
-        merge_heads<F>(dproj, dheads, d.B, d.T, d.H, d.hd);
+        merge<F>(kernels, dproj, dheads, d);
         linear_backward<F>(a, kernels, dln, dweight, nullptr, dproj, s.ln1, weight, N, D, D,
                            first ? Then::store : Then::accumulate, nullptr, dtmp);
         first = false;

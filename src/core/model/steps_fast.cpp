@@ -4,7 +4,10 @@
 #include <cassert>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
+#include "expf4.hpp"
 #include "f32x4.hpp"
 #include "steps.hpp"
 
@@ -33,18 +36,45 @@ struct Operands {
     const float* other = nullptr;  // (M, N), rows ldc apart: the residual (Then::add) or the ReLU's output (relu_mask)
 };
 
-// Four finished elements of C at c (other: the same four of o.other), `then` applied, stored. Each case is the
-// reference function of that step on one element: relu_forward, add, add (into C), relu_backward.
-SEQORDER_INLINE void finish(Then then, float* c, const float* other, f32x4 v) {
+// f(i) for i = 0 .. N - 1, i a compile-time constant (so that arrays indexed by it stay in registers).
+template <std::size_t... I, class F>
+SEQORDER_INLINE void each(std::index_sequence<I...>, F&& f) {
+    (f(std::integral_constant<std::size_t, I>{}), ...);
+}
+
+// An R x V tile of finished elements of C, its rows ldc apart from c (other: the same elements of o.other), `then`
+// applied, stored. Each case is the reference function of that step on each element: relu_forward, add, add (into
+// C), relu_backward. The switch is taken once per tile.
+template <std::size_t R, std::size_t V>
+SEQORDER_INLINE void finish(Then then, float* c, const float* other, std::size_t ldc, const f32x4 (&acc)[R][V]) {
     const f32x4 zero = simd::splat(0.0f);
+    const auto all = std::make_index_sequence<R * V>{};
     switch (then) {
-        case Then::store: break;
-        case Then::relu: v = simd::pmax(v, zero); break;                    // v < 0 ? 0 : v
-        case Then::add: v = simd::load(other) + v; break;                   // other + v
-        case Then::accumulate: v = simd::load(c) + v; break;                // c + v
-        case Then::relu_mask: v = simd::keep(v, simd::greater(simd::load(other), zero)); break;  // other > 0 ? v : 0
+        case Then::store:
+            each(all, [&](auto i) { simd::store(c + i / V * ldc + 4 * (i % V), acc[i / V][i % V]); });
+            break;
+        case Then::relu:  // v < 0 ? 0 : v
+            each(all, [&](auto i) { simd::store(c + i / V * ldc + 4 * (i % V), simd::pmax(acc[i / V][i % V], zero)); });
+            break;
+        case Then::add:  // other + v
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::load(other + at) + acc[i / V][i % V]);
+            });
+            break;
+        case Then::accumulate:  // c + v
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::load(c + at) + acc[i / V][i % V]);
+            });
+            break;
+        case Then::relu_mask:  // other > 0 ? v : 0
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::keep(acc[i / V][i % V], simd::greater(simd::load(other + at), zero)));
+            });
+            break;
     }
-    simd::store(c, v);
 }
 // The same for one element.
 float finish_one(Then then, const float* c, const float* other, float v) {
@@ -98,16 +128,10 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
             for (std::size_t r = 0; r < R; ++r) ++a[r];
         }
     }
-    // o's fields read once: a vector store may alias anything, and would make the compiler read them again
-    const Then then = o.then;
+    // (o's fields read before the stores: a vector store may alias anything, and would make the compiler read them
+    // again)
     const std::size_t ldc = o.ldc;
-    float* c = o.c + m * ldc + n;
-    const float* other = o.other ? o.other + m * ldc + n : nullptr;
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r)
-#pragma GCC unroll 2
-        for (std::size_t v = 0; v < V; ++v)
-            finish(then, c + r * ldc + 4 * v, other ? other + r * ldc + 4 * v : nullptr, acc[r][v]);
+    finish<R, V>(o.then, o.c + m * ldc + n, o.other ? o.other + m * ldc + n : nullptr, ldc, acc);
 }
 
 // R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
@@ -316,6 +340,33 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
     }
 }
 
+namespace {
+
+// hd floats from `from` to `to` (hd a multiple of 4).
+SEQORDER_INLINE void copy_row(float* to, const float* from, std::size_t hd) {
+    for (std::size_t e = 0; e < hd; e += 4) simd::store(to + e, simd::load(from + e));
+}
+
+}  // namespace
+
+void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd) {
+    // out: (B, H, T, hd), inp: (B, T, H * hd)
+    if (hd % 4 != 0) return model::split_heads<float>(out, inp, B, T, H, hd);
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t t = 0; t < T; ++t)
+                copy_row(out + ((b * H + h) * T + t) * hd, inp + (b * T + t) * H * hd + h * hd, hd);
+}
+
+void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd) {
+    // out: (B, T, H * hd), inp: (B, H, T, hd)
+    if (hd % 4 != 0) return model::merge_heads<float>(out, inp, B, T, H, hd);
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t t = 0; t < T; ++t)
+                copy_row(out + (b * T + t) * H * hd + h * hd, inp + ((b * H + h) * T + t) * hd, hd);
+}
+
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace) {
     // out, q, k, v: (BH, T, hd), weights: (BH, T, T)
@@ -328,21 +379,35 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
         // scores (T, T) = q (T, hd) . k^T (hd, T), into the weights
         transpose(k_t, k + block, T, hd);
         gemm({w, T, q + block, hd, 1, k_t, T, nullptr, hd}, T, T);
-        // scaled, masked, softmax: attention_reference's row code, operation for operation
+        // scaled, masked, softmax: attention_reference's row code, operation for operation; its elementwise steps four
+        // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j
         for (std::size_t i = 0; i < T; ++i) {
             float* row = w + i * T;
             const std::size_t visible = causal ? i + 1 : T;
+            // the max over the visible scores, NaN ignored (as row[j] > max ? row[j] : max): per lane, then over the
+            // lanes; which zero it holds when the max is 0 does not matter, e^(x - 0) being the same for either
+            f32x4 max4 = simd::splat(minus_inf);
+            std::size_t j = 0;
+            for (; j + 4 <= visible; j += 4) {
+                const f32x4 scaled = simd::load(row + j) / simd::splat(sqrt_d);
+                simd::store(row + j, scaled);
+                max4 = simd::pmax(max4, scaled);
+            }
             float max = minus_inf;
-            for (std::size_t j = 0; j < visible; ++j) {
+            for (int lane = 0; lane < 4; ++lane) max = simd::lane(max4, lane) > max ? simd::lane(max4, lane) : max;
+            for (; j < visible; ++j) {
                 row[j] = row[j] / sqrt_d;
                 max = row[j] > max ? row[j] : max;
             }
+            j = 0;
+            for (; j + 4 <= visible; j += 4) simd::store(row + j, expf4(simd::load(row + j) - simd::splat(max)));
+            for (; j < visible; ++j) row[j] = std::exp(row[j] - max);
+            for (; j < T; ++j) row[j] = 0.0f;
             float sum = 0;
-            for (std::size_t j = 0; j < T; ++j) {
-                row[j] = j < visible ? std::exp(row[j] - max) : 0.0f;
-                sum += row[j];
-            }
-            for (std::size_t j = 0; j < visible; ++j) row[j] /= sum;
+            for (j = 0; j < T; ++j) sum += row[j];
+            j = 0;
+            for (; j + 4 <= visible; j += 4) simd::store(row + j, simd::load(row + j) / simd::splat(sum));
+            for (; j < visible; ++j) row[j] /= sum;
         }
         // out (T, hd) = weights (T, T) . v (T, hd); hidden keys add exact zeros
         gemm({out + block, hd, w, T, 1, v + block, hd, nullptr, T}, T, hd);
@@ -368,7 +433,12 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
             const std::size_t visible = causal ? i + 1 : T;
             float weighted = 0;
             for (std::size_t j = 0; j < visible; ++j) weighted += wi[j] * row[j];
-            for (std::size_t j = 0; j < T; ++j) row[j] = j < visible ? wi[j] * (row[j] - weighted) / sqrt_d : 0.0f;
+            // dscores, four keys at a time where they are all visible
+            std::size_t j = 0;
+            for (; j + 4 <= visible; j += 4)
+                simd::store(row + j, simd::load(wi + j) * (simd::load(row + j) - simd::splat(weighted)) /
+                                         simd::splat(sqrt_d));
+            for (; j < T; ++j) row[j] = j < visible ? wi[j] * (row[j] - weighted) / sqrt_d : 0.0f;
         }
         // dq (T, hd) = dscores (T, T) . k (T, hd); dk = dscores^T . q; dv = weights^T . dout
         gemm({dq + block, hd, ds, T, 1, k + block, hd, nullptr, T}, T, hd);

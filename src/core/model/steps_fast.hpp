@@ -4,7 +4,8 @@
 //
 // Same results as the reference (steps.hpp), bit for bit: every output element is the same sum of the same products
 // added in the same order (one vector lane per output element, never a reordered reduction), the softmax is the
-// reference's code, and masked attention weights, being exactly 0, add exact zeros (so finite inputs give identical
+// reference's operations (its elementwise ones four keys at a time, its e^x by expf4.hpp, std::exp's bits; its sums
+// in order), and masked attention weights, being exactly 0, add exact zeros (so finite inputs give identical
 // bits; a NaN or infinity in a hidden value is where the two could differ). The tests check the bits over many
 // shapes. In the opt-in relaxed-SIMD build (SEQORDER_RELAXED_FMA) each multiply-add may be fused, so results there
 // differ from the reference by float32 rounding.
@@ -43,6 +44,11 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, c
 void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
                         const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D,
                         bool accumulate = false);
+
+// As split_heads / merge_heads in steps.hpp: each head's row copied four floats at a time (where hd is a multiple of
+// 4; else the reference), not by a call of memcpy per row.
+void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
+void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 
 // As attention_forward / attention_backward in steps.hpp.
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
