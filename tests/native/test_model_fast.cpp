@@ -151,6 +151,23 @@ TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference
         }
 }
 
+TEST_CASE("model fast kernels: the readout's mean over t, forward and backward, as the reference", "[model][fast]") {
+    std::mt19937 g(6);
+    for (std::size_t B : {1, 3})
+        for (std::size_t T : {1, 5, 12})
+            for (std::size_t D : {1, 3, 4, 8, 12, 32}) {
+                INFO("B " << B << ", T " << T << ", D " << D);
+                const auto x = random_floats(B * T * D, g), dout = random_floats(B * D, g);
+                std::vector<float> want(B * D), got(B * D), dwant(B * T * D), dgot(B * T * D);
+                reference::mean_forward<float>(want.data(), x.data(), B, T, D);
+                fast::mean_forward(got.data(), x.data(), B, T, D);
+                testing::check_identical<float>("mean", got, want);
+                reference::mean_backward<float>(dwant.data(), dout.data(), B, T, D);
+                fast::mean_backward(dgot.data(), dout.data(), B, T, D);
+                testing::check_identical<float>("mean backward", dgot, dwant);
+            }
+}
+
 TEST_CASE("model fast kernels: heads split and merged as the reference does", "[model][fast]") {
     std::mt19937 g(5);
     for (std::size_t B : {1, 3})

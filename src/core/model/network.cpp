@@ -108,6 +108,21 @@ void merge(Kernels kernels, F* out, const F* inp, const Dims& d) {
     merge_heads<F>(out, inp, d.B, d.T, d.H, d.hd);
 }
 
+// The readout's mean over t: (B, T, D) -> (B, D), and its backward.
+template <class F>
+void pool(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::mean_forward(out, inp, d.B, d.T, d.D);
+    mean_forward<F>(out, inp, d.B, d.T, d.D);
+}
+
+template <class F>
+void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::mean_backward(dinp, dout, d.B, d.T, d.D);
+    mean_backward<F>(dinp, dout, d.B, d.T, d.D);
+}
+
 template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
                    const Dims& d, bool causal) {
@@ -310,7 +325,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
                     d.D);
     const F* features = a.lnf.data();  // (R, D): the rows the readout maps to logits
     if (c.readout == Readout::mean) {
-        mean_forward<F>(a.pooled.data(), a.lnf.data(), d.B, d.T, d.D);
+        pool<F>(kernels, a.pooled.data(), a.lnf.data(), d);
         features = a.pooled.data();
     }
     linear_forward<F>(kernels, a.logits.data(), features, p.readout_weight, p.readout_bias, d.R, d.D, d.C);
@@ -324,7 +339,7 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     if (c.readout == Readout::mean) {
         linear_backward<F>(a, kernels, a.d_pooled.data(), g.readout_weight, g.readout_bias, a.d_logits.data(),
                            a.pooled.data(), p.readout_weight, d.B, d.D, d.C);
-        mean_backward<F>(dlnf, a.d_pooled.data(), d.B, d.T, d.D);
+        pool_backward<F>(kernels, dlnf, a.d_pooled.data(), d);
     } else {
         linear_backward<F>(a, kernels, dlnf, g.readout_weight, g.readout_bias, a.d_logits.data(), a.lnf.data(),
                            p.readout_weight, d.N, d.D, d.C);

@@ -172,8 +172,21 @@ void gemm(const Operands& o, std::size_t M, std::size_t N) {
     gemm_of<Layout::columns>(o, M, N);
 }
 
-// out (cols, rows) = inp (rows, cols)^T
+// out (cols, rows) = inp (rows, cols)^T: blocks of 4 x 4 by simd::transpose where both sizes are multiples of 4
 void transpose(float* out, const float* inp, std::size_t rows, std::size_t cols) {
+    if (rows % 4 == 0 && cols % 4 == 0) {
+        for (std::size_t r = 0; r < rows; r += 4)
+            for (std::size_t c = 0; c < cols; c += 4) {
+                f32x4 a = simd::load(inp + r * cols + c), b = simd::load(inp + (r + 1) * cols + c),
+                      x = simd::load(inp + (r + 2) * cols + c), y = simd::load(inp + (r + 3) * cols + c);
+                simd::transpose(a, b, x, y);
+                simd::store(out + c * rows + r, a);
+                simd::store(out + (c + 1) * rows + r, b);
+                simd::store(out + (c + 2) * rows + r, x);
+                simd::store(out + (c + 3) * rows + r, y);
+            }
+        return;
+    }
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = inp[r * cols + c];
 }
@@ -348,6 +361,29 @@ SEQORDER_INLINE void copy_row(float* to, const float* from, std::size_t hd) {
 }
 
 }  // namespace
+
+void mean_forward(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t D) {
+    // out: (B, D), inp: (B, T, D)
+    if (D % 4 != 0) return model::mean_forward<float>(out, inp, B, T, D);
+    const f32x4 length = simd::splat(static_cast<float>(T));
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t d = 0; d < D; d += 4) {
+            f32x4 sum = simd::splat(0.0f);
+            for (std::size_t t = 0; t < T; ++t) sum = sum + simd::load(inp + (b * T + t) * D + d);
+            simd::store(out + b * D + d, sum / length);
+        }
+}
+
+void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T, std::size_t D) {
+    // dinp: (B, T, D), dout: (B, D)
+    if (D % 4 != 0) return model::mean_backward<float>(dinp, dout, B, T, D);
+    const f32x4 length = simd::splat(static_cast<float>(T));
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t d = 0; d < D; d += 4) {
+            const f32x4 share = simd::load(dout + b * D + d) / length;
+            for (std::size_t t = 0; t < T; ++t) simd::store(dinp + (b * T + t) * D + d, share);
+        }
+}
 
 void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd) {
     // out: (B, H, T, hd), inp: (B, T, H * hd)

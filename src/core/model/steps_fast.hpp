@@ -45,6 +45,11 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
                         const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D,
                         bool accumulate = false);
 
+// As mean_forward / mean_backward in steps.hpp, four columns at a time (D a multiple of 4; else the reference): each
+// column's sum over t in order of t.
+void mean_forward(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t D);
+void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T, std::size_t D);
+
 // As split_heads / merge_heads in steps.hpp: each head's row copied four floats at a time (where hd is a multiple of
 // 4; else the reference), not by a call of memcpy per row.
 void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
