@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
@@ -41,7 +42,7 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
 
 // "512.0 MiB"
 std::string mib(std::int64_t bytes) {
-    const auto tenths = static_cast<std::int64_t>(static_cast<double>(bytes) / (1 << 20) * 10 + 0.5);
+    const std::int64_t tenths = std::llround(static_cast<double>(bytes) / (1 << 20) * 10);
     return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 
