@@ -329,11 +329,19 @@ ATTENTION = {
 # 5: 1e39, 6: 1e308). Byte 237 draws the first value past the range (vocab for an id, classes for a target): PAST, and
 # PAST - 1 in a target list. Then the count of further operations, each a byte (0: a round with allocation k failing,
 # k the next byte; 1: set_parameters, mode byte (0 moderate, 1 as drawn, 2 huge) and fill(); 2: a forward at
-# (1 + byte % 3, 1 + byte % 24) on ids byte % vocab, compared with the twin's; 3: dispose and create; 4: a round).
+# (1 + byte % 3, 1 + byte % 24) on ids byte % vocab, compared with the twin's; 3: dispose and create; 4: a round;
+# 5: train, a flag (then allocation byte % 64 failing), 1 + byte % 4 batches, an lr byte (0: 1e-3, 1: 0.1, 2: 0, 3: -1,
+# 4: NaN, 5: 1e38, 6: 1e307); 6: the package's path, a room byte (0, 1: none, 2: plenty, 3: the next 3 bytes), then
+# 1 + byte % 4 calls, each a kind byte (0 forward, 1 step, 2 train of byte % 4 batches) and its batches, each tensor
+# followed by its dtype and shape bytes (0 0: as drawn), and for step and train an lr byte (0: 1e-3, 1: 0.05, 2: -1,
+# 3: NaN, 4: none). A batch: 1 + byte % 3 sentences of 1 + byte % 10 tokens, a defect byte (below 200: none; 200: an
+# id past the vocabulary at the next byte's index, then its value byte; 216: an id of -1 at an index; 224: a target
+# past the classes at an index, then a flag (-2 or classes); 232: ids one short; 240: T past maxLength; 248: B = 0),
+# its id bytes (% vocab) and target bytes (t + 1).
 NONE, SINUSOIDAL, LEARNED_P, ROTARY, ABSOLUTE = range(5)
 MEAN, EACH, LAST = range(3)
 PAST = 237
-OP_FAILING_ROUND, OP_SET_PARAMETERS, OP_COMPARE, OP_DISPOSE, OP_ROUND = range(5)
+OP_FAILING_ROUND, OP_SET_PARAMETERS, OP_COMPARE, OP_DISPOSE, OP_ROUND, OP_TRAIN, OP_PACKAGE = range(7)
 
 
 def model_round(vocab, readout, batch=2, length=5, ids=None, targets=None, ignore_all=False, lr=0):
@@ -360,6 +368,36 @@ def sequence_of_rounds(vocab, readout, lengths, fail_at):
     """A round at each length, with allocation `fail_at` of each call failing, then a compared forward at each."""
     ops = [bytes([OP_FAILING_ROUND, fail_at]) + model_round(vocab, readout, length=t, lr=2) for t in lengths]
     return ops + [bytes([OP_COMPARE, 0, t - 1]) + bytes(range(t)) for t in lengths]
+
+
+def train_batch(batch, length, ids, targets, defect=b'\x00'):
+    """A batch of train (draw_batch): batch and length as drawn (1 + byte % 3, 1 + byte % 10), a defect, ids, targets."""
+    return bytes([batch - 1, length - 1]) + defect[:1] + bytes(ids) + bytes(t + 1 for t in targets) + defect[1:]
+
+
+def lesson_batch(k, batch=2, length=5, defect=b'\x00'):
+    return train_batch(batch, length, [(3 * i + k) % 16 for i in range(batch * length)],
+                       [(i + k) % 2 for i in range(batch)], defect)
+
+
+def train_op(batches, lr=0, fail_at=None):
+    fail = flag(0) if fail_at is None else flag(1) + bytes([fail_at])
+    return bytes([OP_TRAIN]) + fail + bytes([len(batches) - 1]) + b''.join(batches) + bytes([lr])
+
+
+def package_op(calls, room=None):
+    """calls: [(kind, [batch bytes with their tensors' bytes], lr byte or None)]."""
+    out = bytes([OP_PACKAGE]) + (bytes([0]) if room is None else bytes([3]) + struct.pack('<I', room)[:3])
+    out += bytes([len(calls) - 1])
+    for kind, batches, lr in calls:
+        out += bytes([kind]) + (bytes([len(batches)]) if kind == 2 else b'') + b''.join(batches)
+        out += bytes([lr]) if lr is not None else b''
+    return out
+
+
+def as_tensors(batch, ids_dtype=b'\x00', ids_shape=b'\x00'):
+    """A drawn batch followed by its tensors' dtype and shape draws (ids, then targets)."""
+    return batch + ids_dtype + ids_shape + b'\x00\x00'
 
 
 MODEL = {
@@ -393,6 +431,21 @@ MODEL = {
         bytes([OP_SET_PARAMETERS, 1]) + fill(2), bytes([OP_ROUND]) + model_round(16, EACH, lr=2),
         bytes([OP_SET_PARAMETERS, 2]) + fill(0), bytes([OP_ROUND]) + model_round(16, EACH, lr=2),
         bytes([OP_DISPOSE]), bytes([OP_SET_PARAMETERS, 0]) + fill(0), bytes([OP_ROUND]) + model_round(16, EACH, lr=6)]),
+    # train: three batches; a bad id in the third; lengths changing with an allocation failing; lr 1e38 (the second
+    # step refused after the first was taken)
+    'sequence-train': model(1, 16, 8, 2, 1, SINUSOIDAL, None, 0, MEAN, 2, ops=[
+        train_op([lesson_batch(0), lesson_batch(1), lesson_batch(2)]),
+        train_op([lesson_batch(0), lesson_batch(1), lesson_batch(2, defect=bytes([200, 3, 0]))]),
+        train_op([lesson_batch(0, 2, 4), lesson_batch(1, 3, 9), lesson_batch(2, 1, 2)], fail_at=9),
+        train_op([lesson_batch(3), lesson_batch(4)], lr=5)]),
+    # the package's path: forward, step and train as a JS caller hands them over; ids of another dtype; a tight room
+    'sequence-package': model(1, 16, 8, 2, 1, ROTARY, None, 1, MEAN, 2, ops=[
+        package_op([(0, [as_tensors(lesson_batch(0))], None), (1, [as_tensors(lesson_batch(1))], 0),
+                    (2, [as_tensors(lesson_batch(2)), as_tensors(lesson_batch(3))], 1)]),
+        package_op([(2, [as_tensors(lesson_batch(0)), as_tensors(lesson_batch(1), ids_dtype=bytes([224]))], 0),
+                    (1, [as_tensors(lesson_batch(2, defect=bytes([224, 1, 1])))], 4)]),
+        package_op([(1, [as_tensors(lesson_batch(0))], 0), (2, [as_tensors(lesson_batch(1, 3, 10))], 0)],
+                   room=17000)]),
 }
 
 TARGETS = {'positions': POSITIONS, 'embed': EMBED, 'learned_positions': LEARNED, 'add_positions': ADD,

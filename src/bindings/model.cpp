@@ -53,14 +53,16 @@ void fields(ModelCall& c, Field&& field) {
     field("model", c.model);
     fields(c.input, field);
 }
-// A model and step's options alone (modelCheckStep).
-struct StepOptionsCall {
+// train: the handle, the batches [{ ids, targets }] and step's options.
+struct TrainCall {
     double model = 0;
+    std::vector<calls::TrainBatchArg> batches;
     std::optional<double> lr;
 };
 template <class Field>
-void fields(StepOptionsCall& c, Field&& field) {
+void fields(TrainCall& c, Field&& field) {
     field("model", c.model);
+    field("batches", c.batches);
     field("lr", c.lr);
 }
 
@@ -135,9 +137,7 @@ val forward(const ModelCall& c) { return run([&] { return calls::model_forward(m
 val loss(const ModelCall& c) { return run([&] { return calls::model_loss(models().at(c.model), c.input); }); }
 val gradients(const ModelCall& c) { return run([&] { return calls::model_gradients(models().at(c.model), c.input); }); }
 val step(const ModelCall& c) { return run([&] { return calls::model_step(models().at(c.model), c.input); }); }
-val check_step(const StepOptionsCall& c) {
-    return guarded([&](val&) { calls::model_check_step_options(models().at(c.model), c.lr); });
-}
+val train(const TrainCall& c) { return run([&] { return calls::model_train(models().at(c.model), c.batches, c.lr); }); }
 val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }
@@ -152,6 +152,6 @@ EMSCRIPTEN_BINDINGS(seqorder_model) {
     bind_call<&loss>("modelLoss");
     bind_call<&gradients>("modelGradients");
     bind_call<&step>("modelStep");
-    bind_call<&check_step>("modelCheckStep");
+    bind_call<&train>("modelTrain");
     bind_call<&attention_weights>("modelAttentionWeights");
 }

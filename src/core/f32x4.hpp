@@ -67,6 +67,7 @@ SEQORDER_INLINE i32x4 splat_i(std::int32_t x) { return {wasm_i32x4_splat(x)}; }
 SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1, x + 2, x + 3)}; }
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
+SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }  // false where either is NaN
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
 
@@ -119,6 +120,9 @@ SEQORDER_INLINE std::uint32_t bits(std::int32_t x) { return static_cast<std::uin
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int n) { return lanes<i32x4>([&](int i) { return wrap(bits(a.lane[i]) << n); }); }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) {
     return lanes<i32x4>([&](int i) { return a.lane[i] <= b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
+}
+SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) {
+    return lanes<i32x4>([&](int i) { return a.lane[i] > b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
 }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return lanes<i32x4>([&](int i) { return std::bit_cast<std::int32_t>(a.lane[i]); }); }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return lanes<f32x4>([&](int i) { return std::bit_cast<float>(a.lane[i]); }); }

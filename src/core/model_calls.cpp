@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 #include <utility>
 
 #include "call_args.hpp"
+#include "model/prefixed.hpp"
 #include "model/sizes.hpp"
 #include "model/task.hpp"
 #include "tensor.hpp"
@@ -40,7 +42,7 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
 
 // "512.0 MiB"
 std::string mib(std::int64_t bytes) {
-    const auto tenths = static_cast<std::int64_t>(static_cast<double>(bytes) / (1 << 20) * 10 + 0.5);
+    const std::int64_t tenths = std::llround(static_cast<double>(bytes) / (1 << 20) * 10);
     return std::to_string(tenths / 10) + "." + std::to_string(tenths % 10) + " MiB";
 }
 
@@ -85,15 +87,16 @@ struct Batch {
     std::span<const std::int32_t> targets;  // empty when the call takes none
 };
 
-Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
-    check_dtype("ids.dtype", in.ids.dtype, {"int32"});
-    const Sizes ids = dims(in.ids, "ids");
+// ids, and targets when the call takes them (null: it takes none).
+Batch batch_of(const AnyModel& m, const TensorArg& ids_arg, const TensorArg* targets_arg) {
+    check_dtype("ids.dtype", ids_arg.dtype, {"int32"});
+    const Sizes ids = dims(ids_arg, "ids");
     if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
-    Batch b{ids[0], ids[1], in_span<std::int32_t>(in.ids), {}};
-    if (!with_targets) return b;
-    if (!in.targets) throw std::invalid_argument("targets must be given");
-    check_dtype("targets.dtype", in.targets->dtype, {"int32"});
-    const Sizes targets = dims(*in.targets, "targets");
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(ids_arg), {}};
+    if (targets_arg == nullptr) return b;
+    const TensorArg& given = *targets_arg;
+    check_dtype("targets.dtype", given.dtype, {"int32"});
+    const Sizes targets = dims(given, "targets");
     const bool each = m.config().readout == model::Readout::each;
     const Sizes want = each ? Sizes{b.batch, b.length} : Sizes{b.batch};
     if (targets != want)
@@ -101,8 +104,17 @@ Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
                                     shape_to_string(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
                                     "' (one target per " + (each ? "position" : "sequence") + "), got " +
                                     shape_to_string(targets));
-    b.targets = in_span<std::int32_t>(*in.targets);
+    b.targets = in_span<std::int32_t>(given);
     return b;
+}
+
+Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
+    if (!with_targets) return batch_of(m, in.ids, nullptr);
+    if (!in.targets) {
+        static_cast<void>(batch_of(m, in.ids, nullptr));  // the ids' errors first
+        throw std::invalid_argument("targets must be given");
+    }
+    return batch_of(m, in.ids, &*in.targets);
 }
 
 // A float64 result of shape []: a loss.
@@ -219,8 +231,42 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
-void model_check_step_options(const AnyModel& m, std::optional<double> lr) {
-    m.visit([&](const auto& net) { net.check_lr(lr.value_or(1e-3)); });
+std::vector<Result> model_train(AnyModel& m, std::span<const TrainBatchArg> batches, std::optional<double> lr_given) {
+    const double lr = lr_given.value_or(1e-3);
+    std::vector<Result> results;
+    m.visit([&]<class T>(model::Model<T>& net) {
+        net.check_lr(lr);
+        std::vector<model::TrainBatch> checked;
+        checked.reserve(batches.size());
+        std::int64_t activations = 0;                   // the most any one step adds to what the model holds now
+        std::array<std::int64_t, 2> largest{0, 0};      // the (B, T) that needs it
+        for (std::size_t i = 0; i < batches.size(); ++i) {
+            try {
+                const Batch b = batch_of(m, batches[i].ids, &batches[i].targets);
+                net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+                checked.push_back({b.ids, b.targets, b.batch, b.length});
+                if (const std::int64_t bytes = net.call_bytes(b.batch, b.length); bytes >= activations) {
+                    activations = bytes;
+                    largest = {b.batch, b.length};
+                }
+            } catch (...) {
+                model::rethrow_prefixed(model::batch_prefix(i));
+            }
+        }
+        const auto n = static_cast<std::int64_t>(batches.size());
+        const std::int64_t bytes = model::saturating_add(
+            model::saturating_add(activations, net.train_bytes(batches.size())), model::saturating_mul(n, 8));
+        m.check_room(bytes,
+                     n == 1 ? "train's batch, ids of shape (B, T) = " + shape_to_string(largest) + ", needs"
+                            : "train's " + std::to_string(n) + " batches (the largest, ids of shape (B, T) = " +
+                                  shape_to_string(largest) + ") need",
+                     n < 2 ? std::string("the model's activations and the loss")
+                           : std::string("the model's activations, the losses and a copy of the parameters and Adam's "
+                                         "moments, kept until every step is taken"));
+        results.push_back(make_result("losses", "float64", {n}, std::nullopt));
+        net.train(out_span<double>(results[0]), checked, lr);
+    });
+    return results;
 }
 
 std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {

@@ -110,6 +110,16 @@ void fields(ModelInput& in, Field&& field) {
     field("lr", in.lr);
 }
 
+// One batch of train: ids and targets, as step takes them.
+struct TrainBatchArg {
+    TensorArg ids, targets;
+};
+template <class Field>
+void fields(TrainBatchArg& b, Field&& field) {
+    field("ids", b.ids);
+    field("targets", b.targets);
+}
+
 // One parameter to replace: its name and new values (a tensor of the parameter's shape and the model's dtype).
 struct NamedTensor {
     std::string name;
@@ -138,9 +148,11 @@ std::vector<Result> model_loss(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
 // One Adam step -> [the loss before it]; refused when the loss or the step's results would not be finite (model.hpp).
 std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
-// Checks step's options alone (lr, by the model's rule; absent: the default): for several steps in one call, whose
-// options are refused before the first step.
-void model_check_step_options(const AnyModel& model, std::optional<double> lr);
+// One Adam step on each batch, in order -> [losses float64 (batches)]: the loss before each step. All or nothing: lr
+// (step's rule; absent: the default), every batch (step's rules, each message prefixed "batches[i]: ") and the memory
+// of the steps are checked before the first step; a step then refused, or an allocation failing, undoes the steps
+// before it (model::Model::train).
+std::vector<Result> model_train(AnyModel& model, std::span<const TrainBatchArg> batches, std::optional<double> lr);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
 

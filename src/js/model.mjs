@@ -7,7 +7,6 @@
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
 // carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
 import { describe, optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
-import { checkTensor } from './heap.mjs';
 
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);
@@ -167,26 +166,19 @@ class Model {
 
   /**
    * One Adam step on each of `batches` ([{ ids, targets }]), in order; returns the losses before each step (a
-   * Float64Array). What can be checked before the first step is: the options ({ lr }, as step's), then every batch,
-   * as step reads its tensors, then their sizes, then lr's value by the core's rule. A batch the core refuses stops
-   * the steps with its error, its message prefixed with `batches[i]: `; the steps before it stay taken.
+   * Float64Array). All or nothing: the options ({ lr }, as step's) and every batch, as step reads its tensors, are
+   * read first, then their sizes; then the core checks lr's value, every batch (its message prefixed `batches[i]: `)
+   * and the memory the steps need, before the first step. A step refused after that (a loss that is not finite), or
+   * memory running out, undoes the steps before it: the call fails and the model is exactly as it was.
    */
   train(batches, options) {
     Model.#live(this);
     const [read, lr] = readModelArguments.train(batches, options);
-    const maxTensorBytes = this.#core.maxTensorBytes();
-    for (const [ids, targets] of read) for (const record of [ids, targets]) checkTensor(record, maxTensorBytes);
-    Model.#session(this, (call, model) => call.outcome(this.#core.modelCheckStep, { model, lr }));
-    const losses = new Float64Array(read.length);
-    read.forEach(([ids, targets], i) => {
-      try {
-        losses[i] = Model.#session(this, (call, model) => call.number(call.core(this.#core.modelStep, Model.#input(call, model, ids, targets, lr))[0]));
-      } catch (error) {
-        error.message = `batches[${i}]: ${error.message}`;
-        throw error;
-      }
+    return Model.#session(this, (call, model) => {
+      const copied = read.map(([ids, targets]) => ({ ids: call.tensor(ids), targets: call.tensor(targets) }));
+      const [losses] = call.core(this.#core.modelTrain, { model, batches: copied, lr });
+      return call.output(losses).data;
     });
-    return losses;
   }
 
   /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T). */

@@ -312,14 +312,16 @@ export interface Model<D extends FloatDType = FloatDType> {
    */
   step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
   /**
-   * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. Before
-   * the first step, everything that can be is checked: the options, every batch's tensors (named `batches[i].ids`,
-   * `batches[i].targets`; a hole in the array is refused), then lr's value.
+   * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. All or
+   * nothing: before the first step, the options, every batch's tensors (named `batches[i].ids`, `batches[i].targets`;
+   * a hole in the array is refused), lr's value, every batch's values and shapes and the memory of the steps are
+   * checked; a step refused after that (its loss not finite) or memory running out undoes the steps before it, so a
+   * call that fails leaves the model exactly as it was.
    * @example
    * const batches = Array.from({ length: 40 }, (_, k) => so.orderTask({ count: 32, length: 12, seed: k }));
    * const losses = model.train(batches, { lr: 3e-3 });   // Float64Array(40)
-   * @throws {TypeError | RangeError} as step, before any step; for a batch the core refuses, its error with the message
-   *         prefixed `batches[i]: ` (the steps before it stay taken)
+   * @throws {TypeError | RangeError} as step; an error of batch i has its message prefixed `batches[i]: ` (no step
+   *         is kept)
    * @throws {Error} when the model is disposed
    */
   train(batches: readonly TrainingBatch[], options?: StepOptions): Float64Array;

@@ -1,10 +1,12 @@
 // The fast float32 kernels (steps_fast.hpp) against the reference steps (steps.hpp), bit for bit: each step alone over
-// sizes that exercise every edge of the 4 x 8 tiling (and of LayerNorm's four rows at a time) (rows and columns below, at and past multiples of 4 and 8), and
+// sizes that exercise every edge of the 4 x 8 tiling (and of LayerNorm's four rows at a time) (rows and columns below, at and past multiples of 4 and 8), the step after a product fused into it, and
 // whole models (forward, gradients, a few Adam steps) over a sweep of configurations and shapes. Natively the vector
 // type is four plain floats, so this runs the same tiling as the WebAssembly module.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -57,6 +59,63 @@ TEST_CASE("model fast kernels: matmul forward and backward give the reference's 
             }
 }
 
+// The reference's step `then` after a product, on out (n elements): what the fast kernels fuse into the product.
+void then_reference(fast::Then then, float* out, const float* other, const float* product, std::size_t n) {
+    switch (then) {
+        case fast::Then::store: std::copy(product, product + n, out); break;
+        case fast::Then::relu: reference::relu_forward<float>(out, product, n); break;
+        case fast::Then::add: reference::add<float>(out, other, product, n); break;
+        case fast::Then::accumulate: reference::add<float>(out, out, product, n); break;
+        case fast::Then::relu_mask: reference::relu_backward<float>(out, product, other, n); break;
+    }
+}
+
+// Values for `other` and for what an output holds before it is accumulated into: normal, with zeros of both signs,
+// NaN and infinities planted (a ReLU's output of 0 or NaN, a residual of infinity: the fused step must treat them as
+// the reference does).
+std::vector<float> planted(std::size_t n, std::mt19937& g) {
+    auto x = random_floats(n, g);
+    const float specials[] = {0.0f, -0.0f, std::numeric_limits<float>::quiet_NaN(),
+                              std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity()};
+    for (std::size_t i = 0; i < n; i += 3) x[i] = specials[(i / 3) % 5];
+    return x;
+}
+
+TEST_CASE("model fast kernels: the step after a product, fused into it, gives the reference's bits", "[model][fast]") {
+    std::mt19937 g(4);
+    const fast::Then thens[] = {fast::Then::store, fast::Then::relu, fast::Then::add, fast::Then::accumulate,
+                                fast::Then::relu_mask};
+    for (std::size_t N : {1, 4, 6, 13})
+        for (std::size_t C : {1, 3, 8, 12})
+            for (std::size_t OC : {1, 4, 5, 8, 9, 16, 17})
+                for (const fast::Then then : thens) {
+                    INFO("N " << N << ", C " << C << ", OC " << OC << ", then " << static_cast<int>(then));
+                    const auto inp = random_floats(N * C, g), weight = random_floats(C * OC, g),
+                               bias = random_floats(OC, g), dout = random_floats(N * OC, g);
+                    // forward: out (N, OC), other (N, OC)
+                    const auto other = planted(N * OC, g), before = planted(N * OC, g);
+                    std::vector<float> product(N * OC), want = before, got = before;
+                    reference::matmul_forward<float>(product.data(), inp.data(), weight.data(), bias.data(), N, C, OC);
+                    then_reference(then, want.data(), other.data(), product.data(), N * OC);
+                    fast::matmul_forward(got.data(), inp.data(), weight.data(), bias.data(), N, C, OC, then,
+                                         other.data());
+                    testing::check_identical<float>("matmul forward, then", got, want);
+                    // backward: dinp (N, C), other (N, C)
+                    const auto dinp_other = planted(N * C, g), dinp_before = planted(N * C, g);
+                    std::vector<float> dproduct(N * C), dweight(C * OC), dbias(OC), dweight2(C * OC), dbias2(OC),
+                        workspace;
+                    std::vector<float> dwant = dinp_before, dgot = dinp_before;
+                    reference::matmul_backward<float>(dproduct.data(), dweight.data(), dbias.data(), dout.data(),
+                                                      inp.data(), weight.data(), N, C, OC);
+                    then_reference(then, dwant.data(), dinp_other.data(), dproduct.data(), N * C);
+                    fast::matmul_backward(dgot.data(), dweight2.data(), dbias2.data(), dout.data(), inp.data(),
+                                          weight.data(), N, C, OC, workspace, then, dinp_other.data());
+                    testing::check_identical<float>("matmul dinp, then", dgot, dwant);
+                    testing::check_identical<float>("matmul dweight", dweight2, dweight);
+                    testing::check_identical<float>("matmul dbias", dbias2, dbias);
+                }
+}
+
 TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference's bits", "[model][fast]") {
     std::mt19937 g(3);
     for (std::size_t N : {1, 3, 4, 5, 8, 13, 37})
@@ -81,7 +140,51 @@ TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference
             testing::check_identical<float>("layernorm dinp", dinp2, dinp);
             testing::check_identical<float>("layernorm dgain", dgain2, dgain);
             testing::check_identical<float>("layernorm dbias", dbias2, dbias);
+            // accumulate: dinp added to what dinp holds, as add(dinp, dinp, the reference's dinp)
+            const auto held = planted(N * D, g);
+            std::vector<float> added = held, accumulated = held;
+            reference::add<float>(added.data(), added.data(), dinp.data(), N * D);
+            fast::layernorm_backward(accumulated.data(), dgain2.data(), dbias2.data(), dout.data(), inp.data(),
+                                     gain.data(), mean.data(), rstd.data(), N, D, true);
+            testing::check_identical<float>("layernorm dinp, accumulated", accumulated, added);
+            testing::check_identical<float>("layernorm dgain (accumulating)", dgain2, dgain);
         }
+}
+
+TEST_CASE("model fast kernels: the readout's mean over t, forward and backward, as the reference", "[model][fast]") {
+    std::mt19937 g(6);
+    for (std::size_t B : {1, 3})
+        for (std::size_t T : {1, 5, 12})
+            for (std::size_t D : {1, 3, 4, 8, 12, 32}) {
+                INFO("B " << B << ", T " << T << ", D " << D);
+                const auto x = random_floats(B * T * D, g), dout = random_floats(B * D, g);
+                std::vector<float> want(B * D), got(B * D), dwant(B * T * D), dgot(B * T * D);
+                reference::mean_forward<float>(want.data(), x.data(), B, T, D);
+                fast::mean_forward(got.data(), x.data(), B, T, D);
+                testing::check_identical<float>("mean", got, want);
+                reference::mean_backward<float>(dwant.data(), dout.data(), B, T, D);
+                fast::mean_backward(dgot.data(), dout.data(), B, T, D);
+                testing::check_identical<float>("mean backward", dgot, dwant);
+            }
+}
+
+TEST_CASE("model fast kernels: heads split and merged as the reference does", "[model][fast]") {
+    std::mt19937 g(5);
+    for (std::size_t B : {1, 3})
+        for (std::size_t T : {1, 5, 12})
+            for (std::size_t H : {1, 2, 3})
+                for (std::size_t hd : {1, 2, 3, 4, 8, 12, 16}) {
+                    INFO("B " << B << ", T " << T << ", H " << H << ", hd " << hd);
+                    const auto x = random_floats(B * T * H * hd, g);
+                    std::vector<float> want(x.size()), got(x.size(), -1.0f);
+                    reference::split_heads<float>(want.data(), x.data(), B, T, H, hd);
+                    fast::split_heads(got.data(), x.data(), B, T, H, hd);
+                    testing::check_identical<float>("split heads", got, want);
+                    std::fill(got.begin(), got.end(), -1.0f);
+                    reference::merge_heads<float>(want.data(), x.data(), B, T, H, hd);
+                    fast::merge_heads(got.data(), x.data(), B, T, H, hd);
+                    testing::check_identical<float>("merge heads", got, want);
+                }
 }
 
 TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {
@@ -116,7 +219,8 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
           "[model][fast]") {
     std::mt19937 g(3);
     const Positions positions[] = {Positions::none, Positions::sinusoidal, Positions::learned, Positions::rotary};
-    const std::pair<std::int64_t, std::int64_t> widths[] = {{4, 1}, {8, 2}, {12, 3}, {16, 4}, {20, 2}, {32, 2}};
+    // (width 6: LayerNorm and the products on widths that are not a multiple of 4)
+    const std::pair<std::int64_t, std::int64_t> widths[] = {{4, 1}, {6, 3}, {8, 2}, {12, 3}, {16, 4}, {20, 2}, {32, 2}};
     int cases = 0;
     for (const auto& [width, heads] : widths)
         for (Positions p : positions)

@@ -29,6 +29,7 @@ using failing_allocations::allocations_until_failure;
 using namespace model_testing;
 using seqorder::model::Adam;
 using seqorder::model::kKeptActivationBytes;
+using seqorder::model::TrainBatch;
 
 // Everything a call may not change: the parameters, Adam's moments and its step count.
 template <class T>
@@ -76,6 +77,20 @@ void weights(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int
     std::vector<T> w(static_cast<std::size_t>(m.config().layers * m.config().heads) * ids.dim(1) * ids.dim(1));
     m.attention_weights(w, first, static_cast<std::int64_t>(ids.dim(1)));
     out.assign(w.begin(), w.end());
+}
+// train on three batches: the call's, its first sentence alone (another shape: the second step sizes the activations
+// anew), the call's again.
+template <class T>
+void train(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+           std::vector<double>& out) {
+    const auto B = static_cast<std::int64_t>(ids.dim(0)), L = static_cast<std::int64_t>(ids.dim(1));
+    const std::size_t per_row = m.config().readout == Readout::each ? ids.dim(1) : 1;
+    const std::vector<TrainBatch> batches{{ids.data(), targets.data(), B, L},
+                                          {ids.data().first(ids.dim(1)), targets.data().first(per_row), 1, L},
+                                          {ids.data(), targets.data(), B, L}};
+    double losses[3];
+    m.train(losses, batches, 3e-3);
+    out.assign(losses, losses + 3);
 }
 template <class T>
 void set_embed(Model<T>& m, const Tensor<std::int32_t>&, const Tensor<std::int32_t>&, std::vector<double>& out) {
@@ -144,9 +159,10 @@ void every_call_fails_cleanly(const Config& c) {
         twin.step(ids, targets, 1e-2);
     }
     REQUIRE(State<T>(model) == State<T>(twin));
-    const std::pair<Call<T>, const char*> calls[] = {{forward<T>, "forward"},   {loss<T>, "loss"},
-                                                     {gradients<T>, "gradients"}, {step<T>, "step"},
-                                                     {weights<T>, "attention_weights"}, {set_embed<T>, "set_parameters"}};
+    const std::pair<Call<T>, const char*> calls[] = {
+        {forward<T>, "forward"},     {loss<T>, "loss"},           {gradients<T>, "gradients"},
+        {step<T>, "step"},           {weights<T>, "attention_weights"}, {set_embed<T>, "set_parameters"},
+        {train<T>, "train"}};
     std::uint32_t seed = 100;
     for (const auto& [call, name] : calls)
         for (std::size_t length : {std::size_t{9}, std::size_t{3}, std::size_t{7}}) {  // new lengths, longer and shorter
@@ -241,6 +257,114 @@ TEST_CASE("model state: refused calls of every kind change nothing", "[model][st
                          Says(": a step on a loss that is not finite is refused (the model is unchanged)"));
     REQUIRE(State<float>(model) == overflowed);
     REQUIRE(same_bits(run(forward<float>, model, ids, targets), run(forward<float>, twin, ids, targets)));
+}
+
+// The allocations a call makes: it is run with a budget that no call reaches, and what is left is subtracted.
+template <class F>
+std::int64_t allocations_of(F&& call) {
+    constexpr std::int64_t kBudget = std::int64_t{1} << 40;
+    allocations_until_failure = kBudget;
+    call();
+    const std::int64_t made = kBudget - allocations_until_failure;
+    allocations_until_failure = -1;
+    return made;
+}
+
+TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[model][state]") {
+    const Config c = make_config(16, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2);
+    Model<float> model(c), twin(c);
+    const auto ids = random_ids(2, 6, 16, 1), wide = random_ids(4, 11, 16, 2);
+    const auto targets = random_targets(c, 2, 6, 3), wide_targets = random_targets(c, 4, 11, 4);
+    model.step(ids, targets, 1e-2);
+    twin.step(ids, targets, 1e-2);
+    const State<float> before(model);
+    const TrainBatch good{ids.data(), targets.data(), 2, 6}, other{wide.data(), wide_targets.data(), 4, 11};
+    std::vector<double> losses;  // one per batch
+    auto unchanged = [&] {
+        REQUIRE(State<float>(model) == before);
+        REQUIRE(same_bits(run(forward<float>, model, ids, targets), run(forward<float>, twin, ids, targets)));
+    };
+
+    SECTION("a bad id in the third batch: refused before the first step, the batch named") {
+        auto bad = ids;
+        bad(1, 4) = 16;
+        const std::vector<TrainBatch> batches{good, other, {bad.data(), targets.data(), 2, 6}, good};
+        losses.resize(batches.size());
+        REQUIRE_THROWS_MATCHES(model.train(losses, batches, 1e-2), std::out_of_range,
+                               Says("batches[2]: ids[1, 4] = 16 is outside 0 .. vocab - 1 = 0 .. 15"));
+        unchanged();
+    }
+    SECTION("losses of the wrong length: refused before anything") {
+        const std::vector<TrainBatch> batches{good, other, good};
+        losses.resize(4);
+        REQUIRE_THROWS_MATCHES(model.train(losses, batches, 1e-2), std::invalid_argument,
+                               Says("losses must hold one value per batch = 3 values, got 4"));
+        unchanged();
+    }
+    SECTION("lr is checked first, and named as step names it") {
+        const std::vector<TrainBatch> batches{good, good};
+        losses.resize(batches.size());
+        REQUIRE_THROWS_MATCHES(model.train(losses, batches, -1), std::invalid_argument,
+                               Says("lr must be a finite number >= 0, got -1"));
+        try {
+            model.train(losses, batches, -1);
+        } catch (const std::invalid_argument& e) {
+            CHECK(std::string(e.what()).rfind("lr must be", 0) == 0);
+        }
+        unchanged();
+    }
+    SECTION("a step refused after two were taken: all three undone") {
+        // lr 1e38 moves every parameter by about 1e38, still finite; at the next step the logits overflow
+        const std::vector<TrainBatch> batches{good, other, good, other};
+        losses.resize(batches.size());
+        try {
+            model.train(losses, batches, 1e38);
+            FAIL("train took every step");
+        } catch (const std::range_error& e) {
+            const std::string message = e.what();
+            INFO(message);
+            CHECK((message.rfind("batches[1]: the loss is ", 0) == 0 ||
+                   message.rfind("batches[1]: a step with lr 1e+38 would make parameter", 0) == 0));
+        }
+        unchanged();
+        // the first step alone was fine: the refusal came after it
+        double one[1];
+        const std::vector<TrainBatch> first{good};
+        twin.train(one, first, 1e38);
+        REQUIRE_FALSE(State<float>(twin) == before);
+    }
+    SECTION("out of memory at any allocation, the first step's or a later one's") {
+        const std::vector<TrainBatch> batches{good, other, good};
+        const std::vector<TrainBatch> repeated{good, good, good};
+        losses.resize(batches.size());
+        // each allocation of train fails in turn: the model is unchanged after every failure
+        std::int64_t failures = 0;
+        for (std::int64_t k = 0;; ++k) {
+            allocations_until_failure = k;
+            try {
+                model.train(losses, batches, 1e-2);
+                allocations_until_failure = -1;
+                break;
+            } catch (const std::bad_alloc&) {
+                allocations_until_failure = -1;
+                ++failures;
+                INFO("allocation " << k << " failed");
+                unchanged();
+            }
+        }
+        std::vector<double> twin_losses(batches.size());
+        twin.train(twin_losses, batches, 1e-2);
+        REQUIRE(same_bits(losses, twin_losses));
+        REQUIRE(State<float>(model) == State<float>(twin));
+        // the second batch's new shape allocates after the first step: more allocations than train on one shape
+        Model<float> fresh(c), fresh_twin(c);
+        fresh.forward(ids);
+        fresh_twin.forward(ids);
+        const std::int64_t mixed = allocations_of([&] { fresh.train(losses, batches, 1e-2); });
+        const std::int64_t same = allocations_of([&] { fresh_twin.train(losses, repeated, 1e-2); });
+        CHECK(mixed > same);
+        CHECK(failures == mixed);  // each allocation failed once (k = mixed, past them all, succeeded)
+    }
 }
 
 TEST_CASE("model state: set_parameters refuses values that are not finite, writing nothing", "[model][state]") {

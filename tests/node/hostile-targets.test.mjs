@@ -49,6 +49,7 @@ function digest(value) {
 /**
  * Runs `run(target)` on one thread and on each pool target, and asserts they agree (outcome()); `expect` checks one
  * thread's: a RegExp its error must match, or 'value' (it must not fail). One thread's heap is back at its baseline.
+ * Returns one thread's outcome.
  */
 async function agree(what, run, { expect, models = false, inner = false } = {}) {
   cases++;
@@ -66,6 +67,7 @@ async function agree(what, run, { expect, models = false, inner = false } = {}) 
   if (expect instanceof RegExp) assert.match(checked.error ?? 'no error', expect, what);
   else if (expect === 'value') assert.equal(checked.error, undefined, `${what}: ${checked.error}`);
   assert.equal(so.memoryStats().allocatedBytes, baseline, `${what}: one thread's heap is back at its baseline`);
+  return outcomes[0];
 }
 
 const f32 = (shape, seed = 1) => {
@@ -342,6 +344,27 @@ describe("a model's methods", () => {
   };
   /** agree() on onModel(run): `expect` (default 'value') is about the call's own outcome, not the parameters after it. */
   const method = (what, run, expect = 'value') => agree(what, onModel(run), { models: true, expect, inner: true });
+  /**
+   * method() for a call that fails, and must leave the model exactly as it was: afterwards it takes one step as a
+   * fresh model of the same seed does, the same loss and then the same parameters (so the same parameters, Adam's
+   * moments and step count before it), on both targets.
+   */
+  const failsUnchanged = async (what, run, expect) => {
+    const { value } = await agree(what, async (t) => {
+      const [model, fresh] = [await t.createModel(config), await t.createModel(config)];
+      try {
+        const result = await outcome(() => run(model, t));
+        const x = int32([2, 7, 1, 0, 9, 3, 3, 6], [2, 4]);
+        const y = int32([0, 1], [2]);
+        const losses = [await model.step(x, y, { lr: 1e-2 }), await fresh.step(x, y, { lr: 1e-2 })];
+        const parameters = [digest(await model.parameters()), digest(await fresh.parameters())];
+        return { result, unchanged: losses[0] === losses[1] && parameters[0] === parameters[1] };
+      } finally {
+        await Promise.all([model.dispose(), fresh.dispose()]);
+      }
+    }, { models: true, expect, inner: true });
+    assert.equal(value?.unchanged, true, `${what}: the model is exactly as it was`);
+  };
 
   test('tensors as proxies, lying subclasses and values of the wrong kind', async () => {
     const good = ids();
@@ -496,21 +519,35 @@ describe("a model's methods", () => {
     };
     for (const [what, args] of Object.entries(trains)) await method(`train: ${what}`, (m) => m.train(...args));
     const holey = [, batch()];  // a hole at index 0: a sparse array
+    const big = (B, T, at, id) => ({ ids: int32(Array.from({ length: B * T }, (_, i) => (i === at ? id : (i * 5) % 16)), [B, T]), targets: int32(Array.from({ length: B }, (_, i) => i % 2), [B]) });
     const wrong = {
-      'a hole': [holey], 'undefined': [[batch(), undefined]], 'null': [[null]], 'a number': [[batch(), 3]], 'not an array': [batch()],
-      'an array-like': [{ length: 1, 0: batch() }], 'an unknown key': [[{ ...batch(), weights: 1 }]], 'a class instance': [[Object.assign(new (class B {})(), batch())]],
-      'options 5 and no batches': [[], 5], 'lr -1 and no batches': [[], { lr: -1 }], 'lr NaN': [[batch()], { lr: NaN }], 'lr 1e308': [[batch()], { lr: 1e308 }],
-      'lr a string before a bad batch': [[3], { lr: 'fast' }], 'an unknown option': [[batch()], { rate: 1 }],
-      'a function as ids data': [[batch(), { ids: { data: () => {}, shape: [2, 4] }, targets: targets() }]],
-      'a symbol as targets dtype': [[batch(), { ids: ids(), targets: { ...targets(), dtype: Symbol('x') } }]],
-      'a WeakMap as ids': [[batch(), { ids: new WeakMap(), targets: targets() }]],
-      'a Promise as a batch': [[Promise.resolve(batch())]],
-      'an id past the vocabulary in the third batch': [[batch(), batch(), { ids: int32([1, 3, 0, 2, 5, 1, 4, 16], [2, 4]), targets: targets() }, batch()]],
-      'targets of another length in the second batch': [[batch(), { ids: ids(), targets: int32([1], [1]) }]],
-      'a class past the classes in the last batch': [[batch(), batch(), { ids: ids(), targets: int32([0, 7], [2]) }]],
-      'a shape of 2^32 x 2^32 in the second batch': [[batch(), { ids: { data: ids().data, shape: [2 ** 32, 2 ** 32] }, targets: targets() }]],
+      'a hole': [[holey], /^TypeError: batches\[0\] must be an object \{ ids, targets \}, got a hole$/],
+      'undefined': [[[batch(), undefined]], /^TypeError: batches\[1\] must be an object \{ ids, targets \}, got undefined$/],
+      'null': [[[null]], /^TypeError: batches\[0\] must be an object, got null$/],
+      'a number': [[[batch(), 3]], /^TypeError: batches\[1\] must be an object, got number 3$/],
+      'not an array': [[batch()], /^TypeError: batches must be an array of \{ ids, targets \}, got object$/],
+      'an array-like': [[{ length: 1, 0: batch() }], /^TypeError: batches must be an array of \{ ids, targets \}, got object$/],
+      'an unknown key': [[[{ ...batch(), weights: 1 }]], /^TypeError: batches\[0\]: unknown option 'weights' \(known: ids, targets\)$/],
+      'a class instance': [[[Object.assign(new (class B {})(), batch())]], /^TypeError: batches\[0\] must be a plain object like \{ ids: … \}, got B instance$/],
+      'options 5 and no batches': [[[], 5], /^TypeError: options must be an object, got number 5$/],
+      'lr -1 and no batches': [[[], { lr: -1 }], /^RangeError: lr must be a finite number >= 0, got -1$/],
+      'lr -1 before a bad batch': [[[batch(), { ids: int32([1, 3, 0, 2, 5, 1, 4, 16], [2, 4]), targets: targets() }], { lr: -1 }], /^RangeError: lr must be a finite number >= 0, got -1$/],
+      'lr NaN': [[[batch()], { lr: NaN }], /^RangeError: lr must be a finite number >= 0, got NaN$/],
+      'lr 1e308': [[[batch(), batch()], { lr: 1e308 }], /^RangeError: lr must be at most 3\.4028234663852886e\+38 \(the largest finite float32, the model's dtype\), got 1e\+308$/],
+      'lr a string before a bad batch': [[[3], { lr: 'fast' }], /^TypeError: lr must be a number, got the string "fast"$/],
+      'an unknown option': [[[batch()], { rate: 1 }], /^TypeError: options: unknown option 'rate' \(known: lr\)$/],
+      'a function as ids data': [[[batch(), { ids: { data: () => {}, shape: [2, 4] }, targets: targets() }]], /^TypeError: batches\[1\]\.ids\.data must be a typed array \(Float64Array or Float32Array or Int32Array\), got function$/],
+      'a symbol as targets dtype': [[[batch(), { ids: ids(), targets: { ...targets(), dtype: Symbol('x') } }]], /^TypeError: batches\[1\]\.targets\.dtype must be a string, got symbol$/],
+      'a WeakMap as ids': [[[batch(), { ids: new WeakMap(), targets: targets() }]], /^TypeError: batches\[1\]\.ids\.data must be a typed array \(Float64Array or Float32Array or Int32Array\), got undefined$/],
+      'a Promise as a batch': [[[Promise.resolve(batch())]], /^TypeError: batches\[0\] must be a plain object like \{ ids: … \}, got Promise instance$/],
+      'an id past the vocabulary in the third batch': [[[batch(), batch(), { ids: int32([1, 3, 0, 2, 5, 1, 4, 16], [2, 4]), targets: targets() }, batch()]], /^RangeError: batches\[2\]: ids\[1, 3\] = 16 is outside 0 \.\. vocab - 1 = 0 \.\. 15$/],
+      'an id of -1 deep in the third of three large batches': [[[big(64, 256, 0, 1), big(64, 256, 0, 1), big(64, 256, 12345, -1)]], /^RangeError: batches\[2\]: ids\[48, 57\] = -1 is outside 0 \.\. vocab - 1 = 0 \.\. 15$/],
+      'targets of another length in the second batch': [[[batch(), { ids: ids(), targets: int32([1], [1]) }]], /^RangeError: batches\[1\]: targets must have shape \(B\) = \[2\] for readout 'mean' \(one target per sequence\), got \[1\]$/],
+      'a class past the classes in the last batch': [[[batch(), batch(), { ids: ids(), targets: int32([0, 7], [2]) }]], /^RangeError: batches\[2\]: targets\[1\] = 7 is outside -1 \.\. classes - 1 = -1 \.\. 1 \(-1 ignores a target\)$/],
+      'a shape of 2^32 x 2^32 in the second batch': [[[batch(), { ids: { data: ids().data, shape: [2 ** 32, 2 ** 32] }, targets: targets() }]], /^RangeError: batches\[1\]: ids\.data has 8 elements but shape \[4294967296, 4294967296\] needs more than 2\^63$/],
+      'a step refused after one was taken (lr 1e38: the next loss overflows)': [[[batch(), batch(), batch(), batch()], { lr: 1e38 }], /^RangeError: batches\[[12]\]: (the loss is (NaN|-?Infinity): a step on a loss that is not finite is refused|a step with lr 1e\+38 would make parameter '[\w.]+' \[[\d, ]+\] or its Adam moments not finite: refused) \(the model is unchanged\)$/],
     };
-    for (const [what, args] of Object.entries(wrong)) await method(`train: ${what}`, (m) => m.train(...args), /^(TypeError|RangeError): /);
+    for (const [what, [args, message]] of Object.entries(wrong)) await failsUnchanged(`train: ${what}`, (m) => m.train(...args), message);
     await method('train: a later batch\'s getter detaches an earlier one', (m) => {
       const first = batch();
       return m.train([first, { ids: ids(), get targets() { detach(first.ids.data); return targets(); } }]);

@@ -80,6 +80,17 @@ const range = [
   ['a width whose parameter count passes 2^63', { width: 2 ** 52 }, /^vocab, width, layers, maxLength and classes make a model of more than 2\^63 parameters/],
 ];
 for (const [label, options, message] of range) add('createModel', label, create({ ...VALID, ...options }), RangeError, message);
+// a NUL inside a name: the whole message arrives, the NUL written as \u0000 (a C string would end at it)
+const nul = [
+  ['positions', 'sinu\0soidal', /^positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'sinu\\u0000soidal'$/],
+  ['positions', 'rotary\0', /^positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'rotary\\u0000'$/],
+  ['readout', 'me\0an', /^readout must be 'mean' \(one prediction per sequence\) or 'each' \(one per position\), got 'me\\u0000an'$/],
+  ['dtype', 'float32\0', /^dtype must be 'float32' or 'float64', got 'float32\\u0000'$/],
+  ['dtype', '\0float64', /^dtype must be 'float32' or 'float64', got '\\u0000float64'$/],
+  ['embedScale', 'sqrt\0Width', /^embedScale must be a positive finite number or 'sqrtWidth', got 'sqrt\\u0000Width'$/],
+];
+for (const [name, value, message] of nul)
+  add('createModel', `${name} with a NUL inside`, create({ ...VALID, [name]: value }), RangeError, message);
 for (const [name, value] of [['positions', 1], ['positions', null], ['readout', ['mean']], ['dtype', Float32Array]])
   add('createModel', `${name} ${String(value)}`, create({ ...VALID, [name]: value }), TypeError, new RegExp(`^${name} must be a string`));
 for (const value of [1, 'true', null])
@@ -140,6 +151,8 @@ for (const [label, value, Class, message] of badTensors("parameters['layers.0.at
   .filter(([l]) => !['a dtype outside float32', 'no dtype and data of another valid class'].includes(l)))
   add('setParameters', `a tensor ${label}`, () => mean.setParameters({ 'layers.0.attention.wq': value }), Class, message);
 add('setParameters', 'an unknown name', () => mean.setParameters({ 'layers.0.attention.wz': wq }), RangeError, /^the model has no parameter named 'layers\.0\.attention\.wz' \(parameters\(\) lists them: 'embed', 'layers\.0\.attention\.wq', \.\.\.\)/);
+add('setParameters', 'a name with a NUL inside', () => mean.setParameters({ 'embed\0': wq }), RangeError, /^the model has no parameter named 'embed\\u0000' \(parameters\(\) lists them/);
+add('forward', 'ids.dtype with a NUL inside', () => mean.forward({ ...ids, dtype: 'int32\0' }), RangeError, /^ids\.dtype must be 'float64', 'float32' or 'int32', got 'int32\0'$/);
 add('setParameters', 'a name of a missing layer', () => mean.setParameters({ 'layers.1.attention.wq': wq }), RangeError, /^the model has no parameter named 'layers\.1\.attention\.wq'/);
 add('setParameters', 'positions of a model without a learned table', () => each.setParameters({ positions: { data: new Float64Array(8), shape: [1, 8] } }), RangeError, /^the model has no parameter named 'positions'/);
 add('setParameters', 'a transposed shape', () => mean.setParameters({ 'layers.0.mlp.w1': { data: new Float32Array(256), shape: [32, 8] } }), RangeError, /^parameter 'layers\.0\.mlp\.w1' has shape \[8, 32\], got \[32, 8\]/);

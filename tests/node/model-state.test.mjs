@@ -1,6 +1,7 @@
 // A model's state is transactional: a call that fails, for any reason (a wrong argument, a refused step, memory the
 // heap cannot give), leaves its parameters (hashed here) and Adam's moments and step count as they were (a twin that
-// never saw the failing calls then trains to the same bits), and its buffers for a new length valid. Also what a model
+// never saw the failing calls then trains to the same bits), and its buffers for a new length valid; train, several
+// steps in one call, too: all of them or none. Also what a model
 // keeps in the heap between calls, and the rules that keep its parameters and moments finite.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -148,6 +149,81 @@ test('a call the heap cannot hold is refused before it allocates, and the model 
   t.diagnostic(`${fillers.length} models of 512 MiB; ${refusal.message}`);
   model.dispose();
   fresh.dispose();
+});
+
+test('train is all or nothing: a bad id in its third batch, a step refused midway', () => {
+  let cases = 0;
+  for (const options of CONFIGS) {
+    const [model, twin] = twins(options);
+    const V = options.vocab;
+    const f32 = model.config.dtype === 'float32';
+    const batch = (B, T, start) => ({ ids: sentences(B, T, V, start), targets: targetsFor(model, B, T, start) });
+    const badId = batch(2, 5, 2);
+    badId.ids.data[8] = V;
+    const badTarget = batch(3, 4, 1);
+    badTarget.targets.data[1] = -2;
+    const failing = [
+      ['a bad id in the third batch', [batch(2, 5, 0), batch(3, 4, 1), badId, batch(2, 5, 3)], 1e-2, /^batches\[2\]: ids\[1, 3\] = 11 is outside 0 \.\. vocab - 1 = 0 \.\. 10$/],
+      ['a bad target in the second batch', [batch(2, 5, 0), badTarget], 1e-2, /^batches\[1\]: targets\[(0, )?1\] = -2 is outside -1 \.\. classes - 1/],
+      ['lr negative, and a bad batch after it', [batch(2, 5, 0), badId], -1, /^lr must be a finite number >= 0, got -1$/],
+      // lr at the top of the dtype's range moves every parameter by about lr, still finite: the next loss overflows,
+      // and that step is refused after the first was taken
+      ['a step refused after the first', [batch(2, 5, 0), batch(3, 4, 1), batch(2, 5, 0)], f32 ? 1e38 : 1e307,
+        /^batches\[1\]: (the loss is (NaN|-?Infinity): a step on a loss that is not finite is refused|a step with lr [\d.e+]+ would make parameter '[\w.]+' \[[\d, ]+\] or its Adam moments not finite: refused) \(the model is unchanged\)$/],
+    ];
+    for (const [what, batches, lr, message] of failing) {
+      const before = hash(model);
+      assert.throws(() => model.train(batches, { lr }), { name: 'RangeError', message }, `${options.positions}: ${what}`);
+      assert.equal(hash(model), before, `${options.positions}: ${what} changed the parameters`);
+      cases++;
+    }
+    // the first step of the refused run alone is taken: it was the second that failed
+    const first = so.createModel(options);
+    const start = hash(first);
+    first.train([batch(2, 5, 0)], { lr: f32 ? 1e38 : 1e307 });
+    assert.notEqual(hash(first), start, `${options.positions}: one step at the top of the range is taken`);
+    first.dispose();
+    // the twin saw none of it: train and step give the same bits (Adam's moments and count are the same)
+    const x = [batch(3, 6, 4), batch(2, 3, 5)];
+    assert.deepEqual(model.train(x, { lr: 1e-2 }), twin.train(x, { lr: 1e-2 }), `${options.positions}: train afterwards`);
+    assert.equal(model.step(x[0].ids, x[0].targets, { lr: 1e-2 }), twin.step(x[0].ids, x[0].targets, { lr: 1e-2 }));
+    assert.equal(hash(model), hash(twin), `${options.positions}: parameters after training`);
+    model.dispose();
+    twin.dispose();
+  }
+  assert.equal(cases, 4 * CONFIGS.length);
+});
+
+test('train that runs out of memory after its first step leaves the model as it was', (t) => {
+  // the heap filled with 64 MiB models, every other one then disposed: about 1 GiB free, but in pieces of 64 MiB, so
+  // the memory check (free bytes) lets a call pass whose attention weights need one block of 67 MiB (T = 4200)
+  const options = { vocab: 16, width: 8, classes: 2, seed: 1 };
+  const [model, twin] = twins(options);
+  const fillers = [];
+  for (;;) {
+    try {
+      fillers.push(so.createModel({ vocab: 2 ** 17, width: 16, classes: 2, positions: 'none', dtype: 'float64' }));
+    } catch {
+      break;
+    }
+  }
+  for (let i = 0; i < fillers.length; i += 2) fillers[i].dispose();
+  const free = so.memoryStats().heapBytes - so.memoryStats().allocatedBytes;
+  const batch = (B, T, start) => ({ ids: sentences(B, T, 16, start), targets: targetsFor(model, B, T, start) });
+  const before = hash(model);
+  const held = so.memoryStats().allocatedBytes;
+  assert.throws(() => model.train([batch(2, 5, 0), batch(1, 4200, 1), batch(2, 5, 2)], { lr: 1e-2 }),
+    { name: 'RangeError', message: /^(batches\[1\]: )?out of memory: the WebAssembly heap cannot hold this call's tensors$/ });
+  assert.equal(hash(model), before, 'the parameters are as they were');
+  assert.ok(so.memoryStats().allocatedBytes <= held, 'the failed call holds nothing afterwards');
+  for (let i = 1; i < fillers.length; i += 2) fillers[i].dispose();
+  // Adam's moments and count too: the model and its twin train alike from here
+  const x = [batch(3, 6, 4), batch(2, 3, 5)];
+  assert.deepEqual(model.train(x, { lr: 1e-2 }), twin.train(x, { lr: 1e-2 }));
+  assert.equal(hash(model), hash(twin));
+  t.diagnostic(`${fillers.length} models of 64 MiB, every other one disposed: ${(free / 2 ** 20).toFixed(0)} MiB free in pieces`);
+  model.dispose();
+  twin.dispose();
 });
 
 test('activations past 64 MiB are released when the call ends; smaller ones are kept', () => {

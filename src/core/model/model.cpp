@@ -4,10 +4,12 @@
 #include <array>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "init.hpp"
+#include "prefixed.hpp"
 #include "sizes.hpp"
 #include "steps.hpp"
 
@@ -61,6 +63,12 @@ template <class T>
 std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length) const {
     if (activation_count(config_, batch, length) > max_elements(sizeof(T))) return kSaturated;
     return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length));
+}
+
+template <class T>
+std::int64_t Model<T>::train_bytes(std::size_t batches) const {
+    if (batches < 2) return 0;
+    return saturating_mul(3 * static_cast<std::int64_t>(values_.size()), static_cast<std::int64_t>(sizeof(T)));
 }
 
 template <class T>
@@ -225,11 +233,8 @@ double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t>
 }
 
 template <class T>
-double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                      std::int64_t length, double lr) {
-    check_lr(lr);
-    check_call(ids, &targets, batch, length, Output::none, 0);
-    const ScratchGuard guard(activations_);
+double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
+                          std::int64_t batch, std::int64_t length, double lr) {
     const double loss = run_gradients(ids, targets, batch, length);
     if (!std::isfinite(loss))
         throw std::range_error("the loss is " + number_text(loss) +
@@ -243,6 +248,54 @@ double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::in
     }
     adam_.step(values_, gradients_, lr);
     return loss;
+}
+
+template <class T>
+double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
+                      std::int64_t length, double lr) {
+    check_lr(lr);
+    check_call(ids, &targets, batch, length, Output::none, 0);
+    const ScratchGuard guard(activations_);
+    return run_step(ids, targets, batch, length, lr);
+}
+
+template <class T>
+void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batches, double lr) {
+    check_lr(lr);
+    check_size("losses", losses.size(), static_cast<std::int64_t>(batches.size()), "one value per batch");
+    for (std::size_t i = 0; i < batches.size(); ++i) {
+        const TrainBatch& b = batches[i];
+        try {
+            check_call(b.ids, &b.targets, b.batch, b.length, Output::none, 0);
+        } catch (...) {
+            rethrow_prefixed(batch_prefix(i));
+        }
+    }
+    const ScratchGuard guard(activations_);
+    // A step is transactional by itself; after the first, a failing one must also undo those before it. The
+    // parameters and Adam's state are copied before the first step and put back (allocating nothing) on failure.
+    std::vector<T> saved_values;
+    std::optional<Adam<T>> saved_adam;
+    if (batches.size() > 1) {
+        saved_values = values_;
+        saved_adam.emplace(adam_);
+    }
+    try {
+        for (std::size_t i = 0; i < batches.size(); ++i) {
+            const TrainBatch& b = batches[i];
+            try {
+                losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr);
+            } catch (...) {
+                rethrow_prefixed(batch_prefix(i));
+            }
+        }
+    } catch (...) {
+        if (saved_adam) {
+            std::copy(saved_values.begin(), saved_values.end(), values_.begin());
+            adam_ = std::move(*saved_adam);
+        }
+        throw;
+    }
 }
 
 template <class T>

@@ -7,6 +7,7 @@
 //   TaskBatch batch = order_task(32, 12, seed, false);
 //   double loss = model.step(batch.ids, batch.targets, 3e-3);       // one Adam step; the loss before it
 //   Tensor<float> logits = model.forward(batch.ids);                 // (32, 2)
+//   model.train(losses, batches, 3e-3);                              // a step on each batch, all or none
 //
 // Inputs: ids (B, T) int32, row-major, B >= 1 and T >= 1, each in 0 .. vocab-1; targets (B) for readout 'mean' or
 // (B, T) for 'each', each in -1 .. classes-1, where -1 is ignored. The loss is the mean cross-entropy over the targets
@@ -25,6 +26,8 @@
 // and, for step only, after the forward and backward passes and before anything changes:
 //   5. std::range_error       the loss is not finite, or the step would make a parameter, or one of Adam's moments,
 //                             not finite (an lr too large for the gradients, say): the step is refused
+// train checks lr, then every batch by 1-4 (its messages prefixed "batches[i]: "), before its first step; a step it
+// then takes may still be refused (5, prefixed too) or run out of memory: the steps before it are undone.
 //
 // Every call is transactional: one that throws, for any reason (std::bad_alloc included, wherever it strikes), leaves
 // the parameters, Adam's moments and step count exactly as they were, and the model works afterwards as if the call
@@ -62,6 +65,12 @@ struct ParameterUpdate {
     std::span<const T> values;
 };
 
+// One batch of train: ids (batch, length) and targets, as step takes them.
+struct TrainBatch {
+    std::span<const std::int32_t> ids, targets;
+    std::int64_t batch = 0, length = 0;
+};
+
 template <class T>
 struct Gradients {
     double loss = 0;
@@ -80,6 +89,9 @@ public:
     // The bytes a call on ids (batch, length) (B, T >= 1) allocates for its activations beyond what the model holds now
     // (prepare_bytes, network.hpp): 0 when the buffers held are large enough; INT64_MAX past the tensor limit.
     std::int64_t call_bytes(std::int64_t batch, std::int64_t length) const;
+    // The bytes train on `batches` batches holds beside its steps' activations: with two or more, a copy of the
+    // parameters and Adam's moments, to restore if a step fails.
+    std::int64_t train_bytes(std::size_t batches) const;
 
     const Config& config() const noexcept { return config_; }
 
@@ -124,6 +136,11 @@ public:
     // nothing changed) when the loss, or any new parameter or moment, would not be finite.
     double step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                 std::int64_t length, double lr);
+    // One Adam step on each batch, in order, with learning rate lr; losses[i] (one per batch) is the loss before step
+    // i. lr and then every batch are checked (1-4 above; an error names the batch: "batches[2]: ids[1, 2] = 11 is
+    // outside ...") before the first step. A step refused (5, "batches[i]: the loss is NaN: ...") or an allocation
+    // failing at any point undoes the steps before it: the call fails and the model is exactly as it was.
+    void train(std::span<double> losses, std::span<const TrainBatch> batches, double lr);
     // ids (1, T) -> weights (layers, heads, T, T): every layer's attention weights for one sequence.
     void attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length);
 
@@ -157,6 +174,9 @@ private:
     // The forward and backward passes on checked inputs: the loss, and gradients_.
     double run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
                          std::int64_t batch, std::int64_t length);
+    // One Adam step on checked inputs (5. above, then the update): the loss before it.
+    double run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
+                    std::int64_t length, double lr);
     ParameterView<const T> parameter_view() const;
 
     // Ends a call's use of the activations: releases them when the call is failing (an exception is propagating

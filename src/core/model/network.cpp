@@ -25,21 +25,44 @@ struct Dims {
 };
 
 // The steps whose fast float32 kernels exist: the dispatch between them and the reference.
+
+using fast::Then;
+
+// The reference's step `then` on out (n elements) after a product: the fast kernels fuse it into the product
+// (steps_fast.hpp). For accumulate, `product` holds the product, added to out.
 template <class F>
-void linear_forward(Kernels kernels, F* out, const F* inp, const F* weight, const F* bias, std::size_t N,
-                    std::size_t C, std::size_t OC) {
-    if constexpr (std::is_same_v<F, float>)
-        if (kernels == Kernels::fast) return fast::matmul_forward(out, inp, weight, bias, N, C, OC);
-    matmul_forward<F>(out, inp, weight, bias, N, C, OC);
+void then_reference(Then then, F* out, const F* other, const F* product, std::size_t n) {
+    switch (then) {
+        case Then::store: break;
+        case Then::relu: relu_forward<F>(out, out, n); break;
+        case Then::add: add<F>(out, other, out, n); break;
+        case Then::accumulate: add<F>(out, out, product, n); break;
+        case Then::relu_mask: relu_backward<F>(out, out, other, n); break;
+    }
 }
 
+// out (N, OC) = inp . weight + bias, then `then` (other: the residual for add, the ReLU's output for relu_mask;
+// scratch (N, OC): the product, for accumulate in the reference).
+template <class F>
+void linear_forward(Kernels kernels, F* out, const F* inp, const F* weight, const F* bias, std::size_t N,
+                    std::size_t C, std::size_t OC, Then then = Then::store, const F* other = nullptr) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::matmul_forward(out, inp, weight, bias, N, C, OC, then, other);
+    matmul_forward<F>(out, inp, weight, bias, N, C, OC);
+    then_reference<F>(then, out, other, nullptr, N * OC);
+}
+
+// matmul_backward, then `then` on dinp (as linear_forward; for accumulate the reference computes dinp into scratch).
 template <class F>
 void linear_backward(Activations<F>& a, Kernels kernels, F* dinp, F* dweight, F* dbias, const F* dout, const F* inp,
-                     const F* weight, std::size_t N, std::size_t C, std::size_t OC) {
+                     const F* weight, std::size_t N, std::size_t C, std::size_t OC, Then then = Then::store,
+                     const F* other = nullptr, F* scratch = nullptr) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
-            return fast::matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC, a.workspace);
-    matmul_backward<F>(dinp, dweight, dbias, dout, inp, weight, N, C, OC);
+            return fast::matmul_backward(dinp, dweight, dbias, dout, inp, weight, N, C, OC, a.workspace, then, other);
+    F* product = then == Then::accumulate ? scratch : dinp;
+    matmul_backward<F>(product, dweight, dbias, dout, inp, weight, N, C, OC);
+    then_reference<F>(then, dinp, other, product, N * C);
 }
 
 template <class F>
@@ -50,6 +73,18 @@ void norm_forward(Kernels kernels, F* out, F* mean, F* rstd, const F* inp, const
     layernorm_forward<F>(out, mean, rstd, inp, gain, bias, N, D);
 }
 
+// layernorm_backward, its dinp added to what dinp holds (add(dinp, dinp, the gradient)); the reference computes the
+// gradient into scratch (N, D) first.
+template <class F>
+void norm_backward_add(Kernels kernels, F* dinp, F* dgain, F* dbias, const F* dout, const F* inp, const F* gain,
+                       const F* mean, const F* rstd, std::size_t N, std::size_t D, F* scratch) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D, true);
+    layernorm_backward<F>(scratch, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+    add<F>(dinp, dinp, scratch, N * D);
+}
+
 template <class F>
 void norm_backward(Kernels kernels, F* dinp, F* dgain, F* dbias, const F* dout, const F* inp, const F* gain,
                    const F* mean, const F* rstd, std::size_t N, std::size_t D) {
@@ -57,6 +92,35 @@ void norm_backward(Kernels kernels, F* dinp, F* dgain, F* dbias, const F* dout, 
         if (kernels == Kernels::fast)
             return fast::layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
     layernorm_backward<F>(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+}
+
+template <class F>
+void split(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::split_heads(out, inp, d.B, d.T, d.H, d.hd);
+    split_heads<F>(out, inp, d.B, d.T, d.H, d.hd);
+}
+
+template <class F>
+void merge(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::merge_heads(out, inp, d.B, d.T, d.H, d.hd);
+    merge_heads<F>(out, inp, d.B, d.T, d.H, d.hd);
+}
+
+// The readout's mean over t: (B, T, D) -> (B, D), and its backward.
+template <class F>
+void pool(Kernels kernels, F* out, const F* inp, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::mean_forward(out, inp, d.B, d.T, d.D);
+    mean_forward<F>(out, inp, d.B, d.T, d.D);
+}
+
+template <class F>
+void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast) return fast::mean_backward(dinp, dout, d.B, d.T, d.D);
+    mean_backward<F>(dinp, dout, d.B, d.T, d.D);
 }
 
 template <class F>
@@ -98,14 +162,14 @@ template <class F>
 void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const Dims& d, std::size_t l,
                    Kernels kernels) {
     const LayerActivations<F> s = layer_of(a, d, l);
-    const std::size_t N = d.N, D = d.D, nd = N * D;
+    const std::size_t N = d.N, D = d.D;
     F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
     // attention: x (N, D) -> LN1 -> q, k, v (B, H, T, hd) -> weights (B, H, T, T), heads (B, H, T, hd) -> att (N, D)
     norm_forward<F>(kernels, s.ln1, s.ln1_mean, s.ln1_rstd, s.x, w.norm1_gain, w.norm1_bias, N, D);
     const std::pair<const F*, F*> projections[] = {{w.wq, s.q}, {w.wk, s.k}, {w.wv, s.v}};
     for (const auto& [weight, heads] : projections) {
         linear_forward<F>(kernels, proj, s.ln1, weight, nullptr, N, D, D);
-        split_heads<F>(heads, proj, d.B, d.T, d.H, d.hd);
+        split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
         rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd);
@@ -113,15 +177,12 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     }
     F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
     heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal);
-    merge_heads<F>(s.att, heads_out, d.B, d.T, d.H, d.hd);
-    linear_forward<F>(kernels, proj, s.att, w.wo, nullptr, N, D, D);
-    add<F>(s.mid, s.x, proj, nd);
+    merge<F>(kernels, s.att, heads_out, d);
+    linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
     norm_forward<F>(kernels, s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
-    linear_forward<F>(kernels, s.hidden, s.ln2, w.w1, w.b1, N, D, 4 * D);
-    relu_forward<F>(s.hidden, s.hidden, 4 * nd);
-    linear_forward<F>(kernels, proj, s.hidden, w.w2, w.b2, N, 4 * D, D);
-    add<F>(s.out, s.mid, proj, nd);
+    linear_forward<F>(kernels, s.hidden, s.ln2, w.w1, w.b1, N, D, 4 * D, Then::relu);
+    linear_forward<F>(kernels, s.out, s.hidden, w.w2, w.b2, N, 4 * D, D, Then::add, s.mid);  // out = mid + ...
 }
 
 // a.d_x holds the gradient with respect to the block's output; leaves the gradient with respect to its input there.
@@ -129,19 +190,17 @@ template <class F>
 void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const LayerView<F>& g,
                     const Dims& d, std::size_t l, Kernels kernels) {
     const LayerActivations<F> s = layer_of(a, d, l);
-    const std::size_t N = d.N, D = d.D, nd = N * D;
+    const std::size_t N = d.N, D = d.D;
     F *dx = a.d_x.data(), *dln = a.d_ln.data(), *dtmp = a.d_tmp.data(), *dproj = a.d_proj.data();
     F* dhidden = a.d_hidden.data();
     // out = mid + relu(LN2(mid) W1 + b1) W2 + b2
-    linear_backward<F>(a, kernels, dhidden, g.w2, g.b2, dx, s.hidden, w.w2, N, 4 * D, D);
-    relu_backward<F>(dhidden, dhidden, s.hidden, 4 * nd);
+    linear_backward<F>(a, kernels, dhidden, g.w2, g.b2, dx, s.hidden, w.w2, N, 4 * D, D, Then::relu_mask, s.hidden);
     linear_backward<F>(a, kernels, dln, g.w1, g.b1, dhidden, s.ln2, w.w1, N, D, 4 * D);
-    norm_backward<F>(kernels, dtmp, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N,
-                     D);
-    add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to mid
+    norm_backward_add<F>(kernels, dx, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N,
+                         D, dtmp);  // dx: now the gradient with respect to mid
     // mid = x + merge(attention(q, k, v)) Wo
     linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
-    split_heads<F>(a.d_heads.data(), dproj, d.B, d.T, d.H, d.hd);
+    split<F>(kernels, a.d_heads.data(), dproj, d);
     heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
                       s.weights, d, c.causal);
     if (c.positions == Positions::rotary) {
@@ -153,13 +212,13 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
         {w.wq, g.wq, a.d_q.data()}, {w.wk, g.wk, a.d_k.data()}, {w.wv, g.wv, a.d_v.data()}};
     bool first = true;
     for (const auto& [weight, dweight, dheads] : projections) {
-        merge_heads<F>(dproj, dheads, d.B, d.T, d.H, d.hd);
-        linear_backward<F>(a, kernels, first ? dln : dtmp, dweight, nullptr, dproj, s.ln1, weight, N, D, D);
-        if (!first) add<F>(dln, dln, dtmp, nd);
+        merge<F>(kernels, dproj, dheads, d);
+        linear_backward<F>(a, kernels, dln, dweight, nullptr, dproj, s.ln1, weight, N, D, D,
+                           first ? Then::store : Then::accumulate, nullptr, dtmp);
         first = false;
     }
-    norm_backward<F>(kernels, dtmp, g.norm1_gain, g.norm1_bias, dln, s.x, w.norm1_gain, s.ln1_mean, s.ln1_rstd, N, D);
-    add<F>(dx, dx, dtmp, nd);  // now the gradient with respect to x
+    norm_backward_add<F>(kernels, dx, g.norm1_gain, g.norm1_bias, dln, s.x, w.norm1_gain, s.ln1_mean, s.ln1_rstd, N, D,
+                         dtmp);  // dx: now the gradient with respect to x
 }
 
 }  // namespace
@@ -266,7 +325,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
                     d.D);
     const F* features = a.lnf.data();  // (R, D): the rows the readout maps to logits
     if (c.readout == Readout::mean) {
-        mean_forward<F>(a.pooled.data(), a.lnf.data(), d.B, d.T, d.D);
+        pool<F>(kernels, a.pooled.data(), a.lnf.data(), d);
         features = a.pooled.data();
     }
     linear_forward<F>(kernels, a.logits.data(), features, p.readout_weight, p.readout_bias, d.R, d.D, d.C);
@@ -280,7 +339,7 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     if (c.readout == Readout::mean) {
         linear_backward<F>(a, kernels, a.d_pooled.data(), g.readout_weight, g.readout_bias, a.d_logits.data(),
                            a.pooled.data(), p.readout_weight, d.B, d.D, d.C);
-        mean_backward<F>(dlnf, a.d_pooled.data(), d.B, d.T, d.D);
+        pool_backward<F>(kernels, dlnf, a.d_pooled.data(), d);
     } else {
         linear_backward<F>(a, kernels, dlnf, g.readout_weight, g.readout_bias, a.d_logits.data(), a.lnf.data(),
                            p.readout_weight, d.N, d.D, d.C);

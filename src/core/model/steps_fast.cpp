@@ -1,9 +1,13 @@
 #include "steps_fast.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
+#include "expf4.hpp"
 #include "f32x4.hpp"
 #include "steps.hpp"
 
@@ -12,28 +16,88 @@ namespace {
 
 using simd::f32x4;
 constexpr auto reference_layernorm_forward = &model::layernorm_forward<float>;
-constexpr auto reference_layernorm_backward = &model::layernorm_backward<float>;
 
 // The one kernel: C (M, N) = start + A (M, K) . B (K, N), where
 //   A(m, p) = a[m * a_row + p * a_col]   (a_row = K, a_col = 1 for a row-major A; a_row = 1, a_col = M for A^T),
 //   B is row-major with rows ldb apart, C row-major with rows ldc apart,
 //   start = bias (N) on every row, or 0 when bias is null.
-// C[m, n] = start[n] + A(m, 0) B(0, n) + A(m, 1) B(1, n) + ..., added in order of p, one vector lane per element.
+// C[m, n] = start[n] + A(m, 0) B(0, n) + A(m, 1) B(1, n) + ..., added in order of p, one vector lane per element; then
+// `then` (steps_fast.hpp) is applied to each finished element as it is stored.
 struct Operands {
     float* c;
     std::size_t ldc;
     const float* a;
-    std::size_t a_row, a_col;
+    std::size_t a_row, a_col;  // one of them is 1
     const float* b;
     std::size_t ldb;
     const float* bias;
     std::size_t K;
+    Then then = Then::store;
+    const float* other = nullptr;  // (M, N), rows ldc apart: the residual (Then::add) or the ReLU's output (relu_mask)
 };
 
-// An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
-// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway).
+// f(i) for i = 0 .. N - 1, i a compile-time constant (so that arrays indexed by it stay in registers).
+template <std::size_t... I, class F>
+SEQORDER_INLINE void each(std::index_sequence<I...>, F&& f) {
+    (f(std::integral_constant<std::size_t, I>{}), ...);
+}
+
+// An R x V tile of finished elements of C, its rows ldc apart from c (other: the same elements of o.other), `then`
+// applied, stored. Each case is the reference function of that step on each element: relu_forward, add, add (into
+// C), relu_backward. The switch is taken once per tile.
 template <std::size_t R, std::size_t V>
+SEQORDER_INLINE void finish(Then then, float* c, const float* other, std::size_t ldc, const f32x4 (&acc)[R][V]) {
+    const f32x4 zero = simd::splat(0.0f);
+    const auto all = std::make_index_sequence<R * V>{};
+    switch (then) {
+        case Then::store:
+            each(all, [&](auto i) { simd::store(c + i / V * ldc + 4 * (i % V), acc[i / V][i % V]); });
+            break;
+        case Then::relu:  // v < 0 ? 0 : v
+            each(all, [&](auto i) { simd::store(c + i / V * ldc + 4 * (i % V), simd::pmax(acc[i / V][i % V], zero)); });
+            break;
+        case Then::add:  // other + v
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::load(other + at) + acc[i / V][i % V]);
+            });
+            break;
+        case Then::accumulate:  // c + v
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::load(c + at) + acc[i / V][i % V]);
+            });
+            break;
+        case Then::relu_mask:  // other > 0 ? v : 0
+            each(all, [&](auto i) {
+                const std::size_t at = i / V * ldc + 4 * (i % V);
+                simd::store(c + at, simd::keep(acc[i / V][i % V], simd::greater(simd::load(other + at), zero)));
+            });
+            break;
+    }
+}
+// The same for one element.
+float finish_one(Then then, const float* c, const float* other, float v) {
+    switch (then) {
+        case Then::store: return v;
+        case Then::relu: return v < 0.0f ? 0.0f : v;
+        case Then::add: return *other + v;
+        case Then::accumulate: return *c + v;
+        case Then::relu_mask: return *other > 0.0f ? v : 0.0f;
+    }
+    return v;
+}
+
+// How A's elements lie: rows contiguous (a_col = 1), or columns contiguous (a_row = 1: the R rows of a tile are R
+// neighbours for each p, at offsets the compiler knows).
+enum class Layout { rows, columns };
+
+// An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
+// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway); A and B
+// are walked by pointers bumped once per p, so the loop does no multiplication of indices.
+template <std::size_t R, std::size_t V, Layout kLayout>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
+    const std::size_t K = o.K, ldb = o.ldb, a_step = kLayout == Layout::columns ? o.a_col : 1;
     f32x4 acc[R][V];
 #pragma GCC unroll 2
     for (std::size_t v = 0; v < V; ++v) {
@@ -41,57 +105,88 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
 #pragma GCC unroll 4
         for (std::size_t r = 0; r < R; ++r) acc[r][v] = start;
     }
-    const float* a = o.a + m * o.a_row;
     const float* b = o.b + n;
-    for (std::size_t p = 0; p < o.K; ++p) {
+    const float* a[R];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) a[r] = o.a + (m + r) * o.a_row;
+    for (std::size_t p = 0; p < K; ++p) {
         f32x4 bv[V];
 #pragma GCC unroll 2
-        for (std::size_t v = 0; v < V; ++v) bv[v] = simd::load(b + p * o.ldb + 4 * v);
+        for (std::size_t v = 0; v < V; ++v) bv[v] = simd::load(b + 4 * v);
+        b += ldb;
 #pragma GCC unroll 4
         for (std::size_t r = 0; r < R; ++r) {
-            const f32x4 av = simd::load_splat(a + r * o.a_row + p * o.a_col);
+            // columns: row r's element is r after row 0's
+            const f32x4 av = simd::load_splat(kLayout == Layout::columns ? a[0] + r : a[r]);
 #pragma GCC unroll 2
             for (std::size_t v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
         }
-    }
+        if constexpr (kLayout == Layout::columns) {
+            a[0] += a_step;
+        } else {
 #pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r)
-#pragma GCC unroll 2
-        for (std::size_t v = 0; v < V; ++v) simd::store(o.c + (m + r) * o.ldc + n + 4 * v, acc[r][v]);
+            for (std::size_t r = 0; r < R; ++r) ++a[r];
+        }
+    }
+    // (o's fields read before the stores: a vector store may alias anything, and would make the compiler read them
+    // again)
+    const std::size_t ldc = o.ldc;
+    finish<R, V>(o.then, o.c + m * ldc + n, o.other ? o.other + m * ldc + n : nullptr, ldc, acc);
 }
 
 // R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
 // adds in the same order).
-template <std::size_t R>
+template <std::size_t R, Layout kLayout>
 void rows(const Operands& o, std::size_t m, std::size_t N) {
     std::size_t n = 0;
-    for (; n + 8 <= N; n += 8) tile<R, 2>(o, m, n);
+    for (; n + 8 <= N; n += 8) tile<R, 2, kLayout>(o, m, n);
     if (n + 4 <= N) {
-        tile<R, 1>(o, m, n);
+        tile<R, 1, kLayout>(o, m, n);
         n += 4;
     }
     for (; n < N; ++n) {
         for (std::size_t r = m; r < m + R; ++r) {
             float sum = o.bias ? o.bias[n] : 0.0f;
             for (std::size_t p = 0; p < o.K; ++p) sum += o.a[r * o.a_row + p * o.a_col] * o.b[p * o.ldb + n];
-            o.c[r * o.ldc + n] = sum;
+            const std::size_t at = r * o.ldc + n;
+            o.c[at] = finish_one(o.then, o.c + at, o.other ? o.other + at : nullptr, sum);
         }
     }
 }
 
-void gemm(const Operands& o, std::size_t M, std::size_t N) {
+template <Layout kLayout>
+void gemm_of(const Operands& o, std::size_t M, std::size_t N) {
     std::size_t m = 0;
-    for (; m + 4 <= M; m += 4) rows<4>(o, m, N);
+    for (; m + 4 <= M; m += 4) rows<4, kLayout>(o, m, N);
     switch (M - m) {
-        case 3: rows<3>(o, m, N); break;
-        case 2: rows<2>(o, m, N); break;
-        case 1: rows<1>(o, m, N); break;
+        case 3: rows<3, kLayout>(o, m, N); break;
+        case 2: rows<2, kLayout>(o, m, N); break;
+        case 1: rows<1, kLayout>(o, m, N); break;
         default: break;
     }
 }
 
-// out (cols, rows) = inp (rows, cols)^T
+void gemm(const Operands& o, std::size_t M, std::size_t N) {
+    if (o.a_col == 1) return gemm_of<Layout::rows>(o, M, N);
+    assert(o.a_row == 1);
+    gemm_of<Layout::columns>(o, M, N);
+}
+
+// out (cols, rows) = inp (rows, cols)^T: blocks of 4 x 4 by simd::transpose where both sizes are multiples of 4
 void transpose(float* out, const float* inp, std::size_t rows, std::size_t cols) {
+    if (rows % 4 == 0 && cols % 4 == 0) {
+        for (std::size_t r = 0; r < rows; r += 4)
+            for (std::size_t c = 0; c < cols; c += 4) {
+                f32x4 a = simd::load(inp + r * cols + c), b = simd::load(inp + (r + 1) * cols + c),
+                      x = simd::load(inp + (r + 2) * cols + c), y = simd::load(inp + (r + 3) * cols + c);
+                simd::transpose(a, b, x, y);
+                simd::store(out + c * rows + r, a);
+                simd::store(out + (c + 1) * rows + r, b);
+                simd::store(out + (c + 2) * rows + r, x);
+                simd::store(out + (c + 3) * rows + r, y);
+            }
+        return;
+    }
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = inp[r * cols + c];
 }
@@ -157,16 +252,16 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, c
 }
 
 void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
-                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D) {
+                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D,
+                        bool accumulate) {
     // dinp, dout, inp: (N, D); dgain, dbias, gain: (D); mean, rstd: (N). As layernorm_forward: four rows at a time,
     // one per lane, for the two means over each row; then dinp, and dgain and dbias (sums over the rows, in order of
-    // n), four columns at a time.
-    if (D % 4 != 0) return reference_layernorm_backward(dinp, dgain, dbias, dout, inp, gain, mean, rstd, N, D);
+    // n), four columns at a time. Widths that are not a multiple of 4 run the reference's loop below for every row.
     std::fill(dgain, dgain + D, 0.0f);
     std::fill(dbias, dbias + D, 0.0f);
     const f32x4 width = simd::splat(static_cast<float>(D));
     std::size_t n = 0;
-    for (; n + 4 <= N; n += 4) {
+    for (; D % 4 == 0 && n + 4 <= N; n += 4) {
         const float* x = inp + n * D;
         const float* g = dout + n * D;
         const f32x4 m = simd::load(mean + n), s = simd::load(rstd + n);
@@ -194,11 +289,12 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
                 const f32x4 dnorm = simd::load(gain + d) * gd;
                 simd::store(dbias + d, simd::load(dbias + d) + gd);
                 simd::store(dgain + d, simd::load(dgain + d) + norm * gd);
-                simd::store(dx + d, (dnorm - dm - norm * dnm) * sr);
+                const f32x4 value = (dnorm - dm - norm * dnm) * sr;
+                simd::store(dx + d, accumulate ? simd::load(dx + d) + value : value);
             }
         }
     }
-    // the last rows: the reference's loop, added to the sums so far
+    // the last rows (every row, for other widths): the reference's loop, added to the sums so far
     for (; n < N; ++n) {
         const float* x = inp + n * D;
         const float* g = dout + n * D;
@@ -218,25 +314,26 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
             const float dnorm = gain[d] * g[d];
             dbias[d] += g[d];
             dgain[d] += norm * g[d];
-            dx[d] = (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            const float value = (dnorm - dnorm_mean - norm * dnorm_norm_mean) * s;
+            dx[d] = accumulate ? dx[d] + value : value;
         }
     }
 }
 
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t N,
-                    std::size_t C, std::size_t OC) {
-    // out (N, OC) = inp (N, C) . weight (C, OC) + bias
-    gemm({out, OC, inp, C, 1, weight, OC, bias, C}, N, OC);
+                    std::size_t C, std::size_t OC, Then then, const float* other) {
+    // out (N, OC) = inp (N, C) . weight (C, OC) + bias, then `then`
+    gemm({out, OC, inp, C, 1, weight, OC, bias, C, then, other}, N, OC);
 }
 
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, std::size_t N, std::size_t C, std::size_t OC,
-                     std::vector<float>& workspace) {
+                     std::vector<float>& workspace, Then then, const float* other) {
     if (dinp) {
-        // dinp (N, C) = dout (N, OC) . weight^T (OC, C)
+        // dinp (N, C) = dout (N, OC) . weight^T (OC, C), then `then`
         float* weight_t = room(workspace, C * OC);
         transpose(weight_t, weight, C, OC);
-        gemm({dinp, C, dout, OC, 1, weight_t, C, nullptr, OC}, N, C);
+        gemm({dinp, C, dout, OC, 1, weight_t, C, nullptr, OC, then, other}, N, C);
     }
     // dweight (C, OC) = inp^T (C, N) . dout (N, OC): A(c, n) = inp[n * C + c]
     gemm({dweight, OC, inp, 1, C, dout, OC, nullptr, N}, C, OC);
@@ -256,6 +353,56 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
     }
 }
 
+namespace {
+
+// hd floats from `from` to `to` (hd a multiple of 4).
+SEQORDER_INLINE void copy_row(float* to, const float* from, std::size_t hd) {
+    for (std::size_t e = 0; e < hd; e += 4) simd::store(to + e, simd::load(from + e));
+}
+
+}  // namespace
+
+void mean_forward(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t D) {
+    // out: (B, D), inp: (B, T, D)
+    if (D % 4 != 0) return model::mean_forward<float>(out, inp, B, T, D);
+    const f32x4 length = simd::splat(static_cast<float>(T));
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t d = 0; d < D; d += 4) {
+            f32x4 sum = simd::splat(0.0f);
+            for (std::size_t t = 0; t < T; ++t) sum = sum + simd::load(inp + (b * T + t) * D + d);
+            simd::store(out + b * D + d, sum / length);
+        }
+}
+
+void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T, std::size_t D) {
+    // dinp: (B, T, D), dout: (B, D)
+    if (D % 4 != 0) return model::mean_backward<float>(dinp, dout, B, T, D);
+    const f32x4 length = simd::splat(static_cast<float>(T));
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t d = 0; d < D; d += 4) {
+            const f32x4 share = simd::load(dout + b * D + d) / length;
+            for (std::size_t t = 0; t < T; ++t) simd::store(dinp + (b * T + t) * D + d, share);
+        }
+}
+
+void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd) {
+    // out: (B, H, T, hd), inp: (B, T, H * hd)
+    if (hd % 4 != 0) return model::split_heads<float>(out, inp, B, T, H, hd);
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t t = 0; t < T; ++t)
+                copy_row(out + ((b * H + h) * T + t) * hd, inp + (b * T + t) * H * hd + h * hd, hd);
+}
+
+void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd) {
+    // out: (B, T, H * hd), inp: (B, H, T, hd)
+    if (hd % 4 != 0) return model::merge_heads<float>(out, inp, B, T, H, hd);
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t h = 0; h < H; ++h)
+            for (std::size_t t = 0; t < T; ++t)
+                copy_row(out + (b * T + t) * H * hd + h * hd, inp + ((b * H + h) * T + t) * hd, hd);
+}
+
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace) {
     // out, q, k, v: (BH, T, hd), weights: (BH, T, T)
@@ -268,21 +415,35 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
         // scores (T, T) = q (T, hd) . k^T (hd, T), into the weights
         transpose(k_t, k + block, T, hd);
         gemm({w, T, q + block, hd, 1, k_t, T, nullptr, hd}, T, T);
-        // scaled, masked, softmax: attention_reference's row code, operation for operation
+        // scaled, masked, softmax: attention_reference's row code, operation for operation; its elementwise steps four
+        // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j
         for (std::size_t i = 0; i < T; ++i) {
             float* row = w + i * T;
             const std::size_t visible = causal ? i + 1 : T;
+            // the max over the visible scores, NaN ignored (as row[j] > max ? row[j] : max): per lane, then over the
+            // lanes; which zero it holds when the max is 0 does not matter, e^(x - 0) being the same for either
+            f32x4 max4 = simd::splat(minus_inf);
+            std::size_t j = 0;
+            for (; j + 4 <= visible; j += 4) {
+                const f32x4 scaled = simd::load(row + j) / simd::splat(sqrt_d);
+                simd::store(row + j, scaled);
+                max4 = simd::pmax(max4, scaled);
+            }
             float max = minus_inf;
-            for (std::size_t j = 0; j < visible; ++j) {
+            for (int lane = 0; lane < 4; ++lane) max = simd::lane(max4, lane) > max ? simd::lane(max4, lane) : max;
+            for (; j < visible; ++j) {
                 row[j] = row[j] / sqrt_d;
                 max = row[j] > max ? row[j] : max;
             }
+            j = 0;
+            for (; j + 4 <= visible; j += 4) simd::store(row + j, expf4(simd::load(row + j) - simd::splat(max)));
+            for (; j < visible; ++j) row[j] = std::exp(row[j] - max);
+            for (; j < T; ++j) row[j] = 0.0f;
             float sum = 0;
-            for (std::size_t j = 0; j < T; ++j) {
-                row[j] = j < visible ? std::exp(row[j] - max) : 0.0f;
-                sum += row[j];
-            }
-            for (std::size_t j = 0; j < visible; ++j) row[j] /= sum;
+            for (j = 0; j < T; ++j) sum += row[j];
+            j = 0;
+            for (; j + 4 <= visible; j += 4) simd::store(row + j, simd::load(row + j) / simd::splat(sum));
+            for (; j < visible; ++j) row[j] /= sum;
         }
         // out (T, hd) = weights (T, T) . v (T, hd); hidden keys add exact zeros
         gemm({out + block, hd, w, T, 1, v + block, hd, nullptr, T}, T, hd);
@@ -308,7 +469,12 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
             const std::size_t visible = causal ? i + 1 : T;
             float weighted = 0;
             for (std::size_t j = 0; j < visible; ++j) weighted += wi[j] * row[j];
-            for (std::size_t j = 0; j < T; ++j) row[j] = j < visible ? wi[j] * (row[j] - weighted) / sqrt_d : 0.0f;
+            // dscores, four keys at a time where they are all visible
+            std::size_t j = 0;
+            for (; j + 4 <= visible; j += 4)
+                simd::store(row + j, simd::load(wi + j) * (simd::load(row + j) - simd::splat(weighted)) /
+                                         simd::splat(sqrt_d));
+            for (; j < T; ++j) row[j] = j < visible ? wi[j] * (row[j] - weighted) / sqrt_d : 0.0f;
         }
         // dq (T, hd) = dscores (T, T) . k (T, hd); dk = dscores^T . q; dv = weights^T . dout
         gemm({dq + block, hd, ds, T, 1, k + block, hd, nullptr, T}, T, hd);

@@ -4,7 +4,8 @@
 //
 // Same results as the reference (steps.hpp), bit for bit: every output element is the same sum of the same products
 // added in the same order (one vector lane per output element, never a reordered reduction), the softmax is the
-// reference's code, and masked attention weights, being exactly 0, add exact zeros (so finite inputs give identical
+// reference's operations (its elementwise ones four keys at a time, its e^x by expf4.hpp, std::exp's bits; its sums
+// in order), and masked attention weights, being exactly 0, add exact zeros (so finite inputs give identical
 // bits; a NaN or infinity in a hidden value is where the two could differ). The tests check the bits over many
 // shapes. In the opt-in relaxed-SIMD build (SEQORDER_RELAXED_FMA) each multiply-add may be fused, so results there
 // differ from the reference by float32 rounding.
@@ -17,19 +18,42 @@
 
 namespace seqorder::model::fast {
 
-// As matmul_forward / matmul_backward in steps.hpp.
+// The step that follows a product in the network, fused into it: applied to each finished element of the result as it
+// is stored, by the reference's own operation (steps.hpp), so the bits are those of the two steps run one after the
+// other, with one pass over the result fewer. `other` is an array of the result's shape.
+enum class Then {
+    store,       // the product as it is
+    relu,        // relu_forward(out, out)
+    add,         // add(out, other, out): a residual path, other + product
+    accumulate,  // add(out, out, product): the product added to what out holds
+    relu_mask,   // relu_backward(out, out, other): the product where other (a ReLU's output) > 0, else 0
+};
+
+// As matmul_forward / matmul_backward in steps.hpp, then `then` on out (matmul_forward) or dinp (matmul_backward).
 void matmul_forward(float* out, const float* inp, const float* weight, const float* bias, std::size_t N,
-                    std::size_t C, std::size_t OC);
+                    std::size_t C, std::size_t OC, Then then = Then::store, const float* other = nullptr);
 void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dout, const float* inp,
                      const float* weight, std::size_t N, std::size_t C, std::size_t OC,
-                     std::vector<float>& workspace);
+                     std::vector<float>& workspace, Then then = Then::store, const float* other = nullptr);
 
 // As layernorm_forward / layernorm_backward in steps.hpp: four rows at a time, one per lane, for the sums over each row
-// (widths that are not a multiple of 4 run the reference).
+// (widths that are not a multiple of 4 run the reference's loops). With `accumulate`, dinp is added to what dinp holds
+// (add(dinp, dinp, the reference's dinp)).
 void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain, const float* bias,
                        std::size_t N, std::size_t D);
 void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* dout, const float* inp,
-                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D);
+                        const float* gain, const float* mean, const float* rstd, std::size_t N, std::size_t D,
+                        bool accumulate = false);
+
+// As mean_forward / mean_backward in steps.hpp, four columns at a time (D a multiple of 4; else the reference): each
+// column's sum over t in order of t.
+void mean_forward(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t D);
+void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T, std::size_t D);
+
+// As split_heads / merge_heads in steps.hpp: each head's row copied four floats at a time (where hd is a multiple of
+// 4; else the reference), not by a call of memcpy per row.
+void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
+void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 
 // As attention_forward / attention_backward in steps.hpp.
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,

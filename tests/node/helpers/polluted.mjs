@@ -19,15 +19,20 @@ const POLLUTION = {
   steps: true, vocab: 3, width: 2, layers: 3, positions: 'learned', maxLength: 2, readout: 'each', classes: 7, seed: 9, count: 1, length: 1,
   mirrored: true, data: new Float32Array(1), shape: [1], transfer: true, workers: 1, sharedMemory: false, simd: 'relaxed', wasmUrl: 'x',
   wasmBinary: new Uint8Array(4), ids: 1, targets: 1, model: 5, address: 8, outLength: 1, tensor: 1, name: 'x', parameters: 1,
-  Float32Array: 'int32', Uint8Array: 'float32', toJSON: 1,
+  Float32Array: 'int32', Uint8Array: 'float32', toJSON: 1, embedScale: 'sqrtWidth', back: 1, workerUrl: 'x', batches: 1,
 };
 
 const x = () => ({ data: Float32Array.from({ length: 48 }, (_, i) => Math.sin(i)), shape: [6, 8] });
 const ids = () => ({ data: Int32Array.of(1, 3, 0, 2, 5, 1, 4, 3), shape: [2, 4] });
 const targets = () => ({ data: Int32Array.of(1, 0), shape: [2] });
+const gain = () => ({ data: Float32Array.from({ length: 8 }, (_, i) => 1 + i / 16), shape: [8] });
+// every method of a model (one thread's and the pool's alike)
 const modelCalls = async (model) => [
   model.config, await model.forward(ids()), await model.step(ids(), targets()), await model.step(ids(), targets(), { lr: 0.01 }),
   await model.loss(ids(), targets()), await model.attentionWeights({ data: Int32Array.of(1, 2, 3), shape: [1, 3] }),
+  await model.gradients(ids(), targets()), await model.setParameters({ 'norm.gain': gain() }), await model.parameters(),
+  await model.train([{ ids: ids(), targets: targets() }, { ids: ids(), targets: targets() }], { lr: 0.01 }),
+  await model.train([{ ids: ids(), targets: targets() }]),
 ];
 const CALLS = {
   positions: () => so.positions(4, 6),
@@ -44,6 +49,15 @@ const CALLS = {
   'the pool: attention over a new shape': () => pool.attention({ data: new Float32Array(40), shape: [5, 8] }, x(), x()),
   'the pool, copying: attention': () => copying.attention(x(), x(), x()),
   orderTask: () => so.orderTask({ count: 2, length: 4 }),
+  lookbackTask: () => so.lookbackTask({ count: 2, length: 5 }),
+  'a model with embedScale': async () => {
+    const model = so.createModel({ vocab: 16, width: 8, classes: 2, embedScale: 2 });
+    try {
+      return [model.config, model.forward(ids())];
+    } finally {
+      model.dispose();
+    }
+  },
   'a model': async () => {
     const model = so.createModel({ vocab: 16, width: 8, classes: 2 });
     try {
@@ -56,7 +70,7 @@ const CALLS = {
   "the pool's model": async () => {
     const model = await pool.createModel({ vocab: 16, width: 8, classes: 2 });
     try {
-      return [...await modelCalls(model), await model.train([{ ids: ids(), targets: targets() }])];
+      return await modelCalls(model);
     } finally {
       await model.dispose();
     }
