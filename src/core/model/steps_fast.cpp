@@ -88,16 +88,13 @@ float finish_one(Then then, const float* c, const float* other, float v) {
     return v;
 }
 
-// How A's elements lie: rows contiguous (a_col = 1), or columns contiguous (a_row = 1: the R rows of a tile are R
-// neighbours for each p, at offsets the compiler knows).
-enum class Layout { rows, columns };
-
-// An R x 4V tile of C at row m, column n: R rows (1..4) by V four-lane vectors (1 or 2), in 4V registers. The loops
-// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway); A and B
-// are walked by pointers bumped once per p, so the loop does no multiplication of indices.
-template <std::size_t R, std::size_t V, Layout kLayout>
+// An R x 4V tile of C at row m, column n: R rows (1 or 4) by V four-lane vectors (1 or 2), in 4V registers. The loops
+// over r and v are unrolled (GCC would otherwise keep the accumulators in memory; clang unrolls them anyway); A (its
+// rows a_row apart, its columns a_col apart: either may be 1) and B are walked by pointers bumped once per p, so the
+// loop does no multiplication of indices.
+template <std::size_t R, std::size_t V>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
-    const std::size_t K = o.K, ldb = o.ldb, a_step = kLayout == Layout::columns ? o.a_col : 1;
+    const std::size_t K = o.K, ldb = o.ldb, a_step = o.a_col;
     f32x4 acc[R][V];
 #pragma GCC unroll 2
     for (std::size_t v = 0; v < V; ++v) {
@@ -116,16 +113,10 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
         b += ldb;
 #pragma GCC unroll 4
         for (std::size_t r = 0; r < R; ++r) {
-            // columns: row r's element is r after row 0's
-            const f32x4 av = simd::load_splat(kLayout == Layout::columns ? a[0] + r : a[r]);
+            const f32x4 av = simd::load_splat(a[r]);
+            a[r] += a_step;
 #pragma GCC unroll 2
             for (std::size_t v = 0; v < V; ++v) acc[r][v] = simd::madd(acc[r][v], av, bv[v]);
-        }
-        if constexpr (kLayout == Layout::columns) {
-            a[0] += a_step;
-        } else {
-#pragma GCC unroll 4
-            for (std::size_t r = 0; r < R; ++r) ++a[r];
         }
     }
     // (o's fields read before the stores: a vector store may alias anything, and would make the compiler read them
@@ -136,12 +127,12 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
 
 // R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
 // adds in the same order).
-template <std::size_t R, Layout kLayout>
+template <std::size_t R>
 void rows(const Operands& o, std::size_t m, std::size_t N) {
     std::size_t n = 0;
-    for (; n + 8 <= N; n += 8) tile<R, 2, kLayout>(o, m, n);
+    for (; n + 8 <= N; n += 8) tile<R, 2>(o, m, n);
     if (n + 4 <= N) {
-        tile<R, 1, kLayout>(o, m, n);
+        tile<R, 1>(o, m, n);
         n += 4;
     }
     for (; n < N; ++n) {
@@ -154,22 +145,13 @@ void rows(const Operands& o, std::size_t m, std::size_t N) {
     }
 }
 
-template <Layout kLayout>
-void gemm_of(const Operands& o, std::size_t M, std::size_t N) {
-    std::size_t m = 0;
-    for (; m + 4 <= M; m += 4) rows<4, kLayout>(o, m, N);
-    switch (M - m) {
-        case 3: rows<3, kLayout>(o, m, N); break;
-        case 2: rows<2, kLayout>(o, m, N); break;
-        case 1: rows<1, kLayout>(o, m, N); break;
-        default: break;
-    }
-}
-
+// Rows four at a time, then the last M % 4 one at a time (a row's elements are the same sums whatever the tile: one
+// tile height for the rest keeps the module small).
 void gemm(const Operands& o, std::size_t M, std::size_t N) {
-    if (o.a_col == 1) return gemm_of<Layout::rows>(o, M, N);
-    assert(o.a_row == 1);
-    gemm_of<Layout::columns>(o, M, N);
+    assert(o.a_col == 1 || o.a_row == 1);
+    std::size_t m = 0;
+    for (; m + 4 <= M; m += 4) rows<4>(o, m, N);
+    for (; m < M; ++m) rows<1>(o, m, N);
 }
 
 // out (cols, rows) = inp (rows, cols)^T: blocks of 4 x 4 by simd::transpose where both sizes are multiples of 4
