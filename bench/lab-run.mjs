@@ -1,25 +1,34 @@
 // How long the lesson page's lab takes for its default run (section "train": five models × 800 Adam steps, measured
-// after), against the arithmetic alone: the same five models trained in a node pool of two workers, 800 steps in one
-// message each, nothing else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded
-// fresh in headless Chromium each round and timed from reaching the section to its last measurement (the section's
-// own data-milliseconds, and its record's timing: models created, trained, measured). Prints one JSON line per round,
-// then the medians and the ratio page / arithmetic. Needs the built site (npm run build) and Chromium.
-//   node bench/lab-run.mjs [rounds = 5]
+// after), against the arithmetic alone: the same five models trained in a node pool of as many workers as the page
+// starts (web/js/experiments/train.mjs's poolSize for this machine's cores), 800 steps in one message each, nothing
+// else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded fresh in headless
+// Chromium each round and timed from reaching the section to its last measurement (the section's own
+// data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
+// page (a folder like dist/site) are timed in the same rounds, their order turning each round: an A/B comparison on a
+// shared machine. Prints one JSON line per round (with the load average), then the medians and the ratio page /
+// arithmetic per site. Needs the built site (npm run build) and Chromium.
+//   node bench/lab-run.mjs [rounds = 5] [--site dir]...
+import os from 'node:os';
+import path from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
-import { loadSeqorder, loadSeqorderPool } from '../tests/node/helpers/load.mjs';
+import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/bench-kernels.mjs';
 
-const rounds = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--site') ?? 5);
+const sites = [siteDir, ...args.flatMap((a, i) => (args[i - 1] === '--site' ? [path.resolve(a)] : []))];
 const so = await loadSeqorder();
+const { poolSize } = await siteModule('js/experiments/train.mjs');
+const workers = poolSize(os.availableParallelism());
 const batches = Array.from({ length: 800 }, (_, k) => so.orderTask({ count: 32, length: 8 + (k % 9), seed: 1000 + k }));
 const KINDS = [{ positions: 'none' }, { positions: 'sinusoidal' }, { positions: 'learned', maxLength: 16 }, { positions: 'rotary' },
   { positions: 'none', causal: true }];
 
-/** The arithmetic alone: milliseconds for the five models' 800 steps each, two workers. */
+/** The arithmetic alone: milliseconds for the five models' 800 steps each, on the page's number of workers. */
 async function arithmetic() {
-  const pool = await loadSeqorderPool({ workers: 2 });
+  const pool = await loadSeqorderPool({ workers });
   try {
     const models = await Promise.all(KINDS.map((o) => pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, embedScale: 'sqrtWidth', seed: 1, ...o })));
     const t0 = performance.now();
@@ -30,9 +39,9 @@ async function arithmetic() {
   }
 }
 
-const server = await startServer({ root: siteDir, port: 0 });
+const servers = await Promise.all(sites.map((root) => startServer({ root, port: 0 })));
 /** The page's default run: { page (ms from reaching the section), created, trained, measured }. */
-async function page() {
+async function page(server) {
   const chromium = await launchChromium({ viewport: { width: 1000, height: 900 } });
   try {
     await chromium.page.goto(server.url, { waitUntil: 'load' });
@@ -51,16 +60,24 @@ async function page() {
 const rows = [];
 try {
   for (let r = 0; r < rounds; r += 1) {
-    const row = { arithmetic: await arithmetic(), ...(await page()) };
+    const row = { load: Number(os.loadavg()[0].toFixed(2)), arithmetic: await arithmetic(), sites: [] };
+    const order = sites.map((_, i) => (i + r) % sites.length);
+    for (const i of order) row.sites[i] = await page(servers[i]);
     rows.push(row);
     console.log(JSON.stringify(row));
   }
 } finally {
-  await server.close();
+  await Promise.all(servers.map((s) => s.close()));
 }
-const of = (key) => median(rows.map((row) => row[key]));
-const ratios = rows.map((row) => row.page / row.arithmetic);
+const summary = sites.map((site, i) => {
+  const of = (key) => median(rows.map((row) => row.sites[i][key]));
+  const ratios = rows.map((row) => row.sites[i].page / row.arithmetic);
+  return {
+    site: path.relative(process.cwd(), site) || '.', page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
+    ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
+  };
+});
 console.log(JSON.stringify({
-  rounds, arithmetic: of('arithmetic'), page: of('page'), trained: of('trained'), measured: of('measured'),
-  ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
+  rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
+  arithmetic: median(rows.map((row) => row.arithmetic)), sites: summary,
 }));

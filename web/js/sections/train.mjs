@@ -68,7 +68,7 @@ export async function run(so, root, state) {
     const free = ['idle', 'done', 'error'].includes(lab.phase);
     const shown = lab.record?.state === 'done' && lab.phase === 'done' ? lab.record.config : null;
     const size = (config) => `${config.kinds.length * config.seeds.length} models × ${count(config.steps)} steps`;
-    const next = runConfig(secondTaskValues(state.values));
+    const next = runConfig(secondTaskValues(lab.record?.settings ?? state.values));
     const paired = shown && lab.runs.scaling && [lab.runs.scaling.scaled, lab.runs.scaling.unscaled].some((r) => r.config === shown);
     conclusion.offer({
       second: lab.runs.lookback ? null : { label: `Train the second task: the word ${next.back} places back (${size(next)})`, enabled: free },
