@@ -132,13 +132,13 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(await s.browser.errors(), []);
   });
   test(`${s.engine}: a lab value in a link that the lab does not take falls back to its default, with a visible note; the run trains the default`, { timeout: 120_000 }, async () => {
-    await open(s, '#train-width=33&train-lr=0.5&train-models=none,bogus&train-seeds=2&train-steps=100&train-task=order');
+    await open(s, '#train-width=65&train-lr=0.5&train-models=none,bogus&train-seeds=2&train-steps=100&train-task=order');
     const notes = await s.browser.evaluate(() => {
       const box = document.getElementById('link-notes');
       return { visible: !box.hidden && box.checkVisibility(), lines: [...box.querySelectorAll('.link-note')].map((p) => p.textContent) };
     });
     assert.ok(notes.visible, 'the notes are not visible');
-    const expect = [/^The link sets train-width=33, which “width D” does not take \(a whole number from 2 to 64\): its default, 32, is used instead\.$/,
+    const expect = [/^The link sets train-width=65, which “width D” does not take \(a whole number from 2 to 64\): its default, 32, is used instead\.$/,
       /^The link sets train-lr=0\.5, which “learning rate” does not take \(one of 0\.0001, 0\.0003, 0\.001, 0\.003, 0\.01, 0\.03, 0\.1\): its default, 0\.003, is used instead\.$/,
       /^The link sets train-models=none,bogus, which “Models” does not take .*: its default, none,sinusoidal,learned,rotary,causal, is used instead\.$/,
       /^The link sets train-seeds=2, which “seeds per model” does not take \(one of 1, 3\)/];
