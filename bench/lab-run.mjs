@@ -5,8 +5,9 @@
 // Chromium each round and timed from reaching the section to its last measurement (the section's own
 // data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
 // page (a folder like dist/site) are timed in the same rounds, their order turning each round: an A/B comparison on a
-// shared machine. Prints one JSON line per round (with the load average), then the medians and the ratio page /
-// arithmetic per site. Needs the built site (npm run build) and Chromium.
+// shared machine. Each page also runs a 10 ms timer during the run: how late it fired at most, in the run's first
+// second and after, is the page's answer to input. Prints one JSON line per round (with the load average), then the
+// medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and Chromium.
 //   node bench/lab-run.mjs [rounds = 5] [--site dir]...
 import os from 'node:os';
 import path from 'node:path';
@@ -47,11 +48,27 @@ async function page(server) {
     await chromium.page.goto(server.url, { waitUntil: 'load' });
     await chromium.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
-    await chromium.page.evaluate(() => document.getElementById('train').scrollIntoView());
+    // the page's answer to input meanwhile: how late a 10 ms timer fires, the most in the run's first second and after
+    await chromium.page.evaluate(() => {
+      const lag = (globalThis.__lag = { start: 0, after: 0 });
+      const t0 = performance.now();
+      let last = t0;
+      const tick = () => {
+        const now = performance.now();
+        const late = now - last - 10;
+        if (last - t0 < 1000) lag.start = Math.max(lag.start, late);
+        else lag.after = Math.max(lag.after, late);
+        last = now;
+        if (document.querySelector('#train .section-body').dataset.training !== 'done') setTimeout(tick, 10);
+      };
+      setTimeout(tick, 10);
+      document.getElementById('train').scrollIntoView();
+    });
     await chromium.page.waitForSelector('#train .section-body[data-training="done"]', { timeout: 180_000 });
     const ms = Number(await chromium.page.getAttribute('#train .train-status', 'data-milliseconds'));
     const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('train')).run.timing);
-    return { page: ms, ...timing };
+    const lag = await chromium.page.evaluate(() => globalThis.__lag);
+    return { page: ms, ...timing, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
   } finally {
     await chromium.close();
   }
@@ -74,6 +91,7 @@ const summary = sites.map((site, i) => {
   const ratios = rows.map((row) => row.sites[i].page / row.arithmetic);
   return {
     site: path.relative(process.cwd(), site) || '.', page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
+    lagStart: of('lagStart'), lagAfter: of('lagAfter'),
     ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
   };
 });

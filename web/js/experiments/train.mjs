@@ -251,9 +251,18 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
       const { handle } = models[i];
       const inFlight = [];  // each message's answer, in the order sent: the worker answers them in that order
       try {
+        let yielded = false;
         while (!closed && !error && (ending[i] < target || inFlight.length)) {
           if (ending[i] < target && inFlight.length < IN_FLIGHT) {
             const first = ending[i];
+            if (!chunks.has(first) && !yielded) {
+              // a chunk's batches not drawn yet: drawn in a task of their own, so that the page's thread answers
+              // input between two (drawing them takes a few milliseconds; at the start every model wants two)
+              yielded = true;
+              await nextTask();
+              continue;
+            }
+            yielded = false;
             const n = Math.min(CHUNK - (first % CHUNK), target - first);
             ending[i] = first + n;
             // the batches, then the held-out sentences: two messages at once, answered in order
@@ -337,6 +346,22 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
       await Promise.all(models.map((m) => m.handle.dispose()));
     },
   };
+}
+
+/**
+ * Resolves in a task of its own, after what is queued (a message to oneself: unlike a timer, not slowed down in a
+ * background tab).
+ */
+function nextTask() {
+  if (typeof MessageChannel !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
 }
 
 /**
