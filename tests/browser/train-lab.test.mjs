@@ -306,8 +306,8 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
       };
     });
     const first = await conclusion();
-    assert.match(first.missing, /The second task \(the word k places back\) has not been run to the end yet/);
-    assert.match(first.missing, /What multiplying the token vectors by √D changes needs two runs/);
+    assert.match(first.missing, /Not run yet: the second task; its button trains it/);
+    assert.match(first.missing, /What × √D changes: its button trains the run again with the other setting/);
     assert.deepEqual(first.second, { label: 'Train the second task: the word 2 places back (6 models × 200 steps)', disabled: false });
     assert.deepEqual(first.compare, { label: 'Train the run shown again with the token vectors as they are (5 models × 200 steps)', disabled: false });
     assert.ok(!first.said.includes('conclusion-decoder'));

@@ -51,7 +51,7 @@ test('the checks catch a model that ignores embedScale, and one that starts from
 test('the sentence: written from the norms, true of the table drawn, false of one that contradicts it', () => {
   const r = modelScales(so);
   const [s] = scaleSentences(r);
-  assert.match(s.text, /^In the lab’s model as created \(D = 32, seed 1\), the 16 token vectors have norms 0\.\d+–0\.\d+ \(median 0\.\d+\); the position vector added to each has norm 4, \d+× the median token\. Multiplied by √D = 5\.66, the token vectors have norms 0\.\d+–0\.\d+, and the position [\d.]+× the median\.$/);
+  assert.match(s.text, /^Norms in the lab’s model as created \(D = 32, seed 1\): token vectors 0\.\d+–0\.\d+ \(median 0\.\d+\), position vectors 4, \d+× the median; × √D: 0\.\d+–0\.\d+, [\d.]+×\.$/);
   assert.equal(s.holds(drawnOf(r)), true);
   const unscaled = drawnOf({ ...r, scaledNorms: r.norms });
   assert.equal(s.holds(unscaled), false);

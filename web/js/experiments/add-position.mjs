@@ -216,20 +216,20 @@ export function modelScales(so) {
       checks: [
         {
           name: 'add-position-model-positions',
-          claim: `Every position vector of width D = ${width} has norm √(D/2) = ${fmt(expected, 3)} (t = 0 … ${T - 1})`,
+          claim: `‖p_t‖ = √(D/2) = ${fmt(expected, 3)} at every t (D = ${width})`,
           pass: normError <= TOL.normRelative64,
           details: `max |‖p_t‖² / (D/2) − 1| over t = 0 … ${T - 1} from so.positions(${T}, ${width}) = ${fmt(normError)} ≤ ${fmt(TOL.normRelative64)}`,
         },
         {
           name: 'add-position-model-tokens-shorter',
-          claim: `In the lab’s model as created (seed ${seed}), every token vector is shorter than the position vector added to it, also × √D`,
+          claim: 'Every token vector, also × √D, is shorter than p_t',
           pass: longest < positionNorm && sameTable === 0,
           details: `the longest token vector: ${fmt(Math.max(...norms), 4)}, × √D ${fmt(longest, 4)}, against ‖p_t‖ = ${fmt(positionNorm, 4)}; ` +
             `both models start from the same table (max difference ${fmt(sameTable)})`,
         },
         {
           name: 'add-position-model-scale-lookup',
-          claim: 'embedScale \'sqrtWidth\' multiplies the looked-up token vector by √D before the position is added',
+          claim: 'embedScale \'sqrtWidth\' scales the looked-up token by √D',
           pass: logitGap <= SAME_LOGITS32,
           details: `the scaled model’s logits on “${SENTENCE.join(' ')}” against those of the unscaled model whose table holds ` +
             `√${width} = ${fmt(scale, 6)} times its entries: max difference ${fmt(logitGap)} ≤ ${fmt(SAME_LOGITS32)} (float32 rounding)`,
@@ -252,10 +252,9 @@ export function scaleSentences(r) {
   });
   const plain = summary(r.norms, r.positionNorm);
   const scaled = summary(r.scaledNorms, r.positionNorm);
-  const text = `In the lab’s model as created (D = ${r.width}, seed ${r.seed}), the ${r.words.length} token vectors have norms ` +
-    `${plain.lo}–${plain.hi} (median ${plain.median}); the position vector added to each has norm ${fmt(r.positionNorm, 3)}, ` +
-    `${plain.ratio}× the median token. Multiplied by √D = ${fmt(r.scale, 3)}, the token vectors have norms ${scaled.lo}–${scaled.hi}, ` +
-    `and the position ${scaled.ratio}× the median.`;
+  const text = `Norms in the lab’s model as created (D = ${r.width}, seed ${r.seed}): token vectors ${plain.lo}–${plain.hi} ` +
+    `(median ${plain.median}), position vectors ${fmt(r.positionNorm, 3)}, ${plain.ratio}× the median; × √D: ` +
+    `${scaled.lo}–${scaled.hi}, ${scaled.ratio}×.`;
   return [{
     name: 'add-position-model-scales',
     text,

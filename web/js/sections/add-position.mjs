@@ -34,14 +34,14 @@ export async function run(so, root, state) {
  * × √D, against the position vector's (the same at every t).
  */
 function atTheModelsScale(so, root) {
-  const f = fig(root, { title: 'The two parts at the scale of a model' });
+  const f = fig(root, { title: 'The two parts at a model’s scale' });
   const r = modelScales(so);
   const x = r.words.map((_, i) => i);
   drawnPlot('model-scales', linePlot(f, {
     series: [
-      { name: 'token vectors, as created', x, y: r.norms, markers: true },
-      { name: 'token vectors × √D', x, y: r.scaledNorms, markers: true, dashed: true },
-      { name: 'position vector (every t)', x, y: r.words.map(() => r.positionNorm) },
+      { name: 'token, as created', x, y: r.norms, markers: true },
+      { name: 'token × √D', x, y: r.scaledNorms, markers: true, dashed: true },
+      { name: 'position', x, y: r.words.map(() => r.positionNorm) },
     ],
     xLabel: 'token id', yLabel: 'norm', yLog: true, integerX: true, height: 230,
     ariaLabel: 'the norm of each token vector of the lab’s model as created and times √D, against the norm of the position vectors',
@@ -50,13 +50,12 @@ function atTheModelsScale(so, root) {
   const table = numbersTable(f, { caption: '', drawn: 'scales', folded: 'The numbers' });
   table.show(['word', 'as created', '× √D', 'p_t'], r.words.map((w, i) => [w, r.norms[i], r.scaledNorms[i], r.positionNorm]),
     { caption: `The norm of each token vector of the lab’s sinusoidal model (D = ${r.width}, seed ${r.seed}), as created and × √D, and of the position vector p_t added to it` });
-  more(f, 'Where the two scales come from',
+  more(f, 'Why the scales differ',
     'A model does not start from hand-made vectors: its token table is drawn at random, entries with standard ' +
     'deviation 0.02, while every sinusoidal position vector has the norm √(<var>D</var>/2) whatever its position ' +
     '(each sine meets its cosine: sin² + cos² = 1). Attention Is All You Need multiplies the token vectors by ' +
     '√<var>D</var> before the positions are added.');
-  f.append(el('p', {}, 'The lab trains models both ways (its setting ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'),
-    '); its conclusion says what the scaling changes.'));
+  f.append(el('p', {}, 'The lab trains both: ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'), '.'));
   renderChecks(checkList(f), r.checks);
 }
 

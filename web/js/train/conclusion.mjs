@@ -26,8 +26,7 @@ export function conclusionFigure(root, actions) {
     'Impact of Positional Encoding on Length Generalization in Transformers”) find decoder-only models without them ' +
     'generalizing to longer inputs better than with sinusoidal, learned or rotary ones on their reasoning and ' +
     'arithmetic tasks.');
-  f.append(el('p', {}, 'How the sinusoids are computed, and why a formula can give a vector for any position: ',
-    el('a', { href: '#sinusoids' }, 'section sinusoids'), '.'));
+  f.append(el('p', {}, 'Why a formula gives a vector at any position: ', el('a', { href: '#sinusoids' }, 'section sinusoids'), '.'));
 
   const offer = (b, o) => {
     b.closest('.control').hidden = !o;
@@ -40,13 +39,10 @@ export function conclusionFigure(root, actions) {
     show(sentences, { order, lookback, scaling }) {
       list.replaceChildren(...sentenceItems(sentences));
       missing.textContent = [
-        order ? '' : 'The order task has not been run to the end yet.',
-        lookback ? '' : 'The second task (the word k places back) has not been run to the end yet: what the causal mask ' +
-          'alone and the course’s decoder do there, and how positions fare at longer lengths on it, needs that run. ' +
-          'The button trains it with the settings of the run shown, the causal model without positions and the decoder ' +
-          '(sinusoids, causal) among the models.',
-        scaling ? '' : 'What multiplying the token vectors by √D changes needs two runs that differ in that setting only: ' +
-          'the button trains the run shown again with the other setting.',
+        order ? '' : 'Not run yet: the order task.',
+        lookback ? '' : 'Not run yet: the second task; its button trains it at the run’s settings, with the causal model ' +
+          'without positions and the course’s decoder (sinusoids, causal).',
+        scaling ? '' : 'What × √D changes: its button trains the run again with the other setting.',
       ].filter(Boolean).join(' ');
       missing.hidden = missing.textContent === '';
     },
