@@ -15,7 +15,7 @@ import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
-import { median } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 
 const args = process.argv.slice(2);
 const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--site') ?? 5);

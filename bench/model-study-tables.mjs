@@ -2,7 +2,7 @@
 // between markers: docs/model.md's full tables (<!-- model-study:<task> -->) and the README's compact one
 // (<!-- model-study:readme -->). Pure: no files, no runs; bench/model-study.mjs writes them, and
 // tests/node/model-study-doc.test.mjs checks that the docs hold exactly what the results give.
-import { median } from '../web/js/bench-kernels.mjs';
+import { median } from '../web/js/median.mjs';
 
 export const SETUPS = {
   order: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'],

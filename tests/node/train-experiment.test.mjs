@@ -13,9 +13,10 @@ import { loadSeqorder, loadSeqorderPool, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 
 const {
-  CHUNK, DEFAULTS, KINDS, LESSON_MODELS, MAX_WORKERS, SETTINGS, TASK_WORDS, createRun, differInScaleOnly, isLessonRun, measureRun, median,
+  CHUNK, DEFAULTS, KINDS, LESSON_MODELS, MAX_WORKERS, SETTINGS, TASK_WORDS, createRun, differInScaleOnly, isLessonRun, measureRun,
   modelOptions, parameterHash, poolSize, refusals, runConfig, runHashes, secondTaskValues,
 } = await siteModule('js/experiments/train.mjs');
+const { median } = await siteModule('js/median.mjs');
 const { SAME_LOGITS, lookbackScore, measuredLengths, orderScore } = await siteModule('js/experiments/train-tasks.mjs');
 const { PREDICATES, conclusionSentences, holds, kindCurve, runChecks, runSentences, scalingSentences, setsSentence } = await siteModule('js/experiments/train-findings.mjs');
 const { addChunk, newRecord, recordCsv, recordJson } = await siteModule('js/experiments/train-record.mjs');

@@ -8,7 +8,8 @@
 // The record (train-record.mjs's runRecord): { config, step, state, models: [{ key, seed, label, steps, hash, curve:
 // { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
 import { fmt } from '../format.mjs';
-import { DECODER, isLessonRun, kindLabel, kindOf, median } from './train.mjs';
+import { median } from '../median.mjs';
+import { DECODER, isLessonRun, kindLabel, kindOf } from './train.mjs';
 import { MEASURED_COUNT, SAME_LOGITS, VALIDATION_COUNT, measuredLengths, setWords, trainedLength, validationLength } from './train-tasks.mjs';
 
 /** The accuracy the curves' sentences call "reached". */

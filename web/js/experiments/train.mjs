@@ -4,7 +4,7 @@
 // they trained on and beyond (train-tasks.mjs has the tasks; train-findings.mjs turns the numbers into checks and
 // sentences). Pure: no DOM; node and the page import it (`so`: the API; `pool`: loadSeqorderPool's).
 
-import { median } from '../bench-kernels.mjs';
+import { median } from '../median.mjs';
 import { declareSettings } from '../settings.mjs';
 import { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } from './train-tasks.mjs';
 
@@ -406,9 +406,6 @@ export async function parameterHash(parameters) {
 
 /** The parameter hash of every model of a run, in its order. */
 export const runHashes = (run) => Promise.all(run.models.map(async ({ handle }) => parameterHash(await handle.parameters())));
-
-/** The median of numbers (the project's one, bench-kernels.mjs's), for the lab's findings. */
-export { median };
 
 /** { median, min, max } of numbers. */
 export const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
