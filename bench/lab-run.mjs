@@ -6,9 +6,12 @@
 // data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
 // page (a folder like dist/site) are timed in the same rounds, their order turning each round: an A/B comparison on a
 // shared machine. Each page also runs a 10 ms timer during the run: how late it fired at most, in the run's first
-// second and after, is the page's answer to input. Prints one JSON line per round (with the load average), then the
+// second and after, is the page's answer to input. Beside the wall times, the CPU time each side used (the node
+// process's threads for the arithmetic; the browser's processes, from /proc, for the page), which other work on a
+// shared machine moves far less. Prints one JSON line per round (with the load average), then the
 // medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and Chromium.
 //   node bench/lab-run.mjs [rounds = 5] [--site dir]...
+import { readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
@@ -27,17 +30,55 @@ const batches = Array.from({ length: 800 }, (_, k) => so.orderTask({ count: 32, 
 const KINDS = [{ positions: 'none' }, { positions: 'sinusoidal' }, { positions: 'learned', maxLength: 16 }, { positions: 'rotary' },
   { positions: 'none', causal: true }];
 
-/** The arithmetic alone: milliseconds for the five models' 800 steps each, on the page's number of workers. */
+/** The arithmetic alone: { ms, cpu (ms of CPU, every thread) } for the five models' 800 steps each, on the page's number of workers. */
 async function arithmetic() {
   const pool = await loadSeqorderPool({ workers });
   try {
     const models = await Promise.all(KINDS.map((o) => pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, embedScale: 'sqrtWidth', seed: 1, ...o })));
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     await Promise.all(models.map((m) => m.train(batches, { lr: 3e-3 })));
-    return Math.round(performance.now() - t0);
+    const { user, system } = process.cpuUsage(c0);
+    return { ms: Math.round(performance.now() - t0), cpu: Math.round((user + system) / 1000) };
   } finally {
     pool.close();
   }
+}
+
+/**
+ * Milliseconds of CPU used so far by the process `pid` and every process below it (/proc: utime + stime, in clock
+ * ticks of 10 ms): on a shared machine the CPU a run takes moves far less than its wall time.
+ */
+function treeCpu(pid) {
+  const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+    try {
+      const text = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      return { pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return null;  // gone meanwhile
+    }
+  }).filter(Boolean);
+  const inTree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) { inTree.add(s.pid); grew = true; }
+  }
+  return 10 * stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0);
+}
+
+/** The pid of the Chromium this process started last (playwright starts it as a child of this node process). */
+function browserPid() {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+    } catch {
+      return false;
+    }
+  });
+  return children.length ? Math.max(...children) : null;
 }
 
 const servers = await Promise.all(sites.map((root) => startServer({ root, port: 0 })));
@@ -62,13 +103,16 @@ async function page(server) {
         if (document.querySelector('#train .section-body').dataset.training !== 'done') setTimeout(tick, 10);
       };
       setTimeout(tick, 10);
-      document.getElementById('train').scrollIntoView();
     });
+    const pid = browserPid();
+    const cpu0 = pid ? treeCpu(pid) : NaN;
+    await chromium.page.evaluate(() => document.getElementById('train').scrollIntoView());
     await chromium.page.waitForSelector('#train .section-body[data-training="done"]', { timeout: 180_000 });
+    const cpu = pid ? treeCpu(pid) - cpu0 : NaN;
     const ms = Number(await chromium.page.getAttribute('#train .train-status', 'data-milliseconds'));
     const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('train')).run.timing);
     const lag = await chromium.page.evaluate(() => globalThis.__lag);
-    return { page: ms, ...timing, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
+    return { page: ms, ...timing, cpu, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
   } finally {
     await chromium.close();
   }
@@ -77,7 +121,8 @@ async function page(server) {
 const rows = [];
 try {
   for (let r = 0; r < rounds; r += 1) {
-    const row = { load: Number(os.loadavg()[0].toFixed(2)), arithmetic: await arithmetic(), sites: [] };
+    const { ms, cpu } = await arithmetic();
+    const row = { load: Number(os.loadavg()[0].toFixed(2)), arithmetic: ms, arithmeticCpu: cpu, sites: [] };
     const order = sites.map((_, i) => (i + r) % sites.length);
     for (const i of order) row.sites[i] = await page(servers[i]);
     rows.push(row);
@@ -91,11 +136,12 @@ const summary = sites.map((site, i) => {
   const ratios = rows.map((row) => row.sites[i].page / row.arithmetic);
   return {
     site: path.relative(process.cwd(), site) || '.', page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
-    lagStart: of('lagStart'), lagAfter: of('lagAfter'),
+    lagStart: of('lagStart'), lagAfter: of('lagAfter'), cpu: of('cpu'),
+    cpuRatio: Number(median(rows.map((row) => row.sites[i].cpu / row.arithmeticCpu)).toFixed(3)),
     ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
   };
 });
 console.log(JSON.stringify({
   rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
-  arithmetic: median(rows.map((row) => row.arithmetic)), sites: summary,
+  arithmetic: median(rows.map((row) => row.arithmetic)), arithmeticCpu: median(rows.map((row) => row.arithmeticCpu)), sites: summary,
 }));
