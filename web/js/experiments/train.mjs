@@ -1,5 +1,5 @@
 // The lab of section "train": small transformers learn a task side by side (does robot come before person? or the
-// word k places back), each in a worker of a seqorder pool, from settings the reader chooses; the run can be paused,
+// word k places back), in the workers of a seqorder pool, from settings the reader chooses; the run can be paused,
 // resumed and stepped, and gives the same bits as a run never paused. Then the models are measured at the lengths
 // they trained on and beyond (train-tasks.mjs has the tasks; train-findings.mjs turns the numbers into checks and
 // sentences). Pure: no DOM; node and the page import it (`so`: the API; `pool`: loadSeqorderPool's).

@@ -1,4 +1,4 @@
-// Section "train": does a model need positions? The lab trains small transformers side by side, each in a worker of
+// Section "train": does a model need positions? The lab trains small transformers side by side in the workers of
 // a seqorder pool, from settings the reader chooses (experiments/train.mjs declares them; the URL's hash holds them,
 // so a link reproduces a run bit for bit). Train, Pause, Resume, Step and Reset; live curves; checks and sentences
 // computed from the run; accuracy on longer sentences; the reader's own sentence answered by every model, with
@@ -93,7 +93,7 @@ export async function run(so, root, state) {
     const { config } = lab.record;
     const done = lab.record.models.reduce((n, m) => n + m.steps, 0);
     const total = lab.record.models.length * config.steps;
-    return `Training ${modelsWord(config)}, each in a worker: step ${count(Math.min(...lab.record.models.map((m) => m.steps)))} of ` +
+    return `Training ${modelsWord(config)} in ${workers} workers: step ${count(Math.min(...lab.record.models.map((m) => m.steps)))} of ` +
       `${count(config.steps)}${runs.remaining(elapsed(), done, total)}.`;
   };
   const showProgress = () => {
