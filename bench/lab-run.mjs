@@ -10,19 +10,35 @@
 // process's threads for the arithmetic; the browser's processes, from /proc, for the page), which other work on a
 // shared machine moves far less. Prints one JSON line per round (with the load average), then the
 // medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and Chromium.
-//   node bench/lab-run.mjs [rounds = 5] [--site dir]...
-import { readFileSync, readdirSync } from 'node:fs';
+// --save keeps the results in bench/results/lab-run.json; --write (or --from-results, running nothing) writes them
+// into README.md and docs/page.md between their <!-- lab-run:… --> markers (bench/lab-run-tables.mjs renders them).
+//   node bench/lab-run.mjs [rounds = 5] [--site dir[=label]]... [--save] [--write]
+//   node bench/lab-run.mjs --from-results
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
+import { pageText, readmeText, withBlock } from './lab-run-tables.mjs';
 
 const args = process.argv.slice(2);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsFile = path.join(root, 'bench', 'results', 'lab-run.json');
+if (args.includes('--from-results')) {
+  writeDocs(JSON.parse(readFileSync(resultsFile, 'utf8')));
+  process.exit(0);
+}
 const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--site') ?? 5);
-const sites = [siteDir, ...args.flatMap((a, i) => (args[i - 1] === '--site' ? [path.resolve(a)] : []))];
+/** The builds timed: this one (dist/site), then each --site dir[=label]. */
+const sites = [{ dir: siteDir, label: 'this build' }, ...args.flatMap((a, i) => {
+  if (args[i - 1] !== '--site') return [];
+  const [dir, label] = a.split('=');
+  return [{ dir: path.resolve(dir), label: label ?? path.basename(dir) }];
+})];
 const so = await loadSeqorder();
 const { poolSize } = await siteModule('js/experiments/train.mjs');
 const workers = poolSize(os.availableParallelism());
@@ -81,7 +97,7 @@ function browserPid() {
   return children.length ? Math.max(...children) : null;
 }
 
-const servers = await Promise.all(sites.map((root) => startServer({ root, port: 0 })));
+const servers = await Promise.all(sites.map((site) => startServer({ root: site.dir, port: 0 })));
 /** The page's default run: { page (ms from reaching the section), created, trained, measured }. */
 async function page(server) {
   const chromium = await launchChromium({ viewport: { width: 1000, height: 900 } });
@@ -135,13 +151,30 @@ const summary = sites.map((site, i) => {
   const of = (key) => median(rows.map((row) => row.sites[i][key]));
   const ratios = rows.map((row) => row.sites[i].page / row.arithmetic);
   return {
-    site: path.relative(process.cwd(), site) || '.', page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
+    label: site.label, page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
+    pageRange: [Math.min(...rows.map((row) => row.sites[i].page)), Math.max(...rows.map((row) => row.sites[i].page))],
     lagStart: of('lagStart'), lagAfter: of('lagAfter'), cpu: of('cpu'),
     cpuRatio: Number(median(rows.map((row) => row.sites[i].cpu / row.arithmeticCpu)).toFixed(3)),
     ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
   };
 });
-console.log(JSON.stringify({
+const report = {
+  machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.availableParallelism(), date: new Date().toISOString() },
   rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
-  arithmetic: median(rows.map((row) => row.arithmetic)), arithmeticCpu: median(rows.map((row) => row.arithmeticCpu)), sites: summary,
-}));
+  arithmetic: median(rows.map((row) => row.arithmetic)), arithmeticCpu: median(rows.map((row) => row.arithmeticCpu)), sites: summary, rows,
+};
+console.log(JSON.stringify({ ...report, rows: undefined }));
+if (args.includes('--save')) {
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
+  console.error(`wrote ${path.relative(root, resultsFile)}`);
+}
+if (args.includes('--write')) writeDocs(report);
+
+/** The README's line and docs/page.md's table, from `report`, between their <!-- lab-run:… --> markers. */
+function writeDocs(results) {
+  for (const [file, name, text] of [['README.md', 'readme', readmeText(results)], [path.join('docs', 'page.md'), 'page', pageText(results)]]) {
+    const at = path.join(root, file);
+    writeFileSync(at, withBlock(readFileSync(at, 'utf8'), name, text));
+    console.error(`wrote the lab's speed into ${file}`);
+  }
+}
