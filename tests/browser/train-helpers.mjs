@@ -37,14 +37,13 @@ export async function labStops(browser, phases = ['done', 'paused', 'error'], ti
  * 'lookback' }): a run started by a click has stopped, not the one before it.
  */
 export async function labFinished(browser, want, timeout = 240_000) {
-  await browser.waitFor((w) => {
+  await browser.waitFor((w) => import('/js/drawn.mjs').then(({ drawnIn }) => {
+    // the phase and the run read together, after the import (the page may start a run while it resolves)
     const section = document.getElementById('train');
     if (!['done', 'error'].includes(section.querySelector('.section-body').dataset.training)) return false;
-    return import('/js/drawn.mjs').then(({ drawnIn }) => {
-      const config = drawnIn(section).run?.config;
-      return Boolean(config) && Object.entries(w).every(([key, value]) => JSON.stringify(config[key]) === JSON.stringify(value));
-    });
-  }, want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` });
+    const config = drawnIn(section).run?.config;
+    return Boolean(config) && Object.entries(w).every(([key, value]) => JSON.stringify(config[key]) === JSON.stringify(value));
+  }), want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` });
   return browser.evaluate(labState);
 }
 
