@@ -1,39 +1,108 @@
 // How long the lesson page's lab takes for its default run (section "train": five models × 800 Adam steps, measured
-// after), against the arithmetic alone: the same five models trained in a node pool of two workers, 800 steps in one
-// message each, nothing else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded
-// fresh in headless Chromium each round and timed from reaching the section to its last measurement (the section's
-// own data-milliseconds, and its record's timing: models created, trained, measured). Prints one JSON line per round,
-// then the medians and the ratio page / arithmetic. Needs the built site (npm run build) and Chromium.
-//   node bench/lab-run.mjs [rounds = 5]
+// after), against the arithmetic alone: the same five models trained in a node pool of as many workers as the page
+// starts (web/js/experiments/train.mjs's poolSize for this machine's cores), 800 steps in one message each, nothing
+// else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded fresh in headless
+// Chromium each round and timed from reaching the section to its last measurement (the section's own
+// data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
+// page (a folder like dist/site) are timed in the same rounds, their order turning each round: an A/B comparison on a
+// shared machine. Each page also runs a 10 ms timer during the run: how late it fired at most, in the run's first
+// second and after, is the page's answer to input. Beside the wall times, the CPU time each side used (the node
+// process's threads for the arithmetic; the browser's processes, from /proc, for the page), which other work on a
+// shared machine moves far less. Prints one JSON line per round (with the load average), then the
+// medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and Chromium.
+// --save keeps the results in bench/results/<machine kind>/lab-run.json; --write (or --from-results, running nothing:
+// this machine kind's file) writes them
+// into README.md and docs/page.md between their <!-- lab-run:… --> markers (bench/lab-run-tables.mjs renders them).
+//   node bench/lab-run.mjs [rounds = 5] [--site dir[=label]]... [--save] [--write]
+//   node bench/lab-run.mjs --from-results
+import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 import { showEverySection } from '../tests/browser/sections.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
-import { loadSeqorder, loadSeqorderPool } from '../tests/node/helpers/load.mjs';
+import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
+import { pageText, readmeText, withBlock } from './lab-run-tables.mjs';
+import { machineKind } from './report.mjs';
 
-const rounds = Number(process.argv[2] ?? 5);
+const args = process.argv.slice(2);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsFile = path.join(root, 'bench', 'results', machineKind(), 'lab-run.json');
+if (args.includes('--from-results')) {
+  writeDocs(JSON.parse(readFileSync(resultsFile, 'utf8')));
+  process.exit(0);
+}
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--site') ?? 5);
+/** The builds timed: this one (dist/site), then each --site dir[=label]. */
+const sites = [{ dir: siteDir, label: 'this build' }, ...args.flatMap((a, i) => {
+  if (args[i - 1] !== '--site') return [];
+  const [dir, label] = a.split('=');
+  return [{ dir: path.resolve(dir), label: label ?? path.basename(dir) }];
+})];
 const so = await loadSeqorder();
+const { poolSize } = await siteModule('js/experiments/train.mjs');
+const workers = poolSize(os.availableParallelism());
 const batches = Array.from({ length: 800 }, (_, k) => so.orderTask({ count: 32, length: 8 + (k % 9), seed: 1000 + k }));
 const KINDS = [{ positions: 'none' }, { positions: 'sinusoidal' }, { positions: 'learned', maxLength: 16 }, { positions: 'rotary' },
   { positions: 'none', causal: true }];
 
-/** The arithmetic alone: milliseconds for the five models' 800 steps each, two workers. */
+/** The arithmetic alone: { ms, cpu (ms of CPU, every thread) } for the five models' 800 steps each, on the page's number of workers. */
 async function arithmetic() {
-  const pool = await loadSeqorderPool({ workers: 2 });
+  const pool = await loadSeqorderPool({ workers });
   try {
     const models = await Promise.all(KINDS.map((o) => pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, embedScale: 'sqrtWidth', seed: 1, ...o })));
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     await Promise.all(models.map((m) => m.train(batches, { lr: 3e-3 })));
-    return Math.round(performance.now() - t0);
+    const { user, system } = process.cpuUsage(c0);
+    return { ms: Math.round(performance.now() - t0), cpu: Math.round((user + system) / 1000) };
   } finally {
     pool.close();
   }
 }
 
-const server = await startServer({ root: siteDir, port: 0 });
+/**
+ * Milliseconds of CPU used so far by the process `pid` and every process below it (/proc: utime + stime, in clock
+ * ticks of 10 ms): on a shared machine the CPU a run takes moves far less than its wall time.
+ */
+function treeCpu(pid) {
+  const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
+    try {
+      const text = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+      return { pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
+    } catch {
+      return null;  // gone meanwhile
+    }
+  }).filter(Boolean);
+  const inTree = new Set([pid]);
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) { inTree.add(s.pid); grew = true; }
+  }
+  return 10 * stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0);
+}
+
+/** The pid of the Chromium this process started last (playwright starts it as a child of this node process). */
+function browserPid() {
+  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+    try {
+      const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
+      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+    } catch {
+      return false;
+    }
+  });
+  return children.length ? Math.max(...children) : null;
+}
+
+const servers = await Promise.all(sites.map((site) => startServer({ root: site.dir, port: 0 })));
 /** The page's default run: { page (ms from reaching the section), created, trained, measured }. */
-async function page() {
+async function page(server) {
   const chromium = await launchChromium({ viewport: { width: 1000, height: 900 } });
   try {
     await chromium.page.goto(server.url, { waitUntil: 'load' });
@@ -42,11 +111,30 @@ async function page() {
     // its training run does not start yet
     await showEverySection(chromium.page);
     await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
+    // the page's answer to input meanwhile: how late a 10 ms timer fires, the most in the run's first second and after
+    await chromium.page.evaluate(() => {
+      const lag = (globalThis.__lag = { start: 0, after: 0 });
+      const t0 = performance.now();
+      let last = t0;
+      const tick = () => {
+        const now = performance.now();
+        const late = now - last - 10;
+        if (last - t0 < 1000) lag.start = Math.max(lag.start, late);
+        else lag.after = Math.max(lag.after, late);
+        last = now;
+        if (document.querySelector('#train .section-body').dataset.training !== 'done') setTimeout(tick, 10);
+      };
+      setTimeout(tick, 10);
+    });
+    const pid = browserPid();
+    const cpu0 = pid ? treeCpu(pid) : NaN;
     await chromium.page.evaluate(() => document.getElementById('train').scrollIntoView());
     await chromium.page.waitForSelector('#train .section-body[data-training="done"]', { timeout: 180_000 });
+    const cpu = pid ? treeCpu(pid) - cpu0 : NaN;
     const ms = Number(await chromium.page.getAttribute('#train .train-status', 'data-milliseconds'));
     const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('train')).run.timing);
-    return { page: ms, ...timing };
+    const lag = await chromium.page.evaluate(() => globalThis.__lag);
+    return { page: ms, ...timing, cpu, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
   } finally {
     await chromium.close();
   }
@@ -55,16 +143,44 @@ async function page() {
 const rows = [];
 try {
   for (let r = 0; r < rounds; r += 1) {
-    const row = { arithmetic: await arithmetic(), ...(await page()) };
+    const { ms, cpu } = await arithmetic();
+    const row = { load: Number(os.loadavg()[0].toFixed(2)), arithmetic: ms, arithmeticCpu: cpu, sites: [] };
+    const order = sites.map((_, i) => (i + r) % sites.length);
+    for (const i of order) row.sites[i] = await page(servers[i]);
     rows.push(row);
     console.log(JSON.stringify(row));
   }
 } finally {
-  await server.close();
+  await Promise.all(servers.map((s) => s.close()));
 }
-const of = (key) => median(rows.map((row) => row[key]));
-const ratios = rows.map((row) => row.page / row.arithmetic);
-console.log(JSON.stringify({
-  rounds, arithmetic: of('arithmetic'), page: of('page'), trained: of('trained'), measured: of('measured'),
-  ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
-}));
+const summary = sites.map((site, i) => {
+  const of = (key) => median(rows.map((row) => row.sites[i][key]));
+  const ratios = rows.map((row) => row.sites[i].page / row.arithmetic);
+  return {
+    label: site.label, page: of('page'), created: of('created'), trained: of('trained'), measured: of('measured'),
+    pageRange: [Math.min(...rows.map((row) => row.sites[i].page)), Math.max(...rows.map((row) => row.sites[i].page))],
+    lagStart: of('lagStart'), lagAfter: of('lagAfter'), cpu: of('cpu'),
+    cpuRatio: Number(median(rows.map((row) => row.sites[i].cpu / row.arithmeticCpu)).toFixed(3)),
+    ratio: Number(median(ratios).toFixed(3)), ratios: [Math.min(...ratios), Math.max(...ratios)].map((x) => Number(x.toFixed(3))),
+  };
+});
+const report = {
+  machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.availableParallelism(), date: new Date().toISOString() },
+  rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
+  arithmetic: median(rows.map((row) => row.arithmetic)), arithmeticCpu: median(rows.map((row) => row.arithmeticCpu)), sites: summary, rows,
+};
+console.log(JSON.stringify({ ...report, rows: undefined }));
+if (args.includes('--save')) {
+  writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
+  console.error(`wrote ${path.relative(root, resultsFile)}`);
+}
+if (args.includes('--write')) writeDocs(report);
+
+/** The README's line and docs/page.md's table, from `report`, between their <!-- lab-run:… --> markers. */
+function writeDocs(results) {
+  for (const [file, name, text] of [['README.md', 'readme', readmeText(results)], [path.join('docs', 'page.md'), 'page', pageText(results)]]) {
+    const at = path.join(root, file);
+    writeFileSync(at, withBlock(readFileSync(at, 'utf8'), name, text));
+    console.error(`wrote the lab's speed into ${file}`);
+  }
+}

@@ -11,15 +11,16 @@
 //   lookback  the word k places back, for each k of --backs
 // each at every embedScale of --scales.
 // Runs go two at a time. The results go to bench/results/model-study-<task>.json and, as tables, to stdout; with
-// --write, into docs/model.md between its <!-- model-study:<task> --> markers. --from-results writes the tables of the
-// last saved results, running nothing.
+// --write, into docs/model.md between its <!-- model-study:<task> --> markers, and with both tasks the compact table
+// into README.md between its <!-- model-study:readme --> markers (bench/model-study-tables.mjs renders them all).
+// --from-results writes the tables of the last saved results, running nothing.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { median } from '../web/js/median.mjs';
+import { SETUPS, readmeText, studyText, variantsOf, withBlock } from './model-study-tables.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -32,15 +33,6 @@ const backs = numbers(option('--backs', '1,2,3'));
 const scales = option('--scales', '1,sqrtWidth').split(',');
 const tasks = ['order', 'lookback'].filter((t) => args.includes(t));
 if (tasks.length === 0) tasks.push('order', 'lookback');
-
-const SETUPS = {
-  order: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'],
-  lookback: ['none', 'causal', 'sinusoidal', 'learned', 'rotary'],
-};
-const LABELS = {
-  none: 'none, bidirectional', causal: 'none, causal', sinusoidal: 'sinusoidal', learned: 'learned (16 rows)', rotary: 'rotary',
-};
-const LENGTHS = [16, 32, 64];
 
 const fromResults = args.includes('--from-results');
 const out = path.join(root, 'build-bench');
@@ -77,40 +69,6 @@ async function all(jobs) {
   return results;
 }
 
-const percent = (x) => (100 * x).toFixed(1).replace(/\.0$/, '').replace(/^100\.0$/, '100');
-/** "97.7 (95.1–99.0)": the median and the range over seeds. */
-function spread(values) {
-  if (values.length === 0) return '—';
-  const low = Math.min(...values), high = Math.max(...values);
-  return low === high ? `${percent(low)}` : `${percent(median(values))} (${percent(low)}–${percent(high)})`;
-}
-/** The (back, embedScale) pairs a task runs at: the order task has no back (0). */
-const variantsOf = (task, backs, scales) =>
-  (task === 'order' ? [0] : backs).flatMap((back) => scales.map((scale) => [back, scale]));
-
-/** The table of one task's report: a row per (setup, back, embedScale), seqorder and PyTorch side by side. */
-function table({ task, results, seeds, backs, scales = ['1', 'sqrtWidth'] }) {
-  /** "600 / 440 / 320" in the order of the seeds; "—" for a run that never reached 95%. */
-  const reached = (rows) => seeds.map((s) => rows.find((r) => r.seed === s)?.stepsTo95 ?? '—').join(' / ');
-  const head = ['positions', ...(task === 'order' ? [] : ['k']), 'token vectors',
-    'steps to 95%, seeds ' + seeds.join(' / '), ...LENGTHS.map((t, i) => `T = ${t} (${2 ** i}×)`)];
-  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-  for (const setup of SETUPS[task]) {
-    for (const [back, scale] of variantsOf(task, backs, scales)) {
-      const cells = [LABELS[setup], ...(task === 'order' ? [] : [String(back)]), scale === '1' ? 'as they are' : scale === 'sqrtWidth' ? '× √D' : `× ${scale}`];
-      const of = (impl) => results.filter((r) => r.implementation === impl && r.setup === setup && r.back === back && r.embedScale === scale);
-      const [ours, torch] = [of('seqorder'), of('pytorch')];
-      cells.push(`${reached(ours)}; ${reached(torch)}`);
-      for (const T of LENGTHS) {
-        const values = (rows) => rows.map((r) => r.accuracy[T]).filter((a) => a !== undefined);
-        cells.push(values(ours).length ? `${spread(values(ours))}; ${spread(values(torch))}` : '—');
-      }
-      lines.push(`| ${cells.join(' | ')} |`);
-    }
-  }
-  return lines.join('\n');
-}
-
 /** The runs of `task`: made now, or (--from-results) those saved last. */
 async function measure(task) {
   const file = path.join(root, 'bench', 'results', `model-study-${task}.json`);
@@ -135,20 +93,24 @@ async function measure(task) {
   return report;
 }
 
+const reports = {};
 for (const task of tasks) {
   const report = await measure(task);
-  const text = `${table(report)}\n\nEach cell: seqorder; PyTorch. Steps: the first multiple of 20 at which the ` +
-    `validation accuracy reached 95% (— never, within ${report.steps}), per seed; accuracies: median (min–max) over ` +
-    `seeds ${report.seeds.join(', ')}. \`node bench/model-study.mjs ${task}\`, ${report.machine.cpu}, ` +
-    `${report.machine.date.slice(0, 10)}.`;
+  reports[task] = report;
+  const text = studyText(report);
   console.log(`\n${text}\n`);
   if (args.includes('--write')) {
     const docs = path.join(root, 'docs', 'model.md');
-    const begin = `<!-- model-study:${task} -->`, end = `<!-- /model-study:${task} -->`;
-    const page = readFileSync(docs, 'utf8');
-    const at = page.indexOf(begin), stop = page.indexOf(end);
-    if (at < 0 || stop < at) throw new Error(`docs/model.md has no ${begin} … ${end}`);
-    writeFileSync(docs, `${page.slice(0, at + begin.length)}\n${text}\n${page.slice(stop)}`);
+    writeFileSync(docs, withBlock(readFileSync(docs, 'utf8'), task, text));
     console.error(`wrote the ${task} table into docs/model.md`);
+  }
+}
+if (reports.order && reports.lookback) {
+  const text = readmeText(reports.order, reports.lookback);
+  console.log(`\n${text}\n`);
+  if (args.includes('--write')) {
+    const readme = path.join(root, 'README.md');
+    writeFileSync(readme, withBlock(readFileSync(readme, 'utf8'), 'readme', text));
+    console.error('wrote the compact table into README.md');
   }
 }

@@ -33,6 +33,47 @@ export async function labStops(browser, phases = ['done', 'paused', 'error'], ti
 }
 
 /**
+ * Waits (any engine) until the lab has finished a run whose configuration has `want`'s values (e.g. { task:
+ * 'lookback' }): a run started by a click has stopped, not the one before it.
+ */
+export async function labFinished(browser, want, timeout = 240_000) {
+  await browser.waitFor((w) => import('/js/drawn.mjs').then(({ drawnIn }) => {
+    // the phase and the run read together, after the import (the page may start a run while it resolves)
+    const section = document.getElementById('train');
+    if (!['done', 'error'].includes(section.querySelector('.section-body').dataset.training)) return false;
+    const config = drawnIn(section).run?.config;
+    return Boolean(config) && Object.entries(w).every(([key, value]) => JSON.stringify(config[key]) === JSON.stringify(value));
+  }), want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` });
+  return browser.evaluate(labState);
+}
+
+/**
+ * In the page: the Blob each download button hands the browser, with its file name, is kept in
+ * globalThis.__files (the download itself is prevented: the test reads the file, no browser saves it).
+ */
+export function captureDownloads() {
+  globalThis.__files = [];
+  const original = URL.createObjectURL;
+  URL.createObjectURL = (blob) => {
+    const url = original.call(URL, blob);
+    globalThis.__files.push({ blob, url });
+    return url;
+  };
+  document.addEventListener('click', (event) => {
+    const a = event.target.closest?.('a[download]');
+    const file = globalThis.__files.find((f) => f.url === a?.href);
+    if (!file) return;
+    file.name = a.download;
+    event.preventDefault();
+  }, true);
+}
+
+/** In the page: the downloads captured so far, as { name, type, text }. */
+export function capturedFiles() {
+  return Promise.all(globalThis.__files.map(async (f) => ({ name: f.name, type: f.blob.type, text: await f.blob.text() })));
+}
+
+/**
  * Brings the section into view (the page runs it when it comes near the screen, and its default run starts then, if
  * none has), and its run figure once the section has run.
  */

@@ -2,13 +2,18 @@
 // settings train the run they describe, bit for bit (every parameter hash equals the same training in node, on one
 // thread), and the link the page writes reproduces it; every setting reaches the models; pause, step and resume end
 // with the same bits as a run never paused, every model at one step at each pause; three seeds at the lesson's
-// settings (the section's part of the page's sweep): every check passes and every generated sentence holds against
-// what is drawn; a setting a model cannot take is refused beside its control in the API's words.
+// settings: every check passes and every generated sentence holds against what is drawn; a setting a model cannot take
+// is refused beside its control in the API's words; a lab value in a link that the lab does not take falls back to
+// its default with a visible note; Back and Forward restore the lab's settings, and the next run trains them; the
+// lesson's run answers the reader's sentence (the composer: probabilities, ✓ or ✗, a length outside training marked,
+// a learned table refusing, every map row and column labelled, its limits) and downloads as JSON and CSV; the
+// conclusion trains the second task and the other scale with one click each, and says what both tasks and the
+// scaling show, every sentence holding.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { eachEngine } from './each-engine.mjs';
-import { labSentences, labState, labStops, nodeHashes, reachLab } from './train-helpers.mjs';
+import { captureDownloads, capturedFiles, labFinished, labSentences, labState, labStops, nodeHashes, reachLab } from './train-helpers.mjs';
 import { loadSeqorder } from '../node/helpers/load.mjs';
 
 const so = await loadSeqorder();
@@ -86,10 +91,11 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.equal(done.checks['train-sinusoidal-learns'], 'pass');
   });
 
-  test(`${s.engine}: three seeds at the lesson's settings: every check passes, every generated sentence holds`, { timeout: 300_000 }, async (t) => {
+  test(`${s.engine}: three seeds at the lesson's settings: every check passes, every generated sentence holds`, { timeout: 720_000 }, async (t) => {
     await open(s, '#train-seeds=3');
     await reachLab(s.browser);
-    const state = await labStops(s.browser);
+    // 15 models × 800 steps: seconds on an idle machine, minutes on a busy one (WebKitGTK the slowest)
+    const state = await labStops(s.browser, undefined, 660_000);
     assert.equal(state.phase, 'done', state.status);
     assert.deepEqual(state.record.models.map((m) => `${m.key} ${m.seed}`), ['none', 'sinusoidal', 'learned', 'rotary', 'causal'].flatMap((k) => [1, 2, 3].map((seed) => `${k} ${seed}`)));
     const names = Object.keys(state.checks);
@@ -124,6 +130,218 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.match(seen.width, /^sinusoidal: width must be even with positions: 'sinusoidal' \(the table pairs a sine with a cosine\), got 31$/);
     assert.match(seen.heads, /^rotary: width \/ heads must be even with positions: 'rotary'/);
     assert.deepEqual([seen.train, seen.step, seen.phase], [true, true, 'idle']);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+  test(`${s.engine}: a lab value in a link that the lab does not take falls back to its default, with a visible note; the run trains the default`, { timeout: 120_000 }, async () => {
+    await open(s, '#train-width=65&train-lr=0.5&train-models=none,bogus&train-seeds=2&train-steps=100&train-task=order');
+    const notes = await s.browser.evaluate(() => {
+      const box = document.getElementById('link-notes');
+      return { visible: !box.hidden && box.checkVisibility(), lines: [...box.querySelectorAll('.link-note')].map((p) => p.textContent) };
+    });
+    assert.ok(notes.visible, 'the notes are not visible');
+    const expect = [/^The link sets train-width=65, which “width D” does not take \(a whole number from 2 to 64\): its default, 32, is used instead\.$/,
+      /^The link sets train-lr=0\.5, which “learning rate” does not take \(one of 0\.0001, 0\.0003, 0\.001, 0\.003, 0\.01, 0\.03, 0\.1\): its default, 0\.003, is used instead\.$/,
+      /^The link sets train-models=none,bogus, which “Models” does not take .*: its default, none,sinusoidal,learned,rotary,causal, is used instead\.$/,
+      /^The link sets train-seeds=2, which “seeds per model” does not take \(one of 1, 3\)/];
+    for (const re of expect) assert.ok(notes.lines.some((l) => re.test(l)), `no note matches ${re}:\n${notes.lines.join('\n')}`);
+    assert.equal(notes.lines.length, expect.length, notes.lines.join('\n'));
+    const controls = await s.browser.evaluate(() => ({
+      width: document.getElementById('train-width').value, lr: document.getElementById('train-lr').value,
+      seeds: document.getElementById('train-seeds').value, steps: document.getElementById('train-steps').value,
+      models: [...document.querySelectorAll('#train-models input:checked')].map((b) => b.value),
+    }));
+    assert.deepEqual(controls, { width: '32', lr: '0.003', seeds: '1', steps: '100', models: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'] });
+    assert.equal(await s.browser.evaluate(() => location.hash), '#train-steps=100', 'the URL says what the page shows');
+    await reachLab(s.browser);
+    const done = await labStops(s.browser);
+    assert.equal(done.phase, 'done', done.status);
+    const { width, lr, seeds, steps, kinds } = done.record.config;
+    assert.deepEqual({ width, lr, seeds, steps, kinds }, { width: 32, lr: 3e-3, seeds: [1], steps: 100, kinds: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'] });
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
+  test(`${s.engine}: Back and Forward restore the lab's settings (models, task, the reader's sentence), and the next run trains what they show`, { timeout: 180_000 }, async () => {
+    await open(s, '#train-models=causal&train-steps=100');
+    await reachLab(s.browser);
+    await labStops(s.browser);
+    const look = () => s.browser.evaluate(() => ({
+      hash: decodeURIComponent(location.hash),
+      models: [...document.querySelectorAll('#train-models input:checked')].map((b) => b.value),
+      task: document.getElementById('train-task').value,
+      words: [...document.querySelectorAll('#train-maps .train-slot select')].map((x) => x.value).join(' '),
+    }));
+    const hashIs = (hash) => s.browser.waitFor((h) => decodeURIComponent(location.hash) === h, hash, { timeout: 5000, what: `the hash ${hash}` });
+    await s.browser.click('#train-model-rotary');
+    await hashIs('#train-models=rotary,causal&train-steps=100');
+    await s.browser.evaluate(() => {
+      const task = document.getElementById('train-task');
+      task.value = 'lookback';
+      task.dispatchEvent(new Event('change'));
+    });
+    await hashIs('#train-task=lookback&train-models=rotary,causal&train-steps=100');
+    await s.browser.click('#train-mirror');
+    await s.browser.waitFor(() => location.hash.includes('train-words='), null, { timeout: 5000, what: 'the sentence in the hash' });
+    const mirrored = await look();
+    assert.equal(mirrored.words, 'the person follows the robot near a box');
+    const back = () => s.browser.evaluate(() => history.back());
+    const forward = () => s.browser.evaluate(() => history.forward());
+    const A = '#train-models=causal&train-steps=100';
+    const B = '#train-models=rotary,causal&train-steps=100';
+    const C = '#train-task=lookback&train-models=rotary,causal&train-steps=100';
+    const original = 'the robot follows the person near a box';
+    await back();
+    await hashIs(C);
+    assert.deepEqual(await look(), { hash: C, models: ['rotary', 'causal'], task: 'lookback', words: original });
+    await back();
+    await hashIs(B);
+    await back();
+    await hashIs(A);
+    assert.deepEqual(await look(), { hash: A, models: ['causal'], task: 'order', words: original });
+    await forward();
+    await hashIs(B);
+    assert.deepEqual(await look(), { hash: B, models: ['rotary', 'causal'], task: 'order', words: original });
+    await forward();
+    await hashIs(C);
+    assert.deepEqual(await look(), { hash: C, models: ['rotary', 'causal'], task: 'lookback', words: original });
+    await back();
+    await hashIs(B);
+    await back();
+    await hashIs(A);
+    // what Back restored is what the next change writes (no stale sentence or models) and what the next run trains
+    await s.browser.evaluate(() => document.getElementById('train-width').set(16));
+    await hashIs('#train-models=causal&train-width=16&train-steps=100');
+    await s.browser.click('#train-start');
+    const run = await labFinished(s.browser, { width: 16 });
+    assert.equal(run.phase, 'done', run.status);
+    assert.deepEqual([run.record.config.kinds, run.record.config.task], [['causal'], 'order']);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
+  test(`${s.engine}: the lesson's run answers the reader's sentence (probability, ✓ or ✗, lengths, labelled maps, the composer's limits) and downloads as JSON and CSV`, { timeout: 300_000 }, async () => {
+    await open(s, '');
+    await reachLab(s.browser);
+    const lesson = await labStops(s.browser);
+    assert.equal(lesson.phase, 'done', lesson.status);
+    const MODELS = ['none, bidirectional', 'sinusoidal', 'learned (16 rows)', 'rotary', 'none, causal'];
+    const answers = () => s.browser.evaluate(() => ({
+      caption: document.querySelector('#train-maps .train-caption').textContent,
+      rows: [...document.querySelectorAll('#train-maps table tbody tr')].map((row) => [...row.children].map((c) => c.textContent)),
+      note: document.querySelector('#train-maps .train-length-note').textContent,
+      sentence: document.querySelector('#train-maps .train-sentence').textContent,
+    }));
+    const answered = (test) => s.browser.waitFor(test, null, { timeout: 30_000, what: 'the models answered' }).then(answers);
+    const before = await answered(() => document.querySelectorAll('#train-maps table tbody tr').length === 5 && !document.querySelector('#train-maps .train-table-block').hidden);
+    assert.deepEqual(before.rows.map((r) => r[0]), MODELS);
+    assert.ok(before.rows.every((r) => /^\d(\.\d+)?(e−\d+)?$/.test(r[1]) && /^[✓✗]$/.test(r[2])), JSON.stringify(before.rows));
+    assert.ok(before.rows.slice(1).every((r) => r[2] === '✓'), JSON.stringify(before.rows));
+    assert.match(before.note, /^T = 8: a length the models trained on/);
+    await s.browser.click('#train-mirror');
+    const mirrored = await answered(() => /robot comes second\)\.$/.test(document.querySelector('#train-maps .train-caption').textContent));
+    assert.match(mirrored.sentence, /“the person follows the robot near a box”: robot comes second/);
+    assert.equal(mirrored.rows[0][1], before.rows[0][1], 'the position-free model answers a mirror alike');
+    assert.notEqual(mirrored.rows[0][2], before.rows[0][2], 'so it is right once of the two');
+    // longer than any training sentence: marked, and the learned table refuses
+    for (let i = 0; i < 12; i++) await s.browser.click('#train-longer');
+    const longer = await answered(() => document.querySelector('#train-maps table tbody tr:nth-child(3) td')?.textContent.includes('T = 20'));
+    assert.match(longer.note, /^T = 20: outside the training lengths \(8 … 16\): longer than any training sentence/);
+    assert.equal(longer.rows[2][1], 'refused: ids have T = 20 positions, but the learned table has 16 rows (maxLength)');
+    // every row and column of every map labelled with its position and word
+    // (the maps' options change at once, their labels when they are next drawn: waited for, then compared)
+    const drawnMaps = async (done) => {
+      const drawn = (await import('/js/drawn.mjs')).drawnIn(document.getElementById('train')).maps;
+      const labelled = drawn?.labels.every((l) => ['row', 'col'].every((k) => l.filter((x) => x.kind === k).length === 20));
+      return done ? drawn : drawn?.maps.length === 4 && drawn.maps[0].rows === 20 && labelled && drawn;
+    };
+    const maps = await s.browser.waitFor(drawnMaps, false, { timeout: 30_000, what: 'the maps at T = 20, labelled' })
+      .catch(() => s.browser.evaluate(drawnMaps, true));
+    assert.equal(maps.maps.length, 4);
+    for (const labels of maps.labels) {
+      for (const kind of ['row', 'col']) {
+        const texts = labels.filter((l) => l.kind === kind).map((l) => l.text);
+        assert.deepEqual(texts, Array.from({ length: 20 }, (_, i) => `${i} ${texts[i]?.split(' ')[1]}`), `${kind} labels: ${texts}`);
+      }
+    }
+    // the composer's limits: One word fewer stops at 2 words, One word more at 64
+    const limits = await s.browser.evaluate(() => {
+      const slots = () => document.querySelectorAll('#train-maps .train-slot select').length;
+      const fewer = document.getElementById('train-shorter');
+      const more = document.getElementById('train-longer');
+      while (!fewer.disabled) fewer.click();
+      const shortest = [slots(), fewer.disabled, more.disabled];
+      while (!more.disabled) more.click();
+      return { shortest, longest: [slots(), more.disabled, fewer.disabled] };
+    });
+    assert.deepEqual(limits, { shortest: [2, true, false], longest: [64, true, false] });
+    await s.browser.evaluate(() => document.getElementById('train-map-b').set('causal'));
+    await s.browser.waitFor(() => /^right, none, causal/.test(document.querySelectorAll('#train-maps .plot-grid-title')[2]?.textContent ?? ''), null,
+      { timeout: 30_000, what: 'the right map shows the causal model' });
+
+    // the downloads: what the buttons hand the browser to save, each file's name, type and text
+    await s.browser.evaluate(captureDownloads);
+    await s.browser.click('#train-download-json');
+    await s.browser.click('#train-download-csv');
+    const files = await s.browser.evaluate(capturedFiles);
+    assert.deepEqual(files.map((f) => [f.name, f.type]), [['seqorder-lab-order-step800.json', 'application/json'], ['seqorder-lab-order-step800.csv', 'text/csv']]);
+    const record = JSON.parse(files[0].text);
+    assert.deepEqual(record.models.map((m) => m.hash), nodeHashes({}));
+    assert.deepEqual(record.models.map((m) => m.hash), hashesOf(lesson));
+    assert.equal(record.settings.steps, 800);
+    assert.deepEqual(record.measured, lesson.record.measured);
+    const rows = files[1].text.trim().split('\n');
+    assert.equal(rows[0], 'model,seed,measure,step,T,value');
+    assert.ok(rows.includes(`sinusoidal,1,parameters sha256,800,,${lesson.record.models[1].hash}`));
+    assert.ok(rows.includes('learned (16 rows),1,refused,800,32,"ids have T = 32 positions, but the learned table has 16 rows (maxLength)"'));
+    assert.equal(rows.filter((r) => r.includes(',accuracy,')).length, 5 * 40);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
+  test(`${s.engine}: the conclusion trains the second task and the other scale with one click each; it then says what both tasks, the causal decoder and the scaling show`, { timeout: 300_000 }, async () => {
+    await open(s, '#train-steps=200');
+    await reachLab(s.browser);
+    assert.equal((await labStops(s.browser)).phase, 'done');
+    const conclusion = () => s.browser.evaluate(() => {
+      const f = document.getElementById('train-conclusion');
+      const offer = (id) => {
+        const b = document.getElementById(id);
+        return b.closest('.control').hidden || b.closest('.controls').hidden ? null : { label: b.textContent, disabled: b.disabled };
+      };
+      return {
+        said: [...f.querySelectorAll('.train-finding')].map((li) => li.dataset.sentence),
+        missing: f.querySelector('.train-wait').hidden ? '' : f.querySelector('.train-wait').textContent,
+        second: offer('train-second-task'), compare: offer('train-compare-scale'),
+      };
+    });
+    const first = await conclusion();
+    assert.match(first.missing, /Not run yet: the second task; its button trains it/);
+    assert.match(first.missing, /What × √D changes: its button trains the run again with the other setting/);
+    assert.deepEqual(first.second, { label: 'Train the second task: the word 2 places back (6 models × 200 steps)', disabled: false });
+    assert.deepEqual(first.compare, { label: 'Train the run shown again with the token vectors as they are (5 models × 200 steps)', disabled: false });
+    assert.ok(!first.said.includes('conclusion-decoder'));
+
+    await s.browser.click('#train-second-task');
+    const second = await labFinished(s.browser, { task: 'lookback' });
+    assert.equal(second.phase, 'done', second.status);
+    assert.deepEqual(second.record.config.kinds, ['none', 'sinusoidal', 'learned', 'rotary', 'causal', 'causal-sinusoidal']);
+    assert.equal(second.record.config.steps, 200);
+    assert.equal(await s.browser.value('#train-task'), 'lookback');
+    const both = await conclusion();
+    for (const name of ['conclusion-blind', 'conclusion-order-mask', 'conclusion-lookback-mask', 'conclusion-order-longer',
+      'conclusion-lookback-longer', 'conclusion-lookback-formula', 'conclusion-decoder']) assert.ok(both.said.includes(name), `${name} in ${both.said}`);
+    assert.equal(both.second, null, 'the second task has run');
+    assert.deepEqual((await s.browser.evaluate(labSentences)).filter((x) => !x.holds), []);
+    const decoder = await s.browser.text('#train-conclusion [data-sentence="conclusion-decoder"]');
+    assert.match(decoder, /^For the causal decoder the course builds \(a causal mask, and sinusoids added to the token vectors\)/);
+
+    await s.browser.click('#train-compare-scale');
+    const unscaled = await labFinished(s.browser, { task: 'lookback', embedScale: false });
+    assert.equal(unscaled.phase, 'done', unscaled.status);
+    const scaled = await conclusion();
+    assert.ok(scaled.said.includes('scaling-summary') && scaled.said.includes('scaling-sinusoidal'), scaled.said.join(' '));
+    assert.equal(scaled.compare, null, 'the run shown has its comparison');
+    assert.doesNotMatch(scaled.missing, /√D/);
+    const said = await s.browser.evaluate(() => [...document.querySelectorAll('#train-conclusion .train-finding')].map((li) => li.textContent));
+    assert.ok(said.some((t) => /^sinusoidal, token vectors × √D against as they are: first reached 95% /.test(t)), said.join('\n'));
+    assert.deepEqual((await s.browser.evaluate(labSentences)).filter((x) => !x.holds), []);
     assert.deepEqual(await s.browser.errors(), []);
   });
 });

@@ -17,8 +17,9 @@ test('docs/performance.md: every generated table is what bench/report.mjs render
   for (const needed of ['intel/latest machine', 'intel/latest attention', 'intel/latest positions', 'intel/latest training',
     'intel/pool machine', 'intel/pool attention', 'intel/pool overhead', 'sizes files', 'sizes entries'])
     assert.ok(blocks.includes(needed), `no block "${needed}"`);
-  // every results file of a machine kind has its blocks (but the quick runs', which are not committed)
-  const committed = (f) => f.endsWith('.json') && f !== 'quick.json' && !f.endsWith('-quick.json');
+  // every results file of a machine kind has its blocks (but the quick runs', which are not committed, and the lab's,
+  // rendered into README.md and docs/page.md: tests/node/lab-run-doc.test.mjs)
+  const committed = (f) => f.endsWith('.json') && f !== 'quick.json' && !f.endsWith('-quick.json') && f !== 'lab-run.json';
   for (const kind of readdirSync(path.join(root, 'bench', 'results'), { withFileTypes: true }).filter((e) => e.isDirectory()))
     for (const file of readdirSync(path.join(root, 'bench', 'results', kind.name)).filter(committed))
       assert.ok(blocks.some((b) => b.startsWith(`${kind.name}/${file.replace(/\.json$/, '')} `)), `no block from ${kind.name}/${file}`);

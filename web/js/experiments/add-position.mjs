@@ -1,9 +1,12 @@
 // Section "add-position": input = token vector + position vector. robot at position 0 and at t, the norms of the two
-// parts of the sum, and two (token, position) pairs that give one input: the sum cannot always be taken apart.
+// parts of the sum (the lesson's vector, and the lab's model as created, with and without × √D), and two (token,
+// position) pairs that give one input: the sum cannot always be taken apart.
 // Each experiment returns what the section draws, its checks and its sentences. Pure: no DOM.
 import { fmt, subscript } from '../format.mjs';
 import { maxAbsDiff, positionsFormula } from './reference.mjs';
 import { ROBOT, TOL, norm, rowOf, vec, shapeText, sameShape, tensor } from './common.mjs';
+import { median } from '../median.mjs';
+import { SENTENCE, modelOptions, runConfig } from './train.mjs';
 
 /**
  * robot's token vector placed at position 0 and at position t (default 3): x + p_0 and x + p_t.
@@ -161,5 +164,109 @@ export function sumSentences(r) {
       `differ by up to ${fmt(maxAbsDiff(r.a, r.b), 3)}): the sum cannot say which token stood where.`,
     holds: (drawn) => maxAbsDiff(rowOf(drawn.pairs, 2), rowOf(drawn.pairs, 5)) <= tol &&
       fmt(maxAbsDiff(rowOf(drawn.pairs, 0), rowOf(drawn.pairs, 3)), 3) === fmt(maxAbsDiff(r.a, r.b), 3),
+  }];
+}
+
+/**
+ * How far apart logits of the same sentence may be for two models said to compute the same thing in float32: the
+ * scaled lookup (the model multiplies each looked-up entry by √D in float32) against a table holding √D·entry rounded
+ * once from float64; the two differ by an ulp in some entries (6e-8 relative), which moves a logit by far less.
+ */
+const SAME_LOGITS32 = 1e-5;
+
+
+/**
+ * The two parts of the sum at the lab's scale: the sinusoidal model of the lab (its settings' defaults: width D = 32,
+ * seed 1) as createModel makes it, with its token vectors as they are and × √D (the lab's setting embedScale
+ * 'sqrtWidth'), and the position vectors added to them. The token vectors are the rows of parameters().embed (× √D
+ * for the scaled lookup); every position vector p_t (t = 0 … 63, from so.positions) has the same norm. Checks: that
+ * norm is √(D/2); every token vector, scaled or not, is shorter; and embedScale multiplies the lookup, not the table
+ * (the scaled model's logits are those of the unscaled one whose table holds √D times the entries).
+ * @returns {{ width, seed, words, norms, scaledNorms, positionNorm, scale, checks }}
+ */
+export function modelScales(so) {
+  const config = runConfig();
+  const { width } = config;
+  const seed = config.seed;
+  const words = [...so.taskWords];
+  const options = modelOptions(config, 'sinusoidal', seed, words.length);
+  const unscaledOptions = { ...options };
+  delete unscaledOptions.embedScale;
+  const scaled = so.createModel(options);
+  const plain = so.createModel(unscaledOptions);
+  try {
+    const scale = Math.sqrt(width);
+    const table = plain.parameters().embed;
+    const sameTable = maxAbsDiff(table.data, scaled.parameters().embed.data);
+    const norms = words.map((_, r) => norm(table.data.subarray(r * width, (r + 1) * width)));
+    const scaledNorms = norms.map((n) => scale * n);
+    const T = 64;
+    const pe = so.positions(T, width);
+    const positionNorms = Array.from({ length: T }, (_, t) => norm(rowOf(pe, t)));
+    const positionNorm = positionNorms[0];
+    const expected = Math.sqrt(width / 2);
+    const normError = Math.max(...positionNorms.map((n) => Math.abs((n * n) / (width / 2) - 1)));
+    // the scaled model against the unscaled one holding √D times the table, on the composer's sentence
+    const ids = { data: Int32Array.from(SENTENCE, (w) => words.indexOf(w)), shape: [1, SENTENCE.length] };
+    const params = plain.parameters();
+    plain.setParameters({ ...params, embed: { ...table, data: Float32Array.from(table.data, (x) => scale * x) } });
+    const logitGap = maxAbsDiff(plain.forward(ids).data, scaled.forward(ids).data);
+    const longest = Math.max(...scaledNorms);
+    return {
+      width, seed, words, norms, scaledNorms, positionNorm, scale,
+      checks: [
+        {
+          name: 'add-position-model-positions',
+          claim: `‖p_t‖ = √(D/2) = ${fmt(expected, 3)} at every t (D = ${width})`,
+          pass: normError <= TOL.normRelative64,
+          details: `max |‖p_t‖² / (D/2) − 1| over t = 0 … ${T - 1} from so.positions(${T}, ${width}) = ${fmt(normError)} ≤ ${fmt(TOL.normRelative64)}`,
+        },
+        {
+          name: 'add-position-model-tokens-shorter',
+          claim: 'Every token vector, also × √D, is shorter than p_t',
+          pass: longest < positionNorm && sameTable === 0,
+          details: `the longest token vector: ${fmt(Math.max(...norms), 4)}, × √D ${fmt(longest, 4)}, against ‖p_t‖ = ${fmt(positionNorm, 4)}; ` +
+            `both models start from the same table (max difference ${fmt(sameTable)})`,
+        },
+        {
+          name: 'add-position-model-scale-lookup',
+          claim: 'embedScale \'sqrtWidth\' scales the looked-up token by √D',
+          pass: logitGap <= SAME_LOGITS32,
+          details: `the scaled model’s logits on “${SENTENCE.join(' ')}” against those of the unscaled model whose table holds ` +
+            `√${width} = ${fmt(scale, 6)} times its entries: max difference ${fmt(logitGap)} ≤ ${fmt(SAME_LOGITS32)} (float32 rounding)`,
+        },
+      ],
+    };
+  } finally {
+    scaled.dispose();
+    plain.dispose();
+  }
+}
+
+/**
+ * The sentence under the scales (modelScales' result r); its predicate reads the table drawn (drawn.scales: a row per
+ * word, columns 'as created', '× √D', and 'p_t').
+ */
+export function scaleSentences(r) {
+  const summary = (norms, positionNorm) => ({
+    lo: fmt(Math.min(...norms), 2), hi: fmt(Math.max(...norms), 2), median: fmt(median(norms), 2), ratio: fmt(positionNorm / median(norms), 2),
+  });
+  const plain = summary(r.norms, r.positionNorm);
+  const scaled = summary(r.scaledNorms, r.positionNorm);
+  const text = `Norms in the lab’s model as created (D = ${r.width}, seed ${r.seed}): token vectors ${plain.lo}–${plain.hi} ` +
+    `(median ${plain.median}), position vectors ${fmt(r.positionNorm, 3)}, ${plain.ratio}× the median; × √D: ` +
+    `${scaled.lo}–${scaled.hi}, ${scaled.ratio}×.`;
+  return [{
+    name: 'add-position-model-scales',
+    text,
+    holds: (drawn) => {
+      const { headers, rows } = drawn.scales;
+      const column = (name) => rows.map((row) => row[headers.indexOf(name)]);
+      const p = column('p_t');
+      if (rows.length !== r.words.length || p.some((x) => x !== p[0])) return false;
+      const a = summary(column('as created'), p[0]);
+      const b = summary(column('× √D'), p[0]);
+      return JSON.stringify([a, b]) === JSON.stringify([plain, scaled]) && fmt(p[0], 3) === fmt(r.positionNorm, 3);
+    },
   }];
 }

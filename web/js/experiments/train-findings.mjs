@@ -9,8 +9,8 @@
 // { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
 import { fmt } from '../format.mjs';
 import { median } from '../median.mjs';
-import { isLessonRun, kindLabel, kindOf } from './train.mjs';
-import { SAME_LOGITS, measuredLengths, trainedLength, validationLength } from './train-tasks.mjs';
+import { DECODER, isLessonRun, kindLabel, kindOf } from './train.mjs';
+import { MEASURED_COUNT, SAME_LOGITS, VALIDATION_COUNT, measuredLengths, setWords, trainedLength, validationLength } from './train-tasks.mjs';
 
 /** The accuracy the curves' sentences call "reached". */
 export const REACHED = 0.95;
@@ -54,6 +54,21 @@ const range = (a) => (a.min === a.max ? percent(a.median) : `${percent(a.median)
 
 // ---- the checks ----
 
+/**
+ * What the position-free bidirectional model's mirrored pairs show, from their counts over every length (and seed)
+ * measured: without ties, exactly one sentence of each pair is right (50%); with ties, how many pairs had one right
+ * and how many tied within float32 rounding (both right or both wrong, so the accuracy moves off 50%).
+ */
+export function halfClaim({ pairs, oneRight, tied, tiedRight }) {
+  if (!tied) return 'So exactly one sentence of each pair is right: 50% on mirrored pairs';
+  const wrong = tied - tiedRight;
+  const both = [tiedRight && `${tiedRight} with both right`, wrong && `${wrong} with both wrong`].filter(Boolean).join(', ');
+  const accuracy = (oneRight + 2 * tiedRight) / (2 * pairs);
+  return `So one answer serves both sentences of a pair: exactly one is right in ${oneRight} of ${pairs} pairs; ` +
+    `in ${tied} more the logits tie within float32 rounding, which tipped the two answers apart (${both}), ` +
+    (accuracy === 0.5 ? `which leaves the accuracy over the ${pairs} pairs at 50%` : `so the accuracy over the ${pairs} pairs is ${percent(accuracy)} rather than 50%`);
+}
+
 /** The checks of a run, from its record (measured). Claims are written from the run's settings. */
 export function runChecks(record) {
   const { config } = record;
@@ -66,22 +81,23 @@ export function runChecks(record) {
   const none = rowsOf('none');
   if (none.length && config.task === 'order') {
     const largest = Math.max(...none.flatMap((r) => lengths.map((T) => r.lengths[T].mirrorDifference ?? NaN)));
-    const pairs = none[0].lengths[lengths[0]].pairs;
+    const perLength = none[0].lengths[lengths[0]].pairs;
     checks.push({
       name: 'train-none-mirror-logits',
       claim: 'Without positions, the bidirectional model gives a sentence and its mirror the same logits',
       pass: largest <= SAME_LOGITS,
-      details: `largest |logit(sentence) − logit(mirror)| over ${pairs} pairs at each of T = ${lengths.join(', ')}` +
+      details: `largest |logit(sentence) − logit(mirror)| over ${perLength} pairs at each of T = ${lengths.join(', ')}` +
         `${config.seeds.length > 1 ? `, seeds ${config.seeds.join(', ')}` : ''}: ${fmt(largest, 2)} (the same up to float32 rounding: ≤ ${fmt(SAME_LOGITS)})`,
     });
-    const every = none.every((r) => lengths.every((T) => r.lengths[T].pairsOneRight + r.lengths[T].pairsTied === r.lengths[T].pairs));
-    const tied = none.reduce((n, r) => n + lengths.reduce((m, T) => m + r.lengths[T].pairsTied, 0), 0);
+    const sum = (field) => none.reduce((n, r) => n + lengths.reduce((m, T) => m + r.lengths[T][field], 0), 0);
+    const [pairs, oneRight, tied, tiedRight] = ['pairs', 'pairsOneRight', 'pairsTied', 'pairsTiedRight'].map(sum);
     checks.push({
       name: 'train-none-half',
-      claim: 'So exactly one sentence of each pair is right: 50% on mirrored pairs',
-      pass: every,
-      details: perSeed(none, (r) => lengths.map((T) => `T = ${T}: ${percent(r.lengths[T].accuracy)} (${r.lengths[T].pairsOneRight}/${r.lengths[T].pairs} pairs one right)`).join(', ')) +
-        (tied ? `; ${tied} pairs tie within float32 rounding (logits within ${fmt(SAME_LOGITS)}): the model answers both alike, rounding tipped the two argmaxes` : ''),
+      claim: halfClaim({ pairs, oneRight, tied, tiedRight }),
+      pass: none.every((r) => lengths.every((T) => r.lengths[T].pairsOneRight + r.lengths[T].pairsTied === r.lengths[T].pairs)),
+      details: perSeed(none, (r) => lengths.map((T) => `T = ${T}: ${percent(r.lengths[T].accuracy)} (${r.lengths[T].pairsOneRight}/${r.lengths[T].pairs} pairs one right` +
+        `${r.lengths[T].pairsTied ? `, ${r.lengths[T].pairsTied} tied` : ''})`).join(', ')) +
+        (tied ? `; a tie: the pair's logits within ${fmt(SAME_LOGITS)} of each other, the model answers both alike and only float32 rounding tips the two argmaxes apart` : ''),
     });
   }
   if (none.length && config.task === 'lookback') {
@@ -90,7 +106,7 @@ export function runChecks(record) {
       name: 'train-none-same-word',
       claim: 'Without positions, the bidirectional model gives two positions holding the same word the same logits: it cannot answer both when the words k places back differ',
       pass: largest <= SAME_LOGITS,
-      details: `largest |logit difference| between two positions of one sentence holding the same word, 512 sentences at each of T = ${lengths.join(', ')}: ${fmt(largest, 2)} (≤ ${fmt(SAME_LOGITS)})`,
+      details: `largest |logit difference| between two positions of one sentence holding the same word, ${MEASURED_COUNT} sentences at each of T = ${lengths.join(', ')}: ${fmt(largest, 2)} (≤ ${fmt(SAME_LOGITS)})`,
     });
   }
   for (const key of config.kinds.filter((k) => kindOf(k).positions === 'learned')) {
@@ -138,7 +154,7 @@ function pendingClaim(name, config) {
   if (name.endsWith('-refuses')) return `The ${kindLabel(key, config)} model's table has ${config.longest} rows: longer sentences are refused, not guessed at`;
   if (name.endsWith('-learns')) return `The ${kindLabel(key, config)} model learns the order: at least ${percent(LEARNED)} at every trained length`;
   if (name === 'train-none-mirror-logits') return 'Without positions, the bidirectional model gives a sentence and its mirror the same logits';
-  if (name === 'train-none-half') return 'So exactly one sentence of each pair is right: 50% on mirrored pairs';
+  if (name === 'train-none-half') return 'So a sentence and its mirror get one answer: one is right, or their logits tie';
   return 'Without positions, the bidirectional model gives two positions holding the same word the same logits';
 }
 
@@ -178,26 +194,29 @@ export function curveSentences(record) {
 }
 
 /**
- * The two tables that measure at the curves' length: the models' table (the curves' held-out sentences) and the
- * lengths table (other sentences), and why their numbers differ.
+ * The two tables that measure at the curves' length: the models' table (the curves' held-out sentences, a row per
+ * model and seed) and the lengths table (other sentences; with several seeds, the median), and why their numbers
+ * differ: the largest gap between the two for one model.
  */
 export function setsSentence(record) {
   const { config } = record;
   const T = validationLength(config);
-  if (!record.measured || config.seeds.length > 1 || record.measuredAt !== record.step) return [];
+  if (!record.measured || record.measuredAt !== record.step) return [];
   let widest = null;
   for (const m of record.models) {
     const row = record.measured.find((r) => r.key === m.key && r.seed === m.seed).lengths[T];
     const held = m.curve.accuracy.at(-1);
     if (row.error || held === undefined) continue;
     const gap = Math.abs(held - row.accuracy);
-    if (!widest || gap > widest.gap) widest = { key: m.key, held, measured: row.accuracy, gap };
+    if (!widest || gap > widest.gap) widest = { key: m.key, seed: m.seed, held, measured: row.accuracy, gap };
   }
   if (!widest || widest.gap === 0) return [];
-  const sets = config.task === 'order' ? ['128 held-out pairs (seed 7)', '256 other pairs (seed 500 + T)'] : ['256 held-out sentences (seed 7)', '512 other sentences (seed 500 + T)'];
-  return [sentence('sets', 'sets', { T, key: widest.key, held: widest.held, measured: widest.measured },
-    `At T = ${T} the two tables measure on different sentences: the models’ table on the curves’ ${sets[0]}, the ` +
-    `lengths table on ${sets[1]}; the largest gap, ${kindLabel(widest.key, config)}: ${percent(widest.held)} and ${percent(widest.measured)}.`)];
+  const seeds = config.seeds.length > 1;
+  return [sentence('sets', 'sets', { T, key: widest.key, seed: widest.seed, held: widest.held, measured: widest.measured },
+    `At T = ${T} the two tables measure on different sentences: the models’ table on the curves’ ` +
+    `${setWords(config, VALIDATION_COUNT, 'held-out')} (seed 7), the lengths table on ${setWords(config, MEASURED_COUNT, 'other')} ` +
+    `(seed 500 + T)${seeds ? ', each cell the median of the seeds' : ''}; the largest gap, ${kindLabel(widest.key, config)}` +
+    `${seeds ? ` with seed ${widest.seed}` : ''}: ${percent(widest.held)} and ${percent(widest.measured)}.`)];
 }
 
 /** What the lengths table shows at the lengths longer than any training sentence: kept, fell below, refused. */
@@ -235,8 +254,10 @@ const taskName = (config) => (config.task === 'order' ? 'the order task' : `the 
 
 /**
  * The section's conclusion, from the last measured run of each task (`runs`: { order, lookback }, records or null): what
- * the position-free bidirectional model does on the order task, which models learned each task, whether the causal
- * mask alone was enough for each, and what the sinusoidal model did at the longest length measured.
+ * the position-free bidirectional model does on the order task; which models learned each task; whether the causal
+ * mask alone was enough for each; how rotary positions and sinusoids did at twice the longest training sentence; what
+ * the sinusoidal model did at the longest length measured; and, with both tasks run, what they say about the causal
+ * decoder the course builds (a causal mask, and sinusoids).
  */
 export function conclusionSentences(runs) {
   const out = [];
@@ -245,7 +266,7 @@ export function conclusionSentences(runs) {
   if (order?.config.kinds.includes('none')) {
     const { config } = order;
     const lengths = measuredLengths(config);
-    const half = order.measured.filter((r) => r.key === 'none').every((r) => lengths.every((T) => r.lengths[T].accuracy === 0.5));
+    const half = order.measured.filter((r) => r.key === 'none').every((r) => lengths.every((T) => r.lengths[T].accuracy === 0.5 && r.lengths[T].pairsOneRight === r.lengths[T].pairs));
     const values = lengths.map((T) => kindAt(order, 'none', T).median);
     out.push(sentence('conclusion-blind', 'blind', { task: 'order', half },
       half ? `Without positions, the bidirectional model was blind to order: 50% on mirrored pairs at every length (T = ${lengths.join(', ')}), one sentence of each pair right.`
@@ -264,10 +285,27 @@ export function conclusionSentences(runs) {
       `${notLearnt.length ? `; ${named(notLearnt)} did not` : ''}.`));
     if (config.kinds.includes('causal')) {
       const low = weakestTrained(record, 'causal');
-      out.push(sentence(`conclusion-${task}-mask`, 'mask', { task, enough: low >= LEARNED },
-        `The causal mask alone ${low >= LEARNED ? 'was' : 'was not'} enough for ${taskName(config)}: without positions the ` +
-        `causal model scored ${percent(low)} at its weakest trained length.`));
+      const enough = low >= LEARNED;
+      const why = task === 'order'
+        ? (enough ? ': the mask lets each word see only the words before it, an order of its own' : '')
+        : (enough ? '' : `: the mask tells a word which words came before it, not which one stands ${config.back} places back`);
+      out.push(sentence(`conclusion-${task}-mask`, 'mask', { task, enough },
+        `The causal mask alone ${enough ? 'was' : 'was not'} enough for ${taskName(config)}: without positions the ` +
+        `causal model scored ${percent(low)} at its weakest trained length${why}.`));
     }
+  }
+  for (const record of [order, lookback].filter((r) => r?.config.kinds.includes('sinusoidal') && r.config.kinds.includes('rotary'))) {
+    const { config } = record;
+    const T = 2 * config.longest;
+    const [rotary, sinusoidal] = ['rotary', 'sinusoidal'].map((key) => kindAt(record, key, T));
+    const which = rotary.median > sinusoidal.median ? 'rotary' : rotary.median < sinusoidal.median ? 'sinusoidal' : 'neither';
+    out.push(sentence(`conclusion-${config.task}-longer`, 'longer', { task: config.task, T, rotary: rotary.median, sinusoidal: sinusoidal.median, which },
+      `At T = ${T}, twice the longest training sentence, on ${taskName(config)}${seedsWord(record)}: rotary ${range(rotary)}, sinusoidal ` +
+      `${range(sinusoidal)}${{
+        rotary: ': rotary positions, which tell attention only how far apart two words are, did better than sinusoids, though a sinusoid can be computed at any position',
+        sinusoidal: ': sinusoids did better than rotary positions',
+        neither: ': the same',
+      }[which]}.`));
   }
   for (const record of [order, lookback].filter((r) => r?.config.kinds.includes('sinusoidal'))) {
     const { config } = record;
@@ -278,9 +316,31 @@ export function conclusionSentences(runs) {
     out.push(sentence(`conclusion-${config.task}-formula`, 'formula', { task: config.task, T, value: at, kept },
       `Sinusoids can be computed at any position (section sinusoids), so the sinusoidal model answered on ${taskName(config)} ` +
       `at T = ${T}, ${fmt(T / config.longest)}× its longest training sentence: ${percent(at)}` +
-      (kept ? `, which kept at least ${percent(KEPT)}.` : ` against at least ${percent(low)} at the trained lengths: a formula that can be evaluated at a new position did not make the trained model generalize there.`)));
+      (kept ? `, which kept at least ${percent(KEPT)}.` : `, against ${percent(low)} at its weakest trained length: a formula that can be evaluated at a new position did not make the trained model generalize there.`)));
   }
+  if (order?.config.kinds.includes('causal') && lookback?.config.kinds.includes('causal')) out.push(decoderSentence(order, lookback));
   return out;
+}
+
+/**
+ * What the two tasks say about the causal decoder the course builds: whether the causal mask alone was enough for
+ * each task (the causal model without positions), and, when the second task's run has it, how the decoder itself (a
+ * causal mask and sinusoids) did there.
+ */
+function decoderSentence(order, lookback) {
+  const orderLow = weakestTrained(order, 'causal');
+  const backLow = weakestTrained(lookback, 'causal');
+  const decoderLow = lookback.config.kinds.includes(DECODER) ? weakestTrained(lookback, DECODER) : null;
+  const params = { orderEnough: orderLow >= LEARNED, backEnough: backLow >= LEARNED, decoder: decoderLow === null ? null : decoderLow >= LEARNED };
+  const { back } = lookback.config;
+  const decoder = decoderLow === null ? ''
+    : `; with sinusoids as well, the decoder scored ${percent(decoderLow)}` +
+      (params.decoder && !params.backEnough ? ': the mask gives each word the words before it, the sinusoids how far back each one stands' : '');
+  return sentence('conclusion-decoder', 'decoder', params,
+    'For the causal decoder the course builds (a causal mask, and sinusoids added to the token vectors), at the weakest ' +
+    `trained length: the mask alone ${params.orderEnough ? 'was' : 'was not'} enough to tell whether robot comes before ` +
+    `person (${percent(orderLow)}), and ${params.backEnough ? 'was' : 'was not'} enough to name the word ${back} places ` +
+    `back (${percent(backLow)})${decoder}.`);
 }
 
 /** The first step a kind's median curve reached REACHED, or null. */
@@ -340,8 +400,8 @@ export const PREDICATES = Object.freeze({
     return low === p.low && after.find((q) => q.median === low).step === p.lowStep;
   },
   sets(record, p) {
-    const m = record.models.find((x) => x.key === p.key);
-    const row = record.measured.find((r) => r.key === p.key && r.seed === m.seed).lengths[p.T];
+    const m = record.models.find((x) => x.key === p.key && x.seed === p.seed);
+    const row = record.measured.find((r) => r.key === p.key && r.seed === p.seed).lengths[p.T];
     const gaps = record.models.map((x) => {
       const r = record.measured.find((y) => y.key === x.key && y.seed === x.seed).lengths[p.T];
       return r.error ? 0 : Math.abs(x.curve.accuracy.at(-1) - r.accuracy);
@@ -386,6 +446,19 @@ export const PREDICATES = Object.freeze({
     const speed = p.keys.some((key) => firstReached(pair.scaled, key) !== firstReached(pair.unscaled, key));
     return moved === p.moved && speed === p.changedSpeed && (moved >= SAME_REACH) === p.changedReach;
   },
+  longer(record, p) {
+    if (record.config.task !== p.task || p.T !== 2 * record.config.longest) return false;
+    const [rotary, sinusoidal] = ['rotary', 'sinusoidal'].map((key) => kindAt(record, key, p.T).median);
+    const which = rotary > sinusoidal ? 'rotary' : rotary < sinusoidal ? 'sinusoidal' : 'neither';
+    return rotary === p.rotary && sinusoidal === p.sinusoidal && which === p.which;
+  },
+  decoder(runs, p) {
+    const { order, lookback } = runs;
+    if (!order?.measured || !lookback?.measured || order.config.task !== 'order' || lookback.config.task !== 'lookback') return false;
+    const learns = (record, key) => weakestTrained(record, key) >= LEARNED;
+    const decoder = lookback.config.kinds.includes(DECODER) ? learns(lookback, DECODER) : null;
+    return learns(order, 'causal') === p.orderEnough && learns(lookback, 'causal') === p.backEnough && decoder === p.decoder;
+  },
   formula(record, p) {
     const T = Math.max(...measuredLengths(record.config));
     const at = kindAt(record, 'sinusoidal', T).median;
@@ -402,6 +475,7 @@ export function runSentences(record) {
 
 /** Whether a sentence is true of its record (`runs` for the conclusion's: { order, lookback, scaling: { scaled, unscaled } }). */
 export function holds(s, record, runs = {}) {
+  if (s.type === 'decoder') return PREDICATES.decoder(runs, s.params);
   if (s.type === 'scaling' || s.type === 'scalingSummary') {
     return Boolean(runs.scaling?.scaled?.measured && runs.scaling?.unscaled?.measured) && PREDICATES[s.type](runs.scaling, s.params);
   }
@@ -411,4 +485,4 @@ export function holds(s, record, runs = {}) {
 }
 
 /** The types of the conclusion's sentences: each is about the last measured run of its task (params.task). */
-export const CONCLUDING = new Set(['blind', 'learnt', 'mask', 'formula']);
+export const CONCLUDING = new Set(['blind', 'learnt', 'mask', 'longer', 'formula']);

@@ -15,10 +15,11 @@ export const SAME_LOGITS = 1e-5;
 
 /**
  * The order task's score of logits (count, 2) against targets (count): { accuracy, pairs, pairsOneRight, pairsTied,
- * mirrorDifference }. For mirrored sets (sentence 2k + 1 the mirror of 2k), pairsOneRight counts the pairs with
- * exactly one of the two right; pairsTied those whose four logits agree within SAME_LOGITS while the two answers
- * differ (a tie within float32 rounding: a model that gives both the same logits answers both alike, and only
- * rounding tips the two argmaxes apart); mirrorDifference is the largest |logit(sentence 2k) − logit(sentence 2k+1)|.
+ * pairsTiedRight, mirrorDifference }. For mirrored sets (sentence 2k + 1 the mirror of 2k), pairsOneRight counts the
+ * pairs with exactly one of the two right; pairsTied those whose four logits agree within SAME_LOGITS while the two
+ * answers differ (a tie within float32 rounding: a model that gives both the same logits answers both alike, and only
+ * rounding tips the two argmaxes apart), so both are right or both wrong; pairsTiedRight the tied pairs with both
+ * right; mirrorDifference is the largest |logit(sentence 2k) − logit(sentence 2k+1)|.
  */
 export function orderScore(logits, targets) {
   const n = targets.data.length;
@@ -27,6 +28,7 @@ export function orderScore(logits, targets) {
   let right = 0;
   let pairsOneRight = 0;
   let pairsTied = 0;
+  let pairsTiedRight = 0;
   let mirrorDifference = 0;
   for (let s = 0; s < n; s += 1) right += Number(said(s) === targets.data[s]);
   for (let s = 0; s + 1 < n; s += 2) {
@@ -35,10 +37,12 @@ export function orderScore(logits, targets) {
     for (let c = 0; c < 2; c += 1) difference = Math.max(difference, Math.abs(l[2 * s + c] - l[2 * s + 2 + c]));
     const margins = [l[2 * s + 1] - l[2 * s], l[2 * s + 3] - l[2 * s + 2]];
     pairsOneRight += Number(oneRight);
-    pairsTied += Number(!oneRight && difference <= SAME_LOGITS && margins.every((m) => Math.abs(m) <= 2 * SAME_LOGITS));
+    const tied = !oneRight && difference <= SAME_LOGITS && margins.every((m) => Math.abs(m) <= 2 * SAME_LOGITS);
+    pairsTied += Number(tied);
+    pairsTiedRight += Number(tied && said(s) === targets.data[s]);
     mirrorDifference = Math.max(mirrorDifference, difference);
   }
-  return { accuracy: right / n, pairs: Math.floor(n / 2), pairsOneRight, pairsTied, mirrorDifference };
+  return { accuracy: right / n, pairs: Math.floor(n / 2), pairsOneRight, pairsTied, pairsTiedRight, mirrorDifference };
 }
 
 /**
@@ -117,10 +121,16 @@ export function trainingBatch(so, config, k) {
 /** The length of the live curves' held-out sentences: the middle of the training lengths (12 for 8 … 16). */
 export const validationLength = (config) => Math.round((config.shortest + config.longest) / 2);
 
-/** The live curves' held-out sentences: 256 of the middle training length, seed 7 (for the order task, 128 pairs). */
+/**
+ * How many sentences the live curves' held-out set holds (for the order task, half as many sentence–mirror pairs):
+ * every model answers them every CHUNK steps, so they cost a share of the training (about 6% at the lesson's settings).
+ */
+export const VALIDATION_COUNT = 128;
+
+/** The live curves' held-out sentences: VALIDATION_COUNT of the middle training length, seed 7. */
 export function validationSet(so, config) {
   const task = TASKS[config.task];
-  return task.make(so, config, { count: 256, length: validationLength(config), seed: 7, ...task.validationOptions });
+  return task.make(so, config, { count: VALIDATION_COUNT, length: validationLength(config), seed: 7, ...task.validationOptions });
 }
 
 /** The lengths the trained models are measured at: the shortest, middle and longest trained, then 2× and 4× the longest. */
@@ -132,8 +142,17 @@ export function measuredLengths(config) {
 /** Whether the models trained on sentences of length T. */
 export const trainedLength = (config, T) => T >= config.shortest && T <= config.longest;
 
-/** The lengths table's sentences at T: 512 (for the order task, 256 sentence–mirror pairs), seed 500 + T. */
+/** How many sentences the lengths table measures at each length (for the order task, half as many pairs). */
+export const MEASURED_COUNT = 256;
+
+/** The lengths table's sentences at T: MEASURED_COUNT of them, seed 500 + T. */
 export function measuredSet(so, config, T) {
   const task = TASKS[config.task];
-  return task.make(so, config, { count: 512, length: T, seed: 500 + T, ...task.measuredOptions });
+  return task.make(so, config, { count: MEASURED_COUNT, length: T, seed: 500 + T, ...task.measuredOptions });
+}
+
+/** A count of a task's sentences in words: '64 held-out sentence–mirror pairs', '128 sentences'. */
+export function setWords(config, count, what = '') {
+  const kind = what ? `${what} ` : '';
+  return config.task === 'order' ? `${count / 2} ${kind}sentence–mirror pairs` : `${count} ${kind}sentences`;
 }

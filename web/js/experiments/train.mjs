@@ -1,5 +1,5 @@
 // The lab of section "train": small transformers learn a task side by side (does robot come before person? or the
-// word k places back), each in a worker of a seqorder pool, from settings the reader chooses; the run can be paused,
+// word k places back), in the workers of a seqorder pool, from settings the reader chooses; the run can be paused,
 // resumed and stepped, and gives the same bits as a run never paused. Then the models are measured at the lengths
 // they trained on and beyond (train-tasks.mjs has the tasks; train-findings.mjs turns the numbers into checks and
 // sentences). Pure: no DOM; node and the page import it (`so`: the API; `pool`: loadSeqorderPool's).
@@ -40,6 +40,20 @@ const IN_FLIGHT = 2;
 /** The most models one run trains (each seed of each kind is a model). */
 export const MAX_MODELS = 24;
 
+/**
+ * How many workers the lab's pool starts on a device of `cores` (navigator.hardwareConcurrency; 2 when unknown): one
+ * more than the cores, at most MAX_WORKERS. The operating system shares the cores among the workers, so a worker
+ * whose models finish early frees its share for the others, and no core idles while the rest still train; more
+ * workers than that would only take turns on the same cores (and slow the page's own thread).
+ */
+export function poolSize(cores) {
+  const known = Number.isInteger(cores) && cores > 0 ? cores : 2;
+  return Math.min(MAX_WORKERS, known + 1);
+}
+
+/** The most workers the lab's pool starts. */
+export const MAX_WORKERS = 8;
+
 /** The models of the lesson's run. */
 export const LESSON_MODELS = Object.freeze(['none', 'sinusoidal', 'learned', 'rotary', 'causal']);
 
@@ -52,42 +66,45 @@ export const SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person
 
 const kindOptions = KINDS.map((k) => ({ value: k.key, label: kindLabel(k.key, { longest: 16 }).replace(' (16 rows)', '') }));
 
+/** Every kind alone, then all eight together, then the lesson's five: the models the sweep trains. */
+const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.map((k) => k.key), [...LESSON_MODELS]];
+
 /**
  * The lab's settings, declared once (web/js/settings.mjs: the controls, the URL's hash and the tests follow it).
  * Their defaults are the lesson's run: five models, width 32, 2 heads, 1 layer, token vectors × √D, 800 Adam steps at
  * 3e-3 on lengths 8 … 16, seed 1 (the project's PyTorch reference's setup, bench/model_reference.py; the scaling as
  * Attention Is All You Need does, chosen by docs/model.md's measurements: sinusoids and rotary reach 95% sooner, and
- * the lengths past training are no better nor worse). `sweep` lists what the
- * section's sweep visits (tests/browser/train-sweep.test.mjs): the lesson's settings with one and with three seeds;
- * tests/browser/train-settings.test.mjs tries every other setting with short runs.
+ * the lengths past training are no better nor worse). `sweep` lists the values tests/browser/train-sweep.test.mjs
+ * visits, each one from a short run (100 Adam steps) at the other settings' defaults: each task, each model alone and
+ * all together, each number at its extremes, each learning rate, the scaling on and off, one and three seeds.
  */
 export const SETTINGS = declareSettings({
   task: {
-    kind: 'select', id: 'train-task', label: 'Task', default: 'order', sweep: ['order'],
+    kind: 'select', id: 'train-task', label: 'Task', default: 'order', sweep: ['order', 'lookback'],
     options: [{ value: 'order', label: 'robot before person? (one answer a sentence)' },
       { value: 'lookback', label: 'the word k places back (an answer at every position)' }],
   },
-  back: { kind: 'slider', id: 'train-back', label: 'k, places back', min: 1, max: 4, default: 2, sweep: [2] },
-  models: { kind: 'set', id: 'train-models', label: 'Models', min: 1, max: 8, default: [...LESSON_MODELS], sweep: [[...LESSON_MODELS]], options: kindOptions },
-  width: { kind: 'slider', id: 'train-width', label: 'width D', min: 2, max: 64, default: 32, sweep: [32] },
-  heads: { kind: 'slider', id: 'train-heads', label: 'heads', min: 1, max: 8, default: 2, sweep: [2] },
-  layers: { kind: 'slider', id: 'train-layers', label: 'layers', min: 1, max: 4, default: 1, sweep: [1] },
+  back: { kind: 'slider', id: 'train-back', label: 'k, places back', min: 1, max: 4, default: 2, sweep: [1, 4] },
+  models: { kind: 'set', id: 'train-models', label: 'Models', min: 1, max: 8, default: [...LESSON_MODELS], sweep: modelsSweep, options: kindOptions },
+  width: { kind: 'slider', id: 'train-width', label: 'width D', min: 2, max: 64, default: 32, sweep: [2, 64] },
+  heads: { kind: 'slider', id: 'train-heads', label: 'heads', min: 1, max: 8, default: 2, sweep: [1, 8] },
+  layers: { kind: 'slider', id: 'train-layers', label: 'layers', min: 1, max: 4, default: 1, sweep: [1, 4] },
   embedScale: {
-    kind: 'toggle', id: 'train-embed-scale', label: 'token vectors × √D (as in the paper)', default: true, sweep: [true],
+    kind: 'toggle', id: 'train-embed-scale', label: 'token vectors × √D (as in the paper)', default: true, sweep: [false, true],
   },
   lr: {
-    kind: 'select', id: 'train-lr', label: 'learning rate', default: 3e-3, sweep: [3e-3],
+    kind: 'select', id: 'train-lr', label: 'learning rate', default: 3e-3,
     options: [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1].map((value) => ({ value, label: String(value) })),
   },
-  steps: { kind: 'slider', id: 'train-steps', label: 'Adam steps', min: 100, max: 4000, step: 100, default: 800, sweep: [800] },
-  shortest: { kind: 'slider', id: 'train-shortest', label: 'shortest training sentence', min: 2, max: 32, default: 8, sweep: [8] },
-  longest: { kind: 'slider', id: 'train-longest', label: 'longest training sentence', min: 2, max: 32, default: 16, sweep: [16] },
+  steps: { kind: 'slider', id: 'train-steps', label: 'Adam steps', min: 100, max: 4000, step: 100, default: 800, sweep: [100, 4000] },
+  shortest: { kind: 'slider', id: 'train-shortest', label: 'shortest training sentence', min: 2, max: 32, default: 8, sweep: [2, 32] },
+  longest: { kind: 'slider', id: 'train-longest', label: 'longest training sentence', min: 2, max: 32, default: 16, sweep: [2, 32] },
   seeds: {
     kind: 'select', id: 'train-seeds', label: 'seeds per model', default: 1, sweep: [1, 3],
     options: [{ value: 1, label: '1' }, { value: 3, label: '3 (median and range)' }],
   },
   seed: {
-    kind: 'number', id: 'train-seed', label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [1],
+    kind: 'number', id: 'train-seed', label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [0, 1, 1e9],
     hint: 'the initial parameters (with 3 seeds, also the next two)',
   },
   words: {
@@ -115,6 +132,18 @@ export function runConfig(values = {}) {
   config.seeds = Array.from({ length: v.seeds }, (_, i) => v.seed + i);
   delete config.models;
   return Object.freeze(config);
+}
+
+/** The course's decoder: a causal mask, and sinusoids. */
+export const DECODER = 'causal-sinusoidal';
+
+/**
+ * The settings of the second task's run that the conclusion offers: those given, on the word k places back, with the
+ * causal model without positions and the course's decoder among the models (the conclusion compares them).
+ */
+export function secondTaskValues(values) {
+  const models = KINDS.map((k) => k.key).filter((key) => values.models.includes(key) || key === 'causal' || key === DECODER);
+  return { ...values, task: 'lookback', models };
 }
 
 /** Whether a run is the lesson's: every setting at its default but which models and which seeds. */
@@ -222,9 +251,18 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
       const { handle } = models[i];
       const inFlight = [];  // each message's answer, in the order sent: the worker answers them in that order
       try {
+        let yielded = false;
         while (!closed && !error && (ending[i] < target || inFlight.length)) {
           if (ending[i] < target && inFlight.length < IN_FLIGHT) {
             const first = ending[i];
+            if (!chunks.has(first) && !yielded) {
+              // a chunk's batches not drawn yet: drawn in a task of their own, so that the page's thread answers
+              // input between two (drawing them takes a few milliseconds; at the start every model wants two)
+              yielded = true;
+              await nextTask();
+              continue;
+            }
+            yielded = false;
             const n = Math.min(CHUNK - (first % CHUNK), target - first);
             ending[i] = first + n;
             // the batches, then the held-out sentences: two messages at once, answered in order
@@ -308,6 +346,22 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
       await Promise.all(models.map((m) => m.handle.dispose()));
     },
   };
+}
+
+/**
+ * Resolves in a task of its own, after what is queued (a message to oneself: unlike a timer, not slowed down in a
+ * background tab).
+ */
+function nextTask() {
+  if (typeof MessageChannel !== 'function') return Promise.resolve();
+  return new Promise((resolve) => {
+    const { port1, port2 } = new MessageChannel();
+    port1.onmessage = () => {
+      port1.close();
+      resolve();
+    };
+    port2.postMessage(null);
+  });
 }
 
 /**

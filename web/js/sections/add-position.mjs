@@ -1,12 +1,14 @@
 // Section "add-position": input = token vector + position vector. robot at position 0 and at t (robotAtPositions),
-// and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be taken apart.
+// the two parts at the scale of the lab's model (modelScales: its token vectors as created, and × √D, against the
+// position vectors), and two (token, position) pairs that give one input (sumAmbiguity): the sum cannot always be
+// taken apart.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt, subscript } from '../format.mjs';
 import { renderChecks } from '../../lib/figures/checks.mjs';
 import { heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
-import { checkList, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { checkList, el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { ROBOT } from '../experiments/common.mjs';
-import { robotAtPositions, robotSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
+import { modelScales, robotAtPositions, robotSentences, scaleSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
 import { norm } from '../experiments/common.mjs';
 import { drawnPlot } from '../drawn.mjs';
 import { say } from '../sentences.mjs';
@@ -23,7 +25,38 @@ export async function run(so, root, state) {
     'Each position <var>t</var> gets a vector <var>p<sub>t</sub></var> of <var>D</var> features, added to the token ' +
     'vector feature by feature: <code>input<sub>t</sub> = token + p<sub>t</sub></code>. The width stays <var>D</var>.');
   robotAtTwoPositions(so, root, state);
+  atTheModelsScale(so, root);
   oneSumTwoStories(so, root, state);
+}
+
+/**
+ * The two parts of the sum in the lab's model as createModel makes it: each token vector's norm, as created and
+ * × √D, against the position vector's (the same at every t).
+ */
+function atTheModelsScale(so, root) {
+  const f = fig(root, { title: 'The two parts at a model’s scale' });
+  const r = modelScales(so);
+  const x = r.words.map((_, i) => i);
+  drawnPlot('model-scales', linePlot(f, {
+    series: [
+      { name: 'token, as created', x, y: r.norms, markers: true },
+      { name: 'token × √D', x, y: r.scaledNorms, markers: true, dashed: true },
+      { name: 'position', x, y: r.words.map(() => r.positionNorm) },
+    ],
+    xLabel: 'token id', yLabel: 'norm', yLog: true, integerX: true, height: 230,
+    ariaLabel: 'the norm of each token vector of the lab’s model as created and times √D, against the norm of the position vectors',
+  }));
+  say(notice(f, ''), scaleSentences(r));
+  const table = numbersTable(f, { caption: '', drawn: 'scales', folded: 'The numbers' });
+  table.show(['word', 'as created', '× √D', 'p_t'], r.words.map((w, i) => [w, r.norms[i], r.scaledNorms[i], r.positionNorm]),
+    { caption: `The norm of each token vector of the lab’s sinusoidal model (D = ${r.width}, seed ${r.seed}), as created and × √D, and of the position vector p_t added to it` });
+  more(f, 'Why the scales differ',
+    'A model does not start from hand-made vectors: its token table is drawn at random, entries with standard ' +
+    'deviation 0.02, while every sinusoidal position vector has the norm √(<var>D</var>/2) whatever its position ' +
+    '(each sine meets its cosine: sin² + cos² = 1). Attention Is All You Need multiplies the token vectors by ' +
+    '√<var>D</var> before the positions are added.');
+  f.append(el('p', {}, 'The lab trains both: ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'), '.'));
+  renderChecks(checkList(f), r.checks);
 }
 
 /** robot's token vector (the lesson's (0, 1/8, …, 7/8)) at position 0 and at a position t of the reader's choice. */

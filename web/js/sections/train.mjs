@@ -1,4 +1,4 @@
-// Section "train": does a model need positions? The lab trains small transformers side by side, each in a worker of
+// Section "train": does a model need positions? The lab trains small transformers side by side in the workers of
 // a seqorder pool, from settings the reader chooses (experiments/train.mjs declares them; the URL's hash holds them,
 // so a link reproduces a run bit for bit). Train, Pause, Resume, Step and Reset; live curves; checks and sentences
 // computed from the run; accuracy on longer sentences; the reader's own sentence answered by every model, with
@@ -10,7 +10,7 @@ import { renderChecks } from '../../lib/figures/checks.mjs';
 import { count, fmt } from '../format.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { prose } from '../ui.mjs';
-import { SETTINGS, createRun, differInScaleOnly, measureRun, runConfig, runHashes } from '../experiments/train.mjs';
+import { SETTINGS, createRun, differInScaleOnly, measureRun, poolSize, runConfig, runHashes, secondTaskValues } from '../experiments/train.mjs';
 import { conclusionSentences, curveSentences, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
 import { addChunk, newRecord, recordCsv, recordJson } from '../experiments/train-record.mjs';
 import { conclusionFigure } from '../train/conclusion.mjs';
@@ -21,12 +21,12 @@ import { settingsFigure } from '../train/settings-figure.mjs';
 
 export const settings = SETTINGS;
 
-/** The pool's workers: one per model of the lesson's run (more models share them). */
-const WORKERS = 5;
-
 export async function run(so, root, state) {
-  // The workers start now, while the page is surely online: a run needs nothing from the network later.
-  const poolReady = loadSeqorderPool({ workers: WORKERS });
+  // The workers start now, while the page is surely online: a run needs nothing from the network later. As many as
+  // keep this device's cores busy to the end of a run (poolSize), each holding one model or more.
+  const cores = globalThis.navigator?.hardwareConcurrency;
+  const workers = poolSize(cores);
+  const poolReady = loadSeqorderPool({ workers });
   poolReady.catch(() => {});  // a failure is reported by the run that needs the pool
   const vocab = so.taskWords;
   const lab = {
@@ -44,7 +44,7 @@ export async function run(so, root, state) {
   const runs = runFigure(root, vocab.length, { train, pause, resume, step, reset, download });
   const lengths = lengthsFigure(root);
   const maps = mapsFigure(root, vocab, state);
-  const conclusion = conclusionFigure(root);
+  const conclusion = conclusionFigure(root, { secondTask, compareScale });
   recordDrawn(root.querySelector('#train-run'), 'run', () => lab.record);
   recordDrawn(root.querySelector('#train-conclusion'), 'runs', () => lab.runs);
 
@@ -60,6 +60,22 @@ export async function run(so, root, state) {
     root.dataset.training = phase;
     runs.setPhase(phase, { refused: settingsView.refused().length > 0, hasRun: Boolean(lab.run) });
     settingsView.describe(lab.record?.config);
+    offerRuns();
+  }
+
+  /** The conclusion's buttons: the second task until it has been run, and the run shown with the other scale. */
+  function offerRuns() {
+    const free = ['idle', 'done', 'error'].includes(lab.phase);
+    const shown = lab.record?.state === 'done' && lab.phase === 'done' ? lab.record.config : null;
+    const size = (config) => `${config.kinds.length * config.seeds.length} models × ${count(config.steps)} steps`;
+    const next = runConfig(secondTaskValues(lab.record?.settings ?? state.values));
+    const paired = shown && lab.runs.scaling && [lab.runs.scaling.scaled, lab.runs.scaling.unscaled].some((r) => r.config === shown);
+    conclusion.offer({
+      second: lab.runs.lookback ? null : { label: `Train the second task: the word ${next.back} places back (${size(next)})`, enabled: free },
+      compare: !shown || paired ? null : {
+        label: `Train the run shown again with the token vectors ${shown.embedScale ? 'as they are' : '× √D'} (${size(shown)})`, enabled: free,
+      },
+    });
   }
 
   function settingsChanged() {
@@ -77,7 +93,7 @@ export async function run(so, root, state) {
     const { config } = lab.record;
     const done = lab.record.models.reduce((n, m) => n + m.steps, 0);
     const total = lab.record.models.length * config.steps;
-    return `Training ${modelsWord(config)}, each in a worker: step ${count(Math.min(...lab.record.models.map((m) => m.steps)))} of ` +
+    return `Training ${modelsWord(config)} in ${workers} workers: step ${count(Math.min(...lab.record.models.map((m) => m.steps)))} of ` +
       `${count(config.steps)}${runs.remaining(elapsed(), done, total)}.`;
   };
   const showProgress = () => {
@@ -173,9 +189,8 @@ export async function run(so, root, state) {
     conclusion.show([...conclusionSentences(lab.runs), ...scalingSentences(lab.runs.scaling)], lab.runs);
     maps.show(current);
     if (done) {
-      const cores = globalThis.navigator?.hardwareConcurrency;
       runs.status(`Trained and measured in ${fmt(lab.elapsed / 1000, 2)} s: ${modelsWord(record.config)} × ` +
-        `${count(record.config.steps)} steps in ${WORKERS} workers${cores ? ` on this device’s ${cores} cores` : ''}.`, lab.elapsed);
+        `${count(record.config.steps)} steps in ${workers} workers${cores ? ` on this device’s ${cores} cores` : ''}.`, lab.elapsed);
     } else {
       runs.status(`Paused at step ${count(record.step)} of ${count(record.config.steps)}: every model stands there. ` +
         'Resume goes on exactly where they stopped; Step trains 20 more steps.');
@@ -224,6 +239,18 @@ export async function run(so, root, state) {
     showChecks(pendingChecks(runConfig(state.values), 'reset: press Train or Step to start a run with the settings above'));
     runs.status('Reset: press Train, or Step to train 20 steps at a time.');
     setPhase('idle');
+  }
+  /** The conclusion's button: the second task, from the settings of the run shown (or the current ones). */
+  async function secondTask() {
+    if (!['idle', 'done', 'error'].includes(lab.phase)) return;
+    settingsView.set(secondTaskValues(lab.record?.settings ?? state.values));
+    await train();
+  }
+  /** The conclusion's button: the run shown again, with the token vectors scaled the other way. */
+  async function compareScale() {
+    if (lab.phase !== 'done' || !lab.record) return;
+    settingsView.set({ ...lab.record.settings, embedScale: !lab.record.config.embedScale });
+    await train();
   }
   function download(format) {
     if (!lab.record) return;

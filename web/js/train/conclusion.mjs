@@ -1,14 +1,24 @@
 // Section "train", its conclusion: sentences built from the last finished run of each task (what the numbers show,
-// including what contradicts the expectation), what the literature reports on models without positions, and the
-// link back to section sinusoids.
+// including what contradicts the expectation, and what the two tasks mean for the causal decoder the course builds),
+// what the literature reports on models without positions, and the link back to section sinusoids. What it cannot
+// say yet, it says, with the one click that trains what is missing: the second task, or the same run with the token
+// vectors scaled the other way.
+import { button, controlGroup } from '../controls.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { sentenceItems } from './sentences.mjs';
 
-export function conclusionFigure(root) {
+/**
+ * The figure. `actions`: { secondTask(), compareScale() }, each starting the run its button names. Returns { show,
+ * offer }.
+ */
+export function conclusionFigure(root, actions) {
   const f = fig(root, { title: 'What the runs say', id: 'train-conclusion' });
   const list = el('ul', { className: 'train-findings train-conclusion' });
   const missing = el('p', { className: 'train-wait' });
   f.append(list, missing);
+  const group = controlGroup(f, 'runs the conclusion needs');
+  const second = button(group, { id: 'train-second-task', label: 'Train the second task', onClick: actions.secondTask });
+  const compare = button(group, { id: 'train-compare-scale', label: 'Train the same run, token vectors scaled the other way', onClick: actions.compareScale });
   more(f, 'What the literature reports on models without positional encodings',
     'Haviv et al. (2022, “Transformer Language Models without Positional Encodings Still Learn Positional ' +
     'Information”) find causal language models without them competitive with those that have them, and probes find ' +
@@ -16,18 +26,33 @@ export function conclusionFigure(root) {
     'Impact of Positional Encoding on Length Generalization in Transformers”) find decoder-only models without them ' +
     'generalizing to longer inputs better than with sinusoidal, learned or rotary ones on their reasoning and ' +
     'arithmetic tasks.');
-  const back = el('p', {}, 'The sinusoids of this lesson: ', el('a', { href: '#sinusoids' }, 'section sinusoids'), '.');
-  f.append(back);
+  f.append(el('p', {}, 'Why a formula gives a vector at any position: ', el('a', { href: '#sinusoids' }, 'section sinusoids'), '.'));
+
+  const offer = (b, o) => {
+    b.closest('.control').hidden = !o;
+    if (!o) return;
+    b.textContent = o.label;
+    b.disabled = !o.enabled;
+  };
   return {
     /** The conclusion's sentences (train-findings.mjs's), and what has not been run yet (`runs`: the section's). */
     show(sentences, { order, lookback, scaling }) {
       list.replaceChildren(...sentenceItems(sentences));
-      const none = [!order && 'the order task', !lookback && 'the word k places back'].filter(Boolean);
       missing.textContent = [
-        none.length ? `Not run to the end yet: ${none.join(' and ')}.` : '',
-        scaling ? '' : 'To compare token vectors × √D, train the same settings with it on and off.',
+        order ? '' : 'Not run yet: the order task.',
+        lookback ? '' : 'Not run yet: the second task; its button trains it at the run’s settings, with the causal model ' +
+          'without positions and the course’s decoder (sinusoids, causal).',
+        scaling ? '' : 'What × √D changes: its button trains the run again with the other setting.',
       ].filter(Boolean).join(' ');
       missing.hidden = missing.textContent === '';
+    },
+    /**
+     * The buttons: `second` and `compare` each { label, enabled } to offer it, or null to hide it.
+     */
+    offer({ second: s, compare: c }) {
+      offer(second, s);
+      offer(compare, c);
+      group.hidden = !s && !c;
     },
   };
 }

@@ -5,7 +5,7 @@ import { checkList } from '../../lib/figures/checks.mjs';
 import { el, fig, more, notice } from '../ui.mjs';
 import { kindLabel, kindOf } from '../experiments/train.mjs';
 import { kindAt, percent } from '../experiments/train-findings.mjs';
-import { measuredLengths, trainedLength } from '../experiments/train-tasks.mjs';
+import { MEASURED_COUNT, measuredLengths, setWords, trainedLength } from '../experiments/train-tasks.mjs';
 import { sentenceItems } from './sentences.mjs';
 import { labTable } from './table.mjs';
 
@@ -43,14 +43,15 @@ export function lengthsFigure(root) {
         if (at.error) return `refused: ${at.error.message}`;
         return at.min === at.max ? percent(at.median) : `${percent(at.median)} (${percent(at.min)}–${percent(at.max)})`;
       };
-      const sets = config.task === 'order' ? '256 sentence–mirror pairs' : '512 sentences';
+      const sets = setWords(config, MEASURED_COUNT);
       const seeds = config.seeds.length > 1 ? `; the median of seeds ${config.seeds.join(', ')}, their range in brackets` : '';
       const when = record.measuredAt < config.steps ? `, measured at step ${record.measuredAt} of ${config.steps} (paused)` : '';
       table.show(['model', ...lengths.map(heading)], config.kinds.map((key) => [kindLabel(key, config), ...lengths.map((T) => cell(key, T))]), {
         caption: `Accuracy on ${sets} at each length (seeded 500 + T)${seeds}; the models trained on T = ${config.shortest} … ${config.longest}${when}.`,
         cellClass: (r, c) => [trainedLength(config, lengths[c - 1]) ? '' : 'train-longer', kindAt(record, config.kinds[r], lengths[c - 1]).error ? 'train-refused' : ''].join(' ').trim(),
       });
-      line.textContent = `the columns T = ${longer.join(' and ')}: no training sentence was that long.`;
+      // the lengths, not "the columns": on a narrow screen the table is turned on its side (a block per model)
+      line.textContent = `T = ${longer.join(' and ')}, marked “longer”: no training sentence was that long.`;
       line.hidden = false;
       table.element.hidden = false;
       waiting.hidden = true;

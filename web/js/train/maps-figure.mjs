@@ -55,7 +55,7 @@ export function mapsFigure(root, vocab, state) {
       id, label, options: KINDS.map((k) => ({ value: k.key, label: kindLabel(k.key, { longest: 16 }).replace(' (16 rows)', '') })),
       value: state.values[name], onChange: (value) => { state.set(name, value); redraw(); },
     });
-    state.bind(name, (value) => { field.value = String(value); redraw(); });
+    state.bind(name, (value) => { field.value = String(value); state.set(name, value); redraw(); });
   }
   const block = el('div', { className: 'train-maps-block' });
   h.append(block);
@@ -72,7 +72,7 @@ export function mapsFigure(root, vocab, state) {
 
   let run = null;  // the run whose models answer (paused or done), or null
   let words = [...state.values.words];
-  state.bind('words', (value) => { words = [...value]; drawComposer(); redraw(); });
+  state.bind('words', (value) => { words = [...value]; state.set('words', [...value]); drawComposer(); redraw(); });
 
   function drawComposer() {
     composer.replaceChildren();

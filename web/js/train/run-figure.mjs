@@ -10,7 +10,7 @@ import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, perFrame, titledBlock } from '../ui.mjs';
 import { CHUNK, kindOf } from '../experiments/train.mjs';
 import { byKind, kindCurve, percent } from '../experiments/train-findings.mjs';
-import { validationLength } from '../experiments/train-tasks.mjs';
+import { VALIDATION_COUNT, setWords, validationLength } from '../experiments/train-tasks.mjs';
 import { sentenceItems } from './sentences.mjs';
 import { labTable } from './table.mjs';
 
@@ -150,7 +150,7 @@ export function runFigure(root, vocab, actions) {
       }
       const { config } = record;
       const T = validationLength(config);
-      const sets = config.task === 'order' ? `${256 / 2} held-out sentence–mirror pairs` : '256 held-out sentences';
+      const sets = setWords(config, VALIDATION_COUNT, 'held-out');
       accuracyTitle.heading.textContent = `accuracy on ${sets}, T = ${T}${config.seeds.length > 1 ? ': the median of the seeds, the band their range' : ''}`;
       lossTitle.heading.textContent = `training loss, the mean of every ${CHUNK} steps${config.seeds.length > 1 ? ': the median, the band the range' : ''}`;
       progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
@@ -207,15 +207,20 @@ function curveOf(models, measure) {
   return kindCurve(models.map((m) => ({ ...m, curve: { step: m.curve.step, accuracy: m.curve.loss } })));
 }
 
-/** Above the curves, for the order task with the position-free bidirectional model: why it scores exactly 50%. */
+/**
+ * Above the curves, for the order task with the position-free bidirectional model: why it cannot tell a sentence from
+ * its mirror (the mechanism; the run's check train-none-half says what the measured pairs did).
+ */
 function showWhy(container, config) {
   container.replaceChildren();
   if (config.task !== 'order' || !config.kinds.includes('none')) return;
-  container.append(el('p', { className: 'train-why-title' }, 'Why the model without positions scores exactly 50% on mirrored pairs:'),
+  container.append(el('p', { className: 'train-why-title' }, 'Why the model without positions cannot tell a sentence from its mirror:'),
     el('ol', {},
       el('li', {}, 'Without positions the block is permutation-equivariant: reordering the words reorders its outputs, and nothing else.'),
       el('li', {}, 'The mean over positions is blind to order, and a mirror (robot and person swapped) is a reordering of the same words.'),
-      el('li', {}, 'So a sentence and its mirror get the same logits, hence the same answer; their true answers are opposite, so exactly one of each pair is right.')));
+      el('li', {}, 'So a sentence and its mirror get the same logits, up to float32 rounding (sums taken in another order), hence one ' +
+        'answer for both; their true answers are opposite, so one of the two is right, unless the two logits tie so closely ' +
+        'that rounding tips the two answers apart.')));
 }
 
 function showDetails(details, config, vocab) {
@@ -229,12 +234,13 @@ function showDetails(details, config, vocab) {
     `and a readout, in float32. Training: ${config.steps} Adam steps at learning rate ${config.lr}, 32 sentences a step, ` +
     `their length cycling through ${config.shortest} … ${config.longest}; step k draws its sentences from seed 1000 + k, so ` +
     'every model and every seed sees the same ones. The seed draws the initial parameters. At the lesson’s settings this ' +
-    'is the setup of the project’s PyTorch reference (bench/model_reference.py).',
-    'Each model lives in a worker of a seqorder pool (loadSeqorderPool, pool.createModel): the page sends it ' +
-    `${CHUNK} batches at a time and draws what comes back. Pause lets every model reach the same step; Resume sends the ` +
-    'next batches, so a paused run ends with the same parameters as one never paused. The arithmetic is deterministic: ' +
-    'the same settings give the same curves, bit for bit, in every browser and on every machine. The last column shows ' +
-    'it: the first 16 hex digits of the SHA-256 of the model’s parameters, their bytes in order.']) {
+    'is the training of the project’s PyTorch reference (bench/model_reference.py).',
+    'Each model lives in a worker of a seqorder pool (loadSeqorderPool, pool.createModel), a worker holding one model or more: ' +
+    `the page sends each model ${CHUNK} batches at a time and draws what comes back. Pause lets every model reach the ` +
+    'same step; Resume sends the next batches. Step k’s batch is drawn from seed 1000 + k whenever it is sent, and the ' +
+    'arithmetic has no source of chance (no sum split across threads, no fast-math), so the settings alone decide every ' +
+    'bit of the parameters. The last column lets two runs be compared: the first 16 hex digits of the SHA-256 of the ' +
+    'model’s parameters, their bytes in order.']) {
     details.append(el('p', {}, text));
   }
 }

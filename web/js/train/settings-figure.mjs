@@ -61,10 +61,12 @@ export function settingsFigure(root, so, state, { onChange, onEnter }) {
   refusalOf.models.hidden = true;
   models.append(refusalOf.models);
   task.after(models);
-  state.bind('models', (value) => {
+  const setModels = (value) => {
     boxes.forEach((b) => { b.checked = value.includes(b.value); });
+    state.set('models', [...value]);
     changed();
-  });
+  };
+  state.bind('models', setModels);
   f.append(el('p', { className: 'train-beyond-note' }, '† beyond this lesson: the course’s model uses sinusoids.'));
   const pending = el('p', { className: 'train-next', role: 'status' });
   f.append(pending);
@@ -92,6 +94,14 @@ export function settingsFigure(root, so, state, { onChange, onEnter }) {
 
   return {
     refused: () => current,
+    /** Sets the run's settings among `values` (name → value) from code, as the reader would through their controls. */
+    set(values) {
+      for (const [name, value] of Object.entries(values)) {
+        if (JSON.stringify(value) === JSON.stringify(state.values[name])) continue;
+        if (name === 'models') setModels(value);
+        else controls[name]?.set(value);
+      }
+    },
     /** Says whether the settings differ from those of the run shown (`config`, or none), and how to run them. */
     describe(config) {
       const next = runConfig(state.values);

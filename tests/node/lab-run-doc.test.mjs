@@ -1,0 +1,40 @@
+// The lab's speed in the docs is bench/lab-run-tables.mjs's rendering of one committed bench/results/<machine
+// kind>/lab-run.json (bench/lab-run.mjs --save --write on that machine), never copied by hand: the README's line and
+// docs/page.md's table hold what those results give, the results hold this build's row first, and a number changed by
+// hand is caught.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { pageText, readmeText, withBlock } from '../../bench/lab-run-tables.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const read = (file) => readFileSync(path.join(root, file), 'utf8');
+const readme = read('README.md');
+const page = read('docs/page.md');
+const reports = readdirSync(path.join(root, 'bench', 'results'))
+  .map((kind) => path.join('bench', 'results', kind, 'lab-run.json'))
+  .filter((file) => existsSync(path.join(root, file)))
+  .map((file) => ({ file, report: JSON.parse(read(file)) }));
+// the results the docs were written from: the README's line is theirs
+const { report } = reports.find((r) => withBlock(readme, 'readme', readmeText(r.report)) === readme) ?? reports[0];
+
+test('the README\'s line and docs/page.md\'s table are the rendering of a bench/results/<machine kind>/lab-run.json', () => {
+  assert.ok(reports.length > 0, 'no bench/results/<machine kind>/lab-run.json');
+  assert.equal(report.sites[0].label, 'this build');
+  assert.equal(report.rows.length, report.rounds);
+  assert.equal(withBlock(readme, 'readme', readmeText(report)), readme, 'run node bench/lab-run.mjs --from-results');
+  assert.equal(withBlock(page, 'page', pageText(report)), page, 'run node bench/lab-run.mjs --from-results');
+  // the medians are the rounds' own
+  const pages = report.rows.map((r) => r.sites[0].page).sort((a, b) => a - b);
+  const middle = pages.length % 2 ? pages[(pages.length - 1) / 2] : (pages[pages.length / 2 - 1] + pages[pages.length / 2]) / 2;
+  assert.equal(report.sites[0].page, middle);
+  assert.ok(readme.includes(`took ${(middle / 1000).toFixed(1)} s from reaching the section`));
+});
+
+test('a number changed by hand is caught', () => {
+  const edited = readme.replace(/took [\d.]+ s/, 'took 0.1 s');
+  assert.notEqual(edited, readme);
+  assert.notEqual(withBlock(edited, 'readme', readmeText(report)), edited);
+});
