@@ -326,13 +326,26 @@ export function pageReadyParts(report) {
   return { machine, loads };
 }
 
+// ---- bench/simd-loads.mjs's table (bench/results/<machine kind>/simd-loads.json) ------------------------------------
+/** The parts of bench/simd-loads.mjs's report: { machine (the processor, the peak), shapes (each loop's share of it) }. */
+export function simdLoadsParts(report) {
+  const machine = `Processor: ${report.cpu}; node ${report.node}; CPU time, medians of ${report.rounds} rounds; ` +
+    `${report.date.slice(0, 10)}; load average ${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. ` +
+    `SIMD128 peak: ${fixed(report.peak)} GFLOP/s.`;
+  const shapes = table('loop step', ['vector loads', 'multiplies + adds', 'GFLOP/s', '% of the same rounds\' peak'],
+    report.shapes.map((s) => [`\`${s.name}\``, String(s.loads), String(s.vectorOps), fixed(s.gflops), `${fixed(100 * s.fractionOfPeak, 0)}%`]));
+  return { machine, shapes };
+}
+
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
 /**
  * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
  * parts(bench/results/<source>.json)[part], the parts named by the file's name: a source is `sizes` (one file for
- * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/page-ready`).
+ * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/simd-loads`).
  */
-const SOURCES = { latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts };
+const SOURCES = {
+  latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
+};
 
 /**
  * `text` with every block between `<!-- report: <source> <part> -->` and `<!-- /report -->` replaced by that part,

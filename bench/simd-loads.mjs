@@ -3,7 +3,7 @@
 // operands taken from memory or from registers, each loop shape's speed given as a share of the SIMD128 peak measured
 // in the same rounds (bench/simd-peak.mjs).
 //
-//   node bench/simd-loads.mjs [--json out.json]
+//   node bench/simd-loads.mjs [--json out.json]   (default bench/results/<machine kind>/simd-loads.json)
 //
 // The loops are assembled by hand below (no toolchain needed), like simd-peak's: every iteration loads its operands
 // from the same few addresses (the L1 cache, no pointer to move on), so what differs from shape to shape is only how
@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { median } from '../web/js/median.mjs';
+import { benchArgs } from './report.mjs';
 import { calibrate, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 
 const u32 = (n) => {
@@ -157,24 +158,23 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
 }
 
 if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1])}`) {
-  const args = process.argv.slice(2);
+  const { jsonPath } = benchArgs('simd-loads', 'simd-loads-quick');
+  const rounds = 15;
   const cpuSeconds = (f) => {
     const before = process.cpuUsage();
     f();
     const { user, system } = process.cpuUsage(before);
     return (user + system) / 1e6;
   };
-  const result = await measureSimdLoads({ time: cpuSeconds });
+  const result = await measureSimdLoads({ rounds, time: cpuSeconds });
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   console.log(`${cpu}, node ${process.versions.node}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
-    `CPU time, medians of ${15} rounds; SIMD128 peak ${result.peak.toFixed(1)} GFLOP/s`);
+    `CPU time, medians of ${rounds} rounds; SIMD128 peak ${result.peak.toFixed(1)} GFLOP/s`);
   console.log('shape                  loads  mul+add  GFLOP/s  % of peak  16/(16+loads)');
   for (const s of result.shapes)
     console.log(`${s.name.padEnd(22)} ${String(s.loads).padStart(5)}  ${String(s.vectorOps).padStart(7)}  ${s.gflops.toFixed(1).padStart(7)}  ` +
       `${(100 * s.fractionOfPeak).toFixed(0).padStart(8)}%  ${(100 * s.vectorOps / (s.vectorOps + s.loads)).toFixed(0).padStart(12)}%`);
-  if (args.includes('--json')) {
-    const file = path.resolve(args[args.indexOf('--json') + 1]);
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify({ cpu, node: process.versions.node, loadAverage: os.loadavg(), ...result }, null, 2)}\n`);
-  }
+  mkdirSync(path.dirname(jsonPath), { recursive: true });
+  writeFileSync(jsonPath, `${JSON.stringify({ cpu, node: process.versions.node, rounds, date: new Date().toISOString(), loadAverage: os.loadavg(), ...result }, null, 2)}\n`);
+  console.error(`wrote ${jsonPath}`);
 }
