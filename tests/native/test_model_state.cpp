@@ -243,8 +243,8 @@ TEST_CASE("model state: refused calls of every kind change nothing", "[model][st
     twin.set_parameters(to_huge);
     const State<float> huge_bias(model);
     CHECK_THROWS_MATCHES(model.step(ids, targets, 3e38), std::range_error,
-                         Says("a step with lr 3e+38 would make parameter 'readout.bias' [0] or its Adam moments not "
-                              "finite: refused (the model is unchanged)"));
+                         Says("lr 3e+38 is refused here: the step would make parameter 'readout.bias' [0] or its Adam "
+                              "moments not finite (the model is unchanged)"));
     REQUIRE(State<float>(model) == huge_bias);
     // a loss that is not finite: a final LayerNorm gain that overflows the logits
     const auto& gain = model.parameter("norm.gain");
@@ -324,7 +324,7 @@ TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[mod
             const std::string message = e.what();
             INFO(message);
             CHECK((message.rfind("batches[1]: the loss is ", 0) == 0 ||
-                   message.rfind("batches[1]: a step with lr 1e+38 would make parameter", 0) == 0));
+                   message.rfind("batches[1]: lr 1e+38 is refused here: the step would make parameter", 0) == 0));
         }
         unchanged();
         // the first step alone was fine: the refusal came after it

@@ -90,7 +90,7 @@ test('a failing call of every kind leaves the parameters and Adam\'s state as th
     const refused = [
       ['a loss that is not finite', filled('norm.gain', f32 ? 3e38 : 1e308), 1e-3, /^the loss is (NaN|-?Infinity): a step on a loss that is not finite is refused \(the model is unchanged\)/],
       // every bias at the largest value: the gradients of a row's logits sum to 0, so one class's bias is pushed up
-      ['an update past the largest value', filled('readout.bias', f32 ? 3.4028234663852886e38 : Number.MAX_VALUE), f32 ? 1e35 : 1e305, /^a step with lr [\d.e+]+ would make parameter 'readout\.bias' \[\d+\] or its Adam moments not finite: refused \(the model is unchanged\)/],
+      ['an update past the largest value', filled('readout.bias', f32 ? 3.4028234663852886e38 : Number.MAX_VALUE), f32 ? 1e35 : 1e305, /^lr [\d.e+]+ is refused here: the step would make parameter 'readout\.bias' \[\d+\] or its Adam moments not finite \(the model is unchanged\)/],
     ];
     for (const [what, parameters, lr, message] of refused) {
       const saved = model.parameters();
@@ -169,7 +169,7 @@ test('train is all or nothing: a bad id in its third batch, a step refused midwa
       // lr at the top of the dtype's range moves every parameter by about lr, still finite: the next loss overflows,
       // and that step is refused after the first was taken
       ['a step refused after the first', [batch(2, 5, 0), batch(3, 4, 1), batch(2, 5, 0)], f32 ? 1e38 : 1e307,
-        /^batches\[1\]: (the loss is (NaN|-?Infinity): a step on a loss that is not finite is refused|a step with lr [\d.e+]+ would make parameter '[\w.]+' \[[\d, ]+\] or its Adam moments not finite: refused) \(the model is unchanged\)$/],
+        /^batches\[1\]: (the loss is (NaN|-?Infinity): a step on a loss that is not finite is refused|lr [\d.e+]+ is refused here: the step would make parameter '[\w.]+' \[[\d, ]+\] or its Adam moments not finite) \(the model is unchanged\)$/],
     ];
     for (const [what, batches, lr, message] of failing) {
       const before = hash(model);
@@ -246,7 +246,7 @@ test('float64 models take any finite lr; a step whose result would not be finite
   // 1e308 moves every parameter by about 1e308: still finite, so the step is taken; the next loss overflows
   model.step(x, y, { lr: 1e308 });
   const after = hash(model);
-  assert.throws(() => model.step(x, y, { lr: 1e-3 }), { name: 'RangeError', message: /^the loss is NaN: a step on a loss that is not finite is refused|^a step with lr/ });
+  assert.throws(() => model.step(x, y, { lr: 1e-3 }), { name: 'RangeError', message: /^the loss is NaN: a step on a loss that is not finite is refused|^lr [\d.e+]+ is refused here/ });
   assert.equal(hash(model), after);
   assert.notEqual(hash(twin), after);
   model.dispose();

@@ -17,6 +17,7 @@ const SKIP = new Set(['train.mjs']);
 /** The page's static texts that may hold an outcome word: { file, text (a part of the text), why }. */
 const ALLOWED = [
   { file: 'web/index.html', text: 'Attention Is All You Need', why: 'the title of the paper the page cites' },
+  { file: 'web/js/sections/add-position.mjs', text: 'Attention Is All You Need', why: 'the title of the paper whose practice the paragraph gives' },
   { file: 'web/js/sections/add-position.mjs', text: 'The model then learns how to use that combination', why: 'what training does with the sum, a mechanism of the lesson: no result of this page' },
   { file: 'web/js/sections/add-position.mjs', text: 'The model learns to use the combination', why: 'the same mechanism, in the summary of the figure' },
   { file: 'web/js/sections/four-steps.mjs', text: '−∞ becomes exactly 0', why: 'exp(−∞) = 0 in floating point: how the softmax masks, checked by steps-masked-weights-exactly-zero' },

@@ -242,9 +242,9 @@ double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std
     if (const auto i = adam_.first_not_finite(values_, gradients_, lr)) {
         const auto p = std::find_if(layout_.begin(), layout_.end(),
                                     [&](const ParameterInfo& q) { return *i < q.offset + q.size; });
-        throw std::range_error("a step with lr " + number_text(lr) + " would make parameter '" + p->name + "' " +
-                               element_of(*p, *i - p->offset) +
-                               " or its Adam moments not finite: refused (the model is unchanged)");
+        throw std::range_error("lr " + number_text(lr) + " is refused here: the step would make parameter '" + p->name +
+                               "' " + element_of(*p, *i - p->offset) +
+                               " or its Adam moments not finite (the model is unchanged)");
     }
     adam_.step(values_, gradients_, lr);
     return loss;

@@ -50,7 +50,7 @@ function atTheModelsScale(so, root) {
   const table = numbersTable(f, { caption: '', drawn: 'scales', folded: 'The numbers' });
   table.show(['word', 'as created', '× √D', 'p_t'], r.words.map((w, i) => [w, r.norms[i], r.scaledNorms[i], r.positionNorm]),
     { caption: `The norm of each token vector of the lab’s sinusoidal model (D = ${r.width}, seed ${r.seed}), as created and × √D, and of the position vector p_t added to it` });
-  more(f, 'Why the scales differ',
+  more(f, 'Where the two scales come from',
     'A model does not start from hand-made vectors: its token table is drawn at random, entries with standard ' +
     'deviation 0.02, while every sinusoidal position vector has the norm √(<var>D</var>/2) whatever its position ' +
     '(each sine meets its cosine: sin² + cos² = 1). Attention Is All You Need multiplies the token vectors by ' +
