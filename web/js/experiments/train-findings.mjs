@@ -368,7 +368,7 @@ export function scalingSentences(pair) {
     atWith: kindAt(scaled, key, T).median, atWithout: kindAt(unscaled, key, T).median,
   }));
   if (!rows.length) return [];
-  const step = (s) => (s === null ? 'never' : `at step ${s}`);
+  const step = (s) => (s === null ? `not within the ${config.steps} steps` : `at step ${s}`);
   const out = rows.map((r) => sentence(`scaling-${r.key}`, 'scaling', { ...r, T },
     `${kindLabel(r.key, config)}, token vectors × √D against as they are: first reached ${percent(REACHED)} ${step(r.firstWith)} ` +
     `against ${step(r.firstWithout)}; at T = ${T}, ${percent(r.atWith)} against ${percent(r.atWithout)}.`));
