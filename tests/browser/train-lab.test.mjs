@@ -134,6 +134,10 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
   });
   test(`${s.engine}: a lab value in a link that the lab does not take falls back to its default, with a visible note; the run trains the default`, { timeout: 120_000 }, async () => {
     await open(s, '#train-width=65&train-lr=0.5&train-models=none,bogus&train-seeds=2&train-steps=100&train-task=order');
+    // the lab's settings are known once its module has loaded: at once when the section is near the viewport, else
+    // while the browser is idle after the page is ready
+    await s.browser.waitFor(() => document.querySelectorAll('#link-notes .link-note').length >= 4, null,
+      { timeout: 30_000, what: 'the four notes on the link' });
     const notes = await s.browser.evaluate(() => {
       const box = document.getElementById('link-notes');
       return { visible: !box.hidden && box.checkVisibility(), lines: [...box.querySelectorAll('.link-note')].map((p) => p.textContent) };
@@ -145,14 +149,16 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
       /^The link sets train-seeds=2, which “seeds per model” does not take \(one of 1, 3\)/];
     for (const re of expect) assert.ok(notes.lines.some((l) => re.test(l)), `no note matches ${re}:\n${notes.lines.join('\n')}`);
     assert.equal(notes.lines.length, expect.length, notes.lines.join('\n'));
+    // the lab's controls are drawn when its section runs, as it comes into view (and its run starts)
+    await reachLab(s.browser);
     const controls = await s.browser.evaluate(() => ({
       width: document.getElementById('train-width').value, lr: document.getElementById('train-lr').value,
       seeds: document.getElementById('train-seeds').value, steps: document.getElementById('train-steps').value,
       models: [...document.querySelectorAll('#train-models input:checked')].map((b) => b.value),
     }));
     assert.deepEqual(controls, { width: '32', lr: '0.003', seeds: '1', steps: '100', models: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'] });
-    assert.equal(await s.browser.evaluate(() => location.hash), '#train-steps=100', 'the URL says what the page shows');
-    await reachLab(s.browser);
+    // the URL says what the page shows
+    await s.browser.waitFor(() => location.hash === '#train-steps=100', null, { timeout: 30_000, what: 'location.hash === #train-steps=100' });
     const done = await labStops(s.browser);
     assert.equal(done.phase, 'done', done.status);
     const { width, lr, seeds, steps, kinds } = done.record.config;

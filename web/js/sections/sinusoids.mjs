@@ -31,8 +31,8 @@ function chosenPairs(width) {
 
 export async function run(so, root, settings) {
   prose(root,
-    'The lesson’s fixed encoding groups the <var>D</var> features in pairs. Pair <var>i</var> holds the sine and the ' +
-    'cosine of one angle, which grows with the position <var>t</var> at the pair’s own rate <var>f<sub>i</sub></var>:',
+    'The fixed encoding groups the <var>D</var> features in pairs: pair <var>i</var> holds the sine and cosine of one ' +
+    'angle, growing with the position <var>t</var> at the pair’s own rate <var>f<sub>i</sub></var>:',
     '<div class="callout mono formula">p<sub>t</sub>[2i] &nbsp; = sin(t · f<sub>i</sub>)<br>' +
     'p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>)<br>f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>');
   fourPairsFigure(so, root);
