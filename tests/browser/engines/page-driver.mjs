@@ -16,10 +16,9 @@ export class PageDriver extends Driver {
   }
 
   async goto(url) {
-    // The page being left may still report errors while it unloads (Firefox reports a promise rejection that was never
-    // handled then): leave it for a blank page first, so that what is reported after the list is emptied is the new
-    // page's.
-    await this.page.goto('about:blank', { waitUntil: 'load', timeout: 60_000 });
+    // Firefox may report a promise rejection that the page being left never handled while that page unloads: leave it
+    // for a blank page first, so that what is reported after the list is emptied is the new page's.
+    if (this.engine === 'firefox') await this.page.goto('about:blank', { waitUntil: 'load', timeout: 60_000 });
     this.browserErrors.length = 0;
     await this.page.goto(url, { waitUntil: 'load', timeout: 60_000 });
   }
