@@ -3,7 +3,8 @@
 // operands taken from memory or from registers, each loop shape's speed given as a share of the SIMD128 peak measured
 // in the same rounds (bench/simd-peak.mjs).
 //
-//   node bench/simd-loads.mjs [--json out.json]   (default bench/results/<machine kind>/simd-loads.json)
+//   node bench/simd-loads.mjs [--quick] [--json out.json]
+// (default bench/results/<machine kind>/simd-loads.json; --quick: 5 rounds, into simd-loads-quick.json, not committed)
 //
 // The loops are assembled by hand below (no toolchain needed), like simd-peak's: every iteration loads its operands
 // from the same few addresses (the L1 cache, no pointer to move on), so what differs from shape to shape is only how
@@ -158,8 +159,8 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
 }
 
 if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1])}`) {
-  const { jsonPath } = benchArgs('simd-loads', 'simd-loads-quick');
-  const rounds = 15;
+  const { quick, jsonPath } = benchArgs('simd-loads', 'simd-loads-quick');
+  const rounds = quick ? 5 : 15;
   const cpuSeconds = (f) => {
     const before = process.cpuUsage();
     f();

@@ -38,8 +38,8 @@ export async function run(so, root, state) {
   prose(root,
     'Without positions, “robot follows person” and “person follows robot” hold the same words, and unmasked attention ' +
     'treats them alike. Small transformers learn here whether robot comes before person and, as a second task, the ' +
-    'word k places back. Position enters nowhere, by sinusoids, a learned table or rotary q and k, with or without a ' +
-    'causal mask.');
+    'word k places back. Position enters by sinusoids, a learned table, rotary q and k, or not at all, with or ' +
+    'without a causal mask.');
   const settingsView = settingsFigure(root, so, state, { onChange: () => settingsChanged(), onEnter: () => train() });
   const runs = runFigure(root, vocab.length, { train, pause, resume, step, reset, download });
   const lengths = lengthsFigure(root);
