@@ -28,23 +28,8 @@ import { fileURLToPath } from 'node:url';
 import { median } from '../web/js/median.mjs';
 import { benchArgs } from './report.mjs';
 import { calibrate, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { OP, get, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
-const u32 = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const vector = (items) => [...u32(items.length), ...items.flat()];
-const section = (id, bytes) => [id, ...u32(bytes.length), ...bytes];
-const name = (s) => vector([...new TextEncoder().encode(s)].map((b) => [b]));
-const simd = (op) => [0xfd, ...u32(op)];
-const OP = { V128_LOAD: 0x00, V128_LOAD32_SPLAT: 0x09, F32X4_SPLAT: 0x13, F32X4_EXTRACT_LANE: 0x1f, F32X4_ADD: 0xe4, F32X4_MUL: 0xe6 };
-const get = (i) => [0x20, ...u32(i)], set = (i) => [0x21, ...u32(i)], tee = (i) => [0x22, ...u32(i)];
 const load = (offset) => [0x41, 0, ...simd(OP.V128_LOAD), 4, ...u32(offset)];  // v128.load from address 0 + offset
 const loadSplat = (offset) => [0x41, 0, ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
 

@@ -11,23 +11,7 @@
 // m and c are parameters (1 and 0 at run time, so values stay finite and normal), which keeps the engine from folding
 // anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
 import { median } from '../web/js/median.mjs';
-
-const u32 = (n) => {
-  const out = [];
-  do {
-    let b = n & 0x7f;
-    n >>>= 7;
-    if (n) b |= 0x80;
-    out.push(b);
-  } while (n);
-  return out;
-};
-const vector = (items) => [...u32(items.length), ...items.flat()];
-const section = (id, bytes) => [id, ...u32(bytes.length), ...bytes];
-const name = (s) => vector([...new TextEncoder().encode(s)].map((b) => [b]));
-const simd = (op) => [0xfd, ...u32(op)];
-const OP = { F32X4_SPLAT: 0x13, F32X4_EXTRACT_LANE: 0x1f, F32X4_ADD: 0xe4, F32X4_MUL: 0xe6 };
-const get = (i) => [0x20, ...u32(i)], set = (i) => [0x21, ...u32(i)], tee = (i) => [0x22, ...u32(i)];
+import { OP, get, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 /** Body of one function: locals 0..2 are the parameters, 3 = splat(m), 4 = splat(c), 5.. the chains. */
 function body(shape, chains) {

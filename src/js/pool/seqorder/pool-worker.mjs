@@ -6,7 +6,8 @@ import { instantiateCore, instantiateModel } from '../../load.mjs';
 import { serve } from '../protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
-let kernel = null;  // its instance of the kernel module on the pool's shared memory, if the pool has one (../shared.mjs)
+// its instance of the kernel module on the pool's shared memory, if the pool has one (src/js/pool/shared.mjs)
+let kernel = null;
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let modelModule = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
@@ -54,8 +55,8 @@ const ops = {
   },
 
   /**
-   * calls: the addresses of attention_rows's arguments in the shared memory (../shared.mjs wrote them there, beside q,
-   * k and v), run in turn; the outputs are written there. → nothing
+   * calls: the addresses of attention_rows's arguments in the shared memory (src/js/pool/shared.mjs wrote them there,
+   * beside q, k and v), run in turn; the outputs are written there. → nothing
    */
   kernelAttention({ calls }) {
     for (const address of calls) kernel.attention_rows(address);
