@@ -327,9 +327,13 @@ export function pageReadyParts(report) {
 }
 
 // ---- bench/simd-loads.mjs's table (bench/results/<machine kind>/simd-loads.json) ------------------------------------
-/** The parts of bench/simd-loads.mjs's report: { machine (the processor, the peak), shapes (each loop's share of it) }. */
+/**
+ * The parts of bench/simd-loads.mjs's report (simd-loads.json in node, simd-loads-chromium.json in Chromium): { machine
+ * (the processor, the engine, the peak), shapes (each loop's share of it) }.
+ */
 export function simdLoadsParts(report) {
-  const machine = `Processor: ${report.cpu}; node ${report.node}; CPU time, medians of ${report.rounds} rounds; ` +
+  const where = report.browser ? `${report.browser} (headless), wall time` : `node ${report.node}; CPU time`;
+  const machine = `Processor: ${report.cpu}; ${where}, medians of ${report.rounds} rounds; ` +
     `${report.date.slice(0, 10)}; load average ${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. ` +
     `SIMD128 peak: ${fixed(report.peak)} GFLOP/s.`;
   const shapes = table('loop step', ['vector loads', 'multiplies + adds', 'GFLOP/s', '% of the same rounds\' peak'],
@@ -345,6 +349,7 @@ export function simdLoadsParts(report) {
  */
 const SOURCES = {
   latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
+  'simd-loads-chromium': simdLoadsParts,
 };
 
 /**

@@ -3,11 +3,13 @@
 // operands taken from memory or from registers, each loop shape's speed given as a share of the SIMD128 peak measured
 // in the same rounds (bench/simd-peak.mjs).
 //
-//   node bench/simd-loads.mjs [--quick] [--json out.json]
-// (default bench/results/<machine kind>/simd-loads.json; --quick: 5 rounds, into simd-loads-quick.json, not committed)
+//   node bench/simd-loads.mjs [--quick] [--chromium] [--json out.json]
+// (default bench/results/<machine kind>/simd-loads.json; --quick: 5 rounds, into simd-loads-quick.json, not committed;
+// --chromium: the same loops in headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node's, timed by the
+// page's clock, into simd-loads-chromium.json)
 //
-// The loops are assembled by hand below (no toolchain needed), like simd-peak's: every iteration loads its operands
-// from the same few addresses (the L1 cache, no pointer to move on), so what differs from shape to shape is only how
+// The loops are assembled by hand below (no toolchain needed), like simd-peak's. Most load their operands from the same
+// few addresses every iteration (the L1 cache, no pointer to move on), so what differs from shape to shape is only how
 // many loads come with the 8 multiplies and 8 adds of a 4 x 8 tile step, or the 10 and 10 of a 5 x 8 one:
 //   '4x8, 6 loads'       b (2 vectors) and the 4 rows' a, splatted in memory: the kernel's scores step (splat_in_loop)
 //   '4x8, 2 + 4 splats'  b, and the 4 rows' a by load_splat (x64: vbroadcastss): the kernel's weighted-sum step
@@ -15,27 +17,36 @@
 //   '4x8, 2 loads'       b only, the 4 rows' a held in registers (the tile no kernel can have: a changes every step)
 //   '5x8, 7 loads'       a 5-row tile: 10 accumulators, 2 loads of b and 5 of a for 20 multiplies and adds
 //   '2x16, 6 loads'      a 2-row, 16-column tile: b 4 vectors, a 2 rows splatted in memory (the same counts as 4 x 8)
-//   '2x16, 4 + 2 splats' the same with a by load_splat
+//   '2x16, 4 + 2 splats' the same with a by load_splat (the kernel's tile transposed: 16 query rows in the lanes of 4
+//                        vectors, 2 keys splatted)
+//   '3x12, 3 + 3 splats' a 3-row, 12-column tile: 9 accumulators, 6 loads for 18 multiplies and adds
+//   '4x8, 3 loads + 3 rotations'  b, and the 4 rows' a as one vector (a row in each lane) rotated by 1, 2 and 3 lanes
+//                        (i8x16.shuffle): each accumulator a diagonal of the tile, 3 loads but 3 shuffles
+//   '4x8, 3 loads + 4 shuffles'   b, and the same vector of a with each lane splatted by a shuffle
+// and three that walk through memory as the kernel does ('…, walking': each step's operands at the next addresses,
+// 64 steps a tile, as the scores step walks a key panel of D = 64 and the splatted queries).
 // Where the loads go through ports of their own, beside the vector pipes, every shape can run near the peak; where
 // something they share with the arithmetic binds (dispatch, scheduling, or a core shared with another thread), the
 // shapes with more loads per multiply fall behind, and the arrangement of the same operations can matter too:
 // docs/performance.md gives the runs and what they show.
-import os from 'node:os';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
+// (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
-import { benchArgs } from './report.mjs';
 import { calibrate, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
-import { OP, get, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
+import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
-const load = (offset) => [0x41, 0, ...simd(OP.V128_LOAD), 4, ...u32(offset)];  // v128.load from address 0 + offset
-const loadSplat = (offset) => [0x41, 0, ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
+// v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes or address 0
+const address = (at) => (at === undefined ? [0x41, 0] : get(at));
+const load = (offset, at) => [...address(at), ...simd(OP.V128_LOAD), 4, ...u32(offset)];
+const loadSplat = (offset, at) => [...address(at), ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
+// i8x16.shuffle of a vector with itself taking its 32-bit lanes `lanes` (four lane numbers)
+const shuffle32 = (lanes) => [...simd(OP.I8X16_SHUFFLE), ...lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3])];
 
 // Memory: b's vectors at 0, 16, …; a's rows splatted at 256 + 16 r, and as single floats at 512 + 4 r; all 1.0, so
 // every accumulator counts the iterations exactly.
 const B_AT = 0, A_SPLATTED_AT = 256, A_FLOATS_AT = 512;
+// The walking shapes' operands: STEPS steps of b, then of a (splatted, or as floats), each step's at the next addresses,
+// as the kernel's scores step walks a key panel and the splatted queries (D = 64 steps a tile).
+const STEPS = 64, WALK_B_AT = 0x4000, WALK_A_AT = 0x8000;
 
 /**
  * The loop shapes: rows of a, columns of four-lane b vectors, and how each row's a arrives ('load': splatted in
@@ -49,32 +60,60 @@ export const SHAPES = [
   { name: '5x8, 7 loads', rows: ['load', 'load', 'load', 'load', 'load'], columns: 2 },
   { name: '2x16, 6 loads', rows: ['load', 'load'], columns: 4 },
   { name: '2x16, 4 + 2 splats', rows: ['splat', 'splat'], columns: 4 },
+  { name: '4x8, 3 loads + 3 rotations', rows: ['lanes', 'rotate 1', 'rotate 2', 'rotate 3'], columns: 2 },
+  { name: '4x8, 3 loads + 4 shuffles', rows: ['lanes splat 0', 'splat 1', 'splat 2', 'splat 3'], columns: 2 },
+  { name: '3x12, 3 + 3 splats', rows: ['splat', 'splat', 'splat'], columns: 3 },
+  { name: '4x8, 6 loads, walking', rows: ['load', 'load', 'load', 'load'], columns: 2, walk: true },
+  { name: '4x8, 2 + 4 splats, walking', rows: ['splat', 'splat', 'splat', 'splat'], columns: 2, walk: true },
+  { name: '2x16, 4 + 2 splats, walking', rows: ['splat', 'splat'], columns: 4, walk: true },
 ];
 /** Loads (of any kind) per iteration, and multiplies plus adds per iteration. */
-export const loadsOf = (s) => s.columns + s.rows.filter((r) => r !== 'register').length;
+export const loadsOf = (s) => s.columns + s.rows.filter((r) => r === 'load' || r === 'splat' || r.startsWith('lanes')).length;
 export const vectorOpsOf = (s) => 2 * s.rows.length * s.columns;
 
-/** Body of one shape's function (param $n i32) (result f32): locals 0 = $n, then accumulators, b, a, registers. */
+/**
+ * Body of one shape's function (param $n i32) (result f32): locals 0 = $n, then accumulators, b, a, registers, the
+ * rows' a as one vector, and (walking) the i32 byte offsets of b and a.
+ */
 function body(s) {
   const R = s.rows.length, C = s.columns;
   const acc = (r, c) => 1 + r * C + c, b = (c) => 1 + R * C + c, a = 1 + R * C + C, reg = (r) => 2 + R * C + C + r;
-  const v128Locals = R * C + C + 1 + R;  // accumulators, b, a, registers
+  const lanes = 2 + R * C + C + R;  // the rows' a as one vector, for the shuffled kinds
+  const v128Locals = R * C + C + 1 + R + 1;  // accumulators, b, a, registers, lanes
+  const atB = s.walk ? 1 + v128Locals : undefined, atA = s.walk ? 2 + v128Locals : undefined;  // walking: i32 locals
+  const bBase = s.walk ? WALK_B_AT : B_AT, aSplattedBase = s.walk ? WALK_A_AT : A_SPLATTED_AT, aFloatsBase = s.walk ? WALK_A_AT : A_FLOATS_AT;
+  const aStep = s.rows.some((r) => r === 'load') ? 16 * R : 4 * R;  // bytes of a per step
   const code = [];
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) code.push(0x43, 0, 0, 0, 0, ...simd(OP.F32X4_SPLAT), ...set(acc(r, c)));
   for (let r = 0; r < R; r++) code.push(0x43, 0, 0, 0x80, 0x3f, ...simd(OP.F32X4_SPLAT), ...set(reg(r)));  // 1.0
   code.push(0x03, 0x40);  // loop (no result)
-  for (let c = 0; c < C; c++) code.push(...load(B_AT + 16 * c), ...set(b(c)));
+  if (s.walk) code.push(0x41, 0, ...set(atB), 0x41, 0, ...set(atA), 0x03, 0x40);  // from the first step; loop
+  for (let c = 0; c < C; c++) code.push(...load(bBase + 16 * c, atB), ...set(b(c)));
   for (let r = 0; r < R; r++) {
     const kind = s.rows[r];
-    code.push(...(kind === 'load' ? load(A_SPLATTED_AT + 16 * r) : kind === 'splat' ? loadSplat(A_FLOATS_AT + 4 * r) : get(reg(r))), ...set(a));
+    if (kind.startsWith('lanes')) code.push(...load(A_FLOATS_AT), ...set(lanes));
+    const shuffled = kind.match(/(rotate|splat) (\d)$/);
+    if (shuffled) {
+      const n = Number(shuffled[2]);
+      const pick = shuffled[1] === 'rotate' ? [0, 1, 2, 3].map((i) => (i + n) % 4) : [n, n, n, n];
+      code.push(...get(lanes), ...get(lanes), ...shuffle32(pick), ...set(a));
+    } else if (kind === 'lanes') {
+      code.push(...get(lanes), ...set(a));
+    } else {
+      code.push(...(kind === 'load' ? load(aSplattedBase + 16 * r, atA) : kind === 'splat' ? loadSplat(aFloatsBase + 4 * r, atA) : get(reg(r))), ...set(a));
+    }
     for (let c = 0; c < C; c++)
       code.push(...get(acc(r, c)), ...get(a), ...get(b(c)), ...simd(OP.F32X4_MUL), ...simd(OP.F32X4_ADD), ...set(acc(r, c)));
+  }
+  if (s.walk) {  // the next step's addresses; br_if inner loop (not past the last step); end
+    code.push(...get(atA), 0x41, ...i32(aStep), 0x6a, ...set(atA), ...get(atB), 0x41, ...i32(16 * C), 0x6a, ...tee(atB));
+    code.push(0x41, ...i32(16 * C * STEPS), 0x47, 0x0d, 0, 0x0b);
   }
   code.push(...get(0), 0x41, 1, 0x6b, ...tee(0), 0x0d, 0, 0x0b);  // $n = $n - 1; br_if loop ($n != 0)
   code.push(0x43, 0, 0, 0, 0);  // the sum of lane 0 of every accumulator, so that none is dead code
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) code.push(...get(acc(r, c)), ...simd(OP.F32X4_EXTRACT_LANE), 0, 0x92);
   code.push(0x0b);
-  const declared = [...u32(1), ...u32(v128Locals), 0x7b];  // one run of v128 locals after the parameter
+  const declared = [...u32(2), ...u32(v128Locals), 0x7b, ...u32(2), 0x7f];  // v128 locals, then two i32
   return [...u32(declared.length + code.length), ...declared, ...code];
 }
 
@@ -94,19 +133,20 @@ export function loadsModuleBytes() {
 /** The shapes compiled, warmed up and checked: [{ ...shape, flopsPerIteration, run(iterations) }]. */
 export async function simdLoadLoops() {
   const { instance } = await WebAssembly.instantiate(loadsModuleBytes());
-  new Float32Array(instance.exports.memory.buffer, 0, 1024).fill(1);
+  new Float32Array(instance.exports.memory.buffer).fill(1);
   const loops = SHAPES.map((s) => {
     const fn = instance.exports[s.name];
     const accumulators = s.rows.length * s.columns;
+    const steps = s.walk ? STEPS : 1;  // loop steps per iteration
     return {
       ...s,
       loads: loadsOf(s),
-      flopsPerIteration: 4 * vectorOpsOf(s),
+      flopsPerIteration: 4 * vectorOpsOf(s) * steps,
       run(iterations) {
         // every accumulator counts the iterations, exactly below 2^24; their sum is taken in float32
-        if (iterations >= 2 ** 24) throw new RangeError(`simd-loads: at most 2^24 - 1 iterations, got ${iterations}`);
+        if (iterations * steps >= 2 ** 24) throw new RangeError(`simd-loads: at most 2^24 - 1 iterations, got ${iterations}`);
         let expected = 0;
-        for (let i = 0; i < accumulators; i++) expected = Math.fround(expected + iterations);
+        for (let i = 0; i < accumulators; i++) expected = Math.fround(expected + iterations * steps);
         const sum = fn(iterations);
         if (sum !== expected) throw new Error(`simd-loads: '${s.name}' returned ${sum}, not ${expected}`);
         return sum;
@@ -124,7 +164,7 @@ export async function simdLoadLoops() {
  */
 export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = wallSeconds } = {}) {
   const peaks = (await simdPeakLoops()).map((loop) => ({ loop, iterations: calibrate(loop, milliseconds, time) }));
-  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), 2 ** 24 - 1), ratios: [], gflops: [] }));
+  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), Math.floor((2 ** 24 - 1) / (loop.walk ? STEPS : 1))), ratios: [], gflops: [] }));
   const peakRates = [];
   for (let round = 0; round < rounds; round++) {
     const peak = Math.max(...peaks.map((p) => (p.iterations * p.loop.flopsPerIteration) / time(() => p.loop.run(p.iterations)) / 1e9));
@@ -143,8 +183,46 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
   };
 }
 
-if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1])}`) {
-  const { quick, jsonPath } = benchArgs('simd-loads', 'simd-loads-quick');
+/** measureSimdLoads in headless Chromium, this repository served to it on 127.0.0.1: { browser, ...its result }. */
+async function measureInChromium(rounds) {
+  const path = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const { startServer } = await import('../scripts/serve.mjs');
+  const { launchChromium } = await import('../tests/browser/engines/chromium.mjs');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const page = '<!doctype html><meta charset="utf-8"><title>simd-loads</title>';
+  // cross-origin isolated, so that the page's clock is as fine as the browser allows
+  const server = await startServer({
+    root,
+    isolated: true,
+    intercept(request, response, pathname) {
+      if (pathname !== '/') return false;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(page);
+      return true;
+    },
+  });
+  const chromium = await launchChromium();
+  try {
+    await chromium.page.goto(server.url);
+    const result = await chromium.page.evaluate(async (r) => (await import('/bench/simd-loads.mjs')).measureSimdLoads({ rounds: r }), rounds);
+    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), ...result };
+  } finally {
+    await chromium.close();
+    await server.close();
+  }
+}
+
+if (typeof process !== 'undefined' && process.argv?.[1] &&
+    import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+  const os = (await import('node:os')).default;
+  const { mkdirSync, writeFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { benchArgs } = await import('./report.mjs');
+  const chromium = process.argv.includes('--chromium');
+  const { quick, jsonPath } = chromium
+    ? benchArgs('simd-loads-chromium', 'simd-loads-chromium-quick')
+    : benchArgs('simd-loads', 'simd-loads-quick');
   const rounds = quick ? 5 : 15;
   const cpuSeconds = (f) => {
     const before = process.cpuUsage();
@@ -152,15 +230,18 @@ if (process.argv[1] && import.meta.url === `file://${path.resolve(process.argv[1
     const { user, system } = process.cpuUsage(before);
     return (user + system) / 1e6;
   };
-  const result = await measureSimdLoads({ rounds, time: cpuSeconds });
+  const result = chromium ? await measureInChromium(rounds) : await measureSimdLoads({ rounds, time: cpuSeconds });
   const cpu = os.cpus()[0]?.model ?? 'unknown';
-  console.log(`${cpu}, node ${process.versions.node}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
-    `CPU time, medians of ${rounds} rounds; SIMD128 peak ${result.peak.toFixed(1)} GFLOP/s`);
-  console.log('shape                  loads  mul+add  GFLOP/s  % of peak  16/(16+loads)');
+  const where = chromium ? `${result.browser}, wall time` : `node ${process.versions.node}, CPU time`;
+  console.log(`${cpu}, ${where}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
+    `medians of ${rounds} rounds; SIMD128 peak ${result.peak.toFixed(1)} GFLOP/s`);
+  console.log('shape                          loads  mul+add  GFLOP/s  % of peak  16/(16+loads)');
   for (const s of result.shapes)
-    console.log(`${s.name.padEnd(22)} ${String(s.loads).padStart(5)}  ${String(s.vectorOps).padStart(7)}  ${s.gflops.toFixed(1).padStart(7)}  ` +
+    console.log(`${s.name.padEnd(30)} ${String(s.loads).padStart(5)}  ${String(s.vectorOps).padStart(7)}  ${s.gflops.toFixed(1).padStart(7)}  ` +
       `${(100 * s.fractionOfPeak).toFixed(0).padStart(8)}%  ${(100 * s.vectorOps / (s.vectorOps + s.loads)).toFixed(0).padStart(12)}%`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
-  writeFileSync(jsonPath, `${JSON.stringify({ cpu, node: process.versions.node, rounds, date: new Date().toISOString(), loadAverage: os.loadavg(), ...result }, null, 2)}\n`);
+  const report = { cpu, ...(chromium ? {} : { node: process.versions.node }), clock: chromium ? 'wall' : 'cpu', rounds,
+    date: new Date().toISOString(), loadAverage: os.loadavg(), ...result };
+  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   console.error(`wrote ${jsonPath}`);
 }

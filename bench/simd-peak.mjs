@@ -111,7 +111,7 @@ export async function measureSimdPeak({ rounds = 5, milliseconds = 40, time = wa
   return { gflops: best.gflops, shape: best.shape, chains: best.chains, shapes };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+if (typeof process !== 'undefined' && import.meta.url === `file://${process.argv[1]}`) {  // (not in the page of simd-loads --chromium)
   const cpuSeconds = (f) => {
     const before = process.cpuUsage();
     f();

@@ -21,8 +21,9 @@
 // operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
 // 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
 // What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
-// share: ~90% of the multiply+add peak; AMD Zen issues 4 (2 multiply, 2 add pipes) and dispatches 6 instructions per
-// cycle: ~25 instructions per 16 vector operations, ~90% by llvm-mca's Zen 3 model.
+// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the 6 loads of a step bind, measured:
+// the step runs at about the share of the multiplies and adds among its vector instructions (docs/performance.md,
+// bench/simd-loads.mjs).
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
@@ -319,7 +320,8 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
-// Not inlined: a hot function of its own, which V8 compiles apart from its caller.
+// Out of line in the compiler's output; Emscripten's link-time optimizer (Binaryen) inlines it into its one caller all
+// the same, measured as fast as reaching it through a function pointer, which keeps it apart (0.98-1.00x).
 [[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
                                    std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
                                    std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const Scratch& scratch) {
