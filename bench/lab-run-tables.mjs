@@ -25,8 +25,7 @@ export function pageText(report) {
   }
   return `${lines.join('\n')}\n\n${report.rounds} interleaved rounds, ${report.machine.cpu} (${report.machine.cores} cores), ` +
     `load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the arithmetic alone: ${seconds(report.arithmetic)} ` +
-    `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`node bench/lab-run.mjs ${report.rounds} ` +
-    `${report.sites.slice(1).map((s) => `--site <dir>=${s.label}`).join(' ')} --save --write\`.`.replace('  ', ' ');
+    `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${['node bench/lab-run.mjs', report.rounds, ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ')}\`.`;
 }
 
 /** `doc` with the text between `<!-- lab-run:<name> -->` and its closing marker replaced by `text`. */
