@@ -183,8 +183,11 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
   };
 }
 
-/** measureSimdLoads in headless Chromium, this repository served to it on 127.0.0.1: { browser, ...its result }. */
-async function measureInChromium(rounds) {
+/**
+ * measureSimdLoads({ rounds, milliseconds }) in headless Chromium, this repository served to it on 127.0.0.1:
+ * { browser, ...its result }.
+ */
+export async function measureInChromium({ rounds = 15, milliseconds = 20 } = {}) {
   const path = await import('node:path');
   const { fileURLToPath } = await import('node:url');
   const { startServer } = await import('../scripts/serve.mjs');
@@ -205,7 +208,8 @@ async function measureInChromium(rounds) {
   const chromium = await launchChromium();
   try {
     await chromium.page.goto(server.url);
-    const result = await chromium.page.evaluate(async (r) => (await import('/bench/simd-loads.mjs')).measureSimdLoads({ rounds: r }), rounds);
+    const result = await chromium.page.evaluate(
+      async (options) => (await import('/bench/simd-loads.mjs')).measureSimdLoads(options), { rounds, milliseconds });
     return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), ...result };
   } finally {
     await chromium.close();
@@ -230,7 +234,7 @@ if (typeof process !== 'undefined' && process.argv?.[1] &&
     const { user, system } = process.cpuUsage(before);
     return (user + system) / 1e6;
   };
-  const result = chromium ? await measureInChromium(rounds) : await measureSimdLoads({ rounds, time: cpuSeconds });
+  const result = chromium ? await measureInChromium({ rounds }) : await measureSimdLoads({ rounds, time: cpuSeconds });
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   const where = chromium ? `${result.browser}, wall time` : `node ${process.versions.node}, CPU time`;
   console.log(`${cpu}, ${where}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
