@@ -23,7 +23,7 @@
 //   '4x8, 3 loads + 3 rotations'  b, and the 4 rows' a as one vector (a row in each lane) rotated by 1, 2 and 3 lanes
 //                        (i8x16.shuffle): each accumulator a diagonal of the tile, 3 loads but 3 shuffles
 //   '4x8, 3 loads + 4 shuffles'   b, and the same vector of a with each lane splatted by a shuffle
-// and three that walk through memory as the kernel does ('…, walking': each step's operands at the next addresses,
+// and some that walk through memory as the kernel does ('…, walking': each step's operands at the next addresses,
 // 64 steps a tile, as the scores step walks a key panel of D = 64 and the splatted queries).
 // Where the loads go through ports of their own, beside the vector pipes, every shape can run near the peak; where
 // something they share with the arithmetic binds (dispatch, scheduling, or a core shared with another thread), the
@@ -66,6 +66,8 @@ export const SHAPES = [
   { name: '4x8, 6 loads, walking', rows: ['load', 'load', 'load', 'load'], columns: 2, walk: true },
   { name: '4x8, 2 + 4 splats, walking', rows: ['splat', 'splat', 'splat', 'splat'], columns: 2, walk: true },
   { name: '2x16, 4 + 2 splats, walking', rows: ['splat', 'splat'], columns: 4, walk: true },
+  { name: '5x8, 2 + 5 splats, walking', rows: ['splat', 'splat', 'splat', 'splat', 'splat'], columns: 2, walk: true },
+  { name: '3x12, 3 + 3 splats, walking', rows: ['splat', 'splat', 'splat'], columns: 3, walk: true },
 ];
 /** Loads (of any kind) per iteration, and multiplies plus adds per iteration. */
 export const loadsOf = (s) => s.columns + s.rows.filter((r) => r === 'load' || r === 'splat' || r.startsWith('lanes')).length;
