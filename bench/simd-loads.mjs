@@ -146,7 +146,9 @@ export async function simdLoadLoops() {
       flopsPerIteration: 4 * vectorOpsOf(s) * steps,
       run(iterations) {
         // every accumulator counts the iterations, exactly below 2^24; their sum is taken in float32
-        if (iterations * steps >= 2 ** 24) throw new RangeError(`simd-loads: at most 2^24 - 1 iterations, got ${iterations}`);
+        if (iterations * steps >= 2 ** 24) {
+          throw new RangeError(`simd-loads: '${s.name}' runs at most ${Math.floor((2 ** 24 - 1) / steps)} iterations, got ${iterations}`);
+        }
         let expected = 0;
         for (let i = 0; i < accumulators; i++) expected = Math.fround(expected + iterations * steps);
         const sum = fn(iterations);
