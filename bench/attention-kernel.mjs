@@ -23,7 +23,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, machineKind } from './report.mjs';
-import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { calibrate, cpuSeconds, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -37,13 +37,6 @@ const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).
 const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
 const api = makeApi(core);
 
-/** Seconds of this process's CPU time (user + system) spent in f. */
-function cpuSeconds(f) {
-  const before = process.cpuUsage();
-  f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-}
 /** The clock of every measurement, for a possibly async f (measure() awaits its contenders). */
 async function time(f) {
   const before = process.cpuUsage(), t0 = performance.now();

@@ -29,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { RUN_SECTIONS, benchArgs, importPackage, machine, runText } from './report.mjs';
-import { measureSimdPeak } from './simd-peak.mjs';
+import { cpuSeconds as cpuSecondsSync, measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { measure, plainJsAttention, plainJsPositions, randomTensor } from '../web/js/bench-kernels.mjs';
@@ -58,12 +58,6 @@ const POSITION_SHAPES = [[512, 512], [2048, 512]];
 async function cpuSeconds(f) {
   const before = process.cpuUsage();
   await f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-}
-function cpuSecondsSync(f) {
-  const before = process.cpuUsage();
-  f();
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1e6;
 }

@@ -31,7 +31,7 @@
 // docs/performance.md gives the runs and what they show.
 // (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
-import { calibrate, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { calibrate, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 // v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes or address 0
@@ -132,7 +132,7 @@ export function loadsModuleBytes() {
   ]);
 }
 
-/** The shapes compiled, warmed up and checked: [{ ...shape, flopsPerIteration, run(iterations) }]. */
+/** The shapes compiled, warmed up and checked: [{ ...shape, flopsPerIteration, maxIterations, run(iterations) }]. */
 export async function simdLoadLoops() {
   const { instance } = await WebAssembly.instantiate(loadsModuleBytes());
   new Float32Array(instance.exports.memory.buffer).fill(1);
@@ -140,14 +140,16 @@ export async function simdLoadLoops() {
     const fn = instance.exports[s.name];
     const accumulators = s.rows.length * s.columns;
     const steps = s.walk ? STEPS : 1;  // loop steps per iteration
+    // every accumulator counts the steps, exactly below 2^24; their sum is taken in float32
+    const maxIterations = Math.floor((2 ** 24 - 1) / steps);
     return {
       ...s,
       loads: loadsOf(s),
       flopsPerIteration: 4 * vectorOpsOf(s) * steps,
+      maxIterations,
       run(iterations) {
-        // every accumulator counts the iterations, exactly below 2^24; their sum is taken in float32
-        if (iterations * steps >= 2 ** 24) {
-          throw new RangeError(`simd-loads: '${s.name}' runs at most ${Math.floor((2 ** 24 - 1) / steps)} iterations, got ${iterations}`);
+        if (iterations > maxIterations) {
+          throw new RangeError(`simd-loads: '${s.name}' runs at most ${maxIterations} iterations, got ${iterations}`);
         }
         let expected = 0;
         for (let i = 0; i < accumulators; i++) expected = Math.fround(expected + iterations * steps);
@@ -168,7 +170,7 @@ export async function simdLoadLoops() {
  */
 export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = wallSeconds } = {}) {
   const peaks = (await simdPeakLoops()).map((loop) => ({ loop, iterations: calibrate(loop, milliseconds, time) }));
-  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), Math.floor((2 ** 24 - 1) / (loop.walk ? STEPS : 1))), ratios: [], gflops: [] }));
+  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), loop.maxIterations), ratios: [], gflops: [] }));
   const peakRates = [];
   for (let round = 0; round < rounds; round++) {
     const peak = Math.max(...peaks.map((p) => (p.iterations * p.loop.flopsPerIteration) / time(() => p.loop.run(p.iterations)) / 1e9));
@@ -232,12 +234,6 @@ if (typeof process !== 'undefined' && process.argv?.[1] &&
     ? benchArgs('simd-loads-chromium', 'simd-loads-chromium-quick')
     : benchArgs('simd-loads', 'simd-loads-quick');
   const rounds = quick ? 5 : 15;
-  const cpuSeconds = (f) => {
-    const before = process.cpuUsage();
-    f();
-    const { user, system } = process.cpuUsage(before);
-    return (user + system) / 1e6;
-  };
   const result = chromium ? await measureInChromium({ rounds }) : await measureSimdLoads({ rounds, time: cpuSeconds });
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   const where = chromium ? `${result.browser}, wall time` : `node ${process.versions.node}, CPU time`;
