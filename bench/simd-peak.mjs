@@ -8,6 +8,13 @@
 //   'mul+add'  a_j = a_j * m + c          (a multiply then an add per chain: 8 flops; the shape of a dot product)
 //   'mul|add'  a_j = a_j * m  or  a_j = a_j + c, half the chains each (multiplies and adds that do not wait on each
 //              other: what the two kinds of execution units can do together)
+//   'tree'     per chain, the products of 4 values x_r (m, 2m, 3m, 4m, in registers) and a vector y loaded from memory
+//              every iteration (zeros: the engine cannot know them, nor move anything out of the loop), added as a tree
+//              and then to the chain: a_j = a_j + ((x_0 y + x_1 y) + (x_2 y + x_3 y)), 2 chains of 4 multiplies and 4
+//              adds, a load each. Only the last add waits on the previous iteration, so the operations in flight are
+//              not bounded by the number of chains (where a multiply or an add takes longer than 12 chains can hide,
+//              this shape still fills the vector ports). The x_r differ so that no two products are alike (the engine
+//              would compute such products once).
 // m and c are parameters (1 and 0 at run time, so values stay finite and normal), which keeps the engine from folding
 // anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
 import { median } from '../web/js/median.mjs';
@@ -18,9 +25,20 @@ function body(shape, chains) {
   const M = 3, C = 4, chain = (j) => 5 + j;
   const code = [...get(1), ...simd(OP.F32X4_SPLAT), ...set(M), ...get(2), ...simd(OP.F32X4_SPLAT), ...set(C)];
   for (let j = 0; j < chains; j++) code.push(...get(M), ...set(chain(j)));  // every chain starts at (1, 1, 1, 1)
+  // 'tree': x_r = (r + 1) m in the 4 locals after the chains, the loaded y in the one after those
+  const x = (r) => 5 + chains + r, y = 5 + chains + 4;
+  if (shape === 'tree') {
+    code.push(...get(M), ...set(x(0)));
+    for (let r = 1; r < 4; r++) code.push(...get(x(r - 1)), ...get(M), ...simd(OP.F32X4_ADD), ...set(x(r)));
+  }
+  const product = (r) => [...get(x(r)), ...get(y), ...simd(OP.F32X4_MUL)];
   code.push(0x03, 0x40);  // loop (no result)
   for (let j = 0; j < chains; j++) {
-    if (shape === 'mul+add')
+    if (shape === 'tree')
+      code.push(0x41, 0, ...simd(OP.V128_LOAD), 4, ...u32(16 * j), ...set(y), ...get(chain(j)),
+                ...product(0), ...product(1), ...simd(OP.F32X4_ADD), ...product(2), ...product(3), ...simd(OP.F32X4_ADD),
+                ...simd(OP.F32X4_ADD), ...simd(OP.F32X4_ADD), ...set(chain(j)));
+    else if (shape === 'mul+add')
       code.push(...get(chain(j)), ...get(M), ...simd(OP.F32X4_MUL), ...get(C), ...simd(OP.F32X4_ADD), ...set(chain(j)));
     else if (j % 2 === 0) code.push(...get(chain(j)), ...get(M), ...simd(OP.F32X4_MUL), ...set(chain(j)));
     else code.push(...get(chain(j)), ...get(C), ...simd(OP.F32X4_ADD), ...set(chain(j)));
@@ -31,7 +49,7 @@ function body(shape, chains) {
   code.push(0x43, 0, 0, 0, 0);
   for (let j = 0; j < chains; j++) code.push(...get(chain(j)), ...simd(OP.F32X4_EXTRACT_LANE), 0, 0x92);
   code.push(0x0b);
-  const locals = [...u32(1), ...u32(2 + chains), 0x7b];  // one run of 2 + chains locals of type v128
+  const locals = [...u32(1), ...u32(2 + chains + (shape === 'tree' ? 5 : 0)), 0x7b];  // one run of v128 locals
   return [...u32(locals.length + code.length), ...locals, ...code];
 }
 
@@ -40,6 +58,7 @@ export const SHAPES = [
   { shape: 'mul+add', chains: 12, flopsPerChain: 8 },
   { shape: 'mul|add', chains: 8, flopsPerChain: 4 },
   { shape: 'mul|add', chains: 12, flopsPerChain: 4 },
+  { shape: 'tree', chains: 2, flopsPerChain: 32 },
 ];
 
 /** The module's bytes: one exported function per entry of SHAPES, named `${shape} x${chains}`. */
@@ -49,6 +68,7 @@ export function peakModuleBytes() {
     0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
     ...section(1, vector([type])),
     ...section(3, vector(SHAPES.map(() => [0]))),
+    ...section(5, vector([[0x00, 1]])),  // a memory of one page, all zeros: the tree's y
     ...section(7, vector(SHAPES.map((s, i) => [...name(`${s.shape} x${s.chains}`), 0x00, ...u32(i)]))),
     ...section(10, vector(SHAPES.map((s) => body(s.shape, s.chains)))),
   ]);

@@ -5,7 +5,7 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { peakModuleBytes, simdPeakLoops } from '../../bench/simd-peak.mjs';
-import { SHAPES, loadsModuleBytes, loadsOf, simdLoadLoops, vectorOpsOf } from '../../bench/simd-loads.mjs';
+import { SHAPES, loadsModuleBytes, loadsOf, registerValue, simdLoadLoops, vectorOpsOf } from '../../bench/simd-loads.mjs';
 
 test('the peak module validates and each of its loops returns its exact sum', async () => {
   assert.equal(WebAssembly.validate(peakModuleBytes()), true);
@@ -17,9 +17,11 @@ test('the load module validates; each tile loop counts its iterations in every a
   const loops = await simdLoadLoops();
   assert.deepEqual(loops.map((l) => l.name), SHAPES.map((s) => s.name));
   for (const loop of loops) {
-    // an iteration: one step, or a tile of 64 steps for the shapes that walk through memory
+    // an iteration: one step, or a tile of 64 steps for the shapes that walk through memory; each step adds a row's a
+    // (1.0 from memory; 1, 1/2, 1/4, ... by row for a held in a register) to each of its accumulators
     const accumulators = loop.rows.length * loop.columns, steps = loop.walk ? 64 : 1;
-    assert.equal(loop.run(1001), accumulators * 1001 * steps, loop.name);
+    const perStep = loop.rows.reduce((sum, kind, r) => sum + loop.columns * (kind === 'register' ? 2 ** -r : 1), 0);
+    assert.equal(loop.run(1001), perStep * 1001 * steps, loop.name);
     assert.equal(loop.flopsPerIteration, 4 * 2 * accumulators * steps);
   }
   assert.ok(loops.filter((l) => l.walk).length >= 2, 'some shapes walk through memory as the kernel does');
@@ -28,6 +30,14 @@ test('the load module validates; each tile loop counts its iterations in every a
   // the kernel's two steps: 6 loads for 16 multiplies and adds
   assert.deepEqual([loadsOf(SHAPES[0]), vectorOpsOf(SHAPES[0])], [6, 16]);
   assert.deepEqual([loadsOf(SHAPES[1]), vectorOpsOf(SHAPES[1])], [6, 16]);
+});
+
+test('no two rows of a tile held in registers have the same a: the engine would compute their products once', () => {
+  for (const s of SHAPES) {
+    const held = s.rows.flatMap((kind, r) => (kind === 'register' ? [registerValue(r)] : []));
+    assert.equal(new Set(held).size, held.length, s.name);
+  }
+  assert.ok(SHAPES.some((s) => s.rows.filter((kind) => kind === 'register').length >= 2), 'a shape holds several rows');
 });
 
 test('simd-peak and simd-loads import nothing of node at their top: simd-loads --chromium imports them in a page', () => {
