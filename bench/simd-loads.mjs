@@ -14,7 +14,9 @@
 //   '4x8, 6 loads'       b (2 vectors) and the 4 rows' a, splatted in memory: the kernel's scores step (splat_in_loop)
 //   '4x8, 2 + 4 splats'  b, and the 4 rows' a by load_splat (x64: vbroadcastss): the kernel's weighted-sum step
 //   '4x8, 4 loads'       b, 2 rows' a loaded, 2 held in registers
-//   '4x8, 2 loads'       b only, the 4 rows' a held in registers (the tile no kernel can have: a changes every step)
+//   '4x8, 2 loads'       b only, the 4 rows' a held in registers (the tile no kernel can have: a changes every step;
+//                        with 16 v128 values live it is one more than V8 11.3 allocates, which keeps an accumulator on
+//                        the stack)
 //   '5x8, 7 loads'       a 5-row tile: 10 accumulators, 2 loads of b and 5 of a for 20 multiplies and adds
 //   '2x16, 6 loads'      a 2-row, 16-column tile: b 4 vectors, a 2 rows splatted in memory (the same counts as 4 x 8)
 //   '2x16, 4 + 2 splats' the same with a by load_splat (the kernel's tile transposed: 16 query rows in the lanes of 4
@@ -233,8 +235,9 @@ export async function measureInChromium({ rounds = 15, milliseconds = 20 } = {})
   }
 }
 
-if (typeof process !== 'undefined' && process.argv?.[1] &&
-    import.meta.url === (await import('node:url')).pathToFileURL(process.argv[1]).href) {
+// Run as a script: no top-level await, so that report.mjs (which the script imports, and which imports this module's
+// SHAPES) finds this module evaluated.
+async function main() {
   const os = (await import('node:os')).default;
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
@@ -254,8 +257,10 @@ if (typeof process !== 'undefined' && process.argv?.[1] &&
     console.log(`${s.name.padEnd(30)} ${String(s.loads).padStart(5)}  ${String(s.vectorOps).padStart(7)}  ${s.gflops.toFixed(1).padStart(7)}  ` +
       `${(100 * s.fractionOfPeak).toFixed(0).padStart(8)}%  ${(100 * s.vectorOps / (s.vectorOps + s.loads)).toFixed(0).padStart(12)}%`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
+  // registerRows: the rows held in registers have distinct values (registerValue; runs before it computed fewer multiplies)
   const report = { cpu, ...(chromium ? {} : { node: process.versions.node }), clock: chromium ? 'wall' : 'cpu', rounds,
-    date: new Date().toISOString(), loadAverage: os.loadavg(), ...result };
+    date: new Date().toISOString(), loadAverage: os.loadavg(), registerRows: 'distinct', ...result };
   writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   console.error(`wrote ${jsonPath}`);
 }
+if (typeof process !== 'undefined' && process.argv?.[1] && import.meta.url === `file://${process.argv[1]}`) main();

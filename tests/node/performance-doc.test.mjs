@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { machineKind, renderDocument } from '../../bench/report.mjs';
+import { machineKind, renderDocument, simdLoadsParts } from '../../bench/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');
@@ -40,4 +40,14 @@ test('machineKind names the folder of a processor\'s results from /proc/cpuinfo'
   assert.equal(machineKind(info('AuthenticAMD', 25, 17)), 'amd-zen4');
   assert.equal(machineKind(info('AuthenticAMD', 25, 97)), 'amd-zen4');
   assert.equal(machineKind(info('AuthenticAMD', 23, 49)), 'amd-family-23');
+});
+
+test('a simd-loads run from before its register rows had distinct values says how many operations those rows ran', () => {
+  const shape = (name) => ({ name, loads: 2, vectorOps: 16, gflops: 40, fractionOfPeak: 1 });
+  const report = { cpu: 'a core', node: '20', rounds: 1, date: '2026-12-02', loadAverage: [0, 0, 0], peak: 40,
+    shapes: [shape('4x8, 6 loads'), shape('4x8, 4 loads'), shape('4x8, 2 loads')] };
+  const cells = (r) => simdLoadsParts(r).shapes.split('\n').slice(2).map((row) => row.split(' | ')[2]);
+  // 2 rows alike: one's 2 multiplies not run; 4 rows alike: 3 rows' 6 not run
+  assert.deepEqual(cells(report), ['16', '16, of which 14 ran', '16, of which 10 ran']);
+  assert.deepEqual(cells({ ...report, registerRows: 'distinct' }), ['16', '16', '16']);
 });
