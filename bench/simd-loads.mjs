@@ -30,7 +30,8 @@
 // Where the loads go through ports of their own, beside the vector pipes, every shape can run near the peak; where
 // something they share with the arithmetic binds (dispatch, scheduling, or a core shared with another thread), the
 // shapes with more loads per multiply fall behind, and the arrangement of the same operations can matter too:
-// docs/performance.md gives the runs and what they show.
+// docs/performance.md gives the runs and what they show. A shape with more values live than V8 has registers for keeps
+// some on the stack, and then measures that too (`node --print-wasm-code` shows it: a step's accesses to [rbp-…]).
 // (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
 import { calibrate, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';

@@ -21,9 +21,8 @@
 // operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
 // 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
 // What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
-// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the 6 loads of a step bind, measured:
-// the step runs at about the share of the multiplies and adds among its vector instructions (docs/performance.md,
-// bench/simd-loads.mjs).
+// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the step runs further below the peak,
+// for reasons the measured loops leave open (docs/performance.md, bench/simd-loads.mjs).
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
@@ -133,8 +132,7 @@ struct Tile {
 // How a reaches the microkernel, a[t][r] splatted over four lanes:
 //   Splatted: (n, 4, 4), already splatted in memory, so a step's four a vectors are plain loads (a load port only).
 //   Broadcast: (n, 4), each a[t][r] splatted by a load_splat. One instruction too (x64: vbroadcastss from memory),
-//   a plain load on Intel cores, but on AMD Zen it also takes a vector ALU slot, so 4 of them per step compete with
-//   the 16 multiplies and adds for the 4 vector pipes (~25% of the loop's speed there).
+//   a plain load on Intel cores; the loops of bench/simd-loads.mjs time both kinds of step on each machine.
 struct Splatted {
     static constexpr std::size_t step = kRows * kLanes;
     static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load(a + r * kLanes); }
