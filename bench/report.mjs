@@ -358,6 +358,32 @@ function operationsRun(report, s) {
   return s.vectorOps - (held - 1) * shape.columns;
 }
 
+// ---- bench/chromium-attention.mjs's table (bench/results/<machine kind>/chromium.json) --------------------------------
+/** The parts of bench/chromium-attention.mjs's report: { machine (where and how), attention (GFLOP/s, shares, ratios) }. */
+export function chromiumParts(report) {
+  const m = report.machine;
+  const machine = [
+    `${report.browser} (headless), on ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ` +
+      `${m.loadAverage.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end.`,
+    `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread). Wall time in the page, medians of interleaved ` +
+      `rounds; ratios are medians of per-round ratios. SIMD128 peak in this browser: ${fixed(report.peak.gflops)} GFLOP/s ` +
+      `(${report.peak.shape} x${report.peak.chains}).`,
+  ].join('\n');
+  const cases = report.cases;
+  const result = (c, name) => c.results.find((r) => r.name === name);
+  const names = [...new Set(cases.flatMap((c) => c.results.map((r) => r.name)))];
+  const cell = (c, name) => {
+    const r = result(c, name);
+    return r ? `${fixed(r.gflops)} (${fixed(100 * r.fractionOfPeak, 0)}%)` : '—';
+  };
+  const attention = table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), [
+    ...names.map((name) => [name.replace(', out', ', `out`'), ...cases.map((c) => cell(c, name))]),
+    ['**seqorder ÷ onnxruntime-web**', ...cases.map((c) => `**${times(result(c, 'seqorder')?.overOrt)}**`)],
+    ['seqorder with `out` ÷ onnxruntime-web', ...cases.map((c) => times(result(c, 'seqorder, out')?.overOrt))],
+  ]);
+  return { machine, attention };
+}
+
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
 /**
  * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
@@ -366,7 +392,7 @@ function operationsRun(report, s) {
  */
 const SOURCES = {
   latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
-  'simd-loads-chromium': simdLoadsParts,
+  'simd-loads-chromium': simdLoadsParts, chromium: chromiumParts,
 };
 
 /**

@@ -1,0 +1,149 @@
+// Attention in the readers' engine: headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node 20's, on a
+// page served from this repository on 127.0.0.1 (cross-origin isolated, so that its clock is as fine as the browser
+// allows):
+//
+//   node bench/chromium-attention.mjs [--quick] [--json out.json]
+// (default bench/results/<machine kind>/chromium.json; --quick: T = 256 and 1024, 5 rounds, into chromium-quick.json,
+// not committed)
+//
+// For T = 256, 1024, 4096, D = 64, causal and not, interleaved rounds of: seqorder's attention (the built package,
+// dist/lib: npm run build), with a new output and with `out`; onnxruntime-web (wasm, 1 thread, the graphs of
+// bench/make-onnx-graphs.mjs, as bench/run.mjs runs them in node; installed by npm run bench into bench/node_modules);
+// and the SIMD128 peak (bench/simd-peak.mjs: its best loop in this browser, timed in the same rounds). Wall time (a
+// page has no CPU-time clock), medians; each ratio is the median of the per-round ratios, as in bench/run.mjs.
+// Every contender's output is checked against the others' before timing.
+// (No node: imports up here: the page imports this module.)
+import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
+
+const WIDTH = 64;
+const ORT_DIST = '/bench/node_modules/onnxruntime-web/dist/';
+
+/** The mask of the causal graph: 0 where query i sees key j (j <= i), -infinity elsewhere (as bench/run.mjs's). */
+function causalMask(T) {
+  const mask = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return mask;
+}
+
+/**
+ * In the page: { peak: { gflops, shape, chains }, cases: [{ T, causal, results: [{ name, gflops, fractionOfPeak,
+ * overOrt? }] }], versions }. `ort: false` leaves onnxruntime-web out (the tests' runs, where it is not installed).
+ */
+export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9, sampleSeconds = 0.05, ort: withOrt = true } = {}) {
+  const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
+  const so = await loadSeqorder();
+  let ort;
+  const sessions = {};
+  if (withOrt) {
+    ort = await import(`${ORT_DIST}ort.wasm.min.mjs`);
+    ort.env.wasm.numThreads = 1;  // one thread, like seqorder
+    ort.env.wasm.wasmPaths = ORT_DIST;
+    ort.env.logLevel = 'error';
+    for (const causal of [false, true]) {
+      const graph = new Uint8Array(await (await fetch(`/bench/models/attention${causal ? '-causal' : ''}-d${WIDTH}.onnx`)).arrayBuffer());
+      sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
+    }
+  }
+  const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wallSecondsSync });
+  const peakLoop = (await simdPeakLoops()).find((l) => l.shape === peakInfo.shape && l.chains === peakInfo.chains);
+  const peakIterations = calibrate(peakLoop, 25, wallSecondsSync);
+  const peakFlops = peakIterations * peakLoop.flopsPerIteration;
+
+  const cases = [];
+  for (const T of lengths)
+    for (const causal of [false, true]) {
+      const D = WIDTH, flops = 4 * T * T * D * (causal ? 0.5 : 1);
+      const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
+      const out = new Float32Array(T * D);
+      const contenders = [
+        { name: 'seqorder', run: () => so.attention(q, k, v, { causal }).data },
+        { name: 'seqorder, out', run: () => so.attention(q, k, v, { causal, out }).data },
+      ];
+      if (withOrt) {
+        const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]),
+          v: new ort.Tensor('float32', v.data, [T, D]) };
+        if (causal) feeds.mask = new ort.Tensor('float32', causalMask(T), [T, T]);
+        contenders.push({ name: 'onnxruntime-web', run: async () => (await sessions[causal].run(feeds)).output.data });
+      }
+      // the same output from every contender, within float32 rounding, before anything is timed
+      const expected = await contenders[0].run();
+      for (const c of contenders.slice(1)) {
+        const got = await c.run();
+        let worst = 0;
+        for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(got[i] - expected[i]));
+        if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
+      }
+      const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
+      const results = await measure([...contenders, peak], { rounds: T > 1024 ? Math.max(3, Math.ceil(rounds / 2)) : rounds, sampleSeconds, time: wallSeconds });
+      const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+      cases.push({
+        T, causal,
+        results: results.filter((r) => r.name !== 'peak').map((r) => ({
+          name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: (flops / peakFlops) * speedup(r, byName.peak),
+          ...(withOrt && r.name !== 'onnxruntime-web' ? { overOrt: speedup(r, byName['onnxruntime-web']) } : {}),
+        })),
+      });
+    }
+  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, cases,
+    versions: { seqorder: so.version } };
+}
+
+/** measureAttention(options) in headless Chromium, this repository served to it: { browser, ...its result }. */
+export async function measureInChromium(options = {}) {
+  const path = await import('node:path');
+  const { fileURLToPath } = await import('node:url');
+  const { startServer } = await import('../scripts/serve.mjs');
+  const { launchChromium } = await import('../tests/browser/engines/chromium.mjs');
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const page = '<!doctype html><meta charset="utf-8"><title>chromium-attention</title>';
+  const server = await startServer({
+    root,
+    isolated: true,
+    intercept(request, response, pathname) {
+      if (pathname !== '/') return false;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(page);
+      return true;
+    },
+  });
+  const chromium = await launchChromium();
+  try {
+    await chromium.page.goto(server.url);
+    const result = await chromium.page.evaluate(
+      async (o) => (await import('/bench/chromium-attention.mjs')).measureAttention(o), options);
+    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), ...result };
+  } finally {
+    await chromium.close();
+    await server.close();
+  }
+}
+
+// Run as a script (no top-level await: report.mjs, which the script imports, renders this module's results).
+async function main() {
+  const os = (await import('node:os')).default;
+  const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const path = await import('node:path');
+  const { benchArgs, machine } = await import('./report.mjs');
+  const { quick, jsonPath } = benchArgs('chromium', 'chromium-quick');
+  if (!existsSync(new URL(`.${ORT_DIST.replace('/bench', '')}ort.wasm.min.mjs`, import.meta.url))) {
+    console.error('chromium-attention: onnxruntime-web is not installed: run npm run bench once (it installs bench/package.json)');
+    process.exit(1);
+  }
+  const atStart = machine('wall time in the page (performance.now), one thread per contender');
+  const result = await measureInChromium(quick ? { lengths: [256, 1024], rounds: 5 } : {});
+  const report = { machine: atStart, ...result };
+  const ortPackage = new URL(`.${ORT_DIST.replace('/bench', '')}../package.json`, import.meta.url);
+  report.versions['onnxruntime-web'] = JSON.parse((await import('node:fs')).readFileSync(ortPackage, 'utf8')).version;
+  console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
+    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains})`);
+  for (const c of result.cases)
+    for (const r of c.results)
+      console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${r.name.padEnd(16)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s ` +
+        `${(100 * r.fractionOfPeak).toFixed(0).padStart(4)}%${r.overOrt ? `  ${r.overOrt.toFixed(2)}x onnxruntime-web` : ''}`);
+  mkdirSync(path.dirname(jsonPath), { recursive: true });
+  report.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+  writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+  console.error(`wrote ${jsonPath}`);
+}
+if (typeof process !== 'undefined' && process.argv?.[1] && import.meta.url === `file://${process.argv[1]}`) main();

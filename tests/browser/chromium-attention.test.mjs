@@ -1,0 +1,26 @@
+// bench/chromium-attention.mjs: seqorder's attention (the built package) and, where npm run bench installed it,
+// onnxruntime-web, measured in a page in headless Chromium against the SIMD peak of the same rounds: the module and what
+// it imports load in the page, every contender's output agrees with seqorder's before it is timed, and each result is a
+// positive, finite speed, share of the peak and (with onnxruntime-web) ratio. Speeds are never asserted.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import { measureInChromium } from '../../bench/chromium-attention.mjs';
+
+// onnxruntime-web is one of the benchmark's contenders (bench/package.json), not a test dependency
+const ort = existsSync(new URL('../../bench/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs', import.meta.url));
+
+test(`chromium-attention measures attention in the page${ort ? ', with onnxruntime-web' : ' (onnxruntime-web not installed: seqorder alone)'}`, async () => {
+  const result = await measureInChromium({ lengths: [64], rounds: 1, sampleSeconds: 0.002, ort });
+  assert.match(result.browser, /^Chromium \d+/);
+  assert.ok(Number.isFinite(result.peak.gflops) && result.peak.gflops > 0, `peak ${result.peak.gflops}`);
+  assert.deepEqual(result.cases.map((c) => [c.T, c.causal]), [[64, false], [64, true]]);
+  const names = ['seqorder', 'seqorder, out', ...(ort ? ['onnxruntime-web'] : [])];
+  for (const c of result.cases) {
+    assert.deepEqual(c.results.map((r) => r.name), names);
+    for (const r of c.results) {
+      assert.ok(Number.isFinite(r.gflops) && r.gflops > 0 && r.fractionOfPeak > 0, `${r.name}: ${r.gflops}`);
+      if (ort && r.name !== 'onnxruntime-web') assert.ok(r.overOrt > 0, `${r.name} over onnxruntime-web: ${r.overOrt}`);
+    }
+  }
+});
