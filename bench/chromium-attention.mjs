@@ -7,9 +7,12 @@
 // not committed)
 //
 // For T = 256, 1024, 4096, D = 64, causal and not, interleaved rounds of: seqorder's attention (the built package,
-// dist/lib: npm run build), with a new output and with `out`; onnxruntime-web (wasm, 1 thread, the graphs of
-// bench/make-onnx-graphs.mjs, as bench/run.mjs runs them in node; installed by npm run bench into bench/node_modules);
-// and the SIMD128 peak (bench/simd-peak.mjs: its best loop in this browser, timed in the same rounds). Wall time (a
+// dist/lib: npm run build), with a new output and with `out`; each variant of its fused kernel alone (as
+// bench/attention-kernel.mjs times them in node: the core module's binding on tensors already in its heap, a variant
+// chosen by name; the one this browser's probe picks is named in the results); onnxruntime-web (wasm, 1 thread, the
+// graphs of bench/make-onnx-graphs.mjs, as bench/run.mjs runs them in node; installed by npm run bench into
+// bench/node_modules); and the SIMD128 peak (bench/simd-peak.mjs: its best loop in this browser, timed in the same
+// rounds). Wall time (a
 // page has no CPU-time clock), medians; each ratio is the median of the per-round ratios, as in bench/run.mjs.
 // Every contender's output is checked against the others' before timing.
 // (No node: imports up here: the page imports this module.)
@@ -26,13 +29,53 @@ function causalMask(T) {
   return mask;
 }
 
+/** The core module alone (its binding, as bench/attention-kernel.mjs uses it), for the kernel variants. */
+async function loadCore() {
+  const { default: createCore } = await import('/dist/lib/seqorder_core.mjs');
+  const { bindCalls } = await import('/dist/lib/binding.mjs');
+  const wasmBinary = await (await fetch('/dist/lib/seqorder/seqorder_core.wasm')).arrayBuffer();
+  return bindCalls(await createCore({ wasmBinary }));
+}
+
 /**
- * In the page: { peak: { gflops, shape, chains }, cases: [{ T, causal, results: [{ name, gflops, fractionOfPeak,
- * overOrt? }] }], versions }. `ort: false` leaves onnxruntime-web out (the tests' runs, where it is not installed).
+ * The kernel variants' contenders for one case, on copies of q, k, v in the core's heap: { contenders, free }. Each
+ * call's output block is freed unread (the API's contenders check the bits' agreement).
+ */
+function kernelContenders(core, [q, k, v], causal) {
+  const inHeap = [q, k, v].map((t) => {
+    const address = core._malloc(t.data.byteLength);
+    if (!address) throw new RangeError('chromium-attention: the core module is out of memory');
+    core.HEAPU8.set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength), address);
+    return { address, count: t.data.length, dtype: 'float32', shape: t.shape };
+  });
+  const [qh, kh, vh] = inHeap;
+  const contenders = core.attentionKernels().map((name) => ({
+    name: `kernel ${name}`,
+    run: () => {
+      const message = core.useAttentionKernel(name);
+      if (message) throw new RangeError(message);
+      const outcome = core.attention({ q: qh, k: kh, v: vh, causal, queryStart: undefined, steps: false, outLength: undefined });
+      if (outcome.error !== undefined) throw new RangeError(outcome.error);
+      for (const result of outcome.results) core._free(result.address);
+    },
+  }));
+  const free = () => {
+    core.useAttentionKernel('probe');
+    for (const t of inHeap) core._free(t.address);
+  };
+  return { contenders, free };
+}
+
+/**
+ * In the page: { peak: { gflops, shape, chains }, probed (the kernel variant this browser's probe picks), cases: [{ T,
+ * causal, results: [{ name, gflops, fractionOfPeak, overOrt? }] }], versions }. `ort: false` leaves onnxruntime-web out
+ * (the tests' runs, where it is not installed).
  */
 export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9, sampleSeconds = 0.05, ort: withOrt = true } = {}) {
   const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
   const so = await loadSeqorder();
+  const core = await loadCore();
+  const probed = core.attentionKernel();  // the probe runs on this first use
   let ort;
   const sessions = {};
   if (withOrt) {
@@ -74,18 +117,25 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(got[i] - expected[i]));
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
       }
+      const kernels = kernelContenders(core, [q, k, v], causal);
       const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
-      const results = await measure([...contenders, peak], { rounds: T > 1024 ? Math.max(3, Math.ceil(rounds / 2)) : rounds, sampleSeconds, time: wallSeconds });
+      let results;
+      try {
+        results = await measure([...contenders, ...kernels.contenders, peak],
+          { rounds: T > 1024 ? Math.max(3, Math.ceil(rounds / 2)) : rounds, sampleSeconds, time: wallSeconds });
+      } finally {
+        kernels.free();
+      }
       const byName = Object.fromEntries(results.map((r) => [r.name, r]));
       cases.push({
         T, causal,
         results: results.filter((r) => r.name !== 'peak').map((r) => ({
           name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: (flops / peakFlops) * speedup(r, byName.peak),
-          ...(withOrt && r.name !== 'onnxruntime-web' ? { overOrt: speedup(r, byName['onnxruntime-web']) } : {}),
+          ...(withOrt && r.name.startsWith('seqorder') ? { overOrt: speedup(r, byName['onnxruntime-web']) } : {}),
         })),
       });
     }
-  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, cases,
+  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, probed, cases,
     versions: { seqorder: so.version } };
 }
 
@@ -136,10 +186,10 @@ async function main() {
   const ortPackage = new URL(`.${ORT_DIST.replace('/bench', '')}../package.json`, import.meta.url);
   report.versions['onnxruntime-web'] = JSON.parse((await import('node:fs')).readFileSync(ortPackage, 'utf8')).version;
   console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
-    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains})`);
+    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains}); the probe chose ${result.probed}`);
   for (const c of result.cases)
     for (const r of c.results)
-      console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${r.name.padEnd(16)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s ` +
+      console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${r.name.padEnd(24)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s ` +
         `${(100 * r.fractionOfPeak).toFixed(0).padStart(4)}%${r.overOrt ? `  ${r.overOrt.toFixed(2)}x onnxruntime-web` : ''}`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   report.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);

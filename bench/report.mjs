@@ -376,8 +376,14 @@ export function chromiumParts(report) {
     const r = result(c, name);
     return r ? `${fixed(r.gflops)} (${fixed(100 * r.fractionOfPeak, 0)}%)` : '—';
   };
+  // the kernel variants by their names (attentionKernels()), the probe's pick marked
+  const label = (name) => {
+    const variant = name.match(/^kernel (\w+)$/)?.[1];
+    if (!variant) return name.replace(', out', ', `out`');
+    return `kernel alone, \`${variant}\`${variant === report.probed ? ' (the probe\'s pick)' : ''}`;
+  };
   const attention = table('GFLOP/s (% of SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), [
-    ...names.map((name) => [name.replace(', out', ', `out`'), ...cases.map((c) => cell(c, name))]),
+    ...names.map((name) => [label(name), ...cases.map((c) => cell(c, name))]),
     ['**seqorder ÷ onnxruntime-web**', ...cases.map((c) => `**${times(result(c, 'seqorder')?.overOrt)}**`)],
     ['seqorder with `out` ÷ onnxruntime-web', ...cases.map((c) => times(result(c, 'seqorder, out')?.overOrt))],
   ]);

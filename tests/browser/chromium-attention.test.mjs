@@ -1,7 +1,8 @@
-// bench/chromium-attention.mjs: seqorder's attention (the built package) and, where npm run bench installed it,
-// onnxruntime-web, measured in a page in headless Chromium against the SIMD peak of the same rounds: the module and what
-// it imports load in the page, every contender's output agrees with seqorder's before it is timed, and each result is a
-// positive, finite speed, share of the peak and (with onnxruntime-web) ratio. Speeds are never asserted.
+// bench/chromium-attention.mjs: seqorder's attention (the built package), each variant of its fused kernel alone and,
+// where npm run bench installed it, onnxruntime-web, measured in a page in headless Chromium against the SIMD peak of
+// the same rounds: the module and what it imports load in the page, every contender's output agrees with seqorder's
+// before it is timed, and each result is a positive, finite speed, share of the peak and (with onnxruntime-web) ratio.
+// Speeds are never asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -15,12 +16,15 @@ test(`chromium-attention measures attention in the page${ort ? ', with onnxrunti
   assert.match(result.browser, /^Chromium \d+/);
   assert.ok(Number.isFinite(result.peak.gflops) && result.peak.gflops > 0, `peak ${result.peak.gflops}`);
   assert.deepEqual(result.cases.map((c) => [c.T, c.causal]), [[64, false], [64, true]]);
-  const names = ['seqorder', 'seqorder, out', ...(ort ? ['onnxruntime-web'] : [])];
+  // the API's two ways, onnxruntime-web where installed, then each kernel variant alone (the probe's pick among them)
+  const kernels = ['splat_in_loop', 'splat_per_block', 'splat_all_in_loop'];
+  assert.ok(kernels.includes(result.probed), result.probed);
+  const names = ['seqorder', 'seqorder, out', ...(ort ? ['onnxruntime-web'] : []), ...kernels.map((k) => `kernel ${k}`)];
   for (const c of result.cases) {
     assert.deepEqual(c.results.map((r) => r.name), names);
     for (const r of c.results) {
       assert.ok(Number.isFinite(r.gflops) && r.gflops > 0 && r.fractionOfPeak > 0, `${r.name}: ${r.gflops}`);
-      if (ort && r.name !== 'onnxruntime-web') assert.ok(r.overOrt > 0, `${r.name} over onnxruntime-web: ${r.overOrt}`);
+      if (ort && r.name.startsWith('seqorder')) assert.ok(r.overOrt > 0, `${r.name} over onnxruntime-web: ${r.overOrt}`);
     }
   }
 });
