@@ -12,22 +12,17 @@
 // chosen by name; the one this browser's probe picks is named in the results); onnxruntime-web (wasm, 1 thread, the
 // graphs of bench/make-onnx-graphs.mjs, as bench/run.mjs runs them in node; installed by npm run bench into
 // bench/node_modules); and the SIMD128 peak (bench/simd-peak.mjs: its best loop in this browser, timed in the same
-// rounds). Wall time (a
-// page has no CPU-time clock), medians; each ratio is the median of the per-round ratios, as in bench/run.mjs.
+// rounds). Wall time (a page has no CPU-time clock), medians; each ratio is the median of the per-round ratios, as in
+// bench/run.mjs.
 // Every contender's output is checked against the others' before timing.
 // (No node: imports up here: the page imports this module.)
-import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { additiveCausalMask, measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
 
 const WIDTH = 64;
-const ORT_DIST = '/bench/node_modules/onnxruntime-web/dist/';
-
-/** The mask of the causal graph: 0 where query i sees key j (j <= i), -infinity elsewhere (as bench/run.mjs's). */
-function causalMask(T) {
-  const mask = new Float32Array(T * T);
-  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
-  return mask;
-}
+// onnxruntime-web's files: from bench/, and as the page fetches them
+const ORT_DIR = 'node_modules/onnxruntime-web/dist/', ORT_DIST = `/bench/${ORT_DIR}`;
 
 /** The core module alone (its binding, as bench/attention-kernel.mjs uses it), for the kernel variants. */
 async function loadCore() {
@@ -106,15 +101,14 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
       if (withOrt) {
         const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]),
           v: new ort.Tensor('float32', v.data, [T, D]) };
-        if (causal) feeds.mask = new ort.Tensor('float32', causalMask(T), [T, T]);
+        if (causal) feeds.mask = new ort.Tensor('float32', additiveCausalMask(T), [T, T]);
         contenders.push({ name: 'onnxruntime-web', run: async () => (await sessions[causal].run(feeds)).output.data });
       }
       // the same output from every contender, within float32 rounding, before anything is timed
       const expected = await contenders[0].run();
       for (const c of contenders.slice(1)) {
         const got = await c.run();
-        let worst = 0;
-        for (let i = 0; i < expected.length; i++) worst = Math.max(worst, Math.abs(got[i] - expected[i]));
+        const worst = maxAbsDiff(got, expected);
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
       }
       const kernels = kernelContenders(core, [q, k, v], causal);
@@ -141,50 +135,28 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
 
 /** measureAttention(options) in headless Chromium, this repository served to it: { browser, ...its result }. */
 export async function measureInChromium(options = {}) {
-  const path = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const { startServer } = await import('../scripts/serve.mjs');
-  const { launchChromium } = await import('../tests/browser/engines/chromium.mjs');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const page = '<!doctype html><meta charset="utf-8"><title>chromium-attention</title>';
-  const server = await startServer({
-    root,
-    isolated: true,
-    intercept(request, response, pathname) {
-      if (pathname !== '/') return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(page);
-      return true;
-    },
-  });
-  const chromium = await launchChromium();
-  try {
-    await chromium.page.goto(server.url);
-    const result = await chromium.page.evaluate(
-      async (o) => (await import('/bench/chromium-attention.mjs')).measureAttention(o), options);
-    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), ...result };
-  } finally {
-    await chromium.close();
-    await server.close();
-  }
+  const { inChromiumPage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inChromiumPage('chromium-attention',
+    async (o) => (await import('/bench/chromium-attention.mjs')).measureAttention(o), options);
+  return { browser, ...result };
 }
 
 // Run as a script (no top-level await: report.mjs, which the script imports, renders this module's results).
 async function main() {
   const os = (await import('node:os')).default;
-  const { existsSync, mkdirSync, writeFileSync } = await import('node:fs');
+  const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { benchArgs, machine } = await import('./report.mjs');
   const { quick, jsonPath } = benchArgs('chromium', 'chromium-quick');
-  if (!existsSync(new URL(`.${ORT_DIST.replace('/bench', '')}ort.wasm.min.mjs`, import.meta.url))) {
+  if (!existsSync(new URL(`${ORT_DIR}ort.wasm.min.mjs`, import.meta.url))) {
     console.error('chromium-attention: onnxruntime-web is not installed: run npm run bench once (it installs bench/package.json)');
     process.exit(1);
   }
   const atStart = machine('wall time in the page (performance.now), one thread per contender');
   const result = await measureInChromium(quick ? { lengths: [256, 1024], rounds: 5 } : {});
   const report = { machine: atStart, ...result };
-  const ortPackage = new URL(`.${ORT_DIST.replace('/bench', '')}../package.json`, import.meta.url);
-  report.versions['onnxruntime-web'] = JSON.parse((await import('node:fs')).readFileSync(ortPackage, 'utf8')).version;
+  const ortPackage = new URL(`${ORT_DIR}../package.json`, import.meta.url);
+  report.versions['onnxruntime-web'] = JSON.parse(readFileSync(ortPackage, 'utf8')).version;
   console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
     `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains}); the probe chose ${result.probed}`);
   for (const c of result.cases)

@@ -9,18 +9,12 @@
 // Prints each build's GFLOP/s (4·T²·D per call, half for causal; D = 64) and its speed over the first build's: the
 // median of the per-round ratios. In node the clock is this process's CPU time; in Chromium, the page's clock.
 // (No node: imports up here: the page of --chromium imports this module.)
+import { randomValues } from '../web/js/bench-kernels.mjs';
 import { median } from '../web/js/median.mjs';
+import { cpuSeconds } from './simd-peak.mjs';
 
 const WIDTH = 64;
 export const KERNELS = ['splat_in_loop', 'splat_per_block', 'splat_all_in_loop'];  // attentionKernels()'s order
-
-/** Reproducible values in [-0.5, 0.5). */
-function values(count, seed) {
-  const out = new Float32Array(count);
-  let s = seed >>> 0;
-  for (let i = 0; i < count; i++) out[i] = (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
-  return out;
-}
 
 /** One build on a memory of its own, its call written there: { name, run(), output() }. */
 async function instantiate(name, bytes, { T, causal, kernel }) {
@@ -39,7 +33,7 @@ async function instantiate(name, bytes, { T, causal, kernel }) {
   });
   const pages = Math.ceil(at / 65536) - memory.buffer.byteLength / 65536;
   if (pages > 0) memory.grow(pages);
-  [q, k, v].forEach((address, i) => new Float32Array(memory.buffer, address, floats).set(values(floats, i + 1)));
+  [q, k, v].forEach((address, i) => new Float32Array(memory.buffer, address, floats).set(randomValues(floats, i + 1)));
   new Uint32Array(memory.buffer, call, 13).set([output, q, k, v, 1, T, T, WIDTH, WIDTH, causal ? 1 : 0, 0, scratch,
     KERNELS.indexOf(kernel)]);
   return {
@@ -80,34 +74,13 @@ export async function compareBuilds(builds, { T = 1024, causal = false, kernel =
 
 /** compareBuilds in headless Chromium: the builds' bytes handed to a page served from this repository. */
 async function compareInChromium(builds, options) {
-  const { startServer } = await import('../scripts/serve.mjs');
-  const { launchChromium } = await import('../tests/browser/engines/chromium.mjs');
-  const path = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const server = await startServer({
-    root,
-    isolated: true,  // a shared memory needs a cross-origin isolated page
-    intercept(request, response, pathname) {
-      if (pathname !== '/') return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><meta charset="utf-8"><title>kernel-ab</title>');
-      return true;
-    },
-  });
-  const chromium = await launchChromium();
-  try {
-    await chromium.page.goto(server.url);
-    const results = await chromium.page.evaluate(async ({ builds, options }) => {
-      const wall = (f) => { const t0 = performance.now(); f(); return (performance.now() - t0) / 1000; };
-      const decoded = builds.map((b) => ({ name: b.name, bytes: Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0)) }));
-      return (await import('/bench/kernel-ab.mjs')).compareBuilds(decoded, { ...options, time: wall });
-    }, { builds: builds.map((b) => ({ name: b.name, base64: Buffer.from(b.bytes).toString('base64') })), options });
-    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), results };
-  } finally {
-    await chromium.close();
-    await server.close();
-  }
+  const { inChromiumPage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inChromiumPage('kernel-ab', async ({ builds, options }) => {
+    const wall = (f) => { const t0 = performance.now(); f(); return (performance.now() - t0) / 1000; };
+    const decoded = builds.map((b) => ({ name: b.name, bytes: Uint8Array.from(atob(b.base64), (c) => c.charCodeAt(0)) }));
+    return (await import('/bench/kernel-ab.mjs')).compareBuilds(decoded, { ...options, time: wall });
+  }, { builds: builds.map((b) => ({ name: b.name, base64: Buffer.from(b.bytes).toString('base64') })), options });
+  return { browser, results: result };
 }
 
 async function main() {
@@ -132,9 +105,8 @@ async function main() {
   if (chromium) {
     ({ browser: where, results } = await compareInChromium(builds, options));
   } else {
-    const cpu = (f) => { const before = process.cpuUsage(); f(); const { user, system } = process.cpuUsage(before); return (user + system) / 1e6; };
     where = `node ${process.versions.node} (CPU time)`;
-    results = await compareBuilds(builds, { ...options, time: cpu });
+    results = await compareBuilds(builds, { ...options, time: cpuSeconds });
   }
   console.log(`${where}; T = ${T}${causal ? ' causal' : ''}, D = ${WIDTH}, ${kernel}, ${rounds} rounds; the same bits from every build`);
   for (const r of results) console.log(`${r.name.padEnd(50)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s  ${r.overFirst.toFixed(3)}x the first`);

@@ -32,7 +32,7 @@ import { RUN_SECTIONS, benchArgs, importPackage, machine, runText } from './repo
 import { cpuSeconds as cpuSecondsSync, measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { measure, plainJsAttention, plainJsPositions, randomTensor } from '../web/js/bench-kernels.mjs';
+import { additiveCausalMask, measure, plainJsAttention, plainJsPositions, randomTensor } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -114,20 +114,13 @@ async function loadLibraries() {
 }
 
 // ---- attention ---------------------------------------------------------------------------------------------------------
-function causalMask(T) {
-  // (T, T): 0 where key j <= query i, −inf above the diagonal
-  const mask = new Float32Array(T * T);
-  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
-  return mask;
-}
-
 /** The contenders for one attention case: [{ name, run }] over shared inputs; dispose() frees tfjs tensors. */
 function attentionContenders({ so, soRelaxed, ort, sessions, tf }, T, causal) {
   const D = WIDTH;
   const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
   const out = new Float32Array(T * D);
   const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
-  const mask = causal ? causalMask(T) : undefined;
+  const mask = causal ? additiveCausalMask(T) : undefined;
   if (causal) feeds.mask = new ort.Tensor('float32', mask, [T, T]);
   const tq = tf.tensor2d(q.data, [T, D]), tk = tf.tensor2d(k.data, [T, D]), tv = tf.tensor2d(v.data, [T, D]);
   const tScale = tf.scalar(1 / Math.sqrt(D)), tMask = causal ? tf.tensor2d(mask, [T, T]) : undefined;

@@ -207,33 +207,10 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
  * { browser, ...its result }.
  */
 export async function measureInChromium({ rounds = 15, milliseconds = 20 } = {}) {
-  const path = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const { startServer } = await import('../scripts/serve.mjs');
-  const { launchChromium } = await import('../tests/browser/engines/chromium.mjs');
-  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-  const page = '<!doctype html><meta charset="utf-8"><title>simd-loads</title>';
-  // cross-origin isolated, so that the page's clock is as fine as the browser allows
-  const server = await startServer({
-    root,
-    isolated: true,
-    intercept(request, response, pathname) {
-      if (pathname !== '/') return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(page);
-      return true;
-    },
-  });
-  const chromium = await launchChromium();
-  try {
-    await chromium.page.goto(server.url);
-    const result = await chromium.page.evaluate(
-      async (options) => (await import('/bench/simd-loads.mjs')).measureSimdLoads(options), { rounds, milliseconds });
-    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), ...result };
-  } finally {
-    await chromium.close();
-    await server.close();
-  }
+  const { inChromiumPage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inChromiumPage('simd-loads',
+    async (options) => (await import('/bench/simd-loads.mjs')).measureSimdLoads(options), { rounds, milliseconds });
+  return { browser, ...result };
 }
 
 // Run as a script: no top-level await, so that report.mjs (which the script imports, and which imports this module's

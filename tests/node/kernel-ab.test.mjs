@@ -5,10 +5,10 @@ import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { compareBuilds } from '../../bench/kernel-ab.mjs';
+import { cpuSeconds as cpu } from '../../bench/simd-peak.mjs';
 import { i32, name, section, u32, vector } from '../../bench/wasm-bytes.mjs';
 
 const kernel = readFileSync(new URL('../../dist/lib/seqorder/seqorder_kernel.wasm', import.meta.url));
-const cpu = (f) => { const before = process.cpuUsage(); f(); const { user, system } = process.cpuUsage(before); return (user + system) / 1e6; };
 
 /** A module with the kernel module's imports and exports whose attention_rows does nothing. */
 function standIn() {

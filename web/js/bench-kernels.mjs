@@ -26,6 +26,13 @@ export function randomValues(count, seed = 1, Array = Float32Array) {
   return data;
 }
 
+/** The additive mask of a causal attention graph (T, T): 0 where key j <= query i, -infinity above the diagonal. */
+export function additiveCausalMask(T) {
+  const mask = new Float32Array(T * T);
+  for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
+  return mask;
+}
+
 /** A { data, shape, dtype } tensor of random values. */
 export function randomTensor(shape, seed = 1, dtype = 'float32') {
   const count = shape.reduce((a, b) => a * b, 1);

@@ -1,0 +1,34 @@
+// A benchmark module's measurement run in a page of headless Chromium (Debian's, or $CHROMIUM), this repository served
+// to it on 127.0.0.1, cross-origin isolated (so that the page's clock is as fine as the browser allows, and a shared
+// WebAssembly memory can be made there): the page imports what it measures from the repository's own paths.
+// Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/kernel-ab.mjs import it when run in node.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { startServer } from '../scripts/serve.mjs';
+import { launchChromium } from '../tests/browser/engines/chromium.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** page.evaluate(run, arg) on an empty page titled `title`: { browser ('Chromium <version>'), result }. */
+export async function inChromiumPage(title, run, arg) {
+  const page = `<!doctype html><meta charset="utf-8"><title>${title}</title>`;
+  const server = await startServer({
+    root,
+    isolated: true,
+    intercept(request, response, pathname) {
+      if (pathname !== '/') return false;
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(page);
+      return true;
+    },
+  });
+  const chromium = await launchChromium();
+  try {
+    await chromium.page.goto(server.url);
+    const result = await chromium.page.evaluate(run, arg);
+    return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), result };
+  } finally {
+    await chromium.close();
+    await server.close();
+  }
+}
