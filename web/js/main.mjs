@@ -29,6 +29,7 @@
 // module could not load (the status says why). The section "train" trains its models when it comes into view
 // (its checks are pending until then, and its .section-body says data-training="done" once they are computed).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
+import { atNextFrame } from '../lib/figures/next-frame.mjs';
 import { checkList, el } from './ui.mjs';
 import { copyLinkButton, createUrlState } from './url-state.mjs';
 
@@ -66,8 +67,11 @@ function numberAndLink() {
   }
 }
 
-/** Lets the browser paint between sections, so the page fills in progressively instead of all at once. */
-const nextFrame = () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+/**
+ * Lets the browser paint between sections, so the page fills in progressively instead of all at once (without waiting
+ * long for a frame that does not come: atNextFrame).
+ */
+const nextFrame = () => new Promise((resolve) => atNextFrame(() => setTimeout(resolve, 0)));
 
 /** How near the viewport a section runs: within one screen height above or below it. */
 const NEAR = '100% 0px 100% 0px';
@@ -226,9 +230,12 @@ async function main() {
   settle();
   if (urlState.anchor()) unfoldTarget();
   // Controls re-run checks: keep the summary true to the page.
-  let pending = 0;
+  let pending = false;
   document.addEventListener('seqorder:check', () => {
-    if (!pending) pending = requestAnimationFrame(() => { pending = 0; showSummary(); });
+    if (!pending) {
+      pending = true;
+      atNextFrame(() => { pending = false; showSummary(); });
+    }
   });
   document.body.dataset.ready = 'true';
   // The modules of the sections not shown yet, while the browser is idle: their settings (the URL's) are then known.

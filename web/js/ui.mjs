@@ -3,6 +3,7 @@
 // checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
 import { fmt } from './format.mjs';
 import { checkList as packageCheckList } from '../lib/figures/checks.mjs';
+import { atNextFrame } from '../lib/figures/next-frame.mjs';
 import { recordDrawn } from './drawn.mjs';
 
 /**
@@ -73,13 +74,14 @@ export function more(root, summary, ...paragraphs) {
  * re-renders in the next frame however many input events arrive in between.
  */
 export function perFrame(fn) {
-  let pending = 0;
+  let pending = false;
   let args = [];
   return (...latest) => {
     args = latest;
     if (!pending) {
-      pending = requestAnimationFrame(() => {
-        pending = 0;
+      pending = true;
+      atNextFrame(() => {
+        pending = false;
         fn(...args);
       });
     }

@@ -1,0 +1,30 @@
+// The next animation frame, or a short wait when frames do not come: a hidden tab, or a headless browser that draws
+// nothing, runs no requestAnimationFrame callbacks (for as long as it stays so), and the page's work must not wait on
+// them: a section that runs while the tab is hidden still finishes, and a plot still draws.
+
+/** How long to wait for a frame before calling back anyway, in milliseconds (a frame comes every ~16 ms when drawn). */
+export const FRAME_WAIT_MS = 100;
+
+/**
+ * Calls `callback` once: at the next animation frame, or after FRAME_WAIT_MS if no frame has come by then. Returns a
+ * function that cancels the call (if it has not happened yet).
+ */
+export function atNextFrame(callback) {
+  let done = false;
+  const cancel = () => {
+    done = true;
+    cancelAnimationFrame(frame);
+    clearTimeout(timer);
+  };
+  const frame = requestAnimationFrame(() => {
+    if (done) return;
+    cancel();
+    callback();
+  });
+  const timer = setTimeout(() => {
+    if (done) return;
+    cancel();
+    callback();
+  }, FRAME_WAIT_MS);
+  return cancel;
+}
