@@ -244,15 +244,16 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
 
     // e^(scaled - max), with the row max subtracted first so nothing overflows; hidden keys get exactly 0 (loops over
     // pointers: an index would cost integer instructions, which take vector ALU ports on some cores)
+    const simd::ExpConstants constants = simd::exp_constants();  // once, out of the loops (f32x4.hpp)
     f32x4 sum = simd::splat(0.0f);
     float* const unmasked_end = scaled + unmasked * kRows;
     for (float* p = scaled; p != unmasked_end; p += kRows) {
-        const f32x4 w = simd::exp(simd::load(p) - max);
+        const f32x4 w = simd::exp(simd::load(p) - max, constants);
         simd::store(p, w);
         sum = sum + w;
     }
     for (std::size_t j = unmasked; j < keys; ++j) {
-        const f32x4 w = simd::keep(simd::exp(simd::load(scaled + j * kRows) - max), seen(j));
+        const f32x4 w = simd::keep(simd::exp(simd::load(scaled + j * kRows) - max, constants), seen(j));
         simd::store(scaled + j * kRows, w);
         sum = sum + w;
     }

@@ -70,6 +70,13 @@ SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, 
 SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }  // false where either is NaN
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
+// a, stored to memory and read back as a whole vector (a volatile copy): a value neither compiler can see through or
+// fold into a constant. (Not a volatile float then splatted: clang 14 turns that into a load_splat that it moves past
+// the other volatile stores, reading the wrong float.)
+SEQORDER_INLINE f32x4 opaque(f32x4 a) {
+    volatile v128_t copy = a.v;
+    return {copy};
+}
 
 // Rows r0..r3 of a 4 x 4 block -> its columns (c0 = (r0[0], r1[0], r2[0], r3[0]), ...).
 SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
@@ -126,6 +133,12 @@ SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) {
 }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return lanes<i32x4>([&](int i) { return std::bit_cast<std::int32_t>(a.lane[i]); }); }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return lanes<f32x4>([&](int i) { return std::bit_cast<float>(a.lane[i]); }); }
+SEQORDER_INLINE f32x4 opaque(f32x4 a) {
+    return lanes<f32x4>([&](int i) {
+        volatile float copy = a.lane[i];
+        return copy;
+    });
+}
 
 SEQORDER_INLINE void transpose(f32x4& r0, f32x4& r1, f32x4& r2, f32x4& r3) {
     const f32x4 rows[4] = {r0, r1, r2, r3};
@@ -143,6 +156,24 @@ SEQORDER_INLINE float lane(f32x4 a, int i) {
     return l[i];
 }
 
+// The constants of exp (below), as vectors: an argument of exp, built once by exp_constants() before the loop that calls
+// it.
+struct ExpConstants {
+    f32x4 lowest, magic, log2e, minus_ln2_hi, ln2_lo, p0, p1, p2, p3, p4, one, floor;
+};
+
+// exp's constants, each read back from memory (opaque) so that the engine compiling the WebAssembly cannot take them for
+// constants: V8 14 (node 26; Chromium's is newer) materializes a vector constant at every use in a loop, a load and two
+// instructions on the vector ports each, which for exp's twelve is more work than exp's own; values computed before
+// the loop stay in registers or come back from the stack (one load each, no vector port). V8 11 (node 20) hoisted
+// the constants itself.
+inline ExpConstants exp_constants() {
+    const auto v = [](float x) { return opaque(splat(x)); };
+    return {v(-104.0f), v(12583039.0f) /* 1.5 * 2^23 + 127 */, v(1.44269504088896341f), v(-0.693359375f),
+            v(2.12194440e-4f), v(1.381461741e-3f), v(8.368710056e-3f), v(4.166838899e-2f), v(1.666652113e-1f),
+            v(4.999999404e-1f), v(1.0f), v(12582912.0f) /* 1.5 * 2^23: n + 127 >= 0 */};
+}
+
 // e^x lane by lane, for the softmax's x <= 0 (valid up to x = 88): within 1 ulp of the correctly rounded float where
 // that is a normal float (x >= ln(FLT_MIN) ~ -87.34), then the subnormals of 2^-126 e^r down to x ~ -87.68, and 0
 // below (and for -infinity): a softmax weight under 2^-126.5 ~ 8e-39 becomes 0 where std::exp would give a
@@ -157,21 +188,23 @@ SEQORDER_INLINE float lane(f32x4 a, int i) {
 // Two pmax and no masks: x is floored at -104 (e^-104 rounds to 0 in float32) so that -infinity gives 0, not NaN.
 // Every multiply-add is simd::madd, so the relaxed build fuses them and the default one computes exactly the expression
 // written.
-SEQORDER_INLINE f32x4 exp(f32x4 x) {
-    x = pmax(x, splat(-104.0f));
-    const f32x4 magic = splat(12583039.0f);  // 1.5 * 2^23 + 127
-    const f32x4 shifted = madd(magic, x, splat(1.44269504088896341f));
-    const f32x4 n = shifted - magic;
-    const f32x4 r = madd(madd(x, n, splat(-0.693359375f)), n, splat(2.12194440e-4f));
-    f32x4 p = splat(1.381461741e-3f);
-    p = madd(splat(8.368710056e-3f), p, r);
-    p = madd(splat(4.166838899e-2f), p, r);
-    p = madd(splat(1.666652113e-1f), p, r);
-    p = madd(splat(4.999999404e-1f), p, r);
-    const f32x4 e_r = madd(r, p, r * r) + splat(1.0f);
-    const f32x4 floored = pmax(shifted, splat(12582912.0f));  // 1.5 * 2^23: n + 127 >= 0
+SEQORDER_INLINE f32x4 exp(f32x4 x, const ExpConstants& k) {
+    x = pmax(x, k.lowest);
+    const f32x4 shifted = madd(k.magic, x, k.log2e);
+    const f32x4 n = shifted - k.magic;
+    const f32x4 r = madd(madd(x, n, k.minus_ln2_hi), n, k.ln2_lo);
+    f32x4 p = k.p0;
+    p = madd(k.p1, p, r);
+    p = madd(k.p2, p, r);
+    p = madd(k.p3, p, r);
+    p = madd(k.p4, p, r);
+    const f32x4 e_r = madd(r, p, r * r) + k.one;
+    const f32x4 floored = pmax(shifted, k.floor);
     const f32x4 two_to_the_n = float_of(shift_left(bits_of(floored), 23));
     return e_r * two_to_the_n;
 }
+
+// e^x, its constants built here (for a call outside a loop).
+SEQORDER_INLINE f32x4 exp(f32x4 x) { return exp(x, exp_constants()); }
 
 }  // namespace seqorder::simd
