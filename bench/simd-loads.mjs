@@ -9,8 +9,9 @@
 // page's clock, into simd-loads-chromium.json)
 //
 // The loops are assembled by hand below (no toolchain needed), like simd-peak's. Most load their operands from the same
-// few addresses every iteration (the L1 cache, no pointer to move on), so what differs from shape to shape is only how
-// many loads come with the 8 multiplies and 8 adds of a 4 x 8 tile step, or the 10 and 10 of a 5 x 8 one:
+// few addresses (the L1 cache, no pointer to move on; one `and` an iteration picks one of two copies: COPY_BYTES), so
+// what differs from shape to shape is only how many loads come with the 8 multiplies and 8 adds of a 4 x 8 tile step,
+// or the 10 and 10 of a 5 x 8 one:
 //   '4x8, 6 loads'       b (2 vectors) and the 4 rows' a, splatted in memory: the kernel's scores step (splat_in_loop)
 //   '4x8, 2 + 4 splats'  b, and the 4 rows' a by load_splat (x64: vbroadcastss): the kernel's weighted-sum step
 //   '4x8, 4 loads'       b, 2 rows' a loaded, 2 held in registers
@@ -37,8 +38,8 @@ import { median } from '../web/js/median.mjs';
 import { calibrate, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
-// v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes or address 0
-const address = (at) => (at === undefined ? [0x41, 0] : get(at));
+// v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes
+const address = (at) => get(at);
 const load = (offset, at) => [...address(at), ...simd(OP.V128_LOAD), 4, ...u32(offset)];
 const loadSplat = (offset, at) => [...address(at), ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
 // i8x16.shuffle of a vector with itself taking its 32-bit lanes `lanes` (four lane numbers)
@@ -47,6 +48,11 @@ const shuffle32 = (lanes) => [...simd(OP.I8X16_SHUFFLE), ...lanes.flatMap((l) =>
 // Memory: b's vectors at 0, 16, …; a's rows splatted at 256 + 16 r, and as single floats at 512 + 4 r; all 1.0, so
 // every accumulator counts the iterations (times its row's a, where that is held in a register: registerValue) exactly.
 const B_AT = 0, A_SPLATTED_AT = 256, A_FLOATS_AT = 512;
+// Those fixed addresses are offsets into one of two copies of the operands (memory is all 1.0), COPY_BYTES apart: the
+// copy at $n & COPY_BYTES, which changes every 1024 iterations. An address the engine cannot know ahead: at a constant
+// one, with nothing stored in the loop, V8 14 (node 26, Chromium) moves the loads, and then the products, out of the
+// loop, leaving only the adds.
+const COPY_BYTES = 1024;
 // The walking shapes' operands: STEPS steps of b, then of a (splatted, or as floats), each step's at the next addresses,
 // as the kernel's scores step walks a key panel and the splatted queries (D = 64 steps a tile).
 const STEPS = 64, WALK_B_AT = 0x4000, WALK_A_AT = 0x8000;
@@ -95,18 +101,21 @@ function body(s) {
   const acc = (r, c) => 1 + r * C + c, b = (c) => 1 + R * C + c, a = 1 + R * C + C, reg = (r) => 2 + R * C + C + r;
   const lanes = 2 + R * C + C + R;  // the rows' a as one vector, for the shuffled kinds
   const v128Locals = R * C + C + 1 + R + 1;  // accumulators, b, a, registers, lanes
-  const atB = s.walk ? 1 + v128Locals : undefined, atA = s.walk ? 2 + v128Locals : undefined;  // walking: i32 locals
+  // i32 locals: where b and a are this step (walking), or where this iteration's copy of the operands is (COPY_BYTES)
+  const copy = 3 + v128Locals;
+  const atB = s.walk ? 1 + v128Locals : copy, atA = s.walk ? 2 + v128Locals : copy;
   const bBase = s.walk ? WALK_B_AT : B_AT, aSplattedBase = s.walk ? WALK_A_AT : A_SPLATTED_AT, aFloatsBase = s.walk ? WALK_A_AT : A_FLOATS_AT;
   const aStep = s.rows.some((r) => r === 'load') ? 16 * R : 4 * R;  // bytes of a per step
   const code = [];
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) code.push(0x43, 0, 0, 0, 0, ...simd(OP.F32X4_SPLAT), ...set(acc(r, c)));
   for (let r = 0; r < R; r++) code.push(0x43, ...f32Bytes(registerValue(r)), ...simd(OP.F32X4_SPLAT), ...set(reg(r)));
   code.push(0x03, 0x40);  // loop (no result)
+  if (!s.walk) code.push(...get(0), 0x41, ...i32(COPY_BYTES), 0x71, ...set(copy));  // copy = $n & COPY_BYTES
   if (s.walk) code.push(0x41, 0, ...set(atB), 0x41, 0, ...set(atA), 0x03, 0x40);  // from the first step; loop
   for (let c = 0; c < C; c++) code.push(...load(bBase + 16 * c, atB), ...set(b(c)));
   for (let r = 0; r < R; r++) {
     const kind = s.rows[r];
-    if (kind.startsWith('lanes')) code.push(...load(A_FLOATS_AT), ...set(lanes));
+    if (kind.startsWith('lanes')) code.push(...load(A_FLOATS_AT, copy), ...set(lanes));
     const shuffled = kind.match(/(rotate|splat) (\d)$/);
     if (shuffled) {
       const n = Number(shuffled[2]);
@@ -128,7 +137,7 @@ function body(s) {
   code.push(0x43, 0, 0, 0, 0);  // the sum of lane 0 of every accumulator, so that none is dead code
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) code.push(...get(acc(r, c)), ...simd(OP.F32X4_EXTRACT_LANE), 0, 0x92);
   code.push(0x0b);
-  const declared = [...u32(2), ...u32(v128Locals), 0x7b, ...u32(2), 0x7f];  // v128 locals, then two i32
+  const declared = [...u32(2), ...u32(v128Locals), 0x7b, ...u32(3), 0x7f];  // v128 locals, then three i32
   return [...u32(declared.length + code.length), ...declared, ...code];
 }
 

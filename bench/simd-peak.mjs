@@ -9,16 +9,18 @@
 //   'mul|add'  a_j = a_j * m  or  a_j = a_j + c, half the chains each (multiplies and adds that do not wait on each
 //              other: what the two kinds of execution units can do together)
 //   'tree'     per chain, the products of 4 values x_r (m, 2m, 3m, 4m, in registers) and a vector y loaded from memory
-//              every iteration (zeros: the engine cannot know them, nor move anything out of the loop), added as a tree
-//              and then to the chain: a_j = a_j + ((x_0 y + x_1 y) + (x_2 y + x_3 y)), 2 chains of 4 multiplies and 4
-//              adds, a load each. Only the last add waits on the previous iteration, so the operations in flight are
-//              not bounded by the number of chains (where a multiply or an add takes longer than 12 chains can hide,
-//              this shape still fills the vector ports). The x_r differ so that no two products are alike (the engine
-//              would compute such products once).
+//              every iteration, added as a tree and then to the chain: a_j = a_j + ((x_0 y + x_1 y) + (x_2 y + x_3 y)),
+//              2 chains of 4 multiplies and 4 adds, a load each. y is zeros, at an address that changes every 1024
+//              iterations ($n & 1024), so the engine can neither know it nor move anything out of the loop (V8 14
+//              moves a load from a constant address out of a loop that stores nothing, and then the products). Only
+//              the last add waits on the previous iteration, so the operations in flight are not bounded by the number
+//              of chains (where a multiply or an add takes longer than 12 chains can hide, this shape still fills the
+//              vector ports). The x_r differ so that no two products are alike (the engine would compute such products
+//              once).
 // m and c are parameters (1 and 0 at run time, so values stay finite and normal), which keeps the engine from folding
 // anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
 import { median } from '../web/js/median.mjs';
-import { OP, get, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
+import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 /** Body of one function: locals 0..2 are the parameters, 3 = splat(m), 4 = splat(c), 5.. the chains. */
 function body(shape, chains) {
@@ -34,8 +36,8 @@ function body(shape, chains) {
   const product = (r) => [...get(x(r)), ...get(y), ...simd(OP.F32X4_MUL)];
   code.push(0x03, 0x40);  // loop (no result)
   for (let j = 0; j < chains; j++) {
-    if (shape === 'tree')
-      code.push(0x41, 0, ...simd(OP.V128_LOAD), 4, ...u32(16 * j), ...set(y), ...get(chain(j)),
+    if (shape === 'tree')  // y from address ($n & 1024) + 16 j
+      code.push(...get(0), 0x41, ...i32(1024), 0x71, ...simd(OP.V128_LOAD), 4, ...u32(16 * j), ...set(y), ...get(chain(j)),
                 ...product(0), ...product(1), ...simd(OP.F32X4_ADD), ...product(2), ...product(3), ...simd(OP.F32X4_ADD),
                 ...simd(OP.F32X4_ADD), ...simd(OP.F32X4_ADD), ...set(chain(j)));
     else if (shape === 'mul+add')

@@ -46,3 +46,21 @@ test('simd-peak and simd-loads import nothing of node at their top: simd-loads -
     assert.doesNotMatch(source, /^import [^;]* from 'node:/m, file);
   }
 });
+
+test('no loop loads from a constant address: an engine may move such a load, and then its products, out of the loop', () => {
+  // a load (v128.load 0x00, v128.load32_splat 0x09) whose address is an i32.const: 0x41 <const> 0xfd <op>
+  const constantAddressLoads = (bytes) => {
+    let found = 0;
+    for (let i = 0; i + 3 < bytes.length; i++) {
+      if (bytes[i] !== 0x41) continue;
+      let j = i + 1;
+      while (bytes[j] & 0x80) j++;  // the constant's LEB128 bytes
+      if (bytes[j + 1] === 0xfd && (bytes[j + 2] === 0x00 || bytes[j + 2] === 0x09)) found++;
+    }
+    return found;
+  };
+  assert.equal(constantAddressLoads(peakModuleBytes()), 0, 'simd-peak');
+  assert.equal(constantAddressLoads(loadsModuleBytes()), 0, 'simd-loads');
+  // the scan finds one where there is one
+  assert.equal(constantAddressLoads(Uint8Array.of(0x41, 0x80, 0x08, 0xfd, 0x00, 0x04, 0x00)), 1);
+});
