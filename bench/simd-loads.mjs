@@ -244,9 +244,10 @@ async function main() {
     console.log(`${s.name.padEnd(30)} ${String(s.loads).padStart(5)}  ${String(s.vectorOps).padStart(7)}  ${s.gflops.toFixed(1).padStart(7)}  ` +
       `${(100 * s.fractionOfPeak).toFixed(0).padStart(8)}%`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
-  // registerRows: the rows held in registers have distinct values (registerValue; runs before it computed fewer multiplies)
+  // registerRows: the rows held in registers have distinct values (registerValue; runs before it computed fewer
+  // multiplies); addresses: the loads' addresses vary (COPY_BYTES; in runs before, V8 14 moved work out of the loops)
   const report = { cpu, ...(chromium ? {} : { node: process.versions.node }), clock: chromium ? 'wall' : 'cpu', rounds,
-    date: new Date().toISOString(), loadAverage: os.loadavg(), registerRows: 'distinct', ...result };
+    date: new Date().toISOString(), loadAverage: os.loadavg(), registerRows: 'distinct', addresses: 'varying', ...result };
   writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   console.error(`wrote ${jsonPath}`);
 }

@@ -51,3 +51,12 @@ test('a simd-loads run from before its register rows had distinct values says ho
   assert.deepEqual(cells(report), ['16', '16, of which 14 ran', '16, of which 10 ran']);
   assert.deepEqual(cells({ ...report, registerRows: 'distinct' }), ['16', '16', '16']);
 });
+
+test('a Chromium simd-loads run from before the loops\' addresses varied is marked not valid; node runs and newer ones are not', () => {
+  const report = { cpu: 'a core', rounds: 1, date: '2026-12-02', loadAverage: [0, 0, 0], peak: 40, registerRows: 'distinct',
+    shapes: [{ name: '4x8, 6 loads', loads: 6, vectorOps: 16, gflops: 40, fractionOfPeak: 1 }] };
+  const chromium = { ...report, browser: 'Chromium 156' };
+  assert.match(simdLoadsParts(chromium).machine, /Not valid/);
+  assert.doesNotMatch(simdLoadsParts({ ...chromium, addresses: 'varying' }).machine, /Not valid/);
+  assert.doesNotMatch(simdLoadsParts({ ...report, node: '20.20.2' }).machine, /Not valid/);
+});
