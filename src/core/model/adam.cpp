@@ -34,13 +34,14 @@ SEQORDER_INLINE void update(V& p, V& m, V& v, V g, const R& r) {
     p = p - r.rate * m_hat / (sqrt(v_hat) + r.eps);
 }
 
-// Rates<float>'s constants in every lane.
+// Rates<float>'s constants in every lane, each read back from memory (simd::opaque: else the engine may make a vector
+// constant again at every use in the loop, f32x4.hpp's exp_constants).
 struct Rates4 {
     simd::f32x4 beta1, beta2, rest1, rest2, correction1, correction2, eps, rate;
     explicit Rates4(const Rates<float>& r)
-        : beta1(simd::splat(r.beta1)), beta2(simd::splat(r.beta2)), rest1(simd::splat(r.rest1)),
-          rest2(simd::splat(r.rest2)), correction1(simd::splat(r.correction1)),
-          correction2(simd::splat(r.correction2)), eps(simd::splat(r.eps)), rate(simd::splat(r.rate)) {}
+        : beta1(lanes(r.beta1)), beta2(lanes(r.beta2)), rest1(lanes(r.rest1)), rest2(lanes(r.rest2)),
+          correction1(lanes(r.correction1)), correction2(lanes(r.correction2)), eps(lanes(r.eps)), rate(lanes(r.rate)) {}
+    static simd::f32x4 lanes(float x) { return simd::opaque(simd::splat(x)); }
 };
 
 // Parameters i .. n - 1, one at a time.
@@ -97,7 +98,7 @@ std::optional<std::size_t> Adam<F>::first_not_finite(std::span<const F> paramete
         // iff some new value in it is not finite; such a chunk is then searched one parameter at a time
         constexpr std::size_t kChunk = 256;
         const Rates4 r4(r);
-        const simd::f32x4 zero = simd::splat(0.0f);
+        const simd::f32x4 zero = Rates4::lanes(0.0f);
         while (i + 4 <= n) {
             const std::size_t end = i + std::min(kChunk, (n - i) / 4 * 4);
             simd::f32x4 poison = zero;
