@@ -16,15 +16,12 @@ export function atNextFrame(callback) {
     cancelAnimationFrame(frame);
     clearTimeout(timer);
   };
-  const frame = requestAnimationFrame(() => {
+  const call = () => {
     if (done) return;
     cancel();
     callback();
-  });
-  const timer = setTimeout(() => {
-    if (done) return;
-    cancel();
-    callback();
-  }, FRAME_WAIT_MS);
+  };
+  const frame = requestAnimationFrame(call);
+  const timer = setTimeout(call, FRAME_WAIT_MS);
   return cancel;
 }
