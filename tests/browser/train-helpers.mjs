@@ -15,7 +15,7 @@ export function labState() {
       record: record && JSON.parse(JSON.stringify(record, (k, v) => (Number.isNaN(v) ? null : v))),
       rows,
       checks: Object.fromEntries([...section.querySelectorAll('[data-check]')].map((c) => [c.dataset.check, c.dataset.status])),
-      status: section.querySelector('.train-status').textContent,
+      status: section.querySelector('.train-status')?.textContent ?? null,
     };
   });
 }
@@ -27,8 +27,8 @@ export function labSentences() {
 
 /** Waits (any engine) until the lab's phase is one of `phases` (default: a run has stopped). */
 export async function labStops(browser, phases = ['done', 'paused', 'error'], timeout = 180_000) {
-  await browser.waitFor((p) => p.includes(document.querySelector('#train .section-body')?.dataset.training), phases,
-    { timeout, interval: 200, what: `the lab's phase in ${phases.join(', ')}` });
+  await withLabState(browser, () => browser.waitFor((p) => p.includes(document.querySelector('#train .section-body')?.dataset.training),
+    phases, { timeout, interval: 200, what: `the lab's phase in ${phases.join(', ')}` }));
   return browser.evaluate(labState);
 }
 
@@ -37,14 +37,26 @@ export async function labStops(browser, phases = ['done', 'paused', 'error'], ti
  * 'lookback' }): a run started by a click has stopped, not the one before it.
  */
 export async function labFinished(browser, want, timeout = 240_000) {
-  await browser.waitFor((w) => import('/js/drawn.mjs').then(({ drawnIn }) => {
+  await withLabState(browser, () => browser.waitFor((w) => import('/js/drawn.mjs').then(({ drawnIn }) => {
     // the phase and the run read together, after the import (the page may start a run while it resolves)
     const section = document.getElementById('train');
     if (!['done', 'error'].includes(section.querySelector('.section-body').dataset.training)) return false;
     const config = drawnIn(section).run?.config;
     return Boolean(config) && Object.entries(w).every(([key, value]) => JSON.stringify(config[key]) === JSON.stringify(value));
-  }), want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` });
+  }), want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` }));
   return browser.evaluate(labState);
+}
+
+/** Runs `wait()`; if it fails, its error says where the lab was then: its phase, its status, the run it shows. */
+async function withLabState(browser, wait) {
+  try {
+    return await wait();
+  } catch (error) {
+    const state = await browser.evaluate(labState).catch((e) => ({ unreadable: e.message }));
+    const where = state.unreadable ? `the lab could not be read (${state.unreadable})`
+      : `the lab: phase ${state.phase}, status "${state.status}", run shown ${JSON.stringify(state.record?.config ?? null)}`;
+    throw new Error(`${error.message}; ${where}`, { cause: error });
+  }
 }
 
 /**
