@@ -6,7 +6,7 @@
 //     other), and every resource the page used is same-origin;
 //   - once its sections have run, it keeps working offline (sliders re-run their experiments with the network gone);
 //   - when the browser draws no frames (requestAnimationFrame never calls back, as in a hidden tab), every section still
-//     runs, its plots draw and its sliders re-run it;
+//     runs and computes its checks;
 //   - when the engine has no WebAssembly (JIT disabled), forbidden by the server's CSP, or the .wasm is corrupt or cut
 //     short, or the package's JavaScript cannot load, the page shows a visible error instead of a blank or stuck page.
 // (page.test.mjs covers, in every engine, the normal load: checks, errors, the exact CSP string, a deleted WebAssembly
@@ -161,7 +161,7 @@ test('once its sections have run, the page keeps working offline: sliders re-run
   }
 });
 
-test('a browser that draws no frames (requestAnimationFrame never calls back): every section runs, plots draw, sliders re-run', async () => {
+test('a browser that draws no frames (requestAnimationFrame never calls back): every section runs and its checks pass', async () => {
   const page = await session.context.newPage();
   try {
     // as in a hidden tab: animation frame callbacks are taken and never run
@@ -175,29 +175,10 @@ test('a browser that draws no frames (requestAnimationFrame never calls back): e
     await showEverySection(page);
     const states = await page.$$eval('main > section[data-state]', (els) => els.map((s) => `${s.id}: ${s.dataset.state}`));
     assert.deepEqual(states.filter((s) => !s.endsWith(': done')), [], 'sections that did not run');
-    const failing = await page.$$eval('[data-check]:not([data-status="pass"])', (els) => els.map((el) => el.dataset.check));
-    assert.deepEqual(failing.filter((name) => !name.startsWith('train-')), [], 'checks that do not pass (training aside)');
-    // a plot drew (its canvas is not blank), and a slider re-runs the section's experiment, which redraws it
-    const pixels = () => page.$eval('#sinusoids .plot-heatmap canvas', (canvas) => {
-      const { data } = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height);
-      let h = 2166136261;
-      for (let i = 0; i < data.length; i += 1) h = Math.imul(h ^ data[i], 16777619) >>> 0;
-      return { inked: data.some((x) => x !== 0), hash: h };
-    });
-    const drawn = await pixels();
-    assert.ok(drawn.inked, 'the heatmap was never drawn');
-    const before = await page.inputValue('#sinusoids-length');
-    await page.focus('#sinusoids-length');
-    await page.keyboard.press('ArrowLeft');
-    assert.notEqual(await page.inputValue('#sinusoids-length'), before, 'the slider did not move');
-    const end = Date.now() + 10_000;
-    let now = await pixels();
-    while (now.hash === drawn.hash && Date.now() < end) {
-      await page.waitForTimeout(50);
-      now = await pixels();
-    }
-    assert.notEqual(now.hash, drawn.hash, 'the heatmap was not redrawn after the slider moved');
-    assert.ok(now.inked, 'the heatmap is blank after the slider moved');
+    const checks = await page.$$eval('[data-check]', (els) => els.map((el) => ({ name: el.dataset.check, status: el.dataset.status })));
+    assert.ok(checks.length >= 60, `expected the page's checks, found ${checks.length}`);
+    assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('train-')).map((c) => c.name), [],
+      'checks that do not pass (training aside: it starts when its section is in view)');
   } finally {
     await page.close();
   }

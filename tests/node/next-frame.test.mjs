@@ -1,9 +1,9 @@
-// atNextFrame (src/figures/next-frame.mjs): the callback runs once, at the next animation frame or, when no frame
+// atNextFrame (web/js/next-frame.mjs): the callback runs once, at the next animation frame or, when no frame
 // comes, after FRAME_WAIT_MS; and not at all once cancelled. Animation frames are played by hand here (node has none).
 import { test, beforeEach, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { FRAME_WAIT_MS, atNextFrame } from '../../src/figures/next-frame.mjs';
+import { FRAME_WAIT_MS, atNextFrame } from '../../web/js/next-frame.mjs';
 
 let frames;  // the callbacks waiting for a frame, by id
 beforeEach(() => {

@@ -29,7 +29,7 @@
 // module could not load (the status says why). The section "train" trains its models when it comes into view
 // (its checks are pending until then, and its .section-body says data-training="done" once they are computed).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
-import { atNextFrame } from '../lib/figures/next-frame.mjs';
+import { atNextFrame } from './next-frame.mjs';
 import { checkList, el } from './ui.mjs';
 import { copyLinkButton, createUrlState } from './url-state.mjs';
 
@@ -230,12 +230,9 @@ async function main() {
   settle();
   if (urlState.anchor()) unfoldTarget();
   // Controls re-run checks: keep the summary true to the page.
-  let pending = false;
+  let pending = 0;
   document.addEventListener('seqorder:check', () => {
-    if (!pending) {
-      pending = true;
-      atNextFrame(() => { pending = false; showSummary(); });
-    }
+    if (!pending) pending = requestAnimationFrame(() => { pending = 0; showSummary(); });
   });
   document.body.dataset.ready = 'true';
   // The modules of the sections not shown yet, while the browser is idle: their settings (the URL's) are then known.

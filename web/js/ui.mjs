@@ -3,7 +3,6 @@
 // checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
 import { fmt } from './format.mjs';
 import { checkList as packageCheckList } from '../lib/figures/checks.mjs';
-import { atNextFrame } from '../lib/figures/next-frame.mjs';
 import { recordDrawn } from './drawn.mjs';
 
 /**
@@ -74,14 +73,13 @@ export function more(root, summary, ...paragraphs) {
  * re-renders in the next frame however many input events arrive in between.
  */
 export function perFrame(fn) {
-  let pending = false;
+  let pending = 0;
   let args = [];
   return (...latest) => {
     args = latest;
     if (!pending) {
-      pending = true;
-      atNextFrame(() => {
-        pending = false;
+      pending = requestAnimationFrame(() => {
+        pending = 0;
         fn(...args);
       });
     }

@@ -6,7 +6,6 @@
 // text shows in the tooltip and, when it came from a key, is announced through a polite live region. Escape or
 // leaving the canvas clears the cursor. Options are checked (options.mjs) before anything is drawn or changed.
 import { checkContainer } from './options.mjs';
-import { atNextFrame } from '../next-frame.mjs';
 
 /**
  * @param {Element} container
@@ -47,7 +46,7 @@ export function makePlot(container, options, draw, { className, kind, check }) {
   container.append(figure);
 
   const state = {
-    options: { ...options }, width: 0, height: 0, pending: null, cursor: null, canvas, tooltip, legend, figure,
+    options: { ...options }, width: 0, height: 0, pending: 0, cursor: null, canvas, tooltip, legend, figure,
     /** Labels drawn in the last frame, with their boxes (ticks.labelWriter), and whatever else the plot records. */
     layout: { labels: [] },
   };
@@ -56,7 +55,7 @@ export function makePlot(container, options, draw, { className, kind, check }) {
   canvas.setAttribute('aria-label', label());
 
   function render() {
-    state.pending = null;
+    state.pending = 0;
     const width = Math.max(Math.floor(frame.clientWidth), 120);
     // A plot with its own layout (the heatmap) sizes itself and honours options.height there.
     const height = Math.round(state.layoutHeight?.(width) ?? state.options.height ?? Math.min(320, width * 0.6));
@@ -75,7 +74,7 @@ export function makePlot(container, options, draw, { className, kind, check }) {
   }
 
   state.schedule = () => {
-    if (!state.pending) state.pending = atNextFrame(render);
+    if (!state.pending) state.pending = requestAnimationFrame(render);
   };
 
   let lastWidth = 0;
@@ -134,7 +133,7 @@ export function makePlot(container, options, draw, { className, kind, check }) {
     },
     /** Draws now (synchronously), e.g. before reading pixels. */
     flush() {
-      state.pending?.();
+      if (state.pending) cancelAnimationFrame(state.pending);
       render();
     },
     /** The last drawn layout, in CSS pixels: every label's box, and the plot's own records (margins, ticks, …). */
@@ -143,7 +142,7 @@ export function makePlot(container, options, draw, { className, kind, check }) {
     options: () => ({ ...state.options }),
     destroy() {
       observer.disconnect();
-      state.pending?.();
+      if (state.pending) cancelAnimationFrame(state.pending);
       figure.remove();
     },
   };

@@ -1,6 +1,6 @@
 // The next animation frame, or a short wait when frames do not come: a hidden tab, or a headless browser that draws
-// nothing, runs no requestAnimationFrame callbacks (for as long as it stays so), and the page's work must not wait on
-// them: a section that runs while the tab is hidden still finishes, and a plot still draws.
+// nothing for a while, runs no requestAnimationFrame callbacks (for as long as it stays so), and the page's sections,
+// which run in turn with a frame between them (main.mjs), must not wait on them.
 
 /** How long to wait for a frame before calling back anyway, in milliseconds (a frame comes every ~16 ms when drawn). */
 export const FRAME_WAIT_MS = 100;
