@@ -9,9 +9,9 @@
 // page's clock, into simd-loads-chromium.json)
 //
 // The loops are assembled by hand below (no toolchain needed), like simd-peak's. Most load their operands from the same
-// few addresses (the L1 cache, no pointer to move on; one `and` an iteration picks one of two copies: COPY_BYTES), so
-// what differs from shape to shape is only how many loads come with the 8 multiplies and 8 adds of a 4 x 8 tile step,
-// or the 10 and 10 of a 5 x 8 one:
+// few addresses (the L1 cache, no pointer to move on; one `and` an iteration picks one of two copies: copyAddress),
+// so what differs from shape to shape is only how many loads come with the 8 multiplies and 8 adds of a 4 x 8 tile
+// step, or the 10 and 10 of a 5 x 8 one:
 //   '4x8, 6 loads'       b (2 vectors) and the 4 rows' a, splatted in memory: the kernel's scores step (splat_in_loop)
 //   '4x8, 2 + 4 splats'  b, and the 4 rows' a by load_splat (x64: vbroadcastss): the kernel's weighted-sum step
 //   '4x8, 4 loads'       b, 2 rows' a loaded, 2 held in registers
@@ -35,24 +35,21 @@
 // some on the stack, and then measures that too (`node --print-wasm-code` shows it: a step's accesses to [rbp-…]).
 // (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
-import { calibrate, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { calibrate, copyAddress, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 // v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes
-const address = (at) => get(at);
-const load = (offset, at) => [...address(at), ...simd(OP.V128_LOAD), 4, ...u32(offset)];
-const loadSplat = (offset, at) => [...address(at), ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
+const load = (offset, at) => [...get(at), ...simd(OP.V128_LOAD), 4, ...u32(offset)];
+const loadSplat = (offset, at) => [...get(at), ...simd(OP.V128_LOAD32_SPLAT), 2, ...u32(offset)];
 // i8x16.shuffle of a vector with itself taking its 32-bit lanes `lanes` (four lane numbers)
 const shuffle32 = (lanes) => [...simd(OP.I8X16_SHUFFLE), ...lanes.flatMap((l) => [4 * l, 4 * l + 1, 4 * l + 2, 4 * l + 3])];
 
 // Memory: b's vectors at 0, 16, …; a's rows splatted at 256 + 16 r, and as single floats at 512 + 4 r; all 1.0, so
 // every accumulator counts the iterations (times its row's a, where that is held in a register: registerValue) exactly.
 const B_AT = 0, A_SPLATTED_AT = 256, A_FLOATS_AT = 512;
-// Those fixed addresses are offsets into one of two copies of the operands (memory is all 1.0), COPY_BYTES apart: the
-// copy at $n & COPY_BYTES, which changes every 1024 iterations. An address the engine cannot know ahead: at a constant
-// one, with nothing stored in the loop, V8 14 (node 26, Chromium) moves the loads, and then the products, out of the
-// loop, leaving only the adds.
-const COPY_BYTES = 1024;
+// Those fixed addresses are offsets into one of two copies of the operands (memory is all 1.0), 1 KiB apart: the
+// copy at simd-peak's copyAddress, which the engine cannot know ahead (at a constant address it may move the loads, and
+// then the products, out of the loop, leaving only the adds).
 // The walking shapes' operands: STEPS steps of b, then of a (splatted, or as floats), each step's at the next addresses,
 // as the kernel's scores step walks a key panel and the splatted queries (D = 64 steps a tile).
 const STEPS = 64, WALK_B_AT = 0x4000, WALK_A_AT = 0x8000;
@@ -101,7 +98,7 @@ function body(s) {
   const acc = (r, c) => 1 + r * C + c, b = (c) => 1 + R * C + c, a = 1 + R * C + C, reg = (r) => 2 + R * C + C + r;
   const lanes = 2 + R * C + C + R;  // the rows' a as one vector, for the shuffled kinds
   const v128Locals = R * C + C + 1 + R + 1;  // accumulators, b, a, registers, lanes
-  // i32 locals: where b and a are this step (walking), or where this iteration's copy of the operands is (COPY_BYTES)
+  // i32 locals: where b and a are this step (walking), or this iteration's copy of the operands (copyAddress)
   const copy = 3 + v128Locals;
   const atB = s.walk ? 1 + v128Locals : copy, atA = s.walk ? 2 + v128Locals : copy;
   const bBase = s.walk ? WALK_B_AT : B_AT, aSplattedBase = s.walk ? WALK_A_AT : A_SPLATTED_AT, aFloatsBase = s.walk ? WALK_A_AT : A_FLOATS_AT;
@@ -110,7 +107,7 @@ function body(s) {
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) code.push(0x43, 0, 0, 0, 0, ...simd(OP.F32X4_SPLAT), ...set(acc(r, c)));
   for (let r = 0; r < R; r++) code.push(0x43, ...f32Bytes(registerValue(r)), ...simd(OP.F32X4_SPLAT), ...set(reg(r)));
   code.push(0x03, 0x40);  // loop (no result)
-  if (!s.walk) code.push(...get(0), 0x41, ...i32(COPY_BYTES), 0x71, ...set(copy));  // copy = $n & COPY_BYTES
+  if (!s.walk) code.push(...copyAddress(0), ...set(copy));
   if (s.walk) code.push(0x41, 0, ...set(atB), 0x41, 0, ...set(atA), 0x03, 0x40);  // from the first step; loop
   for (let c = 0; c < C; c++) code.push(...load(bBase + 16 * c, atB), ...set(b(c)));
   for (let r = 0; r < R; r++) {
@@ -245,7 +242,7 @@ async function main() {
       `${(100 * s.fractionOfPeak).toFixed(0).padStart(8)}%`);
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   // registerRows: the rows held in registers have distinct values (registerValue; runs before it computed fewer
-  // multiplies); addresses: the loads' addresses vary (COPY_BYTES; in runs before, V8 14 moved work out of the loops)
+  // multiplies); addresses: the loads' addresses vary (copyAddress; before, V8 14 moved work out of the loops)
   const report = { cpu, ...(chromium ? {} : { node: process.versions.node }), clock: chromium ? 'wall' : 'cpu', rounds,
     date: new Date().toISOString(), loadAverage: os.loadavg(), registerRows: 'distinct', addresses: 'varying', ...result };
   writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

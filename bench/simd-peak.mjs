@@ -11,7 +11,7 @@
 //   'tree'     per chain, the products of 4 values x_r (m, 2m, 3m, 4m, in registers) and a vector y loaded from memory
 //              every iteration, added as a tree and then to the chain: a_j = a_j + ((x_0 y + x_1 y) + (x_2 y + x_3 y)),
 //              2 chains of 4 multiplies and 4 adds, a load each. y is zeros, at an address that changes every 1024
-//              iterations ($n & 1024), so the engine can neither know it nor move anything out of the loop (V8 14
+//              iterations (copyAddress), so the engine can neither know it nor move anything out of the loop (V8 14
 //              moves a load from a constant address out of a loop that stores nothing, and then the products). Only
 //              the last add waits on the previous iteration, so the operations in flight are not bounded by the number
 //              of chains (where a multiply or an add takes longer than 12 chains can hide, this shape still fills the
@@ -21,6 +21,15 @@
 // anything. The peak is the best of these shapes and chain counts; 4 flops per f32x4 operation.
 import { median } from '../web/js/median.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
+
+/**
+ * Bytes that leave on the stack an address that changes as a loop runs: $n & COPY_BYTES (local `counter` is $n, which
+ * the loop counts down), 0 or COPY_BYTES, switching every 1024 iterations. Loads at it (plus an offset) from memory
+ * that holds the same values in both copies cannot be moved out of the loop: V8 14 (node 26, Chromium) moves a load
+ * from a constant address out of a loop that stores nothing, and then the arithmetic on it.
+ */
+export const COPY_BYTES = 1024;
+export const copyAddress = (counter) => [...get(counter), 0x41, ...i32(COPY_BYTES), 0x71];  // local.get; i32.const; i32.and
 
 /** Body of one function: locals 0..2 are the parameters, 3 = splat(m), 4 = splat(c), 5.. the chains. */
 function body(shape, chains) {
@@ -36,8 +45,8 @@ function body(shape, chains) {
   const product = (r) => [...get(x(r)), ...get(y), ...simd(OP.F32X4_MUL)];
   code.push(0x03, 0x40);  // loop (no result)
   for (let j = 0; j < chains; j++) {
-    if (shape === 'tree')  // y from address ($n & 1024) + 16 j
-      code.push(...get(0), 0x41, ...i32(1024), 0x71, ...simd(OP.V128_LOAD), 4, ...u32(16 * j), ...set(y), ...get(chain(j)),
+    if (shape === 'tree')  // y from copyAddress + 16 j
+      code.push(...copyAddress(0), ...simd(OP.V128_LOAD), 4, ...u32(16 * j), ...set(y), ...get(chain(j)),
                 ...product(0), ...product(1), ...simd(OP.F32X4_ADD), ...product(2), ...product(3), ...simd(OP.F32X4_ADD),
                 ...simd(OP.F32X4_ADD), ...simd(OP.F32X4_ADD), ...set(chain(j)));
     else if (shape === 'mul+add')
