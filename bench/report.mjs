@@ -65,8 +65,8 @@ export async function importPackage(file = 'seqorder.mjs') {
 /**
  * The kind of processor this runs on, which names the folder of its results (bench/results/<kind>/): the same
  * WebAssembly runs at a different share of the peak on each. 'intel'; 'amd-zen3' or 'amd-zen4' (AMD family 25, by
- * model: 0x00-0x0f and 0x20-0x5f Zen 3, the others Zen 4); 'amd-family-<n>' for other AMD families; else the vendor
- * or the architecture.
+ * model: 0x00-0x0f and 0x20-0x5f Zen 3, the others Zen 4); 'amd-zen5' (family 26); 'amd-family-<n>' for other AMD
+ * families; else the vendor or the architecture.
  */
 export function machineKind(cpuinfo = readCpuinfo()) {
   const field = (name) => cpuinfo.split('\n').find((l) => l.startsWith(name))?.split(':')[1]?.trim();
@@ -74,6 +74,7 @@ export function machineKind(cpuinfo = readCpuinfo()) {
   if (vendor === 'GenuineIntel') return 'intel';
   if (vendor === 'AuthenticAMD') {
     const family = Number(field('cpu family')), model = Number(field('model'));
+    if (family === 26) return 'amd-zen5';
     if (family !== 25) return `amd-family-${family}`;
     return model < 0x10 || (model >= 0x20 && model < 0x60) ? 'amd-zen3' : 'amd-zen4';
   }

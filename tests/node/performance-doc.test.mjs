@@ -39,6 +39,7 @@ test('machineKind names the folder of a processor\'s results from /proc/cpuinfo'
   assert.equal(machineKind(info('AuthenticAMD', 25, 33)), 'amd-zen3');
   assert.equal(machineKind(info('AuthenticAMD', 25, 17)), 'amd-zen4');
   assert.equal(machineKind(info('AuthenticAMD', 25, 97)), 'amd-zen4');
+  assert.equal(machineKind(info('AuthenticAMD', 26, 2)), 'amd-zen5');
   assert.equal(machineKind(info('AuthenticAMD', 23, 49)), 'amd-family-23');
 });
 
