@@ -47,6 +47,29 @@ export async function labFinished(browser, want, timeout = 240_000) {
   return browser.evaluate(labState);
 }
 
+/**
+ * In the page: from now on, each time the lab's phase becomes 'done' from another phase, where the element `id` then
+ * is in the document (its top, in CSS pixels; null when hidden) is kept in globalThis.__atDone; whereNow reads it.
+ */
+export function watchDone(id) {
+  const body = document.querySelector('#train .section-body');
+  const top = () => {
+    const r = document.getElementById(id).getBoundingClientRect();
+    return r.height ? Math.round(r.top + scrollY) : null;
+  };
+  globalThis.__atDone = [];
+  let phase = body.dataset.training;
+  new MutationObserver(() => {
+    if (body.dataset.training === 'done' && phase !== 'done') globalThis.__atDone.push(top());
+    phase = body.dataset.training;
+  }).observe(body, { attributes: true, attributeFilter: ['data-training'] });
+  globalThis.__whereNow = top;
+}
+/** In the page: { atDone: the element's top each time the phase became done, now: its top now } (watchDone). */
+export function whereNow() {
+  return { atDone: globalThis.__atDone, now: globalThis.__whereNow() };
+}
+
 /** Runs `wait()`; if it fails, its error says where the lab was then: its phase, its status, the run it shows. */
 async function withLabState(browser, wait) {
   try {

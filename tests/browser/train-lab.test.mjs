@@ -13,7 +13,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { eachEngine } from './each-engine.mjs';
-import { captureDownloads, capturedFiles, labFinished, labSentences, labState, labStops, nodeHashes, reachLab } from './train-helpers.mjs';
+import { captureDownloads, capturedFiles, labFinished, labSentences, labState, labStops, nodeHashes, reachLab, watchDone, whereNow } from './train-helpers.mjs';
 import { loadSeqorder } from '../node/helpers/load.mjs';
 
 const so = await loadSeqorder();
@@ -324,9 +324,14 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(first.compare, { label: 'Train the run shown again with the token vectors as they are (5 models × 200 steps)', disabled: false });
     assert.ok(!first.said.includes('conclusion-decoder'));
 
+    await s.browser.evaluate(watchDone, 'train-compare-scale');
     await s.browser.click('#train-second-task');
     const second = await labFinished(s.browser, { task: 'lookback' });
     assert.equal(second.phase, 'done', second.status);
+    // the run is done when everything above the buttons is drawn: a button enabled then stays where it is
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const where = await s.browser.evaluate(whereNow);
+    assert.deepEqual(where.atDone, [where.now], 'the button to compare the scale moved after the run was done');
     assert.deepEqual(second.record.config.kinds, ['none', 'sinusoidal', 'learned', 'rotary', 'causal', 'causal-sinusoidal']);
     assert.equal(second.record.config.steps, 200);
     assert.equal(await s.browser.value('#train-task'), 'lookback');

@@ -187,7 +187,10 @@ export async function run(so, root, state) {
       })),
     ]);
     conclusion.show([...conclusionSentences(lab.runs), ...scalingSentences(lab.runs.scaling)], lab.runs);
-    maps.show(current);
+    // The phase changes when the models' answers and maps are drawn: the buttons below them are enabled where they
+    // stay (a browser without scroll anchoring would move them under the reader's pointer).
+    await maps.show(current);
+    if (lab.run !== current) return;
     if (done) {
       runs.status(`Trained and measured in ${fmt(lab.elapsed / 1000, 2)} s: ${modelsWord(record.config)} × ` +
         `${count(record.config.steps)} steps in ${workers} workers${cores ? ` on this device’s ${cores} cores` : ''}.`, lab.elapsed);

@@ -231,15 +231,17 @@ export function mapsFigure(root, vocab, state) {
     if (!grid) grid = heatmapGrid(block, options);
     else grid.update(options);
     block.hidden = false;
+    // drawn now, not at the next frame: the canvases take their height here, so nothing below them moves later
+    for (const map of grid.maps()) map.flush();
   }
 
   drawComposer();
   redraw();
   return {
-    /** The models of `next` (a paused or finished run) answer from now on. */
+    /** The models of `next` (a paused or finished run) answer from now on; resolves when their answers are shown. */
     show(next) {
       run = next;
-      redraw();
+      return redraw();
     },
     /** No model answers (a run is training, or none exists); `why` replaces the waiting line. */
     hide(why) {
