@@ -92,7 +92,9 @@ run_layer native native_tests
 run_layer sanitize sanitize_tests
 run_layer lint bash scripts/lint.sh
 run_layer node node --test --test-reporter=tap tests/node/
-run_layer browser node --test --test-reporter=tap tests/browser/
+# a test that hangs (a browser that stopped answering) fails after 15 minutes, not the whole layer's 30; tests that
+# need longer say so themselves
+run_layer browser node --test --test-reporter=tap --test-timeout=900000 tests/browser/
 run_layer fuzz bash scripts/fuzz.sh --seconds "${SEQORDER_FUZZ_SECONDS:-5}"
 run_layer package node --test --test-reporter=tap tests/package/
 

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './engines/chromium.mjs';
+import { twoFrames } from './engines/driver.mjs';
 import { showEverySection } from './sections.mjs';
 import { siteDir } from './site.mjs';
 
@@ -136,4 +137,4 @@ export async function unfold(page, selector = 'main') {
 }
 
 /** Resolves after two animation frames: plots and controls re-render in the next frame. */
-export const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+export const frames = (page) => twoFrames((f) => page.evaluate(f));

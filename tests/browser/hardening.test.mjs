@@ -5,8 +5,8 @@
 //   - every request of the page and of its workers stays on the origin (a context-wide route aborts and records any
 //     other), and every resource the page used is same-origin;
 //   - once its sections have run, it keeps working offline (sliders re-run their experiments with the network gone);
-//   - when the browser draws no frames (requestAnimationFrame never calls back, as in a hidden tab), every section still
-//     runs and computes its checks;
+//   - when the browser draws no frames (requestAnimationFrame never calls back and no IntersectionObserver reports, as
+//     in a hidden tab), every section still runs when it comes near, and computes its checks;
 //   - when the engine has no WebAssembly (JIT disabled), forbidden by the server's CSP, or the .wasm is corrupt or cut
 //     short, or the package's JavaScript cannot load, the page shows a visible error instead of a blank or stuck page.
 // (page.test.mjs covers, in every engine, the normal load: checks, errors, the exact CSP string, a deleted WebAssembly
@@ -161,13 +161,15 @@ test('once its sections have run, the page keeps working offline: sliders re-run
   }
 });
 
-test('a browser that draws no frames (requestAnimationFrame never calls back): every section runs and its checks pass', async () => {
+test('a browser that draws no frames (no animation frame, no intersection reported): every section runs and its checks pass', async () => {
   const page = await session.context.newPage();
   try {
-    // as in a hidden tab: animation frame callbacks are taken and never run
+    // as in a hidden tab, or a headless browser that has stopped drawing: animation frame callbacks are taken and
+    // never run, and intersection observers, whose reports come at a frame, report nothing
     await page.addInitScript(() => {
       globalThis.requestAnimationFrame = () => 1;
       globalThis.cancelAnimationFrame = () => {};
+      globalThis.IntersectionObserver = class { observe() {} unobserve() {} disconnect() {} takeRecords() { return []; } };
     });
     await page.goto(session.server.url, { waitUntil: 'load' });
     await page.waitForSelector('body[data-ready]', { timeout: 60_000 });

@@ -22,6 +22,12 @@ async function showEach({ avoid, timeout }) {
     const { top, bottom } = box(el);
     return top < y + H && bottom > y;
   };
+  // the animation frames drawn, so that a section that does not run says whether the browser was drawing
+  let frames = 0;
+  let counting = true;
+  const count = () => { frames += 1; if (counting) requestAnimationFrame(count); };
+  requestAnimationFrame(count);
+  const frameCount = () => frames;
   const avoided = avoid.map((id) => document.getElementById(id)).filter(Boolean);
   const room = document.createElement('div');
   room.style.height = `${H}px`;
@@ -34,13 +40,20 @@ async function showEach({ avoid, timeout }) {
       const y = [clamp(top - H - 1), clamp(bottom + 1)].find((at) => avoided.every((a) => !inView(a, at)));
       if (y === undefined) throw new Error(`showEverySection: #${section.id} cannot be brought near without #${avoid.join(', #')} in view`);
       window.scrollTo(0, y);
-      const end = performance.now() + timeout;
+      const start = performance.now();
+      const drawn = frameCount();
       while (!settled(section)) {
-        if (performance.now() > end) throw new Error(`showEverySection: #${section.id} did not run within ${timeout} ms (data-state ${section.dataset.state})`);
+        if (performance.now() > start + timeout) {
+          const r = section.getBoundingClientRect();
+          throw new Error(`showEverySection: #${section.id} did not run within ${timeout} ms (data-state ${section.dataset.state}; ` +
+            `${frameCount() - drawn} animation frames drawn meanwhile; scrolled to ${scrollY} of ${maxScroll()} for ${y}, ` +
+            `the section from ${Math.round(r.top)} to ${Math.round(r.bottom)} px in a ${H} px viewport; page ${document.visibilityState})`);
+        }
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
     }
   } finally {
+    counting = false;
     window.scrollTo(0, 0);
     room.remove();
   }

@@ -14,8 +14,9 @@
 // add its <section id="…" data-stage="…"> with an <h2> and a .section-body to index.html where it belongs, and write
 // web/js/sections/<id>.mjs.
 //
-// A section runs when it is shown: when it comes within one screen height of the viewport (an IntersectionObserver
-// with a root margin of 100%), in page order when several come at once; until then its module is not even loaded,
+// A section runs when it is shown: when it comes within one screen height of the viewport (near.mjs: an
+// IntersectionObserver with a root margin of 100%, and a timer where the browser draws no frames), in page order when
+// several come at once; until then its module is not even loaded,
 // its section says data-state="waiting", and its body holds one pending check that says when it will run (and keeps
 // a screen's height, so that the sections below it stay out of reach). Then data-state is "queued", "running", and
 // "done" or "error". A link to an element no section has drawn yet (a check) runs every section first. The modules of the
@@ -23,13 +24,14 @@
 // is known (url-state.mjs's declared()).
 //
 // <body data-ready="true"> says that the module has loaded and every section in the viewport when the page loaded
-// has run: the first screen is computed and its checks have their verdicts (the sections near it run next, as the
-// observer reports them).
+// has run: the first screen is computed and its checks have their verdicts (the sections near it run next, as
+// near.mjs reports them).
 // It stays "true" as the reader scrolls: each later section's own data-state says whether it has run. "error": the
 // module could not load (the status says why). The section "train" trains its models when it comes into view
 // (its checks are pending until then, and its .section-body says data-training="done" once they are computed).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { atNextFrame } from './next-frame.mjs';
+import { watchNear } from './near.mjs';
 import { checkList, el } from './ui.mjs';
 import { copyLinkButton, createUrlState } from './url-state.mjs';
 
@@ -73,8 +75,8 @@ function numberAndLink() {
  */
 const nextFrame = () => new Promise((resolve) => atNextFrame(() => setTimeout(resolve, 0)));
 
-/** How near the viewport a section runs: within one screen height above or below it. */
-const NEAR = '100% 0px 100% 0px';
+/** How near the viewport a section runs: within this many screen heights above or below it. */
+const NEAR = 1;
 
 const runnable = sections.filter((s) => s.querySelector('.section-body'));
 // Under the status: what the link's settings changed (notes), and the button that copies the link.
@@ -151,7 +153,7 @@ function runSections(list) {
   const todo = runnable.filter((s) => list.includes(s) && s.dataset.state === 'waiting');
   for (const section of todo) {
     section.dataset.state = 'queued';
-    observer?.unobserve(section);
+    near.unwatch(section);
     sectionModule(section);  // loading, while the sections before it run
   }
   running = running.then(async () => {
@@ -173,9 +175,7 @@ function settle() {
 }
 
 // Sections that come near the screen run.
-const observer = typeof IntersectionObserver === 'function'
-  ? new IntersectionObserver((entries) => runSections(entries.filter((e) => e.isIntersecting).map((e) => e.target)), { rootMargin: NEAR })
-  : null;
+const near = watchNear({ margin: NEAR }, runSections);
 
 /** Is some of the section in the viewport now? */
 function inView(section) {
@@ -205,16 +205,16 @@ async function main() {
     version = seqorder.version;
     return seqorder.loadSeqorder();
   });
-  // The sections in view at load: their modules load beside the WebAssembly module, and they run first; the
-  // observer's first report queues those near them after them.
-  const first = !observer || linksToUndrawn() ? runnable : runnable.filter(inView);
+  // The sections in view at load: their modules load beside the WebAssembly module, and they run first; the first
+  // report of those near them queues them after.
+  const first = linksToUndrawn() ? runnable : runnable.filter(inView);
   const firstRun = runSections(first);
-  if (observer) for (const section of runnable) if (!first.includes(section)) observer.observe(section);
+  for (const section of runnable) if (!first.includes(section)) near.watch(section);
   try {
     await loadingModule;
   } catch (error) {
     // nothing will run: the sections that wait are left empty, as they were before main()
-    observer?.disconnect();
+    near.stop();
     for (const section of runnable) {
       delete section.dataset.state;
       section.querySelector('.section-body').replaceChildren();

@@ -73,8 +73,20 @@ export class Driver {
 
   /** Resolves after two animation frames (plots and controls re-render in the next one). */
   frames() {
-    return this.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    return twoFrames((f) => this.evaluate(f));
   }
+}
+
+/** How long twoFrames waits for two animation frames before it rejects (a frame comes every ~16 ms when drawn). */
+export const FRAMES_WAIT_MS = 30_000;
+
+/**
+ * Resolves after two animation frames of the page that `evaluate` (a driver's or a playwright page's) runs functions
+ * in; rejects after FRAMES_WAIT_MS without them, rather than hang a test on a browser that has stopped drawing.
+ */
+export function twoFrames(evaluate) {
+  return within(FRAMES_WAIT_MS, 'two animation frames (has the browser stopped drawing the page?)',
+    evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))));
 }
 
 /** Rejects with an Error naming `what` when `promise` has not settled within `ms`: an engine never hangs a test. */

@@ -10,6 +10,7 @@ import { renderChecks } from '../../lib/figures/checks.mjs';
 import { count, fmt } from '../format.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { prose } from '../ui.mjs';
+import { watchNear } from '../near.mjs';
 import { SETTINGS, createRun, differInScaleOnly, measureRun, poolSize, runConfig, runHashes, secondTaskValues } from '../experiments/train.mjs';
 import { conclusionSentences, curveSentences, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
 import { addChunk, newRecord, recordCsv, recordJson } from '../experiments/train-record.mjs';
@@ -273,13 +274,9 @@ export async function run(so, root, state) {
   conclusion.show([], lab.runs);
   setPhase('idle');
   // The default run starts when the reader gets here, not before: it keeps every core busy for a few seconds.
-  if (typeof IntersectionObserver === 'function') {
-    const observer = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) {
-        observer.disconnect();
-        if (lab.phase === 'idle' && !lab.firstStarted) train();
-      }
-    });
-    observer.observe(root.closest('section'));
-  } else train();
+  const inView = watchNear({ margin: 0 }, () => {
+    inView.stop();
+    if (lab.phase === 'idle' && !lab.firstStarted) train();
+  });
+  inView.watch(root.closest('section'));
 }
