@@ -46,6 +46,7 @@ export function lengthsFigure(root) {
       const sets = setWords(config, MEASURED_COUNT);
       const seeds = config.seeds.length > 1 ? `; the median of seeds ${config.seeds.join(', ')}, their range in brackets` : '';
       const when = record.measuredAt < config.steps ? `, measured at step ${record.measuredAt} of ${config.steps} (paused)` : '';
+      table.element.hidden = false;  // before it fills: it measures its width then (its scroll cue is there at once)
       table.show(['model', ...lengths.map(heading)], config.kinds.map((key) => [kindLabel(key, config), ...lengths.map((T) => cell(key, T))]), {
         caption: `Accuracy on ${sets} at each length (seeded 500 + T)${seeds}; the models trained on T = ${config.shortest} … ${config.longest}${when}.`,
         cellClass: (r, c) => [trainedLength(config, lengths[c - 1]) ? '' : 'train-longer', kindAt(record, config.kinds[r], lengths[c - 1]).error ? 'train-refused' : ''].join(' ').trim(),
@@ -53,7 +54,6 @@ export function lengthsFigure(root) {
       // the lengths, not "the columns": on a narrow screen the table is turned on its side (a block per model)
       line.textContent = `T = ${longer.join(' and ')}, marked “longer”: no training sentence was that long.`;
       line.hidden = false;
-      table.element.hidden = false;
       waiting.hidden = true;
       findings.replaceChildren(...sentenceItems(sentences));
       showDetails(details, config);

@@ -171,6 +171,9 @@ export function mapsFigure(root, vocab, state) {
   }
 
   function showAnswers(config, results, T) {
+    // shown before it is filled: the table measures its width as it fills (a hidden one has none), so its scroll cue
+    // is there at once, not at the next frame, under buttons already enabled
+    answers.element.hidden = false;
     const want = truth(words, config, vocab);
     const mark = (ok) => (ok ? '✓' : '✗');
     const kinds = config.kinds.map((key) => ({ key, results: results.filter((r) => r.key === key) }));
@@ -198,7 +201,6 @@ export function mapsFigure(root, vocab, state) {
           rs.map((r) => `${want.filter((w, t) => w >= 0 && argmax(Array.from(at(r, t))) === w).length}/${T - config.back}`).join(' · ')];
       }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} places back.` });
     }
-    answers.element.hidden = false;
   }
 
   function showMaps(config, results, picks, T) {
