@@ -16,9 +16,9 @@
 //
 // A section runs when it is shown: when it comes within one screen height of the viewport (near.mjs: an
 // IntersectionObserver with a root margin of 100%, and a timer where the browser draws no frames), in page order when
-// several come at once; until then its module is not even loaded,
-// its section says data-state="waiting", and its body holds one pending check that says when it will run (and keeps
-// a screen's height, so that the sections below it stay out of reach). Then data-state is "queued", "running", and
+// several come at once; until then its module is not even loaded, its section says data-state="waiting", and its body
+// holds one pending check that says when it will run (and keeps a screen's height, so that the sections below it stay
+// out of reach). Then data-state is "queued", "running", and
 // "done" or "error". A link to an element no section has drawn yet (a check) runs every section first. The modules of the
 // sections not shown are loaded once the page is ready, while the browser is idle, so that every setting in the URL
 // is known (url-state.mjs's declared()).
