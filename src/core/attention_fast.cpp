@@ -21,8 +21,8 @@
 // operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
 // 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
 // What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
-// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the step runs further below the peak,
-// for reasons the measured loops leave open (docs/performance.md, bench/simd-loads.mjs).
+// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the step runs at ~75% on Zen 3, for
+// reasons the measured loops leave open, and ~90% on Zen 5 (docs/performance.md, bench/simd-loads.mjs).
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else

@@ -1,6 +1,7 @@
 // bench/kernel-ab.mjs: builds of the standalone kernel module timed against each other in one process. The same build
 // twice gives two positive speeds; a build whose output differs in any bit is refused before anything is timed (a
-// stand-in module below, with the kernel module's exports, that leaves the output as it finds it: zeros).
+// stand-in module below, with the kernel module's exports, that leaves the output as it finds it: zeros), unless
+// anyBits asks for it, and then it is marked.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -30,7 +31,7 @@ test('kernel-ab times the same build twice, with the same bits', async () => {
   const results = await compareBuilds([{ name: 'a', bytes: kernel }, { name: 'b', bytes: kernel }],
     { T: 64, causal: true, kernel: 'splat_per_block', rounds: 2, time: cpu });
   assert.deepEqual(results.map((r) => r.name), ['a', 'b']);
-  for (const r of results) assert.ok(r.gflops > 0 && r.overFirst > 0, JSON.stringify(r));
+  for (const r of results) assert.ok(r.gflops > 0 && r.overFirst > 0 && r.sameBits, JSON.stringify(r));
 });
 
 test('kernel-ab refuses builds whose outputs differ, and a kernel it does not know', async () => {
@@ -38,4 +39,10 @@ test('kernel-ab refuses builds whose outputs differ, and a kernel it does not kn
   await assert.rejects(compareBuilds([{ name: 'kernel', bytes: kernel }, { name: 'stand-in', bytes: standIn() }],
     { T: 64, rounds: 1, time: cpu }), /stand-in differs from kernel at output element 0/);
   await assert.rejects(compareBuilds([{ name: 'a', bytes: kernel }], { kernel: 'fastest', time: cpu }), RangeError);
+});
+
+test('kernel-ab with anyBits times a build whose outputs differ, and marks it', async () => {
+  const results = await compareBuilds([{ name: 'kernel', bytes: kernel }, { name: 'stand-in', bytes: standIn() }],
+    { T: 64, rounds: 1, anyBits: true, time: cpu });
+  assert.deepEqual(results.map((r) => [r.name, r.sameBits]), [['kernel', true], ['stand-in', false]]);
 });
