@@ -75,10 +75,10 @@ AttentionKernel attention_kernel();
 // Makes attention_fast run `kernel` (tests and benchmarks); std::nullopt returns to the probe's choice.
 void use_attention_kernel(std::optional<AttentionKernel> kernel);
 
-// Times every kernel on this machine, small calls of attention_fast_rows in turn (about 15 ms in all; more on a busy
-// one), and returns the fastest: the first in kAttentionKernels's order unless another is faster by more than 2% (the
-// median, over 3 rounds, of its speed over the first's in the same round). splat_in_loop without timing anything when
-// the clock is too coarse (a browser's may step by 1 ms).
+// Times every kernel on this machine, small calls of attention_fast_rows in turn for about 40 ms, and returns the
+// fastest: the first in kAttentionKernels's order unless another is faster by more than 10% (the median over the
+// rounds of its speed over the first's in the same round). splat_in_loop without timing anything when the clock is
+// too coarse (a browser's may step by 1 ms).
 AttentionKernel probe_attention_kernel();
 
 // A kernel's name (kAttentionKernelNames), and back (std::nullopt for any other name).
