@@ -33,9 +33,11 @@
 // hidden keys never reach an output).
 #pragma once
 
+#include <array>
 #include <optional>
 #include <span>
 #include <string_view>
+#include <vector>
 
 #include "attention.hpp"
 
@@ -76,10 +78,20 @@ AttentionKernel attention_kernel();
 void use_attention_kernel(std::optional<AttentionKernel> kernel);
 
 // Times every kernel on this machine, small calls of attention_fast_rows in turn for about 40 ms, and returns the
-// fastest: the first in kAttentionKernels's order unless another is faster by more than 10% (the median over the
-// rounds of its speed over the first's in the same round). splat_in_loop without timing anything when the clock is
-// too coarse (a browser's may step by 1 ms).
+// fastest: the first in kAttentionKernels's order unless another is faster by more than 25% both by the median over
+// the rounds of its speed over the first's in the same round and by their best rounds. splat_in_loop without timing
+// anything when the clock is too coarse (a browser's may step by 1 ms).
 AttentionKernel probe_attention_kernel();
+
+// The probe's measurements of each kernel k (in kAttentionKernels's order): its rate over the first kernel's in each
+// round, and its best round's rate.
+struct KernelTimes {
+    std::array<std::vector<double>, std::size(kAttentionKernels)> ratios;
+    std::array<double, std::size(kAttentionKernels)> best_rate{};
+};
+// The probe's choice from them: the first kernel unless another is faster by more than `margin` (1.25: 25%) both by the
+// median of its ratios and by its best round over the first's; then, of those, the one with the highest median.
+AttentionKernel probe_choice(KernelTimes times, double margin);
 
 // A kernel's name (kAttentionKernelNames), and back (std::nullopt for any other name).
 std::string_view attention_kernel_name(AttentionKernel kernel);

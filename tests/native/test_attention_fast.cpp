@@ -322,6 +322,27 @@ TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
     CHECK_FALSE(seqorder::attention_kernel_named("").has_value());
 }
 
+TEST_CASE("the probe's choice: the first kernel unless another is faster by the margin both ways", "[attention_fast]") {
+    using seqorder::AttentionKernel;
+    using seqorder::KernelTimes;
+    const auto times = [](std::vector<double> per_block, std::vector<double> all_in_loop, std::array<double, 3> best) {
+        KernelTimes t;
+        t.ratios = {std::vector<double>(per_block.size(), 1.0), per_block, all_in_loop};
+        t.best_rate = best;
+        return t;
+    };
+    // near-equals, and what baseline code gave (a median under the margin, or a best round under it)
+    CHECK(seqorder::probe_choice(times({1.01, 0.99, 1.03}, {0.98, 1.0, 1.02}, {100, 101, 100}), 1.25) == AttentionKernel::splat_in_loop);
+    CHECK(seqorder::probe_choice(times({1.53, 1.6, 0.8}, {1.0, 1.0, 1.0}, {100, 124, 100}), 1.25) == AttentionKernel::splat_in_loop);
+    CHECK(seqorder::probe_choice(times({1.1, 1.2, 1.24}, {1.0, 1.0, 1.0}, {100, 200, 100}), 1.25) == AttentionKernel::splat_in_loop);
+    // faster both ways: taken; of two such, the higher median; the median of an odd and of an even count
+    CHECK(seqorder::probe_choice(times({1.3, 0.5, 1.4}, {1.0, 1.0, 1.0}, {100, 130, 100}), 1.25) == AttentionKernel::splat_per_block);
+    CHECK(seqorder::probe_choice(times({1.3, 1.3, 1.3}, {1.5, 1.4, 1.6}, {100, 130, 150}), 1.25) == AttentionKernel::splat_all_in_loop);
+    CHECK(seqorder::probe_choice(times({1.0, 1.3, 1.3, 1.3}, {1.0, 1.0, 1.0, 1.0}, {100, 140, 100}), 1.25) == AttentionKernel::splat_per_block);
+    // no rounds: the first kernel
+    CHECK(seqorder::probe_choice(times({}, {}, {0, 0, 0}), 1.25) == AttentionKernel::splat_in_loop);
+}
+
 TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5", "[attention_fast]") {
     // Independent of the C++ reference: tests/fixtures/make_fixtures.py (numpy). Inputs are float32-exact.
     const fixtures::File& f = fixtures::cached("attention.txt");
