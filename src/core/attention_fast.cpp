@@ -484,10 +484,13 @@ AttentionKernel probe_attention_kernel() {
     // run hot for a while, and that is after the probe: in node 20 on an AMD EPYC (Zen 5) some 55 ms into it, in
     // Chromium 156 not within 150 ms (with the machine's other core busy). So the probe times the kernels' baseline
     // code, a third as fast as the optimized, unless the engine has the optimized code from the start (the native
-    // build; an engine's cached code); waiting for it would delay the first attention call by that much. Hence the
-    // wide margin below.
+    // build; an engine's cached code); waiting for it would delay the first attention call by that much. Hence a wide
+    // margin: where the variants were measured (optimized) they differ by 4% at most, while the baseline's medians came
+    // 0.72-1.12 in node and 0.81-1.53 in Chromium, its best rounds up to 24% apart there; with a 2% margin and 12 ms,
+    // the probe before this one took a kernel 3% slower than the first at T = 1024 on 9 loads of 20 in node on Zen 5.
     constexpr std::size_t kernels = std::size(kAttentionKernels);
     constexpr auto kProbeTime = std::chrono::milliseconds(40);
+    constexpr double kMargin = 1.25;
     KernelTimes times;
     const Clock::time_point probe_start = Clock::now();
     for (std::size_t round = 0; Clock::now() - probe_start < kProbeTime; ++round) {
@@ -511,11 +514,7 @@ AttentionKernel probe_attention_kernel() {
             times.best_rate[k] = std::max(times.best_rate[k], rate[k]);
         }
     }
-    // A 25% margin. Where the variants were measured (optimized) they differ by 4% at most, while the baseline's medians
-    // came 0.72-1.12 in node and 0.81-1.53 in Chromium, its best rounds up to 24% apart there; with a 2% margin and
-    // 12 ms, the probe before this one took a kernel 3% slower than the first at T = 1024 on 9 loads of 20 in node on
-    // Zen 5.
-    return probe_choice(std::move(times), 1.25);
+    return probe_choice(std::move(times), kMargin);
 }
 
 AttentionKernel probe_choice(KernelTimes times, double margin) {

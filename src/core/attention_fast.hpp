@@ -77,10 +77,9 @@ AttentionKernel attention_kernel();
 // Makes attention_fast run `kernel` (tests and benchmarks); std::nullopt returns to the probe's choice.
 void use_attention_kernel(std::optional<AttentionKernel> kernel);
 
-// Times every kernel on this machine, small calls of attention_fast_rows in turn for about 40 ms, and returns the
-// fastest: the first in kAttentionKernels's order unless another is faster by more than 25% both by the median over
-// the rounds of its speed over the first's in the same round and by their best rounds. splat_in_loop without timing
-// anything when the clock is too coarse (a browser's may step by 1 ms).
+// Times every kernel on this machine, small calls of attention_fast_rows in turn for about 40 ms, and returns
+// probe_choice's pick of them with a 25% margin. splat_in_loop without timing anything when the clock is too coarse (a
+// browser's may step by 1 ms).
 AttentionKernel probe_attention_kernel();
 
 // The probe's measurements of each kernel k (in kAttentionKernels's order): its rate over the first kernel's in each
