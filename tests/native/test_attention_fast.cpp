@@ -23,6 +23,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <iomanip>
 #include <limits>
 #include <optional>
 #include <random>
@@ -360,6 +361,35 @@ TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5
         testing::check_within_abs<float>(prefix + "output (fast)", output.data(), f[prefix + "output"], 2e-5);
     }
     CHECK(cases >= 10);
+}
+
+TEST_CASE("every kernel gives the bits of numpy's float32 replica of the kernel's operations", "[attention_fast]") {
+    // tests/fixtures/make_attention_bits.py: the same float32 operations in the same order, one numpy operation each
+    // (its exponential the core's polynomial), so any change to the arithmetic or its order shows here, in every build
+    // that keeps the default bits (not the relaxed one, whose multiply-adds may fuse).
+    const fixtures::File& f = fixtures::cached("attention_bits.txt");
+    int cases = 0;
+    for (int i = 0; f.has("attention_bits/" + std::to_string(i) + "/q"); ++i, ++cases) {
+        const std::string prefix = "attention_bits/" + std::to_string(i) + "/";
+        const auto q = testing::tensor_of<float>(f[prefix + "q"]);
+        const auto k = testing::tensor_of<float>(f[prefix + "k"]);
+        const auto v = testing::tensor_of<float>(f[prefix + "v"]);
+        const CausalMask mask{f[prefix + "options"].scalar(0) != 0, {}};
+        const std::vector<double>& want = f[prefix + "output"].values;
+        for (const seqorder::AttentionKernel kernel : kKernels) {
+            INFO(prefix << " " << seqorder::attention_kernel_name(kernel));
+            const Tensor<float> out = attention_fast_with(kernel, q, k, v, mask);
+            REQUIRE(out.data().size() == want.size());
+            std::size_t differ = 0, first = 0;
+            for (std::size_t e = 0; e < want.size(); ++e)
+                if (std::bit_cast<std::uint32_t>(out.data()[e]) != std::bit_cast<std::uint32_t>(static_cast<float>(want[e])) &&
+                    differ++ == 0)
+                    first = e;
+            INFO("first differing element " << first << ": " << std::setprecision(9) << out.data()[first] << " against " << want[first]);
+            CHECK(differ == 0);
+        }
+    }
+    CHECK(cases >= 6);
 }
 
 TEST_CASE("fast attention: empty axes", "[attention_fast]") {
