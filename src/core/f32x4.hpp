@@ -188,21 +188,33 @@ inline ExpConstants exp_constants() {
 // Two pmax and no masks: x is floored at -104 (e^-104 rounds to 0 in float32) so that -infinity gives 0, not NaN.
 // Every multiply-add is simd::madd, so the relaxed build fuses them and the default one computes exactly the expression
 // written.
-SEQORDER_INLINE f32x4 exp(f32x4 x, const ExpConstants& k) {
+// exp_reduce and exp_finish are its two halves, for a loop of many exponentials that runs them in two passes
+// (softmax_rows): x reduced to r and 2^n, then e^r 2^n. exp(x) is exp_finish(exp_reduce(x)).
+struct ExpReduced {
+    f32x4 r, two_to_the_n;
+};
+
+SEQORDER_INLINE ExpReduced exp_reduce(f32x4 x, const ExpConstants& k) {
     x = pmax(x, k.lowest);
     const f32x4 shifted = madd(k.magic, x, k.log2e);
     const f32x4 n = shifted - k.magic;
     const f32x4 r = madd(madd(x, n, k.minus_ln2_hi), n, k.ln2_lo);
+    const f32x4 floored = pmax(shifted, k.floor);
+    return {r, float_of(shift_left(bits_of(floored), 23))};
+}
+
+SEQORDER_INLINE f32x4 exp_finish(ExpReduced x, const ExpConstants& k) {
+    const f32x4 r = x.r;
     f32x4 p = k.p0;
     p = madd(k.p1, p, r);
     p = madd(k.p2, p, r);
     p = madd(k.p3, p, r);
     p = madd(k.p4, p, r);
     const f32x4 e_r = madd(r, p, r * r) + k.one;
-    const f32x4 floored = pmax(shifted, k.floor);
-    const f32x4 two_to_the_n = float_of(shift_left(bits_of(floored), 23));
-    return e_r * two_to_the_n;
+    return e_r * x.two_to_the_n;
 }
+
+SEQORDER_INLINE f32x4 exp(f32x4 x, const ExpConstants& k) { return exp_finish(exp_reduce(x, k), k); }
 
 // e^x, its constants built here (for a call outside a loop).
 SEQORDER_INLINE f32x4 exp(f32x4 x) { return exp(x, exp_constants()); }
