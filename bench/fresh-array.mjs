@@ -8,7 +8,7 @@
 // Prints the median time per array and per 4 KiB page for T = 256, 1024 and 4096. The difference between the two is
 // what separates "seqorder" from "seqorder, out" in the attention tables: the engine's memory for a new array may come
 // from the system untouched, and then its first write to each page faults it in.
-// (No node: imports up here: the page of --chromium imports this module.)
+// (No node: imports up here: the page of --browser imports this module.)
 import { median } from '../web/js/median.mjs';
 import { wallSeconds } from './simd-peak.mjs';
 
