@@ -1,7 +1,8 @@
 // A benchmark module's measurement run in a page of headless Chromium (Debian's, or $CHROMIUM), this repository served
 // to it on 127.0.0.1, cross-origin isolated (so that the page's clock is as fine as the browser allows, and a shared
 // WebAssembly memory can be made there): the page imports what it measures from the repository's own paths.
-// Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/kernel-ab.mjs import it when run in node.
+// Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/kernel-ab.mjs import it when run in node;
+// bench/fresh-array.mjs takes its server (emptyPageServer) for a page in any of the test engines.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
@@ -9,10 +10,10 @@ import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** page.evaluate(run, arg) on an empty page titled `title`: { browser ('Chromium <version>'), result }. */
-export async function inChromiumPage(title, run, arg) {
+/** This repository served on 127.0.0.1, cross-origin isolated, with an empty page titled `title` at '/'. */
+export function emptyPageServer(title) {
   const page = `<!doctype html><meta charset="utf-8"><title>${title}</title>`;
-  const server = await startServer({
+  return startServer({
     root,
     isolated: true,
     intercept(request, response, pathname) {
@@ -22,6 +23,11 @@ export async function inChromiumPage(title, run, arg) {
       return true;
     },
   });
+}
+
+/** page.evaluate(run, arg) on an empty page titled `title`: { browser ('Chromium <version>'), result }. */
+export async function inChromiumPage(title, run, arg) {
+  const server = await emptyPageServer(title);
   const chromium = await launchChromium();
   try {
     await chromium.page.goto(server.url);

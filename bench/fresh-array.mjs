@@ -49,20 +49,9 @@ export function measureFreshArrays({ lengths = [256, 1024, 4096], rounds = 15, a
 
 /** measureFreshArrays() in a page of `engine` (tests/browser/engines), this repository served to it. */
 async function inBrowser(engine) {
-  const path = await import('node:path');
-  const { fileURLToPath } = await import('node:url');
-  const { startServer } = await import('../scripts/serve.mjs');
+  const { emptyPageServer } = await import('./chromium-page.mjs');
   const { openBrowser } = await import('../tests/browser/engines/index.mjs');
-  const server = await startServer({
-    root: path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'),
-    isolated: true,
-    intercept(request, response, pathname) {
-      if (pathname !== '/') return false;
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end('<!doctype html><meta charset="utf-8"><title>fresh-array</title>');
-      return true;
-    },
-  });
+  const server = await emptyPageServer('fresh-array');
   const browser = await openBrowser(engine);
   try {
     await browser.goto(server.url);

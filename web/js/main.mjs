@@ -18,10 +18,9 @@
 // IntersectionObserver with a root margin of 100%, and a timer where the browser draws no frames), in page order when
 // several come at once; until then its module is not even loaded, its section says data-state="waiting", and its body
 // holds one pending check that says when it will run (and keeps a screen's height, so that the sections below it stay
-// out of reach). Then data-state is "queued", "running", and
-// "done" or "error". A link to an element no section has drawn yet (a check) runs every section first. The modules of the
-// sections not shown are loaded once the page is ready, while the browser is idle, so that every setting in the URL
-// is known (url-state.mjs's declared()).
+// out of reach). Then data-state is "queued", "running", and "done" or "error". A link to an element no section has
+// drawn yet (a check) runs every section first. The modules of the sections not shown are loaded once the page is
+// ready, while the browser is idle, so that every setting in the URL is known (url-state.mjs's declared()).
 //
 // <body data-ready="true"> says that the module has loaded and every section in the viewport when the page loaded
 // has run: the first screen is computed and its checks have their verdicts (the sections near it run next, as
