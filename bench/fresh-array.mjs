@@ -4,10 +4,14 @@
 // repository served to it:
 //
 //   node bench/fresh-array.mjs [--browser chromium|firefox|webkit]
+//   node bench/fresh-array.mjs --attention
 //
 // Prints the median time per array and per 4 KiB page for T = 256, 1024 and 4096. The difference between the two is
 // what separates "seqorder" from "seqorder, out" in the attention tables: the engine's memory for a new array may come
 // from the system untouched, and then its first write to each page faults it in.
+// --attention (node only, the built package) runs so.attention itself at T = 1024 in this process, with a new output and
+// with `out` in turn, and prints each one's CPU time (user, system) and the page faults (minor) of a call: whether the
+// new outputs' memory is reused depends on the allocator's state in the process, not only on the engine.
 // (No node: imports up here: the page of --browser imports this module.)
 import { median } from '../web/js/median.mjs';
 import { wallSeconds } from './simd-peak.mjs';
@@ -62,7 +66,43 @@ async function inBrowser(engine) {
   }
 }
 
+/** Node only: { T, calls, modes: [{ name, user, system, faults }] }, per call, the medians of `rounds` rounds. */
+export async function measureAttentionFaults({ T = 1024, calls = 20, rounds = 5 } = {}) {
+  const { importPackage } = await import('./report.mjs');
+  const so = await (await importPackage()).loadSeqorder();
+  const tensor = (seed) => ({
+    data: Float32Array.from({ length: T * WIDTH }, (_, i) => Math.sin(seed * 7919 + i) / 2), shape: [T, WIDTH], dtype: 'float32',
+  });
+  const q = tensor(1), k = tensor(2), v = tensor(3), out = new Float32Array(T * WIDTH);
+  const modes = { 'new output': () => so.attention(q, k, v).data, out: () => so.attention(q, k, v, { out }).data };
+  const samples = Object.fromEntries(Object.keys(modes).map((name) => [name, { user: [], system: [], faults: [] }]));
+  for (let round = -1; round < rounds; round++)  // round -1 warms up: compiles, probes, grows the heap
+    for (const [name, run] of Object.entries(modes)) {
+      const faults0 = process.resourceUsage().minorPageFault, cpu0 = process.cpuUsage();
+      let first = 0;
+      for (let i = 0; i < calls; i++) first += run()[0];
+      const cpu = process.cpuUsage(cpu0), faults = process.resourceUsage().minorPageFault - faults0;
+      if (!Number.isFinite(first)) throw new Error('fresh-array: attention gave a non-finite output');
+      if (round < 0) continue;
+      samples[name].user.push(cpu.user / 1e6 / calls);
+      samples[name].system.push(cpu.system / 1e6 / calls);
+      samples[name].faults.push(faults / calls);
+    }
+  return {
+    T, calls,
+    modes: Object.entries(samples).map(([name, s]) => ({ name, user: median(s.user), system: median(s.system), faults: median(s.faults) })),
+  };
+}
+
 async function main() {
+  if (process.argv.includes('--attention')) {
+    const { T, modes } = await measureAttentionFaults();
+    console.log(`node ${process.version}: so.attention, T = ${T}, D = ${WIDTH}, float32, per call (medians of 5 rounds of 20 calls)`);
+    for (const { name, user, system, faults } of modes)
+      console.log(`${name.padEnd(10)} user ${(user * 1e3).toFixed(2)} ms   system ${(system * 1e3).toFixed(2)} ms   ` +
+        `page faults ${faults.toFixed(1)} (the output: ${(T * WIDTH * 4) / 4096} pages)`);
+    return;
+  }
   const at = process.argv.indexOf('--browser');
   const engine = at > 0 ? process.argv[at + 1] : undefined;
   const { lengths, systemPage } = engine ? await inBrowser(engine) : measureFreshArrays();
