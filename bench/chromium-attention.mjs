@@ -1,10 +1,10 @@
-// Attention in the readers' engine: headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node 20's, on a
-// page served from this repository on 127.0.0.1 (cross-origin isolated, so that its clock is as fine as the browser
-// allows):
+// Attention in the readers' engines: headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node 20's, or
+// another of the test engines (Firefox, WebKit: tests/browser/engines), on a page served from this repository on
+// 127.0.0.1 (cross-origin isolated, so that its clock is as fine as the browser allows):
 //
-//   node bench/chromium-attention.mjs [--quick] [--json out.json]
-// (default bench/results/<machine kind>/chromium.json; --quick: T = 256 and 1024, 5 rounds, into chromium-quick.json,
-// not committed)
+//   node bench/chromium-attention.mjs [--browser chromium|firefox|webkit] [--quick] [--json out.json]
+// (default bench/results/<machine kind>/<engine>.json: chromium.json, firefox.json, webkit.json; --quick: T = 256 and
+// 1024, 5 rounds, into <engine>-quick.json, not committed)
 //
 // For T = 256, 1024, 4096, D = 64, causal and not, interleaved rounds of: seqorder's attention (the built package,
 // dist/lib: npm run build), with a new output and with `out`; each variant of its fused kernel alone (as
@@ -133,13 +133,16 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
     versions: { seqorder: so.version } };
 }
 
-/** measureAttention(options) in headless Chromium, this repository served to it: { browser, ...its result }. */
-export async function measureInChromium(options = {}) {
-  const { inChromiumPage } = await import('./chromium-page.mjs');
-  const { browser, result } = await inChromiumPage('chromium-attention',
+/** measureAttention(options) in a page of `engine`, this repository served to it: { browser, ...its result }. */
+export async function measureInBrowser(engine, options = {}) {
+  const { inEnginePage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inEnginePage(engine, 'chromium-attention',
     async (o) => (await import('/bench/chromium-attention.mjs')).measureAttention(o), options);
   return { browser, ...result };
 }
+
+/** measureAttention(options) in headless Chromium. */
+export const measureInChromium = (options = {}) => measureInBrowser('chromium', options);
 
 // Run as a script (no top-level await: report.mjs, which the script imports, renders this module's results).
 async function main() {
@@ -147,14 +150,20 @@ async function main() {
   const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { benchArgs, machine } = await import('./report.mjs');
-  const { quick, jsonPath } = benchArgs('chromium', 'chromium-quick');
+  const at = process.argv.indexOf('--browser');
+  const engine = at > 0 ? process.argv[at + 1] : 'chromium';
+  if (!['chromium', 'firefox', 'webkit'].includes(engine)) {
+    console.error(`chromium-attention: --browser must be chromium, firefox or webkit, got ${engine}`);
+    process.exit(2);
+  }
+  const { quick, jsonPath } = benchArgs(engine, `${engine}-quick`);
   if (!existsSync(new URL(`${ORT_DIR}ort.wasm.min.mjs`, import.meta.url))) {
     console.error('chromium-attention: onnxruntime-web is not installed: run npm run bench once (it installs bench/package.json)');
     process.exit(1);
   }
   const atStart = machine('wall time in the page (performance.now), one thread per contender');
-  const result = await measureInChromium(quick ? { lengths: [256, 1024], rounds: 5 } : {});
-  const report = { machine: atStart, ...result };
+  const result = await measureInBrowser(engine, quick ? { lengths: [256, 1024], rounds: 5 } : {});
+  const report = { machine: atStart, engine, ...result };
   const ortPackage = new URL(`${ORT_DIR}../package.json`, import.meta.url);
   report.versions['onnxruntime-web'] = JSON.parse(readFileSync(ortPackage, 'utf8')).version;
   console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +

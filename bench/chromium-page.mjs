@@ -2,7 +2,7 @@
 // to it on 127.0.0.1, cross-origin isolated (so that the page's clock is as fine as the browser allows, and a shared
 // WebAssembly memory can be made there): the page imports what it measures from the repository's own paths.
 // Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/kernel-ab.mjs import it when run in node;
-// bench/fresh-array.mjs takes its server (emptyPageServer) for a page in any of the test engines.
+// bench/chromium-attention.mjs and bench/fresh-array.mjs also run theirs in the other test engines (inEnginePage).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
@@ -11,7 +11,7 @@ import { launchChromium } from '../tests/browser/engines/chromium.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** This repository served on 127.0.0.1, cross-origin isolated, with an empty page titled `title` at '/'. */
-export function emptyPageServer(title) {
+function emptyPageServer(title) {
   const page = `<!doctype html><meta charset="utf-8"><title>${title}</title>`;
   return startServer({
     root,
@@ -35,6 +35,25 @@ export async function inChromiumPage(title, run, arg) {
     return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), result };
   } finally {
     await chromium.close();
+    await server.close();
+  }
+}
+
+/**
+ * The same in a page of `engine` ('chromium', 'firefox', 'webkit': tests/browser/engines), Chromium as inChromiumPage
+ * starts it: { browser ('<engine's name> <version>'), result }.
+ */
+export async function inEnginePage(engine, title, run, arg) {
+  if (engine === 'chromium') return inChromiumPage(title, run, arg);
+  const { openBrowser } = await import('../tests/browser/engines/index.mjs');
+  const server = await emptyPageServer(title);
+  let browser;
+  try {
+    browser = await openBrowser(engine);
+    await browser.goto(server.url);
+    return { browser: browser.version, result: await browser.evaluate(run, arg) };
+  } finally {
+    await browser?.close();
     await server.close();
   }
 }

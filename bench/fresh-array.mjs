@@ -53,17 +53,10 @@ export function measureFreshArrays({ lengths = [256, 1024, 4096], rounds = 15, a
 
 /** measureFreshArrays() in a page of `engine` (tests/browser/engines), this repository served to it. */
 async function inBrowser(engine) {
-  const { emptyPageServer } = await import('./chromium-page.mjs');
-  const { openBrowser } = await import('../tests/browser/engines/index.mjs');
-  const server = await emptyPageServer('fresh-array');
-  const browser = await openBrowser(engine);
-  try {
-    await browser.goto(server.url);
-    return await browser.evaluate(async () => (await import('/bench/fresh-array.mjs')).measureFreshArrays());
-  } finally {
-    await browser.close();
-    await server.close();
-  }
+  const { inEnginePage } = await import('./chromium-page.mjs');
+  const { result } = await inEnginePage(engine, 'fresh-array',
+    async () => (await import('/bench/fresh-array.mjs')).measureFreshArrays());
+  return result;
 }
 
 /** Node only: { T, calls, modes: [{ name, user, system, faults }] }, per call, the medians of `rounds` rounds. */

@@ -372,12 +372,12 @@ function operationsRun(report, s) {
   return s.vectorOps - (held - 1) * shape.columns;
 }
 
-// ---- bench/chromium-attention.mjs's table (bench/results/<machine kind>/chromium.json) --------------------------------
+// ---- bench/chromium-attention.mjs's table (bench/results/<machine kind>/<engine>.json) ------------------------------
 /** The parts of bench/chromium-attention.mjs's report: { machine (where and how), attention (GFLOP/s, shares, ratios) }. */
-export function chromiumParts(report) {
+export function browserAttentionParts(report) {
   const m = report.machine;
   const machine = [
-    `${report.browser} (headless), on ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ` +
+    `${report.browser} (${report.engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), on ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ` +
       `${m.loadAverage.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end.`,
     `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread). Wall time in the page, medians of interleaved ` +
       `rounds; ratios are medians of per-round ratios. SIMD128 peak in this browser: ${fixed(report.peak.gflops)} GFLOP/s ` +
@@ -412,7 +412,8 @@ export function chromiumParts(report) {
  */
 const SOURCES = {
   latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
-  'simd-loads-chromium': simdLoadsParts, chromium: chromiumParts,
+  'simd-loads-chromium': simdLoadsParts, chromium: browserAttentionParts, firefox: browserAttentionParts,
+  webkit: browserAttentionParts,
 };
 
 /**
