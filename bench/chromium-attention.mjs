@@ -141,9 +141,6 @@ export async function measureInBrowser(engine, options = {}) {
   return { browser, ...result };
 }
 
-/** measureAttention(options) in headless Chromium. */
-export const measureInChromium = (options = {}) => measureInBrowser('chromium', options);
-
 // Run as a script (no top-level await: report.mjs, which the script imports, renders this module's results).
 async function main() {
   const os = (await import('node:os')).default;

@@ -377,8 +377,9 @@ function operationsRun(report, s) {
 export function browserAttentionParts(report) {
   const m = report.machine;
   const machine = [
-    `${report.browser} (${report.engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), on ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ` +
-      `${m.loadAverage.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end.`,
+    `${report.browser} (${report.engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), on ${m.cpu}, ${m.cores} ` +
+      `cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ` +
+      `${m.loadAverageAtEnd.join(' ')} at the end.`,
     `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread). Wall time in the page, medians of interleaved ` +
       `rounds; ratios are medians of per-round ratios. SIMD128 peak in this browser: ${fixed(report.peak.gflops)} GFLOP/s ` +
       `(${report.peak.shape} x${report.peak.chains}).`,

@@ -1,8 +1,8 @@
 // bench/chromium-attention.mjs: seqorder's attention (the built package), each variant of its fused kernel alone and,
-// where npm run bench installed it, onnxruntime-web, measured in a page of each test engine (ENGINES: Chromium, Firefox,
-// WebKit) against the SIMD peak of the same rounds: the module and what it imports load in the page, every contender's output agrees with seqorder's
-// before it is timed, and each result is a positive, finite speed, share of the peak and (with onnxruntime-web) ratio.
-// Speeds are never asserted.
+// where npm run bench installed it, onnxruntime-web, measured in a page of each test engine (ENGINES: Chromium,
+// Firefox, WebKit) against the SIMD peak of the same rounds: the module and what it imports load in the page, every
+// contender's output agrees with seqorder's before it is timed, and each result is a positive, finite speed, share of
+// the peak and (with onnxruntime-web) ratio. Speeds are never asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
@@ -14,7 +14,9 @@ const ort = existsSync(new URL('../../bench/node_modules/onnxruntime-web/dist/or
 
 const BROWSER_NAMES = { chromium: /^Chromium \d+/, firefox: /^Firefox \d+/, webkit: /^WebKitGTK \d+/ };
 
-for (const engine of ENGINES) test(`${engine}: chromium-attention measures attention in the page${ort ? ', with onnxruntime-web' : ' (onnxruntime-web not installed: seqorder alone)'}`, async () => {
+const withOrt = ort ? ', with onnxruntime-web' : ' (onnxruntime-web not installed: seqorder alone)';
+
+for (const engine of ENGINES) test(`${engine}: chromium-attention measures attention in the page${withOrt}`, async () => {
   const result = await measureInBrowser(engine, { lengths: [64], rounds: 1, sampleSeconds: 0.002, ort });
   assert.match(result.browser, BROWSER_NAMES[engine]);
   assert.ok(Number.isFinite(result.peak.gflops) && result.peak.gflops > 0, `peak ${result.peak.gflops}`);
