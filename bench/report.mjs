@@ -330,11 +330,12 @@ export function pageReadyParts(report) {
 
 // ---- bench/simd-loads.mjs's table (bench/results/<machine kind>/simd-loads.json) ------------------------------------
 /**
- * The parts of bench/simd-loads.mjs's report (simd-loads.json in node, simd-loads-chromium.json in Chromium): { machine
+ * The parts of bench/simd-loads.mjs's report (simd-loads.json in node, simd-loads-<engine>.json in a browser): { machine
  * (the processor, the engine, the peak), shapes (each loop's share of it) }.
  */
 export function simdLoadsParts(report) {
-  const where = report.browser ? `${report.browser} (headless), wall time` : `node ${report.node}; CPU time`;
+  const how = report.engine === 'webkit' ? 'in an Xvfb display' : 'headless';
+  const where = report.browser ? `${report.browser} (${how}), wall time` : `node ${report.node}; CPU time`;
   const machine = `Processor: ${report.cpu}; ${where}, medians of ${report.rounds} rounds; ` +
     `${report.date.slice(0, 10)}; load average ${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. ` +
     `SIMD128 peak: ${fixed(report.peak)} GFLOP/s.${hoistedNote(report)}`;
@@ -413,8 +414,8 @@ export function browserAttentionParts(report) {
  */
 const SOURCES = {
   latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
-  'simd-loads-chromium': simdLoadsParts, chromium: browserAttentionParts, firefox: browserAttentionParts,
-  webkit: browserAttentionParts,
+  'simd-loads-chromium': simdLoadsParts, 'simd-loads-firefox': simdLoadsParts, 'simd-loads-webkit': simdLoadsParts,
+  chromium: browserAttentionParts, firefox: browserAttentionParts, webkit: browserAttentionParts,
 };
 
 /**

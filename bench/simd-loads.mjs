@@ -3,10 +3,11 @@
 // operands taken from memory or from registers, each loop shape's speed given as a share of the SIMD128 peak measured
 // in the same rounds (bench/simd-peak.mjs).
 //
-//   node bench/simd-loads.mjs [--quick] [--chromium] [--json out.json]
+//   node bench/simd-loads.mjs [--quick] [--chromium | --browser firefox|webkit] [--json out.json]
 // (default bench/results/<machine kind>/simd-loads.json; --quick: 5 rounds, into simd-loads-quick.json, not committed;
 // --chromium: the same loops in headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node's, timed by the
-// page's clock, into simd-loads-chromium.json)
+// page's clock, into simd-loads-chromium.json; --browser firefox or webkit: in a page of that test engine, into
+// simd-loads-firefox.json or simd-loads-webkit.json)
 //
 // The loops are assembled by hand below (no toolchain needed), like simd-peak's. Most load their operands from the same
 // few addresses (the L1 cache, no pointer to move on; one `and` an iteration picks one of two copies: copyAddress),
@@ -209,12 +210,12 @@ export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = 
 }
 
 /**
- * measureSimdLoads({ rounds, milliseconds }) in headless Chromium, this repository served to it on 127.0.0.1:
- * { browser, ...its result }.
+ * measureSimdLoads({ rounds, milliseconds }) in a page of `engine` (chromium, firefox, webkit), this repository served
+ * to it on 127.0.0.1: { browser, ...its result }.
  */
-export async function measureInChromium({ rounds = 15, milliseconds = 20 } = {}) {
-  const { inChromiumPage } = await import('./chromium-page.mjs');
-  const { browser, result } = await inChromiumPage('simd-loads',
+export async function measureInBrowser(engine, { rounds = 15, milliseconds = 20 } = {}) {
+  const { inEnginePage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inEnginePage(engine, 'simd-loads',
     async (options) => (await import('/bench/simd-loads.mjs')).measureSimdLoads(options), { rounds, milliseconds });
   return { browser, ...result };
 }
@@ -226,14 +227,19 @@ async function main() {
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { benchArgs } = await import('./report.mjs');
-  const chromium = process.argv.includes('--chromium');
-  const { quick, jsonPath } = chromium
-    ? benchArgs('simd-loads-chromium', 'simd-loads-chromium-quick')
+  const at = process.argv.indexOf('--browser');
+  const engine = process.argv.includes('--chromium') ? 'chromium' : at > 0 ? process.argv[at + 1] : undefined;
+  if (engine !== undefined && !['chromium', 'firefox', 'webkit'].includes(engine)) {
+    console.error(`simd-loads: --browser must be chromium, firefox or webkit, got ${engine}`);
+    process.exit(2);
+  }
+  const { quick, jsonPath } = engine
+    ? benchArgs(`simd-loads-${engine}`, `simd-loads-${engine}-quick`)
     : benchArgs('simd-loads', 'simd-loads-quick');
   const rounds = quick ? 5 : 15;
-  const result = chromium ? await measureInChromium({ rounds }) : await measureSimdLoads({ rounds, time: cpuSeconds });
+  const result = engine ? await measureInBrowser(engine, { rounds }) : await measureSimdLoads({ rounds, time: cpuSeconds });
   const cpu = os.cpus()[0]?.model ?? 'unknown';
-  const where = chromium ? `${result.browser}, wall time` : `node ${process.versions.node}, CPU time`;
+  const where = engine ? `${result.browser}, wall time` : `node ${process.versions.node}, CPU time`;
   console.log(`${cpu}, ${where}, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
     `medians of ${rounds} rounds; SIMD128 peak ${result.peak.toFixed(1)} GFLOP/s`);
   console.log('shape                          loads  mul+add  GFLOP/s  % of peak');
@@ -243,7 +249,7 @@ async function main() {
   mkdirSync(path.dirname(jsonPath), { recursive: true });
   // registerRows: the rows held in registers have distinct values (registerValue; runs before it computed fewer
   // multiplies); addresses: the loads' addresses vary (copyAddress; before, V8 14 moved work out of the loops)
-  const report = { cpu, ...(chromium ? {} : { node: process.versions.node }), clock: chromium ? 'wall' : 'cpu', rounds,
+  const report = { cpu, ...(engine ? { engine } : { node: process.versions.node }), clock: engine ? 'wall' : 'cpu', rounds,
     date: new Date().toISOString(), loadAverage: os.loadavg(), registerRows: 'distinct', addresses: 'varying', ...result };
   writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
   console.error(`wrote ${jsonPath}`);

@@ -7,18 +7,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { measureInBrowser } from '../../bench/chromium-attention.mjs';
-import { ENGINES } from './engines/index.mjs';
+import { ENGINES, VERSION_PATTERNS } from './engines/index.mjs';
 
 // onnxruntime-web is one of the benchmark's contenders (bench/package.json), not a test dependency
 const ort = existsSync(new URL('../../bench/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs', import.meta.url));
-
-const BROWSER_NAMES = { chromium: /^Chromium \d+/, firefox: /^Firefox \d+/, webkit: /^WebKitGTK \d+/ };
 
 const withOrt = ort ? ', with onnxruntime-web' : ' (onnxruntime-web not installed: seqorder alone)';
 
 for (const engine of ENGINES) test(`${engine}: chromium-attention measures attention in the page${withOrt}`, async () => {
   const result = await measureInBrowser(engine, { lengths: [64], rounds: 1, sampleSeconds: 0.002, ort });
-  assert.match(result.browser, BROWSER_NAMES[engine]);
+  assert.match(result.browser, VERSION_PATTERNS[engine]);
   assert.ok(Number.isFinite(result.peak.gflops) && result.peak.gflops > 0, `peak ${result.peak.gflops}`);
   assert.deepEqual(result.cases.map((c) => [c.T, c.causal]), [[64, false], [64, true]]);
   // the API's two ways, onnxruntime-web where installed, then each kernel variant alone (the probe's pick among them)

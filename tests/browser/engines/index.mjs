@@ -12,6 +12,9 @@ const MODULES = {
 
 export const ALL_ENGINES = Object.keys(MODULES);
 
+/** How each engine's Driver names itself (its `version`): the browser's name, then its version. */
+export const VERSION_PATTERNS = { chromium: /^Chromium \d+/, firefox: /^Firefox \d+/, webkit: /^WebKitGTK \d+/ };
+
 export const ENGINES = (process.env.SEQORDER_BROWSERS ?? ALL_ENGINES.join(','))
   .split(',').map((name) => name.trim()).filter(Boolean);
 for (const name of ENGINES) {
