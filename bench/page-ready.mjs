@@ -1,15 +1,18 @@
 // How soon the lesson page is ready: the built site (dist/site, or $SEQORDER_DIST/site) served on 127.0.0.1 by
 // scripts/serve.mjs, opened in headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM, driven by playwright-core
-// with the flags of tests/browser/engines/chromium.mjs) at 1000 × 900 CSS pixels, and loaded 1 + `loads` times in one
-// profile: the first load fills the caches and is shown but not counted, the others are the warm loads. For each load:
-// navigation start → first contentful paint (the Paint Timing entry) and navigation start → <body data-ready="true">
-// (seen by a MutationObserver the bench adds before the page's own scripts run; docs/page.md says what the flag
-// means). Then the medians of the warm loads, the processor and the load average before and after.
-//   node bench/page-ready.mjs [--loads 5] [--json [path]]   (--json: bench/results/<machine kind>/page-ready.json unless a path follows)
+// with the flags of tests/browser/engines/chromium.mjs), or in another test engine (--browser firefox or webkit), at
+// 1000 × 900 CSS pixels, and loaded 1 + `loads` times in one profile: the first load fills the caches and is shown but
+// not counted, the others are the warm loads. For each load: navigation start → first contentful paint (the Paint
+// Timing entry) and navigation start → <body data-ready="true"> (the page's User Timing mark `seqorder:ready`, made as
+// it sets the flag; docs/page.md says what the flag means). Then the medians of the warm loads, the processor and the
+// load average before and after.
+//   node bench/page-ready.mjs [--browser chromium|firefox|webkit] [--loads 5] [--json [path]]
+//   (--json: bench/results/<machine kind>/page-ready.json, page-ready-firefox.json or page-ready-webkit.json, unless a
+//   path follows)
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
-import { launchChromium } from '../tests/browser/engines/chromium.mjs';
+import { openBrowser } from '../tests/browser/engines/index.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { median } from '../web/js/median.mjs';
 import { loadAverage, machine, machineKind } from './report.mjs';
@@ -21,57 +24,55 @@ if (!Number.isInteger(loads) || loads < 1) {
   console.error('bench/page-ready: --loads must be a positive whole number');
   process.exit(1);
 }
+const engine = option('--browser') ?? 'chromium';
+if (!['chromium', 'firefox', 'webkit'].includes(engine)) {
+  console.error(`bench/page-ready: --browser must be chromium, firefox or webkit, got ${engine}`);
+  process.exit(1);
+}
 const jsonArg = option('--json');
+const jsonName = engine === 'chromium' ? 'page-ready.json' : `page-ready-${engine}.json`;
 const jsonPath = args.includes('--json')
-  ? path.resolve(jsonArg && !jsonArg.startsWith('--') ? jsonArg : path.join(import.meta.dirname, 'results', machineKind(), 'page-ready.json'))
+  ? path.resolve(jsonArg && !jsonArg.startsWith('--') ? jsonArg : path.join(import.meta.dirname, 'results', machineKind(), jsonName))
   : null;
 const VIEWPORT = { width: 1000, height: 900 };
 
-// In the page, before its scripts: when <body> gets data-ready, the time since navigation start (performance.now()'s
-// origin) and the flag's value.
-const WATCH_READY = `(() => {
-  const seen = (globalThis.__pageReady = { at: null, value: null });
-  new MutationObserver((records, observer) => {
-    const value = document.body?.dataset.ready;
-    if (value !== undefined && seen.at === null) {
-      Object.assign(seen, { at: performance.now(), value });
-      observer.disconnect();
-    }
-  }).observe(document, { attributes: true, attributeFilter: ['data-ready'], subtree: true });
-})();`;
-
-/** One load: { fcp, ready } in ms from navigation start (ready: null when the page says data-ready="error"). */
-async function load(page, url) {
-  await page.goto(url, { waitUntil: 'commit' });
-  await page.waitForFunction(() => globalThis.__pageReady?.at !== null, null, { timeout: 60_000, polling: 50 });
-  return page.evaluate(() => {
+/** One load: { fcp, ready, flag }, fcp and ready in ms from navigation start (ready: null unless the flag is "true"). */
+async function load(browser, url) {
+  await browser.goto(url);
+  const deadline = Date.now() + 60_000;
+  let flag;
+  while ((flag = await browser.evaluate(() => document.body?.dataset.ready ?? null)) === null) {
+    if (Date.now() > deadline) throw new Error(`${url}: no body[data-ready] within 60 s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return browser.evaluate((value) => {
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
-    const { at, value } = globalThis.__pageReady;
-    return { fcp: paint ? Number(paint.startTime.toFixed(1)) : null, ready: value === 'true' ? Number(at.toFixed(1)) : null, flag: value };
-  });
+    const ready = performance.getEntriesByName('seqorder:ready')[0];
+    return { fcp: paint ? Number(paint.startTime.toFixed(1)) : null, ready: value === 'true' && ready ? Number(ready.startTime.toFixed(1)) : null, flag: value };
+  }, flag);
 }
 
 const server = await startServer({ root: siteDir, port: 0 });
 const before = machine('wall clock, navigation start to the event');
-const chromium = await launchChromium({ viewport: VIEWPORT });
+const browser = await openBrowser(engine, { viewport: VIEWPORT });
 const rows = [];
 try {
-  await chromium.context.addInitScript({ content: WATCH_READY });
   for (let n = 0; n <= loads; n += 1) {
-    const row = { load: n === 0 ? 'cold' : n, ...(await load(chromium.page, `${server.url}?load=${n}`)) };
+    const row = { load: n === 0 ? 'cold' : n, ...(await load(browser, `${server.url}?load=${n}`)) };
     if (row.flag !== 'true') throw new Error(`load ${row.load}: body[data-ready] is "${row.flag}"`);
+    if (row.ready === null) throw new Error(`load ${row.load}: the page made no seqorder:ready mark`);
     rows.push(row);
     console.log(`load ${String(row.load).padEnd(4)}  navigation → first contentful paint ${String(row.fcp).padStart(7)} ms   → data-ready ${String(row.ready).padStart(7)} ms`);
   }
 } finally {
-  await chromium.close();
+  await browser.close();
   await server.close();
 }
 
 const warm = rows.slice(1);
 const report = {
   machine: { ...before, loadAverageAtEnd: loadAverage() },
-  browser: 'Chromium (headless), 1000×900',
+  browser: `${browser.version} (${engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), 1000×900`,
   loads: rows,
   median: { fcp: median(warm.map((r) => r.fcp)), ready: median(warm.map((r) => r.ready)) },
 };

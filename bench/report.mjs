@@ -413,7 +413,8 @@ export function browserAttentionParts(report) {
  * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/simd-loads`).
  */
 const SOURCES = {
-  latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts, 'simd-loads': simdLoadsParts,
+  latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts,
+  'page-ready-firefox': pageReadyParts, 'page-ready-webkit': pageReadyParts, 'simd-loads': simdLoadsParts,
   'simd-loads-chromium': simdLoadsParts, 'simd-loads-firefox': simdLoadsParts, 'simd-loads-webkit': simdLoadsParts,
   chromium: browserAttentionParts, firefox: browserAttentionParts, webkit: browserAttentionParts,
 };

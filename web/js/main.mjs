@@ -233,6 +233,7 @@ async function main() {
   document.addEventListener('seqorder:check', () => {
     if (!pending) pending = requestAnimationFrame(() => { pending = 0; showSummary(); });
   });
+  performance.mark('seqorder:ready');  // the same moment as a User Timing entry, for tools that read the timeline
   document.body.dataset.ready = 'true';
   // The modules of the sections not shown yet, while the browser is idle: their settings (the URL's) are then known.
   const idle = globalThis.requestIdleCallback ?? ((f) => setTimeout(f, 200));
