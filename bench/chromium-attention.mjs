@@ -146,11 +146,12 @@ async function main() {
   const os = (await import('node:os')).default;
   const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
+  const { ALL_ENGINES } = await import('../tests/browser/engines/index.mjs');
   const { benchArgs, machine } = await import('./report.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = at > 0 ? process.argv[at + 1] : 'chromium';
-  if (!['chromium', 'firefox', 'webkit'].includes(engine)) {
-    console.error(`chromium-attention: --browser must be chromium, firefox or webkit, got ${engine}`);
+  if (!ALL_ENGINES.includes(engine)) {
+    console.error(`chromium-attention: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
     process.exit(2);
   }
   const { quick, jsonPath } = benchArgs(engine, `${engine}-quick`);

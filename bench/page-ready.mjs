@@ -12,7 +12,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
-import { openBrowser } from '../tests/browser/engines/index.mjs';
+import { ALL_ENGINES, openBrowser } from '../tests/browser/engines/index.mjs';
 import { siteDir } from '../tests/browser/site.mjs';
 import { median } from '../web/js/median.mjs';
 import { loadAverage, machine, machineKind } from './report.mjs';
@@ -25,8 +25,8 @@ if (!Number.isInteger(loads) || loads < 1) {
   process.exit(1);
 }
 const engine = option('--browser') ?? 'chromium';
-if (!['chromium', 'firefox', 'webkit'].includes(engine)) {
-  console.error(`bench/page-ready: --browser must be chromium, firefox or webkit, got ${engine}`);
+if (!ALL_ENGINES.includes(engine)) {
+  console.error(`bench/page-ready: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
   process.exit(1);
 }
 const jsonArg = option('--json');

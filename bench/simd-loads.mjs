@@ -226,11 +226,12 @@ async function main() {
   const os = (await import('node:os')).default;
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
+  const { ALL_ENGINES } = await import('../tests/browser/engines/index.mjs');
   const { benchArgs } = await import('./report.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = process.argv.includes('--chromium') ? 'chromium' : at > 0 ? process.argv[at + 1] : undefined;
-  if (engine !== undefined && !['chromium', 'firefox', 'webkit'].includes(engine)) {
-    console.error(`simd-loads: --browser must be chromium, firefox or webkit, got ${engine}`);
+  if (engine !== undefined && !ALL_ENGINES.includes(engine)) {
+    console.error(`simd-loads: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
     process.exit(2);
   }
   const { quick, jsonPath } = engine
