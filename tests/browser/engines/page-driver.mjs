@@ -35,8 +35,20 @@ export class PageDriver extends Driver {
     return this.page.keyboard.press(key);
   }
 
-  click(selector) {
-    return this.page.click(selector);
+  // Waits, by timers, until the element is shown and not disabled, then clicks it without the library's own wait for a
+  // stable element: playwright's counts animation frames, which headless Chromium on a busy machine has at times
+  // stopped drawing (twoFrames, driver.mjs). Puppeteer has no such wait, and takes no options beside these.
+  async click(selector) {
+    const shown = (s) => {
+      const element = document.querySelector(s);
+      return element !== null && !element.disabled && element.getClientRects().length > 0;
+    };
+    const deadline = Date.now() + 30_000;
+    while (!(await this.page.evaluate(shown, selector))) {
+      if (Date.now() > deadline) throw new Error(`click: ${selector} was not shown and enabled within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return this.page.click(selector, this.engine === 'chromium' ? { force: true } : {});
   }
 
   moveMouse(x, y) {
