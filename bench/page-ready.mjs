@@ -39,12 +39,8 @@ const VIEWPORT = { width: 1000, height: 900 };
 /** One load: { fcp, ready, flag }, fcp and ready in ms from navigation start (ready: null unless the flag is "true"). */
 async function load(browser, url) {
   await browser.goto(url);
-  const deadline = Date.now() + 60_000;
-  let flag;
-  while ((flag = await browser.evaluate(() => document.body?.dataset.ready ?? null)) === null) {
-    if (Date.now() > deadline) throw new Error(`${url}: no body[data-ready] within 60 s`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  const flag = await browser.waitFor(() => document.body?.dataset.ready ?? null, null,
+    { timeout: 60_000, interval: 50, what: `body[data-ready] at ${url}` });
   return browser.evaluate((value) => {
     const paint = performance.getEntriesByName('first-contentful-paint')[0];
     const ready = performance.getEntriesByName('seqorder:ready')[0];

@@ -39,15 +39,10 @@ export class PageDriver extends Driver {
   // stable element: playwright's counts animation frames, which headless Chromium on a busy machine has at times
   // stopped drawing (twoFrames, driver.mjs). Puppeteer has no such wait, and takes no options beside these.
   async click(selector) {
-    const shown = (s) => {
+    await this.waitFor((s) => {
       const element = document.querySelector(s);
       return element !== null && !element.disabled && element.getClientRects().length > 0;
-    };
-    const deadline = Date.now() + 30_000;
-    while (!(await this.page.evaluate(shown, selector))) {
-      if (Date.now() > deadline) throw new Error(`click: ${selector} was not shown and enabled within 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    }, selector, { interval: 50, what: `${selector} shown and enabled` });
     return this.page.click(selector, this.engine === 'chromium' ? { force: true } : {});
   }
 
