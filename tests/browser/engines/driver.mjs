@@ -11,15 +11,29 @@
 // and `engine` ('chromium', 'firefox', 'webkit') and `version` (the browser's own name and version).
 // Built on them, the same for every engine: waitFor, focus, text, attribute, value, hover, errors.
 
+/**
+ * What an engine's evaluate rejects with when the script's result never came back because the page was between two
+ * documents: a navigation ended the script (Chromium, WebKit), or WebKit's driver lost the answer ("Could not parse
+ * script result", seen once right after a page load). Whether fn ran is not known, so only a caller that may run fn
+ * again (waitFor's polls) retries.
+ */
+export class ResultLost extends Error {}
+
 export class Driver {
   /**
    * Polls fn(arg) in the page every `interval` ms until it returns a truthy value, which it resolves to; past
-   * `timeout` ms it rejects with an Error naming `what` (the condition, in words) and the engine.
+   * `timeout` ms it rejects with an Error naming `what` (the condition, in words) and the engine. A poll whose result
+   * was lost (ResultLost) counts as one that did not hold.
    */
   async waitFor(fn, arg, { timeout = 30_000, interval = 100, what = 'the condition' } = {}) {
     const end = Date.now() + timeout;
     for (;;) {
-      const value = await this.evaluate(fn, arg);
+      let value;
+      try {
+        value = await this.evaluate(fn, arg);
+      } catch (error) {
+        if (!(error instanceof ResultLost) || Date.now() > end) throw error;
+      }
       if (value) return value;
       if (Date.now() > end) throw new Error(`${this.engine}: ${what} did not hold within ${timeout} ms`);
       await new Promise((resolve) => setTimeout(resolve, interval));

@@ -1,7 +1,7 @@
 // The Driver over a playwright or puppeteer page (Chromium and Firefox): both libraries name these calls alike. Their
 // protocols also report the browser's own console errors (a failed load, a CSP violation), which errors() adds to
 // what the page recorded, since the page's last navigation.
-import { Driver } from './driver.mjs';
+import { Driver, ResultLost } from './driver.mjs';
 
 export class PageDriver extends Driver {
   /** page: a playwright or puppeteer Page; setViewport(page, size) and close() are the library's own. */
@@ -28,7 +28,10 @@ export class PageDriver extends Driver {
   }
 
   evaluate(fn, arg) {
-    return this.page.evaluate(fn, arg);
+    return this.page.evaluate(fn, arg).catch((error) => {
+      if (/Execution context was destroyed/.test(error.message)) throw new ResultLost(error.message);
+      throw error;
+    });
   }
 
   press(key) {

@@ -30,7 +30,7 @@ async function request(base, method, path, body, timeout) {
   const json = await response.json().catch(() => ({}));
   if (!response.ok) {
     const { error, message } = json.value ?? {};
-    throw new Error(`webdriver ${method} ${path}: ${error ?? response.status}: ${message ?? ''}`);
+    throw Object.assign(new Error(`webdriver ${method} ${path}: ${error ?? response.status}: ${message ?? ''}`), { webdriver: { error, message } });
   }
   return json.value;
 }

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { Driver, within } from './driver.mjs';
+import { Driver, ResultLost, within } from './driver.mjs';
 import { WebDriverSession, keyValue, waitUntilReady } from './webdriver.mjs';
 
 export const INSTALL = 'apt-get install webkit2gtk-driver xvfb';
@@ -96,7 +96,13 @@ class WebKitDriver extends Driver {
       Promise.resolve().then(() => (${fn})(arg)).then(
         (value) => done({ value: value === undefined ? null : value }),
         (error) => done({ error: error instanceof Error ? error.name + ': ' + error.message + '\\n' + error.stack : String(error) }));`;
-    const result = await this.session.command('POST', '/execute/async', { script, args: [arg ?? null] }, { timeout: 310_000 });
+    const result = await this.session.command('POST', '/execute/async', { script, args: [arg ?? null] }, { timeout: 310_000 })
+      .catch((error) => {
+        const { error: code, message } = error.webdriver ?? {};
+        if (message === 'Could not parse script result' || (code === 'no such frame' && /before the unload event/.test(message)))
+          throw new ResultLost(error.message);
+        throw error;
+      });
     if (result?.error !== undefined) throw new Error(`webkit: in the page: ${result.error}`);
     return result?.value;
   }
