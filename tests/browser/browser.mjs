@@ -138,3 +138,15 @@ export async function unfold(page, selector = 'main') {
 
 /** Resolves after two animation frames: plots and controls re-render in the next frame. */
 export const frames = (page) => twoFrames((f) => page.evaluate(f));
+
+/**
+ * Clicks the element once it is shown and not disabled, waiting by timers: playwright's own click waits for a stable
+ * element by counting animation frames, which headless Chromium on a busy machine has at times stopped drawing.
+ */
+export async function click(page, selector) {
+  await page.waitForFunction((s) => {
+    const element = document.querySelector(s);
+    return element !== null && !element.disabled && element.getClientRects().length > 0;
+  }, selector, { polling: 50, timeout: 30_000 });
+  await page.click(selector, { force: true });
+}

@@ -2,7 +2,7 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { openLesson, unfold } from './browser.mjs';
+import { click, openLesson, unfold } from './browser.mjs';
 
 const CHECKS = [
   'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
@@ -62,7 +62,7 @@ test('the reader can ask the learned table past its last row (keyboard only) and
 
 test('new q and k, and another start for the error maps, keep every check passing', async () => {
   const before = await page.textContent('[data-check="cmp-rope-relative"] .check-details');
-  await page.click('#cmp-rope-reroll');
+  await click(page, '#cmp-rope-reroll');
   const after = await page.textContent('[data-check="cmp-rope-relative"] .check-details');
   assert.notEqual(after, before, 'the rotary checks did not run again');
   await page.selectOption('#cmp-precision-start', '0');

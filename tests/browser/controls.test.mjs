@@ -6,7 +6,7 @@
 // word in the four steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, openLesson, unfold } from './browser.mjs';
+import { click, frames, openLesson, unfold } from './browser.mjs';
 
 let session;
 let page;
@@ -80,7 +80,7 @@ test('every state of every control: all checks pass and follow their controls', 
     }
     if (c.kind === 'toggle') {
       for (let i = 0; i < 2; i += 1) {
-        await page.click(`#${c.id}`);
+        await click(page, `#${c.id}`);
         await frames(page);
         found.push(...(await problems()).map((p) => `${c.id} clicked: ${p}`));
       }

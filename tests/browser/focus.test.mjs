@@ -5,7 +5,7 @@
 // folding is still there and passes once opened, and every select shows its longest option whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, openLesson, unfold } from './browser.mjs';
+import { click, frames, openLesson, unfold } from './browser.mjs';
 
 const MAX_WORDS = 2500;
 const PREVIEWS = ['order-experiments', 'four-steps', 'incremental'];
@@ -86,10 +86,10 @@ test('each check shows its verdict and claim; its numbers unfold', async () => {
     assert.ok(c.claimShown && c.numbersHidden && c.hasNumbers, `${c.name}: ${JSON.stringify(c)}`);
   }
   // opening one shows its numbers
-  await page.click('[data-check="sinusoids-formula"] .check-fold > summary');
+  await click(page, '[data-check="sinusoids-formula"] .check-fold > summary');
   assert.ok(await page.isVisible('[data-check="sinusoids-formula"] .check-details'));
   assert.match(await page.textContent('[data-check="sinusoids-formula"] .check-details'), /max \|seqorder − Math\.sin\/Math\.cos\| =/);
-  await page.click('[data-check="sinusoids-formula"] .check-fold > summary');
+  await click(page, '[data-check="sinusoids-formula"] .check-fold > summary');
 });
 
 test('the previews of the next lesson say so, fold their experiments, and count their checks in the summary', async () => {

@@ -9,7 +9,7 @@
 // every engine (train-lab.test.mjs), the settings swept in train-sweep.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames, openLesson } from './browser.mjs';
+import { click, frames, openLesson } from './browser.mjs';
 import { labSentences, labState, nodeHashes } from './train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
@@ -148,7 +148,7 @@ test('the buttons: a disabled one looks disabled, focus moves to the enabled one
   assert.doesNotMatch(paused.rows.map((r) => r[4]).join(), /–/);
   assert.match(await page.textContent('#train-run .train-findings'), /has not reached 95% by step|first reached 95%/);
   assert.doesNotMatch(await page.textContent('#train-run .train-findings'), /did not reach/);
-  await page.click('#train-reset');
+  await click(page, '#train-reset');
   await waitPhase('idle');
   assert.equal(await page.textContent('#train-start'), 'Train again');
   assert.deepEqual((await state()).rows, []);
@@ -158,7 +158,7 @@ test('the buttons: a disabled one looks disabled, focus moves to the enabled one
 test('a run expected to take over 20 s shows its time remaining; the settings changed since the run say so', { timeout: 300_000 }, async () => {
   // a short run shown first (the buttons' test ended with Reset)
   await page.evaluate(() => document.getElementById('train-steps').set(100));
-  await page.click('#train-start');
+  await click(page, '#train-start');
   await waitPhase('done');
   await page.evaluate(() => {
     document.getElementById('train-steps').set(4000);
@@ -166,10 +166,10 @@ test('a run expected to take over 20 s shows its time remaining; the settings ch
   });
   for (const key of ['causal-sinusoidal', 'causal-learned', 'causal-rotary']) await page.check(`#train-model-${key}`);
   assert.match(await page.textContent('#train-settings .train-next'), /^The settings have changed since the run shown: press Train to run them \(24 models, at most 24\)\.$/);
-  await page.click('#train-start');
+  await click(page, '#train-start');
   await page.waitForFunction(() => / s left\.$/.test(document.querySelector('#train .train-status').textContent), null, { timeout: 90_000 });
   assert.match(await page.textContent('#train .train-status'), new RegExp(`^Training 24 models \\(8 kinds × seeds 1, 2, 3\\) in ${poolSize(await page.evaluate(() => navigator.hardwareConcurrency))} workers: step \\d+ of 4,000; about [\\d,]+ s left\\.$`));
-  await page.click('#train-reset');
+  await click(page, '#train-reset');
   await waitPhase('idle');
   await page.evaluate(() => {
     document.getElementById('train-steps').set(800);
