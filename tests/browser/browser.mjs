@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../../scripts/serve.mjs';
 import { launchChromium } from './engines/chromium.mjs';
-import { twoFrames } from './engines/driver.mjs';
+import { clickable, twoFrames } from './engines/driver.mjs';
 import { showEverySection } from './sections.mjs';
 import { siteDir } from './site.mjs';
 
@@ -144,9 +144,6 @@ export const frames = (page) => twoFrames((f) => page.evaluate(f));
  * element by counting animation frames, which headless Chromium on a busy machine has at times stopped drawing.
  */
 export async function click(page, selector) {
-  await page.waitForFunction((s) => {
-    const element = document.querySelector(s);
-    return element !== null && !element.disabled && element.getClientRects().length > 0;
-  }, selector, { polling: 50, timeout: 30_000 });
+  await page.waitForFunction(clickable, selector, { polling: 50, timeout: 30_000 });
   await page.click(selector, { force: true });
 }

@@ -19,6 +19,12 @@
  */
 export class ResultLost extends Error {}
 
+/** In the page: whether an element matches `selector`, is not disabled and is shown (has a box): clickable. */
+export function clickable(selector) {
+  const element = document.querySelector(selector);
+  return element !== null && !element.disabled && element.getClientRects().length > 0;
+}
+
 export class Driver {
   /**
    * Polls fn(arg) in the page every `interval` ms until it returns a truthy value, which it resolves to; past

@@ -1,7 +1,7 @@
 // The Driver over a playwright or puppeteer page (Chromium and Firefox): both libraries name these calls alike. Their
 // protocols also report the browser's own console errors (a failed load, a CSP violation), which errors() adds to
 // what the page recorded, since the page's last navigation.
-import { Driver, ResultLost } from './driver.mjs';
+import { Driver, ResultLost, clickable } from './driver.mjs';
 
 export class PageDriver extends Driver {
   /** page: a playwright or puppeteer Page; setViewport(page, size) and close() are the library's own. */
@@ -42,10 +42,7 @@ export class PageDriver extends Driver {
   // stable element: playwright's counts animation frames, which headless Chromium on a busy machine has at times
   // stopped drawing (twoFrames, driver.mjs). Puppeteer has no such wait, and takes no options beside these.
   async click(selector) {
-    await this.waitFor((s) => {
-      const element = document.querySelector(s);
-      return element !== null && !element.disabled && element.getClientRects().length > 0;
-    }, selector, { interval: 50, what: `${selector} shown and enabled` });
+    await this.waitFor(clickable, selector, { interval: 50, what: `${selector} shown and enabled` });
     return this.page.click(selector, this.engine === 'chromium' ? { force: true } : {});
   }
 
