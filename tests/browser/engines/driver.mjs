@@ -14,7 +14,7 @@
 /**
  * What an engine's evaluate rejects with when the script's result never came back because the page was between two
  * documents: a navigation ended the script (Chromium, WebKit), or WebKit's driver lost the answer ("Could not parse
- * script result", seen once right after a page load). Whether fn ran is not known, so only a caller that may run fn
+ * script result", right after a page load). Whether fn ran is not known, so only a caller that may run fn
  * again (waitFor's polls) retries.
  */
 export class ResultLost extends Error {}

@@ -87,8 +87,8 @@ class WebKitDriver extends Driver {
     this.version = `WebKitGTK ${session.capabilities.browserVersion}`;
   }
 
-  // The driver answers /url once the page has loaded; a script sent right after has at times lost its result (once,
-  // in a CI run), so goto returns when the new document answers one.
+  // The driver answers /url once the page has loaded, but a script sent right after can lose its result (ResultLost),
+  // so goto returns when the new document answers one.
   async goto(url) {
     await this.session.command('POST', '/url', { url });
     await this.waitFor(() => document.readyState === 'complete', null, { what: `${url} loaded` });
