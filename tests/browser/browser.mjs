@@ -140,10 +140,18 @@ export async function unfold(page, selector = 'main') {
 export const frames = (page) => twoFrames((f) => page.evaluate(f));
 
 /**
- * Clicks the element once it is shown and not disabled, waiting by timers: playwright's own click waits for a stable
- * element by counting animation frames, which headless Chromium on a busy machine has at times stopped drawing.
+ * Resolves to fn(arg)'s first truthy value in the page, polled every 50 ms by timers: playwright's waitForFunction polls
+ * once an animation frame by default, and headless Chromium on a busy machine has at times stopped drawing.
+ */
+export function waitInPage(page, fn, arg, { timeout = 30_000 } = {}) {
+  return page.waitForFunction(fn, arg, { polling: 50, timeout });
+}
+
+/**
+ * Clicks the element once it is shown and not disabled (waitInPage), without playwright's own wait for a stable
+ * element, which counts animation frames.
  */
 export async function click(page, selector) {
-  await page.waitForFunction(clickable, selector, { polling: 50, timeout: 30_000 });
+  await waitInPage(page, clickable, selector);
   await page.click(selector, { force: true });
 }

@@ -9,7 +9,7 @@
 // every engine (train-lab.test.mjs), the settings swept in train-sweep.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, frames, openLesson } from './browser.mjs';
+import { click, frames, openLesson, waitInPage } from './browser.mjs';
 import { labSentences, labState, nodeHashes } from './train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
@@ -26,7 +26,7 @@ let errors;
 const poolWorkers = () => page.workers().map((w) => w.url()).filter((url) => url.endsWith('/pool-worker.mjs'));
 const state = () => page.evaluate(labState);
 const phase = () => page.getAttribute('#train .section-body', 'data-training');
-const waitPhase = (...phases) => page.waitForFunction((p) => p.includes(document.querySelector('#train .section-body').dataset.training), phases, { polling: 50, timeout: 180_000 });
+const waitPhase = (...phases) => waitInPage(page, (p) => p.includes(document.querySelector('#train .section-body').dataset.training), phases, { timeout: 180_000 });
 
 before(async () => {
   session = await openLesson({ train: false });
@@ -138,8 +138,8 @@ test('the buttons: a disabled one looks disabled, focus moves to the enabled one
   assert.deepEqual(await look('#train-start'), { disabled: false, opacity: 1 });
   await page.focus('#train-start');
   await page.keyboard.press('Enter');
-  await page.waitForFunction(() => document.activeElement?.id === 'train-pause', null, { polling: 50, timeout: 30_000 });
-  await page.waitForFunction(() => Number(document.getElementById('train-progress').value) > 0, null, { polling: 50, timeout: 60_000 });
+  await waitInPage(page, () => document.activeElement?.id === 'train-pause', null, { timeout: 30_000 });
+  await waitInPage(page, () => Number(document.getElementById('train-progress').value) > 0, null, { timeout: 60_000 });
   await page.keyboard.press('Enter');  // Pause, from the keyboard
   await waitPhase('paused');
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'train-resume');
@@ -167,7 +167,7 @@ test('a run expected to take over 20 s shows its time remaining; the settings ch
   for (const key of ['causal-sinusoidal', 'causal-learned', 'causal-rotary']) await page.check(`#train-model-${key}`);
   assert.match(await page.textContent('#train-settings .train-next'), /^The settings have changed since the run shown: press Train to run them \(24 models, at most 24\)\.$/);
   await click(page, '#train-start');
-  await page.waitForFunction(() => / s left\.$/.test(document.querySelector('#train .train-status').textContent), null, { polling: 50, timeout: 90_000 });
+  await waitInPage(page, () => / s left\.$/.test(document.querySelector('#train .train-status').textContent), null, { timeout: 90_000 });
   assert.match(await page.textContent('#train .train-status'), new RegExp(`^Training 24 models \\(8 kinds × seeds 1, 2, 3\\) in ${poolSize(await page.evaluate(() => navigator.hardwareConcurrency))} workers: step \\d+ of 4,000; about [\\d,]+ s left\\.$`));
   await click(page, '#train-reset');
   await waitPhase('idle');
