@@ -1,5 +1,6 @@
 // Long calls belong off the page's thread: a module worker loads seqorder and answers each request with attention's
-// output. The tensors travel as plain objects; their buffers are moved (transferred), not copied.
+// output. The tensors travel as plain objects; their buffers are moved (transferred), not copied: q's to the worker
+// (q.data is empty here afterwards), the output's back.
 const worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 const T = 1024;
 const D = 64;
@@ -12,4 +13,4 @@ worker.onmessage = ({ data }) => {
   console.log('seqorder worker', output.shape.join('x'), output.dtype);
 };
 worker.onerror = (event) => console.error(event.message);
-worker.postMessage({ q, causal: true });
+worker.postMessage({ q, causal: true }, [q.data.buffer]);

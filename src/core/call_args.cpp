@@ -44,8 +44,8 @@ Sizes dims(const TensorArg& t, const std::string& name) {
     for (std::size_t axis = 0; axis < t.shape.size(); ++axis) {
         const double d = t.shape[axis];
         if (!std::isfinite(d) || std::trunc(d) != d || d < 0 || d > kMaxSafe)
-            throw std::invalid_argument(name + ".shape[" + std::to_string(axis) + "] must be a non-negative integer, got " +
-                                        number_text(d));
+            throw std::invalid_argument(name + ".shape[" + std::to_string(axis) +
+                                        "] must be a non-negative integer at most 2^53 - 1, got " + number_text(d));
         sizes.push_back(static_cast<std::int64_t>(d));
     }
     // The product, saturated: an overflowing product cannot equal a count of elements in memory.

@@ -35,12 +35,15 @@ function fieldOf(object, key) {
   return undefined;
 }
 
-/** A short description of a value for messages: 'null', 'an array', 'a Float32Array', 'the string "4"', 'number 4'. */
+/**
+ * A short description of a value for messages: 'null', 'an array', 'a Float32Array', 'an Int32Array', 'the string "4"',
+ * 'number 4'.
+ */
 export function describe(value) {
   if (value === null) return 'null';
   if (isArray(value)) return 'an array';
   const className = classNameOf(value);
-  if (className !== undefined) return `a ${className}`;
+  if (className !== undefined) return `${/^[AEIO]/.test(className) ? 'an' : 'a'} ${className}`;
   if (typeof value === 'string') return `the string ${JSON.stringify(value.length > 20 ? value.slice(0, 20) + '…' : value)}`;
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return `${typeof value} ${String(value)}`;
   if (typeof value === 'object' && value instanceof DataView) return 'a DataView';

@@ -114,7 +114,7 @@ for (const [fn, call] of Object.entries(METHODS)) {
   add(fn, 'T past maxLength (learned)', () => call(mean, idsOf([[0, 1, 2, 3, 4, 5, 6]]), idsOf([1])), RangeError, /^ids have T = 7 positions, but the learned table has 6 rows \(maxLength\)/);
   add(fn, 'activations past the tensor limit', () => call(each, { data: new Int32Array(2 ** 16), shape: [1, 2 ** 16] }, { data: new Int32Array(2 ** 16), shape: [1, 2 ** 16] }),
     RangeError, /^ids of shape \(B, T\) = \[1, 65536\] need more activations than the 1024 MiB a tensor may hold/);
-  add(fn, 'a shape past 2^53', () => call(mean, { data: new Int32Array(4), shape: [2 ** 53, 4] }, targets), RangeError, /^ids\.shape\[0\] must be a non-negative integer, got 9007199254740992/);
+  add(fn, 'a shape past 2^53', () => call(mean, { data: new Int32Array(4), shape: [2 ** 53, 4] }, targets), RangeError, /^ids\.shape\[0\] must be a non-negative integer at most 2\^53 - 1, got 9007199254740992/);
   if (fn === 'forward') continue;
   for (const [label, value, Class, message] of badTensors('targets', targets, { dtypes: ['int32'], ranks: [1], rankRule: /^targets must have shape \(B\) = \[2\] for readout 'mean' \(one target per sequence\), got \[/ }))
     add(fn, `targets ${label}`, () => call(mean, ids, value), Class, message);

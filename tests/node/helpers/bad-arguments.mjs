@@ -43,7 +43,7 @@ export function badTensors(name, valid, { dtypes = ['float64', 'float32'], ranks
     ['an unknown dtype', { ...valid, dtype: 'float16' }, RangeError, new RegExp(`^${n}\\.dtype must be 'float64', 'float32' or 'int32', got 'float16'`)],
     [`a dtype outside ${dtypes}`, { ...valid, dtype: dtypes.includes('int32') ? 'float64' : 'int32', data: dtypes.includes('int32') ? new Float64Array(valid.data.length) : new Int32Array(valid.data.length) }, RangeError, new RegExp(`^${n}\\.dtype must be`)],
     ['data of another class than the dtype', { ...valid, data: dtypes.includes('int32') ? new Uint32Array(valid.data.length) : (valid.dtype === 'float64' ? new Float32Array(valid.data.length) : new Float64Array(valid.data.length)) }, TypeError, new RegExp(`^${n}\\.data must be a`)],
-    ['no dtype and data of an unknown class', { data: new Int16Array(valid.data.length), shape: valid.shape }, TypeError, new RegExp(`^${n}\\.data must be a typed array \\(Float64Array or Float32Array or Int32Array\\), got a Int16Array`)],
+    ['no dtype and data of an unknown class', { data: new Int16Array(valid.data.length), shape: valid.shape }, TypeError, new RegExp(`^${n}\\.data must be a typed array \\(Float64Array or Float32Array or Int32Array\\), got an Int16Array`)],
     ['no dtype and BigInt64Array data', { data: new BigInt64Array(valid.data.length), shape: valid.shape }, TypeError, new RegExp(`^${n}\\.data must be a`)],
     ['no dtype and data of another valid class', { data: wrongClass, shape: valid.shape }, RangeError, new RegExp(`^${n}\\.dtype must be`)],
   ];
