@@ -70,7 +70,7 @@ test('sinusoids: "the right ones barely move" is said only where it holds, and i
   // one pair comes back, measured: pair 0 within 0.018 of its start at t = 44 in the 100 positions drawn
   const r = sinusoids.onePairComesBack(so, { length: 128, width: 64, curveLength: 100 });
   const [back] = sinusoids.onePairSentences(r);
-  assert.match(back.text, /within 0\.018 of where it started at t = 44/);
+  assert.match(back.text, /within 0\.018 of where it started, at t = 44/);
   const series = [{ y: r.curves.fast }, { y: r.curves.slow }, { y: r.curves.all }];
   assert.equal(back.holds({ distances: { series } }), true);
   assert.equal(back.holds({ distances: { series: [{ y: r.curves.slow }, series[1], series[2]] } }), false);
@@ -92,5 +92,29 @@ test('incremental, start offset, the sum\'s parts: each predicate fails when the
 
   const parts = addPosition.sumParts(so, 3);
   assert.equal(parts.checks[0].pass, true);
-  assert.match(parts.sentences[0].text, /norm 1\.48, p₃ 2 .*, 1\.4 times the token/);
+  assert.match(parts.sentences[0].text, /norm 1\.48, and p₃ has norm 2 .*, 1\.4 times the token’s/);
+});
+
+test('experiment: the sentence counts robot’s features that are not close by the rule its check uses (numpy’s allclose)', async () => {
+  const experiment = await siteModule('js/experiments/experiment.mjs');
+  const r = experiment.lessonExperiment(so);
+  // robot + p_0 against robot + p_3 from Math.sin and Math.cos, counted by numpy.allclose's rule |a − b| ≤ 1e-8 + 1e-5·|b|
+  const p = (t, c) => (c % 2 ? Math.cos : Math.sin)(t / 10000 ** ((c - (c % 2)) / 8));
+  const expected = [0, 1, 2, 3, 4, 5, 6, 7].filter((c) => {
+    const [a, b] = [c / 8 + p(0, c), c / 8 + p(3, c)];
+    return !(Math.abs(a - b) <= 1e-8 + 1e-5 * Math.abs(b));
+  }).length;
+  const [sentence] = experiment.experimentSentences(r);
+  assert.match(sentence.text, new RegExp(`not close \\(numpy’s allclose\\) in ${expected} of 8 features`));
+  assert.match(r.checks.find((c) => c.name === 'experiment-robot-differs').details, new RegExp(`^${expected} of 8 features`));
+});
+
+test('batch: one sentence is said in the singular, its position rows named', async () => {
+  const batch = await siteModule('js/experiments/batch.mjs');
+  const { vocabularyTable } = await siteModule('js/experiments/sentence.mjs');
+  const table = vocabularyTable();
+  const one = batch.batchExperiment(so, table, { batch: 1, length: 2 });
+  assert.match(batch.batchSentences(one, table)[0].text, /^1 sentence of 2 tokens makes one \(1, 2, \d+\) tensor, and the sentence gets position rows p₀ and p₁ added/);
+  const three = batch.batchExperiment(so, table, { batch: 3, length: 5 });
+  assert.match(batch.batchSentences(three, table)[0].text, /^3 sentences of 5 tokens make one \(3, 5, \d+\) tensor, and each sentence gets the same position rows p₀ … p₄ added/);
 });

@@ -85,8 +85,9 @@ export function batchSentences(r, table) {
   const p = positionsFormula(T, D).data;
   return [{
     name: 'batch-one-tensor',
-    text: `${plural(B, 'sentence')} of ${plural(T, 'token')} make one (${B}, ${T}, ${D}) tensor, and each ` +
-      `sentence gets the same position rows p₀ … p${subscript(T - 1)} added to its lookup rows.`,
+    text: `${plural(B, 'sentence')} of ${plural(T, 'token')} ${B === 1 ? 'makes' : 'make'} one (${B}, ${T}, ${D}) tensor, and ` +
+      `${B === 1 ? 'the sentence gets' : 'each sentence gets the same'} position ${T === 1 ? 'row p₀' : `rows ${T === 2 ? 'p₀ and p₁' : `p₀ … p${subscript(T - 1)}`}`} ` +
+      `added to its lookup rows.`,
     holds: (drawn) => {
       const maps = drawn.inputs.maps;
       if (maps.length !== B || drawn.ids.rows.length !== B) return false;

@@ -130,7 +130,7 @@ export function learnedExperiment(so, { rows = 8, width = 8, seed = 5, lookupSta
       {
         name: 'cmp-learned-past-end',
         pass: past.error instanceof RangeError && /at most the table's rows/.test(past.error.message),
-        claim: `Asking for positions past row ${rows - 1} of a ${rows}-row table is an error, not a guess.`,
+        claim: `Asking for positions past row ${rows - 1} of a table of ${rows} rows is an error, not a guess.`,
         details: past.error
           ? `${past.error.name}: ${past.error.message}`
           : `no error: got ${past.result.shape[0]} rows for positions ${rows - 1}…${rows - 2 + lookupLength}`,
@@ -247,7 +247,7 @@ export function answersExperiment(so, { length = 16, width = 8, seed = 7 } = {})
         name: 'cmp-none-content-only',
         pass: noneSpread === 0 && noneError <= TOL.same,
         claim: 'With no positional method, the score of q0 and k0 is the same at every pair of positions: content alone.',
-        details: `attention's scores over ${length} × ${length} (m, n): max − min = ${fmt(noneSpread)} (exactly 0 expected), ` +
+        details: `attention’s scores over ${length} × ${length} (m, n): max − min = ${fmt(noneSpread)} (exactly 0 expected), ` +
           `max |score − q0 · k0| = ${fmt(noneError)} ≤ ${TOL.same}`,
       },
       ...rotary.checks,
@@ -352,7 +352,7 @@ export function precisionExperiment(so, { starts = PRECISION_STARTS, length = 8,
         name: 'cmp-float32-angles-drift',
         pass: last.angles32Error > 100 * TOL.float32 && last.angles32Error > readouts[0].angles32Error,
         claim: 'Computing the angles themselves in float32 loses accuracy as positions grow.',
-        details: `max |float32-angles table − exact|: ${list('angles32Error')}; at ${last.start.toLocaleString('en-US')} that is ${fmt(last.angles32Error / Math.max(last.float32Error, 1e-300), 2)} × seqorder's float32 error`,
+        details: `max |float32-angles table − exact|: ${list('angles32Error')}; at ${last.start.toLocaleString('en-US')} that is ${fmt(last.angles32Error / Math.max(last.float32Error, 1e-300), 2)} × seqorder’s float32 error`,
       },
     ],
   };
@@ -468,8 +468,9 @@ export function learnedSentences(e) {
   const refusal = e.past.error ? `${e.past.error.name}: “${e.past.error.message}”` : 'no error';
   return [{
     name: 'cmp-learned-rows',
-    text: `Rows 0 … ${rows - 1} answer; asking for positions ${rows - 1} … ${rows - 2 + e.lookupLength} gives ${refusal}, ` +
-      `while the sinusoid formula answers at position ${e.far.toLocaleString('en-US')} as anywhere.`,
+    text: `The checks below ask this table of ${rows} rows for fixed positions: rows 0 … ${rows - 1} answer, and ` +
+      `positions ${rows - 1} … ${rows - 2 + e.lookupLength} give ${refusal}, while the sinusoid formula answers at ` +
+      `position ${e.far.toLocaleString('en-US')} as anywhere.`,
     holds: (drawn) => drawn.learned.rows === rows && maxAbsDiff(drawn.learned.data, e.table.data) === 0 && e.past.error instanceof RangeError,
   }];
 }

@@ -36,6 +36,12 @@ export function lessonCodeLines() {
   ];
 }
 
+/** How many features of b are not close to a's by numpy.allclose's rule, |a − b| ≤ atol + rtol·|b|. */
+export function featuresNotClose(a, b) {
+  const { rtol, atol } = TOL.allclose;
+  return a.filter((x, c) => !(Math.abs(x - b[c]) <= atol + rtol * Math.abs(b[c]))).length;
+}
+
 /** The lesson's experiment (lessonCode) and its assertions as checks, numpy's tolerances. */
 export function lessonExperiment(so) {
   const { pe, sines: sines0, cosines: cosines0, norms, atZero, atThree } = lessonCode(so);
@@ -44,7 +50,7 @@ export function lessonExperiment(so) {
   const cosineError = Math.max(...cosines0.map((v) => Math.abs(v - 1)));
   const normError = Math.max(...norms.map((n) => Math.abs(n - 4)));
   const close = TOL.allclose;
-  const outside = atZero.filter((a, c) => !(Math.abs(a - atThree[c]) <= close.atol + close.rtol * Math.abs(atThree[c]))).length;
+  const outside = featuresNotClose(atZero, atThree);
   return {
     pe, norms, atZero, atThree,
     checks: [
@@ -89,16 +95,16 @@ export function lessonExperiment(so) {
  */
 export function experimentSentences(r) {
   const worst = Math.max(...r.norms.map((n) => Math.abs(n - 4)));
-  const moved = r.atZero.filter((a, c) => Math.abs(a - r.atThree[c]) > TOL.different).length;
+  const moved = featuresNotClose(r.atZero, r.atThree);
   return [{
     name: 'experiment-tables',
     text: `Position 0 is 0, 1, 0, 1, …, every squared norm is 4 = D/2 (within ${fmt(worst, 2)}), and robot’s two ` +
-      `inputs differ in ${moved} of 8 features: the position changed the input.`,
+      `inputs are not close (numpy’s allclose) in ${moved} of 8 features: the position changed the input.`,
     holds: (drawn) => {
       const features = drawn.pe.rows.slice(0, 8);
       const t0 = features.map((row) => row[1]);
       const norms = drawn.pe.rows[8].slice(1);
-      const differ = drawn.robot.rows.filter((row) => Math.abs(row[3] - row[2]) > TOL.different).length;
+      const differ = featuresNotClose(drawn.robot.rows.map((row) => row[2]), drawn.robot.rows.map((row) => row[3]));
       return t0.every((v, c) => v === c % 2) && norms.length === 4 &&
         fmt(Math.max(...norms.map((n) => Math.abs(n - 4))), 2) === fmt(worst, 2) && worst <= 1e-12 && differ === moved && moved > 0;
     },

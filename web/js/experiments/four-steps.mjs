@@ -293,7 +293,7 @@ export function stepsSentences(steps, { words, causal, projections }) {
     : 'with q = k a row scores its own squared length, which no shorter key beats (see why below).';
   const sentences = [{
     name: 'steps-self-most',
-    text: `${self} of ${T} rows put their largest weight on themselves${causal ? ' (under the mask row 0 sees only itself)' : ''}: ${why}`,
+    text: `${self} of ${T} ${self === 1 ? 'rows puts its largest weight on itself' : 'rows put their largest weight on themselves'}${causal ? ' (under the mask row 0 sees only itself)' : ''}: ${why}`,
     holds: (drawn) => drawn.weights.rows === T && rowsWeighingThemselvesMost(drawn.weights) === self,
   }];
   const pair = repeatedWord(words);

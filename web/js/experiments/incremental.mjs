@@ -78,7 +78,7 @@ export function incrementalExperiment(so, table, { words = INCREMENTAL_TEXT.slic
       {
         name: 'incremental-cached-equals-full',
         pass: cachedError <= TOL.same,
-        claim: `Processing only the ${n} new word${n === 1 ? '' : 's'} against the cached prefix, with start = ${prefix} and queryStart = ${prefix}, gives the full recompute's outputs.`,
+        claim: `Processing only the ${n} new word${n === 1 ? '' : 's'} against the cached prefix, with start = ${prefix} and queryStart = ${prefix}, gives the full recompute’s outputs.`,
         details: `max |cached − full| = ${fmt(cachedError)} ≤ ${TOL.same} (prefix ${prefix}, Tq = ${n}, Tk = ${T})`,
       },
       {
@@ -114,7 +114,8 @@ export function incrementalSentences(r) {
   return [{
     name: 'incremental-match',
     text: `With start = ${r.prefix} and queryStart = ${r.prefix}, the ${n === 1 ? 'new word matches' : `${n} new words match`} ` +
-      'the full recompute (third column); numbering them from 0 (fourth) or aligning their queries top-left (fifth) does not.',
+      `the full recompute (third column); numbering ${n === 1 ? 'it' : 'them'} from 0 (fourth) or aligning ` +
+      `${n === 1 ? 'its query' : 'their queries'} top-left (fifth) does not.`,
     holds: (drawn) => drawn.rows.rows.length === n && drawn.rows.rows.every((row) => row[2] <= TOL.same && row[3] > TOL.different && row[4] > TOL.different),
   }];
 }

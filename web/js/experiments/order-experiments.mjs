@@ -41,7 +41,7 @@ export function reorderingExperiment(so, table, { words = SENTENCE, order = SWAP
       {
         name: 'order-equivariant',
         pass: equivariance <= TOL.same,
-        claim: `Without positions, the outputs move with the words: each word's output row in “${reordered.join(' ')}” is its row from “${words.join(' ')}”, moved.`,
+        claim: `Without positions, the outputs move with the words: each word’s output row in “${reordered.join(' ')}” is its row from “${words.join(' ')}”, moved.`,
         details: `max |attention(P·x) − P·attention(x)| = ${fmt(equivariance)} ≤ ${TOL.same}`,
       },
       {

@@ -73,8 +73,8 @@ function answersPart(so, root, state) {
   more(f, 'How rotary positions work',
     'Rotary positions (RoPE, from the RoFormer paper) add nothing to the input. They turn each coordinate pair ' +
     '(2i, 2i+1) of a query or key at position t by the angle t·f<sub>i</sub>, with the sinusoids’ frequencies. ' +
-    'Rotating q by angle a and k by angle b leaves their dot product depending on a − b alone (the check ' +
-    '<a href="#check-cmp-rope-relative">cmp-rope-relative</a> measures it), so it can express relative offsets. Added ' +
+    'Rotating q by angle a and k by angle b leaves their dot product depending on a − b alone (<a ' +
+    'href="#check-cmp-rope-relative">the first check below</a> measures it), so it can express relative offsets. Added ' +
     'vectors mix in q·p<sub>n</sub> and p<sub>m</sub>·k, which depend on each position by itself. That is a difference in ' +
     'what each design makes easy, not a verdict on which model trains better.');
   const list = checkList(f);

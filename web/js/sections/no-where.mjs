@@ -35,7 +35,7 @@ export async function run(so, root) {
     'Reorder its input rows and, with nothing else to go on, it reorders its outputs the same way: it is ' +
     '<em>permutation equivariant</em> (the outputs follow the reordering; they are not unchanged, which would be ' +
     '<em>invariance</em>). A shared matrix product has no “position 3” inside it. ' +
-    '<a href="#order-experiments">Order, tested</a> checks this with real numbers; a causal mask, which forbids looking ' +
+    'The section <a href="#order-experiments">Order, tested</a> checks this with real numbers; a causal mask, which forbids looking ' +
     'ahead, brings an order of its own and is tested there too.');
   renderChecks(checkList(f), result.checks);
 }

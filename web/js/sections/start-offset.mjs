@@ -35,8 +35,8 @@ export async function run(so, root, settings) {
   more(f, 'Who needs start',
     'The lesson’s final decoder is deliberately simple: it recomputes the whole prefix at every step, so it numbers ' +
     'positions from 0 each time and has no use for <code>start</code>. A cached implementation that processes only the ' +
-    'new tokens must supply the right offset (or position ids). The same bookkeeping returns for attention in ' +
-    '<a href="#incremental">One token at a time</a>.');
+    'new tokens must supply the right offset (or position ids). The same bookkeeping returns for attention in the ' +
+    'section <a href="#incremental">One token at a time</a>.');
   const list = checkList(f);
 
   const render = () => {
