@@ -8,7 +8,8 @@
 // lesson's run answers the reader's sentence (the composer: probabilities, ✓ or ✗, a length outside training marked,
 // a learned table refusing, every map row and column labelled, its limits) and downloads as JSON and CSV; the
 // conclusion trains the second task and the other scale with one click each, and says what both tasks and the
-// scaling show, every sentence holding.
+// scaling show, every sentence holding, each one that states an outcome with its passing check beside it (at 200
+// steps, outside the lesson's settings).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -99,7 +100,8 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.equal(state.phase, 'done', state.status);
     assert.deepEqual(state.record.models.map((m) => `${m.key} ${m.seed}`), ['none', 'sinusoidal', 'learned', 'rotary', 'causal'].flatMap((k) => [1, 2, 3].map((seed) => `${k} ${seed}`)));
     const names = Object.keys(state.checks);
-    assert.deepEqual(names.sort(), ['train-causal-learns', 'train-learned-learns', 'train-learned-refuses', 'train-none-half',
+    assert.deepEqual(names.sort(), ['train-causal-learns', 'train-conclusion-blind', 'train-conclusion-order', 'train-conclusion-order-formula',
+      'train-conclusion-order-longer', 'train-conclusion-order-mask', 'train-learned-learns', 'train-learned-refuses', 'train-none-half',
       'train-none-mirror-logits', 'train-rotary-learns', 'train-sinusoidal-learns']);
     assert.deepEqual(Object.values(state.checks).filter((v) => v !== 'pass'), [], JSON.stringify(state.checks));
     const sentences = await s.browser.evaluate(labSentences);
@@ -326,13 +328,23 @@ async function conclusionRuns(s) {
     };
     return {
       said: [...f.querySelectorAll('.train-finding')].map((li) => li.dataset.sentence),
+      checks: Object.fromEntries([...f.querySelectorAll('[data-check]')].map((c) => [c.dataset.check, c.dataset.status])),
       missing: f.querySelector('.train-wait').hidden ? '' : f.querySelector('.train-wait').textContent,
       second: offer('train-second-task'), compare: offer('train-compare-scale'),
     };
   });
+  // beside each sentence that states an outcome, its check, passing (the scaling's kinds are checked with its summary),
+  // at these settings as at the lesson's
+  const besideEach = (c) => {
+    const want = c.said.filter((name) => !/^scaling-(?!summary)/.test(name)).map((name) => `train-${name}`);
+    assert.deepEqual(Object.keys(c.checks).sort(), want.sort());
+    assert.deepEqual(Object.values(c.checks).filter((v) => v !== 'pass'), [], JSON.stringify(c.checks));
+  };
   const first = await conclusion();
-  assert.match(first.missing, /Not run yet: the second task; its button trains it/);
-  assert.match(first.missing, /What × √D changes: its button trains the run again with the other setting/);
+  besideEach(first);
+  assert.ok(first.said.includes('conclusion-order') && first.said.includes('conclusion-order-mask'), first.said.join(' '));
+  assert.match(first.missing, /Not run yet: the second task\. Its button trains it with the run’s settings, including the causal model without positions/);
+  assert.match(first.missing, /Not measured yet: what × √D changes\. Its button measures it\./);
   assert.deepEqual(first.second, { label: 'Train the second task: the word 2 places back (6 models × 200 steps)', disabled: false });
   assert.deepEqual(first.compare, { label: 'Train the run shown again with the token vectors as they are (5 models × 200 steps)', disabled: false });
   assert.ok(!first.said.includes('conclusion-decoder'));
@@ -354,6 +366,8 @@ async function conclusionRuns(s) {
   for (const name of ['conclusion-blind', 'conclusion-order-mask', 'conclusion-lookback-mask', 'conclusion-order-longer',
     'conclusion-lookback-longer', 'conclusion-lookback-formula', 'conclusion-decoder']) assert.ok(both.said.includes(name), `${name} in ${both.said}`);
   assert.equal(both.second, null, 'the second task has run');
+  besideEach(both);
+  for (const name of ['train-conclusion-lookback', 'train-conclusion-lookback-mask', 'train-conclusion-decoder']) assert.equal(both.checks[name], 'pass', name);
   assert.deepEqual((await s.browser.evaluate(labSentences)).filter((x) => !x.holds), []);
   const decoder = await s.browser.text('#train-conclusion [data-sentence="conclusion-decoder"]');
   assert.match(decoder, /^For the causal decoder the course builds \(a causal mask, and sinusoids added to the token vectors\)/);
@@ -364,6 +378,8 @@ async function conclusionRuns(s) {
   const scaled = await conclusion();
   assert.ok(scaled.said.includes('scaling-summary') && scaled.said.includes('scaling-sinusoidal'), scaled.said.join(' '));
   assert.equal(scaled.compare, null, 'the run shown has its comparison');
+  besideEach(scaled);
+  assert.equal(scaled.checks['train-scaling-summary'], 'pass');
   assert.doesNotMatch(scaled.missing, /√D/);
   const said = await s.browser.evaluate(() => [...document.querySelectorAll('#train-conclusion .train-finding')].map((li) => li.textContent));
   assert.ok(said.some((t) => /^sinusoidal, token vectors × √D against as they are: first reached 95% /.test(t)), said.join('\n'));

@@ -17,6 +17,9 @@ const { poolSize } = await siteModule('js/experiments/train.mjs');
 
 const CHECKS = ['train-none-mirror-logits', 'train-none-half', 'train-sinusoidal-learns', 'train-learned-learns',
   'train-rotary-learns', 'train-causal-learns', 'train-learned-refuses'];
+// the conclusion's, one beside each of its sentences that states an outcome, once the run has finished
+const CONCLUSION_CHECKS = ['train-conclusion-blind', 'train-conclusion-order', 'train-conclusion-order-mask',
+  'train-conclusion-order-longer', 'train-conclusion-order-formula'];
 const MODELS = ['none, bidirectional', 'sinusoidal', 'learned (16 rows)', 'rotary', 'none, causal'];
 
 let session;
@@ -41,7 +44,7 @@ test('before the reader reaches it, its checks are pending and the page says so'
   const { checks } = await state();
   assert.deepEqual(checks, Object.fromEntries(CHECKS.map((name) => [name, 'pending'])));
   assert.equal(await phase(), 'idle');
-  assert.match(await page.textContent('#status'), /7 more wait for a training run that has not finished\./);
+  assert.match(await page.textContent('#status'), /All \d+ checks so far pass, computed just now in your browser\..* 7 more checks wait for a training run that has not finished\./);
   assert.equal(await page.textContent('#train-start'), 'Train');
 });
 
@@ -76,7 +79,7 @@ test('in view, the lesson\'s run trains five models in one worker more than the 
   assert.deepEqual(requests, [], 'requests made by the run');
   lesson = await state();
   assert.equal(lesson.phase, 'done', lesson.status);
-  assert.deepEqual(lesson.checks, Object.fromEntries(CHECKS.map((name) => [name, 'pass'])));
+  assert.deepEqual(lesson.checks, Object.fromEntries([...CHECKS, ...CONCLUSION_CHECKS].map((name) => [name, 'pass'])));
   assert.deepEqual(lesson.rows.map((r) => r[0]), MODELS);
   // the table is the record: steps, last loss, accuracy, hash
   lesson.record.models.forEach((m, i) => {

@@ -18,7 +18,7 @@ const {
 } = await siteModule('js/experiments/train.mjs');
 const { median } = await siteModule('js/median.mjs');
 const { SAME_LOGITS, lookbackScore, measuredLengths, orderScore } = await siteModule('js/experiments/train-tasks.mjs');
-const { PREDICATES, conclusionSentences, holds, kindCurve, runChecks, runSentences, scalingSentences, setsSentence } = await siteModule('js/experiments/train-findings.mjs');
+const { PREDICATES, conclusionChecks, conclusionSentences, holds, kindCurve, runChecks, runSentences, scalingSentences, setsSentence } = await siteModule('js/experiments/train-findings.mjs');
 const { addChunk, newRecord, recordCsv, recordJson } = await siteModule('js/experiments/train-record.mjs');
 
 const so = await loadSeqorder();
@@ -135,6 +135,10 @@ test('every check passes on the lesson\'s run, with the numbers of its measureme
   assertAllPass(checks);
   const learned = lesson.measured.find((r) => r.key === 'learned');
   assert.deepEqual(learned.lengths[32].error, { name: 'RangeError', message: 'ids have T = 32 positions, but the learned table has 16 rows (maxLength)' });
+  // each length refused with its own message
+  assert.equal(checks.find((c) => c.name === 'train-learned-refuses').details,
+    'T = 32: RangeError: ids have T = 32 positions, but the learned table has 16 rows (maxLength); ' +
+    'T = 64: RangeError: ids have T = 64 positions, but the learned table has 16 rows (maxLength)');
   // the measurements are the models' own: the accuracies of the rotary model trained here, at every length
   const here = trainHere({ positions: 'rotary', seed: 1 });
   for (const T of measuredLengths(lesson.config)) {
@@ -215,6 +219,59 @@ test('every sentence of the lesson\'s run holds on its record, and fails on a re
   assert.match(kept, /At T = 32, 2× the longest training sentence: [^;]*sinusoidal at 97%[^;]* kept at least 90%/);
 });
 
+test('the conclusion: a check beside each sentence that states an outcome, recomputed from the run; it fails on numbers or a sentence that contradict each other', () => {
+  const runs = { order: lesson, lookback: null };
+  const sentences = conclusionSentences(runs);
+  const checks = conclusionChecks(sentences, runs);
+  assert.deepEqual(checks.map((c) => c.name), ['train-conclusion-blind', 'train-conclusion-order', 'train-conclusion-order-mask',
+    'train-conclusion-order-longer', 'train-conclusion-order-formula']);
+  assertAllPass(checks);
+  const learnt = checks.find((c) => c.name === 'train-conclusion-order');
+  assert.match(learnt.claim, /^On the order task: sinusoidal, learned \(16 rows\), rotary and none, causal scored at least 90% at every trained length \(T = 8, 12, 16\)$/);
+  assert.match(learnt.details, /^sinusoidal: T = 8: [\d.]+%, T = 12: [\d.]+%, T = 16: [\d.]+%; lowest [\d.]+% ≥ 90%\. learned/);
+  // the lesson's sentences against records whose numbers say otherwise
+  const fails = (record, name) => assert.equal(verdicts(conclusionChecks(sentences, { order: record }))[name], false, name);
+  fails(altered('rotary', { 16: at(0.5) }), 'train-conclusion-order');
+  fails(altered('causal', { 8: at(0.6) }), 'train-conclusion-order-mask');
+  fails(altered('causal', { 8: at(0.6) }), 'train-conclusion-order');
+  fails(altered('none', { 32: { ...lesson.measured[0].lengths[32], accuracy: 0.6, pairsOneRight: 100 } }), 'train-conclusion-blind');
+  const longer = sentences.find((s) => s.name === 'conclusion-order-longer');
+  fails(altered('rotary', { 32: at(longer.params.sinusoidal + (longer.params.which === 'rotary' ? -0.1 : 0.1)) }), 'train-conclusion-order-longer');
+  const formula = sentences.find((s) => s.name === 'conclusion-order-formula');
+  fails(altered('sinusoidal', { 64: at(formula.params.kept ? 0.5 : 0.97) }), 'train-conclusion-order-formula');
+  // a sentence that states the wrong outcome fails against the run's own numbers
+  const wrong = sentences.map((s) => (s.type === 'learnt' ? { ...s, params: { ...s.params, learnt: s.params.learnt.filter((k) => k !== 'rotary'), notLearnt: [...s.params.notLearnt, 'rotary'] } }
+    : s.type === 'mask' ? { ...s, params: { ...s.params, enough: !s.params.enough } } : s));
+  assert.deepEqual(conclusionChecks(wrong, runs).filter((c) => !c.pass).map((c) => c.name), ['train-conclusion-order', 'train-conclusion-order-mask']);
+  // a run of the model without positions alone: nothing to say about which models learnt the order task
+  const alone = { ...lesson, config: { ...lesson.config, kinds: ['none'] }, measured: lesson.measured.filter((r) => r.key === 'none') };
+  assert.deepEqual(conclusionChecks(conclusionSentences({ order: alone }), { order: alone }).map((c) => c.name), ['train-conclusion-blind']);
+});
+
+test('the conclusion\'s checks at other settings than the lesson\'s: steps, lengths and seed of a reader\'s link', async () => {
+  // the lesson's own checks are the lesson's claims; the conclusion's sentences state their outcome at any settings,
+  // and each has its check there
+  const config = runConfig({ steps: 200, shortest: 6, longest: 12, seed: 5 });
+  assert.equal(isLessonRun(config), false);
+  const { record } = await recorded(config);
+  assert.equal(runChecks(record).some((c) => c.name.endsWith('-learns')), false);
+  const runs = { order: record, lookback: null };
+  const sentences = conclusionSentences(runs);
+  const checks = conclusionChecks(sentences, runs);
+  for (const name of ['conclusion-order', 'conclusion-order-mask']) {
+    assert.ok(sentences.some((s) => s.name === name), name);
+    assert.ok(checks.some((c) => c.name === `train-${name}`), `train-${name}`);
+  }
+  assertAllPass(checks);
+  const mask = checks.find((c) => c.name === 'train-conclusion-order-mask');
+  assert.match(mask.claim, /^On the order task, the causal model without positions scored (at least 90% at every trained length|below 90% at one trained length or more) \(T = 6, 9, 12\)$/);
+  // the causal model's numbers flipped to the other side of 90%: the check fails
+  const { enough } = sentences.find((s) => s.name === 'conclusion-order-mask').params;
+  const flip = (lengths) => Object.fromEntries(Object.entries(lengths).map(([T, a]) => [T, enough ? { ...a, accuracy: T === '9' ? 0.5 : a.accuracy } : { ...a, accuracy: 0.99 }]));
+  const flipped = { ...record, measured: record.measured.map((r) => (r.key === 'causal' ? { ...r, lengths: flip(r.lengths) } : r)) };
+  assert.equal(verdicts(conclusionChecks(sentences, { order: flipped }))['train-conclusion-order-mask'], false);
+});
+
 test('a paused run\'s sentences say "not yet"; its lesson claims wait', async () => {
   const config = runConfig({ steps: 800, models: ['none', 'sinusoidal'] });
   const { record } = await recorded(config, (run) => run.advance(3 * CHUNK));
@@ -274,6 +331,11 @@ test('token vectors × √D: createModel\'s embedScale; the conclusion compares 
   // against numbers that say otherwise
   const swapped = { scaled: unscaled, unscaled: scaled };
   assert.equal(sentences.filter((s) => holds(s, null, { scaling: swapped })).length < sentences.length, true);
+  // one check for the scaling, beside its summary: every kind's numbers and the summary's outcome, from the two runs
+  const checks = conclusionChecks(sentences, { scaling: pair });
+  assert.deepEqual(checks.map((c) => c.name), ['train-scaling-summary']);
+  assertAllPass(checks);
+  assert.equal(conclusionChecks(sentences, { scaling: swapped })[0].pass, false);
   assert.deepEqual(scalingSentences(null), []);
 });
 
@@ -348,6 +410,17 @@ test('the conclusion with both tasks: the mask alone on each, rotary against sin
   assert.match(longer.text, /^At T = 32, twice the longest training sentence, on the word 2 places back: rotary [\d.]+%, sinusoidal [\d.]+%/);
   const swapped = { ...lookback, measured: lookback.measured.map((r) => ({ ...r, key: { rotary: 'sinusoidal', sinusoidal: 'rotary' }[r.key] ?? r.key })) };
   if (longer.params.rotary !== longer.params.sinusoidal) assert.equal(holds(longer, null, { ...runs, lookback: swapped }), false);
+  // a check beside each: they pass on the runs' numbers, and those about the mask and the decoder fail on flipMask's
+  const checks = conclusionChecks(sentences, runs);
+  for (const name of ['conclusion-lookback', 'conclusion-lookback-mask', 'conclusion-decoder', 'conclusion-lookback-longer', 'conclusion-lookback-formula']) {
+    assert.ok(checks.some((c) => c.name === `train-${name}`), `train-${name}`);
+  }
+  assertAllPass(checks);
+  const flipped = verdicts(conclusionChecks(sentences, flipMask));
+  for (const name of ['train-conclusion-lookback', 'train-conclusion-lookback-mask', 'train-conclusion-decoder']) assert.equal(flipped[name], false, name);
+  assert.equal(flipped['train-conclusion-order-mask'], true);
+  assert.match(checks.find((c) => c.name === 'train-conclusion-lookback-mask').claim,
+    /^On the word 2 places back, the causal model without positions scored (at least 90% at every trained length|below 90% at one trained length or more) \(T = 8, 12, 16\)$/);
   // one task alone: no sentence about the decoder
   assert.equal(conclusionSentences({ order: lesson, lookback: null }).some((x) => x.name === 'conclusion-decoder'), false);
 });

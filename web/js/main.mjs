@@ -280,9 +280,9 @@ function showSummary() {
   const unshown = runnable.filter((s) => s.dataset.state !== 'done' && s.dataset.state !== 'error').length;
   const training = pending.filter((name) => !name.endsWith('-when-shown')).length;
   const later = (unshown ? ` The checks of ${unshown} more section${unshown > 1 ? 's run when you scroll near them' : ' run when you scroll near it'}.` : '') +
-    (training ? ` ${training} more wait for a training run that has not finished.` : '');
+    (training ? ` ${training} more check${training > 1 ? 's wait' : ' waits'} for a training run that has not finished.` : '');
   setStatus(failed === 0
-    ? `All ${passed} checks ${pending.length ? 'computed so far' : 'on this page'} pass, computed just now in your browser.${later}`
+    ? `All ${passed} checks ${pending.length ? 'so far' : 'on this page'} pass, computed just now in your browser.${later}`
     : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.${later}`, failed === 0 ? 'pass' : 'fail');
   statusEl.querySelector('a')?.remove();
   const first = failed > 0 ? failures[0].name : pending[0];

@@ -1,9 +1,9 @@
 // What a run of the lab (train.mjs) says, built from its numbers only: the checks of section "train" (claims with
-// a verdict computed from the measurements), and every sentence the section writes about a result. Each sentence is
-// { name, type, params, text }: `text` is written from `params`, and PREDICATES[type](record, params) decides, from
-// the run's record alone (what the page draws: curves, tables), whether the sentence is true. The section writes a
-// sentence only beside its predicate, and the browser tests evaluate every predicate against what is drawn. Pure:
-// no DOM.
+// a verdict computed from the measurements; the conclusion's, one beside each of its sentences, at any settings), and
+// every sentence the section writes about a result. Each sentence is { name, type, params, text }: `text` is
+// written from `params`, and PREDICATES[type](record, params) decides, from the run's record alone (what the page
+// draws: curves, tables), whether the sentence is true. The section writes a sentence only beside its predicate, and
+// the browser tests evaluate every predicate against what is drawn. Pure: no DOM.
 //
 // The record (train-record.mjs's runRecord): { config, step, state, models: [{ key, seed, label, steps, hash, curve:
 // { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
@@ -113,12 +113,12 @@ export function runChecks(record) {
     const rows = rowsOf(key);
     const refused = longer.filter((T) => rows.every((r) => r.lengths[T].error?.name === 'RangeError'));
     const answered = trained.every((T) => rows.every((r) => !r.lengths[T].error));
-    const first = rows[0].lengths[refused[0]]?.error;
     checks.push({
       name: `train-${key}-refuses`,
       claim: `${kindLabel(key, config)}: the table has ${config.longest} rows, so a sentence of T = ${list(longer.map(String)).replace(' and ', ' or ')} is refused, not guessed at`,
       pass: refused.length === longer.length && answered,
-      details: refused.length ? `${refused.map((T) => `T = ${T}`).join(', ')}: ${first.name}: ${first.message}` : `answered at T = ${longer.join(', ')}`,
+      details: refused.length ? refused.map((T) => { const e = rows[0].lengths[T].error; return `T = ${T}: ${e.name}: ${e.message}`; }).join('; ')
+        : `answered at T = ${longer.join(', ')}`,
     });
   }
   if (isLessonRun(config)) {
@@ -268,7 +268,7 @@ export function conclusionSentences(runs) {
     const lengths = measuredLengths(config);
     const half = order.measured.filter((r) => r.key === 'none').every((r) => lengths.every((T) => r.lengths[T].accuracy === 0.5 && r.lengths[T].pairsOneRight === r.lengths[T].pairs));
     const values = lengths.map((T) => kindAt(order, 'none', T).median);
-    out.push(sentence('conclusion-blind', 'blind', { task: 'order', half },
+    out.push(sentence('conclusion-blind', 'blind', { task: 'order', half, low: Math.min(...values), high: Math.max(...values) },
       half ? `Without positions, the bidirectional model was blind to order: 50% on mirrored pairs at every length (T = ${lengths.join(', ')}), one sentence of each pair right.`
         : `Without positions, the bidirectional model scored between ${percent(Math.min(...values))} and ${percent(Math.max(...values))} on mirrored pairs.`));
   }
@@ -279,7 +279,7 @@ export function conclusionSentences(runs) {
     const learnt = kinds.filter((k) => k.low >= LEARNED);
     const notLearnt = kinds.filter((k) => !(k.low >= LEARNED));
     const named = (ks) => list(ks.map((k) => `${k.label} (${Number.isNaN(k.low) ? 'refused a trained length' : percent(k.low)})`));
-    out.push(sentence(`conclusion-${task}`, 'learnt', { task, learnt: learnt.map((k) => k.key), notLearnt: notLearnt.map((k) => k.key) },
+    if (kinds.length) out.push(sentence(`conclusion-${task}`, 'learnt', { task, learnt: learnt.map((k) => k.key), notLearnt: notLearnt.map((k) => k.key) },
       `On ${taskName(config)}, at the weakest trained length${seedsWord(record)}: ` +
       `${learnt.length ? `${named(learnt)} reached at least ${percent(LEARNED)}` : `no model reached ${percent(LEARNED)}`}` +
       `${notLearnt.length ? `; ${named(notLearnt)} did not` : ''}.`));
@@ -302,7 +302,7 @@ export function conclusionSentences(runs) {
     out.push(sentence(`conclusion-${config.task}-longer`, 'longer', { task: config.task, T, rotary: rotary.median, sinusoidal: sinusoidal.median, which },
       `At T = ${T}, twice the longest training sentence, on ${taskName(config)}${seedsWord(record)}: rotary ${range(rotary)}, sinusoidal ` +
       `${range(sinusoidal)}${{
-        rotary: ': rotary positions, which tell attention only how far apart two words are, did better than sinusoids, though a sinusoid can be computed at any position',
+        rotary: ': rotary positions, which tell attention only how far apart two words are, did better than sinusoids',
         sinusoidal: ': sinusoids did better than rotary positions',
         neither: ': the same',
       }[which]}.`));
@@ -378,6 +378,164 @@ export function scalingSentences(pair) {
     `${sooner.length ? `The scaling changed when ${list(sooner.map((r) => kindLabel(r.key, config)))} first reached ${percent(REACHED)}` : `The scaling did not change when any model first reached ${percent(REACHED)}`}; ` +
     `${moved >= SAME_REACH ? `it moved the accuracy at T = ${T} by up to ${fmt(100 * moved, 2)} points` : `it moved the accuracy at T = ${T}, ${fmt(T / config.longest)}× the longest training sentence, by less than ${fmt(100 * SAME_REACH)} points (at most ${fmt(100 * moved, 2)}): it did not make the models generalize to longer sentences`}.`));
   return out;
+}
+
+// ---- the conclusion's checks ----
+
+/**
+ * A kind's accuracy at length T read from the record's measurements: the median over its seeds, or null when a seed
+ * gave no answer there.
+ */
+function measuredMedian(record, key, T) {
+  const cells = record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
+  return !cells.length || cells.some((c) => !c || c.error) ? null : median(cells.map((c) => c.accuracy));
+}
+const trainedOf = (config) => measuredLengths(config).filter((T) => trainedLength(config, T));
+const lowestOf = (record, key, lengths) => {
+  const values = lengths.map((T) => measuredMedian(record, key, T));
+  return values.includes(null) ? null : Math.min(...values);
+};
+const atLeast = (value, threshold) => value !== null && value >= threshold;
+const cell = (value) => (value === null ? 'no answer' : percent(value));
+const mediansWord = (config) => (config.seeds.length > 1 ? ` (medians of seeds ${config.seeds.join(', ')})` : '');
+const scoresOf = (record, key, lengths) => lengths.map((T) => `T = ${T}: ${cell(measuredMedian(record, key, T))}`).join(', ');
+/** Whether every trained length is at LEARNED or above, in words, as a claim states it. */
+const learnsWords = (learns) => (learns ? `scored at least ${percent(LEARNED)} at every trained length` : `scored below ${percent(LEARNED)} at one trained length or more`);
+/** A kind's scores at the trained lengths and the lowest, against LEARNED. */
+const lowestWords = (record, key, trained) => {
+  const low = lowestOf(record, key, trained);
+  return `${kindLabel(key, record.config)}: ${scoresOf(record, key, trained)}; lowest ${cell(low)} ${atLeast(low, LEARNED) ? '≥' : '<'} ${percent(LEARNED)}`;
+};
+
+/**
+ * For each type of the conclusion's sentences, the check shown beside it: (sentence, runs, sentences) → { claim,
+ * pass, details }. The claim states the sentence's outcome against its threshold; the verdict is recomputed from the
+ * run's recorded measurements (and curves), never taken from the sentence, so it fails when the sentence's outcome is
+ * not what the numbers give.
+ */
+const CHECKS = {
+  learnt({ params: p }, runs) {
+    const record = runs[p.task];
+    const { config } = record;
+    const trained = trainedOf(config);
+    const kinds = config.kinds.filter((k) => k !== 'none' || config.task === 'lookback');
+    const names = (keys) => list(keys.map((k) => kindLabel(k, config)));
+    const learns = (key) => atLeast(lowestOf(record, key, trained), LEARNED);
+    return {
+      claim: `On ${taskName(config)}${mediansWord(config)}: ` + (p.learnt.length
+        ? `${names(p.learnt)} ${learnsWords(true)} (T = ${trained.join(', ')})${p.notLearnt.length ? `; ${names(p.notLearnt)} did not` : ''}`
+        : `no model (of ${names(p.notLearnt)}) ${learnsWords(true)} (T = ${trained.join(', ')})`),
+      pass: same([...p.learnt, ...p.notLearnt].sort(), [...kinds].sort()) && p.learnt.every(learns) && !p.notLearnt.some(learns),
+      details: kinds.map((key) => lowestWords(record, key, trained)).join('. '),
+    };
+  },
+  mask({ params: p }, runs) {
+    const record = runs[p.task];
+    const { config } = record;
+    const trained = trainedOf(config);
+    return {
+      claim: `On ${taskName(config)}, the causal model without positions ${learnsWords(p.enough)} (T = ${trained.join(', ')})${mediansWord(config)}`,
+      pass: atLeast(lowestOf(record, 'causal', trained), LEARNED) === p.enough,
+      details: lowestWords(record, 'causal', trained),
+    };
+  },
+  blind({ params: p }, runs) {
+    const record = runs.order;
+    const { config } = record;
+    const lengths = measuredLengths(config);
+    const rows = record.measured.filter((r) => r.key === 'none');
+    const half = rows.length > 0 && rows.every((r) => lengths.every((T) => r.lengths[T].accuracy === 0.5 && r.lengths[T].pairsOneRight === r.lengths[T].pairs));
+    const values = lengths.map((T) => measuredMedian(record, 'none', T));
+    const seeds = config.seeds.length > 1;
+    return {
+      claim: p.half
+        ? `On the order task, the bidirectional model without positions scored 50% at every length measured (T = ${lengths.join(', ')})${seeds ? ', every seed' : ''}, with exactly one sentence of each mirrored pair right`
+        : `On the order task, the bidirectional model without positions scored between ${percent(p.low)} and ${percent(p.high)} on mirrored pairs (T = ${lengths.join(', ')})${mediansWord(config)}`,
+      pass: half === p.half && (half || (!values.includes(null) && Math.min(...values) === p.low && Math.max(...values) === p.high)),
+      details: rows.map((r) => `${seeds ? `seed ${r.seed}: ` : ''}${lengths.map((T) => `T = ${T}: ${percent(r.lengths[T].accuracy)} (${r.lengths[T].pairsOneRight}/${r.lengths[T].pairs} pairs one right)`).join(', ')}`).join('; '),
+    };
+  },
+  longer({ params: p }, runs) {
+    const record = runs[p.task];
+    const { config } = record;
+    const [rotary, sinusoidal] = ['rotary', 'sinusoidal'].map((key) => measuredMedian(record, key, p.T));
+    const which = rotary === null || sinusoidal === null ? null : rotary > sinusoidal ? 'rotary' : rotary < sinusoidal ? 'sinusoidal' : 'neither';
+    return {
+      claim: `At T = ${p.T}, twice the longest training sentence, on ${taskName(config)}${mediansWord(config)}: rotary scored ` +
+        `${{ rotary: 'above', sinusoidal: 'below', neither: 'the same as' }[p.which]} sinusoidal (${percent(p.rotary)} and ${percent(p.sinusoidal)})`,
+      pass: p.T === 2 * config.longest && which === p.which && rotary === p.rotary && sinusoidal === p.sinusoidal,
+      details: `measured at T = ${p.T}: rotary ${cell(rotary)}, sinusoidal ${cell(sinusoidal)}`,
+    };
+  },
+  formula({ params: p }, runs) {
+    const record = runs[p.task];
+    const { config } = record;
+    const T = Math.max(...measuredLengths(config));
+    const at = measuredMedian(record, 'sinusoidal', T);
+    return {
+      claim: `On ${taskName(config)}, the sinusoidal model at T = ${p.T}, ${fmt(p.T / config.longest)}× its longest training sentence, ` +
+        `scored ${p.kept ? 'at least' : 'below'} ${percent(KEPT)} (${percent(p.value)})${mediansWord(config)}`,
+      pass: T === p.T && at === p.value && atLeast(at, KEPT) === p.kept,
+      details: `measured at T = ${T}: ${cell(at)}; at the trained lengths: ${scoresOf(record, 'sinusoidal', trainedOf(config))}`,
+    };
+  },
+  decoder({ params: p }, runs) {
+    const { order, lookback } = runs;
+    const learns = (record, key) => atLeast(lowestOf(record, key, trainedOf(record.config)), LEARNED);
+    const hasDecoder = lookback.config.kinds.includes(DECODER);
+    const back = taskName(lookback.config);
+    return {
+      claim: `Without positions, the causal model ${learnsWords(p.orderEnough)} of the order task, and ${p.backEnough === p.orderEnough ? 'also ' : ''}` +
+        `${learnsWords(p.backEnough)} of ${back}` + (p.decoder === null ? '' : `; with sinusoids, the decoder ${learnsWords(p.decoder)} of ${back}`),
+      pass: learns(order, 'causal') === p.orderEnough && learns(lookback, 'causal') === p.backEnough && (hasDecoder ? learns(lookback, DECODER) : null) === p.decoder,
+      details: [`the order task: ${lowestWords(order, 'causal', trainedOf(order.config))}`, `${back}: ${lowestWords(lookback, 'causal', trainedOf(lookback.config))}`,
+        ...(hasDecoder ? [`${back}: ${lowestWords(lookback, DECODER, trainedOf(lookback.config))}`] : [])].join('. '),
+    };
+  },
+  scalingSummary({ params: p }, runs, sentences) {
+    const { scaled, unscaled } = runs.scaling;
+    const { config } = scaled;
+    const T = Math.max(...measuredLengths(config));
+    const first = (record, key) => kindCurve(record.models.filter((m) => m.key === key)).find((q) => q.median >= REACHED)?.step ?? null;
+    const rows = p.keys.map((key) => ({
+      key, firstWith: first(scaled, key), firstWithout: first(unscaled, key),
+      atWith: measuredMedian(scaled, key, T), atWithout: measuredMedian(unscaled, key, T),
+    }));
+    const moved = Math.max(...rows.map((r) => Math.abs(r.atWith - r.atWithout)));
+    const sooner = rows.filter((r) => r.firstWith !== r.firstWithout).map((r) => r.key);
+    // each kind's own sentence quotes its steps and accuracies: the same numbers
+    const quoted = sentences.filter((s) => s.type === 'scaling').every((s) => {
+      const r = rows.find((x) => x.key === s.params.key);
+      return r && s.params.T === T && ['firstWith', 'firstWithout', 'atWith', 'atWithout'].every((f) => s.params[f] === r[f]);
+    });
+    const step = (s) => (s === null ? 'never' : `step ${s}`);
+    return {
+      claim: `Token vectors × √D against as they are, on ${taskName(config)}: the step at which a model first reached ${percent(REACHED)} ` +
+        `${p.changedSpeed ? 'moved for one model or more' : 'moved for none'}; the accuracy at T = ${p.T} moved by ` +
+        `${p.changedReach ? `${fmt(100 * SAME_REACH)} points or more` : `less than ${fmt(100 * SAME_REACH)} points`} for every model with positions`,
+      pass: T === p.T && same(rows.map((r) => r.key), p.keys) && moved === p.moved && (sooner.length > 0) === p.changedSpeed &&
+        (moved >= SAME_REACH) === p.changedReach && quoted,
+      details: rows.map((r) => `${kindLabel(r.key, config)}: first ${percent(REACHED)} at ${step(r.firstWith)} against ${step(r.firstWithout)}; ` +
+        `at T = ${T}, ${cell(r.atWith)} against ${cell(r.atWithout)}`).join('. ') + `; the largest move: ${fmt(100 * moved, 2)} points`,
+    };
+  },
+};
+
+/**
+ * The checks of the conclusion: one beside each of its sentences that states an outcome (`sentences`: those of
+ * conclusionSentences and scalingSentences; `runs`: the records they are about, { order, lookback, scaling }), named
+ * train-<the sentence's name>. The sentences of each kind's scaling are checked with their summary.
+ */
+export function conclusionChecks(sentences, runs) {
+  return sentences.filter((s) => CHECKS[s.type]).map((s) => {
+    let check;
+    try {
+      check = CHECKS[s.type](s, runs, sentences);
+    } catch (error) {
+      check = { claim: s.text, pass: false, details: `the check could not be computed: ${error?.message ?? error}` };
+    }
+    return { name: `train-${s.name}`, ...check, pass: check.pass === true };
+  });
 }
 
 /**

@@ -12,7 +12,7 @@ import { recordDrawn } from '../drawn.mjs';
 import { prose } from '../ui.mjs';
 import { watchNear } from '../near.mjs';
 import { SETTINGS, createRun, differInScaleOnly, measureRun, poolSize, runConfig, runHashes, secondTaskValues } from '../experiments/train.mjs';
-import { conclusionSentences, curveSentences, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
+import { conclusionChecks, conclusionSentences, curveSentences, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
 import { addChunk, newRecord, recordCsv, recordJson } from '../experiments/train-record.mjs';
 import { conclusionFigure } from '../train/conclusion.mjs';
 import { lengthsFigure } from '../train/lengths-figure.mjs';
@@ -187,7 +187,8 @@ export async function run(so, root, state) {
         ...c, details: `the run is paused at step ${count(record.step)} of ${count(record.config.steps)}: this claim is about the fully trained models; press Resume`,
       })),
     ]);
-    conclusion.show([...conclusionSentences(lab.runs), ...scalingSentences(lab.runs.scaling)], lab.runs);
+    const said = [...conclusionSentences(lab.runs), ...scalingSentences(lab.runs.scaling)];
+    conclusion.show(said, conclusionChecks(said, lab.runs), lab.runs);
     // The phase changes when the models' answers and maps are drawn: the buttons below them are enabled where they
     // stay (a browser without scroll anchoring would move them under the reader's pointer).
     await maps.show(current);
@@ -271,7 +272,7 @@ export async function run(so, root, state) {
 
   runs.status('Not trained yet: the run starts when this section comes into view, or press Train.');
   showChecks(pendingChecks(runConfig(state.values), 'waiting for the run: it starts when this section comes into view, or press Train'));
-  conclusion.show([], lab.runs);
+  conclusion.show([], [], lab.runs);
   setPhase('idle');
   // The default run starts when the reader gets here, not before: it keeps every core busy for a few seconds.
   const inView = watchNear({ margin: 0 }, () => {

@@ -1,8 +1,10 @@
 // Section "train", its conclusion: sentences built from the last finished run of each task (what the numbers show,
 // including what contradicts the expectation, and what the two tasks mean for the causal decoder the course builds),
+// and the checks of those that state an outcome, one each (train-findings.mjs's conclusionChecks), below them;
 // what the literature reports on models without positions, and the link back to section sinusoids. What it cannot
 // say yet, it says, with the one click that trains what is missing: the second task, or the same run with the token
 // vectors scaled the other way.
+import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
 import { button, controlGroup } from '../controls.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { sentenceItems } from './sentences.mjs';
@@ -14,8 +16,12 @@ import { sentenceItems } from './sentences.mjs';
 export function conclusionFigure(root, actions) {
   const f = fig(root, { title: 'What the runs say', id: 'train-conclusion' });
   const list = el('ul', { className: 'train-findings train-conclusion' });
+  f.append(list);
+  // in the figure after the sentences while there are checks to show (a list's display: grid overrides hidden)
+  const checks = checkList(f);
+  checks.remove();
   const missing = el('p', { className: 'train-wait' });
-  f.append(list, missing);
+  f.append(missing);
   const group = controlGroup(f, 'runs the conclusion needs');
   const second = button(group, { id: 'train-second-task', label: 'Train the second task', onClick: actions.secondTask });
   const compare = button(group, { id: 'train-compare-scale', label: 'Train the same run, token vectors scaled the other way', onClick: actions.compareScale });
@@ -35,14 +41,24 @@ export function conclusionFigure(root, actions) {
     b.disabled = !o.enabled;
   };
   return {
-    /** The conclusion's sentences (train-findings.mjs's), and what has not been run yet (`runs`: the section's). */
-    show(sentences, { order, lookback, scaling }) {
+    /**
+     * The conclusion's sentences and their checks (train-findings.mjs's), and what has not been run yet (`runs`: the
+     * section's).
+     */
+    show(sentences, sentenceChecks, { order, lookback, scaling }) {
       list.replaceChildren(...sentenceItems(sentences));
+      checks.querySelectorAll('[data-check]').forEach((c) => c.remove());
+      if (sentenceChecks.length) {
+        list.after(checks);
+        renderChecks(checks, sentenceChecks);
+      } else {
+        checks.remove();
+      }
       missing.textContent = [
         order ? '' : 'Not run yet: the order task.',
-        lookback ? '' : 'Not run yet: the second task; its button trains it at the run’s settings, with the causal model ' +
-          'without positions and the course’s decoder (sinusoids, causal).',
-        scaling ? '' : 'What × √D changes: its button trains the run again with the other setting.',
+        lookback ? '' : 'Not run yet: the second task. Its button trains it with the run’s settings, including the causal ' +
+          'model without positions and the course’s decoder (sinusoids, causal).',
+        scaling ? '' : 'Not measured yet: what × √D changes. Its button measures it.',
       ].filter(Boolean).join(' ');
       missing.hidden = missing.textContent === '';
     },

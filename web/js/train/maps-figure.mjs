@@ -62,7 +62,7 @@ export function mapsFigure(root, vocab, state) {
   let grid = null;
   // what the maps draw: the grid's options, and every label each map wrote (its layout's)
   recordDrawn(block, 'maps', () => (grid && !block.hidden ? { ...grid.options(), labels: grid.maps().map((p) => p.layout().labels) } : null));
-  notice(h, 'each row is one word’s weights over the words it attends to; compare the models before and after a change.');
+  notice(h, 'Each row is one word’s weights over the words it attends to. Compare the models before and after a change.');
   more(h, 'Reading the maps',
     'Rows are queries, columns keys, both in sentence order and labelled “position word”; a causal model’s cells right ' +
     'of the diagonal are masked. One map per head and layer; the maps of a model share the color scale 0 … 1. In the ' +
