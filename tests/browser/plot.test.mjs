@@ -1,8 +1,9 @@
 // The plots in a real browser (the package's seqorder/plot, as the built site serves it: lib/figures/plot/). The
 // heatmap's margins fit what is drawn: every label (ticks, titles, color-bar values) lies inside the canvas, no two
 // upright labels overlap, the row title stays clear of long row names, and column names that are words are all shown
-// (upright, smaller, or turned 45°) while numbers keep a step. Line plots grow live (append) and read out by keyboard;
-// the circle's axis names stay clear of its points; a heatmap grid shares one color range. Each plot records its drawn
+// (upright, smaller, or turned 45°) while numbers keep a step. Line plots grow live (append), read out by keyboard,
+// and draw a line at an end of the y range inside the frame, clear of its edges, beside a tick that names it; the
+// circle's axis names stay clear of its points; a heatmap grid shares one color range. Each plot records its drawn
 // labels' boxes (handle.layout().labels), computed from measureText with the same font that paints them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -162,11 +163,69 @@ test('a line plot grows live: append adds points and series, the legend follows,
     return { legend, labels, canvas: { width: rect.width, height: rect.height } };
   });
   assert.deepEqual(result.legend, ['train', 'validation']);
+  // The data's 0.022 … 3.2, on an axis from 0.02 to 4: one significant digit each, a power of ten among them.
   const ys = result.labels.filter((l) => l.kind === 'y').map((l) => l.text);
-  assert.ok(ys.length >= 2 && ys.every((t) => /^(0\.1|1|10)$/.test(t)), `log ticks: ${ys}`);
+  assert.ok(ys.length >= 3 && ys.every((t) => /^(0\.0*)?[1-9]0*$/.test(t)) && ys.some((t) => /^(0\.0*)?10*$/.test(t)), `log ticks: ${ys}`);
+  assert.ok(Number(ys[0]) <= 0.022 && Number(ys.at(-1)) >= 3.2, `log ticks: ${ys} do not span the data`);
   const xs = result.labels.filter((l) => l.kind === 'x').map((l) => Number(l.text));
   assert.ok(xs.length >= 2 && xs.every(Number.isInteger), `x ticks: ${xs}`);
   assertTidy({ layout: { labels: result.labels }, canvas: result.canvas }, 'line plot');
+});
+
+/**
+ * Draws a line plot 600 px wide with `options`; its series named 'mark' is drawn in pure red. Resolves to its layout,
+ * the y tick labels, and the rows (CSS pixels) where the canvas's middle column is red.
+ */
+async function drawLines(options) {
+  return page.evaluate(async (options) => {
+    const { linePlot } = await import('/lib/figures/plot/index.mjs');
+    document.body.replaceChildren();
+    const box = document.createElement('div');
+    box.style.width = '600px';
+    document.body.append(box);
+    const series = options.series.map((s) => (s.name === 'mark' ? { ...s, color: '#ff0000' } : s));
+    const plot = linePlot(box, { ...options, series });
+    plot.flush();
+    const { plot: frame, labels } = plot.layout();
+    const dpr = window.devicePixelRatio || 1;
+    const x = Math.round((frame.x + frame.w / 2) * dpr);
+    const { data } = plot.canvas.getContext('2d').getImageData(x, 0, 1, plot.canvas.height);
+    const red = new Set();
+    for (let row = 0; row < plot.canvas.height; row += 1) {
+      const [r, g, b] = data.subarray(4 * row, 4 * row + 3);
+      if (r > 200 && g < 90 && b < 90) red.add(Math.floor(row / dpr));
+    }
+    return { frame, yTicks: labels.filter((l) => l.kind === 'y'), red: [...red].sort((a, b) => a - b) };
+  }, options);
+}
+
+test('a line at an end of the y range is drawn inside the frame, clear of its edges, on a labelled tick', async () => {
+  const x = Array.from({ length: 20 }, (_, i) => i);
+  const flat = (v) => x.map(() => v);
+  const cases = [
+    // accuracy at 100% on a range given: the range stays, the line stays off the top edge
+    { what: '100 on [0, 100]', at: 'top', tick: '100', options: { yRange: [0, 100], series: [{ name: 'mark', x, y: flat(100) }, { name: 'b', x, y: x.map((i) => 50 + i) }] } },
+    // a distance starting at 0 on a range given, off the bottom edge
+    { what: '0 on [0, 2.05]', at: 'bottom', tick: '0', options: { yRange: [0, 2.05], series: [{ name: 'mark', x, y: flat(0) }, { name: 'b', x, y: x.map((i) => i / 10) }] } },
+    // the loss of a model that learns nothing, the largest on a log axis: the axis ends at 0.7, a tick
+    { what: 'a loss at 0.698, log', at: 'top', tick: '0.7', options: { yLog: true, series: [{ name: 'mark', x, y: flat(0.698) }, { name: 'b', x, y: x.map((i) => 0.6 * 0.7 ** i) }] } },
+    // a norm of 4 above norms of 0.089 … 0.15, log
+    { what: 'a norm of 4, log', at: 'top', tick: '4', options: { yLog: true, series: [{ name: 'b', x, y: x.map((i) => 0.089 + i / 300) }, { name: 'mark', x, y: flat(4) }] } },
+    // linear, its range from the data
+    { what: '0.98 of 0 … 0.98', at: 'top', tick: '1', options: { series: [{ name: 'mark', x, y: flat(0.98) }, { name: 'b', x, y: x.map((i) => i / 20) }] } },
+  ];
+  for (const { what, at, tick, options } of cases) {
+    const { frame, yTicks, red } = await drawLines({ height: 220, ...options });
+    // the frame's edges are the rows frame.y − 1 and frame.y + frame.h; a line 2 px wide shows whole, 3 px clear
+    assert.ok(red.length >= 2, `${what}: the line shows on ${red.length} rows`);
+    const clear = at === 'top' ? red[0] - frame.y : frame.y + frame.h - 1 - red.at(-1);
+    assert.ok(clear >= 3, `${what}: the line (rows ${red}) is ${clear} px from the frame's ${at} edge (${frame.y}, height ${frame.h})`);
+    const end = at === 'top' ? yTicks.reduce((a, b) => (b.y0 < a.y0 ? b : a)) : yTicks.reduce((a, b) => (b.y0 > a.y0 ? b : a));
+    const middle = (end.y0 + end.y1) / 2;
+    assert.equal(end.text, tick, `${what}: the ${at} tick`);
+    // beside its value: 0.98 lies 3 px below the tick 1
+    assert.ok(Math.abs(middle - (red[0] + red.at(-1) + 1) / 2) <= 4, `${what}: the tick ${tick} at ${middle}, the line at rows ${red}`);
+  }
 });
 
 test('line and circle plots read out by keyboard: the arrow keys step through the values', async () => {

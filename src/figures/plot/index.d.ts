@@ -223,8 +223,12 @@ export interface LinePlotOptions extends PlotOptions {
   series?: readonly Series[];
   xLabel?: string;
   yLabel?: string;
-  /** [from, to] of the axes (default: the data's extent). */
+  /** [from, to] of the x axis (default: the data's extent). */
   xRange?: readonly [number, number];
+  /**
+   * [from, to] of the y axis (default: the data's extent, widened to nice numbers that are ticks: 0.98 → 1, and on a
+   * log axis 0.698 → 0.7). Either way the lines are drawn a few pixels inside the frame, so a line at from or to shows.
+   */
   yRange?: readonly [number, number];
   /** A log10 y axis (non-positive values are left out). Default false. */
   yLog?: boolean;

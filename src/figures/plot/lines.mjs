@@ -5,9 +5,12 @@ import { fmt } from '../format.mjs';
 import { seriesColor, themeColors } from './colors.mjs';
 import { legendItems, makePlot, pointerAt } from './frame.mjs';
 import { checkAppend, checkLines, checkObject, checkSeries } from './options.mjs';
-import { labelFont, labelWriter, logTicks, niceTicks, widest } from './ticks.mjs';
+import { labelFont, labelWriter, logAxis, logTicks, niceAxis, niceTicks, widest } from './ticks.mjs';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
+// The series are drawn this far inside the frame (CSS pixels), so that a line at an end of a range stays clear of the
+// frame's edge, a line of width 3 and a marker whole.
+const INSET = 5;
 
 /** [lo, hi] of the finite values under `key` of every series (positive ones only on a log axis); y spans the bands. */
 function extent(series, key, log) {
@@ -24,6 +27,16 @@ function extent(series, key, log) {
   if (!(hi >= lo)) return log ? [0.1, 1] : [0, 1];
   if (hi === lo) return log ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
   return [lo, hi];
+}
+
+/**
+ * The y axis drawn `px` pixels long: { range, ticks }. A range given is kept as it is; the data's extent is widened to
+ * nice numbers that are ticks (0.698 → 0.7 on a log axis, 0.98 → 1 on a linear one).
+ */
+function yAxis(series, { yRange, yLog = false }, px) {
+  if (yRange) return { range: yRange, ticks: yLog ? logTicks(yRange[0], yRange[1], px) : niceTicks(yRange[0], yRange[1], 4) };
+  const [lo, hi] = extent(series, 'y', yLog);
+  return yLog ? logAxis(lo, hi, px) : niceAxis(lo, hi, 4);
 }
 
 /** Maps [lo, hi] → [a, b], linearly or on log10. */
@@ -43,7 +56,7 @@ function scaler(lo, hi, a, b, log = false) {
  * @param {string} [options.xLabel]
  * @param {string} [options.yLabel]
  * @param {[number, number]} [options.xRange]  default: the data's extent
- * @param {[number, number]} [options.yRange]
+ * @param {[number, number]} [options.yRange]  default: the data's extent, widened to nice numbers that are ticks
  * @param {boolean} [options.yLog=false]  a log10 y axis (non-positive values are left out)
  * @param {boolean} [options.integerX=false]  x ticks at whole numbers only (indices, steps)
  * @param {number} [options.height=220]
@@ -64,18 +77,20 @@ export function linePlot(container, options) {
     const { series, xLabel, yLabel, yLog = false, integerX = false } = state.options;
     const colors = themeColors(state.figure);
     const [x0, x1] = state.options.xRange ?? extent(series, 'x', false);
-    const [y0, y1] = state.options.yRange ?? extent(series, 'y', yLog);
+    const plotH = height - 10 - 38;
+    const axis = yAxis(series, state.options, plotH - 2 * INSET);
+    const [y0, y1] = axis.range;
     // The left margin fits the y title and the widest y tick label; the right one half the last x tick label.
     ctx.font = labelFont(11);
-    const yTicks = yLog ? logTicks(y0, y1, 4) : niceTicks(y0, y1, 4);
+    const yTicks = axis.ticks;
     const left = Math.ceil((yLabel ? 22 : 4) + widest(ctx, yTicks.map((v) => fmt(v))) + 6);
     const xTicksFor = (w) => niceTicks(x0, x1, Math.max(2, Math.floor(w / 70))).filter((v) => !integerX || Number.isInteger(v));
     const lastX = xTicksFor(width - left - 12).at(-1) ?? 0;
     const right = Math.max(12, Math.ceil(ctx.measureText(fmt(lastX)).width / 2 + 4));
-    const plot = { x: left, y: 10, w: width - left - right, h: height - 10 - 38 };
-    const xs = { map: scaler(x0, x1, plot.x, plot.x + plot.w), ticks: xTicksFor(plot.w) };
-    const ys = { map: scaler(y0, y1, plot.y + plot.h, plot.y, yLog), ticks: yTicks };
-    state.layout = { plot, x0, x1, xs, ys, labels: [] };
+    const plot = { x: left, y: 10, w: width - left - right, h: plotH };
+    const xs = { map: scaler(x0, x1, plot.x + INSET, plot.x + plot.w - INSET), ticks: xTicksFor(plot.w) };
+    const ys = { map: scaler(y0, y1, plot.y + plot.h - INSET, plot.y + INSET, yLog), ticks: yTicks };
+    state.layout = { plot, x0, x1, y0, y1, xs, ys, labels: [] };
     drawAxes(ctx, labelWriter(ctx, state.layout.labels), plot, xs, ys, { xLabel, yLabel, colors, height });
     ctx.save();
     ctx.beginPath();
@@ -122,7 +137,7 @@ export function linePlot(container, options) {
     const { x, y } = pointerAt(state.canvas, event);
     if (x < plot.x || x > plot.x + plot.w) return;
     state.keyboard = false;
-    read(x0 + ((x - plot.x) / plot.w) * (x1 - x0), y);
+    read(x0 + ((x - plot.x - INSET) / (plot.w - 2 * INSET)) * (x1 - x0), y);
     state.schedule();
   });
 

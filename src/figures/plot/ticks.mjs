@@ -7,26 +7,75 @@ export const TITLE_FONT = '12px system-ui, sans-serif';
 export const SIN45 = Math.SQRT1_2;
 const NUMBER = /^[−+-]?(\d+\.?\d*|\.\d+)(e[−+-]?\d+)?$/i;
 
-/** About `count` "nice" tick values (1, 2, 2.5 or 5 × 10^k apart) covering [lo, hi]. */
-export function niceTicks(lo, hi, count = 5) {
-  if (!(hi > lo)) return [lo];
+/** `v` without the rounding of the arithmetic that made it (0.30000000000000004 → 0.3). */
+const clean = (v) => Number(v.toPrecision(12));
+
+/** The "nice" step (1, 2, 2.5 or 5 × 10^k) of about `count` ticks over [lo, hi]. */
+function niceStep(lo, hi, count) {
   const raw = (hi - lo) / count;
   const mag = 10 ** Math.floor(Math.log10(raw));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+  return [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
+}
+
+/** The multiples of `step` within [lo, hi]. */
+function multiples(lo, hi, step) {
   const ticks = [];
-  for (let v = Math.ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) ticks.push(Math.abs(v) < step * 1e-9 ? 0 : v);
+  for (let n = Math.ceil(lo / step - 1e-9); n * step <= hi + step * 1e-9; n += 1) ticks.push(n ? clean(n * step) : 0);
   return ticks;
 }
 
-/** Powers of ten within [lo, hi] (both > 0), thinned to about `count`; at least the two ends when none fall inside. */
-export function logTicks(lo, hi, count = 5) {
-  const a = Math.ceil(Math.log10(lo) - 1e-9);
-  const b = Math.floor(Math.log10(hi) + 1e-9);
-  if (b < a) return [lo, hi];
-  const step = Math.max(1, Math.ceil((b - a + 1) / count));
-  const ticks = [];
-  for (let e = a; e <= b; e += step) ticks.push(10 ** e);
-  return ticks;
+/** About `count` "nice" tick values (1, 2, 2.5 or 5 × 10^k apart) covering [lo, hi]. */
+export function niceTicks(lo, hi, count = 5) {
+  if (!(hi > lo)) return [lo];
+  return multiples(lo, hi, niceStep(lo, hi, count));
+}
+
+/**
+ * An axis for the data's [lo, hi] (lo < hi): the range widened to the nearest multiples of a nice step outside it, and
+ * its ticks, so that both ends are labelled ticks.
+ */
+export function niceAxis(lo, hi, count = 5) {
+  const step = niceStep(lo, hi, count);
+  const range = [Math.floor(lo / step + 1e-9), Math.ceil(hi / step - 1e-9)].map((n) => (n ? clean(n * step) : 0));
+  return { range, ticks: multiples(range[0], range[1], step) };
+}
+
+/** 10^k ≤ v < 10^(k+1) (v > 0). */
+function decade(v) {
+  const p = 10 ** Math.floor(Math.log10(v));
+  return p * 10 <= v ? p * 10 : p;
+}
+
+/** The labels of a log axis stay this far apart, in CSS pixels. */
+const LOG_GAP = 22;
+
+/**
+ * Ticks of a log axis over [lo, hi] (0 < lo < hi) drawn `px` pixels long, at least LOG_GAP apart: both ends, and
+ * inside 1, 2 and 5 × 10^k where they fit, else powers of ten (every one, or every second, …, as fit).
+ */
+export function logTicks(lo, hi, px) {
+  const gap = (LOG_GAP / px) * Math.log10(hi / lo);  // in decades
+  const clear = (v) => Math.log10(v / lo) >= gap - 1e-9 && Math.log10(hi / v) >= gap - 1e-9;
+  const inner = [];
+  if (gap <= Math.log10(2)) {
+    // 1 → 2 → 5 → 10: steps of log10(2), log10(2.5) and log10(2) decades
+    for (let p = decade(lo); p <= hi; p = clean(p * 10)) for (const m of [1, 2, 5]) inner.push(clean(m * p));
+  } else {
+    const step = Math.max(1, Math.ceil(gap - 1e-9));
+    for (let e = Math.ceil(Math.log10(lo) - 1e-9); e <= Math.log10(hi) + 1e-9; e += step) inner.push(clean(10 ** e));
+  }
+  return [lo, ...inner.filter(clear), hi];
+}
+
+/**
+ * A log axis for the data's [lo, hi] (0 < lo < hi) drawn `px` pixels long: the range widened to the nearest
+ * m × 10^k outside it (m = 1 … 9, so a curve at 0.698 gets an end at 0.7), and its ticks (logTicks).
+ */
+export function logAxis(lo, hi, px) {
+  const p0 = decade(lo);
+  const p1 = decade(hi);
+  const range = [clean(Math.floor(lo / p0 + 1e-9) * p0), clean(Math.ceil(hi / p1 - 1e-9) * p1)];
+  return { range, ticks: logTicks(range[0], range[1], px) };
 }
 
 /** Every k-th index of 0 … n−1, starting at 0. */
