@@ -2,7 +2,9 @@
 //   - axe-core (npm, WCAG 2.1 A/AA and best practice) finds no serious or critical violation at desktop size in the
 //     light and dark themes, nor at a phone's 390 px, at load and with every folded part open;
 //   - on a 390 px screen the page does not scroll sideways, and every table either fits or is a focusable, named
-//     scroll region with a visible cue;
+//     scroll region with a visible cue; a figure's controls stay in view as its plots scroll by, and the lab's
+//     composer, too tall for that, shows every control and covers none of the maps;
+//   - the sliders of a row of controls line up where their labels are of one height, a hint under one or not;
 //   - every plot is focusable, named, and reads a value out (tooltip and live region) when an arrow key is pressed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -119,6 +121,55 @@ test('on a 390 px phone a figure\'s controls stay in view while its stacked plot
   assert.ok(boxes.plot > boxes.controls.top, `the controls cover nothing but go first: ${JSON.stringify(boxes)}`);
   await page.setViewportSize(DESKTOP);
   await frames(page);
+});
+
+test('on a 390 px phone the lab\'s composer shows all its controls, and scrolls away above the maps', async () => {
+  await page.setViewportSize(PHONE);
+  await frames(page);
+  // Its top at the screen's: the last control, the right model's select, shows whole, not hidden inside the block.
+  await page.evaluate(() => document.querySelector('.train-composer-block').scrollIntoView({ block: 'start' }));
+  await frames(page);
+  const select = await page.evaluate(() => {
+    const box = document.getElementById('train-map-b').getBoundingClientRect();
+    const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+    return { top: box.top, bottom: box.bottom, height: innerHeight, seen: seen?.id ?? seen?.tagName };
+  });
+  assert.ok(select.top >= 0 && select.bottom <= select.height && select.seen === 'train-map-b',
+    `the right model's select is not shown whole: ${JSON.stringify(select)}`);
+  // The maps near the screen's top: nothing of the composer over them.
+  const boxes = await page.evaluate(() => {
+    const maps = document.querySelector('#train-maps .train-maps-block');
+    window.scrollBy(0, maps.getBoundingClientRect().top - 40);
+    const block = document.querySelector('.train-composer-block').getBoundingClientRect();
+    return { block: { top: block.top, bottom: block.bottom }, maps: maps.getBoundingClientRect().top };
+  });
+  assert.ok(boxes.block.bottom <= boxes.maps, `the composer covers the maps: ${JSON.stringify(boxes)}`);
+  await page.setViewportSize(DESKTOP);
+  await frames(page);
+});
+
+test('the sliders of one row of controls, their labels of one height, line up, a hint under one or not', async () => {
+  await unfold(page);
+  const { pairs, apart } = await page.evaluate(() => {
+    const found = { pairs: [], apart: [] };
+    for (const group of document.querySelectorAll('main .controls')) {
+      const sliders = [...group.querySelectorAll('.control input[type="range"]')].filter((input) => input.getClientRects().length)
+        .map((input) => ({
+          id: input.id, row: input.closest('.control').getBoundingClientRect().top, top: input.getBoundingClientRect().top,
+          label: input.closest('.control').querySelector('label').getBoundingClientRect().height,
+        }));
+      sliders.forEach((s, i) => {
+        for (const o of sliders.slice(i + 1).filter((o) => Math.abs(o.row - s.row) < 1 && Math.abs(o.label - s.label) < 1)) {
+          found.pairs.push(`${s.id} ${o.id}`);
+          if (Math.abs(o.top - s.top) >= 1) found.apart.push(`${s.id} at ${s.top.toFixed(1)}, ${o.id} at ${o.top.toFixed(1)}`);
+        }
+      });
+    }
+    return found;
+  });
+  // the prefix and the new words of section incremental, the second with a hint under it
+  assert.ok(pairs.includes('incremental-prefix incremental-new'), `the rows compared: ${pairs.join('; ')}`);
+  assert.deepEqual(apart, []);
 });
 
 test('every plot is focusable and named, and an arrow key reads a value out', async () => {
