@@ -70,7 +70,7 @@ test('sinusoids: "the right ones barely move" is said only where it holds, and i
   // one pair comes back, measured: pair 0 within 0.018 of its start at t = 44 in the 100 positions drawn
   const r = sinusoids.onePairComesBack(so, { length: 128, width: 64, curveLength: 100 });
   const [back] = sinusoids.onePairSentences(r);
-  assert.match(back.text, /within 0\.018 of where it started, at t = 44/);
+  assert.match(back.text, /within 0\.018 of its start at t = 44/);
   const series = [{ y: r.curves.fast }, { y: r.curves.slow }, { y: r.curves.all }];
   assert.equal(back.holds({ distances: { series } }), true);
   assert.equal(back.holds({ distances: { series: [{ y: r.curves.slow }, series[1], series[2]] } }), false);
@@ -92,7 +92,7 @@ test('incremental, start offset, the sum\'s parts: each predicate fails when the
 
   const parts = addPosition.sumParts(so, 3);
   assert.equal(parts.checks[0].pass, true);
-  assert.match(parts.sentences[0].text, /norm 1\.48, and p₃ has norm 2 .*, 1\.4 times the token’s/);
+  assert.match(parts.sentences[0].text, /‖robot‖ = 1\.48 and ‖p₃‖ = 2 = √\(D\/2\), as for every position: 1\.4 times the token’s/);
 });
 
 test('experiment: the sentence counts robot’s features that are not close by the rule its check uses (numpy’s allclose)', async () => {
@@ -105,7 +105,7 @@ test('experiment: the sentence counts robot’s features that are not close by t
     return !(Math.abs(a - b) <= 1e-8 + 1e-5 * Math.abs(b));
   }).length;
   const [sentence] = experiment.experimentSentences(r);
-  assert.match(sentence.text, new RegExp(`not close \\(numpy’s allclose\\) in ${expected} of 8 features`));
+  assert.match(sentence.text, new RegExp(`not allclose in ${expected} of 8 features`));
   assert.match(r.checks.find((c) => c.name === 'experiment-robot-differs').details, new RegExp(`^${expected} of 8 features`));
 });
 

@@ -97,8 +97,8 @@ export function sumParts(so, t = 3) {
   const positionNorm = norm(position);
   const expected = Math.sqrt(width / 2);
   const ratio = positionNorm / tokenNorm;
-  const text = `The two parts at their scales: robot has norm ${fmt(tokenNorm, 3)}, and p${subscript(t)} has norm ` +
-    `${fmt(positionNorm, 3)} (√(D/2), as every position vector), ${fmt(ratio, 2)} times the token’s.`;
+  const text = `‖robot‖ = ${fmt(tokenNorm, 3)} and ‖p${subscript(t)}‖ = ${fmt(positionNorm, 3)} = √(D/2), as for every ` +
+    `position: ${fmt(ratio, 2)} times the token’s.`;
   return {
     tokenNorm, positionNorm, ratio,
     checks: [{

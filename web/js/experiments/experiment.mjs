@@ -99,7 +99,7 @@ export function experimentSentences(r) {
   return [{
     name: 'experiment-tables',
     text: `Position 0 is 0, 1, 0, 1, …, every squared norm is 4 = D/2 (within ${fmt(worst, 2)}), and robot’s two ` +
-      `inputs are not close (numpy’s allclose) in ${moved} of 8 features: the position changed the input.`,
+      `inputs are not allclose in ${moved} of 8 features: the position changed the input.`,
     holds: (drawn) => {
       const features = drawn.pe.rows.slice(0, 8);
       const t0 = features.map((row) => row[1]);

@@ -123,7 +123,7 @@ export function onePairComesBack(so, { length = 512, width = 64, curveLength = 1
       {
         name: 'sinusoids-all-pairs-apart',
         fixed: true,
-        claim: `All ${width / 2} pairs together: no two of positions 0 … ${length - 1} within 0.5 (‖p_a − p_b‖, not divided by √(D/2))`,
+        claim: `All ${width / 2} pairs together: no two of positions 0 … ${length - 1} within 0.5, undivided`,
         pass: all.d > 0.5,
         details: `D = ${width}: the closest two are ${all.a} and ${all.b}, ‖p_${all.a} − p_${all.b}‖ = ${fmt(all.d, 4)} > 0.5 ` +
           `(pair 0 alone: ${fmt(back.d, 4)} between 0 and ${back.t})`,
@@ -143,9 +143,9 @@ export function onePairSentences(r) {
   const together = closest(all, 1);
   return [{
     name: 'sinusoids-pair-comes-back',
-    text: `In the curves (D = ${r.width}), pair 0 alone comes back within ${fmt(pair.d, 2)} of where it started, at ` +
-      `t = ${pair.t}; all ${r.width / 2} pairs together stay at least ${fmt(together.d, 2)} away over t = 1 … ${t.at(-1)} ` +
-      `on the figure’s scale, ${fmt(together.d * Math.sqrt(r.width / 2), 3)} before the division by √(D/2).`,
+    text: `At D = ${r.width}, pair 0 alone comes back within ${fmt(pair.d, 2)} of its start at t = ${pair.t}; all ` +
+      `${r.width / 2} pairs together stay at least ${fmt(together.d, 2)} away over t = 1 … ${t.at(-1)} ` +
+      `(${fmt(together.d * Math.sqrt(r.width / 2), 3)} undivided).`,
     holds: (drawn) => {
       const [fastDrawn, , allDrawn] = drawn.distances.series;
       const a = closest(fastDrawn.y, 2);

@@ -314,7 +314,7 @@ export function conclusionSentences(runs) {
     const low = weakestTrained(record, 'sinusoidal');
     const kept = at >= KEPT;
     out.push(sentence(`conclusion-${config.task}-formula`, 'formula', { task: config.task, T, value: at, kept },
-      `Sinusoids can be computed at any position (section sinusoids), so the sinusoidal model answered on ${taskName(config)} ` +
+      `Sinusoids can be computed at any position (see “Sines and cosines at many speeds”), so the sinusoidal model answered on ${taskName(config)} ` +
       `at T = ${T}, ${fmt(T / config.longest)}× its longest training sentence: ${percent(at)}` +
       (kept ? `, which kept at least ${percent(KEPT)}.` : `, against ${percent(low)} at its weakest trained length: a formula that can be evaluated at a new position did not make the trained model generalize there.`)));
   }

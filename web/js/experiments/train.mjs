@@ -97,8 +97,8 @@ export const SETTINGS = declareSettings({
     options: [1e-4, 3e-4, 1e-3, 3e-3, 1e-2, 3e-2, 1e-1].map((value) => ({ value, label: String(value) })),
   },
   steps: { kind: 'slider', id: 'train-steps', label: 'Adam steps', min: 100, max: 4000, step: 100, default: 800, sweep: [100, 4000] },
-  shortest: { kind: 'slider', id: 'train-shortest', label: 'shortest training sentence', min: 2, max: 32, default: 8, sweep: [2, 32] },
-  longest: { kind: 'slider', id: 'train-longest', label: 'longest training sentence', min: 2, max: 32, default: 16, sweep: [2, 32] },
+  shortest: { kind: 'slider', id: 'train-shortest', label: 'shortest sentence', min: 2, max: 32, default: 8, sweep: [2, 32] },
+  longest: { kind: 'slider', id: 'train-longest', label: 'longest sentence', min: 2, max: 32, default: 16, sweep: [2, 32] },
   seeds: {
     kind: 'select', id: 'train-seeds', label: 'seeds per model', default: 1, sweep: [1, 3],
     options: [{ value: 1, label: '1' }, { value: 3, label: '3 (median and range)' }],

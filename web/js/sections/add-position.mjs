@@ -55,8 +55,7 @@ function atTheModelsScale(so, root) {
     'deviation 0.02, while every sinusoidal position vector has the norm √(<var>D</var>/2) whatever its position ' +
     '(each sine meets its cosine: sin² + cos² = 1). Attention Is All You Need multiplies the token vectors by ' +
     '√<var>D</var> before the positions are added.');
-  f.append(el('p', {}, 'The lab below trains its models either way, with the token vectors as created or multiplied by ' +
-    '√D: see ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'), '.'));
+  f.append(el('p', {}, 'The lab trains either way: ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'), '.'));
   renderChecks(checkList(f), r.checks);
 }
 

@@ -94,9 +94,9 @@ export async function run(so, root, settings) {
   const pairsMap = rowsHeatmap(posRow, { tensor: r.pairsGap, words: r.reordered, title: 'move pairs: attention(P·x) − P·attention(x)' });
   drawnPlot('relabel', relabelMap.plot);
   drawnPlot('pairs', pairsMap.plot);
-  prose(posPart, 'Here <var>e</var> is the words’ lookup without positions and <var>x</var> = addPositions(<var>e</var>) ' +
-    'their input with positions. <strong>Relabel</strong>: reorder, then number the positions from 0 again. ' +
-    '<strong>Move pairs</strong>: each word keeps its position.');
+  prose(posPart, 'Here <var>x</var> = addPositions(<var>e</var>), <var>e</var> the words’ lookup. ' +
+    '<strong>Relabel</strong>: reorder, then number the positions from 0 again. <strong>Move pairs</strong>: each word ' +
+    'keeps its position.');
   const posLine = notice(posPart, '');
   more(posPart, 'Two experiments',
     'Once positions are added, “reorder the sentence” can mean two things. Relabelling gives each word the position ' +

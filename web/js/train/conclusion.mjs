@@ -1,7 +1,7 @@
 // Section "train", its conclusion: sentences built from the last finished run of each task (what the numbers show,
 // including what contradicts the expectation, and what the two tasks mean for the causal decoder the course builds),
 // and the checks of those that state an outcome, one each (train-findings.mjs's conclusionChecks), below them;
-// what the literature reports on models without positions, and the link back to section sinusoids. What it cannot
+// what the literature reports on models without positions, and the link back to the sinusoids' section. What it cannot
 // say yet, it says, with the one click that trains what is missing: the second task, or the same run with the token
 // vectors scaled the other way.
 import { checkList, renderChecks } from '../../lib/figures/checks.mjs';
@@ -32,7 +32,7 @@ export function conclusionFigure(root, actions) {
     'Impact of Positional Encoding on Length Generalization in Transformers”) find decoder-only models without them ' +
     'generalizing to longer inputs better than with sinusoidal, learned or rotary ones on their reasoning and ' +
     'arithmetic tasks.');
-  f.append(el('p', {}, 'Why a formula gives a vector at any position: ', el('a', { href: '#sinusoids' }, 'section sinusoids'), '.'));
+  f.append(el('p', {}, 'Why a formula gives a vector at any position: ', el('a', { href: '#sinusoids' }, 'Sines and cosines at many speeds'), '.'));
 
   const offer = (b, o) => {
     b.closest('.control').hidden = !o;

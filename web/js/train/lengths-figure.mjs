@@ -68,7 +68,7 @@ function showDetails(details, config) {
   const texts = [
     kinds.has('learned') && `A learned table has one trained row per position, ${config.longest} here: the model cannot even be asked ` +
       `about position ${config.longest} and later, and the API says so instead of guessing. (Learned tables go beyond this lesson: the course’s model uses sinusoids.)`,
-    kinds.has('sinusoidal') && 'Sinusoids can be computed at any position (section sinusoids), but the vectors at new positions are ones the trained weights never met.',
+    kinds.has('sinusoidal') && 'Sinusoids can be computed at any position (see “Sines and cosines at many speeds”), but the vectors at new positions are ones the trained weights never met.',
     kinds.has('rotary') && `Rotary positions turn q and k, so a score depends on how far apart two tokens are. Training saw offsets up to ` +
       `${config.longest - 1}; a sentence of T = ${longest} holds offsets up to ${longest - 1}, most of them never seen in training. ` +
       '(Rotary positions go beyond this lesson: the course’s model uses sinusoids.)',
