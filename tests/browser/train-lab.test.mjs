@@ -9,7 +9,8 @@
 // a learned table refusing, every map row and column labelled, its limits) and downloads as JSON and CSV; the
 // conclusion trains the second task and the other scale with one click each, and says what both tasks and the
 // scaling show, every sentence holding, each one that states an outcome with its passing check beside it (at 200
-// steps, outside the lesson's settings).
+// steps, outside the lesson's settings); the curves' sentences and the lengths figure's have their one passing check
+// each beside them, whatever the settings, paused or done.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -29,6 +30,28 @@ async function open(s, hash) {
 }
 
 const hashesOf = (state) => state.record.models.map((m) => m.hash);
+
+/** In the page: the sentences (their names) and checks (name → status) of the run's figure and the lengths figure. */
+function figuresSaid() {
+  const of = (id) => {
+    const f = document.getElementById(id);
+    return {
+      said: [...f.querySelectorAll('.train-finding')].map((li) => li.dataset.sentence),
+      checks: Object.fromEntries([...f.querySelectorAll('[data-check]')].map((c) => [c.dataset.check, c.dataset.status])),
+    };
+  };
+  return { run: of('train-run'), lengths: of('train-lengths') };
+}
+
+/** Beside the curves' sentences, and beside the lengths figure's, their one check, passing, in that figure. */
+async function besideFigures(s) {
+  const { run, lengths } = await s.browser.evaluate(figuresSaid);
+  assert.ok(run.said.some((name) => name.startsWith('curve-')), run.said.join(' '));
+  assert.equal(run.checks['train-curves'], 'pass', JSON.stringify(run.checks));
+  assert.ok(lengths.said.some((name) => /^(lengths|refused)-/.test(name)), lengths.said.join(' '));
+  assert.equal(lengths.checks['train-lengths'], 'pass', JSON.stringify(lengths.checks));
+  assert.ok(!('train-lengths' in run.checks) && !('train-curves' in lengths.checks), 'each check in its own figure');
+}
 
 /** Every setting but the seeds, away from its default, written out as createModel's options and the batches. */
 const EVERY = '#train-task=lookback&train-back=3&train-models=none,causal-sinusoidal,causal-learned&train-width=16&train-heads=4' +
@@ -61,6 +84,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(lengths, ['model', 'T = 5', 'T = 7', 'T = 9', 'T = 18 (2×, longer)', 'T = 36 (4×, longer)']);
     assert.equal(first.checks['train-causal-learned-refuses'], 'pass');
     assert.equal(first.checks['train-none-same-word'], 'pass');
+    await besideFigures(s);
     // the page writes its settings into the URL; that link, opened anew, trains the same bits
     const link = await s.browser.evaluate(() => location.hash);
     for (const part of EVERY.slice(1).split('&')) assert.ok(decodeURIComponent(link).includes(part), `${part} in ${link}`);
@@ -82,6 +106,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.match(paused.status, new RegExp(`^Paused at step ${at[0]} of 800: every model stands there`));
     assert.ok(paused.rows.every((r) => r[1] === String(at[0])), JSON.stringify(paused.rows));
     assert.equal(paused.checks['train-sinusoidal-learns'], 'pending');
+    await besideFigures(s);
     assert.equal(await s.browser.evaluate(() => document.getElementById('train-start').disabled), true);
     await s.browser.click('#train-step');
     const stepped = await labStops(s.browser, ['paused']);
@@ -101,9 +126,10 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(state.record.models.map((m) => `${m.key} ${m.seed}`), ['none', 'sinusoidal', 'learned', 'rotary', 'causal'].flatMap((k) => [1, 2, 3].map((seed) => `${k} ${seed}`)));
     const names = Object.keys(state.checks);
     assert.deepEqual(names.sort(), ['train-causal-learns', 'train-conclusion-blind', 'train-conclusion-order', 'train-conclusion-order-formula',
-      'train-conclusion-order-longer', 'train-conclusion-order-mask', 'train-learned-learns', 'train-learned-refuses', 'train-none-half',
-      'train-none-mirror-logits', 'train-rotary-learns', 'train-sinusoidal-learns']);
+      'train-conclusion-order-longer', 'train-conclusion-order-mask', 'train-curves', 'train-learned-learns', 'train-learned-refuses',
+      'train-lengths', 'train-none-half', 'train-none-mirror-logits', 'train-rotary-learns', 'train-sinusoidal-learns']);
     assert.deepEqual(Object.values(state.checks).filter((v) => v !== 'pass'), [], JSON.stringify(state.checks));
+    await besideFigures(s);
     const sentences = await s.browser.evaluate(labSentences);
     assert.ok(sentences.length >= 10, `${sentences.length} sentences`);
     assert.deepEqual(sentences.filter((x) => !x.holds), []);
@@ -342,6 +368,7 @@ async function conclusionRuns(s) {
   };
   const first = await conclusion();
   besideEach(first);
+  await besideFigures(s);
   assert.ok(first.said.includes('conclusion-order') && first.said.includes('conclusion-order-mask'), first.said.join(' '));
   assert.match(first.missing, /Not run yet: the second task\. Its button trains it with the run’s settings, including the causal model without positions/);
   assert.match(first.missing, /Not measured yet: what × √D changes\. Its button measures it\./);
@@ -367,6 +394,7 @@ async function conclusionRuns(s) {
     'conclusion-lookback-longer', 'conclusion-lookback-formula', 'conclusion-decoder']) assert.ok(both.said.includes(name), `${name} in ${both.said}`);
   assert.equal(both.second, null, 'the second task has run');
   besideEach(both);
+  await besideFigures(s);
   for (const name of ['train-conclusion-lookback', 'train-conclusion-lookback-mask', 'train-conclusion-decoder']) assert.equal(both.checks[name], 'pass', name);
   assert.deepEqual((await s.browser.evaluate(labSentences)).filter((x) => !x.holds), []);
   const decoder = await s.browser.text('#train-conclusion [data-sentence="conclusion-decoder"]');
@@ -379,6 +407,7 @@ async function conclusionRuns(s) {
   assert.ok(scaled.said.includes('scaling-summary') && scaled.said.includes('scaling-sinusoidal'), scaled.said.join(' '));
   assert.equal(scaled.compare, null, 'the run shown has its comparison');
   besideEach(scaled);
+  await besideFigures(s);
   assert.equal(scaled.checks['train-scaling-summary'], 'pass');
   assert.doesNotMatch(scaled.missing, /√D/);
   const said = await s.browser.evaluate(() => [...document.querySelectorAll('#train-conclusion .train-finding')].map((li) => li.textContent));

@@ -3,7 +3,9 @@
 // schedule of the C++ test and the PyTorch reference: step k on orderTask(32, 8 + k % 9, seed 1000 + k), lr 3e-3),
 // hash for hash; a run paused and resumed, or stepped 20 steps at a time, ends with the same bits as one never paused,
 // every model at one step at each pause; every check passes on the lesson's run and fails on measurements that
-// contradict it; every sentence's predicate holds on its record and fails on a record that contradicts it; the back
+// contradict it; every sentence's predicate holds on its record and fails on a record that contradicts it; the check
+// beside the curves' sentences, the one beside the lengths figure's and those of the conclusion pass on real runs
+// (other settings, three seeds, paused) and fail when the numbers and a sentence disagree; the back
 // task's sentences and scores against a plain reference written here; a setting a model cannot take is refused in
 // the API's words; the record's JSON and CSV.
 import { test, before, after } from 'node:test';
@@ -18,7 +20,7 @@ const {
 } = await siteModule('js/experiments/train.mjs');
 const { median } = await siteModule('js/median.mjs');
 const { SAME_LOGITS, lookbackScore, measuredLengths, orderScore } = await siteModule('js/experiments/train-tasks.mjs');
-const { PREDICATES, conclusionChecks, conclusionSentences, holds, kindCurve, runChecks, runSentences, scalingSentences, setsSentence } = await siteModule('js/experiments/train-findings.mjs');
+const { PREDICATES, conclusionChecks, conclusionSentences, curveSentences, figureChecks, holds, kindCurve, lengthSentences, runChecks, runSentences, scalingSentences, setsSentence } = await siteModule('js/experiments/train-findings.mjs');
 const { addChunk, newRecord, recordCsv, recordJson } = await siteModule('js/experiments/train-record.mjs');
 
 const so = await loadSeqorder();
@@ -219,6 +221,56 @@ test('every sentence of the lesson\'s run holds on its record, and fails on a re
   assert.match(kept, /At T = 32, 2× the longest training sentence: [^;]*sinusoidal at 97%[^;]* kept at least 90%/);
 });
 
+test('the run\'s figures: one check beside all the curves\' sentences, one beside all the lengths figure\'s; each fails when the numbers contradict a sentence', () => {
+  const sentences = runSentences(lesson);
+  const checks = figureChecks(sentences, lesson);
+  assert.deepEqual(checks.map((c) => c.name), ['train-curves', 'train-lengths']);
+  assertAllPass(checks);
+  const [curves, lengths] = checks;
+  // each sentence's outcome against its threshold, as the sentences state it
+  assert.match(curves.claim, /^The curves against 95%, to step 800: [^;]+ reached it and stayed at or above it(; [^;]+ reached it, then fell below it)?; none, bidirectional did not reach it$/);
+  assert.match(curves.details, /^none, bidirectional: below 95% at every point to step 800 \(50%\)\. sinusoidal: first at or above 95% at step \d+ \([\d.]+%\); from there lowest [\d.]+% \(step \d+\) [≥<] 95%; [\d.]+% at step 800\. /);
+  assert.match(lengths.claim, /^Against 90%: at T = 32, (no model|\d models?) kept it and (no model|\d) fell below; at T = 64, (no model|\d models?) kept it and (no model|\d) fell below; learned \(16 rows\) gives no answer from T = 32 on$/);
+  assert.match(lengths.details, /^T = 32: none, bidirectional 50% < 90%; sinusoidal [\d.]+% [≥<] 90%; rotary [\d.]+% [≥<] 90%; none, causal [\d.]+% [≥<] 90%\. T = 64: .*\. learned \(16 rows\): answered at T = 8, 12, 16; no answer at T = 32, 64$/);
+  const fails = (record, name, said = sentences) => {
+    const check = figureChecks(said, record).find((c) => c.name === name);
+    assert.equal(check.pass, false, `${name}: ${check.details}`);
+    return check;
+  };
+  // the curves: a dip below 95% that a sentence says did not happen, a first step at 95% one chunk later, the
+  // position-free model reaching 95%, a model's sentence left out, a sentence naming another first step
+  const curveOf = (record, key) => record.models.find((m) => m.key === key).curve.accuracy;
+  const curveSaid = (key) => sentences.find((x) => x.name === `curve-${key}`).params;
+  const stayed = ['sinusoidal', 'learned', 'rotary', 'causal'].find((key) => curveSaid(key).low >= 0.95);
+  assert.ok(stayed, 'a model that stayed at or above 95%');
+  const dipped = structuredClone(lesson);
+  curveOf(dipped, stayed)[curveOf(dipped, stayed).length - 2] = 0.5;
+  assert.match(fails(dipped, 'train-curves').details, new RegExp(`Not as the sentences say: ${stayed}`));
+  const later = structuredClone(lesson);
+  curveOf(later, 'rotary')[curveSaid('rotary').first / CHUNK - 1] = 0.9;
+  fails(later, 'train-curves');
+  const reached = structuredClone(lesson);
+  curveOf(reached, 'none')[10] = 0.96;
+  fails(reached, 'train-curves');
+  fails(lesson, 'train-curves', sentences.filter((x) => x.name !== 'curve-rotary'));
+  fails(lesson, 'train-curves', [...sentences, sentences.find((x) => x.name === 'curve-rotary')]);
+  fails(lesson, 'train-curves', sentences.map((x) => (x.name === 'curve-rotary' ? { ...x, params: { ...x.params, first: x.params.first + CHUNK } } : x)));
+  // the lengths: a model on the other side of 90% at T = 32, a number the sentence does not quote, the learned table
+  // answering at T = 64 or at T = 32, a sentence that puts its refusal elsewhere
+  const rotary32 = lesson.measured.find((r) => r.key === 'rotary').lengths[32].accuracy;
+  fails(altered('rotary', { 32: at(rotary32 >= 0.9 ? 0.5 : 0.95) }), 'train-lengths');
+  fails(altered('rotary', { 32: at(rotary32 >= 0.9 ? rotary32 + (rotary32 < 1 ? 0.001 : -0.001) : rotary32 / 2) }), 'train-lengths');
+  assert.match(fails(altered('learned', { 64: at(0.6) }), 'train-lengths').details, /learned \(16 rows\): the measurements do not stop answering at one length \(the first without an answer: T = 32\); the sentence says from T = 32 on/);
+  fails(altered('learned', { 32: at(0.6) }), 'train-lengths');
+  fails(lesson, 'train-lengths', sentences.map((x) => (x.type === 'refused' ? { ...x, params: { ...x.params, T: 64 } } : x)));
+  fails(lesson, 'train-lengths', sentences.filter((x) => x.type !== 'refused'));
+  fails(lesson, 'train-lengths', sentences.map((x) => (x.name === 'lengths-64' ? { ...x, params: { ...x.params, kept: x.params.fell, fell: x.params.kept } } : x)));
+  // only the figures' sentences have these checks; none without them
+  assert.deepEqual(figureChecks(curveSentences(lesson), lesson).map((c) => c.name), ['train-curves']);
+  assert.deepEqual(figureChecks(lengthSentences(lesson), lesson).map((c) => c.name), ['train-lengths']);
+  assert.deepEqual(figureChecks([], lesson), []);
+});
+
 test('the conclusion: a check beside each sentence that states an outcome, recomputed from the run; it fails on numbers or a sentence that contradict each other', () => {
   const runs = { order: lesson, lookback: null };
   const sentences = conclusionSentences(runs);
@@ -255,6 +307,9 @@ test('the conclusion\'s checks at other settings than the lesson\'s: steps, leng
   assert.equal(isLessonRun(config), false);
   const { record } = await recorded(config);
   assert.equal(runChecks(record).some((c) => c.name.endsWith('-learns')), false);
+  // the figures' checks too
+  assert.deepEqual(figureChecks(runSentences(record), record).map((c) => c.name), ['train-curves', 'train-lengths']);
+  assertAllPass(figureChecks(runSentences(record), record));
   const runs = { order: record, lookback: null };
   const sentences = conclusionSentences(runs);
   const checks = conclusionChecks(sentences, runs);
@@ -281,6 +336,12 @@ test('a paused run\'s sentences say "not yet"; its lesson claims wait', async ()
   assert.ok(texts.includes('none, bidirectional has not reached 95% by step 60, so far 50% at every point.'), texts.join('\n'));
   for (const s of runSentences(record)) assert.equal(holds(s, record), true, s.text);
   assert.equal(verdicts(runChecks(record))['train-none-half'], true);
+  // the figures' checks say the same, to step 60, and fail on a sentence that calls the run over
+  const figures = figureChecks(runSentences(record), record);
+  assertAllPass(figures);
+  assert.match(figures[0].claim, /^The curves against 95%, to step 60: .*none, bidirectional( and sinusoidal)? did not reach it$/);
+  const over = runSentences(record).map((s) => (s.type === 'curve' ? { ...s, params: { ...s.params, over: true } } : s));
+  assert.equal(verdicts(figureChecks(over, record))['train-curves'], false);
 });
 
 test('the lookback task: its score against a plain reference; the position-free model cannot tell two equal words apart', async () => {
@@ -303,6 +364,7 @@ test('the lookback task: its score against a plain reference; the position-free 
   const checks = runChecks(record);
   assert.deepEqual(checks.map((c) => c.name), ['train-none-same-word']);
   assertAllPass(checks);
+  assertAllPass(figureChecks(runSentences(record), record));
   for (const s of [...runSentences(record), ...conclusionSentences({ lookback: record })]) assert.equal(holds(s, record, { lookback: record }), true, s.text);
 });
 
@@ -436,6 +498,13 @@ test('the two tables at the curves\' length: the sentence says why they differ, 
   const { record } = await recorded(config);
   const [sets] = setsSentence(record);
   assert.ok(sets, 'a sentence with three seeds');
+  // the figures' checks, on the medians of three seeds, and against one seed's number changed at T = 32
+  const figures = figureChecks(runSentences(record), record);
+  assertAllPass(figures);
+  assert.match(figures[1].claim, /^Against 90% \(medians of seeds 1, 2, 3\): at T = 32, (no model|\d models?) kept it and (no model|\d) fell below; at T = 64, /);
+  const moved = structuredClone(record);
+  moved.measured.find((r) => r.key === 'rotary' && r.seed === 2).lengths[32].accuracy += 0.5;
+  assert.equal(verdicts(figureChecks(runSentences(record), moved))['train-lengths'], false);
   assert.match(sets.text, /^At T = 12 the two tables measure on different sentences: the models’ table on the curves’ 64 held-out sentence–mirror pairs \(seed 7\), the lengths table on 128 other sentence–mirror pairs \(seed 500 \+ T\), each cell the median of the seeds; the largest gap, (sinusoidal|rotary) with seed [123]: [\d.]+% and [\d.]+%\.$/);
   assert.equal(holds(sets, record), true);
   const other = structuredClone(record);

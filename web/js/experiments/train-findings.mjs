@@ -1,9 +1,10 @@
 // What a run of the lab (train.mjs) says, built from its numbers only: the checks of section "train" (claims with
-// a verdict computed from the measurements; the conclusion's, one beside each of its sentences, at any settings), and
-// every sentence the section writes about a result. Each sentence is { name, type, params, text }: `text` is
-// written from `params`, and PREDICATES[type](record, params) decides, from the run's record alone (what the page
-// draws: curves, tables), whether the sentence is true. The section writes a sentence only beside its predicate, and
-// the browser tests evaluate every predicate against what is drawn. Pure: no DOM.
+// a verdict computed from the measurements; at any settings, one beside all the curves' sentences, one beside all the
+// lengths figure's, and one beside each of the conclusion's), and every sentence the section writes about a result.
+// Each sentence is { name, type, params, text }: `text` is written from `params`, and PREDICATES[type](record,
+// params) decides, from the run's record alone (what the page draws: curves, tables), whether the sentence is true.
+// The section writes a sentence only beside its predicate, and the browser tests evaluate every predicate against
+// what is drawn. Pure: no DOM.
 //
 // The record (train-record.mjs's runRecord): { config, step, state, models: [{ key, seed, label, steps, hash, curve:
 // { step: [], loss: [], accuracy: [] } }], measured: null or measureRun's rows, measuredAt: the step measured }.
@@ -230,7 +231,7 @@ export function lengthSentences(record) {
     const kept = kinds.filter((k) => k.at.median >= KEPT);
     const fell = kinds.filter((k) => k.at.median < KEPT);
     const names = (ks) => list(ks.map((k) => `${kindLabel(k.key, config)} at ${range(k.at)}`));
-    const params = { T, kept: kept.map((k) => k.key), fell: fell.map((k) => k.key) };
+    const params = { T, kept: kept.map((k) => k.key), fell: fell.map((k) => k.key), at: Object.fromEntries(kinds.map((k) => [k.key, k.at])) };
     out.push(sentence(`lengths-${T}`, 'lengths', params, `At T = ${T}, ${fmt(T / config.longest)}× the longest training sentence` +
       `${seedsWord(record)}: ${kept.length ? `${names(kept)} kept at least ${percent(KEPT)}` : `no model kept ${percent(KEPT)}`}` +
       `${fell.length ? `; ${names(fell)} fell below it` : ''}.`));
@@ -382,6 +383,17 @@ export function scalingSentences(pair) {
 
 // ---- the conclusion's checks ----
 
+/** A check computed by `compute`, or, when it throws, a failing check that says so. */
+function computed(name, claim, compute) {
+  let check;
+  try {
+    check = compute();
+  } catch (error) {
+    check = { claim, pass: false, details: `the check could not be computed: ${error?.message ?? error}` };
+  }
+  return { name, ...check, pass: check.pass === true };
+}
+
 /**
  * A kind's accuracy at length T read from the record's measurements: the median over its seeds, or null when a seed
  * gave no answer there.
@@ -527,15 +539,136 @@ const CHECKS = {
  * train-<the sentence's name>. The sentences of each kind's scaling are checked with their summary.
  */
 export function conclusionChecks(sentences, runs) {
-  return sentences.filter((s) => CHECKS[s.type]).map((s) => {
-    let check;
-    try {
-      check = CHECKS[s.type](s, runs, sentences);
-    } catch (error) {
-      check = { claim: s.text, pass: false, details: `the check could not be computed: ${error?.message ?? error}` };
+  return sentences.filter((s) => CHECKS[s.type]).map((s) => computed(`train-${s.name}`, s.text, () => CHECKS[s.type](s, runs, sentences)));
+}
+
+// ---- the checks beside the run's figures' sentences ----
+
+/** A curve sentence's outcome against REACHED, from its params: 'stayed', 'fell' (reached, then below) or 'not'. */
+const curveOutcome = (p) => (!p.reached ? 'not' : p.low >= REACHED ? 'stayed' : 'fell');
+
+/**
+ * The check beside the curves' sentences (curveSentences'), one for all of them: the claim states each model's
+ * outcome against REACHED as its sentence does; the verdict recomputes every model's median curve from the record and
+ * fails unless each sentence's steps and accuracies (the first step at REACHED, the lowest point from there, the last
+ * point; or the range of a curve that never reached it) are the curve's, and every model with a curve has its sentence.
+ */
+function curvesCheck(sentences, record) {
+  const { config } = record;
+  const over = record.state === 'done';
+  const label = (key) => kindLabel(key, config);
+  const rows = byKind(record).filter((k) => k.models.length).map(({ key, models }) => ({ key, points: kindCurve(models) })).filter((r) => r.points.length);
+  const verdicts = rows.map(({ key, points }) => {
+    const s = sentences.find((x) => x.params.key === key);
+    const p = s?.params;
+    const last = points.at(-1);
+    const first = points.find((q) => q.median >= REACHED);
+    const common = Boolean(p) && p.over === over && p.last === last.step && p.reached === Boolean(first);
+    if (!first) {
+      const values = points.map((q) => q.median);
+      const [low, high] = [Math.min(...values), Math.max(...values)];
+      return {
+        ok: common && p.low === low && p.high === high,
+        words: `${label(key)}: below ${percent(REACHED)} at every point to step ${last.step} (${low === high ? percent(low) : `${percent(low)} to ${percent(high)}`})`,
+      };
     }
-    return { name: `train-${s.name}`, ...check, pass: check.pass === true };
+    const lowest = points.filter((q) => q.step >= first.step).reduce((a, q) => (q.median < a.median ? q : a));
+    return {
+      ok: common && p.first === first.step && p.low === lowest.median && p.lowStep === lowest.step && p.lastValue === last.median,
+      words: `${label(key)}: first at or above ${percent(REACHED)} at step ${first.step} (${percent(first.median)}); from there lowest ${percent(lowest.median)} (step ${lowest.step}) ` +
+        `${lowest.median >= REACHED ? '≥' : '<'} ${percent(REACHED)}; ${percent(last.median)} at step ${last.step}`,
+    };
   });
+  const groups = { stayed: 'reached it and stayed at or above it', fell: 'reached it, then fell below it', not: 'did not reach it' };
+  const said = Object.entries(groups).map(([outcome, words]) => {
+    const keys = sentences.filter((x) => curveOutcome(x.params) === outcome).map((x) => label(x.params.key));
+    return keys.length ? `${list(keys)} ${words}` : '';
+  }).filter(Boolean);
+  const wrong = [
+    ...rows.filter((r, i) => !verdicts[i].ok).map((r) => label(r.key)),
+    ...sentences.filter((x, i) => !rows.some((r) => r.key === x.params.key) || sentences.findIndex((y) => y.params.key === x.params.key) !== i)
+      .map((x) => `${x.params.key} (a sentence without its own curve)`),
+  ];
+  return {
+    claim: `The curves against ${percent(REACHED)}${mediansWord(config)}, to step ${sentences[0].params.last}: ${said.join('; ')}`,
+    pass: wrong.length === 0,
+    details: verdicts.map((v) => v.words).join('. ') + (wrong.length ? `. Not as the sentences say: ${list(wrong)}` : ''),
+  };
+}
+
+/**
+ * The check beside the lengths figure's sentences (lengthSentences'), one for all of them: the claim states, at each
+ * length longer than training, how many models kept KEPT and how many fell below it, and from which length a model
+ * gives no answer, as the sentences do; the verdict recomputes each model's accuracy at each longer length from the
+ * record's measurements (every seed's) and fails unless each sentence names the models that kept it and those that
+ * fell below, with their numbers, and each refusal starts where the measurements' do and lasts to the longest length.
+ */
+function lengthsCheck(sentences, record) {
+  const { config } = record;
+  const label = (key) => kindLabel(key, config);
+  const lengths = measuredLengths(config);
+  const longer = lengths.filter((T) => T > config.longest);
+  const cellsOf = (key, T) => record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
+  const answers = (key, T) => { const c = cellsOf(key, T); return c.length > 0 && c.every((x) => x && !x.error); };
+  const refuses = (key, T) => { const c = cellsOf(key, T); return c.length > 0 && c.every((x) => x?.error); };
+  const atLengths = sentences.filter((x) => x.type === 'lengths');
+  const refusals = sentences.filter((x) => x.type === 'refused');
+  const problems = [];
+  const perLength = longer.map((T) => {
+    const p = atLengths.find((x) => x.params.T === T)?.params;
+    const answered = config.kinds.filter((key) => answers(key, T)).map((key) => {
+      const values = cellsOf(key, T).map((c) => c.accuracy);
+      return { key, median: median(values), min: Math.min(...values), max: Math.max(...values) };
+    });
+    const kept = answered.filter((a) => a.median >= KEPT).map((a) => a.key);
+    const fell = answered.filter((a) => !(a.median >= KEPT)).map((a) => a.key);
+    if (!p) problems.push(`no sentence at T = ${T}`);
+    else if (!same(p.kept, kept) || !same(p.fell, fell)) problems.push(`T = ${T}: the sentence's kept and fell below are not the measurements'`);
+    else if (!answered.every((a) => ['median', 'min', 'max'].every((f) => p.at?.[a.key]?.[f] === a[f]))) problems.push(`T = ${T}: the sentence's numbers are not the measurements'`);
+    return `T = ${T}: ${answered.map((a) => `${label(a.key)} ${percent(a.median)} ${a.median >= KEPT ? '≥' : '<'} ${percent(KEPT)}`).join('; ') || 'no model answered'}`;
+  });
+  const gaps = config.kinds.map((key) => {
+    const from = longer.find((T) => !answers(key, T));
+    const r = refusals.find((x) => x.params.key === key);
+    if (from === undefined) {
+      if (r) problems.push(`${label(key)}: answered at every length, but said to give no answer`);
+      return '';
+    }
+    const whole = lengths.every((T) => (T < from ? answers(key, T) : refuses(key, T)));
+    if (!r || r.params.T !== from || !whole) {
+      problems.push(`${label(key)}: ${whole ? `no answer from T = ${from} on in the measurements` : `the measurements do not stop answering at one length (the first without an answer: T = ${from})`}; ` +
+        `the sentence ${r ? `says from T = ${r.params.T} on` : 'is missing'}`);
+    }
+    const where = (test) => lengths.filter((T) => test(key, T)).join(', ') || 'none';
+    return `${label(key)}: answered at T = ${where(answers)}; no answer at T = ${where(refuses)}` +
+      (lengths.some((T) => !answers(key, T) && !refuses(key, T)) ? `; from some seeds only at T = ${where((k, T) => !answers(k, T) && !refuses(k, T))}` : '');
+  }).filter(Boolean);
+  if (atLengths.some((x) => !longer.includes(x.params.T))) problems.push('a sentence about a length not measured beyond training');
+  if (refusals.some((x) => !config.kinds.includes(x.params.key))) problems.push('a refusal of a model not in the run');
+  const outcome = ({ T, kept, fell }) => `at T = ${T}, ${kept.length ? `${kept.length} ${kept.length === 1 ? 'model' : 'models'}` : 'no model'} kept it ` +
+    `and ${fell.length || 'no model'} fell below`;
+  return {
+    claim: `Against ${percent(KEPT)}${mediansWord(config)}: ` +
+      [...atLengths.map((x) => outcome(x.params)), ...refusals.map((x) => `${label(x.params.key)} gives no answer from T = ${x.params.T} on`)].join('; '),
+    pass: problems.length === 0,
+    details: [...perLength, ...gaps].join('. ') + (problems.length ? `. Not as stated: ${problems.join('; ')}` : ''),
+  };
+}
+
+/**
+ * The checks beside the sentences of the run's figures (`sentences`: those of curveSentences and lengthSentences,
+ * others ignored; `record`: the run they are about): train-curves, one for all the curves' sentences (the run's
+ * figure), and train-lengths, one for all the lengths figure's (kept, fell below, no answer), each while its figure
+ * has such sentences. Each verdict is recomputed from the record's curves or measurements, so it fails when a
+ * sentence and the numbers disagree.
+ */
+export function figureChecks(sentences, record) {
+  const curves = sentences.filter((s) => s.type === 'curve');
+  const lengths = sentences.filter((s) => s.type === 'lengths' || s.type === 'refused');
+  return [
+    ...(curves.length ? [computed('train-curves', `The curves against ${percent(REACHED)}`, () => curvesCheck(curves, record))] : []),
+    ...(lengths.length ? [computed('train-lengths', `The longer lengths against ${percent(KEPT)}`, () => lengthsCheck(lengths, record))] : []),
+  ];
 }
 
 /**
@@ -569,7 +702,8 @@ export const PREDICATES = Object.freeze({
   lengths(record, p) {
     const answered = record.config.kinds.filter((key) => !kindAt(record, key, p.T).error);
     const kept = answered.filter((key) => kindAt(record, key, p.T).median >= KEPT);
-    return same(kept, p.kept) && same(answered.filter((key) => !kept.includes(key)), p.fell);
+    return same(kept, p.kept) && same(answered.filter((key) => !kept.includes(key)), p.fell) &&
+      answered.every((key) => { const a = kindAt(record, key, p.T); return ['median', 'min', 'max'].every((f) => p.at[key]?.[f] === a[f]); });
   },
   refused(record, p) {
     const longer = measuredLengths(record.config).filter((T) => T > record.config.longest);

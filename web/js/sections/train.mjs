@@ -12,7 +12,7 @@ import { recordDrawn } from '../drawn.mjs';
 import { prose } from '../ui.mjs';
 import { watchNear } from '../near.mjs';
 import { SETTINGS, createRun, differInScaleOnly, measureRun, poolSize, runConfig, runHashes, secondTaskValues } from '../experiments/train.mjs';
-import { conclusionChecks, conclusionSentences, curveSentences, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
+import { conclusionChecks, conclusionSentences, curveSentences, figureChecks, lengthSentences, pendingChecks, runChecks, scalingSentences, setsSentence } from '../experiments/train-findings.mjs';
 import { addChunk, newRecord, recordCsv, recordJson } from '../experiments/train-record.mjs';
 import { conclusionFigure } from '../train/conclusion.mjs';
 import { lengthsFigure } from '../train/lengths-figure.mjs';
@@ -49,11 +49,15 @@ export async function run(so, root, state) {
   recordDrawn(root.querySelector('#train-run'), 'run', () => lab.record);
   recordDrawn(root.querySelector('#train-conclusion'), 'runs', () => lab.runs);
 
-  /** Shows each check in its figure's list: the learned tables' with the lengths, the others with the run. */
+  /**
+   * Shows each check in its figure's list: the lengths figure's (beside its sentences, and the learned tables') with
+   * the lengths, the others with the run.
+   */
   function showChecks(checks) {
+    const inLengths = (c) => c.name === 'train-lengths' || c.name.endsWith('-refuses');
     for (const list of [runs.checks, lengths.checks]) list.querySelectorAll('[data-check]').forEach((c) => c.remove());
-    renderChecks(runs.checks, checks.filter((c) => !c.name.endsWith('-refuses')));
-    renderChecks(lengths.checks, checks.filter((c) => c.name.endsWith('-refuses')));
+    renderChecks(runs.checks, checks.filter((c) => !inLengths(c)));
+    renderChecks(lengths.checks, checks.filter(inLengths));
   }
 
   function setPhase(phase) {
@@ -179,14 +183,17 @@ export async function run(so, root, state) {
     const done = current.state === 'done';
     if (done) remember(record);
     runs.flush();
-    runs.sentences([...curveSentences(record), ...setsSentence(record)]);
-    lengths.show(record, lengthSentences(record));
-    showChecks(done ? runChecks(record) : [
+    const curvesSaid = [...curveSentences(record), ...setsSentence(record)];
+    const lengthsSaid = lengthSentences(record);
+    runs.sentences(curvesSaid);
+    lengths.show(record, lengthsSaid);
+    // first in each figure's list, the check beside its sentences
+    showChecks([...figureChecks([...curvesSaid, ...lengthsSaid], record), ...(done ? runChecks(record) : [
       ...runChecks(record).filter((c) => !c.name.endsWith('-learns')),
       ...pendingChecks(record.config, '').filter((c) => c.name.endsWith('-learns')).map((c) => ({
         ...c, details: `the run is paused at step ${count(record.step)} of ${count(record.config.steps)}: this claim is about the fully trained models; press Resume`,
       })),
-    ]);
+    ])]);
     const said = [...conclusionSentences(lab.runs), ...scalingSentences(lab.runs.scaling)];
     conclusion.show(said, conclusionChecks(said, lab.runs), lab.runs);
     // The phase changes when the models' answers and maps are drawn: the buttons below them are enabled where they

@@ -1,6 +1,6 @@
 // Section "train", the lengths figure: every model measured at the lengths it trained on and at 2× and 4× the
 // longest (the median over seeds, with the range), a refusal in the API's words, the sentences the table supports,
-// and the learned tables' checks.
+// and its checks: the one beside those sentences, and the learned tables'.
 import { checkList } from '../../lib/figures/checks.mjs';
 import { el, fig, more, notice } from '../ui.mjs';
 import { kindLabel, kindOf } from '../experiments/train.mjs';

@@ -1,7 +1,8 @@
 // Section "train", the run's figure: Train, Pause, Resume, Step and Reset; the status (steps, time, time remaining),
 // the progress bar; why the position-free model scores exactly 50%; the live loss and accuracy curves (the median
 // over seeds, with the range as a band); the models' table (steps, loss, accuracy, parameter hash); the sentences
-// the curves support, and the run's checks. It draws a run's record (experiments/train-record.mjs).
+// the curves support, and the run's checks (first, the one beside those sentences). It draws a run's record
+// (experiments/train-record.mjs).
 import { button, controlGroup } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { checkList } from '../../lib/figures/checks.mjs';
