@@ -20,6 +20,7 @@ const CHECKS = ['train-none-mirror-logits', 'train-none-half', 'train-sinusoidal
 // the conclusion's, one beside each of its sentences that states an outcome, once the run has finished
 const CONCLUSION_CHECKS = ['train-conclusion-blind', 'train-conclusion-order', 'train-conclusion-order-mask',
   'train-conclusion-order-longer', 'train-conclusion-order-formula'];
+const FIGURE_CHECKS = ['train-curves', 'train-lengths'];
 const MODELS = ['none, bidirectional', 'sinusoidal', 'learned (16 rows)', 'rotary', 'none, causal'];
 
 let session;
@@ -79,7 +80,7 @@ test('in view, the lesson\'s run trains five models in one worker more than the 
   assert.deepEqual(requests, [], 'requests made by the run');
   lesson = await state();
   assert.equal(lesson.phase, 'done', lesson.status);
-  assert.deepEqual(lesson.checks, Object.fromEntries([...CHECKS, ...CONCLUSION_CHECKS].map((name) => [name, 'pass'])));
+  assert.deepEqual(lesson.checks, Object.fromEntries([...CHECKS, ...CONCLUSION_CHECKS, ...FIGURE_CHECKS].map((name) => [name, 'pass'])));
   assert.deepEqual(lesson.rows.map((r) => r[0]), MODELS);
   // the table is the record: steps, last loss, accuracy, hash
   lesson.record.models.forEach((m, i) => {
