@@ -42,9 +42,12 @@ export function kindCurve(models) {
   });
 }
 
+/** Every seed's measurement of a kind at length T (undefined where a seed has none). */
+const cellsAt = (record, key, T) => record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
+
 /** A kind's accuracy at length T over its seeds: { median, min, max }, or { error } when it refused T. */
 export function kindAt(record, key, T) {
-  const rows = record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
+  const rows = cellsAt(record, key, T);
   if (rows.some((r) => r.error)) return { error: rows.find((r) => r.error).error };
   const values = rows.map((r) => r.accuracy);
   return { median: median(values), min: Math.min(...values), max: Math.max(...values) };
@@ -399,8 +402,8 @@ function computed(name, claim, compute) {
  * gave no answer there.
  */
 function measuredMedian(record, key, T) {
-  const cells = record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
-  return !cells.length || cells.some((c) => !c || c.error) ? null : median(cells.map((c) => c.accuracy));
+  const cells = cellsAt(record, key, T);
+  return !cells.length || cells.some((c) => !c || c.error) ? null : kindAt(record, key, T).median;
 }
 const trainedOf = (config) => measuredLengths(config).filter((T) => trainedLength(config, T));
 const lowestOf = (record, key, lengths) => {
@@ -608,18 +611,14 @@ function lengthsCheck(sentences, record) {
   const label = (key) => kindLabel(key, config);
   const lengths = measuredLengths(config);
   const longer = lengths.filter((T) => T > config.longest);
-  const cellsOf = (key, T) => record.measured.filter((r) => r.key === key).map((r) => r.lengths[T]);
-  const answers = (key, T) => { const c = cellsOf(key, T); return c.length > 0 && c.every((x) => x && !x.error); };
-  const refuses = (key, T) => { const c = cellsOf(key, T); return c.length > 0 && c.every((x) => x?.error); };
+  const answers = (key, T) => { const c = cellsAt(record, key, T); return c.length > 0 && c.every((x) => x && !x.error); };
+  const refuses = (key, T) => { const c = cellsAt(record, key, T); return c.length > 0 && c.every((x) => x?.error); };
   const atLengths = sentences.filter((x) => x.type === 'lengths');
   const refusals = sentences.filter((x) => x.type === 'refused');
   const problems = [];
   const perLength = longer.map((T) => {
     const p = atLengths.find((x) => x.params.T === T)?.params;
-    const answered = config.kinds.filter((key) => answers(key, T)).map((key) => {
-      const values = cellsOf(key, T).map((c) => c.accuracy);
-      return { key, median: median(values), min: Math.min(...values), max: Math.max(...values) };
-    });
+    const answered = config.kinds.filter((key) => answers(key, T)).map((key) => ({ key, ...kindAt(record, key, T) }));
     const kept = answered.filter((a) => a.median >= KEPT).map((a) => a.key);
     const fell = answered.filter((a) => !(a.median >= KEPT)).map((a) => a.key);
     if (!p) problems.push(`no sentence at T = ${T}`);

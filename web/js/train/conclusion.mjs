@@ -17,9 +17,8 @@ export function conclusionFigure(root, actions) {
   const f = fig(root, { title: 'What the runs say', id: 'train-conclusion' });
   const list = el('ul', { className: 'train-findings train-conclusion' });
   f.append(list);
-  // in the figure after the sentences while there are checks to show (a list's display: grid overrides hidden)
-  const checks = checkList(f);
-  checks.remove();
+  const checks = checkList(f);  // shown while there are checks
+  checks.hidden = true;
   const missing = el('p', { className: 'train-wait' });
   f.append(missing);
   const group = controlGroup(f, 'runs the conclusion needs');
@@ -48,12 +47,8 @@ export function conclusionFigure(root, actions) {
     show(sentences, sentenceChecks, { order, lookback, scaling }) {
       list.replaceChildren(...sentenceItems(sentences));
       checks.querySelectorAll('[data-check]').forEach((c) => c.remove());
-      if (sentenceChecks.length) {
-        list.after(checks);
-        renderChecks(checks, sentenceChecks);
-      } else {
-        checks.remove();
-      }
+      renderChecks(checks, sentenceChecks);
+      checks.hidden = sentenceChecks.length === 0;
       missing.textContent = [
         order ? '' : 'Not run yet: the order task.',
         lookback ? '' : 'Not run yet: the second task. Its button trains it with the run’s settings, including the causal ' +
