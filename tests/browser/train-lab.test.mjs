@@ -43,11 +43,15 @@ function figuresSaid() {
   return { run: of('train-run'), lengths: of('train-lengths') };
 }
 
-/** Beside the curves' sentences, and beside the lengths figure's, their one check, passing, in that figure. */
+/**
+ * Beside the curves' sentences, beside the two tables' sentence (when the tables differ), and beside the lengths
+ * figure's, their one check, passing, in that figure.
+ */
 async function besideFigures(s) {
   const { run, lengths } = await s.browser.evaluate(figuresSaid);
   assert.ok(run.said.some((name) => name.startsWith('curve-')), run.said.join(' '));
   assert.equal(run.checks['train-curves'], 'pass', JSON.stringify(run.checks));
+  assert.equal(run.checks['train-tables'], run.said.includes('sets') ? 'pass' : undefined, JSON.stringify(run));
   assert.ok(lengths.said.some((name) => /^(lengths|refused)-/.test(name)), lengths.said.join(' '));
   assert.equal(lengths.checks['train-lengths'], 'pass', JSON.stringify(lengths.checks));
   assert.ok(!('train-lengths' in run.checks) && !('train-curves' in lengths.checks), 'each check in its own figure');
@@ -369,6 +373,8 @@ async function conclusionRuns(s) {
   const first = await conclusion();
   besideEach(first);
   await besideFigures(s);
+  // at 200 steps a model's two tables differ at the curves' length: the two tables' sentence and its check are shown
+  assert.ok((await s.browser.evaluate(figuresSaid)).run.said.includes('sets'));
   assert.ok(first.said.includes('conclusion-order') && first.said.includes('conclusion-order-mask'), first.said.join(' '));
   assert.match(first.missing, /Not run yet: the second task\. Its button trains it with the run’s settings, including the causal model without positions/);
   assert.match(first.missing, /Not measured yet: what × √D changes\. Its button measures it\./);

@@ -308,7 +308,7 @@ test('the conclusion\'s checks at other settings than the lesson\'s: steps, leng
   const { record } = await recorded(config);
   assert.equal(runChecks(record).some((c) => c.name.endsWith('-learns')), false);
   // the figures' checks too
-  assert.deepEqual(figureChecks(runSentences(record), record).map((c) => c.name), ['train-curves', 'train-lengths']);
+  assert.deepEqual(figureChecks(runSentences(record), record).map((c) => c.name), ['train-curves', 'train-tables', 'train-lengths']);
   assertAllPass(figureChecks(runSentences(record), record));
   const runs = { order: record, lookback: null };
   const sentences = conclusionSentences(runs);
@@ -501,7 +501,7 @@ test('the two tables at the curves\' length: the sentence says why they differ, 
   // the figures' checks, on the medians of three seeds, and against one seed's number changed at T = 32
   const figures = figureChecks(runSentences(record), record);
   assertAllPass(figures);
-  assert.match(figures[1].claim, /^Against 90% \(medians of seeds 1, 2, 3\): at T = 32, (no model|\d models?) kept it and (no model|\d) fell below; at T = 64, /);
+  assert.match(figures.find((c) => c.name === 'train-lengths').claim, /^Against 90% \(medians of seeds 1, 2, 3\): at T = 32, (no model|\d models?) kept it and (no model|\d) fell below; at T = 64, /);
   const moved = structuredClone(record);
   moved.measured.find((r) => r.key === 'rotary' && r.seed === 2).lengths[32].accuracy += 0.5;
   assert.equal(verdicts(figureChecks(runSentences(record), moved))['train-lengths'], false);
@@ -510,6 +510,24 @@ test('the two tables at the curves\' length: the sentence says why they differ, 
   const other = structuredClone(record);
   other.models.find((m) => m.key === sets.params.key && m.seed === sets.params.seed).curve.accuracy.push(0.123);
   assert.equal(holds(sets, other), false);
+  // its check, in the run's figure: passing on the record; failing when another model's two numbers differ more, when
+  // the named model's numbers are not the sentence's, and when the tables agree
+  const tables = figures.find((c) => c.name === 'train-tables');
+  assert.ok(tables, figures.map((c) => c.name).join(' '));
+  assert.deepEqual(figures.map((c) => c.name), ['train-curves', 'train-tables', 'train-lengths']);
+  assert.match(tables.claim, /^At T = 12, the two tables differ most for (sinusoidal|rotary) with seed [123]: [\d.]+% and [\d.]+%$/);
+  assert.equal(tables.details.split('; ').length, 6, tables.details);
+  const tablesPass = (r, said = sets) => figureChecks([said], r).find((c) => c.name === 'train-tables').pass;
+  const wider = structuredClone(record);
+  const rival = wider.models.find((m) => m.key !== sets.params.key || m.seed !== sets.params.seed);
+  rival.curve.accuracy[rival.curve.accuracy.length - 1] = wider.measured.find((r) => r.key === rival.key && r.seed === rival.seed).lengths[12].accuracy +
+    (sets.params.held > sets.params.measured ? -1 : 1) * (Math.abs(sets.params.held - sets.params.measured) + 0.01);
+  assert.equal(tablesPass(wider), false);
+  assert.equal(holds(sets, wider), false, 'the sentence\'s own predicate agrees');
+  assert.equal(tablesPass(record, { ...sets, params: { ...sets.params, measured: sets.params.measured + 0.01 } }), false);
+  const same = structuredClone(record);
+  same.models.forEach((m) => { m.curve.accuracy[m.curve.accuracy.length - 1] = same.measured.find((r) => r.key === m.key && r.seed === m.seed).lengths[12].accuracy; });
+  assert.equal(tablesPass(same), false);
   // one seed: no median; and no sentence when the two tables agree for every model
   for (const one of setsSentence(lesson)) {
     assert.doesNotMatch(one.text, /median/);

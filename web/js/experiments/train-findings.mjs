@@ -655,17 +655,52 @@ function lengthsCheck(sentences, record) {
 }
 
 /**
- * The checks beside the sentences of the run's figures (`sentences`: those of curveSentences and lengthSentences,
- * others ignored; `record`: the run they are about): train-curves, one for all the curves' sentences (the run's
- * figure), and train-lengths, one for all the lengths figure's (kept, fell below, no answer), each while its figure
- * has such sentences. Each verdict is recomputed from the record's curves or measurements, so it fails when a
- * sentence and the numbers disagree.
+ * The check beside the two tables' sentence (setsSentence's): the claim names the model whose two numbers at the
+ * curves' length differ most, the models' table's (its curve's last held-out accuracy) and the lengths table's, as the
+ * sentence does; the verdict recomputes every model's two numbers from the record and fails unless the sentence's
+ * model has them and its gap is the largest of all (a tie with another model's is still the largest).
+ */
+function tablesCheck(said, record) {
+  const { config } = record;
+  const p = said.params;
+  const seeds = config.seeds.length > 1;
+  const who = (x) => `${kindLabel(x.key, config)}${seeds ? ` with seed ${x.seed}` : ''}`;
+  const pairs = record.models.map((m) => {
+    const row = record.measured?.find((r) => r.key === m.key && r.seed === m.seed)?.lengths[p.T];
+    const held = m.curve.accuracy.at(-1);
+    return { key: m.key, seed: m.seed, held, measured: row?.accuracy, answered: Boolean(row) && !row.error && held !== undefined };
+  }).filter((x) => x.answered);
+  const gap = (x) => Math.abs(x.held - x.measured);
+  const largest = Math.max(0, ...pairs.map(gap));
+  const named = pairs.find((x) => x.key === p.key && x.seed === p.seed);
+  const problems = [];
+  if (p.T !== validationLength(config) || record.measuredAt !== record.step) problems.push(`the tables are not both at T = ${p.T} and step ${record.step}`);
+  if (!named) problems.push(`the sentence names ${who(p)}, which has no two numbers at T = ${p.T}`);
+  else if (named.held !== p.held || named.measured !== p.measured) problems.push(`${who(named)}'s numbers are not the sentence's`);
+  else if (gap(named) !== largest) problems.push(`${who(named)}'s gap is not the largest`);
+  if (largest === 0) problems.push('the two tables agree for every model');
+  return {
+    claim: `At T = ${p.T}, the two tables differ most for ${who(p)}: ${percent(p.held)} and ${percent(p.measured)}`,
+    pass: problems.length === 0,
+    details: pairs.map((x) => `${who(x)}: ${percent(x.held)} and ${percent(x.measured)}, ${fmt(100 * gap(x), 3)} points apart`).join('; ') +
+      (problems.length ? `. Not as the sentence says: ${problems.join('; ')}` : ''),
+  };
+}
+
+/**
+ * The checks beside the sentences of the run's figures (`sentences`: those of curveSentences, setsSentence and
+ * lengthSentences, others ignored; `record`: the run they are about): train-curves, one for all the curves' sentences,
+ * and train-tables, one for the two tables' (the run's figure), and train-lengths, one for all the lengths figure's
+ * (kept, fell below, no answer), each while its figure has such sentences. Each verdict is recomputed from the
+ * record's curves or measurements, so it fails when a sentence and the numbers disagree.
  */
 export function figureChecks(sentences, record) {
   const curves = sentences.filter((s) => s.type === 'curve');
+  const tables = sentences.find((s) => s.type === 'sets');
   const lengths = sentences.filter((s) => s.type === 'lengths' || s.type === 'refused');
   return [
     ...(curves.length ? [computed('train-curves', `The curves against ${percent(REACHED)}`, () => curvesCheck(curves, record))] : []),
+    ...(tables ? [computed('train-tables', 'The two tables at the curves’ length', () => tablesCheck(tables, record))] : []),
     ...(lengths.length ? [computed('train-lengths', `The longer lengths against ${percent(KEPT)}`, () => lengthsCheck(lengths, record))] : []),
   ];
 }
