@@ -35,41 +35,56 @@ after(async () => {
 /**
  * Runs `experiment` (source of a function (so, m) → checks, m being the modules) with the real API and with each
  * sabotage (source of a function (so) → replacements merged into the API); returns { real: { name: pass },
- * sabotaged: [{ name: pass } or { thrown }] }.
+ * sabotaged: [{ name: pass } or { thrown }] }. Each check of a run must have its own name (two of one name would
+ * leave one verdict unread).
  */
-function run(experiment, sabotages = []) {
-  return page.evaluate(([experiment, sabotages]) => {
+async function run(experiment, sabotages = []) {
+  const result = await page.evaluate(([experiment, sabotages]) => {
     const fn = (source) => (0, eval)(`(${source})`); // the test's own code, evaluated through DevTools
     const verdicts = (api) => {
       try {
-        return Object.fromEntries(fn(experiment)(api, globalThis.modules).map((c) => [c.name, c.pass]));
+        return fn(experiment)(api, globalThis.modules).map((c) => [c.name, c.pass]);
       } catch (error) {
         return { thrown: String(error) };
       }
     };
     return { real: verdicts(globalThis.so), sabotaged: sabotages.map((s) => verdicts({ ...globalThis.so, ...fn(s)(globalThis.so) })) };
   }, [String(experiment), sabotages.map(String)]);
+  const byName = (v) => {
+    if (!Array.isArray(v)) return v;
+    const names = v.map(([name]) => name);
+    assert.equal(new Set(names).size, names.length, `checks with one name: ${names.join(', ')}`);
+    return Object.fromEntries(v);
+  };
+  return { real: byName(result.real), sabotaged: result.sabotaged.map(byName) };
 }
 
 function assertRealPasses(result) {
   for (const [name, pass] of Object.entries(result.real)) assert.equal(pass, true, `${name} fails with the real API: ${JSON.stringify(result.real)}`);
 }
 
-/** Each sabotage fails the named check (or makes the experiment throw, which the page shows as a failing check). */
+/**
+ * Each sabotage fails the named check, or each of the named checks (or makes the experiment throw, which the page
+ * shows as a failing check).
+ */
 function assertCaught(result, names) {
-  result.sabotaged.forEach((v, i) => assert.ok('thrown' in v || v[names[i]] === false, `sabotage ${i}: ${names[i]} still passes: ${JSON.stringify(v)}`));
+  assert.equal(result.sabotaged.length, names.length);
+  result.sabotaged.forEach((v, i) => [names[i]].flat().forEach((name) => {
+    assert.ok('thrown' in v || v[name] === false, `sabotage ${i}: ${name} still passes: ${JSON.stringify(v)}`);
+  }));
 }
 
 test('one sum, two stories: addPositions that ignores start, or concatenates, is caught', async () => {
   const result = await run((so, m) => [
-    ...m.positions.sumAmbiguity(so, { s: 4, k: 9 }).checks,
-    ...m.positions.sumAmbiguity(so, { s: 0, k: 1 }).checks,
+    ...m.positions.sumAmbiguity(so, { s: 4, k: 9 }).checks.map((c) => ({ ...c, name: `${c.name} (s = 4, k = 9)` })),
+    ...m.positions.sumAmbiguity(so, { s: 0, k: 1 }).checks.map((c) => ({ ...c, name: `${c.name} (s = 0, k = 1)` })),
   ], [
     (so) => ({ addPositions: (x) => so.addPositions(x) }),
     (so) => ({ addPositions: (x, o) => ({ data: Float64Array.from([...x.data, ...so.positions(1, 8, o).data]), shape: [1, 16], dtype: 'float64' }) }),
   ]);
   assertRealPasses(result);
-  assertCaught(result, ['add-position-sum-ambiguous', 'add-position-sum-ambiguous']);
+  const both = ['add-position-sum-ambiguous (s = 4, k = 9)', 'add-position-sum-ambiguous (s = 0, k = 1)'];
+  assertCaught(result, [both, both]);
 });
 
 test('D = 8 gives four pairs: another base, or sines and cosines swapped, is caught', async () => {
@@ -107,15 +122,15 @@ test('the four steps: wrong scores, and a projection that never reaches the keys
     const table = m.sentence.vocabularyTable();
     return [
       ...m.steps.stepChecks(so, table, { projections: true }),
-      m.steps.diagonalCheck(so, table, { projections: false }),
-      m.steps.diagonalCheck(so, table, { projections: true }),
+      { ...m.steps.diagonalCheck(so, table, { projections: false }), name: 'steps-diagonal (no projections)' },
+      { ...m.steps.diagonalCheck(so, table, { projections: true }), name: 'steps-diagonal (projections)' },
     ];
   }, [
     (so) => ({ attention: (q, k, v, o) => { const r = so.attention(q, k, v, o); if (o?.steps) r.scores.data[1] *= 1.01; return r; } }),
     (so) => ({ attention: (q, k, v, o) => so.attention(q, q, v, o) }),
   ]);
   assertRealPasses(result);
-  assertCaught(result, ['steps-scores-are-dot-products', 'steps-diagonal']);
+  assertCaught(result, ['steps-scores-are-dot-products', 'steps-diagonal (projections)']);
 });
 
 test('four answers: dropped positions or rotations, an extra head, scores that depend on the row, are caught', async () => {
