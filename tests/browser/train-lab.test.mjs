@@ -293,10 +293,12 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     const maps = await s.browser.waitFor(drawnMaps, false, { timeout: 30_000, what: 'the maps at T = 20, labelled' })
       .catch(() => s.browser.evaluate(drawnMaps, true));
     assert.equal(maps.maps.length, 4);
+    const words = await s.browser.evaluate(() => [...document.querySelectorAll('#train-maps .train-slot select')].map((x) => x.value));
+    assert.equal(words.length, 20);
     for (const labels of maps.labels) {
       for (const kind of ['row', 'col']) {
         const texts = labels.filter((l) => l.kind === kind).map((l) => l.text);
-        assert.deepEqual(texts, Array.from({ length: 20 }, (_, i) => `${i} ${texts[i]?.split(' ')[1]}`), `${kind} labels: ${texts}`);
+        assert.deepEqual(texts, words.map((word, i) => `${i} ${word}`), `${kind} labels: ${texts}`);
       }
     }
     // the composer's limits: One word fewer stops at 2 words, One word more at 64

@@ -268,9 +268,9 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
         want = error;
       }
       assert.ok(want, `case ${n}: so.attention accepted it`);
-      const pending = pool.attention(...args).then(() => undefined, (error) => error);
-      assert.ok(pending instanceof Promise, 'a rejected promise, never a throw');
-      const got = await pending;
+      const called = pool.attention(...args);  // a throw here fails the test
+      assert.ok(called instanceof Promise, 'a rejected promise, never a throw');
+      const got = await called.then(() => undefined, (error) => error);
       assert.ok(got, `case ${n}: the pool accepted ${want.message}`);
       assert.equal(got.constructor, want.constructor, `case ${n}: ${got.message}`);
       // the pool knows one option more: its list of known options says so
