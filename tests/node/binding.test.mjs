@@ -47,10 +47,10 @@ test('each module describes every bound call\'s arguments, member by member: the
   assert.deepEqual(modelTables.modelSetParameters.fields[1], ['parameters', { list: { fields: [['name', 'text'], ['tensor', tables.embed.fields[0][1]]] } }]);
   for (const call of ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'planAttention',
     'orderTask', 'lookbackTask'])
-    assert.ok(tables[call]?.fields, call);
+    assert.ok(tables[call]?.fields?.length > 0, call);
   for (const call of ['modelCreate', 'modelDispose', 'modelParameters', 'modelSetParameters', 'modelForward', 'modelLoss',
     'modelGradients', 'modelStep', 'modelAttentionWeights']) {
-    assert.ok(modelTables[call]?.fields, call);
+    assert.ok(modelTables[call]?.fields?.length > 0, call);
     assert.equal(tables[call], undefined, `${call}: not in the main module`);
   }
   for (const call of Object.keys(tables)) assert.equal(modelTables[call], undefined, `${call}: not in the model module`);

@@ -3,7 +3,7 @@
 // the same value, and the sweep's values are all values of the setting.
 import test from 'node:test';
 import assert from 'node:assert/strict';
-import { declareSettings, defaults, describe, encode, parse, same, sweepValues, violation } from '../../web/js/settings.mjs';
+import { declareSettings, defaults, describe, encode, parse, sweepValues, violation } from '../../web/js/settings.mjs';
 
 const SPECS = declareSettings({
   on: { kind: 'toggle', id: 'x-on', label: 'On', default: false },
@@ -66,7 +66,7 @@ test('what the URL writes reads back as the same value, for every sweep value of
     for (const value of sweepValues(spec)) {
       assert.equal(violation(spec, value), null, `${spec.name}: sweep value ${JSON.stringify(value)}`);
       const back = parse(spec, encode(spec, value));
-      assert.ok(same(back.value, value), `${spec.name}: ${JSON.stringify(value)} → ${encode(spec, value)} → ${JSON.stringify(back)}`);
+      assert.deepEqual(back.value, value, `${spec.name}: ${JSON.stringify(value)} → ${encode(spec, value)} → ${JSON.stringify(back)}`);
     }
   }
   assert.deepEqual(sweepValues(SPECS.width), [2, 256, 130]);
