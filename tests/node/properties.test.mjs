@@ -210,7 +210,7 @@ const FLOORS = { attention: { calls: numRuns / 10, out: numRuns >= 100 ? 1 : 0 }
 for (const [name, arbitrary] of Object.entries(CALLS)) {
   test(`${name}: any arguments give the documented result or a TypeError / RangeError naming the argument`, (t) => {
     succeeded[name] = { calls: 0, out: 0 };
-    fc.assert(fc.property(arbitrary, (args) => checkCall(name, args)), { seed, numRuns });
+    fc.assert(fc.property(arbitrary, (args) => checkCall(name, args)), { seed, numRuns, includeErrorInReport: true });
     const { calls, out } = succeeded[name];
     t.diagnostic(`${name}: ${calls} of ${numRuns} calls succeeded, ${out} of them with out`);
     const floor = FLOORS[name] ?? { calls: Math.floor(numRuns / 100), out: 0 };
@@ -259,7 +259,7 @@ test('leading batch axes are a batch: (B1, B2, .., T, D) gives bit for bit what 
       assert.deepEqual(x.data, so[fn](flat(q), { start }).data, fn);
     }
     assert.equal(so.memoryStats().allocatedBytes, baseline);
-  }), { seed, numRuns });
+  }), { seed, numRuns, includeErrorInReport: true });
 });
 
 // ---- the model ----
@@ -352,7 +352,7 @@ test('createModel, forward and step: any arguments give the documented model and
       }
     }
     assert.equal(so.memoryStats().allocatedBytes, baseline, 'the heap is back at its baseline');
-  }), { seed, numRuns });
+  }), { seed, numRuns, includeErrorInReport: true });
   t.diagnostic(`${made.models} models made, ${made.logits} forward and ${made.steps} step calls succeeded`);
   assert.ok(made.models > 0 && made.logits > 0 && made.steps > 0, 'valid calls among the arbitrary ones');
   assert.ok(made.models >= numRuns / 10 && made.logits >= numRuns / 10 && made.steps >= numRuns / 10, 'at least one run in ten gets that far');
