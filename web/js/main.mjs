@@ -281,7 +281,8 @@ function showSummary() {
   const training = pending.filter((name) => !name.endsWith('-when-shown')).length;
   const later = (unshown ? ` The checks of ${unshown} more section${unshown > 1 ? 's run when you scroll near them' : ' run when you scroll near it'}.` : '') +
     (training ? ` ${training} more check${training > 1 ? 's wait' : ' waits'} for a training run that has not finished.` : '');
-  setStatus(failed === 0
+  if (passed + failed === 0) setStatus(`No check has run yet.${later}`);
+  else setStatus(failed === 0
     ? `All ${passed} checks ${pending.length ? 'so far' : 'on this page'} pass, computed just now in your browser.${later}`
     : `${failed} of ${passed + failed} checks fail: ${failures.map((f) => f.name).join(', ')}.${later}`, failed === 0 ? 'pass' : 'fail');
   statusEl.querySelector('a')?.remove();

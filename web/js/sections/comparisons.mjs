@@ -32,7 +32,7 @@ export const settings = declareSettings({
 export async function run(so, root, state) {
   prose(root,
     '<div class="callout scope">This lesson’s model uses one positional method: fixed sinusoids added to the token ' +
-    'vectors. Everything below goes beyond it, as do the learned and rotary models of <a href="#train">section train</a>.</div>',
+    'vectors. Everything below goes beyond it, as do the learned and rotary models of <a href="#train">the training section</a>.</div>',
     'The lesson’s shared question: <q>how can a compatibility calculation depend on position as well as content?</q> ' +
     'Each method changes where position enters; none is an extra attention head.');
   answersPart(so, root, state);

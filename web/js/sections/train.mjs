@@ -202,7 +202,7 @@ export async function run(so, root, state) {
     if (lab.run !== current) return;
     if (done) {
       runs.status(`Trained and measured in ${fmt(lab.elapsed / 1000, 2)} s: ${modelsWord(record.config)} × ` +
-        `${count(record.config.steps)} steps in ${workers} workers${cores ? ` on this device’s ${cores} cores` : ''}.`, lab.elapsed);
+        `${count(record.config.steps)} steps in ${workers} workers${cores ? ` for the ${cores} cores this device reports` : ''}.`, lab.elapsed);
     } else {
       runs.status(`Paused at step ${count(record.step)} of ${count(record.config.steps)}: every model stands there. ` +
         'Resume goes on exactly where they stopped; Step trains 20 more steps.');
