@@ -170,18 +170,30 @@ function drawBar(ctx, text, { plot, barLabels }, scale, heat, colors) {
   text('bar', barLabels[2], x, bar.y + bar.h - 4);
 }
 
-/** A short note in a box at the centre of the cells. */
+/**
+ * A short note in a box at the centre of the cells: on one line where it fits, else wrapped at spaces (as many lines
+ * as the cells' height holds; only a last line or a word wider than the box is cut, with an ellipsis).
+ */
 function drawNote(ctx, plot, note, colors) {
   ctx.font = '600 12px system-ui, sans-serif';
   const w = Math.min(ctx.measureText(note).width + 16, plot.w - 4);
+  const lines = [];
+  for (const word of note.split(' ')) {
+    const joined = lines.length ? `${lines.at(-1)} ${word}` : word;
+    if (lines.length && ctx.measureText(joined).width <= w - 8) lines[lines.length - 1] = joined;
+    else lines.push(word);
+  }
+  const fits = Math.max(1, Math.floor((plot.h - 22) / 15) + 1);
+  const shown = lines.length > fits ? [...lines.slice(0, fits - 1), lines.slice(fits - 1).join(' ')] : lines;
+  const h = 22 + 15 * (shown.length - 1);
   const x = plot.x + (plot.w - w) / 2;
-  const y = plot.y + plot.h / 2 - 11;
+  const y = plot.y + (plot.h - h) / 2;
   ctx.fillStyle = colors.panel;
   ctx.strokeStyle = colors.muted;
-  ctx.fillRect(x, y, w, 22);
-  ctx.strokeRect(x + 0.5, y + 0.5, w - 1, 21);
+  ctx.fillRect(x, y, w, h);
+  ctx.strokeRect(x + 0.5, y + 0.5, w - 1, h - 1);
   ctx.fillStyle = colors.fg;
   ctx.textAlign = 'center';
   ctx.textBaseline = 'middle';
-  ctx.fillText(fitText(ctx, note, w - 8), x + w / 2, y + 11);
+  shown.forEach((line, i) => ctx.fillText(fitText(ctx, line, w - 8), x + w / 2, y + 11 + 15 * i));
 }
