@@ -3,7 +3,7 @@
 // upright labels overlap, the row title stays clear of long row names, and column names that are words are all shown
 // (upright, smaller, or turned 45°) while numbers keep a step. Line plots grow live (append), read out by keyboard,
 // and draw a line at an end of the y range inside the frame, clear of its edges, beside a tick that names it; the
-// circle's axis names stay clear of its points; a heatmap grid shares one color range. Each plot records its drawn
+// circle's axis names stay clear of its points; a heatmap grid shares one color range; a heatmap's note wraps rather than being cut. Each plot records its drawn
 // labels' boxes (handle.layout().labels), computed from measureText with the same font that paints them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -285,5 +285,38 @@ test('a heatmap grid puts its maps on one color range', async () => {
     });
   });
   assert.deepEqual(bars, ['3', '3', '3']);
+  assert.deepEqual(session.errors, []);
+});
+
+test('a heatmap\'s note wider than its cells wraps onto lines that show all of it; one that fits stays one line', async () => {
+  const drawn = (width, note) => page.evaluate(async ({ width, note }) => {
+    const { heatmap } = await import('/lib/figures/plot/index.mjs');
+    document.body.replaceChildren();
+    const box = document.createElement('div');
+    box.style.width = `${width}px`;
+    document.body.append(box);
+    const texts = [];
+    const fillText = CanvasRenderingContext2D.prototype.fillText;
+    CanvasRenderingContext2D.prototype.fillText = function (text, ...rest) {
+      texts.push(String(text));
+      return fillText.call(this, text, ...rest);
+    };
+    try {
+      const plot = heatmap(box, { data: new Float64Array(3 * 8), rows: 3, cols: 8, note });
+      await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      plot.flush();
+    } finally {
+      CanvasRenderingContext2D.prototype.fillText = fillText;
+    }
+    return texts;
+  }, { width, note });
+  const note = 'blank on purpose: max |Δ| = 4.44e−16';
+  const narrow = await drawn(300, note);
+  // the note's lines, as painted (once per paint; labels such as "−1" are shorter than any of them)
+  const lines = [...new Set(narrow.filter((t) => t.length > 3 && note.includes(t.replace(/…$/, ''))))];
+  assert.ok(lines.length >= 2, `one line: ${JSON.stringify(narrow)}`);
+  assert.equal(lines.join(' '), note, JSON.stringify(narrow));
+  const wide = await drawn(900, note);
+  assert.ok(wide.includes(note), JSON.stringify(wide));
   assert.deepEqual(session.errors, []);
 });
