@@ -81,8 +81,8 @@ const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.map((k) => k.key), [...
 export const SETTINGS = declareSettings({
   task: {
     kind: 'select', id: 'train-task', label: 'Task', default: 'order', sweep: ['order', 'lookback'],
-    options: [{ value: 'order', label: 'robot before person? (one answer a sentence)' },
-      { value: 'lookback', label: 'the word k places back (an answer at every position)' }],
+    options: [{ value: 'order', label: 'robot before person? (one answer)' },
+      { value: 'lookback', label: 'the word k back (an answer per word)' }],
   },
   back: { kind: 'slider', id: 'train-back', label: 'k, places back', min: 1, max: 4, default: 2, sweep: [1, 4] },
   models: { kind: 'set', id: 'train-models', label: 'Models', min: 1, max: 8, default: [...LESSON_MODELS], sweep: modelsSweep, options: kindOptions },
