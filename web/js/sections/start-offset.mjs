@@ -19,8 +19,8 @@ const WIDTH = 16;
 
 export async function run(so, root, settings) {
   prose(root,
-    'A token processed after a prefix of 10 tokens sits at position 10, not 0: a decoder that processes only new tokens ' +
-    'must say so, <code>so.positions(count, D, { start: 10 })</code>.');
+    'A token processed after a prefix of <var>s</var> tokens sits at position <var>s</var>, not 0: a decoder that ' +
+    'processes only new tokens must say so, <code>so.positions(count, D, { start: s })</code>.');
 
   const f = fig(root);
   const state = settings.values;
