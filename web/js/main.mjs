@@ -58,7 +58,13 @@ function numberAndLink() {
       const item = document.querySelector(`#pipeline [data-stage="${stage}"]`);
       if (!item) continue;
       names.push(item.querySelector('.stage-name').textContent);
-      const links = item.querySelector(':scope > .stage-links') ?? item.appendChild(el('span', { className: 'stage-links' }));
+      let links = item.querySelector(':scope > .stage-links');
+      if (!links) {  // under the stage's name; in a group, above its steps (in the keyboard's order as on screen)
+        links = el('span', { className: 'stage-links' });
+        const steps = item.querySelector(':scope > .pipeline-steps');
+        if (steps) steps.before(links);
+        else item.append(links);
+      }
       const name = title.textContent.replace(/^\S+\s/, '');
       links.append(el('a', { href: `#${section.id}`, title: name }, number, el('span', { className: 'visually-hidden' }, `: ${name}`)));
     }

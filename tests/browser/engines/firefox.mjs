@@ -19,6 +19,8 @@ export async function open({ viewport }) {
     throw new Error(`firefox: ${executablePath} did not start: ${error.message}`);
   }
   const page = (await browser.pages())[0] ?? (await browser.newPage());
+  // the first tab opens at Firefox's own size (1366 × 682), whatever defaultViewport says
+  if (viewport) await page.setViewport(viewport);
   const version = await browser.version(); // "firefox/153.8.0"
   return new PageDriver({
     engine: 'firefox',
