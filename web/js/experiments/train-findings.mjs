@@ -198,6 +198,18 @@ export function curveSentences(record) {
 }
 
 /**
+ * Each model's two numbers at length T, where it has both: the models' table's (its curve's last held-out accuracy)
+ * and the lengths table's, and how far apart they are: [{ key, seed, held, measured, gap }].
+ */
+function tablePairs(record, T) {
+  return record.models.flatMap((m) => {
+    const row = record.measured?.find((r) => r.key === m.key && r.seed === m.seed)?.lengths[T];
+    const held = m.curve.accuracy.at(-1);
+    return !row || row.error || held === undefined ? [] : [{ key: m.key, seed: m.seed, held, measured: row.accuracy, gap: Math.abs(held - row.accuracy) }];
+  });
+}
+
+/**
  * The two tables that measure at the curves' length: the models' table (the curves' held-out sentences, a row per
  * model and seed) and the lengths table (other sentences; with several seeds, the median), and why their numbers
  * differ: the largest gap between the two for one model.
@@ -206,14 +218,7 @@ export function setsSentence(record) {
   const { config } = record;
   const T = validationLength(config);
   if (!record.measured || record.measuredAt !== record.step) return [];
-  let widest = null;
-  for (const m of record.models) {
-    const row = record.measured.find((r) => r.key === m.key && r.seed === m.seed).lengths[T];
-    const held = m.curve.accuracy.at(-1);
-    if (row.error || held === undefined) continue;
-    const gap = Math.abs(held - row.accuracy);
-    if (!widest || gap > widest.gap) widest = { key: m.key, seed: m.seed, held, measured: row.accuracy, gap };
-  }
+  const widest = tablePairs(record, T).reduce((w, x) => (!w || x.gap > w.gap ? x : w), null);
   if (!widest || widest.gap === 0) return [];
   const seeds = config.seeds.length > 1;
   return [sentence('sets', 'sets', { T, key: widest.key, seed: widest.seed, held: widest.held, measured: widest.measured },
@@ -665,24 +670,19 @@ function tablesCheck(said, record) {
   const p = said.params;
   const seeds = config.seeds.length > 1;
   const who = (x) => `${kindLabel(x.key, config)}${seeds ? ` with seed ${x.seed}` : ''}`;
-  const pairs = record.models.map((m) => {
-    const row = record.measured?.find((r) => r.key === m.key && r.seed === m.seed)?.lengths[p.T];
-    const held = m.curve.accuracy.at(-1);
-    return { key: m.key, seed: m.seed, held, measured: row?.accuracy, answered: Boolean(row) && !row.error && held !== undefined };
-  }).filter((x) => x.answered);
-  const gap = (x) => Math.abs(x.held - x.measured);
-  const largest = Math.max(0, ...pairs.map(gap));
+  const pairs = tablePairs(record, p.T);
+  const largest = Math.max(0, ...pairs.map((x) => x.gap));
   const named = pairs.find((x) => x.key === p.key && x.seed === p.seed);
   const problems = [];
   if (p.T !== validationLength(config) || record.measuredAt !== record.step) problems.push(`the tables are not both at T = ${p.T} and step ${record.step}`);
   if (!named) problems.push(`the sentence names ${who(p)}, which has no two numbers at T = ${p.T}`);
   else if (named.held !== p.held || named.measured !== p.measured) problems.push(`${who(named)}'s numbers are not the sentence's`);
-  else if (gap(named) !== largest) problems.push(`${who(named)}'s gap is not the largest`);
+  else if (named.gap !== largest) problems.push(`${who(named)}'s gap is not the largest`);
   if (largest === 0) problems.push('the two tables agree for every model');
   return {
     claim: `At T = ${p.T}, the two tables differ most for ${who(p)}: ${percent(p.held)} and ${percent(p.measured)}`,
     pass: problems.length === 0,
-    details: pairs.map((x) => `${who(x)}: ${percent(x.held)} and ${percent(x.measured)}, ${fmt(100 * gap(x), 3)} points apart`).join('; ') +
+    details: pairs.map((x) => `${who(x)}: ${percent(x.held)} and ${percent(x.measured)}, ${fmt(100 * x.gap, 3)} points apart`).join('; ') +
       (problems.length ? `. Not as the sentence says: ${problems.join('; ')}` : ''),
   };
 }
