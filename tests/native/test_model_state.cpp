@@ -31,7 +31,8 @@ using seqorder::model::Adam;
 using seqorder::model::kKeptActivationBytes;
 using seqorder::model::TrainBatch;
 
-// Everything a call may not change: the parameters, Adam's moments and its step count.
+// Everything a call may not change: the parameters, Adam's moments and its step count, compared bit for bit (a value
+// compare would take -0 for +0 and never find a NaN equal).
 template <class T>
 struct State {
     std::vector<T> values, m, v;
@@ -41,7 +42,12 @@ struct State {
           m(model.optimizer().first_moment().begin(), model.optimizer().first_moment().end()),
           v(model.optimizer().second_moment().begin(), model.optimizer().second_moment().end()),
           steps(model.steps()) {}
-    bool operator==(const State&) const = default;
+    bool operator==(const State& o) const {
+        const auto bits = [](const std::vector<T>& a, const std::vector<T>& b) {
+            return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+        };
+        return steps == o.steps && bits(values, o.values) && bits(m, o.m) && bits(v, o.v);
+    }
 };
 
 // What a call returns, as doubles (logits, a loss, gradients or weights) written to `out`, whose capacity the caller
