@@ -53,6 +53,9 @@ test('the reader can ask the learned table past its last row (keyboard only) and
   await page.fill('#cmp-learned-start', '7');
   await page.keyboard.press('Tab'); // to "how many"
   await page.keyboard.press('Tab'); // to the button
+  // (Enter in the first position's field looks up too: the button must be the one that has the focus)
+  assert.deepEqual(await page.evaluate(() => [document.activeElement?.id, document.hasFocus()]), ['cmp-learned-go', true],
+    'two Tabs from the first position did not reach the button "Look up"');
   await page.keyboard.press('Enter');
   const error = await page.textContent('#cmp-learned-answer [data-kind="learned-error"]');
   assert.match(error, /RangeError: start \+ length must be at most the table's rows P = 8, got rows 7\.\.9/);

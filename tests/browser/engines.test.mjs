@@ -1,7 +1,8 @@
 // The driver interface itself (tests/browser/engines), in every engine: what the other cross-engine tests rely on to
 // be able to fail. Errors in the page are recorded (console.error, an uncaught error, an unhandled rejection, a failed
 // load), an exception in evaluate rejects with its message, a waitFor poll cut short by a navigation is polled again,
-// keys reach the focused element, a click and the pointer reach their element, and the viewport takes the size asked.
+// the page has keyboard focus (document.hasFocus(), focus events, Tab moves it) and keys reach the focused element,
+// a click and the pointer reach their element, and the viewport takes the size asked.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
@@ -51,20 +52,29 @@ eachEngine({ viewport: { width: 800, height: 600 }, answers: { '/__driver/index.
     assert.equal(value, 'yes');
   });
 
-  test(`${s.engine}: keys reach the focused element; click and pointer reach theirs`, async () => {
+  test(`${s.engine}: the page has keyboard focus: keys reach the focused element, Tab moves the focus; click and pointer reach theirs`, async () => {
     await s.browser.evaluate(() => {
       const log = (globalThis.__log = []);
+      for (const id of ['field', 'button']) document.getElementById(id).addEventListener('focus', () => log.push(`focus ${id}`));
       document.querySelector('#field').addEventListener('keydown', (e) => log.push(`key ${e.key}`));
       document.querySelector('#button').addEventListener('click', () => log.push('click'));
       document.querySelector('#target').addEventListener('pointermove', () => log.push('move'), { once: true });
     });
     await s.browser.focus('#field');
-    for (const key of ['ArrowDown', 'ArrowRight', 'Escape', 'a']) await s.browser.press(key);
+    for (const key of ['ArrowDown', 'ArrowRight', 'Escape', 'a', 'Tab']) await s.browser.press(key);
+    assert.deepEqual(await s.browser.evaluate(() => [document.activeElement?.id, document.hasFocus()]), ['button', true],
+      'Tab did not move the focus to #button, in a document that has it');
     await s.browser.click('#button');
     await s.browser.hover('#target', 0.5, 0.5);
     await s.browser.waitFor(() => globalThis.__log.includes('move'), null, { timeout: 5000, what: 'a pointermove on #target' });
     assert.deepEqual(await s.browser.evaluate(() => globalThis.__log),
-      ['key ArrowDown', 'key ArrowRight', 'key Escape', 'key a', 'click', 'move']);
+      ['focus field', 'key ArrowDown', 'key ArrowRight', 'key Escape', 'key a', 'key Tab', 'focus button', 'click', 'move']);
+  });
+
+  test(`${s.engine}: focus() rejects when the element cannot take the focus`, async () => {
+    await s.browser.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<div id="plain">not focusable</div>'));
+    await assert.rejects(s.browser.focus('#plain'), new RegExp(`${s.engine}: #plain did not take the focus`));
+    await assert.rejects(s.browser.focus('#nothing'), /no element matches #nothing/);
   });
 
   test(`${s.engine}: the viewport takes the size asked`, async () => {

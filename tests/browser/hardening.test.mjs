@@ -116,9 +116,11 @@ test('the CSP is enforced: eval, new Function and an injected inline script are 
 
 test('a full load and interaction violate no CSP rule', async () => {
   const { page } = session;
+  const before = await page.inputValue('#sinusoids-start');
   await page.focus('#sinusoids-start');
   await page.keyboard.press('ArrowRight');
   await frames(page);
+  assert.notEqual(await page.inputValue('#sinusoids-start'), before, 'the arrow key did not move the slider: no interaction was checked');
   assert.deepEqual(await page.evaluate(() => globalThis.__cspViolations), []);
 });
 

@@ -51,13 +51,21 @@ export class Driver {
     return this.waitFor((s) => document.querySelector(s) !== null, selector, { what: `an element matching ${selector}`, ...options });
   }
 
-  /** Gives the element keyboard focus (it must exist). */
-  focus(selector) {
-    return this.evaluate((s) => {
+  /**
+   * Gives the element keyboard focus (it must exist), and rejects unless it has it as a reader's would: the element is
+   * document.activeElement and the document has the focus (document.hasFocus()). A browser can set activeElement in
+   * a document that has no focus (Firefox's first tab under automation did: no focus events, no :focus-visible);
+   * keys then still reach the element, and a keyboard test would pass without the page ever being focused.
+   */
+  async focus(selector) {
+    const { active, hasFocus } = await this.evaluate((s) => {
       const element = document.querySelector(s);
       if (!element) throw new Error(`no element matches ${s}`);
       element.focus();
+      return { active: document.activeElement === element, hasFocus: document.hasFocus() };
     }, selector);
+    if (!active) throw new Error(`${this.engine}: ${selector} did not take the focus (it is not document.activeElement)`);
+    if (!hasFocus) throw new Error(`${this.engine}: ${selector} is document.activeElement, but the document has no keyboard focus (document.hasFocus() is false)`);
   }
 
   /** The element's textContent, or null when nothing matches. */
