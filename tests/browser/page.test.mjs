@@ -120,6 +120,37 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPag
     await s.browser.setViewport({ width: 1000, height: 900 });
   });
 
+  test(`${s.engine}: in a group of buttons only, buttons side by side are equally tall when one label takes two lines`, async () => {
+    // a group as controls.mjs builds it (as the lab's conclusion offers its two runs), 30rem wide: two columns
+    const buttons = await s.browser.evaluate(() => {
+      const group = document.createElement('div');
+      group.className = 'controls';
+      group.style.width = '30rem';
+      for (const label of ['Run', 'Train the same run again, with the token vectors scaled the other way']) {
+        const control = document.createElement('div');
+        control.className = 'control control-button';
+        const button = document.createElement('button');
+        button.type = 'button';
+        button.textContent = label;
+        control.append(button);
+        group.append(control);
+      }
+      document.querySelector('main section').append(group);
+      const boxes = [...group.querySelectorAll('button')].map((b) => {
+        const r = b.getBoundingClientRect();
+        const text = document.createRange();
+        text.selectNodeContents(b);
+        return { left: r.left, top: r.top, bottom: r.bottom, height: r.height, lines: text.getClientRects().length };  // a rect a line
+      });
+      group.remove();
+      return boxes;
+    });
+    const [short, long] = buttons;
+    assert.ok(short.left < long.left && short.top < long.bottom && long.top < short.bottom, `side by side: ${JSON.stringify(buttons)}`);
+    assert.ok(short.lines === 1 && long.lines >= 2, `one label on one line, the other on two: ${JSON.stringify(buttons)}`);
+    assert.ok(Math.abs(short.height - long.height) < 1, `equally tall: ${JSON.stringify(buttons)}`);
+  });
+
   test(`${s.engine}: without WebAssembly, or when the module cannot load, the page says so instead of staying blank`, async () => {
     const cases = [
       {
