@@ -1,8 +1,9 @@
 // The driver interface itself (tests/browser/engines), in every engine: what the other cross-engine tests rely on to
 // be able to fail. Errors in the page are recorded (console.error, an uncaught error, an unhandled rejection, a failed
 // load), an exception in evaluate rejects with its message, a waitFor poll cut short by a navigation is polled again,
-// the page has keyboard focus (document.hasFocus(), focus events, Tab moves it) and keys reach the focused element,
-// a click and the pointer reach their element, and the viewport takes the size asked.
+// the page has keyboard focus (document.hasFocus(), focus events, Tab moves it, Shift+Tab moves it back) and keys reach
+// the focused element, a click and the pointer reach their element, and the viewport takes the size asked (the page
+// keeping the keyboard focus).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
@@ -52,6 +53,21 @@ eachEngine({ viewport: { width: 800, height: 600 }, answers: { '/__driver/index.
     assert.equal(value, 'yes');
   });
 
+  // (before any click: right after the driver clicked #button, Shift+Tab from it left the focus there in WebKitGTK
+  // until a key without Shift had been pressed)
+  test(`${s.engine}: Shift+Tab moves the focus back, with Shift held for the Tab only`, async () => {
+    await s.browser.focus('#button');
+    await s.browser.evaluate(() => {
+      document.querySelector('#field').value = '';
+      document.querySelector('#button').addEventListener('keydown', (e) => (globalThis.__key = `${e.shiftKey ? 'Shift+' : ''}${e.code}`));
+    });
+    await s.browser.press('Shift+Tab');
+    assert.deepEqual(await s.browser.evaluate(() => [document.activeElement?.id, globalThis.__key]), ['field', 'Shift+Tab']);
+    await s.browser.press('a');
+    assert.equal(await s.browser.value('#field'), 'a', 'Shift was still held after Shift+Tab');
+    await s.browser.evaluate(() => document.activeElement.blur());
+  });
+
   test(`${s.engine}: the page has keyboard focus: keys reach the focused element, Tab moves the focus; click and pointer reach theirs`, async () => {
     await s.browser.evaluate(() => {
       const log = (globalThis.__log = []);
@@ -77,9 +93,10 @@ eachEngine({ viewport: { width: 800, height: 600 }, answers: { '/__driver/index.
     await assert.rejects(s.browser.focus('#nothing'), /no element matches #nothing/);
   });
 
-  test(`${s.engine}: the viewport takes the size asked`, async () => {
+  test(`${s.engine}: the viewport takes the size asked, and the page keeps the keyboard focus`, async () => {
     await s.browser.setViewport({ width: 640, height: 480 });
     assert.deepEqual(await s.browser.evaluate(() => [innerWidth, innerHeight]), [640, 480]);
+    assert.ok(await s.browser.evaluate(() => document.hasFocus()), 'the resized page lost the keyboard focus');
   });
 
   test(`${s.engine}: waitFor gives up with a message naming the condition and the engine`, async () => {

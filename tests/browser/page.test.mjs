@@ -2,8 +2,9 @@
 // chooses): the built site served on 127.0.0.1 (tests/browser/site.mjs), loaded until <body data-ready="true"> and the
 // training section's default run has ended. Then: every live check passes, nothing is recorded as an error and no
 // request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
-// by keyboard and by pointer, the page fits a phone-sized window, and without WebAssembly or when the module cannot
-// load the page says so. (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
+// by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
+// element under a figure's sticky controls, and without WebAssembly or when the module cannot load the page says so.
+// (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
@@ -26,6 +27,59 @@ function heatmapHash() {
   let h = 2166136261;
   for (let i = 0; i < data.length; i += 1) h = Math.imul(h ^ data[i], 16777619) >>> 0;
   return h.toString(16);
+}
+
+/** The most focus stops a keyboard walk through the page may take (it has about 170) before it counts as lost. */
+const MAX_STOPS = 400;
+
+/** In the page: a button first and one last in <body>, where a keyboard walk through the page starts and ends. */
+function placeWalkEnds() {
+  for (const [where, end] of [['prepend', 'start'], ['append', 'end']]) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.dataset.walkEnd = end;
+    button.textContent = `the walk's ${end}`;
+    document.body[where](button);
+  }
+}
+
+/**
+ * In the page, once the focus has moved and a frame is drawn: the focused element, and whether the reader sees it.
+ * At narrow widths a figure's controls (.fig > .controls, .fig > .controls-sticky) are sticky (style.css): a bar covers
+ * the element where their boxes meet and the bar is painted above it, as any bar is above the rest of a figure, and a
+ * later bar above an earlier one (same z-index). The element's top must be on screen too.
+ */
+async function focusStop() {
+  await new Promise((resolve) => {
+    requestAnimationFrame(() => requestAnimationFrame(resolve));
+    setTimeout(resolve, 200);  // a timer too, where the browser draws no frames
+  });
+  const element = document.activeElement;
+  const walk = (globalThis.__walk ??= { ids: new WeakMap(), count: 0 });  // a number for each element (two may read alike)
+  if (!walk.ids.has(element)) walk.ids.set(element, (walk.count += 1));
+  const name = (e) => `${e.localName}${e.id ? `#${e.id}` : ''}${[...e.classList].map((c) => `.${c}`).join('')}`;
+  const text = (element.getAttribute('aria-label') || element.textContent || '').replace(/\s+/g, ' ').trim();
+  const box = element.getBoundingClientRect();
+  const own = element.closest('.fig > :is(.controls, .controls-sticky)');
+  const covers = [];
+  for (const bar of document.querySelectorAll('.fig > .controls, .fig > .controls-sticky')) {
+    if (bar === own || !bar.checkVisibility() || getComputedStyle(bar).position !== 'sticky') continue;
+    if (own && bar.compareDocumentPosition(own) & Node.DOCUMENT_POSITION_FOLLOWING) continue;  // painted under it
+    const b = bar.getBoundingClientRect();
+    const height = Math.min(box.bottom, b.bottom) - Math.max(box.top, b.top);
+    if (height > 0.5 && Math.min(box.right, b.right) - Math.max(box.left, b.left) > 0.5) {
+      covers.push(`${Math.round(height)} px under ${name(bar)} of #${bar.closest('section')?.id} (${Math.round(b.top)} to ${Math.round(b.bottom)} px)`);
+    }
+  }
+  return {
+    end: element.dataset.walkEnd ?? null,
+    id: walk.ids.get(element),
+    what: `${name(element)}${text ? ` "${text.length > 40 ? `${text.slice(0, 40)}…` : text}"` : ''} in #${element.closest('section')?.id ?? 'body'}`,
+    inFigure: Boolean(element.closest('.fig')),
+    top: Math.round(box.top),
+    bottom: Math.round(box.bottom),
+    hidden: [...covers, ...(box.top < -0.5 ? [`its top ${Math.round(-box.top)} px above the screen`] : [])],
+  };
 }
 
 /**
@@ -118,6 +172,36 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPag
     if (width !== 360) t.diagnostic(`${s.engine}'s narrowest window: ${width}px`);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than a ${width}px window`);
     await s.browser.setViewport({ width: 1000, height: 900 });
+  });
+
+  test(`${s.engine}: at phone width, Shift+Tab and Tab through the page leave no focused element under a figure's sticky controls`, async (t) => {
+    await s.browser.setViewport({ width: 390, height: 740 });
+    await s.browser.frames();
+    const [width, height] = await s.browser.evaluate(() => [innerWidth, innerHeight]);
+    assert.ok(width <= 480, `the window could not be made narrower than ${width}px`);  // (WebKitGTK's: about 450 px)
+    await s.browser.evaluate(placeWalkEnds);
+    const hidden = [];
+    try {
+      for (const [key, from, to] of [['Shift+Tab', 'end', 'start'], ['Tab', 'start', 'end']]) {
+        await s.browser.focus(`[data-walk-end="${from}"]`);
+        const stops = [];
+        for (;;) {
+          await s.browser.press(key);
+          const stop = await s.browser.evaluate(focusStop);
+          if (stop.end === to) break;
+          assert.ok(!stop.end && stop.id !== stops.at(-1)?.id, `${key}: the focus did not move on from ${stops.at(-1)?.what ?? `the walk's ${from}`}`);
+          assert.ok(stops.length < MAX_STOPS, `${key}: the walk did not reach the page's ${to} within ${MAX_STOPS} stops`);
+          stops.push(stop);
+          for (const why of stop.hidden) hidden.push(`${key} to ${stop.what} (${stop.top} to ${stop.bottom} px): ${why}`);
+        }
+        t.diagnostic(`${key}: ${stops.length} stops at ${width} × ${height}, ${stops.filter((x) => x.inFigure).length} in figures`);
+        assert.ok(stops.length >= 30, `${key}: only ${stops.length} stops`);
+      }
+    } finally {
+      await s.browser.evaluate(() => document.querySelectorAll('[data-walk-end]').forEach((e) => e.remove()));
+      await s.browser.setViewport({ width: 1000, height: 900 });
+    }
+    assert.deepEqual(hidden, [], `focused elements hidden at ${width} × ${height}:\n  ${hidden.join('\n  ')}`);
   });
 
   test(`${s.engine}: in a group of buttons only, buttons side by side are equally tall when one label takes two lines`, async () => {

@@ -31,7 +31,7 @@
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { atNextFrame } from './next-frame.mjs';
 import { watchNear } from './near.mjs';
-import { checkList, el } from './ui.mjs';
+import { checkList, el, keepFocusInView } from './ui.mjs';
 import { copyLinkButton, createUrlState } from './url-state.mjs';
 
 const statusEl = document.getElementById('status');
@@ -279,6 +279,7 @@ function unfoldTarget() {
   target.scrollIntoView({ block: 'center' });
 }
 addEventListener('hashchange', unfoldTarget);
+keepFocusInView();
 
 function showSummary() {
   showPreviewSummaries();

@@ -1,6 +1,7 @@
-// The page's DOM toolkit: one element helper, prose, figure groups ("what to notice" line, folded details), tables of
-// numbers that fit a phone or scroll with a visible cue, and per-frame scheduling. Controls are in controls.mjs;
-// checks and plots come from the package (lib/figures/: seqorder/checks, seqorder/plot).
+// The page's DOM toolkit: one element helper, prose, figure groups ("what to notice" line, folded details, the focus
+// kept clear of their sticky controls), tables of numbers that fit a phone or scroll with a visible cue, and per-frame
+// scheduling. Controls are in controls.mjs; checks and plots come from the package (lib/figures/: seqorder/checks,
+// seqorder/plot).
 import { fmt } from './format.mjs';
 import { checkList as packageCheckList } from '../lib/figures/checks.mjs';
 import { recordDrawn } from './drawn.mjs';
@@ -47,6 +48,44 @@ export function fig(root, { title, id, folded = false } = {}) {
   const group = el('div', { className: 'fig', ...(id ? { id } : {}) }, title ? el('h3', {}, title) : null);
   root.append(group);
   return group;
+}
+
+/** A figure's controls: sticky at the top of the screen while the figure scrolls by, on a narrow screen (style.css). */
+const STICKY_CONTROLS = ':scope > .controls, :scope > .controls-sticky';
+const narrowScreen = matchMedia('(max-width: 48rem)');
+
+/** Is the element's top above the screen, or under one of its figure's controls painted over it? */
+function topHidden(element, figure) {
+  const { top, bottom } = element.getBoundingClientRect();
+  if (top < 0) return true;
+  const bars = [...figure.querySelectorAll(STICKY_CONTROLS)];
+  const own = bars.findIndex((bar) => bar.contains(element));
+  // a bar is painted over the rest of its figure, and over the bars before it (the same z-index)
+  return bars.slice(own + 1).some((bar) => {
+    const box = bar.getBoundingClientRect();
+    return box.top < bottom && box.bottom > top;
+  });
+}
+
+/**
+ * On a narrow screen, what takes the focus from the keyboard in a figure is brought into view below the figure's
+ * sticky controls. Its scroll-margin-top (style.css) does so where the browser scrolls a focused element in; Firefox
+ * leaves one that is already partly on screen where it is, under the controls, and WebKit can leave one of a sticky
+ * group above the screen: after the browser's own scrolling, such an element is scrolled into view (block 'nearest',
+ * which honours the scroll margin). A focus from the pointer is left alone (scrolling would move what is being
+ * pressed), and nothing is done where the element is in view.
+ */
+export function keepFocusInView() {
+  let fromKeyboard = false;
+  addEventListener('keydown', () => { fromKeyboard = true; }, true);
+  addEventListener('pointerdown', () => { fromKeyboard = false; }, true);
+  document.addEventListener('focusin', ({ target }) => {
+    const figure = fromKeyboard && narrowScreen.matches && target instanceof Element ? target.closest('.fig') : null;
+    if (!figure) return;
+    requestAnimationFrame(() => {
+      if (document.activeElement === target && topHidden(target, figure)) target.scrollIntoView({ block: 'nearest' });
+    });
+  });
 }
 
 /**

@@ -3,7 +3,8 @@
 //   goto(url)                 load a page and wait for its load event
 //   evaluate(fn, arg)         run fn(arg) in the page (fn's source is sent, so it sees only arg), await its promise,
 //                             resolve to the JSON-like result; an exception in the page rejects
-//   press(key)                one key, pressed and released, to the focused element ('ArrowDown', 'Escape', …)
+//   press(key)                one key, pressed and released, to the focused element ('ArrowDown', 'Escape', …),
+//                             or with modifiers held meanwhile ('Shift+Tab': keyChord below reads it)
 //   click(selector)           a real pointer click on the element's centre
 //   moveMouse(x, y)           the pointer to viewport coordinates
 //   setViewport({ width, height })
@@ -18,6 +19,12 @@
  * again (waitFor's polls) retries.
  */
 export class ResultLost extends Error {}
+
+/** A key as press() takes it, read: 'Shift+Tab' → { modifiers: ['Shift'], key: 'Tab' }; 'a', '+' and 'Shift++' read too. */
+export function keyChord(text) {
+  const [, modifiers, key] = /^((?:(?:Shift|Control|Alt|Meta)\+)*)(.+)$/s.exec(text);
+  return { modifiers: modifiers.split('+').filter(Boolean), key };
+}
 
 /** In the page: whether an element matches `selector`, is not disabled and is shown (has a box): clickable. */
 export function clickable(selector) {

@@ -1,7 +1,7 @@
 // The Driver over a playwright or puppeteer page (Chromium and Firefox): both libraries name these calls alike. Their
 // protocols also report the browser's own console errors (a failed load, a CSP violation), which errors() adds to
 // what the page recorded, since the page's last navigation.
-import { Driver, ResultLost, clickable } from './driver.mjs';
+import { Driver, ResultLost, clickable, keyChord } from './driver.mjs';
 
 export class PageDriver extends Driver {
   /** page: a playwright or puppeteer Page; setViewport(page, size) and close() are the library's own. */
@@ -34,8 +34,15 @@ export class PageDriver extends Driver {
     });
   }
 
-  press(key) {
-    return this.page.keyboard.press(key);
+  // (puppeteer's press takes one key only: the modifiers are held down around it, the same in both libraries)
+  async press(text) {
+    const { modifiers, key } = keyChord(text);
+    for (const modifier of modifiers) await this.page.keyboard.down(modifier);
+    try {
+      await this.page.keyboard.press(key);
+    } finally {
+      for (const modifier of modifiers.toReversed()) await this.page.keyboard.up(modifier);
+    }
   }
 
   // Waits, by timers, until the element is shown and not disabled, then clicks it without the library's own wait for a

@@ -6,6 +6,7 @@
 const KEYS = {
   ArrowLeft: '\uE012', ArrowUp: '\uE013', ArrowRight: '\uE014', ArrowDown: '\uE015', Escape: '\uE00C', Enter: '\uE007',
   Tab: '\uE004', Home: '\uE011', End: '\uE010', PageUp: '\uE00E', PageDown: '\uE00F', Space: '\uE00D',
+  Shift: '\uE008', Control: '\uE009', Alt: '\uE00A', Meta: '\uE03D',
 };
 
 /** The WebDriver key value of a key name ('ArrowDown', 'Escape', or one character). */

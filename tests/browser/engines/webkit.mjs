@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { Driver, ResultLost, within } from './driver.mjs';
+import { Driver, ResultLost, keyChord, within } from './driver.mjs';
 import { WebDriverSession, keyValue, waitUntilReady } from './webdriver.mjs';
 
 export const INSTALL = 'apt-get install webkit2gtk-driver xvfb';
@@ -110,10 +110,17 @@ class WebKitDriver extends Driver {
     return result?.value;
   }
 
-  async press(key) {
+  async press(text) {
+    const { modifiers, key } = keyChord(text);
+    const held = modifiers.map(keyValue);
     const value = keyValue(key);
     await this.session.command('POST', '/actions', {
-      actions: [{ type: 'key', id: 'keyboard', actions: [{ type: 'keyDown', value }, { type: 'keyUp', value }] }],
+      actions: [{
+        type: 'key', id: 'keyboard', actions: [
+          ...held.map((m) => ({ type: 'keyDown', value: m })), { type: 'keyDown', value }, { type: 'keyUp', value },
+          ...held.toReversed().map((m) => ({ type: 'keyUp', value: m })),
+        ],
+      }],
     });
   }
 
@@ -132,11 +139,17 @@ class WebKitDriver extends Driver {
   }
 
   /** Sizes the window so that its viewport is `size` (the window's own frame measured and added); a window manager
-   * minimum may keep it larger, which innerWidth then shows. */
+   * minimum may keep it larger, which innerWidth then shows. The window is then centred on the screen: on an X server
+   * without a window manager (open()'s Xvfb) the keyboard focus goes to the window under the pointer, which stays at
+   * the screen's centre, and a window sized away from it loses the focus (document.hasFocus() false, no focus events). */
   async setViewport({ width, height }) {
     await this.session.command('POST', '/window/rect', { width, height });
     const inner = await this.evaluate(() => [innerWidth, innerHeight]);
-    await this.session.command('POST', '/window/rect', { width: 2 * width - inner[0], height: 2 * height - inner[1] });
+    const rect = await this.session.command('POST', '/window/rect', { width: 2 * width - inner[0], height: 2 * height - inner[1] });
+    const screen = await this.evaluate(() => [globalThis.screen.width, globalThis.screen.height]);
+    await this.session.command('POST', '/window/rect', {
+      x: Math.max(0, Math.round((screen[0] - rect.width) / 2)), y: Math.max(0, Math.round((screen[1] - rect.height) / 2)),
+    });
   }
 
   async close() {
