@@ -31,8 +31,13 @@ using seqorder::model::Adam;
 using seqorder::model::kKeptActivationBytes;
 using seqorder::model::TrainBatch;
 
-// Everything a call may not change: the parameters, Adam's moments and its step count, compared bit for bit (a value
-// compare would take -0 for +0 and never find a NaN equal).
+// The same values, bit for bit (a value compare would take -0 for +0 and never find a NaN equal).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+
+// Everything a call may not change: the parameters, Adam's moments and its step count, compared bit for bit.
 template <class T>
 struct State {
     std::vector<T> values, m, v;
@@ -43,10 +48,7 @@ struct State {
           v(model.optimizer().second_moment().begin(), model.optimizer().second_moment().end()),
           steps(model.steps()) {}
     bool operator==(const State& o) const {
-        const auto bits = [](const std::vector<T>& a, const std::vector<T>& b) {
-            return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
-        };
-        return steps == o.steps && bits(values, o.values) && bits(m, o.m) && bits(v, o.v);
+        return steps == o.steps && same_bits(values, o.values) && same_bits(m, o.m) && same_bits(v, o.v);
     }
 };
 
@@ -106,11 +108,6 @@ void set_embed(Model<T>& m, const Tensor<std::int32_t>&, const Tensor<std::int32
     const std::vector<ParameterUpdate<T>> updates{{"embed", p.shape, values}};
     m.set_parameters(updates);
     out.clear();
-}
-
-// The same doubles, bit for bit (NaN included).
-bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
 }
 
 template <class T>
