@@ -205,21 +205,13 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPag
   });
 
   test(`${s.engine}: in a group of buttons only, buttons side by side are equally tall when one label takes two lines`, async () => {
-    // a group as controls.mjs builds it (as the lab's conclusion offers its two runs), 30rem wide: two columns
-    const buttons = await s.browser.evaluate(() => {
-      const group = document.createElement('div');
-      group.className = 'controls';
+    // a group built by the page's own controls.mjs (as the lab's conclusion offers its two runs), 30rem wide: two columns
+    const buttons = await s.browser.evaluate(async () => {
+      const { button, controlGroup } = await import('./js/controls.mjs');
+      const group = controlGroup(document.querySelector('main section'), 'two runs');
       group.style.width = '30rem';
-      for (const label of ['Run', 'Train the same run again, with the token vectors scaled the other way']) {
-        const control = document.createElement('div');
-        control.className = 'control control-button';
-        const button = document.createElement('button');
-        button.type = 'button';
-        button.textContent = label;
-        control.append(button);
-        group.append(control);
-      }
-      document.querySelector('main section').append(group);
+      for (const label of ['Run', 'Train the same run again, with the token vectors scaled the other way'])
+        button(group, { id: `equal-${label.length}`, label, onClick: () => {} });
       const boxes = [...group.querySelectorAll('button')].map((b) => {
         const r = b.getBoundingClientRect();
         const text = document.createRange();
