@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { benchArgs, machineKind } from './report.mjs';
+import { benchArgs, gitDescribe, machineKind } from './report.mjs';
 import { calibrate, cpuSeconds, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
@@ -152,7 +152,8 @@ for (const r of rows)
     `${f1(r.gflops, 9)}  ${pct(r.fractionOfPeak, 9)}  ${pct(r.fractionOfKernel, 11)}  ${r.ms.toFixed(2).padStart(8)}`);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, JSON.stringify({
-  node: process.versions.node, cpu: os.cpus()[0]?.model, kind: machineKind(), loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
+  node: process.versions.node, cpu: os.cpus()[0]?.model, kind: machineKind(), date: new Date().toISOString(), commit: gitDescribe(),
+  loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
   simdPeak: peakInfo, probed, rows,
 }, null, 2) + '\n');
 console.log(`wrote ${path.relative(process.cwd(), jsonPath)}`);

@@ -15,7 +15,7 @@ import { SHAPES as SIMD_LOAD_SHAPES } from './simd-loads.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** The commit the benchmark ran at, with ' (modified)' when the work tree differs from it. */
-function gitDescribe() {
+export function gitDescribe() {
   try {
     const git = (...a) => execFileSync('git', a, { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
     const dirty = git('status', '--porcelain', '--untracked-files=no', '--', 'src', 'CMakeLists.txt') !== '';
@@ -306,7 +306,8 @@ export function kernelParts(report) {
   const label = (name) => (variant(name) ? `\`${name}\`${name === report.probed ? ' (the probe\'s pick)' : ''}` : name);
   const variants = table('GFLOP/s (% of the same rounds\' SIMD peak)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`),
     names.map((name) => [label(name), ...cases.map((c) => cell(name, c))]));
-  const machine = `Processor: ${report.cpu}${report.kind ? ` (${report.kind})` : ''}; node ${report.node}; ${report.clock === 'wall' ? 'wall' : 'CPU'} time; load average ` +
+  const when = report.date ? `${report.date.slice(0, 10)}; commit ${report.commit}; ` : '';
+  const machine = `Processor: ${report.cpu}${report.kind ? ` (${report.kind})` : ''}; node ${report.node}; ${when}${report.clock === 'wall' ? 'wall' : 'CPU'} time; load average ` +
     `${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. SIMD128 peak (${report.simdPeak.shape} ` +
     `x${report.simdPeak.chains}): ${fixed(report.simdPeak.gflops)} GFLOP/s. The probe chose \`${report.probed}\`.`;
   return { machine, variants };
@@ -406,6 +407,80 @@ export function browserAttentionParts(report) {
   return { machine, attention };
 }
 
+// ---- the performance goals on each machine kind (docs/performance.md's summary) ----------------------------------------
+/** The machine kinds (machineKind()) the goals are stated for, as the summary's columns. */
+export const GOAL_MACHINES = [['intel', 'Intel Xeon'], ['amd-zen3', 'AMD Zen 3'], ['amd-zen4', 'AMD Zen 4'], ['amd-zen5', 'AMD Zen 5']];
+
+const attentionCase = (report, T, causal) =>
+  Object.fromEntries(report.attention.find((c) => c.T === T && c.causal === causal)?.results.map((r) => [r.name, r]) ?? []);
+const positionsCase = (report, length, width, dtype) => Object.fromEntries(report.positions
+  .find((c) => c.length === length && c.width === width && c.dtype === dtype)?.results.map((r) => [r.name, r]) ?? []);
+const kernelShares = (report) => [256, 1024, 4096]
+  .map((T) => report.rows.find((r) => r.T === T && !r.causal && r.probed)?.fractionOfPeak);
+
+/**
+ * Each goal: what it asks, the results file its figure comes from (bench/results/<machine kind>/<source>.json), the
+ * figure (NaN, or an array holding one, when the file has no such case), the figure as written, and whether it is met.
+ */
+export const GOALS = [
+  { goal: 'the fused kernel (the probe\'s pick) at T = 256 / 1024 / 4096: ≥ 80% of the same rounds\' SIMD128 peak',
+    source: 'kernel', figure: kernelShares, text: (f) => `${f.map((x) => fixed(100 * x, 0)).join(' / ')}%`,
+    met: (f) => f.every((x) => x >= 0.8) },
+  { goal: 'attention on one thread ÷ onnxruntime-web (1 thread), T = 1024: ≥ 1.6×', source: 'latest',
+    figure: (r) => { const c = attentionCase(r, 1024, false); return speedup(c.seqorder, c['onnxruntime-web']); },
+    text: times, met: (x) => x >= 1.6 },
+  { goal: 'the same, causal: ≥ 3×', source: 'latest',
+    figure: (r) => { const c = attentionCase(r, 1024, true); return speedup(c.seqorder, c['onnxruntime-web']); },
+    text: times, met: (x) => x >= 3 },
+  { goal: 'training the lab model ÷ PyTorch (native, 1 thread): ≥ 1.5×', source: 'latest',
+    figure: (r) => r.training?.contenders.find((c) => c.name === 'PyTorch')?.seqorderTimes ?? NaN,
+    text: times, met: (x) => x >= 1.5 },
+  { goal: 'positions, float32 2048 × 512 into `out`, ÷ plain JS into one array: ≥ 10×', source: 'latest',
+    figure: (r) => { const c = positionsCase(r, 2048, 512, 'float32'); return speedup(c['seqorder, out'], c['plain JS, out']); },
+    text: times, met: (x) => x >= 10 },
+  { goal: 'the lesson page ready in headless Chromium, median of 5 warm loads: < 1 s', source: 'page-ready',
+    figure: (r) => r.median.ready ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 1000 },
+  { goal: 'its first contentful paint: < 300 ms', source: 'page-ready',
+    figure: (r) => r.median.fcp ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 300 },
+];
+
+/**
+ * The summary of the goals: { table (a goal a row, a machine kind a column: each figure from that kind's latest
+ * results, and whether it meets the goal), runs (which run of which commit each column's figures come from) }.
+ * `read(source)` gives bench/results/<source>.json, parsed; a file not there is a run not made on that kind.
+ */
+export function goalsParts(read) {
+  const results = (kind, source) => {
+    try {
+      return read(`${kind}/${source}`);
+    } catch (error) {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  const cell = (goal, kind) => {
+    const report = results(kind, goal.source);
+    if (!report) return 'no run';
+    const figure = goal.figure(report);
+    if ([figure].flat().some((x) => !Number.isFinite(x))) return '—';
+    return `${goal.text(figure)}, ${goal.met(figure) ? 'met' : '**not met**'}`;
+  };
+  const table_ = table('goal', GOAL_MACHINES.map(([, name]) => name),
+    GOALS.map((goal) => [goal.goal, ...GOAL_MACHINES.map(([kind]) => cell(goal, kind))]));
+  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
+  const runs = GOAL_MACHINES.map(([kind, name]) => {
+    const each = Object.entries(scripts).map(([source, script]) => {
+      const report = results(kind, source);
+      if (!report) return `${script}: no run`;
+      const date = report.machine?.date ?? report.date;
+      const commit = report.machine?.commit ?? report.commit;
+      return `${script}${commit ? ` at ${commit}` : ''}${date ? ` (${date.slice(0, 10)})` : ' (its commit and date not kept)'}`;
+    });
+    return `- ${name}: ${each.join('; ')}.`;
+  }).join('\n');
+  return { table: table_, runs };
+}
+
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
 /**
  * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
@@ -419,6 +494,9 @@ const SOURCES = {
   chromium: browserAttentionParts, firefox: browserAttentionParts, webkit: browserAttentionParts,
 };
 
+/** The parts that gather several results files: `<!-- report: <name> <part> -->`, parts(read)[part]. */
+const GATHERED = { goals: goalsParts };
+
 /**
  * `text` with every block between `<!-- report: <source> <part> -->` and `<!-- /report -->` replaced by that part,
  * rendered from bench/results/<source>.json by `read(source)` (its parsed JSON).
@@ -427,8 +505,9 @@ export function renderDocument(text, read) {
   const cache = {};
   return text.replace(/(<!-- report: ([\w-]+(?:\/[\w-]+)?) (\w+) -->\n)[\s\S]*?(<!-- \/report -->)/g, (_, open, source, part, close) => {
     const parts = SOURCES[source.split('/').at(-1)];
-    if (!parts) throw new Error(`report: unknown source '${source}' (known: ${Object.keys(SOURCES).join(', ')})`);
-    cache[source] ??= parts(read(source));
+    if (!parts && !GATHERED[source])
+      throw new Error(`report: unknown source '${source}' (known: ${[...Object.keys(SOURCES), ...Object.keys(GATHERED)].join(', ')})`);
+    cache[source] ??= GATHERED[source] ? GATHERED[source](read) : parts(read(source));
     const body = cache[source][part];
     if (body === undefined) throw new Error(`report: ${source}.json has no part '${part}'`);
     return `${open}${body}\n${close}`;

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { machineKind, renderDocument, simdLoadsParts } from '../../bench/report.mjs';
+import { GOAL_MACHINES, GOALS, goalsParts, machineKind, renderDocument, simdLoadsParts } from '../../bench/report.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');
@@ -60,4 +60,35 @@ test('a Chromium simd-loads run from before the loops\' addresses varied is mark
   assert.match(simdLoadsParts(chromium).machine, /Not valid/);
   assert.doesNotMatch(simdLoadsParts({ ...chromium, addresses: 'varying' }).machine, /Not valid/);
   assert.doesNotMatch(simdLoadsParts({ ...report, node: '20.20.2' }).machine, /Not valid/);
+});
+
+test('the goals\' summary says met or not met from each kind\'s figures, and "no run" where a kind has no results', () => {
+  const samples = (x) => ({ samples: [x, x, x] });  // seconds per call in each round: the ratio is slow ÷ fast
+  const attention = (T, causal, ours, ort) => ({ T, causal, results: [{ name: 'seqorder', ...samples(ours) }, { name: 'onnxruntime-web', ...samples(ort) }] });
+  const files = {
+    'intel/latest': {
+      machine: { date: '2026-12-04T00:00:00Z', commit: 'abc1234' },
+      attention: [attention(1024, false, 1, 1.59), attention(1024, true, 1, 3)],
+      positions: [{ length: 2048, width: 512, dtype: 'float32', results: [{ name: 'seqorder, out', ...samples(1) }, { name: 'plain JS, out', ...samples(12) }] }],
+      training: { contenders: [{ name: 'seqorder', seqorderTimes: 1 }, { name: 'PyTorch', seqorderTimes: 1.5 }] },
+    },
+    'intel/kernel': { rows: [256, 1024, 4096].map((T) => ({ T, causal: false, probed: true, fractionOfPeak: T === 256 ? 0.79 : 0.85 })) },
+    'amd-zen5/page-ready': { machine: { date: '2026-12-04T00:00:00Z', commit: 'def5678' }, median: { ready: 999, fcp: 300 } },
+  };
+  const read = (source) => {
+    if (files[source]) return files[source];
+    throw Object.assign(new Error(`no ${source}`), { code: 'ENOENT' });
+  };
+  const { table, runs } = goalsParts(read);
+  const rows = table.split('\n').slice(2).map((line) => line.split(' | ').slice(1).map((c) => c.replace(/ \|$/, '')));
+  assert.equal(rows.length, GOALS.length);
+  const column = (kind) => rows.map((r) => r[GOAL_MACHINES.findIndex(([k]) => k === kind)]);
+  assert.deepEqual(column('intel'), ['79 / 85 / 85%, **not met**', '1.59×, **not met**', '3.00×, met', '1.50×, met', '12.0×, met', 'no run', 'no run']);
+  assert.deepEqual(column('amd-zen5'), [...Array(5).fill('no run'), '999 ms, met', '300 ms, **not met**']);
+  assert.deepEqual(column('amd-zen4'), Array(GOALS.length).fill('no run'));
+  assert.match(runs, /Intel Xeon: bench\/run\.mjs at abc1234 \(2026-12-04\); bench\/attention-kernel\.mjs \(its commit and date not kept\); bench\/page-ready\.mjs: no run\./);
+  // a results file without the goal's case gives no figure, and an unreadable file is an error, not "no run"
+  files['intel/latest'].attention = [];
+  assert.equal(goalsParts(read).table.split('\n')[3].split(' | ')[1], '—');
+  assert.throws(() => goalsParts(() => { throw new SyntaxError('bad JSON'); }), SyntaxError);
 });
