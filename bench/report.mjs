@@ -411,10 +411,11 @@ export function browserAttentionParts(report) {
 /** The machine kinds (machineKind()) the goals are stated for, as the summary's columns. */
 export const GOAL_MACHINES = [['intel', 'Intel Xeon'], ['amd-zen3', 'AMD Zen 3'], ['amd-zen4', 'AMD Zen 4'], ['amd-zen5', 'AMD Zen 5']];
 
-const attentionCase = (report, T, causal) =>
-  Object.fromEntries(report.attention.find((c) => c.T === T && c.causal === causal)?.results.map((r) => [r.name, r]) ?? []);
-const positionsCase = (report, length, width, dtype) => Object.fromEntries(report.positions
-  .find((c) => c.length === length && c.width === width && c.dtype === dtype)?.results.map((r) => [r.name, r]) ?? []);
+/** A case's results by contender name ({} for a case not run). */
+const byContender = (c) => Object.fromEntries(c?.results.map((r) => [r.name, r]) ?? []);
+const attentionCase = (report, T, causal) => byContender(report.attention.find((c) => c.T === T && c.causal === causal));
+const positionsCase = (report, length, width, dtype) =>
+  byContender(report.positions.find((c) => c.length === length && c.width === width && c.dtype === dtype));
 const kernelShares = (report) => [256, 1024, 4096]
   .map((T) => report.rows.find((r) => r.T === T && !r.causal && r.probed)?.fractionOfPeak);
 
@@ -465,7 +466,7 @@ export function goalsParts(read) {
     if ([figure].flat().some((x) => !Number.isFinite(x))) return '—';
     return `${goal.text(figure)}, ${goal.met(figure) ? 'met' : '**not met**'}`;
   };
-  const table_ = table('goal', GOAL_MACHINES.map(([, name]) => name),
+  const summary = table('goal', GOAL_MACHINES.map(([, name]) => name),
     GOALS.map((goal) => [goal.goal, ...GOAL_MACHINES.map(([kind]) => cell(goal, kind))]));
   const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
   const runs = GOAL_MACHINES.map(([kind, name]) => {
@@ -478,7 +479,7 @@ export function goalsParts(read) {
     });
     return `- ${name}: ${each.join('; ')}.`;
   }).join('\n');
-  return { table: table_, runs };
+  return { table: summary, runs };
 }
 
 // ---- docs/performance.md: its tables, from bench/results/*.json --------------------------------------------------------
