@@ -451,16 +451,20 @@ export const GOALS = [
  * `read(source)` gives bench/results/<source>.json, parsed; a file not there is a run not made on that kind.
  */
 export function goalsParts(read) {
-  const results = (kind, source) => {
+  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
+  const readIfThere = (source) => {
     try {
-      return read(`${kind}/${source}`);
+      return read(source);
     } catch (error) {
       if (error.code === 'ENOENT') return undefined;
       throw error;
     }
   };
+  // each kind's results files, read once: { kind: { source: report or undefined } }
+  const results = Object.fromEntries(GOAL_MACHINES.map(([kind]) =>
+    [kind, Object.fromEntries(Object.keys(scripts).map((source) => [source, readIfThere(`${kind}/${source}`)]))]));
   const cell = (goal, kind) => {
-    const report = results(kind, goal.source);
+    const report = results[kind][goal.source];
     if (!report) return 'no run';
     const figure = goal.figure(report);
     if ([figure].flat().some((x) => !Number.isFinite(x))) return '—';
@@ -468,10 +472,9 @@ export function goalsParts(read) {
   };
   const summary = table('goal', GOAL_MACHINES.map(([, name]) => name),
     GOALS.map((goal) => [goal.goal, ...GOAL_MACHINES.map(([kind]) => cell(goal, kind))]));
-  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
   const runs = GOAL_MACHINES.map(([kind, name]) => {
     const each = Object.entries(scripts).map(([source, script]) => {
-      const report = results(kind, source);
+      const report = results[kind][source];
       if (!report) return `${script}: no run`;
       const date = report.machine?.date ?? report.date;
       const commit = report.machine?.commit ?? report.commit;
