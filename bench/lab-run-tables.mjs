@@ -11,7 +11,7 @@ export function readmeText(report) {
   return `Its default run (five models × 800 Adam steps, then measured) took ${seconds(ours.page)} from reaching the ` +
     `section, ${ours.ratio.toFixed(2)}× the same training alone (${seconds(report.arithmetic)} there), in headless Chromium ` +
     `on a ${report.machine.cores}-core ${report.machine.cpu} shared with other work (load average ${load(report)}; the ` +
-    `median of ${report.rounds} rounds, \`node bench/lab-run.mjs\`, [docs/page.md](docs/page.md#the-labs-speed)).`;
+    `median of ${report.rounds} rounds, \`node bench/lab-run.mjs\`, [docs/page.md](https://github.com/seqorder/seqorder/blob/main/docs/page.md#the-labs-speed)).`;
 }
 
 /** docs/page.md's table: every build timed in the same rounds, its wall time, ratio, CPU time and answer to input. */

@@ -90,7 +90,7 @@ export function readmeText(order, lookback) {
   return `${lines.join('\n')}\n\nEach cell: seqorder; PyTorch, the median over seeds ${seeds}; accuracies in %, token vectors ` +
     `× √D; steps: the first multiple of 20 at which the validation accuracy reached 95% (— never, within ${order.steps}). ` +
     'Trained on lengths 8 … 16; a learned table of 16 rows refuses T = 32 (—). Every setup, k and seed, with the ranges: ' +
-    '[docs/model.md](docs/model.md#token-vectors-times-width). `node bench/model-study.mjs --from-results --write`.';
+    '[docs/model.md](https://github.com/seqorder/seqorder/blob/main/docs/model.md#token-vectors-times-the-square-root-of-the-width). `node bench/model-study.mjs --from-results --write`.';
 }
 
 /** `doc` with the text between `<!-- model-study:<name> -->` and its closing marker replaced by `text`. */

@@ -282,9 +282,9 @@ export function sizeParts(report) {
     // beside seqorder's own: the modules of e's graph that seqorder's does not hold
     const own = alone ? e.js : e.ownJs;
     const wasm = wasmOf(e.wasm);
-    const what = e === main ? '`seqorder` (an app that computes positions, attention, a model)' : `\`${e.name}\`${alone ? '' : ', beside `seqorder`'}`;
-    // each module, the model modules marked: compiled only when the first model is made
-    const modules = e.wasm.map((n) => `\`${n}\`${e.onFirstModel?.includes(n) ? ' (compiled by the first model)' : ''}`);
+    const what = e === main ? '`seqorder` (an app that computes positions and attention)' : `\`${e.name}\`${alone ? '' : ', beside `seqorder`'}`;
+    // each module, those fetched later than the entry point's loader marked with when
+    const modules = e.wasm.map((n) => `\`${n}\`${e.when?.[n] ? ` (${e.when[n]})` : ''}`);
     return [what, `${kb(own.raw)} (${kb(own.gzip)})`, e.workerJs ? `${kb(e.workerJs.raw)} (${kb(e.workerJs.gzip)})` : '—',
       e.wasm.length ? `${modules.join(', ')}: ${kb(wasm.raw)} (${kb(wasm.gzip)})` : '—'];
   });

@@ -43,24 +43,26 @@ const wasm = Object.fromEntries(readdirSync(path.join(lib, 'seqorder')).filter((
   .map((f) => [f, weigh(readFileSync(path.join(lib, 'seqorder', f)))]));
 
 // Each entry point: the JS it loads (a worker's graph counted apart), and the .wasm files it names (a bundler emits);
-// `onFirstModel`: those of them compiled only when the first model is made (the model modules).
+// `when`: the files of them fetched only later than the entry's loader (the pool's model module, by its first model).
 const ENTRIES = [
-  { name: 'seqorder', entry: 'seqorder.mjs', wasm: ['seqorder_core.wasm', 'seqorder_model.wasm'], onFirstModel: ['seqorder_model.wasm'] },
-  { name: 'seqorder/pool', entry: 'pool/index.mjs', worker: 'pool/seqorder/pool-worker.mjs', wasm: ['seqorder_kernel.wasm'] },
+  { name: 'seqorder', entry: 'seqorder.mjs', wasm: ['seqorder_core.wasm'] },
+  { name: 'seqorder/model', entry: 'model-entry.mjs', wasm: ['seqorder_model.wasm'] },
+  { name: 'seqorder/pool', entry: 'pool/index.mjs', worker: 'pool/seqorder/pool-worker.mjs', wasm: ['seqorder_kernel.wasm', 'seqorder_model.wasm'],
+    when: { 'seqorder_model.wasm': 'fetched by the first pool.createModel' } },
   { name: 'seqorder/relaxed', entry: 'relaxed.mjs', wasm: ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'],
-    onFirstModel: ['seqorder_model_relaxed.wasm'] },
+    when: { 'seqorder_model_relaxed.wasm': 'fetched with the model module' } },
   { name: 'seqorder/plot', entry: 'figures/plot/index.mjs', wasm: [] },
   { name: 'seqorder/checks', entry: 'figures/checks.mjs', wasm: [] },
 ];
 const mainModules = new Set(moduleGraph('seqorder.mjs'));
 const weighModules = (modules) => sum(modules.map((m) => weigh(readFileSync(path.join(lib, m)))));
-const entries = ENTRIES.map(({ name, entry, worker, wasm: files, onFirstModel = [] }) => {
+const entries = ENTRIES.map(({ name, entry, worker, wasm: files, when = {} }) => {
   const modules = moduleGraph(entry);
   const js = weighModules(modules);
   const ownJs = weighModules(modules.filter((m) => !mainModules.has(m)));  // what it adds to seqorder's
   const workerModules = worker ? moduleGraph(worker) : [];
   const workerJs = sum(workerModules.map((m) => weigh(readFileSync(path.join(lib, m)))));
-  return { name, entry, modules, js, ownJs, ...(worker ? { worker, workerModules, workerJs } : {}), wasm: files, onFirstModel };
+  return { name, entry, modules, js, ownJs, ...(worker ? { worker, workerModules, workerJs } : {}), wasm: files, when };
 });
 
 const report = { machine: machine('bytes of the built files'), lib: path.relative(root, lib), wasm, entries };

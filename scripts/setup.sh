@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what seqorder needs and is missing. On Debian/Ubuntu as root it installs the packages itself; elsewhere it
 # prints exactly what to install and stops.
-#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt. No npm package:
-#                                  the build and the page need none.
+#   bash scripts/setup.sh          what `npm start` needs: Emscripten, CMake, a C++ compiler, wabt, and package.json's
+#                                  devDependencies (TypeDoc writes the documentation the site serves; the package and
+#                                  the page themselves need no npm package).
 #   bash scripts/setup.sh --test   also what `npm test` needs: Catch2, the three browser engines (Chromium, Firefox ESR,
 #                                  WebKitGTK's WebDriver with its MiniBrowser, and Xvfb for it), clang's sanitizers,
-#                                  fuzzer runtime and clang-tidy, and the test layers' npm packages (package.json's
-#                                  devDependencies, and tests/package/package.json: the bundlers the package is tried with).
+#                                  fuzzer runtime and clang-tidy, and the package layer's npm packages
+#                                  (tests/package/package.json: the bundlers the package is tried with).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -55,7 +56,7 @@ if [ "$node_major" -lt 20 ]; then
   exit 1
 fi
 
-# npm packages of the test layers, (re)installed when missing or when their lock file changed.
+# npm packages (the build's and the test layers'), (re)installed when missing or when their lock file changed.
 install_npm() {
   local dir=$1
   if [ ! -d "$dir/node_modules" ] || [ "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]; then
@@ -63,7 +64,7 @@ install_npm() {
     (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
   fi
 }
+install_npm .
 if $need_test; then
-  install_npm .
   install_npm tests/package
 fi

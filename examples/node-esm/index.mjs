@@ -1,6 +1,7 @@
 // seqorder in node (ES modules): a small transformer learns the lesson's task (does robot come before person?), with
 // positions and without. Without positions or a mask it sees a sentence and its mirror as the same bag of words.
-import { loadSeqorder } from 'seqorder';
+// seqorder/model loads the model module beside the main one (seqorder alone loads the main module: no createModel).
+import { loadSeqorder } from 'seqorder/model';
 
 const so = await loadSeqorder();
 for (const positions of ['sinusoidal', 'none']) {

@@ -1,13 +1,13 @@
 // The functions of the lesson on plain { data, shape, dtype } tensors, over one instance of the main module (and the
-// tasks', from tasks.mjs), and the trainable model's over the model module (model.mjs, started by model-module.mjs
-// when a model is first made).
+// tasks', from tasks.mjs), and the trainable model's over the model module, once loaded (model-module.mjs, which
+// only seqorder/model and the pool import: an app that makes no model ships none of its code).
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
 // core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
 // what is wrong), and returns JS-owned results (heap.mjs). attentionPlanner is attention's reading and checking
 // without its work, for the pool (pool/pool.mjs), which runs the work in other instances.
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';
 import { checkTensor, heapRunner } from './heap.mjs';
-import { modelModule } from './model-module.mjs';
+import { docsUrl } from './docs-url.mjs';
 import { makeTaskApi } from './tasks.mjs';
 import { version } from './version.mjs';  // written by scripts/build.sh from package.json
 
@@ -72,23 +72,39 @@ export function attentionPlanner(core) {
   };
 }
 
+/** Each API's model module (makeApi's `models`): { models, error, source, build, loading }, for loadModelModule. */
+const modelSlots = new WeakMap();
+
+/** The model module's slot of the API `so` (makeApi's), or undefined for anything else. */
+export const modelSlot = (so) => (typeof so === 'object' && so !== null ? modelSlots.get(so) : undefined);
+
+const NONE = Object.freeze({ allocatedBytes: 0, heapBytes: 0 });
+
+const NOT_LOADED = 'seqorder: createModel needs the model module, which this API has not loaded: load it with '
+  + 'loadSeqorder from \'seqorder/model\' (both modules), or await loadModelModule(so) from \'seqorder/model\' first; '
+  + `see ${docsUrl('api.md', 'the-model-module')}`;
+
 /**
- * The API over the main module `core` (bound: binding.mjs) and the model module that startModel() starts (load.mjs's
- * startModel: a new bound instance, or the Error that says why there is none).
+ * The API over the main module `core` (bound: binding.mjs) and its model module: `models`, a started model module's
+ * holder (model-module.mjs's modelModule), or none yet, and then `error`, the Error that says why it could not be had,
+ * if it was asked for; `source`, where it is (load.mjs's readLoadOptions), for loadModelModule.
  */
-export function makeApi(core, startModel) {
+export function makeApi(core, { models = null, error, source } = {}) {
   const { run, memoryStats: coreStats } = heapRunner(core);
-  const models = modelModule(startModel);
+  const slot = { models, error, source, build: core.build(), loading: undefined };
 
   /** The heaps' figures: the main module's, plus the model module's once it has started. */
   function memoryStats() {
     const main = coreStats();
-    const model = models.memoryStats();
+    const model = slot.models?.memoryStats() ?? NONE;
     return { allocatedBytes: main.allocatedBytes + model.allocatedBytes, heapBytes: main.heapBytes + model.heapBytes };
   }
 
   /** A new model (model.mjs), in the model module, which the first model starts. */
-  const createModel = (options) => models.use((api) => api.createModel(options));
+  function createModel(options) {
+    if (slot.models === null) throw slot.error ? new Error(slot.error.message, { cause: slot.error.cause }) : new Error(NOT_LOADED);
+    return slot.models.use((api) => api.createModel(options));
+  }
 
   /**
    * The sinusoidal position table (length, width): column 2i = sin(t·f_i), column 2i+1 = cos(t·f_i),
@@ -193,8 +209,10 @@ export function makeApi(core, startModel) {
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
   const { orderTask, lookbackTask, taskWords } = makeTaskApi(core, run);
-  return Object.freeze({
+  const api = Object.freeze({
     version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
     createModel, orderTask, lookbackTask, taskWords,
   });
+  modelSlots.set(api, slot);
+  return api;
 }

@@ -1,20 +1,21 @@
-// Finding, fetching, compiling and instantiating the WebAssembly modules: loadSeqorder() (and, in parts, the pool).
-// Two modules make the API: the main module (seqorder_core.wasm: positions, attention, the tasks), and the model
-// module (seqorder_model.wasm: createModel's models), whose bytes are fetched alongside the main module's but which is
-// compiled and instantiated, synchronously, only when a model is first asked for (startModel), so that an app that
-// makes no model compiles only the main module.
+// Finding, fetching, compiling and instantiating the WebAssembly modules: loadSeqorder() from 'seqorder', and, in
+// parts, seqorder/model (model-module.mjs) and the pool. Two modules make the API: the main module
+// (seqorder_core.wasm: positions, attention, the tasks), and the model module (seqorder_model.wasm: createModel's
+// models), which only an app that asks for it loads (seqorder/model: its loadSeqorder, or loadModelModule(so) later),
+// so that an app that makes no model fetches and compiles only the main module, and its bundler emits only that.
 //
 // Where the main module is looked for, in this order: options.wasmBinary (the bytes themselves), options.wasmUrl (a
 // file, or a folder ending in '/'), else the folder `seqorder/` beside this file. The model module: options.
-// modelWasmBinary, options.modelWasmUrl, else beside the main module (in the folder of options.wasmUrl), else in
-// `seqorder/`. Bytes are fetched (read from disk in node), their first four bytes checked, compiled, and the instance
-// handed to Emscripten's glue through its instantiateWasm hook, so every failure says which URL was asked for and
-// what to do about it. A model module that cannot be had fails no loadSeqorder: the first createModel throws why.
+// modelWasmBinary, options.modelWasmUrl, else beside the main module (in the folder of options.wasmUrl), else the file
+// seqorder/model names (model-file.mjs), or the folder `seqorder/` beside this file. Bytes are fetched (read from disk
+// in node), their first four bytes checked, compiled, and the instance handed to Emscripten's glue through its
+// instantiateWasm hook, so every failure says which URL was asked for and what to do about it. A module fetched from a
+// URL is compiled once on a page (compiledFrom): another loadSeqorder, the pool and its workers reuse it.
 import createCore from './seqorder_core.mjs';
-import createModelModule from './seqorder_model.mjs';
 import { makeApi } from './api.mjs';
 import { bindCalls } from './binding.mjs';
 import { readChoice, readOptions } from './arguments.mjs';
+import { docsUrl } from './docs-url.mjs';
 import { isNode, nodeModule, resolveUrl } from './env.mjs';
 
 /** The main module's file of each build. */
@@ -31,14 +32,14 @@ const MAIN = {
   bytes: 'options.wasmBinary',
   fix: 'Serve the package\'s dist/lib/seqorder/ folder at that URL, or say where the module is: '
     + 'loadSeqorder({ wasmUrl: \'/path/to/seqorder_core.wasm\' }) (or a folder URL ending in \'/\'); '
-    + 'see "Use it in your app" in seqorder\'s README.',
+    + `see ${docsUrl('apps.md', 'where-the-wasm-files-are')}`,
 };
-const MODEL = {
+export const MODEL = {
   name: 'the model module',
   bytes: 'options.modelWasmBinary',
   fix: 'Serve the package\'s dist/lib/seqorder/ folder at that URL (the model module beside the main one), or say '
     + 'where the model module is: loadSeqorder({ modelWasmUrl: \'/path/to/seqorder_model.wasm\' }) (or a folder URL '
-    + 'ending in \'/\'); see "Use it in your app" in seqorder\'s README.',
+    + `ending in '/'); see ${docsUrl('apps.md', 'where-the-wasm-files-are')}`,
 };
 
 // (module (func (param v128 v128 v128) (result v128) local.get 0 local.get 1 local.get 2 f32x4.relaxed_madd)):
@@ -58,19 +59,21 @@ function relaxedSimdSupported() {
 }
 
 /**
- * Bundlers emit only the files an app's code names. The default module is named here, as a literal URL expression
- * relative to import.meta.url that bundlers (Vite, webpack) find: `seqorder/` is the folder beside this file (what
- * browsers, node and bundlers resolve first) and also the package's name with the file among its exports (what Vite
- * resolves from its pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere). The other
- * modules are named where they are used, the same way: the relaxed build's by seqorder/relaxed (relaxed.mjs, which
- * an app imports to use it: it hands its URLs to provideRelaxed), the pool's kernel and worker by seqorder/pool
- * (kernel-file.mjs and pool/index.mjs, which hand them to the pool).
+ * Bundlers emit only the files an app's code names. The default main module is named here, as a literal URL
+ * expression relative to import.meta.url that bundlers (Vite, webpack) find: `seqorder/` is the folder beside this file
+ * (what browsers, node and bundlers resolve first) and also the package's name with the file among its exports (what
+ * Vite resolves from its pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere). The
+ * other modules are named where they are used, the same way: the model module by seqorder/model and seqorder/pool
+ * (model-file.mjs), the relaxed build's by seqorder/relaxed (relaxed.mjs, which an app imports to use it: it hands
+ * its URLs to provideRelaxed), the pool's kernel and worker by seqorder/pool (kernel-file.mjs and pool/index.mjs,
+ * which hand them to the pool).
  * Without them (an app that did not import seqorder/relaxed; the pool reached through seqorder), those modules are
- * looked for beside the default one: where the package's folder is served as it is (node, a static folder), they are
- * there.
+ * looked for beside the default one (`besideCore`, an expression bundlers leave alone): where the package's folder is
+ * served as it is (node, a static folder), they are there.
  */
 const packagedCore = () => new URL('seqorder/seqorder_core.wasm', import.meta.url);
-const packagedModel = () => new URL('seqorder/seqorder_model.wasm', import.meta.url);
+const here = import.meta.url;
+const besideCore = (file) => new URL(`seqorder/${file}`, here);
 
 /** The relaxed build's modules, as seqorder/relaxed names them: { core, model, kernel } (URLs), or empty. */
 const relaxedFiles = {};
@@ -85,9 +88,27 @@ function packagedUrl(build) {
   return build === 'relaxed' ? relaxedFiles.core ?? new URL(FILES.relaxed, packagedCore()) : packagedCore();
 }
 
-/** The packaged model module of a build. */
-function packagedModelUrl(build) {
-  return build === 'relaxed' ? relaxedFiles.model ?? new URL(MODEL_FILES.relaxed, packagedModel()) : packagedModel();
+/**
+ * The URL of the model module `source` says (compileSeqorder's `model`): the one given or beside options.wasmUrl's
+ * module, or the packaged one of its build: `packaged` (the default build's, as the caller's entry point names it:
+ * model-file.mjs) or the file beside the main module. undefined for bytes (options.modelWasmBinary).
+ */
+function modelUrl(source, packaged) {
+  if (source.bytes !== undefined || source.url !== undefined) return source.url;
+  const model = packaged ?? besideCore(MODEL_FILES.simd128);
+  return source.build === 'relaxed' ? relaxedFiles.model ?? new URL(MODEL_FILES.relaxed, model) : model;
+}
+
+/**
+ * The model module that `source` (compileSeqorder's `model`) says where to find, fetched and compiled: { compiled,
+ * url } (url: undefined for options.modelWasmBinary), or a rejection with loadSeqorder's error. `packaged`: the default
+ * build's packaged file, as the caller's entry point names it for bundlers (model-file.mjs).
+ */
+export async function compileModelModule(source, packaged) {
+  const url = modelUrl(source, packaged);
+  if (url !== undefined) return { compiled: await compiledFrom(url, MODEL), url };
+  checkMagic(source.bytes, undefined, '', MODEL);
+  return { compiled: await compile(source.bytes, undefined, MODEL), url };
 }
 
 /** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool/shared.mjs). */
@@ -108,9 +129,27 @@ export function kernelUrl(build, url, packagedKernel) {
   return new URL(KERNEL_FILES[build], url);
 }
 
-/** Fetches and compiles a module, with loadSeqorder's errors: for the kernel module (kernelUrl). */
+/** Fetches and compiles a module (once a page: compiledFrom), with loadSeqorder's errors: for the kernel module (kernelUrl). */
 export async function compileModule(url) {
-  return fetchAndCompile(url);
+  return compiledFrom(url);
+}
+
+/** Each module fetched from a URL on this page (or worker, or node process), as a promise of it compiled: by href. */
+const compiledAt = new Map();
+
+/**
+ * The module `source` (MAIN or MODEL) at `url`, fetched and compiled once (fetchAndCompile): a later call for the same
+ * URL (another loadSeqorder, the pool) gets the same WebAssembly.Module, which every instance may share. One that
+ * failed is fetched again next time.
+ */
+function compiledFrom(url, source = MAIN) {
+  let compiling = compiledAt.get(url.href);
+  if (compiling === undefined) {
+    compiling = fetchAndCompile(url, source);
+    compiledAt.set(url.href, compiling);
+    compiling.catch(() => compiledAt.delete(url.href));
+  }
+  return compiling;
 }
 
 /**
@@ -159,15 +198,15 @@ async function responseBytes(response, url, source = MAIN) {
  * (WebAssembly.compileStreaming), it compiles while its bytes arrive; when that compile fails, the bytes (a copy of
  * the response) say why, as for any other answer, which goes through the bytes.
  */
-async function fetchAndCompile(url) {
-  if (url.protocol === 'file:' || typeof WebAssembly.compileStreaming !== 'function') return compile(await fetchBytes(url), url);
-  const response = await fetchResponse(url);
-  if (!/^application\/wasm\b/i.test(response.headers.get('content-type') ?? '')) return compile(await responseBytes(response, url), url);
+async function fetchAndCompile(url, source = MAIN) {
+  if (url.protocol === 'file:' || typeof WebAssembly.compileStreaming !== 'function') return compile(await fetchBytes(url, source), url, source);
+  const response = await fetchResponse(url, source);
+  if (!/^application\/wasm\b/i.test(response.headers.get('content-type') ?? '')) return compile(await responseBytes(response, url, source), url, source);
   const copy = response.clone();
   try {
     return await WebAssembly.compileStreaming(response);
   } catch {
-    return compile(await responseBytes(copy, url), url); // throws loadSeqorder's error for these bytes
+    return compile(await responseBytes(copy, url, source), url, source); // throws loadSeqorder's error for these bytes
   }
 }
 
@@ -181,13 +220,13 @@ function checkMagic(bytes, url, answer = '', source = MAIN) {
 }
 
 /** The Error of a module (MAIN or MODEL) that could not be loaded from `url` (undefined: from its bytes option). */
-function loadError(url, reason, cause, source = MAIN) {
+export function loadError(url, reason, cause, source = MAIN) {
   const from = url ? `from ${url}` : `from ${source.bytes}`;
   return new Error(`seqorder: ${source.name} could not be loaded ${from}: ${reason}`, cause === undefined ? undefined : { cause });
 }
 
 /** The Error of bytes that do not compile: why (the page's Content-Security-Policy, often). */
-function compileError(cause, url, source = MAIN) {
+export function compileError(cause, url, source = MAIN) {
   const csp = /unsafe-eval|Content.Security/i.test(cause.message)
     ? ' The page\'s Content-Security-Policy must allow WebAssembly: script-src \'self\' \'wasm-unsafe-eval\'.' : '';
   return loadError(url, `it does not compile in this engine (${cause.message}).${csp}`, cause, source);
@@ -219,82 +258,6 @@ export async function instantiateCore(compiled, url) {
   return bindCalls(await Promise.race([core, failed]));
 }
 
-/**
- * A new instance of the compiled model module, made synchronously (createModel is synchronous): Emscripten's glue is
- * handed an instance made on the spot, so the factory has run its start-up before it returns, and the object given to
- * it is the module. `url` names the module in errors; `build` is the main module's, which the model module's must be.
- */
-export function instantiateModel(compiled, url, build) {
-  let failure;
-  const module = {
-    instantiateWasm(imports, receiveInstance) {
-      try {
-        const instance = new WebAssembly.Instance(compiled, imports);
-        receiveInstance(instance, compiled);
-        return instance.exports;
-      } catch (cause) {
-        failure = cause;
-        return {};  // (the glue then waits for an instance that never comes: nothing more runs)
-      }
-    },
-  };
-  try {
-    createModelModule(module).catch(() => {});  // its promise: resolved by now, or never settled
-  } catch (cause) {
-    failure ??= cause;
-  }
-  if (failure !== undefined)
-    throw loadError(url, `it does not instantiate (${failure.message}): is it this version's model module?`, failure, MODEL);
-  if (typeof module.modelCreate !== 'function' || typeof module.argumentFields !== 'function')
-    throw loadError(url, 'it is not seqorder\'s model module (it has no modelCreate).', undefined, MODEL);
-  if (module.build() !== build)
-    throw loadError(url, `it is the ${module.build()} build, and the main module the ${build} build: give the model module of the main module's build.`, undefined, MODEL);
-  return bindCalls(module);
-}
-
-/**
- * The model module as fetched alongside the main module (fetchModel's { bytes, url } or { error }), compiled
- * synchronously when first asked for: startModel(model, build)() → a new instance of it (instantiateModel; `build`:
- * the main module's), or the Error that says why there is none (the same message each time). The bytes are dropped
- * once compiled.
- */
-export function startModel(model, build) {
-  let { bytes, error } = model;
-  let compiled;
-  return () => {
-    if (error !== undefined) throw new Error(error.message, { cause: error.cause });
-    if (compiled === undefined) {
-      try {
-        compiled = new WebAssembly.Module(bytes);
-      } catch (cause) {
-        error = compileError(cause, model.url, MODEL);
-        throw error;
-      }
-      bytes = undefined;
-    }
-    return instantiateModel(compiled, model.url, build);
-  };
-}
-
-/** The model module (fetchModel's { bytes, url } or { error }) compiled asynchronously: { compiled, url } (the pool's). */
-export async function compileModel(model) {
-  if (model.error !== undefined) throw new Error(model.error.message, { cause: model.error.cause });
-  return { compiled: await compile(model.bytes, model.url, MODEL), url: model.url };
-}
-
-/** The model module's bytes: { bytes, url } (url: undefined for options.modelWasmBinary), or { error, url }. Never rejects. */
-async function fetchModel(url, bytes) {
-  try {
-    if (bytes !== undefined) {
-      checkMagic(bytes, undefined, '', MODEL);
-      return { bytes, url };
-    }
-    return { bytes: await fetchBytes(url, MODEL), url };
-  } catch (error) {
-    return { error, url };
-  }
-}
-
 /** loadSeqorder's options (the pool's too, beside its own). */
 export const LOAD_OPTIONS = ['wasmBinary', 'wasmUrl', 'simd', 'modelWasmBinary', 'modelWasmUrl'];
 
@@ -324,12 +287,12 @@ async function givenUrl(name, value, files, build, simd, both) {
 }
 
 /**
- * Reads loadSeqorder's options, then finds, fetches and compiles the main module, and starts fetching the model
- * module's bytes alongside: { compiled (a WebAssembly.Module), url (where it came from; undefined for wasmBinary),
- * model (a promise of the model module's bytes, fetchModel's, which never rejects: for startModel or compileModel) }.
- * The pool compiles once here and sends the compiled modules to its workers.
+ * Reads loadSeqorder's options (as the pool does too, beside its own): where each module is, { build (the build the
+ * options ask for, where the engine runs it), url (the main module's; undefined for wasmBinary), wasmBinary, given
+ * (whether options.wasmUrl said where), model (where the model module is, for compileModelModule: { bytes }, { url }
+ * or { build }, the packaged one) }. Fetches nothing.
  */
-export async function compileSeqorder(options) {
+export async function readLoadOptions(options) {
   const { wasmBinary, wasmUrl, modelWasmBinary, modelWasmUrl, simd = 'simd128' } = readOptions('options', options, LOAD_OPTIONS);
   readBytes('options.wasmBinary', wasmBinary, 'the module');
   readUrl('options.wasmUrl', wasmUrl, 'the module');
@@ -347,33 +310,49 @@ export async function compileSeqorder(options) {
   const build = simd === 'relaxed' && relaxedSimdSupported() ? 'relaxed' : 'simd128';
   let url = await givenUrl('options.wasmUrl', wasmUrl, FILES, build, simd, 'both modules');
   if (url === undefined && wasmBinary === undefined) url = packagedUrl(build);
-  let modelUrl = await givenUrl('options.modelWasmUrl', modelWasmUrl, MODEL_FILES, build, simd, 'both model modules');
-  if (modelUrl === undefined && modelWasmBinary === undefined)
-    modelUrl = wasmUrl !== undefined ? new URL(MODEL_FILES[build], url) : packagedModelUrl(build);
-  const model = fetchModel(modelUrl, modelWasmBinary);  // alongside the main module, which it does not hold up
-  if (wasmBinary !== undefined) checkMagic(wasmBinary);
-  if (wasmBinary !== undefined) return { compiled: await compile(wasmBinary, url), url, model };
-  const compiled = await fetchAndCompile(url).catch((error) => {
-    if (build === 'relaxed' && wasmUrl === undefined && relaxedFiles.core === undefined) {
-      error.message += ' In an app built by a bundler, import \'seqorder/relaxed\' (once, anywhere) so that it emits the '
-        + 'relaxed build\'s modules, as it emits the default one.';
-    }
-    throw error;
+  let model = { bytes: modelWasmBinary };
+  if (modelWasmBinary === undefined) {
+    const modelUrl = await givenUrl('options.modelWasmUrl', modelWasmUrl, MODEL_FILES, build, simd, 'both model modules');
+    if (modelUrl !== undefined) model = { url: modelUrl };
+    else model = wasmUrl !== undefined ? { url: new URL(MODEL_FILES[build], url) } : { build };
+  }
+  return { build, url, wasmBinary, given: wasmUrl !== undefined, model };
+}
+
+/** The main module that readLoadOptions's `plan` says where to find, fetched and compiled (once a page: compiledFrom). */
+export async function compileMain({ build, url, wasmBinary, given }) {
+  if (wasmBinary !== undefined) {
+    checkMagic(wasmBinary);
+    return compile(wasmBinary, url);
+  }
+  return compiledFrom(url).catch((error) => {
+    if (build !== 'relaxed' || given || relaxedFiles.core !== undefined) throw error;
+    throw new Error(`${error.message} In an app built by a bundler, import 'seqorder/relaxed' (once, anywhere) so that `
+      + 'it emits the relaxed build\'s modules, as it emits the default one.', { cause: error.cause });
   });
-  return { compiled, url, model };
 }
 
 /**
- * Loads the WebAssembly modules and returns the API. Each call makes an independent instance.
- * simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's multiply-add
- * where the engine supports it, else the default modules; results may differ between engines by float32 rounding).
- * The API's `build` says which modules run.
- * wasmUrl: where the main module is (a file, or a folder ending in '/' that holds both builds and the model modules);
- * wasmBinary: its bytes. modelWasmUrl, modelWasmBinary: the same for the model module.
+ * Reads loadSeqorder's options, then finds, fetches and compiles the main module: { compiled (a WebAssembly.Module),
+ * url (where it came from; undefined for wasmBinary), model (where the model module is: readLoadOptions's) }. The
+ * pool compiles once here and sends the compiled modules to its workers.
+ */
+export async function compileSeqorder(options) {
+  const plan = await readLoadOptions(options);
+  return { compiled: await compileMain(plan), url: plan.url, model: plan.model };
+}
+
+/**
+ * Loads the main module and returns the API (api.mjs). Each call makes an independent instance (of a module compiled
+ * once a page). simd: 'simd128' (the default: results bit-identical in every engine) or 'relaxed' (relaxed SIMD's
+ * multiply-add where the engine supports it, else the default modules; results may differ between engines by float32
+ * rounding). The API's `build` says which modules run. wasmUrl: where the main module is (a file, or a folder ending
+ * in '/' that holds both builds and the model modules); wasmBinary: its bytes. modelWasmUrl, modelWasmBinary: the
+ * same for the model module, which this API loads when asked (seqorder/model's loadModelModule): its createModel
+ * says so until then.
  * @param {{ wasmBinary?: ArrayBuffer | ArrayBufferView, wasmUrl?: string | URL, modelWasmBinary?: ArrayBuffer | ArrayBufferView, modelWasmUrl?: string | URL, simd?: 'simd128' | 'relaxed' }} [options]
  */
 export async function loadSeqorder(options) {
   const { compiled, url, model } = await compileSeqorder(options);
-  const [core, fetched] = await Promise.all([instantiateCore(compiled, url), model]);  // createModel needs the bytes
-  return makeApi(core, startModel(fetched, core.build()));
+  return makeApi(await instantiateCore(compiled, url), { source: model });
 }

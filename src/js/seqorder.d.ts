@@ -469,17 +469,21 @@ export interface Seqorder {
    */
   memoryStats(): MemoryStats;
   /**
-   * A new trainable model (see Model) in this instance's model module, whose code the first model compiles and starts
-   * (synchronously: loadSeqorder fetched its bytes); its parameters are drawn from options.seed, the same bits in every
-   * engine.
+   * A new trainable model (see Model) in this instance's model module, which the first model starts (synchronously:
+   * the module is loaded by then, by loadSeqorder from 'seqorder/model' or by loadModelModule); its parameters are
+   * drawn from options.seed, the same bits in every engine.
    * @example
+   * import { loadSeqorder } from 'seqorder/model';                     // the main module and the model module
+   * const so = await loadSeqorder();
    * const model = so.createModel({ vocab: so.taskWords.length, width: 32, heads: 2, classes: 2, seed: 3 });
    * const learned = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 16 });
    * @throws {TypeError} when options is not a plain object, an option has the wrong kind, or a key is unknown
    * @throws {RangeError} when an option is out of its range (heads must divide width, width even with sinusoidal
    *         positions, 1 … 4 layers, maxLength only and always with positions 'learned', …)
-   * @throws {Error} when the model module could not be loaded (not served where it was looked for: the message names
-   *         the URL, what came back and the modelWasmUrl option), before the options are read
+   * @throws {Error} when this instance has not loaded the model module (loaded from 'seqorder' alone: the message says
+   *         how to load it), or it could not be loaded (not served where it was looked for: the message names the URL,
+   *         what came back and the modelWasmUrl option), before the options are read
+   * @see https://github.com/seqorder/seqorder/blob/main/docs/api.md#the-model-module
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
   /**
@@ -505,9 +509,10 @@ export interface Seqorder {
 
 /**
  * Options of loadSeqorder (and loadSeqorderPool). The API runs on two modules: the main module (seqorder_core.wasm)
- * and the model module (seqorder_model.wasm, createModel's), whose bytes are fetched alongside the main module's and
- * which the first model compiles. Where the model module cannot be had, loadSeqorder still resolves, and createModel
- * throws why.
+ * and the model module (seqorder_model.wasm, createModel's), which loadSeqorder from 'seqorder/model' loads alongside
+ * the main module, and loadModelModule later (loadSeqorder from 'seqorder' loads the main module alone). Where the
+ * model module cannot be had, loadSeqorder still resolves, and createModel throws why.
+ * @see https://github.com/seqorder/seqorder/blob/main/docs/apps.md#where-the-wasm-files-are
  */
 export interface LoadOptions {
   /**
@@ -544,11 +549,12 @@ export interface LoadOptions {
 export type SimdBuild = 'simd128' | 'relaxed';
 
 /**
- * Loads the WebAssembly modules: a new, independent instance each call; the same call works in browsers, workers and
- * node ≥ 20. It compiles the main module and fetches the model module's bytes alongside, which the first createModel
- * compiles.
+ * Loads the WebAssembly modules: a new, independent instance each call (of modules compiled once a page); the same
+ * call works in browsers, workers and node ≥ 20. From 'seqorder', the main module alone (positions, attention, the
+ * tasks: what a page that makes no model needs); from 'seqorder/model', the model module too, fetched and compiled
+ * alongside, so that createModel runs.
  * @example
- * import { loadSeqorder } from 'seqorder';
+ * import { loadSeqorder } from 'seqorder';                           // or from 'seqorder/model', to make models
  * const so = await loadSeqorder();                                   // or { wasmUrl: '/static/seqorder/' }
  * console.log(so.positions(4, 8).shape);                             // [ 4, 8 ]
  * @throws {TypeError} (a rejection) when an option has the wrong kind or is unknown

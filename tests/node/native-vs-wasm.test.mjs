@@ -58,7 +58,7 @@ async function recordingApi(log) {
   const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
   const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
   const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
-  const { instantiateModel } = await import(pathToFileURL(path.join(lib, 'load.mjs')).href);
+  const { instantiateModel, modelModule } = await import(pathToFileURL(path.join(lib, 'model-module.mjs')).href);
   const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
   const model = new WebAssembly.Module(readFileSync(path.join(lib, 'seqorder', 'seqorder_model.wasm')));
   /** The module `bound` (binding.mjs's), its binding calls recorded. */
@@ -86,7 +86,7 @@ async function recordingApi(log) {
       },
     });
   };
-  return makeApi(recording(core), () => recording(instantiateModel(model, undefined, core.build())));
+  return makeApi(recording(core), { models: modelModule(() => recording(instantiateModel(model, undefined, core.build()))) });
 }
 
 /** calls.bin (format in dump.cpp) */

@@ -348,7 +348,7 @@ test("simd: 'relaxed': the workers run the relaxed modules (main, model and kern
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
   const script = path.join(dir, 'relaxed.mjs');
   writeFileSync(script, `
-import { loadSeqorder } from ${JSON.stringify(pathToFileURL(path.join(lib, 'seqorder.mjs')).href)};
+import { loadSeqorder } from ${JSON.stringify(pathToFileURL(path.join(lib, 'model-entry.mjs')).href)};
 import { loadSeqorderPool } from ${JSON.stringify(pathToFileURL(path.join(lib, 'pool', 'index.mjs')).href)};
 const so = await loadSeqorder({ simd: 'relaxed' });
 const pool = await loadSeqorderPool({ simd: 'relaxed', workers: 2 });

@@ -16,10 +16,14 @@ async function jsBlocks(file) {
   return Array.from((await readFile(path.join(root, file), 'utf8')).matchAll(/```js\n([\s\S]*?)```/g), (m) => m[1]);
 }
 
-/** Runs `example` (importing the built package for 'seqorder') in a new node process; returns what it printed. */
+/** The built package's file of each entry point an example imports. */
+const ENTRIES = { seqorder: 'seqorder.mjs', 'seqorder/model': 'model-entry.mjs' };
+
+/** Runs `example` (importing the built package for 'seqorder' and 'seqorder/model') in a new node process; returns what it printed. */
 async function run(example) {
-  assert.match(example, /from 'seqorder'/);
-  const source = example.replace("from 'seqorder'", `from ${JSON.stringify(pathToFileURL(path.join(dist, 'lib', 'seqorder.mjs')).href)}`);
+  assert.match(example, /from 'seqorder(\/model)?'/);
+  const source = example.replace(/from '(seqorder(?:\/model)?)'/g,
+    (_, entry) => `from ${JSON.stringify(pathToFileURL(path.join(dist, 'lib', ENTRIES[entry])).href)}`);
   const dir = await mkdtemp(path.join(os.tmpdir(), 'seqorder-readme-'));
   try {
     const file = path.join(dir, 'example.mjs');

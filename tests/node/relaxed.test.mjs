@@ -133,7 +133,7 @@ test('a model module of another build than the main one is refused, naming both 
   if (!existsSync(relaxedModel)) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
   const script = `
 import { readFileSync } from 'node:fs';
-import { loadSeqorder } from ${JSON.stringify(new URL(`file://${path.join(lib, 'seqorder.mjs')}`).href)};
+import { loadSeqorder } from ${JSON.stringify(new URL(`file://${path.join(lib, 'model-entry.mjs')}`).href)};
 const so = await loadSeqorder({ modelWasmBinary: readFileSync(${JSON.stringify(relaxedModel)}) });
 let message = 'no error';
 try { so.createModel({ vocab: 4, width: 8, classes: 2 }); } catch (error) { message = error.message; }

@@ -78,7 +78,7 @@ describe('options.wasmUrl', { timeout: 60_000 }, () => {
       assert.equal(error.name, 'Error');
       assert.ok(error.message.startsWith(`seqorder: the WebAssembly module could not be loaded from ${url}: the server answered HTTP 200 OK, text/html,`), error.message);
       assert.match(error.message, /its first bytes are "<!doctype html><" \(a web page: likely the server's fallback for a file it does not have\)/);
-      assert.match(error.message, /loadSeqorder\(\{ wasmUrl: .* "Use it in your app"/);
+      assert.match(error.message, /loadSeqorder\(\{ wasmUrl: .*; see https:\/\/github\.com\/seqorder\/seqorder\/blob\/main\/docs\/apps\.md#where-the-wasm-files-are$/);
       assert.doesNotMatch(error.message, /ASSERTIONS/);
       return true;
     });

@@ -5,8 +5,11 @@
 // The sections are the <section> elements of <main> in index.html, in order (nothing here lists them). One with a
 // .section-body is filled by the module web/js/sections/<id>.mjs, exporting
 //     export const settings = declareSettings({ … });   // optional: its settings, declared once (settings.mjs)
+//     export const makesModels = true;                   // optional: it calls so.createModel
 //     export async function run(so, root, state) { ... }
-// where `so` is the loaded API (src/js/seqorder.d.ts), `root` its .section-body and `state` its settings' state
+// where `so` is the loaded API (src/js/seqorder.d.ts; the main module alone, and the model module too, loaded before
+// the first section that makes models runs: an app that never reaches one never fetches it), `root` its .section-body
+// and `state` its settings' state
 // (url-state.mjs: state.values holds the current values, read from the URL; controls.mjs's settingControl builds a
 // declared setting's control and keeps both in step). A section renders its prose, figures and checks
 // (the package's seqorder/checks, lib/figures/checks.mjs) inside root only, and resolves once its first experiments have run; controls re-run them later.
@@ -132,6 +135,7 @@ async function runSection(so, section) {
   try {
     const { module, state } = await sectionModule(section);
     if (module.error) throw module.error;
+    if (module.makesModels) await modelsLoaded(so);
     root.replaceChildren();
     await module.run(so, root, state);
     section.dataset.state = 'done';
@@ -148,6 +152,16 @@ async function runSection(so, section) {
 }
 
 let loadingModule = null;  // the promise of the loaded API (main() starts it)
+let loadingModels = null;  // the promise of its model module, loaded (the package's seqorder/model) when first needed
+
+/** Loads the model module into `so`, once (again after a failure, which the section that needed it shows). */
+function modelsLoaded(so) {
+  loadingModels ??= import('../lib/model-entry.mjs').then((entry) => entry.loadModelModule(so)).catch((error) => {
+    loadingModels = null;
+    throw error;
+  });
+  return loadingModels;
+}
 let running = Promise.resolve();
 
 /**

@@ -13,7 +13,7 @@
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
-import { compileModel, compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
+import { compileModelModule, compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
 import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
@@ -205,13 +205,14 @@ async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
 /**
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
- * (each module is fetched and compiled once, here, the model module when the first model is made, and the compiled
- * modules sent to the workers). sharedMemory: whether the workers share one memory for attention (sharedMemoryFor):
+ * (each module is fetched and compiled once a page, here or by an earlier loadSeqorder: load.mjs's compiledFrom; the
+ * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: whether the workers share one memory for attention (sharedMemoryFor):
  * the default is to, where the engine allows it. workerUrl: where the worker script is, when not beside this file
  * (start.mjs).
- * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), startWorker() (a new
- * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
- * seqorder), the kernel module is looked for beside the main module and the worker script beside this file, which is
+ * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), modelUrl() (its model
+ * module), startWorker() (a new Web Worker of the packaged script) }, each written as bundlers find it. Without them
+ * (the pool reached through seqorder), the kernel and model modules are looked for beside the main module and the
+ * worker script beside this file, which is
  * where they are wherever the package's folder is served as it is (node, a static folder, an import map); a bundled
  * app is told to import seqorder/pool.
  */
@@ -228,10 +229,13 @@ export async function loadSeqorderPool(options, packaged = {}) {
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url, model } = await compileSeqorder(load);
   const core = await instantiateCore(compiled, url);
-  let modelCompiled;  // the model module's compiling (its bytes on their way meanwhile), started by the first model
+  let modelCompiled;  // the model module, fetched and compiled by the first model (again after a failure)
   const compiledModel = () => {
-    modelCompiled ??= model.then(compileModel);
-    return modelCompiled.catch((error) => { throw new Error(error.message, { cause: error.cause }); });
+    modelCompiled ??= compileModelModule(model, packaged.modelUrl?.());
+    return modelCompiled.catch((error) => {
+      modelCompiled = undefined;
+      throw new Error(error.message, { cause: error.cause });
+    });
   };
   const plan = attentionPlanner(core);
   const spares = spareBuffers();

@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
 const [dir, mode] = process.argv.slice(2);
-const { loadSeqorder } = await import(pathToFileURL(path.join(dir, 'seqorder.mjs')).href);
+const { loadSeqorder } = await import(pathToFileURL(path.join(dir, 'model-entry.mjs')).href);  // seqorder/model: models too
 const { loadSeqorderPool } = await import(pathToFileURL(path.join(dir, 'pool', 'index.mjs')).href);
 const so = await loadSeqorder();
 const pool = await loadSeqorderPool({ workers: 2 });

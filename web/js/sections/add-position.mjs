@@ -20,6 +20,9 @@ export const settings = declareSettings({
   k: { kind: 'slider', id: 'add-position-k', label: 'offset k (b sits at t = s + k)', min: 1, max: 40, default: 3 },
 });
 
+/** It makes models (the lab's model at its scale): main.mjs loads the model module before it runs. */
+export const makesModels = true;
+
 export async function run(so, root, state) {
   prose(root,
     'Each position <var>t</var> gets a vector <var>p<sub>t</sub></var> of <var>D</var> features, added to the token ' +

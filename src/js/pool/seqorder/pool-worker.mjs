@@ -2,14 +2,15 @@
 // protocol: ../protocol.mjs, which also says how to add an op). It sits in seqorder/ beside the pool's entry for the
 // reason the .wasm files sit in seqorder/ beside ../../load.mjs: see ../index.mjs.
 import { makeApi } from '../../api.mjs';
-import { instantiateCore, instantiateModel } from '../../load.mjs';
+import { instantiateCore } from '../../load.mjs';
+import { instantiateModel, modelModule } from '../../model-module.mjs';
 import { serve } from '../protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
 // its instance of the kernel module on the pool's shared memory, if the pool has one (src/js/pool/shared.mjs)
 let kernel = null;
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
-let modelModule = null;  // the model module the pool compiled, { module, url }, which its first model brought
+let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
 /** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
 const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train']);
@@ -46,7 +47,8 @@ const ops = {
    * → its build
    */
   async load({ module, url, shared }) {
-    so = makeApi(await instantiateCore(module, url), () => instantiateModel(modelModule.module, modelModule.url, so.build));
+    const core = await instantiateCore(module, url);
+    so = makeApi(core, { models: modelModule(() => instantiateModel(compiledModel.module, compiledModel.url, core.build())) });
     if (shared) {
       kernel = (await WebAssembly.instantiate(shared.module, { env: { memory: shared.memory } })).exports;
       kernel.__stack_pointer.value = shared.stackTop;
@@ -79,7 +81,7 @@ const ops = {
    * compiled model module, { module, url }, which the worker's first model starts.
    */
   modelCreate({ id, options, model: compiled }) {
-    modelModule ??= compiled;
+    compiledModel ??= compiled;
     const model = so.createModel(options);
     models.set(id, model);
     return { value: model.config };
