@@ -532,7 +532,7 @@ console.log(JSON.stringify({
     });
     // the snippet itself has no cast: any in the file come from the test's own lines below it
     assert.doesNotMatch(conversions.replace(/^import .*$/gm, ''), / as |<\w+>\w/, 'the conversions need no casts');
-    await sh(process.execPath, [fileURLToPath(toolUrl('typescript', '/bin/tsc')), '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
+    await sh(path.join(toolBin, 'tsc'), ['-p', path.join(dir, 'tsconfig.json')], { cwd: app });
     const { stdout } = await sh(process.execPath, [path.join(dir, 'out', 'convert.mjs')], { cwd: app });
     const r = JSON.parse(stdout.trim().split('\n').pop());
     assert.deepEqual(r.heads, { isOrt: true, type: 'float32', dims: [2, 3, 4, 8], same: true }, '(B, H, T, D) = (B·H, T, D) head by head');

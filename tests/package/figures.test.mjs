@@ -2,18 +2,22 @@
 // from the tarball, in a new project.
 //   docs/own-lesson.md: its files, taken from the guide itself, built by Vite and opened in Chromium under the guide's
 //     CSP: the check passes and follows the slider, the heatmap reads out by keyboard, dark mode reaches the canvas;
+//   the stylesheet through every bundler: a page whose script imports seqorder/figures.css and draws a check, built by
+//     webpack (production), Vite and esbuild (docs/apps.md's command), opened in Chromium: the check is styled (its
+//     computed style is figures.css's), which a bundler that dropped the import (webpack's production build did, when
+//     package.json's sideEffects did not list the stylesheet) would not give;
 //   the figures' errors in Chromium: each wrong option a TypeError or RangeError naming it, the plot unchanged after a
 //     failed update, no check rendered from a list with a bad one;
-//   tsc --strict: the figures' types accept the documented calls and refuse wrong ones.
+//   tsc --strict (the pinned TypeScript, whose noUncheckedSideEffectImports refuses an import it cannot resolve): the
+//     figures' types accept the documented calls and the stylesheet's import, and refuse wrong ones.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, toolUrl, writeFiles } from './tools.mjs';
+import { CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, writeFiles } from './tools.mjs';
 
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-figures-'));
 const app = path.join(work, 'app');
@@ -72,6 +76,80 @@ async function open(url, contextOptions = {}) {
 }
 
 const check = (page) => page.locator('[data-check="norm"]');
+
+/** A page's script that imports the figures' stylesheet and draws one check. */
+const STYLED_APP = `import 'seqorder/figures.css';
+import { checkList, renderChecks } from 'seqorder/checks';
+
+renderChecks(checkList(document.body, 'Checks'), [{ name: 'styled', pass: true, claim: 'This check is drawn', details: 'by seqorder/checks' }]);
+`;
+
+/** The page around it, under the guide's CSP: its script, and its stylesheet when the bundler writes one to link. */
+const styledPage = (script, css) => `<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; img-src 'self' data:; script-src 'self' 'wasm-unsafe-eval'">
+<title>styled</title><link rel="icon" href="data:,">${css ? `<link rel="stylesheet" href="${css}">` : ''}
+<script type="module" src="${script}"></script></head><body></body></html>
+`;
+
+/**
+ * The styled page built by each bundler, as a user builds it, into a static folder (resolves to it). Each must report
+ * no warning (esbuild's, for one, says when it drops an import it was told has no side effects).
+ */
+const CSS_BUNDLERS = {
+  async webpack(dir) {
+    writeFiles(dir, { 'src/index.js': STYLED_APP });
+    const { default: webpack } = await importTool('webpack');
+    // production mode (whose sideEffects optimization dropped the stylesheet), with webpack's own CSS handling
+    const stats = await new Promise((resolve, reject) => {
+      const compiler = webpack({ mode: 'production', context: dir, experiments: { css: true }, output: { path: path.join(dir, 'dist') } });
+      compiler.run((error, result) => compiler.close(() => (error ? reject(error) : resolve(result))));
+    });
+    const { errors, warnings } = stats.toJson({ all: false, errors: true, warnings: true });
+    assert.deepEqual([...errors, ...warnings].map((e) => e.message), [], 'webpack: errors or warnings');
+    assert.ok(existsSync(path.join(dir, 'dist', 'main.css')), 'webpack wrote no stylesheet: it dropped the import');
+    writeFileSync(path.join(dir, 'dist', 'index.html'), styledPage('main.js', 'main.css'));
+  },
+  async vite(dir) {
+    writeFiles(dir, { 'main.js': STYLED_APP, 'index.html': styledPage('./main.js') });
+    const { build, createLogger } = await importTool('vite');
+    const logger = createLogger('warn');
+    const warnings = [];
+    logger.warn = logger.warnOnce = (message) => warnings.push(message);
+    await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist') } });
+    assert.deepEqual(warnings, [], 'vite build: warnings');
+  },
+  async esbuild(dir) {
+    writeFiles(dir, { 'app.js': STYLED_APP });
+    symlinkSync(path.join(app, 'node_modules'), path.join(dir, 'node_modules'));
+    const { stderr } = await sh('bash', ['-c', snippet('sh', 'esbuild ')], { cwd: dir, env: { PATH: `${toolBin}:${process.env.PATH}` } });
+    assert.doesNotMatch(stderr, /warning/i, 'esbuild: warnings');
+    assert.ok(existsSync(path.join(dir, 'dist', 'app.css')), 'esbuild wrote no stylesheet: it dropped the import');
+    writeFileSync(path.join(dir, 'dist', 'index.html'), styledPage('app.js', 'app.css'));
+  },
+};
+
+for (const [name, build] of Object.entries(CSS_BUNDLERS)) {
+  test(`seqorder/figures.css survives ${name}: the page it builds shows the check styled (Chromium, computed style)`, { timeout: 180_000 }, async () => {
+    const dir = path.join(app, `styled-${name}`);
+    await build(dir);
+    const server = await startServer({ root: path.join(dir, 'dist'), port: 0 });
+    const { page, problems, close } = await open(server.url, { colorScheme: 'light' });
+    try {
+      await page.waitForSelector('[data-check="styled"]', { timeout: 30_000 });
+      const style = await page.locator('[data-check="styled"]').evaluate((element) => {
+        const { display, borderLeftWidth, backgroundColor } = getComputedStyle(element);
+        return { display, borderLeftWidth, backgroundColor };
+      });
+      // figures.css: .check { display: flex; border-left-width: 4px }, a passing one on --pass-bg (#e3f5eb, light)
+      assert.deepEqual(style, { display: 'flex', borderLeftWidth: '4px', backgroundColor: 'rgb(227, 245, 235)' });
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+      await server.close();
+    }
+  });
+}
 
 test('docs/own-lesson.md: the page Vite builds from the guide runs under its CSP; its check passes and follows the slider',
   { timeout: 120_000 }, async () => {
@@ -229,7 +307,8 @@ test('Chromium: a wrong option is a TypeError or RangeError naming it; a failed 
 test('tsc --strict: the figures\' types take the documented calls and refuse wrong ones', { timeout: 90_000 }, async () => {
   const dir = path.join(app, 'ts-figures');
   writeFiles(dir, {
-    'figures.ts': `import { loadSeqorder } from 'seqorder';
+    'figures.ts': `import 'seqorder/figures.css';
+import { loadSeqorder } from 'seqorder';
 import { circlePlot, fmt, heatmap, heatmapGrid, linePlot, type HeatmapOptions, type Plot } from 'seqorder/plot';
 import { checkList, renderChecks, summarize, type Check } from 'seqorder/checks';
 
@@ -271,5 +350,5 @@ fmt('1');
       files: ['figures.ts'],
     }),
   });
-  await sh(process.execPath, [fileURLToPath(toolUrl('typescript', '/bin/tsc')), '-p', path.join(dir, 'tsconfig.json')], { cwd: app });
+  await sh(path.join(toolBin, 'tsc'), ['-p', path.join(dir, 'tsconfig.json')], { cwd: app });
 });

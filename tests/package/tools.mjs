@@ -102,7 +102,7 @@ export async function installApp(dir, tarball, manifest = {}) {
  * a project where the package is installed; wrong calls in them must carry @ts-expect-error. `tsc`: the command, as
  * [program, ...arguments] (default: the pinned typescript of tests/package).
  */
-export async function typecheck(dir, files, compilerOptions, tsc = [process.execPath, fileURLToPath(toolUrl('typescript', '/bin/tsc'))]) {
+export async function typecheck(dir, files, compilerOptions, tsc = [path.join(toolBin, 'tsc')]) {
   writeFiles(dir, {
     ...files,
     'tsconfig.json': JSON.stringify({
