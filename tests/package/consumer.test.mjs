@@ -22,7 +22,7 @@ import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
 import {
   CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, toolUrl,
-  typecheck as typecheckIn, typecheckReadme, writeFiles,
+  typecheck as typecheckIn, typecheckReadme, viteLogger, writeFiles,
 } from './tools.mjs';
 
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -66,16 +66,19 @@ function indexHtml(script) {
 
 /**
  * Opens `url` in a new browser context and waits for a console line starting with "seqorder" (what the snippets
- * print) or for a page error. Resolves to { line, problems } where problems lists page errors, console errors, HTTP
- * errors and requests off the page's origin. `route` may intercept requests first.
+ * print) or for a page error. Resolves to { line, problems, wasm } where problems lists page errors, console errors,
+ * HTTP errors and requests off the page's origin, and wasm the .wasm files the page fetched (by name, in the order
+ * asked for). `route` may intercept requests first.
  */
 async function runPage(url, { route } = {}) {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
     const problems = [];
+    const wasm = [];
     const origin = new URL(url).origin;
     if (route) await route(page);
+    page.on('request', (r) => { if (new URL(r.url()).pathname.endsWith('.wasm')) wasm.push(path.basename(new URL(r.url()).pathname)); });
     page.on('console', (m) => { if (m.type() === 'error') problems.push(`console: ${m.text()}`); });
     page.on('response', (r) => { if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`); });
     page.on('request', (r) => {
@@ -89,7 +92,7 @@ async function runPage(url, { route } = {}) {
     const timeout = new Promise((resolve) => { timer = setTimeout(resolve, 30_000, 'timeout: nothing printed in 30 s'); });
     try {
       await page.goto(url, { waitUntil: 'load' });
-      return { line: await Promise.race([printed, timeout]), problems };
+      return { line: await Promise.race([printed, timeout]), problems, wasm };
     } finally {
       clearTimeout(timer);
     }
@@ -124,10 +127,10 @@ await pool.close();
 `;
 
 /**
- * A page's script that trains a model: the model module, which loadSeqorder fetches beside the main module and the
- * first model compiles (synchronously, under the page's CSP), must have been emitted too.
+ * A page's script that trains a model: the model module, which loadSeqorder from seqorder/model fetches and compiles
+ * beside the main module (the first model starts it, synchronously, under the page's CSP), must have been emitted too.
  */
-const MODEL_APP = `import { loadSeqorder } from 'seqorder';
+const MODEL_APP = `import { loadSeqorder } from 'seqorder/model';
 const so = await loadSeqorder();
 const { ids, targets } = so.orderTask({ count: 8, length: 6, seed: 1 });
 const model = so.createModel({ vocab: so.taskWords.length, width: 16, classes: 2, seed: 2 });
@@ -142,10 +145,8 @@ const BUNDLERS = {
     const dir = appFolder('vite-build', { file: 'main.js', script: './main.js' });
     // more pages: the pool, a model
     writeFiles(dir, { 'pool.js': POOL_APP, 'pool.html': indexHtml('./pool.js'), 'model.js': MODEL_APP, 'model.html': indexHtml('./model.js') });
-    const { build, createLogger } = await importTool('vite');
-    const logger = createLogger('warn');
-    const warnings = [];
-    logger.warn = logger.warnOnce = (message) => warnings.push(message);
+    const { build } = await importTool('vite');
+    const { logger, warnings } = await viteLogger();
     const input = { main: path.join(dir, 'index.html'), pool: path.join(dir, 'pool.html'), model: path.join(dir, 'model.html') };
     await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist'), rollupOptions: { input } } });
     assert.deepEqual(warnings, [], 'vite build: warnings');
@@ -205,16 +206,21 @@ test('package.json: exports map (import and require with their types, the subpat
   });
   assert.deepEqual(manifest.exports['./plot'], { types: './dist/lib/figures/plot/index.d.ts', default: './dist/lib/figures/plot/index.mjs' });
   assert.deepEqual(manifest.exports['./checks'], { types: './dist/lib/figures/checks.d.ts', default: './dist/lib/figures/checks.mjs' });
-  assert.equal(manifest.exports['./figures.css'], './dist/lib/figures/figures.css');
-  assert.equal(manifest.exports['./seqorder_core.wasm'], './dist/lib/seqorder/seqorder_core.wasm');
-  assert.equal(manifest.exports['./seqorder_core_relaxed.wasm'], './dist/lib/seqorder/seqorder_core_relaxed.wasm');
-  assert.equal(manifest.exports['./seqorder_model.wasm'], './dist/lib/seqorder/seqorder_model.wasm');
-  assert.equal(manifest.exports['./seqorder_model_relaxed.wasm'], './dist/lib/seqorder/seqorder_model_relaxed.wasm');
-  assert.equal(manifest.exports['./pool-worker.mjs'], './dist/lib/pool/seqorder/pool-worker.mjs');
+  // the stylesheet with a declaration (TypeScript's noUncheckedSideEffectImports refuses an import it cannot resolve)
+  assert.deepEqual(manifest.exports['./figures.css'], { types: './dist/lib/figures/figures.css.d.ts', default: './dist/lib/figures/figures.css' });
+  // every module of the package's folder of modules, whichever it holds (bundlers and Vite's dev server resolve
+  // seqorder/<module>.wasm through it)
+  assert.equal(manifest.exports['./*.wasm'], './dist/lib/seqorder/*.wasm');
   assert.equal(manifest.exports['./package.json'], './package.json');
   assert.equal(manifest.types, main.import.types);
-  // every module is free of side effects but seqorder/relaxed, imported for its effect (naming the relaxed modules)
-  assert.deepEqual(manifest.sideEffects, ['./dist/lib/relaxed.mjs']);
+  // every module is free of side effects but seqorder/relaxed, imported for its effect (naming the relaxed modules),
+  // and the stylesheet, imported for its effect (a bundler that thinks it has none drops it: webpack's production build)
+  assert.deepEqual(manifest.sideEffects, ['./dist/lib/relaxed.mjs', './dist/lib/figures/figures.css']);
+  assert.deepEqual(manifest.exports['./model'], {
+    import: { types: './dist/lib/model-entry.d.ts', default: './dist/lib/model-entry.mjs' },
+    require: { types: './dist/lib/model-entry.d.cts', default: './dist/lib/model-entry.cjs' },
+    default: { types: './dist/lib/model-entry.d.ts', default: './dist/lib/model-entry.mjs' },
+  });
   assert.deepEqual(manifest.exports['./pool'], {
     import: { types: './dist/lib/pool/index.d.ts', default: './dist/lib/pool/index.mjs' },
     require: { types: './dist/lib/pool/index.d.cts', default: './dist/lib/pool/index.cjs' },
@@ -238,12 +244,14 @@ test('the tarball holds the built package and nothing else', () => {
   for (const needed of ['package.json', 'LICENSE', 'README.md', 'CHANGELOG.md', 'dist/lib/seqorder.mjs', 'dist/lib/seqorder.cjs',
     'dist/lib/seqorder.d.ts', 'dist/lib/seqorder.d.cts', 'dist/lib/load.mjs', 'dist/lib/seqorder_core.mjs',
     'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/seqorder_model.mjs', 'dist/lib/seqorder/seqorder_model.wasm',
+    'dist/lib/model-entry.mjs', 'dist/lib/model-entry.cjs', 'dist/lib/model-entry.d.ts', 'dist/lib/model-entry.d.cts',
+    'dist/lib/figures/figures.css.d.ts',
     'dist/lib/pool/index.mjs', 'dist/lib/pool/seqorder/pool-worker.mjs', 'dist/lib/pool/shared.mjs',
     'dist/lib/seqorder/seqorder_kernel.wasm', 'dist/lib/figures/plot/index.mjs', 'dist/lib/figures/plot/index.d.ts',
     'dist/lib/figures/checks.mjs', 'dist/lib/figures/checks.d.ts', 'dist/lib/figures/figures.css']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
-  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/(pool\/)?[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm|dist\/lib\/pool\/seqorder\/pool-worker\.mjs|dist\/lib\/figures\/(plot\/)?[\w-]+\.(mjs|d\.ts|css))$/.test(f));
+  const stray = files.filter((f) => !/^(package\.json|LICENSE|README\.md|CHANGELOG\.md|dist\/lib\/(pool\/)?[^/]+|dist\/lib\/seqorder\/[^/]+\.wasm|dist\/lib\/pool\/seqorder\/pool-worker\.(mjs|d\.ts)|dist\/lib\/figures\/(plot\/)?[\w-]+\.(mjs|d\.ts|css|css\.d\.ts))$/.test(f));
   assert.deepEqual(stray, [], 'files that do not belong in the package');
   assert.ok(packed.size < 2 << 20, `the tarball is ${packed.size} bytes`);
   assert.equal(packed.version, manifest.version);
@@ -256,6 +264,7 @@ test('node ESM: the app snippet prints what it says; values, errors, the exporte
 
     writeFileSync(path.join(app, 'node-check.mjs'), `
 import { loadSeqorder, loadSeqorderPool, version } from 'seqorder';
+import { loadSeqorder as loadWithModel, loadModelModule } from 'seqorder/model';
 const so = await loadSeqorder();
 const table = so.positions(3, 4);
 const pool = await loadSeqorderPool({ workers: 2, sharedMemory: true });  // its worker and kernel found beside it
@@ -268,15 +277,21 @@ let deep;
 try { await import('seqorder/dist/lib/checks.mjs'); deep = 'imported'; } catch (e) { deep = e.code; }
 const fs = await import('node:fs');
 const wasm = fs.readFileSync(new URL(import.meta.resolve('seqorder/seqorder_core.wasm')));
-const fromBytes = await loadSeqorder({ wasmBinary: wasm });
-const fromPath = await loadSeqorder({ wasmUrl: 'node_modules/seqorder/dist/lib/seqorder/' });
+const fromBytes = await loadWithModel({ wasmBinary: wasm });
+const fromPath = await loadWithModel({ wasmUrl: 'node_modules/seqorder/dist/lib/seqorder/' });
+// seqorder's loadSeqorder loads the main module alone: createModel says how to have the model module, which loads later
+const options = { vocab: 4, width: 8, classes: 2, seed: 1 };
+let notLoaded;
+try { so.createModel(options); } catch (e) { notLoaded = e.message; }
+await loadModelModule(so);
 const missing = await loadSeqorder({ wasmUrl: 'nowhere/seqorder_core.wasm' }).then(() => 'loaded', (e) => e.message);
 console.log(JSON.stringify({
   resolved: import.meta.resolve('seqorder'), version, manifest: (await import('seqorder/package.json', { with: { type: 'json' } })).default.version,
   table: { shape: table.shape, dtype: table.dtype, data: [...table.data] }, error, deep, magic: [...wasm.subarray(0, 4)],
   others: [fromBytes.positions(1, 2).data[1], fromPath.positions(1, 2).data[1]], missing,
-  // the model module: beside the package's files (wasmBinary gives the main module only), in wasmUrl's folder
-  models: [fromBytes, fromPath].map((api) => api.createModel({ vocab: 4, width: 8, classes: 2, seed: 1 }).config.width),
+  // the model module: beside the package's files (wasmBinary gives the main module only), in wasmUrl's folder, and
+  // loaded into seqorder's API later
+  models: [fromBytes, fromPath, so].map((api) => api.createModel(options).config.width), notLoaded,
   pool: [pool.workers, pool.sharedMemory, pooled.shape, pooled.data.every((value) => value === 0.5)],
 }));
 `);
@@ -293,7 +308,8 @@ console.log(JSON.stringify({
     assert.equal(r.deep, 'ERR_PACKAGE_PATH_NOT_EXPORTED');
     assert.deepEqual(r.magic, [0, 0x61, 0x73, 0x6d]);
     assert.deepEqual(r.others, [1, 1]);
-    assert.deepEqual(r.models, [8, 8]);
+    assert.deepEqual(r.models, [8, 8, 8]);
+    assert.match(r.notLoaded, /^seqorder: createModel needs the model module, which this API has not loaded: load it with loadSeqorder from 'seqorder\/model' \(both modules\), or await loadModelModule\(so\) from 'seqorder\/model' first; see https:\/\/github\.com\/.*#the-model-module$/);
     assert.match(r.missing, /could not be loaded from file:\/\/.*\/nowhere\/seqorder_core\.wasm: reading it failed .*wasmUrl/);
     assert.deepEqual(r.pool, [2, true, [64, 8], true], 'loadSeqorderPool from \'seqorder\': workers sharing memory');
   });
@@ -305,11 +321,14 @@ test('node CommonJS: the require snippet prints what it says', { timeout: 60_000
   assert.equal(stdout.trim(), code.match(/\/\/ (.*)$/m)[1]);
   writeFileSync(path.join(app, 'check.cjs'), `const seqorder = require('seqorder');
 const pool = require('seqorder/pool');
+const withModel = require('seqorder/model');
 const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
-Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ workers: 2, sharedMemory: true })]).then(async ([p, main]) => {
+Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ workers: 2, sharedMemory: true }), withModel.loadSeqorder()]).then(async ([p, main, so]) => {
   const y = await main.attention(x, x, x);
+  const width = so.createModel({ vocab: 4, width: 8, classes: 2 }).config.width;
   console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), pool: Object.keys(pool), workers: p.workers,
-    manifest: require('seqorder/package.json').version, main: [main.workers, main.sharedMemory, y.shape, y.data[0]] }));
+    manifest: require('seqorder/package.json').version, main: [main.workers, main.sharedMemory, y.shape, y.data[0]],
+    model: [Object.keys(withModel).sort(), withModel.version, width] }));
   await p.close();
   await main.close();
 });`);
@@ -318,6 +337,7 @@ Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ 
   assert.deepEqual(r, {
     version: manifest.version, keys: ['loadSeqorder', 'loadSeqorderPool', 'version'], pool: ['loadSeqorderPool'], workers: 1,
     manifest: manifest.version, main: [2, true, [64, 8], 0.5],
+    model: [['loadModelModule', 'loadSeqorder', 'version'], manifest.version, 8],
   });
 });
 
@@ -326,10 +346,17 @@ import { loadSeqorder, version, type Seqorder, type Tensor, type AttentionSteps,
   type OrderTask, type Parameters, type FloatTensorInput } from 'seqorder';
 import { loadSeqorderPool, type PoolModel } from 'seqorder/pool';
 import { loadSeqorderPool as poolFromMain, type SeqorderPool, type PoolOptions } from 'seqorder';
+import { loadSeqorder as loadWithModel, loadModelModule, version as modelVersion } from 'seqorder/model';
 import 'seqorder/relaxed';
+import 'seqorder/figures.css';
 
 const so: Seqorder = await loadSeqorder({ wasmUrl: new URL('https://example.org/wasm/'), modelWasmUrl: '/models/', simd: 'relaxed' });
 const fromBytes: Seqorder = await loadSeqorder({ wasmBinary: new Uint8Array(8), modelWasmBinary: new ArrayBuffer(8) });
+// seqorder/model: the same loader and API, with the model module; or the model module loaded into an API later
+const withModel: Seqorder = await loadWithModel({ modelWasmUrl: '/models/', simd: 'relaxed' });
+const loaded: Promise<void> = loadModelModule(so);
+await loaded;
+console.log(withModel.build, modelVersion.length);
 const v: string = version;
 const table: Tensor<'float64'> = so.positions(8, 16);
 const small: Tensor<'float32'> = so.positions(8, 16, { dtype: 'float32', start: 4, base: 500, layout: 'halves' });
@@ -388,6 +415,10 @@ await remote.dispose();
 so.positions('8', 16);
 // @ts-expect-error sharedMemory is a boolean
 void loadSeqorderPool({ sharedMemory: 'yes' });
+// @ts-expect-error loadModelModule loads into an API that loadSeqorder made
+void loadModelModule({});
+// @ts-expect-error seqorder/model's loadSeqorder takes loadSeqorder's options
+void loadWithModel({ model: true });
 // loadSeqorderPool from 'seqorder' has the same types
 const poolOptions: PoolOptions = { workers: 2 };
 const fromMain: SeqorderPool = await poolFromMain(poolOptions);
@@ -469,8 +500,13 @@ test('tsc --noEmit: require() from a CommonJS TypeScript file gets the same type
   typecheck('cjs', {
     'example.cts': `import seqorder = require('seqorder');
 import pool = require('seqorder/pool');
+import withModel = require('seqorder/model');
 async function main(): Promise<number> {
   const so = await seqorder.loadSeqorder();
+  await withModel.loadModelModule(so);
+  const trained: seqorder.Seqorder = await withModel.loadSeqorder({ wasmUrl: './static/' });
+  const model: seqorder.Model<'float32'> = trained.createModel({ vocab: 4, width: 8, classes: 2 });
+  model.dispose();
   const t: seqorder.Tensor<'float32'> = so.positions(2, 4, { dtype: 'float32' });
   // @ts-expect-error unknown option
   await seqorder.loadSeqorder({ wasm: 'x' });
@@ -613,7 +649,7 @@ worker.postMessage({ q: x, k: x, v: x });
       // loadSeqorderPool from the package's entry (not seqorder/pool): its worker and kernel are found beside it
       'pool.js': POOL_APP.replace("from 'seqorder/pool'", "from './seqorder/seqorder.mjs'"),
       'pool.html': indexHtml('pool.js'),
-      'model.js': MODEL_APP.replace("from 'seqorder'", "from './seqorder/seqorder.mjs'"),
+      'model.js': MODEL_APP.replace("from 'seqorder/model'", "from './seqorder/model-entry.mjs'"),
       'model.html': indexHtml('model.js'),
     });
     const url = await serve(publicDir);
@@ -658,14 +694,32 @@ test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder;
     assert.match(error, /wasmUrl/);
   });
 
-test('vite build emits only what an app uses: positions alone the main module and the model module (fetched beside it, compiled by a first model); the pool its kernel and worker; seqorder/relaxed the relaxed modules, which Chromium loads',
-  { timeout: 180_000 }, async () => {
+test('vite build emits and Chromium fetches only what an app uses: positions alone the main module; seqorder/model the model module too, loaded with it or later; the pool its kernel, worker and model module, reusing the main module compiled on the page; seqorder/relaxed the relaxed modules',
+  { timeout: 240_000 }, async () => {
     const apps = {
       positions: `import { loadSeqorder } from 'seqorder';
 const so = await loadSeqorder();
 console.log('seqorder positions', so.positions(4, 8).shape.join('x'), so.build);
 `,
       pool: POOL_APP,
+      // the main module, compiled for loadSeqorder, is the pool's too (fetched and compiled once)
+      both: `import { loadSeqorder } from 'seqorder';
+import { loadSeqorderPool } from 'seqorder/pool';
+const so = await loadSeqorder();
+const pool = await loadSeqorderPool({ workers: 2 });
+const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
+console.log('seqorder both', so.attention(x, x, x).data[0], (await pool.attention(x, x, x)).data[0]);
+await pool.close();
+`,
+      // the model module loaded when the page first needs it (as the lesson page does): fetched then, not before
+      later: `import { loadSeqorder } from 'seqorder';
+const so = await loadSeqorder();
+const fetched = () => performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.wasm')).length;
+const before = fetched();
+const { loadModelModule } = await import('seqorder/model');
+await loadModelModule(so);
+console.log('seqorder later', before, fetched(), so.createModel({ vocab: 4, width: 8, classes: 2 }).config.width);
+`,
       // the pool from the package's entry: nothing of the pool's emitted, and a clear error when it is loaded
       mainPool: `import { loadSeqorderPool } from 'seqorder';
 const tried = (options) => loadSeqorderPool({ workers: 1, ...options }).then(() => 'loaded', (e) => e.message);
@@ -673,7 +727,7 @@ console.log('seqorder main pool', JSON.stringify([await tried({ sharedMemory: tr
 `,
       // a model too: the model module of the relaxed build (one of another build than the main module's is refused)
       relaxed: `import 'seqorder/relaxed';
-import { loadSeqorder } from 'seqorder';
+import { loadSeqorder } from 'seqorder/model';
 const so = await loadSeqorder({ simd: 'relaxed' });
 const model = so.createModel({ vocab: 4, width: 8, classes: 2 });
 console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build, model.config.width);
@@ -693,22 +747,31 @@ console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build, mo
         dir: path.join(dir, 'dist'),
       };
     }
-    // createModel is synchronous, so loadSeqorder fetches the model module with the main module: both are emitted
-    const main = ['seqorder_core.wasm', 'seqorder_model.wasm'];
-    assert.deepEqual(emitted.positions.wasm, main, 'a positions-only app: the main module and the model module');
+    const main = ['seqorder_core.wasm'];
+    const withModel = ['seqorder_core.wasm', 'seqorder_model.wasm'];
+    assert.deepEqual(emitted.positions.wasm, main, 'a positions-only app: the main module alone');
     assert.equal(emitted.positions.worker, false);
     assert.equal(emitted.positions.js.length, 1, `a positions-only app: one script (no chunk of the pool), got ${emitted.positions.js}`);
+    assert.deepEqual(emitted.later.wasm, withModel, 'seqorder/model imported when needed: the model module too');
     assert.deepEqual(emitted.mainPool.wasm, main, 'loadSeqorderPool from \'seqorder\': nothing of the pool');
     assert.equal(emitted.mainPool.worker, false);
-    assert.deepEqual(emitted.pool.wasm, [...main, 'seqorder_kernel.wasm'].sort(), 'the pool: its kernel too');
+    assert.deepEqual(emitted.pool.wasm, [...withModel, 'seqorder_kernel.wasm'].sort(), 'the pool: its kernel and its models\' module too');
     assert.equal(emitted.pool.worker, true, 'the pool: its worker');
-    assert.deepEqual(emitted.relaxed.wasm, [...main, 'seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm', 'seqorder_model_relaxed.wasm'].sort(),
+    assert.deepEqual(emitted.relaxed.wasm, [...withModel, 'seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm', 'seqorder_model_relaxed.wasm'].sort(),
       'seqorder/relaxed: the relaxed build (and the default one, for engines without relaxed SIMD)');
-    for (const name of ['positions', 'relaxed']) {
-      const { line, problems } = await runPage(await serve(emitted[name].dir));
-      assert.equal(line, `seqorder ${name} 4x8 ${name === 'relaxed' ? 'relaxed 8' : 'simd128'}`, problems.join('\n'));
+    // what each page fetches: the positions-only one a single .wasm, the relaxed one the modules of its build
+    const fetched = {};
+    for (const [name, expected] of Object.entries({ positions: 'seqorder positions 4x8 simd128', relaxed: 'seqorder relaxed 4x8 relaxed 8',
+      later: 'seqorder later 1 2 8', both: 'seqorder both 0.5 0.5' })) {
+      const { line, problems, wasm } = await runPage(await serve(emitted[name].dir));
+      assert.equal(line, expected, problems.join('\n'));
       assert.deepEqual(problems, []);
+      fetched[name] = wasm.map((f) => f.replace(/-[\w-]{8}\.wasm$/, '.wasm'));
     }
+    assert.deepEqual(fetched.positions, main, 'a positions-only app fetches one .wasm');
+    assert.deepEqual([...fetched.relaxed].sort(), ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm']);
+    assert.deepEqual(fetched.later, withModel, 'the model module, once, when loadModelModule asks for it');
+    assert.deepEqual(fetched.both, main, 'loadSeqorder and the pool: the main module fetched (and compiled) once');
     // served cross-origin isolated (so that the kernel module is asked for too): the message says to import seqorder/pool
     const { line, problems } = await runPage(await serve(emitted.mainPool.dir, { isolated: true }));
     assert.match(line ?? '', /^seqorder main pool /, problems.join('\n'));

@@ -17,7 +17,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { startServer } from '../../scripts/serve.mjs';
-import { CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, writeFiles } from './tools.mjs';
+import { CHROMIUM_ARGS, checkTools, executablePath, importTool, installApp, pack, root, sh, snippet, toolBin, viteLogger, writeFiles } from './tools.mjs';
 
 const work = mkdtempSync(path.join(tmpdir(), 'seqorder-figures-'));
 const app = path.join(work, 'app');
@@ -112,10 +112,8 @@ const CSS_BUNDLERS = {
   },
   async vite(dir) {
     writeFiles(dir, { 'main.js': STYLED_APP, 'index.html': styledPage('./main.js') });
-    const { build, createLogger } = await importTool('vite');
-    const logger = createLogger('warn');
-    const warnings = [];
-    logger.warn = logger.warnOnce = (message) => warnings.push(message);
+    const { build } = await importTool('vite');
+    const { logger, warnings } = await viteLogger();
     await build({ root: dir, configFile: false, customLogger: logger, build: { outDir: path.join(dir, 'dist') } });
     assert.deepEqual(warnings, [], 'vite build: warnings');
   },

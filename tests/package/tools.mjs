@@ -66,6 +66,21 @@ export function snippet(lang, marker, file = 'docs/apps.md') {
 
 
 /**
+ * A Vite logger for build({ customLogger }) that collects the build's warnings instead of printing them: { logger,
+ * warnings }. Vite 8's note of how long its plugins took ([PLUGIN_TIMINGS], about the machine the build ran on, slow
+ * when shared) is not a warning about the app, and is left out.
+ */
+export async function viteLogger() {
+  const { createLogger } = await importTool('vite');
+  const logger = createLogger('warn');
+  const warnings = [];
+  logger.warn = logger.warnOnce = (message) => {
+    if (!String(message).startsWith('[PLUGIN_TIMINGS]')) warnings.push(message);
+  };
+  return { logger, warnings };
+}
+
+/**
  * Packs the package into `work`; resolves to npm pack's report ({ filename, files: [{ path, size }], … }). With
  * SEQORDER_DIST unset (or "dist"), `npm pack` runs in the repository, as a publisher would (its prepack hook builds).
  * With SEQORDER_DIST set to another folder (a separate build), the package is staged from that folder's lib/
