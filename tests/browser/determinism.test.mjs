@@ -13,7 +13,7 @@ import { loadSeqorder } from '../node/helpers/load.mjs';
 import { MODEL_HASHES, determinismHashes } from '../node/helpers/determinism-calls.mjs';
 
 // A worker that runs the training runs on the package and posts their hashes.
-const WORKER = `import { loadSeqorder } from '/lib/seqorder.mjs';
+const WORKER = `import { loadSeqorder } from '/lib/model-entry.mjs';
 import { modelHashes } from '/__determinism/calls.mjs';
 postMessage(await modelHashes(await loadSeqorder()));`;
 
@@ -33,7 +33,7 @@ eachEngine({
   test(`${s.engine}: the same calls give bit-identical outputs in node and in the page`, { timeout: 180_000 }, async (t) => {
     const expected = nodeHashes;
     const hashes = await s.browser.evaluate(async () => {
-      const { loadSeqorder } = await import('/lib/seqorder.mjs');
+      const { loadSeqorder } = await import('/lib/model-entry.mjs');  // seqorder/model: the calls make models
       const { determinismHashes } = await import('/__determinism/calls.mjs');
       return determinismHashes(await loadSeqorder());
     });

@@ -15,7 +15,7 @@ before(async () => {
   await page.route(`${session.origin}/__experiments/**`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body }));
   await page.goto(`${session.origin}/__experiments/index.html`, { waitUntil: 'load' });
   await page.evaluate(async () => {
-    const { loadSeqorder } = await import('/lib/seqorder.mjs');
+    const { loadSeqorder } = await import('/lib/model-entry.mjs');  // seqorder/model: add-position's make models
     globalThis.so = await loadSeqorder();
     globalThis.modules = {
       positions: Object.assign({}, ...await Promise.all(['add-position', 'sinusoids', 'start-offset']

@@ -73,7 +73,7 @@ async function run(pageUrl, from, options) {
   try {
     await page.goto(pageUrl);
     const outcome = await page.evaluate(async ({ from, options }) => {
-      const { loadSeqorder } = await import(`${from}seqorder.mjs`);
+      const { loadSeqorder } = await import(`${from}model-entry.mjs`);
       const { loadSeqorderPool } = await import(`${from}pool/index.mjs`);
       const so = await loadSeqorder();
       let pool;

@@ -21,7 +21,7 @@ eachEngine({
   test(`${s.engine}: simd: 'relaxed' loads the relaxed module where the engine compiles it, the default one elsewhere`, { timeout: 120_000 }, async (t) => {
     if (!existsSync(path.join(siteDir, RELAXED))) return t.skip('no relaxed module in this build (SEQORDER_RELAXED=OFF)');
     const result = await s.browser.evaluate(async () => {
-      const { loadSeqorder } = await import('/lib/seqorder.mjs');
+      const { loadSeqorder } = await import('/lib/model-entry.mjs');  // seqorder/model: a model of each below
       const plain = await loadSeqorder();
       const relaxed = await loadSeqorder({ simd: 'relaxed' });
       let seed = 1;
