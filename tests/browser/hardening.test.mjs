@@ -4,6 +4,8 @@
 //     full load plus interaction violates none of it;
 //   - every request of the page and of its workers stays on the origin (a context-wide route aborts and records any
 //     other), and every resource the page used is same-origin;
+//   - the first screen fetches the main module alone, and the model module comes, once, when the first section that
+//     makes models runs;
 //   - once its sections have run, it keeps working offline (sliders re-run their experiments with the network gone);
 //   - when the browser draws no frames (requestAnimationFrame never calls back and no IntersectionObserver reports, as
 //     in a hidden tab), every section still runs when it comes near, and computes its checks;
@@ -134,6 +136,27 @@ test('every request, the workers\' included, stays on the origin; the module, it
   const paths = contextRequests.map((url) => new URL(url).pathname);
   for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder/seqorder_core.wasm', '/js/worker.mjs']) {
     assert.ok(paths.includes(needed), `${needed} was not requested: ${paths.join(', ')}`);
+  }
+});
+
+test('the model module is fetched once, when the first section that makes models runs: the first screen needs only the main module', async () => {
+  const page = await session.context.newPage();
+  const asked = [];  // the state of the first section that makes models when the page asks for the model module
+  await page.route('**/seqorder_model.wasm', async (route) => {
+    asked.push(await page.evaluate(() => document.getElementById('add-position').dataset.state));
+    await route.fallback();
+  });
+  try {
+    await page.goto(session.server.url, { waitUntil: 'load' });
+    await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    await page.locator('#add-position').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#add-position[data-state="done"]', { timeout: 60_000 });
+    assert.deepEqual(asked, ['running']);
+    const wasm = await page.evaluate(() => performance.getEntriesByType('resource').map((e) => new URL(e.name).pathname).filter((p) => p.endsWith('.wasm')));
+    assert.deepEqual(wasm.sort(), ['/lib/seqorder/seqorder_core.wasm', '/lib/seqorder/seqorder_model.wasm']);
+    assert.deepEqual(await page.$$eval('#add-position [data-check]:not([data-status="pass"])', (els) => els.map((el) => el.dataset.check)), []);
+  } finally {
+    await page.close();
   }
 });
 
