@@ -89,7 +89,7 @@ function packagedUrl(build) {
 }
 
 /**
- * The URL of the model module `source` says (compileSeqorder's `model`): the one given or beside options.wasmUrl's
+ * The URL of the model module `source` says (readLoadOptions's `model`): the one given or beside options.wasmUrl's
  * module, or the packaged one of its build: `packaged` (the default build's, as the caller's entry point names it:
  * model-file.mjs) or the file beside the main module. undefined for bytes (options.modelWasmBinary).
  */
@@ -100,7 +100,7 @@ function modelUrl(source, packaged) {
 }
 
 /**
- * The model module that `source` (compileSeqorder's `model`) says where to find, fetched and compiled: { compiled,
+ * The model module that `source` (readLoadOptions's `model`) says where to find, fetched and compiled: { compiled,
  * url } (url: undefined for options.modelWasmBinary), or a rejection with loadSeqorder's error. `packaged`: the default
  * build's packaged file, as the caller's entry point names it for bundlers (model-file.mjs).
  */

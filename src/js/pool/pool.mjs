@@ -206,15 +206,14 @@ async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
  * (each module is fetched and compiled once a page, here or by an earlier loadSeqorder: load.mjs's compiledFrom; the
- * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: whether the workers share one memory for attention (sharedMemoryFor):
- * the default is to, where the engine allows it. workerUrl: where the worker script is, when not beside this file
- * (start.mjs).
+ * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: whether the
+ * workers share one memory for attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl:
+ * where the worker script is, when not beside this file (start.mjs).
  * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), modelUrl() (its model
  * module), startWorker() (a new Web Worker of the packaged script) }, each written as bundlers find it. Without them
  * (the pool reached through seqorder), the kernel and model modules are looked for beside the main module and the
- * worker script beside this file, which is
- * where they are wherever the package's folder is served as it is (node, a static folder, an import map); a bundled
- * app is told to import seqorder/pool.
+ * worker script beside this file, which is where they are wherever the package's folder is served as it is (node, a
+ * static folder, an import map); a bundled app is told to import seqorder/pool.
  */
 export async function loadSeqorderPool(options, packaged = {}) {
   const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
