@@ -79,7 +79,7 @@ function rerunWithRelaxedSimd() {
 
 // ---- the contenders' libraries ---------------------------------------------------------------------------------------
 async function loadLibraries() {
-  const { loadSeqorder } = await importPackage();
+  const { loadSeqorder } = await importPackage('model-entry.mjs');  // seqorder/model: the training contender makes models
   const so = await loadSeqorder();
   const relaxed = await loadSeqorder({ simd: 'relaxed' });
   const soRelaxed = relaxed.build === 'relaxed' ? relaxed : undefined;  // else this engine lacks relaxed SIMD
