@@ -41,6 +41,8 @@ import torch.nn.functional as F  # noqa: E402
 # The core's generator and order task, as the model fixture script ports them (tests/fixtures/make_model_fixtures.py)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "fixtures"))
 from make_model_fixtures import SplitMix64  # noqa: E402
+
+import position_schemes  # noqa: E402  (bench/, beside this file)
 from make_model_fixtures import lookback_task as lookback_task_numpy  # noqa: E402
 from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
 
@@ -57,6 +59,16 @@ def lookback_task(count, length, back, seed):
     return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
 
 
+def sinusoids_at(position_ids, width, base=10000.0):
+    """(B, T, width) float64: the sinusoid table's rows at the given positions (B, T)."""
+    t = position_ids.double()[..., None]
+    f = base ** (-torch.arange(0, width, 2, dtype=torch.float64) / width)
+    table = torch.empty(*position_ids.shape, width, dtype=torch.float64)
+    table[..., 0::2] = torch.sin(t * f)
+    table[..., 1::2] = torch.cos(t * f)
+    return table
+
+
 def sinusoids(length, width, base=10000.0):
     """(length, width): column 2i = sin(t f_i), 2i+1 = cos(t f_i), f_i = base^(-2i/width), in float64."""
     t = torch.arange(length, dtype=torch.float64)[:, None]
@@ -68,16 +80,33 @@ def sinusoids(length, width, base=10000.0):
 
 
 class Model(torch.nn.Module):
+    """positions: 'none', 'sinusoidal', 'learned' (max_length rows), 'rotary' (rotary_base, rotary_pairs: the first p
+    pairs of each head), 'alibi' or 'relative' (buckets, max_distance); docs/model.md specifies each, and
+    bench/position_schemes.py computes their numbers."""
+
     def __init__(self, vocab=16, width=32, heads=2, layers=1, positions="none", max_length=None, causal=False,
-                 classes=2, seed=0, torch_init=False, embed_scale=1.0, readout="mean"):
+                 classes=2, seed=0, torch_init=False, embed_scale=1.0, readout="mean", rotary_base=10000.0,
+                 rotary_pairs=None, buckets=32, max_distance=128):
         super().__init__()
         self.width, self.heads, self.positions, self.causal, self.readout = width, heads, positions, causal, readout
+        self.rotary_base = float(rotary_base)
+        self.rotary_pairs = width // heads // 2 if rotary_pairs is None else rotary_pairs
+        self.buckets, self.max_distance = buckets, max_distance
+        if positions == "relative":
+            position_schemes.check_relative_options(buckets, max_distance, causal)
+        if positions == "alibi":
+            self.slopes = position_schemes.alibi_slopes(heads)
+        # the two position streams (randomized positions): training draws and evaluation draws
+        self.training_stream = SplitMix64(seed ^ position_schemes.TRAINING_STREAM)
+        self.evaluation_stream = SplitMix64(seed ^ position_schemes.EVALUATION_STREAM)
         # the number the token vectors are multiplied by: 'sqrtWidth' is sqrt(width) (Vaswani et al. 2017, 3.4)
         self.embed_scale = math.sqrt(width) if embed_scale == "sqrtWidth" else float(embed_scale)
         D = width
         shapes = [("embed", (vocab, D), "normal")]
         if positions == "learned":
             shapes.append(("positions", (max_length, D), "normal"))
+        if positions == "relative":
+            shapes.append(("relativeBias", (buckets, heads), "normal"))  # T5's table, shared by every layer
         for i in range(layers):
             p = f"layers.{i}."
             shapes += [(p + "norm1.gain", (D,), "ones"), (p + "norm1.bias", (D,), "zeros")]
@@ -105,33 +134,64 @@ class Model(torch.nn.Module):
     def p(self, name):
         return self.params[name.replace(".", "_")]
 
-    def rotate(self, x):
-        """x (B, H, T, hd): pair (2i, 2i+1) of row t rotated by t * 10000^(-2i/hd)."""
-        T, hd = x.shape[-2:]
-        angles = sinusoids(T, hd).float()
-        sin, cos = angles[:, 0::2], angles[:, 1::2]
-        even, odd = x[..., 0::2], x[..., 1::2]
-        return torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
+    def rotate(self, x, position_ids, rope_scaling=None):
+        """x (B, H, T, hd): in each head, pair (2i, 2i+1) of row t (i < rotary_pairs) rotated by p_t * f_i, f_i as
+        position_schemes.rotary_frequencies gives them; the other pairs pass through."""
+        pairs = self.rotary_pairs
+        f = torch.from_numpy(position_schemes.rotary_frequencies(pairs, self.rotary_base, rope_scaling))
+        angles = position_ids.double()[:, None, :, None] * f  # (B, 1, T, pairs), float64
+        sin, cos = torch.sin(angles).float(), torch.cos(angles).float()
+        rotated, passed = x[..., :2 * pairs], x[..., 2 * pairs:]
+        even, odd = rotated[..., 0::2], rotated[..., 1::2]
+        rotated = torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
+        return torch.cat((rotated, passed), dim=-1)
 
-    def forward(self, ids):
+    def position_bias(self, position_ids):
+        """(B, H, T, T), added to the scaled scores: ALiBi's -m_h (p_i - p_j) (causal) or -m_h |p_i - p_j|, in float64
+        rounded once; or T5's relativeBias[bucket(p_j - p_i), h] (a gather, so gradients reach the table)."""
+        if self.positions == "alibi":
+            return torch.from_numpy(position_schemes.alibi_bias(self.slopes, position_ids.numpy(), self.causal)).float()
+        distance = position_ids[:, None, :] - position_ids[:, :, None]  # (B, T, T): p_j - p_i
+        bucket = torch.from_numpy(position_schemes.relative_bucket(distance.numpy(), self.causal, self.buckets,
+                                                                   self.max_distance))
+        return self.p("relativeBias")[bucket].permute(0, 3, 1, 2)
+
+    def draw_positions(self, count, length, position_range, training):
+        """(count, length) positions drawn from the training or the evaluation stream (randomized positions)."""
+        stream = self.training_stream if training else self.evaluation_stream
+        return torch.from_numpy(position_schemes.random_positions(stream, count, length, position_range))
+
+    def forward(self, ids, position_ids=None, rope_scaling=None):
+        """ids (B, T); position_ids (B, T), increasing in each row (default 0 ... T-1 in every row); rope_scaling
+        {'method', 'factor'[, 'originalLength']} for rotary positions."""
         B, T = ids.shape
         D, H = self.width, self.heads
         hd = D // H
+        if position_ids is None:
+            position_ids = torch.arange(T).expand(B, T)
         x = self.p("embed")[ids]
         if self.embed_scale != 1.0:
             x = x * self.embed_scale
         if self.positions == "sinusoidal":
-            x = x + sinusoids(T, D).float()
+            x = x + sinusoids_at(position_ids, D).float()
         elif self.positions == "learned":
-            x = x + self.p("positions")[:T]
+            x = x + self.p("positions")[position_ids]
         mask = torch.triu(torch.ones(T, T, dtype=torch.bool), 1) if self.causal else None
+        bias = self.position_bias(position_ids) if self.positions in ("alibi", "relative") else None
+        temperature = None
+        if rope_scaling is not None and rope_scaling["method"] == "yarn":
+            temperature = position_schemes.yarn_temperature(rope_scaling["factor"])
         for i in range(self.layers):
             p = lambda name: self.p(f"layers.{i}.{name}")  # noqa: E731
             h = F.layer_norm(x, (D,), p("norm1.gain"), p("norm1.bias"), 1e-5)
             q, k, v = ((h @ p("attention." + w)).view(B, T, H, hd).transpose(1, 2) for w in ("wq", "wk", "wv"))
             if self.positions == "rotary":
-                q, k = self.rotate(q), self.rotate(k)
+                q, k = self.rotate(q, position_ids, rope_scaling), self.rotate(k, position_ids, rope_scaling)
             scores = q @ k.transpose(-1, -2) / math.sqrt(hd)
+            if temperature is not None:
+                scores = scores * temperature
+            if bias is not None:
+                scores = scores + bias
             if mask is not None:
                 scores = scores.masked_fill(mask, float("-inf"))
             heads = torch.softmax(scores, dim=-1) @ v
