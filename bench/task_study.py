@@ -13,6 +13,7 @@ trained length; seed 500 + T).
     nice -n 10 /usr/bin/python3 bench/task_study.py --run --worker 1 --workers 2 > build-bench/task-study-1.jsonl
     /usr/bin/python3 bench/task_study.py --summarize build-bench/task-study-*.jsonl   # bench/results/task-study.json
                                                                                       # and the table (markdown)
+    /usr/bin/python3 bench/task_study.py --write     # that table into docs/model.md, between its task-study markers
 """
 
 import argparse
@@ -103,7 +104,17 @@ def run_one(task, depth, setup, seed):
 
 
 def jobs():
-    return [(task, depth, setup, seed) for task in TASKS for depth in DEPTHS for setup in setups(task) for seed in SEEDS]
+    """Every run, seed by seed (so that a partial run covers every task and setup once first)."""
+    return [(task, depth, setup, seed) for seed in SEEDS for depth in DEPTHS for task in TASKS for setup in setups(task)]
+
+
+def with_block(doc, text):
+    """doc with text between its <!-- task-study --> and <!-- /task-study --> markers."""
+    begin, end = "<!-- task-study -->", "<!-- /task-study -->"
+    at, stop = doc.find(begin), doc.find(end)
+    if at < 0 or stop < at:
+        raise ValueError(f"no {begin} ... {end}")
+    return f"{doc[:at + len(begin)]}\n{text}\n{doc[stop:]}"
 
 
 def summarize(files):
@@ -117,6 +128,18 @@ def summarize(files):
     with open(path, "w") as out:
         out.write(json.dumps(report, indent=1) + "\n")
     print(table(report))
+
+
+def write_docs():
+    """The table of bench/results/task-study.json into docs/model.md, between its <!-- task-study --> markers."""
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    with open(os.path.join(root, "bench", "results", "task-study.json")) as f:
+        report = json.load(f)
+    docs = os.path.join(root, "docs", "model.md")
+    with open(docs) as f:
+        text = with_block(f.read(), table(report))
+    with open(docs, "w") as f:
+        f.write(text)
 
 
 def cell(values):
@@ -154,16 +177,24 @@ def main():
     parser.add_argument("--worker", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="task[,task...]: only these tasks")
-    parser.add_argument("--summarize", nargs="+", metavar="FILE")
+    parser.add_argument("--skip", nargs="*", default=[], metavar="FILE", help="results files whose runs to skip")
+    parser.add_argument("--summarize", nargs="+", metavar="FILE",
+                        help="results files (JSON lines) into bench/results/task-study.json, and its table")
+    parser.add_argument("--write", action="store_true",
+                        help="bench/results/task-study.json's table into docs/model.md (its task-study markers)")
     args = parser.parse_args()
     torch.set_num_threads(1)
     torch.set_num_interop_threads(1)
     if args.run:
-        chosen = [j for j in jobs() if not args.only or j[0] in args.only.split(",")]
+        done = {(r["task"], r["layers"], r["setup"], r["seed"])
+                for f in args.skip for r in map(json.loads, filter(str.strip, open(f)))}
+        chosen = [j for j in jobs() if (not args.only or j[0] in args.only.split(",")) and j not in done]
         for task, depth, setup, seed in chosen[args.worker::args.workers]:
             print(json.dumps(run_one(task, depth, setup, seed)), flush=True)
     if args.summarize:
         summarize(args.summarize)
+    if args.write:
+        write_docs()
 
 
 if __name__ == "__main__":

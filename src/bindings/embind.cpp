@@ -44,6 +44,7 @@ val attention(const calls::AttentionArgs& a) { return run([&] { return calls::at
 // The lesson's tasks (src/core/model/task.hpp): data for the trainable model, made here so that it needs no model.
 val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
 val lookback_task(const calls::LookbackTaskArgs& a) { return run([&] { return calls::lookback_task(a); }); }
+val induction_task(const calls::InductionTaskArgs& a) { return run([&] { return calls::induction_task(a); }); }
 val task_words() {
     val words = val::array();
     for (const std::string_view word : calls::task_words()) words.call<void>("push", std::string(word));
@@ -128,6 +129,7 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&plan_positions>("planPositions");
     bind_call<&order_task>("orderTask");
     bind_call<&lookback_task>("lookbackTask");
+    bind_call<&induction_task>("inductionTask");
     emscripten::function("taskWords", &task_words);
     emscripten::function("attentionKernels", &attention_kernels);
     emscripten::function("kernelCallMembers", &kernel_call_members);

@@ -337,6 +337,19 @@ std::vector<Result> lookback_task(const LookbackTaskArgs& a) {
     return results;
 }
 
+std::vector<Result> induction_task(const InductionTaskArgs& a) {
+    const std::int64_t count = size(a.count, "count");
+    const std::int64_t length = size(a.length, "length");
+    const std::uint64_t seed = model::seed_from_number(a.seed);
+    model::check_induction_task(count, length);
+    std::vector<Result> results;
+    results.push_back(make_result("ids", "int32", {count, length}, std::nullopt));
+    results.push_back(make_result("targets", "int32", {count, length}, std::nullopt));
+    model::induction_task_into(out_span<std::int32_t>(results[0]), out_span<std::int32_t>(results[1]), count, length,
+                               seed);
+    return results;
+}
+
 std::span<const std::string_view> task_words() { return model::kTaskWords; }
 
 }  // namespace seqorder::calls

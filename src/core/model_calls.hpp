@@ -209,6 +209,20 @@ void fields(LookbackTaskArgs& a, Field&& field) {
 // -> [ids int32 (count, length), targets int32 (count, length): -1 for the first `back` positions].
 std::vector<Result> lookback_task(const LookbackTaskArgs& args);
 
+// inductionTask's options (src/core/model/task.hpp).
+struct InductionTaskArgs {
+    double count = 0, length = 0;        // required: the JS layer passes what the caller gave
+    double seed = 0;                     // an integer in 0 .. 2^53
+};
+template <class Field>
+void fields(InductionTaskArgs& a, Field&& field) {
+    field("count", a.count);
+    field("length", a.length);
+    field("seed", a.seed);
+}
+// -> [ids int32 (count, length), targets int32 (count, length): -1 where the word has not occurred before].
+std::vector<Result> induction_task(const InductionTaskArgs& args);
+
 // The task's vocabulary: a token's id is its index.
 std::span<const std::string_view> task_words();
 

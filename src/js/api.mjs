@@ -208,10 +208,10 @@ export function makeApi(core, { models = null, error, source } = {}) {
 
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
-  const { orderTask, lookbackTask, taskWords } = makeTaskApi(core, run);
+  const { orderTask, lookbackTask, inductionTask, taskWords } = makeTaskApi(core, run);
   const api = Object.freeze({
     version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
-    createModel, orderTask, lookbackTask, taskWords,
+    createModel, orderTask, lookbackTask, inductionTask, taskWords,
   });
   modelSlots.set(api, slot);
   return api;

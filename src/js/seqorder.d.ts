@@ -384,6 +384,27 @@ export interface LookbackTask {
   targets: Tensor<'int32'>;
 }
 
+/** Options of Seqorder.inductionTask. */
+export interface InductionTaskOptions {
+  /** How many sentences. */
+  count: number;
+  /** Words per sentence (at least 2). */
+  length: number;
+  /** An integer in 0 … 2^53 (default 0): the same seed gives the same sentences everywhere. */
+  seed?: number;
+}
+
+/** The induction task ("… A B … A → B"): each repeated word's answer is the word that followed it last time. */
+export interface InductionTask {
+  /** (count, length): ids into taskWords, each word drawn uniformly from all of them (as lookbackTask draws them). */
+  ids: Tensor<'int32'>;
+  /**
+   * (count, length): the word that followed the last earlier occurrence of the word at t, ids[s, u + 1] for the
+   * largest u < t with ids[s, u] = ids[s, t]; −1 (ignored) where the word has not occurred before.
+   */
+  targets: Tensor<'int32'>;
+}
+
 /** The API of one loaded instance of the module: what loadSeqorder resolves to. */
 export interface Seqorder {
   /** The package's version. */
@@ -503,6 +524,19 @@ export interface Seqorder {
    * @throws {RangeError} when count, length or back is out of range (back at least 1, length more than back)
    */
   lookbackTask(options: LookbackTaskOptions): LookbackTask;
+  /**
+   * The induction task ("… A B … A → B", Olsson et al. 2022): at a word seen before, which word followed it last
+   * time? Finding the earlier occurrence and reading its neighbour takes two steps of attention, so one layer cannot
+   * do it and two can. For a model with readout 'each' and classes taskWords.length, usually causal.
+   * @example
+   * const { ids, targets } = so.inductionTask({ count: 32, length: 12, seed: 1 });   // both (32, 12)
+   * const model = so.createModel({ layers: 2, positions: 'rotary', causal: true, readout: 'each', classes: so.taskWords.length });
+   * model.step(ids, targets, { lr: 3e-3 });
+   * @throws {TypeError} when options is not a plain object or an option has the wrong kind
+   * @throws {RangeError} when count or length is out of range (count an integer ≥ 0, length an integer ≥ 2, seed an
+   *         integer in 0 … 2^53, the ids within the tensor limit)
+   */
+  inductionTask(options: InductionTaskOptions): InductionTask;
   /** The task's vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   readonly taskWords: readonly string[];
 }

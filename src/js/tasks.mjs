@@ -1,5 +1,5 @@
 // The lesson's two tasks, the data the trainable model learns from, over one instance of the main module (the tasks
-// are made there, so that they need no model module): orderTask, lookbackTask, taskWords. Like api.mjs, each call
+// are made there, so that they need no model module): orderTask, lookbackTask, inductionTask, taskWords. Like api.mjs, each call
 // reads its arguments once (arguments.mjs: JS kinds only), runs one call of the core (src/core/model_calls.hpp,
 // through src/bindings/embind.cpp: the core checks every value) and returns JS-owned results (heap.mjs).
 import { optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
@@ -7,7 +7,7 @@ import { optional, readBoolean, readNumber, readOptions } from './arguments.mjs'
 const optionalNumber = optional(readNumber);
 const optionalBoolean = optional(readBoolean);
 
-/** orderTask, lookbackTask and taskWords over the main module `core`, calling it through heap.mjs's `run`. */
+/** orderTask, lookbackTask, inductionTask and taskWords over the main module `core`, calling it through heap.mjs's `run`. */
 export function makeTaskApi(core, run) {
   /** A task's sentences, { ids, targets }: the core's `coreTask` on `args`, its options as read. */
   function task(coreTask, args) {
@@ -39,8 +39,19 @@ export function makeTaskApi(core, run) {
     });
   }
 
+  /** The third task: count sentences of length random words; the target at t is the word that followed the last
+   * earlier occurrence of the word at t (-1 where it has not occurred before). */
+  function inductionTask(options) {
+    const o = readOptions('options', options, ['count', 'length', 'seed']);
+    return task(core.inductionTask, {
+      count: readNumber('count', o.count),
+      length: readNumber('length', o.length),
+      seed: optionalNumber('seed', o.seed),
+    });
+  }
+
   /** The tasks' vocabulary: a token's id is its index ('the', 'robot', 'follows', 'person', …). */
   const taskWords = Object.freeze(core.taskWords());
 
-  return { orderTask, lookbackTask, taskWords };
+  return { orderTask, lookbackTask, inductionTask, taskWords };
 }

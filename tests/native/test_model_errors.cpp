@@ -298,4 +298,19 @@ TEST_CASE("model errors: the lookback task's arguments", "[model][errors][task]"
                          Says("ids must hold count * length = 12 values and targets 12, got 12 and 10"));
 }
 
+TEST_CASE("model errors: the induction task's arguments", "[model][errors][task]") {
+    using seqorder::model::induction_task;
+    using seqorder::model::induction_task_into;
+    CHECK_THROWS_MATCHES(induction_task(-1, 5, 0), std::invalid_argument, Says("count must be a non-negative"));
+    CHECK_THROWS_MATCHES(induction_task(3, 1, 0), std::invalid_argument,
+                         Says("length must be at least 2 (a word needs an earlier one to repeat), got 1"));
+    CHECK_THROWS_MATCHES(induction_task(std::int64_t{1} << 20, std::int64_t{1} << 20, 0), std::length_error,
+                         Says("ids of count * length = 1099511627776 tokens"));
+    CHECK_THROWS_MATCHES(induction_task(0, (std::int64_t{1} << 53) - 1, 0), std::length_error,
+                         Says("one sentence of length = 9007199254740991 tokens"));
+    std::vector<std::int32_t> ids(12), targets(10);
+    CHECK_THROWS_MATCHES(induction_task_into(ids, targets, 2, 6, 0), std::invalid_argument,
+                         Says("ids must hold count * length = 12 values and targets 12, got 12 and 10"));
+}
+
 }  // namespace

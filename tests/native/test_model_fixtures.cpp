@@ -82,6 +82,21 @@ TEST_CASE("model fixture: lookback_task draws the numpy port's sentences", "[mod
     }
 }
 
+TEST_CASE("model fixture: induction_task draws the numpy port's sentences", "[model][fixtures][task]") {
+    const fixtures::File& f = model_fixture();
+    const std::size_t cases = f.count("task/induction", "args");
+    REQUIRE(cases == 3);
+    for (std::size_t i = 0; i < cases; ++i) {
+        const std::string prefix = "task/induction/" + std::to_string(i);
+        const fixtures::Array& args = f[prefix + "/args"];
+        const auto batch = seqorder::model::induction_task(args.integer(0), args.integer(1),
+                                                           static_cast<std::uint64_t>(args.integer(2)));
+        INFO(prefix);
+        testing::check_identical<std::int32_t>("ids", batch.ids.data(), int_tensor(f[prefix + "/ids"]).data());
+        testing::check_identical<std::int32_t>("targets", batch.targets.data(), int_tensor(f[prefix + "/targets"]).data());
+    }
+}
+
 template <class T>
 void check_case(const std::string& prefix, Kernels kernels, double value_tolerance, double gradient_tolerance) {
     const fixtures::File& f = model_fixture();

@@ -14,6 +14,7 @@ namespace {
 using seqorder::model::kPerson;
 using seqorder::model::kRobot;
 using seqorder::model::kTaskWords;
+using seqorder::model::induction_task;
 using seqorder::model::lookback_task;
 using seqorder::model::order_task;
 using seqorder::model::score;
@@ -107,6 +108,40 @@ TEST_CASE("model task: lookback's target at t is the word back places earlier, -
     // the same seed, the same sentences; the words do not depend on back
     CHECK(lookback_task(4, 9, 2, 3).ids.data()[17] == lookback_task(4, 9, 5, 3).ids.data()[17]);
     CHECK(lookback_task(0, 5, 3, 1).ids.shape() == seqorder::Shape{0, 5});
+}
+
+TEST_CASE("model task: induction's target is the word after the last earlier occurrence, by a search back",
+          "[model][task]") {
+    for (std::int64_t length : {2, 3, 12, 40}) {
+        const auto batch = induction_task(300, length, 21);
+        const auto T = static_cast<std::size_t>(length);
+        REQUIRE(batch.targets.shape() == seqorder::Shape{300, T});
+        std::int64_t counted = 0, repeats_at_once = 0;
+        for (std::size_t s = 0; s < 300; ++s)
+            for (std::size_t t = 0; t < T; ++t) {
+                std::int32_t want = -1;  // a search back from t - 1 for the same word
+                for (std::size_t u = t; u-- > 0;)
+                    if (batch.ids(s, u) == batch.ids(s, t)) {
+                        want = batch.ids(s, u + 1);
+                        repeats_at_once += u + 1 == t;
+                        break;
+                    }
+                REQUIRE(batch.targets(s, t) == want);
+                counted += want != -1;
+            }
+        INFO("length " << length);
+        // the first word never has a target; at length 40 most words have occurred before
+        for (std::size_t s = 0; s < 300; ++s) REQUIRE(batch.targets(s, 0) == -1);
+        if (length == 40) CHECK(counted > 300 * 30);
+        if (length >= 12) CHECK(repeats_at_once > 0);
+    }
+    // the words are lookback_task's (the same draws), and the same seed gives the same sentences
+    const auto a = induction_task(5, 9, 3), b = lookback_task(5, 9, 2, 3), c = induction_task(5, 9, 3);
+    CHECK(std::vector<std::int32_t>(a.ids.data().begin(), a.ids.data().end()) ==
+          std::vector<std::int32_t>(b.ids.data().begin(), b.ids.data().end()));
+    CHECK(std::vector<std::int32_t>(a.targets.data().begin(), a.targets.data().end()) ==
+          std::vector<std::int32_t>(c.targets.data().begin(), c.targets.data().end()));
+    CHECK(induction_task(0, 5, 1).ids.shape() == seqorder::Shape{0, 5});
 }
 
 }  // namespace

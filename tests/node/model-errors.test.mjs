@@ -194,6 +194,22 @@ add('lookbackTask', 'seed a fraction', lookback({ count: 2, length: 4, seed: 0.5
 add('lookbackTask', 'ids past the tensor limit', lookback({ count: 2 ** 20, length: 2 ** 10 }), RangeError, /^ids of count \* length = 1073741824 tokens would need more than the 1024 MiB a tensor may hold/);
 add('lookbackTask', 'a sentence past the tensor limit', lookback({ count: 0, length: 2 ** 53 - 1 }), RangeError, /^one sentence of length = 9007199254740991 tokens/);
 
+// ---- inductionTask(options) ----
+const induction = (options) => () => so.inductionTask(options);
+for (const [label, options, Class, message] of badOptions(['count', 'length', 'seed']).filter(([l]) => l !== 'a differently-cased option'))
+  add('inductionTask', `options ${label}`, induction(options), Class, message);
+add('inductionTask', 'no options', () => so.inductionTask(), TypeError, /^count must be a number, got undefined/);
+for (const name of ['count', 'length'])
+  for (const [label, value, Class, message] of badNumbers(name).filter(([l]) => l !== 'negative'))
+    add('inductionTask', `${name} ${label}`, induction({ count: 4, length: 5, [name]: value }), Class, message);
+add('inductionTask', 'count negative', induction({ count: -2, length: 5 }), RangeError, /^count must be an integer at least 0, got -2/);
+add('inductionTask', 'length 1', induction({ count: 2, length: 1 }), RangeError, /^length must be at least 2 \(a word needs an earlier one to repeat\), got 1/);
+add('inductionTask', 'seed a fraction', induction({ count: 2, length: 4, seed: 0.5 }), RangeError, /^seed must be an integer in 0 \.\. 2\^53, got 0\.5/);
+add('inductionTask', 'seed a string', induction({ count: 2, length: 4, seed: '1' }), TypeError, /^seed must be a number/);
+add('inductionTask', 'back is not its option', induction({ count: 2, length: 4, back: 2 }), TypeError, /back/);
+add('inductionTask', 'ids past the tensor limit', induction({ count: 2 ** 20, length: 2 ** 10 }), RangeError, /^ids of count \* length = 1073741824 tokens would need more than the 1024 MiB a tensor may hold/);
+add('inductionTask', 'a sentence past the tensor limit', induction({ count: 0, length: 2 ** 53 - 1 }), RangeError, /^one sentence of length = 9007199254740991 tokens/);
+
 function canary() {
   assert.deepEqual(so.positions(3, 4, { start: 2 }).data, expectedCanary, 'the module still works');
 }

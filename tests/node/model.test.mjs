@@ -369,6 +369,30 @@ describe('the order task', () => {
     assert.deepEqual(so.orderTask({ count: 2, length: 2 }), so.orderTask({ count: 2, length: 2, seed: 0, mirrored: false }));
   });
 
+  test('inductionTask draws what the fixture script\'s port of it draws: the word after the last earlier occurrence', () => {
+    const count = countCases(fixtures, 'task/induction', 'args');
+    assert.ok(count >= 3);
+    for (let i = 0; i < count; i++) {
+      const [n, length, seed] = fixtures.get(`task/induction/${i}/args`).values;
+      const task = so.inductionTask({ count: n, length, seed });
+      assert.deepEqual(task.ids, { data: Int32Array.from(fixtures.get(`task/induction/${i}/ids`).values), shape: [n, length], dtype: 'int32' });
+      assert.deepEqual(task.targets, { data: Int32Array.from(fixtures.get(`task/induction/${i}/targets`).values), shape: [n, length], dtype: 'int32' });
+    }
+    const { ids, targets } = so.inductionTask({ count: 6, length: 30, seed: 4 });
+    for (let s = 0; s < 6; s++)
+      for (let t = 0; t < 30; t++) {
+        const row = ids.data.subarray(30 * s, 30 * s + 30);
+        const u = row.subarray(0, t).lastIndexOf(row[t]);
+        assert.equal(targets.data[30 * s + t], u === -1 ? -1 : row[u + 1]);
+      }
+    assert.deepEqual(ids, so.lookbackTask({ count: 6, length: 30, seed: 4 }).ids, 'the words are lookbackTask\'s');
+    assert.deepEqual(so.inductionTask({ count: 3, length: 6 }), so.inductionTask({ count: 3, length: 6, seed: 0 }));
+    assert.deepEqual(so.inductionTask({ count: 0, length: 6 }).targets.shape, [0, 6]);
+    const model = so.createModel({ vocab: so.taskWords.length, width: 16, heads: 2, layers: 2, causal: true, readout: 'each', classes: so.taskWords.length });
+    assert.ok(Number.isFinite(model.step(ids, targets, { lr: 3e-3 })));
+    model.dispose();
+  });
+
   test('lookbackTask draws what the fixture script\'s port of it draws: the target at t is the word back places earlier', () => {
     const count = countCases(fixtures, 'task/lookback', 'args');
     assert.ok(count >= 3);

@@ -1,5 +1,6 @@
 #include "task.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +34,13 @@ void check_spans(std::span<std::int32_t> ids, std::span<std::int32_t> targets, s
         throw std::invalid_argument("ids must hold count * length = " + std::to_string(n) + " values and targets " +
                                     std::to_string(targets_n) + ", got " + std::to_string(ids.size()) + " and " +
                                     std::to_string(targets.size()));
+}
+
+// Every word drawn uniformly from the whole vocabulary, word after word, sentence after sentence, from one SplitMix64
+// stream seeded with `seed`: the sentences of lookback_task and induction_task.
+void uniform_words(std::span<std::int32_t> ids, std::uint64_t seed) {
+    SplitMix64 generator(seed);
+    for (std::int32_t& id : ids) id = static_cast<std::int32_t>(generator.uniform_below(kTaskWords.size()));
 }
 
 }  // namespace
@@ -98,8 +106,7 @@ void lookback_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> tar
     const std::size_t n = check_lookback_task(count, length, back);
     check_spans(ids, targets, n, n);
     const auto T = static_cast<std::size_t>(length), k = static_cast<std::size_t>(back);
-    SplitMix64 generator(seed);
-    for (std::size_t i = 0; i < n; ++i) ids[i] = static_cast<std::int32_t>(generator.uniform_below(kTaskWords.size()));
+    uniform_words(ids, seed);
     for (std::size_t i = 0; i < n; ++i) targets[i] = i % T < k ? -1 : ids[i - k];
 }
 
@@ -108,6 +115,38 @@ TaskBatch lookback_task(std::int64_t count, std::int64_t length, std::int64_t ba
     const Shape shape{static_cast<std::size_t>(count), static_cast<std::size_t>(length)};
     TaskBatch batch{Tensor<std::int32_t>(shape, "ids"), Tensor<std::int32_t>(shape, "targets")};
     lookback_task_into(batch.ids.data(), batch.targets.data(), count, length, back, seed);
+    return batch;
+}
+
+std::size_t check_induction_task(std::int64_t count, std::int64_t length) {
+    if (count < 0) throw std::invalid_argument("count must be a non-negative integer, got " + std::to_string(count));
+    if (length < 2)
+        throw std::invalid_argument("length must be at least 2 (a word needs an earlier one to repeat), got " +
+                                    std::to_string(length));
+    return check_sentences(count, length);
+}
+
+void induction_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                         std::int64_t length, std::uint64_t seed) {
+    const std::size_t n = check_induction_task(count, length);
+    check_spans(ids, targets, n, n);
+    const auto T = static_cast<std::size_t>(length);
+    uniform_words(ids, seed);
+    for (std::size_t start = 0; start < n; start += T) {
+        std::array<std::size_t, kTaskWords.size()> last{};  // 1 + the position of each word's last occurrence, 0: none
+        for (std::size_t t = 0; t < T; ++t) {
+            const auto word = static_cast<std::size_t>(ids[start + t]);
+            targets[start + t] = last[word] == 0 ? -1 : ids[start + last[word]];  // the word after its last occurrence
+            last[word] = t + 1;
+        }
+    }
+}
+
+TaskBatch induction_task(std::int64_t count, std::int64_t length, std::uint64_t seed) {
+    check_induction_task(count, length);
+    const Shape shape{static_cast<std::size_t>(count), static_cast<std::size_t>(length)};
+    TaskBatch batch{Tensor<std::int32_t>(shape, "ids"), Tensor<std::int32_t>(shape, "targets")};
+    induction_task_into(batch.ids.data(), batch.targets.data(), count, length, seed);
     return batch;
 }
 

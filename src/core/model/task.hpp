@@ -59,6 +59,24 @@ std::size_t check_lookback_task(std::int64_t count, std::int64_t length, std::in
 
 TaskBatch lookback_task(std::int64_t count, std::int64_t length, std::int64_t back, std::uint64_t seed);
 
+// 'induction' ("... A B ... A -> B", Olsson et al. 2022): count sentences of `length` words drawn exactly as
+// lookback_task draws them; the target at position t is the word that followed the last earlier occurrence of the
+// word at t, ids[s, u + 1] for the largest u < t with ids[s, u] == ids[s, t] (u + 1 == t when the word repeats at
+// once), and -1 (ignored) where the word has not occurred before. A model must find the earlier occurrence and read
+// what came after it: two steps of attention (a head that copies the previous word into each position, then one that
+// matches), which one layer cannot compose.
+// ids and targets: (count, length). Throws as check_induction_task does, and std::invalid_argument unless both spans
+// hold exactly count * length values.
+void induction_task_into(std::span<std::int32_t> ids, std::span<std::int32_t> targets, std::int64_t count,
+                         std::int64_t length, std::uint64_t seed);
+
+// The rules of induction_task's arguments, checked before anything is drawn: std::invalid_argument unless count >= 0
+// and length >= 2 (a word can repeat); std::length_error when one sentence, or the ids, pass kMaxTensorBytes. Returns
+// count * length.
+std::size_t check_induction_task(std::int64_t count, std::int64_t length);
+
+TaskBatch induction_task(std::int64_t count, std::int64_t length, std::uint64_t seed);
+
 // How many of the counted rows a model gets right: logits (rows, classes), targets (rows), -1 not counted; a row's
 // prediction is its first largest logit.
 struct Score {

@@ -35,6 +35,8 @@ export const CALLS = [
   ['attention steps float32 causal', (so) => so.attention(tensor([2, 6, 8], 'float32', 14), tensor([2, 10, 8], 'float32', 15), tensor([2, 10, 3], 'float32', 16), { causal: true, steps: true })],
   ['attention float32 fused causal (3, 37, 24)', (so) => so.attention(tensor([3, 37, 24], 'float32', 17), tensor([3, 50, 24], 'float32', 18), tensor([3, 50, 20], 'float32', 19), { causal: true })],
   ['attention float32 fused (1, 64, 64)', (so) => so.attention(tensor([64, 64], 'float32', 20), tensor([64, 64], 'float32', 21), tensor([64, 64], 'float32', 22))],
+  ['inductionTask 16 of 128 seed 9: ids', (so) => so.inductionTask({ count: 16, length: 128, seed: 9 }).ids],
+  ['inductionTask 16 of 128 seed 9: targets', (so) => so.inductionTask({ count: 16, length: 128, seed: 9 }).targets],
 ];
 
 /** SHA-256 (hex) of a tensor: its dtype, its shape and the bytes of its data. */

@@ -50,6 +50,7 @@ const CALLS = {
   'the pool, copying: attention': () => copying.attention(x(), x(), x()),
   orderTask: () => so.orderTask({ count: 2, length: 4 }),
   lookbackTask: () => so.lookbackTask({ count: 2, length: 5 }),
+  inductionTask: () => so.inductionTask({ count: 2, length: 6 }),
   'a model with embedScale': async () => {
     const model = so.createModel({ vocab: 16, width: 8, classes: 2, embedScale: 2 });
     try {
