@@ -390,6 +390,29 @@ def check_reference():
     old = torch.stack((even * cos - odd * sin, even * sin + odd * cos), dim=-1).flatten(-2)
     check("reference rotary (every pair, base 10000) = the rotation before the options",
           torch.equal(model.rotate(x, torch.arange(T).expand(3, T)), old))
+    # rotaryPairs p: the first p pairs rotated as a head of width 2p would be, the others passed through
+    partial = ref.Model(positions="rotary", seed=4, rotary_pairs=3, rotary_base=500.0)
+    narrow = ref.Model(positions="rotary", width=12, heads=2, seed=4, rotary_base=500.0)  # heads of width 6: 3 pairs
+    rows = torch.tensor([[0, 2, 3, 7, 8, 20, 21, 22, 30, 31, 40]] * 3)
+    for scaling in (None, {"method": "yarn", "factor": 4.0, "originalLength": 16}):
+        y, z = partial.rotate(x, rows, scaling), narrow.rotate(x[..., :6], rows, scaling)
+        check(f"reference rotaryPairs 3 of 8 ({scaling['method'] if scaling else 'no scaling'}): the first 3 pairs as a "
+              "head of 3 pairs, the others unchanged", torch.equal(y[..., :6], z) and torch.equal(y[..., 6:], x[..., 6:]))
+    # positionRange = T: the draw is 0 ... T-1, and a short training run gives the bits of one without the option
+    losses = {}
+    for position_range in (None, 9):
+        model = ref.Model(positions="rotary", seed=6, readout="each", classes=16)
+        optimizer = torch.optim.Adam(model.parameters(), lr=3e-3)
+        losses[position_range] = [ref.adam_step(model, optimizer, *ref.lookback_task(8, 9, 2, 30 + k),
+                                                position_range=position_range) for k in range(5)]
+    check("reference: positionRange = T trains to the bits of no option", losses[None] == losses[9])
+    model = ref.Model(positions="learned", max_length=40, seed=6)
+    a = ref.call_positions(model, torch.zeros(3, 5, dtype=torch.long), 40, training=True)
+    b = ref.call_positions(model, torch.zeros(3, 5, dtype=torch.long), 40, training=False)
+    c = ref.call_positions(ref.Model(positions="learned", max_length=40, seed=6), torch.zeros(3, 5, dtype=torch.long),
+                           40, training=True)
+    check("reference: training and evaluation draws come from two streams, each seeded by the model's seed",
+          not torch.equal(a, b) and torch.equal(a, c))
     # ALiBi and relative scores against a loop
     for positions, causal in (("alibi", True), ("alibi", False), ("relative", False), ("relative", True)):
         model = ref.Model(positions=positions, heads=2, causal=causal, seed=3, buckets=8, max_distance=10)

@@ -203,6 +203,26 @@ class Model(torch.nn.Module):
         return features @ self.p("readout.weight") + self.p("readout.bias")
 
 
+def call_positions(model, ids, position_range=None, position_ids=None, training=False):
+    """The positions of one call, as seqorder's options give them: positionIds as given, positionRange drawn (from the
+    training stream for a step, the evaluation stream otherwise), else None (0 ... T-1)."""
+    if position_range is not None:
+        return model.draw_positions(ids.shape[0], ids.shape[1], position_range, training)
+    return position_ids
+
+
+def adam_step(model, optimizer, ids, targets, position_range=None, position_ids=None, rope_scaling=None):
+    """One step as seqorder's model.step takes it (mean cross-entropy over the targets that are not -1), with its
+    position options; the loss before the step."""
+    positions = call_positions(model, ids, position_range, position_ids, training=True)
+    logits = model(ids, position_ids=positions, rope_scaling=rope_scaling)
+    loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=-1)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    return loss.item()
+
+
 def train(model, steps=800, lr=3e-3, batch=32):
     optimizer = torch.optim.Adam(model.parameters(), lr=lr, betas=(0.9, 0.999), eps=1e-8)
     for k in range(steps):

@@ -177,6 +177,7 @@ def main():
     parser.add_argument("--worker", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", help="task[,task...]: only these tasks")
+    parser.add_argument("--layers", type=int, help="only the runs of this depth")
     parser.add_argument("--skip", nargs="*", default=[], metavar="FILE", help="results files whose runs to skip")
     parser.add_argument("--summarize", nargs="+", metavar="FILE",
                         help="results files (JSON lines) into bench/results/task-study.json, and its table")
@@ -188,7 +189,8 @@ def main():
     if args.run:
         done = {(r["task"], r["layers"], r["setup"], r["seed"])
                 for f in args.skip for r in map(json.loads, filter(str.strip, open(f)))}
-        chosen = [j for j in jobs() if (not args.only or j[0] in args.only.split(",")) and j not in done]
+        chosen = [j for j in jobs() if (not args.only or j[0] in args.only.split(",")) and j not in done
+                  and (not args.layers or j[1] == args.layers)]
         for task, depth, setup, seed in chosen[args.worker::args.workers]:
             print(json.dumps(run_one(task, depth, setup, seed)), flush=True)
     if args.summarize:

@@ -130,9 +130,10 @@ TEST_CASE("model task: induction's target is the word after the last earlier occ
                 counted += want != -1;
             }
         INFO("length " << length);
-        // the first word never has a target; at length 40 most words have occurred before
+        // the first word never has a target; at length 40 about 25 of 40 words have occurred before (40 minus the
+        // expected distinct words, 16 (1 - (15/16)^40) = 14.8)
         for (std::size_t s = 0; s < 300; ++s) REQUIRE(batch.targets(s, 0) == -1);
-        if (length == 40) CHECK(counted > 300 * 30);
+        if (length == 40) CHECK(counted > 300 * 22);
         if (length >= 12) CHECK(repeats_at_once > 0);
     }
     // the words are lookback_task's (the same draws), and the same seed gives the same sentences
