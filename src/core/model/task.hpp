@@ -1,6 +1,7 @@
 // The lesson's tasks, seeded sentences over a small vocabulary of the lesson's words: 'order' (does robot come before
-// person?, one answer per sentence) and 'lookback' (which word stands k places back?, one answer per position); and
-// the accuracy of a model's predictions on them.
+// person?, one answer per sentence), 'lookback' (which word stands k places back?, one answer per position) and
+// 'induction' (which word followed this one last time?, an answer at every repeated word); and the accuracy of a
+// model's predictions on them.
 #pragma once
 
 #include <array>
