@@ -2,7 +2,7 @@
 // thread), as a first visit of a page could train it: causal models of width 32, 2 heads, token vectors x sqrt(width),
 // rotary, sinusoidal and no positions, 1 and 2 layers, seeds 1, 2 and 7, Adam at lr 3e-3 on the lab's batches (32
 // sentences of 8 ... 16 words, step k seeded 1000 + k); per model its CPU time and the accuracy at 16 and 32 words.
-import { loadSeqorder } from '../dist/lib/seqorder.mjs';
+import { loadSeqorder } from '../dist/lib/model-entry.mjs';
 const so = await loadSeqorder();
 const steps = Number(process.argv[2] ?? 400);
 const score = (model, T) => {
