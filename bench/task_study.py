@@ -191,8 +191,8 @@ def cell(values):
 def table(report):
     lines = []
     for task in TASKS:
-        lines.append(f"\n{task} (chance: " + ", ".join(f"T = {t} {100 * report['chance'][task][str(t)]:.0f}%"
-                                                        for t in LENGTHS) + ")\n")
+        lines.append(f"\n{task} (the most frequent target: " +
+                     ", ".join(f"T = {t} {100 * report['chance'][task][str(t)]:.0f}%" for t in LENGTHS) + ")\n")
         lines.append("| positions | layers | steps to 95%, seeds 1 / 2 / 7 | " +
                      " | ".join(f"T = {t} ({t // 16}×)" for t in LENGTHS) + " |")
         lines.append("|---" * (3 + len(LENGTHS)) + "|")
@@ -206,6 +206,11 @@ def table(report):
                 steps = " / ".join(str(r["stepsTo95"] or "—") for r in runs)
                 cells = [cell([r["accuracy"][str(t)] for r in runs if str(t) in r["accuracy"]]) for t in LENGTHS]
                 lines.append(f"| {setup.replace('-', ', ')} | {depth} | {steps} | " + " | ".join(cells) + " |")
+    machine = report["machine"]
+    lines.append(f"\nEach cell: the accuracy (%) over the counted positions, median (min–max) over seeds "
+                 f"{', '.join(map(str, report['seeds']))}; steps: the first multiple of 20 at which the validation "
+                 f"accuracy reached 95% (— never, within {report['steps']}). `bench/task_study.py`, PyTorch "
+                 f"{machine['torch']}, {machine['cpu']}, {machine['date']}.")
     return "\n".join(lines)
 
 
