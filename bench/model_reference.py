@@ -8,7 +8,9 @@ core (autograd does the backward pass), to measure what the core's figures are c
                                                          # one JSON line per seed, as bench/model_study.cpp prints
 
 The architecture (src/core/model/network.hpp): token embedding plus positions ('none', 'sinusoidal' added, 'learned'
-added, 'rotary' rotating each head's query and key pairs), pre-norm blocks x + Wo attention(LN1(x)), then
+added, 'rotary' rotating each head's query and key pairs; and, as docs/model.md's "Position schemes" specifies them
+ahead of the core, 'alibi' and 'relative' biases on the scores, rotary_base, rotary_pairs, rope_scaling, positions per
+sentence (position_ids, or drawn from a range: randomized positions), their numbers from bench/position_schemes.py), pre-norm blocks x + Wo attention(LN1(x)), then
 x + relu(LN2(x) W1 + b1) W2 + b2, attention scaled by 1/sqrt(D/H) and optionally causal, a final LayerNorm (eps 1e-5)
 and a readout: the mean over positions then (D, C) + bias ('mean'), or (D, C) + bias at every position ('each'). Weights are used as x @ W, W of shape (D_in, D_out). The
 token vectors may be multiplied by a number (embed_scale, or 'sqrtWidth': sqrt(D)) before the positions are added.
