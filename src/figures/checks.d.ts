@@ -39,16 +39,26 @@ export function checkList(root: Element, heading?: string, options?: CheckListOp
 /**
  * Shows each check in `list` (a `.checks` element, or any element), or updates the one of the same name in place: a
  * badge (pass, fail or pending: `data-status`), the claim, and its details. Each is stamped (`data-at`) with the values
- * (`id=value`; a checkbox's `checked`, a toggle button's `aria-pressed`) of the controls of its figure group (the
- * list's closest `.fig` element, plus the controls its `data-controls` names), so a check left behind by a control
- * change is visibly stale. Each rendering dispatches a `seqorder:check` event ({ name, pass, pending }) on the
+ * (`id=value`; a control's `data-value` where it has one, such as a number field whose text is refused keeping the
+ * value it last took; a checkbox's `checked`, a toggle button's `aria-pressed`; else its value) of the controls of its
+ * figure group (the list's closest `.fig` element, plus the controls its `data-controls` names). A check left behind
+ * by a control change is visibly stale: once a control has changed (an input, change or click) and
+ * {@link STALE_AFTER_MS} have passed without the check being rendered again, it gets `data-stale="true"`, the stale
+ * style of figures.css and a tag naming the values it was computed at ("stale: computed at width 64, now 32");
+ * rendering it again clears them. Each rendering dispatches a `seqorder:check` event ({ name, pass, pending }) on the
  * document.
  * @example
  * slider.addEventListener('input', () => renderChecks(list, experiment(Number(slider.value))));
- * @throws {TypeError} when list is not an element, checks not an array, or a check's name not a non-empty string
- *         (all are checked before any is rendered)
+ * @throws {TypeError} when list is not an element, checks not an array, a check not an object, its name not a
+ *         non-empty string, its claim or details not a string, or fixed or pending not a boolean
+ * @throws {RangeError} when two checks share a name, or a name's element id (`check-<name>`) belongs to another
+ *         element of the page
+ * (Every check is read before any is rendered: a call that throws changes nothing.)
  */
 export function renderChecks(list: Element, checks: readonly Check[]): void;
+
+/** How long after a control changes (milliseconds) a check still computed at the earlier values is marked stale. */
+export const STALE_AFTER_MS: number;
 
 /** What summarize counts. */
 export interface CheckSummary {

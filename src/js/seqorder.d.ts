@@ -175,7 +175,8 @@ export interface ModelOptionsBase<D extends FloatDType = 'float32'> {
   seed?: number;
   /**
    * What the token vectors are multiplied by before the positions are added (forward and backward): a positive
-   * number (default 1: as they are) or 'sqrtWidth' (√width, as in Attention Is All You Need, §3.4).
+   * number (default 1: as they are) or 'sqrtWidth' (√width, as in Attention Is All You Need, §3.4). A number must stay
+   * finite and > 0 in the model's dtype (in float32: from 2^-149 to about 3.4e38), else a RangeError naming embedScale.
    */
   embedScale?: number | 'sqrtWidth';
 }

@@ -32,7 +32,7 @@ const problems = () => page.evaluate(() => {
     if (!group) return '';
     const extra = (group.dataset.controls ?? '').split(/\s+/).filter(Boolean).map((id) => document.getElementById(id));
     return [...group.querySelectorAll('input, select, button[aria-pressed]'), ...extra]
-      .map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? (/^(checkbox|radio)$/.test(c.type) ? c.checked : c.value)}`).join(' ');
+      .map((c) => `${c.id}=${c.dataset.value ?? c.getAttribute('aria-pressed') ?? (/^(checkbox|radio)$/.test(c.type) ? c.checked : c.value)}`).join(' ');
   };
   const found = [];
   for (const check of document.querySelectorAll('[data-check]')) {

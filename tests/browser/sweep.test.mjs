@@ -57,7 +57,7 @@ async function problems(id) {
     if (!group) return '';
     const extra = (group.dataset.controls ?? '').split(/\s+/).filter(Boolean).map((c) => document.getElementById(c));
     return [...group.querySelectorAll('input, select, button[aria-pressed]'), ...extra]
-      .map((c) => `${c.id}=${c.getAttribute('aria-pressed') ?? c.value}`).join(' ');
+      .map((c) => `${c.id}=${c.dataset.value ?? c.getAttribute('aria-pressed') ?? c.value}`).join(' ');
   };
   const found = [];
   const checks = section.querySelectorAll('[data-check]');

@@ -68,6 +68,14 @@ TEST_CASE("model errors: every configuration rule names its argument", "[model][
     for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL})
         invalid(with([&](Config& c) { c.embed_scale.factor = bad; }),
                 "embedScale must be a positive finite number or 'sqrtWidth', got " + seqorder::number_text(bad));
+    // finite and > 0 once in the model's type: float32 rounds 3.5e38 to infinity and 1e-46 to 0; float64 holds both
+    for (double past_float32 : {3.5e38, 1e-46}) {
+        const Config c = with([&](Config& config) { config.embed_scale.factor = past_float32; });
+        REQUIRE_THROWS_MATCHES(Model<float>(c), std::invalid_argument,
+                               Says("embedScale must be a positive number that float32 (the model's dtype) holds"));
+        CHECK_NOTHROW(Model<double>(c));
+    }
+    CHECK_NOTHROW(Model<float>(with([](Config& c) { c.embed_scale.factor = std::ldexp(1.0, -149); })));
     CHECK_THROWS_MATCHES(seqorder::model::embed_scale_from_name("sqrtD"), std::invalid_argument,
                          Says("embedScale must be a positive finite number or 'sqrtWidth', got 'sqrtD'"));
     CHECK(seqorder::model::embed_scale_from_name("sqrtWidth").sqrt_width);

@@ -75,6 +75,22 @@ describe('createModel and its configuration', () => {
     ];
     for (const [value, Class, message] of bad)
       assert.throws(() => so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: value }), { name: Class.name, message }, String(value));
+    // the rule of lr: finite and > 0 once in the model's dtype (float32 rounds 3.5e38 to Infinity, 1e-46 to 0)
+    const float32 = [
+      [3.5e38, /^embedScale must be a positive number that float32 \(the model's dtype\) holds, from 1\.401298464324817e-45 to 3\.4028234663852886e\+38, got 3\.5e\+38, which float32 rounds to Infinity$/],
+      [1e-46, /^embedScale must be a positive number that float32 .* got 1e-46, which float32 rounds to 0$/],
+    ];
+    for (const [value, message] of float32) {
+      assert.throws(() => so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: value }), { name: 'RangeError', message }, String(value));
+      const wide = so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: value, dtype: 'float64' });
+      assert.equal(wide.config.embedScale, value, 'float64 holds it');
+      wide.dispose();
+    }
+    // the ends float32 holds are taken, and the model's logits stay finite at the small one
+    const tiny = so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: 2 ** -149 });
+    assert.ok(tiny.forward({ data: Int32Array.of(0, 1, 2), shape: [1, 3] }).data.every(Number.isFinite));
+    tiny.dispose();
+    so.createModel({ vocab: 4, width: 4, classes: 2, embedScale: 3.4028234663852886e38 }).dispose();
   });
 
   test('parameters: the documented names, in order, with their shapes and the model\'s dtype', () => {

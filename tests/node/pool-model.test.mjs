@@ -127,6 +127,8 @@ describe('errors: the class and message of one thread', () => {
       { vocab: 16, width: 8, classes: 2, positions: 'learned' }, { vocab: 16, width: 8, classes: 2, positions: 'absolute' },
       { vocab: 16, width: 8, classes: 2, layers: 5 }, { vocab: 16, width: 8, classes: 2, dtype: 'float16' },
       { vocab: 16, width: 8, classes: 2, seed: -1 }, { vocab: 16, width: 8, classes: 2, readout: 'max' },
+      // an embedScale that float32 cannot hold (its model would give NaN logits, or ignore its words)
+      { vocab: 16, width: 8, classes: 2, embedScale: 3.5e38 }, { vocab: 16, width: 8, classes: 2, embedScale: 1e-46 },
     ];
     for (const options of cases) await assertSameError(pool.createModel(options), () => so.createModel(options), JSON.stringify(options) ?? String(options));
   });

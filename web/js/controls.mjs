@@ -2,8 +2,12 @@
 // element (keyboard and screen readers work as on any form), labelled, with an optional hint tied by
 // aria-describedby. On a phone a figure's control group stays in view while its plots scroll by (style.css).
 // A section's settings are built from its declaration (settings.mjs) by settingControl, which keeps the page's URL
-// state (url-state.mjs) and the control in step both ways.
-import { violation } from './settings.mjs';
+// state (url-state.mjs) and the control in step both ways. A number field reads what is typed through the
+// declaration, as the URL's values are read (settings.mjs's parse: its range, whole numbers where its step says so):
+// a value it does not take is refused beside the field (aria-invalid, and a line saying which values it takes and
+// which one is still used), changes nothing, and its Enter does nothing. The field's data-value is the value it
+// last took, the one its figure's checks are computed at (seqorder/checks stamps them with it).
+import { encode, parse } from './settings.mjs';
 import { el } from './ui.mjs';
 
 /**
@@ -34,15 +38,41 @@ export function settingControl(group, state, name, { onChange = () => {}, format
       field = select(group, { ...common, options: spec.options, value: state.values[name], onChange: (text) => changed(byText.get(text)) });
       break;
     }
-    case 'number':
-      // a typed value is kept as it is typed (the section acts on Enter, onEnter); one from code or the URL acts at once
-      field = numberInput(group, { ...common, min: spec.min, max: spec.max, value: state.values[name], onEnter,
-        onChange: (text) => { const v = Number(text); if (text.trim() !== '' && violation(spec, v) === null) state.set(name, v); } });
+    case 'number': {
+      // a typed value is kept as it is typed, once the declaration takes it (the section acts on Enter, onEnter); one
+      // from code or the URL acts at once
+      const refusal = el('span', { className: 'field-refusal', id: `${spec.id}-invalid`, 'aria-live': 'polite' });
+      const took = (value) => {
+        field.dataset.value = encode(spec, value);
+        field.removeAttribute('aria-invalid');
+        refusal.hidden = true;
+        refusal.textContent = '';
+      };
+      /** Reads the field's text: true when the declaration takes it (and the state has it), else false, said beside it. */
+      const read = () => {
+        const text = field.value.trim();
+        const { value, error } = parse(spec, text);
+        if (error === undefined) {
+          took(value);
+          if (value !== state.values[name]) state.set(name, value);
+          return true;
+        }
+        field.setAttribute('aria-invalid', 'true');
+        refusal.hidden = false;
+        const what = text !== '' ? `${text.length > 24 ? `${text.slice(0, 23)}…` : text} is refused` : field.validity?.badInput ? 'Not a number' : 'Empty';
+        refusal.textContent = `${what}: “${spec.label}” takes ${error}; it stays ${encode(spec, state.values[name])}.`;
+        return false;
+      };
+      field = numberInput(group, { ...common, min: spec.min, max: spec.max, step: spec.step ?? 1, value: state.values[name], refusal,
+        onEnter: () => { if (read()) onEnter?.(); }, onChange: read });
+      took(state.values[name]);
       field.set = (value) => {
         field.value = String(value);
+        took(value);
         changed(value);
       };
       break;
+    }
     default:
       throw new TypeError(`settingControl: a ${spec.kind} setting has no control here; the section draws its own`);
   }
@@ -57,12 +87,14 @@ export function controlGroup(root, label) {
   return group;
 }
 
-/** The label / field / hint block every control shares. */
-function control(group, { id, label, field, output, hint, className = '' }) {
-  if (hint) field.setAttribute('aria-describedby', `${id}-hint`);
+/** The label / field / hint block every control shares (and a field's refusal, shown when it refuses a value). */
+function control(group, { id, label, field, output, hint, refusal, className = '' }) {
+  const described = [hint && `${id}-hint`, refusal?.id].filter(Boolean).join(' ');
+  if (described) field.setAttribute('aria-describedby', described);
+  if (refusal) refusal.hidden = true;
   group.append(el('div', { className: `control ${className}`.trim() },
     el('label', { htmlFor: id }, label), output, field,
-    hint ? el('span', { className: 'hint', id: `${id}-hint` }, hint) : null));
+    hint ? el('span', { className: 'hint', id: `${id}-hint` }, hint) : null, refusal));
   return field;
 }
 
@@ -122,17 +154,19 @@ export function toggle(group, { id, label, pressed = false, onToggle }) {
   return button;
 }
 
-/** A whole-number input (Enter runs onEnter; onChange(text) on every edit). Returns the <input>; set(value) on it
- * writes the field from code and runs onChange. */
-export function numberInput(group, { id, label, min, max, value, hint, onEnter, onChange }) {
-  const field = el('input', { id, type: 'number', min, max, step: 1, value, inputMode: 'numeric' });
+/** A number input (step 1 by default: whole numbers; 0: any; Enter runs onEnter; onChange(text) on every edit; `refusal`:
+ * the element that says why a value is refused, placed under it). Returns the <input>; set(value) on it writes the
+ * field from code and runs onChange. */
+export function numberInput(group, { id, label, min, max, step = 1, value, hint, refusal, onEnter, onChange }) {
+  const whole = Number.isInteger(step) && step > 0 && Number.isInteger(min);
+  const field = el('input', { id, type: 'number', min, max, step: step === 0 ? 'any' : step, value, inputMode: whole ? 'numeric' : 'decimal' });
   if (onEnter) field.addEventListener('keydown', (event) => { if (event.key === 'Enter') onEnter(); });
   if (onChange) field.addEventListener('input', () => onChange(field.value));
   field.set = (v) => {
     field.value = String(v);
     onChange?.(field.value);
   };
-  return control(group, { id, label, field, hint, className: 'control-wide' });
+  return control(group, { id, label, field, hint, refusal, className: 'control-wide' });
 }
 
 /** A button that runs onClick. Returns the <button>. */

@@ -282,7 +282,7 @@ function showPreviewSummaries() {
  * has drawn yet runs the sections that wait first.
  */
 function unfoldTarget() {
-  const id = decodeURIComponent(location.hash.slice(1).split('&')[0]);
+  const id = urlState.anchor();
   if (!id) return;
   const target = document.getElementById(id);
   if (!target) {

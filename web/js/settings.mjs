@@ -36,6 +36,9 @@
 const KINDS = ['toggle', 'slider', 'number', 'select', 'set', 'list'];
 
 const plainNumber = (x) => typeof x === 'number' && Number.isFinite(x);
+/** A number as a URL or a field writes it: digits, a point, an exponent, an optional minus (no '0x', no spaces). */
+// (written so that no text makes it backtrack: a long one is read once)
+const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /** Is `value` a value of the setting? Returns null when it is, else the rule it breaks, in words. */
 export function violation(spec, value) {
@@ -113,7 +116,9 @@ export function encode(spec, value) {
  */
 export function parse(spec, text) {
   const refuse = () => ({ error: describe(spec) });
-  const option = (t) => spec.options.find((o) => String(o.value) === t);
+  // an option is named by its value; a number's by any way of writing it (3e-3 is 0.003)
+  const option = (t) => spec.options.find((o) => String(o.value) === t ||
+    (typeof o.value === 'number' && NUMBER.test(t) && Number(t) === o.value));
   let value;
   switch (spec.kind) {
     case 'toggle':
@@ -123,7 +128,7 @@ export function parse(spec, text) {
       break;
     case 'slider':
     case 'number':
-      if (!/^-?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i.test(text)) return refuse();
+      if (!NUMBER.test(text)) return refuse();
       value = Number(text);
       break;
     case 'select':
@@ -134,8 +139,8 @@ export function parse(spec, text) {
     case 'list': {
       const parts = text === '' ? [] : text.split(',');
       if (parts.some((p) => !option(p))) return refuse();
-      if (spec.kind === 'set' && new Set(parts).size !== parts.length) return refuse();
       value = parts.map((p) => option(p).value);
+      if (spec.kind === 'set' && new Set(value).size !== value.length) return refuse();
       // a set is kept in the options' order
       if (spec.kind === 'set') value = spec.options.map((o) => o.value).filter((v) => value.includes(v));
       break;

@@ -6,10 +6,14 @@
 //   #four-steps&steps-causal=1                  the same, scrolled to the section four-steps (an id without '=')
 //
 // A value the declaration refuses (out of range, not an option, not a number) or a key no section declares is
-// replaced by the default (or ignored), and a visible note says so: a link never breaks the page. A section may
-// adjust a value its other settings do not allow (the note says that too). A run of changes to one setting, each
-// within HISTORY_QUIET_MS of the last (a slider dragged, arrow keys held), makes one history entry; a change to
-// another setting makes a new one.
+// replaced by the default (or ignored), and a visible note says so: a link never breaks the page. Whatever its bytes,
+// the hash is read without an error: a part that cannot be decoded (a stray '%', bytes that are not UTF-8) is ignored
+// with a note, a key given twice keeps its last value with a note, and the notes of ignored parts name the first
+// NOTED_PARTS, then count the rest; each note echoes at most ECHO characters of the link. Once every section is in,
+// the URL says what the page shows: the place it scrolls to, then the settings that differ from their defaults (a
+// link's, or one typed, at load, on Back, Forward or a hash set after load). A section may adjust a value its other
+// settings do not allow (the note says that too). A run of changes to one setting, each within HISTORY_QUIET_MS of
+// the last (a slider dragged, arrow keys held), makes one history entry; a change to another setting makes a new one.
 //
 //   const page = createUrlState({ notes, order });   // notes: the element the notes are shown in; order: the ids
 //                                                    // of the page's sections, in page order
@@ -22,41 +26,98 @@ import { encode, parse, same } from './settings.mjs';
 import { el } from './ui.mjs';
 
 export const HISTORY_QUIET_MS = 1000;
+/** The ignored parts of a link named one by one in the notes; the rest are counted. */
+export const NOTED_PARTS = 10;
+/** The most characters of a link's text a note echoes. */
+export const ECHO = 40;
 
-/** The hash's parts: { anchor, entries: Map(key → raw text) }. */
-function readHash(hash) {
-  const entries = new Map();
-  let anchor = null;
-  for (const part of hash.replace(/^#/, '').split('&')) {
-    if (part === '') continue;
-    const at = part.indexOf('=');
-    if (at < 0) {
-      anchor ??= decodeURIComponent(part);
-      continue;
-    }
-    let value = part.slice(at + 1);
-    try {
-      value = decodeURIComponent(value);
-    } catch { /* a stray '%': the value is refused by its declaration, with a note */ }
-    entries.set(decodeURIComponent(part.slice(0, at)), value);
+/** `text` decoded from the URL's percent-encoding, or null where it cannot be (a stray '%', bytes not UTF-8). */
+function decoded(text) {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return null;
   }
-  return { anchor, entries };
 }
 
-export function createUrlState({ notes: notesElement = null, order = [], location = globalThis.location, history = globalThis.history } = {}) {
+/** `text` percent-encoded for the hash (a lone surrogate, which no URL can hold, as U+FFFD). */
+const encoded = (text) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
+
+/** A link's text as a note quotes it: at most ECHO characters (code points), cut with '…'. */
+export function echo(text) {
+  const chars = Array.from(text.length > 4 * ECHO ? text.slice(0, 4 * ECHO) : text);
+  return chars.length > ECHO ? `${chars.slice(0, ECHO - 1).join('')}…` : text;
+}
+
+/**
+ * The hash's parts, read without an error whatever its text: { anchor, entries: Map(key → text), repeated:
+ * Map(key → how many times it came), unreadable: [parts that cannot be decoded], strays: [parts without '=' after the
+ * anchor] }. The anchor is the first part without '=' (the id the link scrolls to). A value that cannot be decoded is
+ * kept as it is written (its declaration refuses it, with a note); a key or an anchor that cannot be is unreadable.
+ */
+export function readHash(hash) {
+  const entries = new Map();
+  const repeated = new Map();
+  const unreadable = [];
+  const strays = [];
+  let anchor = null;
+  for (const part of String(hash).replace(/^#/, '').split('&')) {
+    if (part === '') continue;
+    const at = part.indexOf('=');
+    const key = decoded(at < 0 ? part : part.slice(0, at));
+    if (key === null) unreadable.push(part);
+    else if (at < 0) {
+      if (anchor === null) anchor = key;
+      else strays.push(key);
+    } else {
+      if (entries.has(key)) repeated.set(key, (repeated.get(key) ?? 1) + 1);
+      entries.delete(key);  // (the last one given counts, and keeps its place)
+      entries.set(key, decoded(part.slice(at + 1)) ?? part.slice(at + 1));
+    }
+  }
+  return { anchor, entries, repeated, unreadable, strays };
+}
+
+export function createUrlState({
+  notes: notesElement = null, order = [], location = globalThis.location, history = globalThis.history, events = globalThis,
+} = {}) {
   /** Every setting of the page: id → { state, spec } */
   const byId = new Map();
   const sections = [];
-  let requested = readHash(location.hash).entries;
+  let link = readHash(location.hash);  // what the URL asked for (readHash's parts)
   let applying = false;
   let lastWrite = { at: -Infinity, id: null };
   let complete = false;
-  const notes = new Map(); // id → text
+  const notes = new Map(); // what the settings' values say: setting id (or id + ' repeated') → text
+
+  /** The notes of the parts of the link that are ignored: the first NOTED_PARTS, then how many more. */
+  function ignoredNotes() {
+    const lines = [];
+    let more = 0;
+    const add = (line) => {
+      if (lines.length < NOTED_PARTS) lines.push(line());
+      else more += 1;
+    };
+    for (const part of link.unreadable) add(() => `The link has a part that cannot be read, “${echo(part)}” (a '%' must start a byte of UTF-8 written as two hex digits): it is ignored.`);
+    for (const part of link.strays) add(() => `The link has a part “${echo(part)}”, which is neither a setting (name=value) nor the place it leads to: it is ignored.`);
+    if (complete) {
+      for (const key of link.entries.keys()) {
+        if (byId.has(key)) continue;
+        const times = link.repeated.get(key);
+        add(() => `The link sets ${echo(key)}${times ? ` ${times} times` : ''}, which is no setting of this page: it is ignored.`);
+      }
+    }
+    if (more) lines.push(`The link has ${more} more part${more > 1 ? 's' : ''} that ${more > 1 ? 'are' : 'is'} no setting of this page or cannot be read: ignored.`);
+    return lines;
+  }
+
+  const allNotes = () => [...notes.values(), ...ignoredNotes()];
 
   function showNotes() {
     if (!notesElement) return;
-    notesElement.replaceChildren(...[...notes.values()].map((text) => el('p', { className: 'link-note' }, text)));
-    notesElement.hidden = notes.size === 0;
+    const lines = allNotes();
+    notesElement.replaceChildren(...lines.map((text) => el('p', { className: 'link-note' }, text)));
+    notesElement.hidden = lines.length === 0;
   }
 
   /** Where section `id` sits in the page (sections not in `order` after those that are, as they registered). */
@@ -64,70 +125,75 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
 
   /**
    * The hash for the current values: non-default settings only, in page order; before declared(), then the keys of
-   * the hash no section has claimed yet (a section not loaded yet reads them when it registers).
+   * the hash no section has claimed yet (a section not loaded yet reads them when it registers). With `anchor`, the
+   * place the link leads to first.
    */
-  function currentHash() {
-    const parts = [];
+  function currentHash({ anchor = null } = {}) {
+    const parts = anchor === null ? [] : [encoded(anchor)];
     for (const { settings, values } of [...sections].sort((a, b) => place(a.id) - place(b.id))) {
       for (const spec of Object.values(settings)) {
-        if (!same(values[spec.name], spec.default)) parts.push(`${spec.id}=${encodeURIComponent(encode(spec, values[spec.name]))}`);
+        if (!same(values[spec.name], spec.default)) parts.push(`${spec.id}=${encoded(encode(spec, values[spec.name]))}`);
       }
     }
     if (!complete) {
-      for (const [key, text] of requested) if (!byId.has(key)) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+      for (const [key, text] of link.entries) if (!byId.has(key)) parts.push(`${encoded(key)}=${encoded(text)}`);
     }
     return parts.length ? `#${parts.join('&')}` : '';
   }
 
+  /** Sets the URL to this page with `hash`, as a new history entry or in place of the current one. */
+  function go(hash, { replace }) {
+    if (hash === location.hash || (hash === '' && location.hash === '')) return false;
+    try {
+      history[replace ? 'replaceState' : 'pushState'](null, '', `${location.pathname}${location.search}${hash}`);
+      return true;
+    } catch {
+      return false;  // (a URL the browser will not hold: the page is right, and the next change writes it again)
+    }
+  }
+
+  /** The URL to what the page shows: the place the URL leads to, then the settings. */
+  const rewrite = () => go(currentHash({ anchor: readHash(location.hash).anchor }), { replace: true });
+
   function write(id) {
     if (applying) return;
-    const hash = currentHash();
-    const url = `${location.pathname}${location.search}${hash}`;
-    if (hash === location.hash || (hash === '' && location.hash === '')) return;
     const now = performance.now();
-    if (id === lastWrite.id && now - lastWrite.at < HISTORY_QUIET_MS) history.replaceState(null, '', url);
-    else history.pushState(null, '', url);
-    lastWrite = { at: now, id };
+    if (go(currentHash(), { replace: id === lastWrite.id && now - lastWrite.at < HISTORY_QUIET_MS })) lastWrite = { at: now, id };
   }
 
   /** The value the hash asks for (or the default, with a note when the hash's value is refused). */
   function wanted(spec) {
-    if (!requested.has(spec.id)) return spec.default;
-    const text = requested.get(spec.id);
+    if (!link.entries.has(spec.id)) return spec.default;
+    const text = link.entries.get(spec.id);
+    const times = link.repeated.get(spec.id);
+    if (times) notes.set(`${spec.id} repeated`, `The link sets ${spec.id} ${times} times: the last, ${spec.id}=${echo(text)}, counts.`);
     const { value, error } = parse(spec, text);
     if (error === undefined) return value;
-    notes.set(spec.id, `The link sets ${spec.id}=${text}, which “${spec.label}” does not take (${error}): ` +
-      `its default, ${encode(spec, spec.default)}, is used instead.`);
+    notes.set(spec.id, `The link sets ${spec.id}=${echo(text)}, which “${spec.label}” does not take (${error}): ` +
+      `its default, ${echo(encode(spec, spec.default))}, is used instead.`);
     return spec.default;
   }
 
   function noteAdjusted() {
     for (const [id, { state, spec }] of byId) {
-      if (!requested.has(id) || notes.has(id)) continue;
-      const { value, error } = parse(spec, requested.get(id));
+      if (!link.entries.has(id) || notes.has(id)) continue;
+      const { value, error } = parse(spec, link.entries.get(id));
       if (error === undefined && !same(value, state.values[spec.name])) {
-        notes.set(id, `The link sets ${id}=${requested.get(id)}, which the other settings of its section do not allow: ` +
-          `it is ${encode(spec, state.values[spec.name])}.`);
+        notes.set(id, `The link sets ${id}=${echo(link.entries.get(id))}, which the other settings of its section do not allow: ` +
+          `it is ${echo(encode(spec, state.values[spec.name]))}.`);
       }
     }
   }
 
-  function noteUnknown() {
-    for (const key of requested.keys()) {
-      if (!byId.has(key)) notes.set(key, `The link sets ${key}, which is no setting of this page: it is ignored.`);
-    }
-  }
-
-  /** Back, Forward, or a hash typed or followed: every setting to what the hash says. */
+  /** Back, Forward, or a hash typed, followed or set: every setting to what the hash says. */
   function apply() {
-    const { anchor, entries } = readHash(location.hash);
-    if (anchor !== null && entries.size === 0) {
+    const next = readHash(location.hash);
+    if (next.anchor !== null && next.entries.size === 0 && !next.unreadable.length && !next.strays.length) {
       // an in-page link (#four-steps): the browser has scrolled there; the URL keeps the settings beside it
-      const hash = currentHash();
-      if (hash) history.replaceState(null, '', `${location.pathname}${location.search}#${encodeURIComponent(anchor)}&${hash.slice(1)}`);
+      rewrite();
       return;
     }
-    requested = entries;
+    link = next;
     notes.clear();
     applying = true;
     try {
@@ -142,12 +208,12 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
       applying = false;
     }
     noteAdjusted();
-    if (complete) noteUnknown();
     showNotes();
+    rewrite();
   }
 
-  addEventListener('popstate', apply);
-  addEventListener('hashchange', apply);
+  events.addEventListener('popstate', apply);
+  events.addEventListener('hashchange', apply);
 
   return {
     /** Registers a section's declaration; returns its state, with its values read from the hash. */
@@ -181,24 +247,21 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
     /** Every section is registered: keys no section declares get their note. */
     declared() {
       complete = true;
-      noteUnknown();
       showNotes();
     },
     /** After a section has run: values it adjusted get their note, and the URL says what the page shows. */
     settled() {
       noteAdjusted();
       showNotes();
-      if (!applying && notes.size > 0) {
-        const hash = currentHash();
-        history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
-      }
+      if (!applying) rewrite();
     },
     /** The current link: this page with every setting that differs from its default. */
     link() {
       return `${location.origin}${location.pathname}${location.search}${currentHash()}`;
     },
-    notes: () => [...notes.values()],
-    /** The id the link scrolls to (#four-steps&…), or null. */
+    /** The notes shown, as text. */
+    notes: allNotes,
+    /** The id the URL leads to (#four-steps&…), or null. */
     anchor: () => readHash(location.hash).anchor,
   };
 }

@@ -49,6 +49,16 @@ void check_config(const Config& c, std::size_t element_bytes) {
 
     require(c.embed_scale.sqrt_width || (std::isfinite(c.embed_scale.factor) && c.embed_scale.factor > 0),
             "embedScale must be a positive finite number or 'sqrtWidth', got " + number_text(c.embed_scale.factor));
+    // the network multiplies by the factor in the model's type: it must stay finite and > 0 there too (as lr must)
+    if (!c.embed_scale.sqrt_width && element_bytes == sizeof(float)) {
+        const float in_float32 = static_cast<float>(c.embed_scale.factor);
+        require(std::isfinite(in_float32) && in_float32 > 0,
+                "embedScale must be a positive number that float32 (the model's dtype) holds, from " +
+                    number_text(static_cast<double>(std::numeric_limits<float>::denorm_min())) + " to " +
+                    number_text(static_cast<double>(std::numeric_limits<float>::max())) + ", got " +
+                    number_text(c.embed_scale.factor) + ", which float32 rounds to " +
+                    number_text(static_cast<double>(in_float32)));
+    }
 
     // Sizes: a model keeps four values per parameter (its value, its gradient and Adam's two moments), each set in
     // one buffer: all of them within the core's tensor limit.

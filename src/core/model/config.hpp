@@ -61,7 +61,8 @@ inline constexpr std::int64_t kMaxVocab = std::int64_t{1} << 31;
 //   vocab >= 1 (and < 2^31); width >= 1; heads >= 1 dividing width; layers 1..4; classes >= 1 (and < 2^31);
 //   maxLength >= 1 with learned positions and unset otherwise; width even for sinusoidal positions (sine-cosine
 //   pairs); width / heads even for rotary positions (each head rotates coordinate pairs); embedScale's factor a
-//   positive finite number.
+//   positive finite number, also once rounded to float32 when element_bytes is 4 (the network multiplies in the
+//   model's type).
 // Throws std::length_error when the model's four values per parameter (value, gradient, Adam's two moments) would
 // pass kMaxTensorBytes (tensor.hpp) with elements of element_bytes bytes.
 void check_config(const Config& config, std::size_t element_bytes);

@@ -7,6 +7,9 @@
 // leaving the canvas clears the cursor. Options are checked (options.mjs) before anything is drawn or changed.
 import { checkContainer } from './options.mjs';
 
+/** The widest a plot's canvas is drawn, in CSS pixels. */
+const MAX_WIDTH = 8192;
+
 /**
  * @param {Element} container
  * @param {object} options   the plot's options; every plot honours caption, ariaLabel and height
@@ -56,7 +59,8 @@ export function makePlot(container, options, draw, { className, kind, check }) {
 
   function render() {
     state.pending = 0;
-    const width = Math.max(Math.floor(frame.clientWidth), 120);
+    // (at most MAX_WIDTH: the canvas of a container wider than any screen stays within what browsers draw)
+    const width = Math.min(Math.max(Math.floor(frame.clientWidth), 120), MAX_WIDTH);
     // A plot with its own layout (the heatmap) sizes itself and honours options.height there.
     const height = Math.round(state.layoutHeight?.(width) ?? state.options.height ?? Math.min(320, width * 0.6));
     const dpr = window.devicePixelRatio || 1;
@@ -157,7 +161,7 @@ export function legendItems(legend, items) {
     item.className = `legend-item ${className}`.trim();
     const swatch = document.createElement('span');
     swatch.className = 'legend-swatch';
-    swatch.style.background = color;
+    swatch.style.backgroundColor = color;  // (a color only: options.mjs lets no url() through, and neither would this)
     item.append(swatch, document.createTextNode(label));
     return item;
   }));

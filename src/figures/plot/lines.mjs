@@ -4,7 +4,7 @@
 import { fmt } from '../format.mjs';
 import { seriesColor, themeColors } from './colors.mjs';
 import { legendItems, makePlot, pointerAt } from './frame.mjs';
-import { checkAppend, checkLines, checkObject, checkSeries } from './options.mjs';
+import { LOG_LIMITS, checkLines, checkObject, divisible, readAppend } from './options.mjs';
 import { labelFont, labelWriter, logAxis, logTicks, niceAxis, niceTicks, widest } from './ticks.mjs';
 
 const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home', 'End', 'PageUp', 'PageDown']);
@@ -12,21 +12,35 @@ const KEYS = new Set(['ArrowLeft', 'ArrowRight', 'ArrowUp', 'ArrowDown', 'Home',
 // frame's edge, a line of width 3 and a marker whole.
 const INSET = 5;
 
-/** [lo, hi] of the finite values under `key` of every series (positive ones only on a log axis); y spans the bands. */
+/** Whether a value is drawn: finite, and on a log axis within LOG_LIMITS (the rest are left out). */
+const shown = (v, log) => Number.isFinite(v) && (!log || (v >= LOG_LIMITS[0] && v <= LOG_LIMITS[1]));
+
+/**
+ * [lo, hi] of the values drawn under `key` of every series; y spans the bands. Data that agree up to rounding (a
+ * range too narrow to divide, such as 1 and 0.9999999999999999) are drawn as one value, in the middle of an axis
+ * around it.
+ */
 function extent(series, key, log) {
   let lo = Infinity;
   let hi = -Infinity;
   for (const s of series) {
-    for (const v of key === 'y' ? [...s.y, ...(s.lo ?? []), ...(s.hi ?? [])] : s[key]) {
-      if (Number.isFinite(v) && (!log || v > 0)) {
-        lo = Math.min(lo, v);
-        hi = Math.max(hi, v);
+    for (const list of key === 'y' ? [s.y, s.lo, s.hi] : [s[key]]) {
+      if (!list) continue;
+      for (let i = 0; i < list.length; i += 1) {
+        const v = list[i];
+        if (shown(v, log)) {
+          if (v < lo) lo = v;
+          if (v > hi) hi = v;
+        }
       }
     }
   }
   if (!(hi >= lo)) return log ? [0.1, 1] : [0, 1];
-  if (hi === lo) return log ? [lo / 2, hi * 2] : [lo - 1, hi + 1];
-  return [lo, hi];
+  if (log) return divisible(lo, hi) ? [lo, hi] : [lo / 2, hi * 2];
+  if (divisible(lo, hi)) return [lo, hi];
+  const mid = lo / 2 + hi / 2;
+  const half = Math.max(1, Math.abs(mid) / 1000);
+  return [mid - half, mid + half];
 }
 
 /**
@@ -39,9 +53,9 @@ function yAxis(series, { yRange, yLog = false }, px) {
   return yLog ? logAxis(lo, hi, px) : niceAxis(lo, hi, 4);
 }
 
-/** Maps [lo, hi] → [a, b], linearly or on log10. */
+/** Maps [lo, hi] → [a, b], linearly or on log10 (in halves, so that no difference of two numbers overflows). */
 function scaler(lo, hi, a, b, log = false) {
-  const f = log ? Math.log10 : (v) => v;
+  const f = log ? Math.log10 : (v) => v / 2;
   const [flo, fhi] = [f(lo), f(hi)];
   const k = fhi > flo ? (b - a) / (fhi - flo) : 0;
   return (v) => a + (f(v) - flo) * k;
@@ -57,13 +71,14 @@ function scaler(lo, hi, a, b, log = false) {
  * @param {string} [options.yLabel]
  * @param {[number, number]} [options.xRange]  default: the data's extent
  * @param {[number, number]} [options.yRange]  default: the data's extent, widened to nice numbers that are ticks
- * @param {boolean} [options.yLog=false]  a log10 y axis (non-positive values are left out)
+ * @param {boolean} [options.yLog=false]  a log10 y axis (values outside LOG_LIMITS, non-positive ones among them, are
+ *        left out)
  * @param {boolean} [options.integerX=false]  x ticks at whole numbers only (indices, steps)
  * @param {number} [options.height=220]
  * @param {string} [options.ariaLabel]
  * @param {string} [options.caption]
- * @returns the plot handle (frame.mjs), plus append(name, x, y, style?): adds points (numbers or arrays) to the
- *          series `name`, creating it (with `style`: color, dashed, …) if needed, and redraws in the next frame
+ * @returns the plot handle (frame.mjs), plus append(name, x, y, style?): adds points (numbers, arrays or typed arrays)
+ *          to the series `name`, creating it (with `style`: color, dashed, …) if needed, and redraws in the next frame
  */
 export function linePlot(container, options) {
   checkObject(options);
@@ -155,26 +170,31 @@ export function linePlot(container, options) {
     return true;
   };
 
+  // The series append grows: the plot's own copies (the caller's series and arrays are never changed).
+  const grown = new WeakSet();
   handle.append = (name, x, y, style = {}) => {
-    checkAppend(name, x, y);
-    let s = state.options.series.find((e) => e.name === name);
-    if (!s) {
-      checkSeries({ ...style, name, x: [], y: [] }, `append: the series ${JSON.stringify(name)}`);
-      s = { ...style, name, x: [], y: [] };
-      state.options.series = [...state.options.series, s];
+    const { series } = state.options;
+    const current = series.find((e) => e.name === name);
+    const { xs, ys } = readAppend(name, x, y, style, current, series.length);
+    let s = current;
+    if (!s || !grown.has(s)) {
+      s = s ? { ...s, x: Array.from(s.x), y: Array.from(s.y) } : { ...style, name, x: [], y: [] };
+      grown.add(s);
+      state.options.series = current ? series.map((e) => (e === current ? s : e)) : [...series, s];
     }
-    if (!Array.isArray(s.x)) Object.assign(s, { x: Array.from(s.x), y: Array.from(s.y) });
-    s.x.push(...[x].flat());
-    s.y.push(...[y].flat());
+    for (let i = 0; i < xs.length; i += 1) {
+      s.x.push(xs[i]);
+      s.y.push(ys[i]);
+    }
     if (state.cursor) state.readPending = true;
     state.schedule();
   };
   return handle;
 }
 
-/** The band between s.lo and s.hi, filled faintly (its points where both edges are finite). */
+/** The band between s.lo and s.hi, filled faintly (its points where both edges are drawn). */
 function drawBand(ctx, s, color, xs, ys, yLog) {
-  const ok = (v) => Number.isFinite(v) && (!yLog || v > 0);
+  const ok = (v) => shown(v, yLog);
   const at = [];
   for (let j = 0; j < s.x.length; j += 1) if (ok(s.lo[j]) && ok(s.hi[j])) at.push(j);
   if (at.length < 2) return;
@@ -190,6 +210,7 @@ function drawBand(ctx, s, color, xs, ys, yLog) {
 
 function drawSeries(ctx, s, color, xs, ys, yLog) {
   if (s.lo && s.hi) drawBand(ctx, s, color, xs, ys, yLog);
+  const ok = (v) => shown(v, yLog);
   ctx.strokeStyle = color;
   ctx.fillStyle = color;
   ctx.lineWidth = s.width ?? 2;
@@ -198,7 +219,7 @@ function drawSeries(ctx, s, color, xs, ys, yLog) {
   ctx.beginPath();
   let drawing = false;
   for (let j = 0; j < s.x.length; j += 1) {
-    if (!Number.isFinite(s.y[j]) || (yLog && !(s.y[j] > 0))) {
+    if (!ok(s.y[j]) || !Number.isFinite(s.x[j])) {
       drawing = false;
       continue;
     }
@@ -211,6 +232,7 @@ function drawSeries(ctx, s, color, xs, ys, yLog) {
   ctx.stroke();
   if (s.markers) {
     for (let j = 0; j < s.x.length; j += 1) {
+      if (!ok(s.y[j]) || !Number.isFinite(s.x[j])) continue;
       ctx.beginPath();
       ctx.arc(xs.map(s.x[j]), ys.map(s.y[j]), 3, 0, 2 * Math.PI);
       ctx.fill();

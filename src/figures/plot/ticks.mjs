@@ -5,22 +5,32 @@
 export const labelFont = (px) => `${px}px system-ui, sans-serif`;
 export const TITLE_FONT = '12px system-ui, sans-serif';
 export const SIN45 = Math.SQRT1_2;
-const NUMBER = /^[−+-]?(\d+\.?\d*|\.\d+)(e[−+-]?\d+)?$/i;
+const NUMBER = /^[−+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:e[−+-]?\d+)?$/i;  // (no text makes it backtrack)
 
 /** `v` without the rounding of the arithmetic that made it (0.30000000000000004 → 0.3). */
 const clean = (v) => Number(v.toPrecision(12));
 
+/** The most ticks an axis draws: every loop over ticks stops there, whatever its range (a bound, not a layout). */
+const MOST_TICKS = 1000;
+
 /** The "nice" step (1, 2, 2.5 or 5 × 10^k) of about `count` ticks over [lo, hi]. */
 function niceStep(lo, hi, count) {
-  const raw = (hi - lo) / count;
+  const raw = (hi / 2 - lo / 2) / Math.max(1, count) * 2;
   const mag = 10 ** Math.floor(Math.log10(raw));
   return [1, 2, 2.5, 5, 10].map((m) => m * mag).find((s) => s >= raw) ?? raw;
 }
 
-/** The multiples of `step` within [lo, hi]. */
+/** The multiples of `step` within [lo, hi] (none where they cannot be counted: a step of 0, or past MOST_TICKS). */
 function multiples(lo, hi, step) {
+  const first = Math.ceil(lo / step - 1e-9);
+  const last = Math.floor(hi / step + 1e-9);
+  if (!(step > 0 && Number.isFinite(first) && Number.isFinite(last) && last - first <= MOST_TICKS)) return [];
   const ticks = [];
-  for (let n = Math.ceil(lo / step - 1e-9); n * step <= hi + step * 1e-9; n += 1) ticks.push(n ? clean(n * step) : 0);
+  for (let k = 0; k <= last - first; k += 1) {
+    const n = first + k;
+    const v = n ? clean(n * step) : 0;
+    if (v !== ticks.at(-1)) ticks.push(v);  // (past 2^53, neighbours may round to one number)
+  }
   return ticks;
 }
 
@@ -32,11 +42,14 @@ export function niceTicks(lo, hi, count = 5) {
 
 /**
  * An axis for the data's [lo, hi] (lo < hi): the range widened to the nearest multiples of a nice step outside it, and
- * its ticks, so that both ends are labelled ticks.
+ * its ticks, so that both ends are labelled ticks (the data's own ends where that cannot be done).
  */
 export function niceAxis(lo, hi, count = 5) {
   const step = niceStep(lo, hi, count);
   const range = [Math.floor(lo / step + 1e-9), Math.ceil(hi / step - 1e-9)].map((n) => (n ? clean(n * step) : 0));
+  if (!(range[0] < range[1] && Number.isFinite(range[0]) && Number.isFinite(range[1]))) {
+    return { range: [lo, hi], ticks: multiples(lo, hi, step) };
+  }
   return { range, ticks: multiples(range[0], range[1], step) };
 }
 
@@ -59,10 +72,11 @@ export function logTicks(lo, hi, px) {
   const inner = [];
   if (gap <= Math.log10(2)) {
     // 1 → 2 → 5 → 10: steps of log10(2), log10(2.5) and log10(2) decades
-    for (let p = decade(lo); p <= hi; p = clean(p * 10)) for (const m of [1, 2, 5]) inner.push(clean(m * p));
+    for (let p = decade(lo), k = 0; p <= hi && k < MOST_TICKS; p = clean(p * 10), k += 1) for (const m of [1, 2, 5]) inner.push(clean(m * p));
   } else {
     const step = Math.max(1, Math.ceil(gap - 1e-9));
-    for (let e = Math.ceil(Math.log10(lo) - 1e-9); e <= Math.log10(hi) + 1e-9; e += step) inner.push(clean(10 ** e));
+    const first = Math.ceil(Math.log10(lo) - 1e-9);
+    for (let k = 0; k < MOST_TICKS && first + k * step <= Math.log10(hi) + 1e-9; k += 1) inner.push(clean(10 ** (first + k * step)));
   }
   return [lo, ...inner.filter(clear), hi];
 }
@@ -81,7 +95,8 @@ export function logAxis(lo, hi, px) {
 /** Every k-th index of 0 … n−1, starting at 0. */
 export function everyKth(n, k) {
   const ticks = [];
-  for (let i = 0; i < n; i += k) ticks.push(i);
+  const step = Math.max(1, Math.ceil(k) || 1);
+  for (let i = 0; i < n; i += step) ticks.push(i);
   return ticks;
 }
 

@@ -95,8 +95,8 @@ function learnedPart(so, root, state) {
   const group = controlGroup(f, 'positions to look up');
   const lookUp = () => show();
   // a value from the URL looks up at once; a typed one on Enter or the button
-  const startInput = settingControl(group, state, 'learnedStart', { onEnter: lookUp, onChange: lookUp });
-  const lengthInput = settingControl(group, state, 'learnedLength', { onEnter: lookUp, onChange: lookUp });
+  settingControl(group, state, 'learnedStart', { onEnter: lookUp, onChange: lookUp });
+  settingControl(group, state, 'learnedLength', { onEnter: lookUp, onChange: lookUp });
   button(group, { id: 'cmp-learned-go', label: 'Look up', onClick: lookUp });
   const answer = el('div', { className: 'cmp-answer', id: 'cmp-learned-answer', 'aria-live': 'polite' });
   f.append(answer);
@@ -113,8 +113,8 @@ function learnedPart(so, root, state) {
   renderChecks(checkList(f), e.checks.map((c) => ({ ...c, fixed: true })));
 
   function show() {
-    const start = Number(startInput.value);
-    const length = Number(lengthInput.value);
+    // the values the fields took (a value they refuse is said beside them, and changes nothing here)
+    const { learnedStart: start, learnedLength: length } = state.values;
     let sinusoid;
     try {
       sinusoid = so.positions(length, width, { start });
