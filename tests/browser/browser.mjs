@@ -23,7 +23,8 @@ export { showEverySection } from './sections.mjs';
 /**
  * Serves the built site and starts Chromium with a fresh profile. `requires` is a file the test needs in the site
  * (checked first, with a hint to build); `viewport` is passed on (playwright's default when omitted).
- * Resolves to { server, origin, context, page, close() }; close() stops the browser and server and removes the profile.
+ * Resolves to { server, origin, context, page, rejections, close() }; close() stops the browser and server, removes
+ * the profile, and fails when a page of the context left an unhandled promise rejection (`rejections` lists them).
  */
 export async function launchBrowser({ viewport, requires = 'index.html' } = {}) {
   assert.ok(existsSync(path.join(siteDir, requires)), `no ${requires} in ${siteDir}: run npm run build first`);
@@ -35,14 +36,21 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
     await server.close();
     throw error;
   }
+  // Every unhandled promise rejection of the context's pages, from their first script on: close() fails on one.
+  const rejections = [];
+  await chromium.context.exposeBinding('__seqorderUnhandledRejection', (source, text) => rejections.push(`${source.page?.url()}: ${text}`));
+  await chromium.context.addInitScript(() => addEventListener('unhandledrejection', (event) =>
+    globalThis.__seqorderUnhandledRejection?.(String(event.reason?.stack ?? event.reason).slice(0, 500))));
   return {
     server,
     origin: new URL(server.url).origin,
     context: chromium.context,
     page: chromium.page,
+    rejections,
     async close() {
       await chromium.close();
       await server.close();
+      assert.deepEqual(rejections, [], 'unhandled promise rejections in the page');
     },
   };
 }

@@ -277,3 +277,35 @@ test('the package\'s JavaScript cannot load (lib/ missing from the site): a visi
     page.route('**/lib/seqorder.mjs', (route) => route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' })));
   assertShowsError(result, /could not be loaded/);
 });
+
+// A pool worker of the lab that stops mid-run, with an uncaught error or by closing itself (which no event reports):
+// the pool learns of it (protocol.mjs: an error event, or the Web Lock the worker held), rejects what the worker had,
+// the run fails visibly, and no promise is left rejected without a handler (launchBrowser's close() checks that too).
+test('a pool worker that throws or closes itself mid-run: the run fails visibly, with no unhandled rejection', { timeout: 180_000 }, async () => {
+  for (const [how, stop] of [['throws', "throw new Error('a worker failing on purpose')"], ['closes itself', 'close()']]) {
+    const page = await session.context.newPage();
+    const before = session.rejections.length;
+    try {
+      // the packaged worker, stopping once its third model call has come
+      await page.route('**/lib/pool/seqorder/pool-worker.mjs', async (route) => {
+        const response = await route.fetch();
+        const body = `${await response.text()}\nlet seqorderTestCalls = 0;\naddEventListener('message', (event) => {\n` +
+          `  if (event.data?.op === 'modelCall' && ++seqorderTestCalls === 3) setTimeout(() => { ${stop}; }, 0);\n});\n`;
+        await route.fulfill({ response, body });
+      });
+      await page.goto(session.server.url, { waitUntil: 'load' });
+      await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+      await showEverySection(page);
+      await page.locator('#train').scrollIntoViewIfNeeded();
+      const body = await page.waitForSelector('#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])', { timeout: 90_000 });
+      assert.equal(await body.getAttribute('data-training'), 'error', `${how}: ${await page.textContent('#train .train-status')}`);
+      const status = await page.textContent('#train .train-status');
+      assert.match(status, how === 'throws' ? /^The run failed: seqorder pool: worker \d+ stopped: an uncaught error: .*a worker failing on purpose/
+        : /^The run failed: seqorder pool: worker \d+ stopped: it stopped without an error event \(it closed itself, or the browser ended it\)/, how);
+      await frames(page);
+      assert.deepEqual(session.rejections.slice(before), [], `${how}: unhandled rejections`);
+    } finally {
+      await page.close();
+    }
+  }
+});

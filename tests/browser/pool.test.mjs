@@ -33,6 +33,15 @@ for (const isolated of [false, true]) eachEngine({
   answers: {
     '/__pool/index.html': { type: 'html', body: `<!doctype html><head>${CSP}<title>pool</title><link rel="icon" href="/favicon.svg"></head>` },
     '/__pool/random.mjs': { type: 'js', body: readFileSync(path.join(root, 'tests/node/helpers/random.mjs'), 'utf8') },
+    // a worker of the protocol whose op `close` closes it, which no event reports to the page
+    '/__pool/closing-worker.mjs': { type: 'js', body: `import { serve } from '/lib/pool/protocol.mjs';
+serve({
+  load: () => ({ value: 'loaded' }),
+  echo: ({ n }) => ({ value: n }),
+  close: () => { self.close(); return new Promise(() => {}); },
+  wait: ({ ms }) => new Promise((resolve) => setTimeout(() => resolve({ value: ms }), ms)),
+});
+` },
   },
   open: '/__pool/index.html',
   setUp: ({ browser }) => browser.evaluate(async () => {
@@ -121,6 +130,26 @@ for (const isolated of [false, true]) eachEngine({
     assert.equal(outcome.after, '1500x64');
     assert.match(outcome.closed, /^seqorder pool: the pool was closed \(it was closed\) with this call pending/);
     assert.match(outcome.later, /^seqorder pool: the pool is closed/);
+  });
+
+  test(`${s.engine} (${mode}): a worker that closes itself (no error event): its calls reject saying so, and it is replaced`, { skip: isolated && 'on the plain site only' }, async () => {
+    const outcome = await s.browser.evaluate(async () => {
+      const { startWorkers, workerFailed } = await import('/lib/pool/protocol.mjs');
+      const set = await startWorkers({ count: 2, start: () => new Worker('/__pool/closing-worker.mjs', { type: 'module' }), first: { op: 'load' } });
+      try {
+        const said = (p) => p.then(() => 'resolved', (error) => `${workerFailed(error) ? 'the worker failed' : 'an op failed'}: ${error.message}`);
+        const closing = said(set.request(0, 'close'));
+        const queued = said(set.request(0, 'wait', { ms: 60_000 }));
+        const timeout = new Promise((resolve) => setTimeout(() => resolve(['no answer within 20 s']), 20_000));
+        const outcomes = await Promise.race([Promise.all([closing, queued]), timeout]);
+        return { outcomes, after: await set.request(0, 'echo', { n: 7 }), other: await set.request(1, 'echo', { n: 8 }), generation: set.generation(0) };
+      } finally {
+        await set.close();
+      }
+    });
+    const message = 'the worker failed: seqorder pool: worker 0 stopped: it stopped without an error event (it closed itself, or the browser ended it). ' +
+      'The calls it was running failed; a new worker is starting in its place.';
+    assert.deepEqual(outcome, { outcomes: [message, message], after: 7, other: 8, generation: 2 });
   });
 
   test(`${s.engine} (${mode}): the worker script came from the site, and nothing was recorded as an error`, async () => {

@@ -6,7 +6,9 @@
 //   site.requests                                    // every request so far: { path, status }
 // Every HTML page is served with one script added first in its <head>, /__seqorder-test/errors.js, which records the
 // page's errors (console.error, uncaught errors and rejections, CSP violations) in globalThis.__seqorderTestErrors;
-// the drivers read them with errors(). It is a same-origin file, so the page's own CSP allows it.
+// the drivers read them with errors(). It is a same-origin file, so the page's own CSP allows it. It also keeps the
+// unhandled rejections in the tab's sessionStorage (UNHANDLED_KEY), where each-engine.mjs finds them after each test,
+// whichever page the test left open.
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +19,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
 
 export const ERRORS_SCRIPT = '/__seqorder-test/errors.js';
+/** The sessionStorage key under which the errors script keeps the page's unhandled rejections, across loads. */
+export const UNHANDLED_KEY = 'seqorder-test-unhandled-rejections';
 const ERRORS_SOURCE = `(() => {
   const errors = (globalThis.__seqorderTestErrors = []);
   // an Error as its name and message, then its stack (whose first line repeats them in V8, not in the others)
@@ -27,7 +31,14 @@ const ERRORS_SOURCE = `(() => {
     return original.apply(this, args);
   };
   addEventListener('error', (e) => errors.push('uncaught: ' + text(e.error ?? e.message)));
-  addEventListener('unhandledrejection', (e) => errors.push('unhandled rejection: ' + text(e.reason)));
+  addEventListener('unhandledrejection', (e) => {
+    errors.push('unhandled rejection: ' + text(e.reason));
+    // kept across the tab's loads, for each-engine.mjs's check after every test
+    try {
+      const kept = JSON.parse(sessionStorage.getItem('${UNHANDLED_KEY}') ?? '[]');
+      sessionStorage.setItem('${UNHANDLED_KEY}', JSON.stringify([...kept, location.pathname + ': ' + text(e.reason).slice(0, 500)]));
+    } catch {}
+  });
   document.addEventListener('securitypolicyviolation', (e) =>
     errors.push('CSP: ' + e.violatedDirective + ' blocked ' + (e.blockedURI || 'inline')));
 })();

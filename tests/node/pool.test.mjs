@@ -439,7 +439,7 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
     }
   });
 
-  test('a worker that exits, throws outside an op, or stops: its calls reject, a new one takes its place', async () => {
+  test('a worker that exits, throws outside an op, stops or closes its port: its calls reject, a new one takes its place', async () => {
     const set = await startWorkers({ count: 2, start, first: { op: 'load', args: { counter: counter() } } });
     try {
       const exiting = set.request(0, 'exit', { code: 3 });
@@ -456,6 +456,13 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
 
       await assert.rejects(set.request(0, 'stop'), { message: 'the instance stopped' });
       assert.equal((await set.request(0, 'echo', { data: new Float32Array(1) })).id, 4, 'a worker whose instance stopped is replaced');
+
+      // one that closes its port (no error): it ends, and its calls, the one queued behind too, reject saying so
+      const closing = set.request(1, 'closePort');
+      const queued = set.request(1, 'echo', { data: new Float32Array(1) });
+      await Promise.all([closing, queued].map((pending) => assert.rejects(pending,
+        { message: /^seqorder pool: worker 1 stopped: it exited with code 0\. The calls it was running failed; a new worker is starting in its place\./ })));
+      assert.equal((await set.request(1, 'echo', { data: new Float32Array(1) })).id, 5);
       assert.equal(set.closed, null);
     } finally {
       await set.close();

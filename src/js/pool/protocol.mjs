@@ -21,10 +21,24 @@
 // Failure. A worker that dies (an uncaught error, an exit, a message that cannot be read, a fatal op) rejects every
 // request it had with an Error saying so, and a new worker takes its place (loaded with the same first op). If that
 // one fails to load as well, the set closes: every later request rejects with the reason. workerFailed(error) tells
-// these errors (and those of a closed set) from an op's own. In node an idle worker does not keep the process alive
-// (it is unref'ed while it has nothing to do), and close() ends them all.
+// these errors (and those of a closed set) from an op's own. A worker that stops without an error event is found too:
+// in node by its exit (process.exit(), or its port closed with nothing left to run); in a browser, where a worker that
+// calls close(), or that the browser ends (out of memory, say), sends no event at all, by a Web Lock the worker holds
+// for as long as it lives (serve() takes it and says its name, { alive: name }): every LIVENESS_MS while a worker has
+// requests pending, the set looks whether its lock is still held (navigator.locks.query(), which waits on nothing:
+// WebKit holds back other locks behind a request that waits), and a worker whose lock is gone has stopped. A worker
+// that runs but never answers (an op that never ends) is alive: only close() ends it. Where the engine has no Web
+// Locks (a page that is not a secure context), a worker that closes itself is not found. In node an idle worker does
+// not keep the process alive (it is unref'ed while it has nothing to do), and close() ends them all.
 
 import { nodeModule } from '../env.mjs';
+
+/** How often a browser's set looks whether its busy workers still live (milliseconds; see Failure). */
+export const LIVENESS_MS = 250;
+/** The longest a worker's first op waits for its Web Lock (milliseconds): one is granted at once, as a rule. */
+const LOCK_WAIT_MS = 2000;
+/** What a worker that stopped without an event is said to have done. */
+const VANISHED = 'it stopped without an error event (it closed itself, or the browser ended it)';
 
 const ERROR_CLASSES = { TypeError, RangeError };
 
@@ -47,7 +61,10 @@ function revive({ name, message }) {
   return error;
 }
 
-/** A node Worker or a Web Worker, behind one interface: post, terminate, hold (ref while busy), and its events. */
+/**
+ * A node Worker or a Web Worker, behind one interface: post, terminate, hold (ref while busy), lock() (the name of the
+ * Web Lock it holds while it lives, once it has said it, else null), and its events.
+ */
 function adapt(worker, { message, failure }) {
   if (typeof worker.on === 'function') {  // node's worker_threads
     worker.on('message', message);
@@ -58,9 +75,14 @@ function adapt(worker, { message, failure }) {
       post: (data, transfer) => worker.postMessage(data, transfer),
       terminate: () => worker.terminate(),
       hold: (busy) => (busy ? worker.ref() : worker.unref()),
+      lock: () => null,
     };
   }
-  worker.addEventListener('message', ({ data }) => message(data));
+  let lock = null;
+  worker.addEventListener('message', ({ data }) => {
+    if (typeof data?.alive === 'string' && Object.keys(data).length === 1) lock = data.alive;  // (serve()'s Web Lock)
+    else message(data);
+  });
   worker.addEventListener('error', (event) => {
     event.preventDefault?.();
     failure(event.message ? `an uncaught error: ${event.message}` : 'its script failed to load or run');
@@ -70,6 +92,7 @@ function adapt(worker, { message, failure }) {
     post: (data, transfer) => worker.postMessage(data, transfer),
     terminate: () => worker.terminate(),
     hold: () => {},
+    lock: () => lock,
   };
 }
 
@@ -113,11 +136,35 @@ export async function startWorkers({ count, start, first }) {
     slot.loaded = true;
   }
 
+  /** While a worker with a Web Lock has requests pending: each LIVENESS_MS, those whose lock is gone have stopped. */
+  let watching = 0;
+  function watch() {
+    if (watching || closed || !globalThis.navigator?.locks?.query) return;
+    watching = setInterval(async () => {
+      const waiting = slots.filter((slot) => slot && !slot.gone && slot.pending.size > 0);
+      if (waiting.length === 0 || closed) {
+        clearInterval(watching);
+        watching = 0;
+        return;
+      }
+      const busy = waiting.filter((slot) => slot.port.lock());
+      if (busy.length === 0) return;
+      let held;
+      try {
+        held = new Set((await navigator.locks.query()).held.map((lock) => lock.name));
+      } catch {
+        return;
+      }
+      for (const slot of busy) if (!held.has(slot.port.lock())) died(slot, VANISHED);
+    }, LIVENESS_MS);
+  }
+
   function send(slot, op, args, transfer = [], onReport = undefined) {
     return new Promise((resolve, reject) => {
       const id = nextId++;
       slot.pending.set(id, { resolve, reject, onReport });
       slot.port.hold(true);
+      watch();
       try {
         slot.port.post({ id, op, args }, transfer);
       } catch (error) {  // a value that cannot be cloned: this request's fault, not the worker's
@@ -223,7 +270,22 @@ export async function serve(ops, { fatal = () => false } = {}) {
     ? self
     : (await nodeModule('worker_threads')).parentPort;
   if (!port) throw new Error('seqorder pool: a worker script runs in a worker the pool starts, not on the main thread');
+  // A browser's worker: a Web Lock held for as long as it lives, so that its set learns when it stops (see Failure).
+  // Its name goes out before the answer to the first message (the first op waits for it, up to LOCK_WAIT_MS), so the
+  // set knows it before it asks anything else.
   let queue = Promise.resolve();
+  const locks = port === globalThis.self ? globalThis.self.navigator?.locks : undefined;
+  if (locks) {
+    const name = `seqorder-worker-${globalThis.crypto?.randomUUID?.() ?? `${Date.now()}-${Math.random()}`}`;
+    queue = new Promise((held) => {
+      setTimeout(held, LOCK_WAIT_MS);
+      locks.request(name, () => {
+        port.postMessage({ alive: name });
+        held();
+        return new Promise(() => {});
+      }).catch(held);
+    });
+  }
   const run = async ({ id, op, args }) => {
     try {
       if (!Object.hasOwn(ops, op)) throw new Error(`seqorder pool worker: no op '${op}'`);

@@ -2,6 +2,7 @@
 // in each way a worker can die. Its first op, load, counts the workers started in a shared counter and fails from the
 // `failFrom`-th on, so that a replacement can be made to fail.
 import path from 'node:path';
+import { parentPort } from 'node:worker_threads';
 import { pathToFileURL } from 'node:url';
 import { lib } from './load.mjs';
 
@@ -35,6 +36,11 @@ const ops = {
   },
   exit({ code }) {
     process.exit(code);
+  },
+  /** closes its port, with nothing else to run: it ends without an error, and answers nothing */
+  closePort() {
+    parentPort.close();
+    return new Promise(() => {});
   },
   throwLater() {
     setTimeout(() => { throw new Error('thrown outside any op'); }, 200);  // while the next request waits

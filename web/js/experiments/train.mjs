@@ -268,7 +268,9 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
             // the batches, then the held-out sentences: two messages at once, answered in order
             const trained = handle.train(batchesFrom(first, n), { lr: config.lr });
             const answered = handle.forward(validation.ids);
-            inFlight.push(Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits })));
+            const chunk = Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits }));
+            chunk.catch(() => {});  // (awaited in its turn below, maybe after it has failed: the loop reports it there)
+            inFlight.push(chunk);
             continue;
           }
           const { step, losses, logits } = await inFlight.shift();
