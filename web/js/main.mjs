@@ -34,8 +34,8 @@
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { atNextFrame } from './next-frame.mjs';
 import { watchNear } from './near.mjs';
-import { checkList, el, keepFocusInView } from './ui.mjs';
-import { copyLinkButton, createUrlState } from './url-state.mjs';
+import { checkList, copyLinkButton, el, keepFocusInView } from './ui.mjs';
+import { createUrlState } from './url-state.mjs';
 
 const statusEl = document.getElementById('status');
 const sections = [...document.querySelectorAll('main > section')];
@@ -92,7 +92,11 @@ const notes = el('div', { className: 'link-notes', id: 'link-notes', role: 'stat
 notes.hidden = true;
 const linkRow = el('div', { className: 'link-row' });
 statusEl.after(notes, linkRow);
-const urlState = createUrlState({ notes, order: runnable.map((s) => s.id) });
+const showNotes = (lines) => {
+  notes.replaceChildren(...lines.map((text) => el('p', { className: 'link-note' }, text)));
+  notes.hidden = lines.length === 0;
+};
+const urlState = createUrlState({ notes: showNotes, order: runnable.map((s) => s.id) });
 copyLinkButton(linkRow, urlState);
 
 /**

@@ -194,3 +194,29 @@ export function titledBlock(container, title) {
 export function checkList(root, heading = 'Checks') {
   return packageCheckList(root, heading, { foldDetails: true });
 }
+
+/**
+ * The "Copy link" button: copies the page's link with its settings (page.link(): url-state.mjs) to the clipboard, or,
+ * where the clipboard is unavailable, shows it in a field, selected, to copy by hand.
+ */
+export function copyLinkButton(container, page) {
+  const button = el('button', { type: 'button', className: 'copy-link', id: 'copy-link' }, 'Copy link to these settings');
+  const said = el('span', { className: 'copy-link-said', role: 'status' });
+  const field = el('input', { type: 'text', readOnly: true, className: 'copy-link-field', 'aria-label': 'link to these settings' });
+  field.hidden = true;
+  button.addEventListener('click', async () => {
+    const link = page.link();
+    try {
+      await navigator.clipboard.writeText(link);
+      said.textContent = 'Link copied.';
+      field.hidden = true;
+    } catch {
+      field.value = link;
+      field.hidden = false;
+      field.select();
+      said.textContent = 'Copy the link from the field.';
+    }
+  });
+  container.append(button, said, field);
+  return button;
+}

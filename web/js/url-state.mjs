@@ -15,15 +15,14 @@
 // settings do not allow (the note says that too). A run of changes to one setting, each within HISTORY_QUIET_MS of
 // the last (a slider dragged, arrow keys held), makes one history entry; a change to another setting makes a new one.
 //
-//   const page = createUrlState({ notes, order });   // notes: the element the notes are shown in; order: the ids
-//                                                    // of the page's sections, in page order
+//   const page = createUrlState({ notes, order });   // notes(lines): shows the notes (an empty list: none); order:
+//                                                    // the ids of the page's sections, in page order
 //   const state = page.section(id, module.settings); // before the section runs: state.values holds its values
 //   page.declared();                                 // once every section is in: notes for unknown keys
 //   // in the section: state.values.causal; state.set('causal', true); state.bind('causal', (v) => …)
 // Sections may register in any order, each when its module has loaded: the hash lists settings in page order, and
 // keeps the hash's keys that no section has claimed yet as they are until declared().
 import { encode, parse, same } from './settings.mjs';
-import { el } from './ui.mjs';
 
 export const HISTORY_QUIET_MS = 1000;
 /** The ignored parts of a link named one by one in the notes; the rest are counted. */
@@ -79,7 +78,7 @@ export function readHash(hash) {
 }
 
 export function createUrlState({
-  notes: notesElement = null, order = [], location = globalThis.location, history = globalThis.history, events = globalThis,
+  notes: showLines = () => {}, order = [], location = globalThis.location, history = globalThis.history, events = globalThis,
 } = {}) {
   /** Every setting of the page: id → { state, spec } */
   const byId = new Map();
@@ -113,12 +112,7 @@ export function createUrlState({
 
   const allNotes = () => [...notes.values(), ...ignoredNotes()];
 
-  function showNotes() {
-    if (!notesElement) return;
-    const lines = allNotes();
-    notesElement.replaceChildren(...lines.map((text) => el('p', { className: 'link-note' }, text)));
-    notesElement.hidden = lines.length === 0;
-  }
+  const showNotes = () => showLines(allNotes());
 
   /** Where section `id` sits in the page (sections not in `order` after those that are, as they registered). */
   const place = (id) => (order.includes(id) ? order.indexOf(id) : order.length);
@@ -264,30 +258,4 @@ export function createUrlState({
     /** The id the URL leads to (#four-steps&…), or null. */
     anchor: () => readHash(location.hash).anchor,
   };
-}
-
-/**
- * The "Copy link" button: copies the page's link with its settings (page.link()) to the clipboard, or, where the
- * clipboard is unavailable, shows it in a field, selected, to copy by hand.
- */
-export function copyLinkButton(container, page) {
-  const button = el('button', { type: 'button', className: 'copy-link', id: 'copy-link' }, 'Copy link to these settings');
-  const said = el('span', { className: 'copy-link-said', role: 'status' });
-  const field = el('input', { type: 'text', readOnly: true, className: 'copy-link-field', 'aria-label': 'link to these settings' });
-  field.hidden = true;
-  button.addEventListener('click', async () => {
-    const link = page.link();
-    try {
-      await navigator.clipboard.writeText(link);
-      said.textContent = 'Link copied.';
-      field.hidden = true;
-    } catch {
-      field.value = link;
-      field.hidden = false;
-      field.select();
-      said.textContent = 'Copy the link from the field.';
-    }
-  });
-  container.append(button, said, field);
-  return button;
 }
