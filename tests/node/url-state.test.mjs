@@ -8,24 +8,11 @@
 // links; a failure prints the hash.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { ECHO, NOTED_PARTS, createUrlState, readHash } from '../../web/js/url-state.mjs';
-import { encode, parse, same, violation } from '../../web/js/settings.mjs';
-import { siteDir as site } from './helpers/load.mjs';
+import { parse, violation } from '../../web/js/settings.mjs';
+import { canonicalHash, expectedFor, hashes, pageSettings } from './helpers/links.mjs';
 
-// The section modules as built (they import the package's figures from lib/); ui.mjs asks matchMedia at import.
-globalThis.matchMedia ??= () => ({ matches: false, addEventListener() {}, removeEventListener() {} });
-const order = [...readFileSync(path.join(site, 'index.html'), 'utf8').matchAll(/<section id="([^"]+)"/g)].map((m) => m[1])
-  .filter((id) => readdirSync(path.join(site, 'js', 'sections')).includes(`${id}.mjs`));
-const SECTIONS = [];
-for (const id of order) {
-  const { settings = {} } = await import(pathToFileURL(path.join(site, 'js', 'sections', `${id}.mjs`)).href);
-  SECTIONS.push({ id, settings });
-}
-const SPECS = SECTIONS.flatMap(({ settings }) => Object.values(settings));
-const byId = new Map(SPECS.map((spec) => [spec.id, spec]));
+const { order, sections: SECTIONS, specs: SPECS, byId } = await pageSettings();
 
 /** A page at `hash`: location and history as a browser keeps them (a history write sets the hash), and its events. */
 function fakePage(hash) {
@@ -41,83 +28,42 @@ function fakePage(hash) {
 }
 
 /** The page's reader over `page`, every section registered, and declared, then settled: { state, notes, values }. */
-function load(page, { settle = true } = {}) {
+function load(page) {
   let shown = [];
   const state = createUrlState({ notes: (lines) => { shown = lines; }, order, ...page });
   const states = SECTIONS.map(({ id, settings }) => state.section(id, settings));
   state.declared();
-  if (settle) state.settled();
+  state.settled();
   const values = new Map();
   for (const s of states) for (const spec of Object.values(s.settings)) values.set(spec.id, s.values[spec.name]);
   return { state, shown: () => shown, values };
 }
 
-// ---- an independent reading of a hash: what the page must show for it, and the URL that says so ----
-
-const decode = (text) => {
-  try {
-    return decodeURIComponent(text);
-  } catch {
-    return null;
-  }
-};
-const wellFormed = (text) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
-
-/** { anchor, values: id → value }: the last value given for each declared key that its declaration takes, else its default. */
-function expected(hash) {
-  const given = new Map();
-  let anchor = null;
-  for (const part of hash.replace(/^#/, '').split('&')) {
-    if (!part) continue;
-    const eq = part.indexOf('=');
-    const key = decode(eq < 0 ? part : part.slice(0, eq));
-    if (key === null) continue;
-    if (eq < 0) anchor ??= key;
-    else given.set(key, decode(part.slice(eq + 1)) ?? part.slice(eq + 1));
-  }
-  const values = new Map(SPECS.map((spec) => {
-    const parsed = given.has(spec.id) ? parse(spec, given.get(spec.id)) : {};
-    return [spec.id, parsed.error === undefined && given.has(spec.id) ? parsed.value : spec.default];
-  }));
-  return { anchor, values };
-}
-
-/** The hash of a page showing `values`, led to `anchor`: the non-default settings in page order. */
-function canonical(anchor, values) {
-  const parts = anchor === null ? [] : [encodeURIComponent(wellFormed(anchor))];
-  for (const spec of SPECS) {
-    if (!same(values.get(spec.id), spec.default)) parts.push(`${spec.id}=${encodeURIComponent(encode(spec, values.get(spec.id)))}`);
-  }
-  return parts.length ? `#${parts.join('&')}` : '';
-}
-
-/** Everything that must hold of the reader at `hash`: at load, and when the hash changes to it after. */
+/** Everything that must hold of the reader at `hash`: at load, and when the hash changes to it after `previous`. */
 function check(hash, previous = '#') {
   const what = `hash ${JSON.stringify(hash.length > 300 ? `${hash.slice(0, 300)}…` : hash)}`;
   assert.doesNotThrow(() => readHash(hash), what);
-  const want = expected(hash);
-  // (an anchor alone, with nothing else in the hash, is an in-page link: the settings stay as they were)
-  const inPage = (h) => { const r = readHash(h); return r.anchor !== null && r.entries.size === 0 && !r.unreadable.length && !r.strays.length; };
+  const want = expectedFor(hash, SPECS);
+  const defaults = new Map(SPECS.map((spec) => [spec.id, spec.default]));
   const page = fakePage(hash);
   const { state, shown, values } = load(page);
   for (const spec of SPECS) {
     assert.equal(violation(spec, values.get(spec.id)), null, `${what}: ${spec.id} is ${JSON.stringify(values.get(spec.id))}`);
-    if (!inPage(hash)) assert.deepEqual(values.get(spec.id), want.values.get(spec.id), `${what}: ${spec.id}`);
+    if (!want.inPage) assert.deepEqual(values.get(spec.id), want.values.get(spec.id), `${what}: ${spec.id}`);
   }
   const lines = shown();
   assert.deepEqual(lines, state.notes(), what);
   assert.ok(lines.length <= SPECS.length * 2 + NOTED_PARTS + 1, `${what}: ${lines.length} notes`);
   for (const line of lines) assert.ok(line.length <= 3 * ECHO + 300, `${what}: a note of ${line.length} characters: ${line.slice(0, 200)}…`);
-  assert.equal(page.location.hash, canonical(want.anchor, inPage(hash) ? new Map(SPECS.map((s) => [s.id, s.default])) : want.values), `${what}: the URL after load`);
-  // a new hash after load (a link followed, Back): the controls and the URL follow it
+  assert.equal(page.location.hash, canonicalHash(want.anchor, want.inPage ? defaults : want.values, SPECS), `${what}: the URL after load`);
+  // a new hash after load (a link followed, Back): the settings and the URL follow it
   const later = fakePage(previous);
-  const { values: shownValues, state: laterState } = load(later);
-  const bound = new Map();
-  for (const spec of SPECS) bound.set(spec.id, shownValues.get(spec.id));
+  const { state: laterState } = load(later);
   later.location.hash = hash === '#' ? '' : hash;
   assert.doesNotThrow(() => later.events.dispatchEvent(new Event('hashchange')), what);
-  const after = inPage(hash) ? expected(previous).values : want.values;
-  assert.equal(later.location.hash, canonical(want.anchor, after), `${what}: the URL after the hash changed`);
+  const before = expectedFor(previous, SPECS);
+  const after = want.inPage ? (before.inPage ? defaults : before.values) : want.values;
+  assert.equal(later.location.hash, canonicalHash(want.anchor, after, SPECS), `${what}: the URL after the hash changed`);
   assert.doesNotThrow(() => laterState.notes(), what);
 }
 
@@ -171,67 +117,12 @@ test('many unknown keys: the first ten named, the rest counted; a long value ech
   assert.ok(performance.now() - started < 20_000, `${performance.now() - started} ms`);
 });
 
-/** A seeded generator: next() in [0, 1). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('fuzz: random and mutated hashes; nothing throws, the notes stay few and short, the URL says what the page shows', () => {
   const runs = Number(process.env.SEQORDER_URL_FUZZ ?? 3000);
-  const random = mulberry32(Number(process.env.SEQORDER_URL_FUZZ_SEED ?? 20260514));
-  const pick = (list) => list[Math.floor(random() * list.length)];
-  const ids = [...byId.keys()];
-  const pieces = ['%', '%2', '%E0', '%A4%A', '%C3%A9', '%ZZ', '%00', '%25', '=', '==', '&', '&&', '#', ',', '-', '.', 'e', '1', '0', '3e-3',
-    '1e999', 'NaN', '-0', '__proto__', 'constructor', 'toString', ' ', '+', '\u00e9', '\ud83d\ude00', '\ud800', '\udc00', '\u0000', 'on',
-    'none,rotary', 'sinusoidal', 'true', 'x'];
-  /** A value its setting might take, or nearly. */
-  const someValue = (spec) => {
-    const options = spec.options?.map((o) => String(o.value)) ?? [];
-    switch (random() < 0.3 ? 'any' : spec.kind) {
-      case 'toggle': return pick(['1', '0', 'true', 'off']);
-      case 'slider':
-      case 'number': return String(pick([spec.min, spec.max, spec.default, spec.min - 1, spec.max + 1, (spec.min + spec.max) / 2, spec.min + 0.5]));
-      case 'select': return pick(options);
-      case 'set':
-      case 'list': return Array.from({ length: 1 + Math.floor(random() * 4) }, () => pick(options)).join(',');
-      default: return pick(pieces);
-    }
-  };
-  const validish = () => {
-    const parts = [];
-    if (random() < 0.3) parts.push(pick([...order, 'check-train-ran', 'pipeline', 'nowhere']));
-    for (let n = Math.floor(random() * 6); n > 0; n -= 1) {
-      const id = pick(ids);
-      parts.push(`${id}=${encodeURIComponent(wellFormed(someValue(byId.get(id))))}`);
-    }
-    return `#${parts.join('&')}`;
-  };
-  const mutate = (text) => {
-    let out = text;
-    for (let n = 1 + Math.floor(random() * 4); n > 0; n -= 1) {
-      const at = Math.floor(random() * (out.length + 1));
-      const r = random();
-      if (r < 0.4) out = out.slice(0, at) + pick(pieces) + out.slice(at);
-      else if (r < 0.7) out = out.slice(0, at) + out.slice(at + 1 + Math.floor(random() * 3));
-      else out = out.slice(0, at) + pick(pieces) + out.slice(at + 1);
-    }
-    return out;
-  };
-  const noise = () => {
-    const alphabet = '%=&#,.-_0123456789abcdefABCDEF+~!*()\'\u00e9\ud83d\ude00';
-    return `#${Array.from({ length: Math.floor(random() * 60) }, () => (random() < 0.1 ? String.fromCharCode(Math.floor(random() * 0x10000)) : alphabet[Math.floor(random() * alphabet.length)])).join('')}`;
-  };
+  const links = hashes(Number(process.env.SEQORDER_URL_FUZZ_SEED ?? 20260514), SPECS, [...order, 'check-train-ran', 'pipeline', 'nowhere']);
   let previous = '#';
   for (let n = 0; n < runs; n += 1) {
-    const r = random();
-    const hash = r < 0.35 ? validish() : r < 0.8 ? mutate(validish()) : noise();
+    const hash = links.next();
     check(hash, previous);
     previous = hash;
   }
