@@ -3,10 +3,11 @@
 // aria-describedby. On a phone a figure's control group stays in view while its plots scroll by (style.css).
 // A section's settings are built from its declaration (settings.mjs) by settingControl, which keeps the page's URL
 // state (url-state.mjs) and the control in step both ways. A number field reads what is typed through the
-// declaration, as the URL's values are read (settings.mjs's parse: its range, whole numbers where its step says so):
-// a value it does not take is refused beside the field (aria-invalid, and a line saying which values it takes and
-// which one is still used), changes nothing, and its Enter does nothing. The field's data-value is the value it
-// last took, the one its figure's checks are computed at (seqorder/checks stamps them with it).
+// declaration, as the URL's values are read (settings.mjs's parse: its range, whole numbers where its step says so),
+// and takes it when the reader commits it (Enter, or leaving the field): a value it does not take is refused beside
+// the field (aria-invalid, and a line saying which values it takes and which one is still used), changes nothing,
+// and its Enter does nothing. The field's data-value is the value it last took, the one its figure's checks are
+// computed at (seqorder/checks stamps them with it).
 import { encode, parse } from './settings.mjs';
 import { el } from './ui.mjs';
 
@@ -39,8 +40,9 @@ export function settingControl(group, state, name, { onChange = () => {}, format
       break;
     }
     case 'number': {
-      // a typed value is kept as it is typed, once the declaration takes it (the section acts on Enter, onEnter); one
-      // from code or the URL acts at once
+      // What is typed is read as it is typed (a value the declaration refuses is said at once) and taken when the
+      // reader commits it: Enter (then onEnter) or leaving the field (a change event). A value from code or the URL is
+      // taken at once.
       const refusal = el('span', { className: 'field-refusal', id: `${spec.id}-invalid`, 'aria-live': 'polite' });
       const took = (value) => {
         field.dataset.value = encode(spec, value);
@@ -48,23 +50,33 @@ export function settingControl(group, state, name, { onChange = () => {}, format
         refusal.hidden = true;
         refusal.textContent = '';
       };
-      /** Reads the field's text: true when the declaration takes it (and the state has it), else false, said beside it. */
+      /** Reads the field's text: its value when the declaration takes it, else undefined, and the refusal said beside it. */
       const read = () => {
         const text = field.value.trim();
         const { value, error } = parse(spec, text);
         if (error === undefined) {
-          took(value);
-          if (value !== state.values[name]) state.set(name, value);
-          return true;
+          field.removeAttribute('aria-invalid');
+          refusal.hidden = true;
+          refusal.textContent = '';
+          return value;
         }
         field.setAttribute('aria-invalid', 'true');
         refusal.hidden = false;
         const what = text !== '' ? `${text.length > 24 ? `${text.slice(0, 23)}…` : text} is refused` : field.validity?.badInput ? 'Not a number' : 'Empty';
         refusal.textContent = `${what}: “${spec.label}” takes ${error}; it stays ${encode(spec, state.values[name])}.`;
-        return false;
+        return undefined;
+      };
+      /** Takes the field's value, if the declaration does: true then. */
+      const commit = () => {
+        const value = read();
+        if (value === undefined) return false;
+        took(value);
+        if (value !== state.values[name]) changed(value);
+        return true;
       };
       field = numberInput(group, { ...common, min: spec.min, max: spec.max, step: spec.step ?? 1, value: state.values[name], refusal,
-        onEnter: () => { if (read()) onEnter?.(); }, onChange: read });
+        onEnter: () => { if (commit()) onEnter?.(); }, onChange: read });
+      field.addEventListener('change', commit);
       took(state.values[name]);
       field.set = (value) => {
         field.value = String(value);
