@@ -6,6 +6,16 @@
 // <figure> appended to the container; they need the package's stylesheet, seqorder/figures.css, whose custom
 // properties give their colors in light and dark mode. Nothing is eval'd and no style attribute is written: they run
 // under `default-src 'self'`.
+//
+// What a plot cannot draw it refuses up front, with a TypeError (a wrong kind) or a RangeError (a wrong value) whose
+// message names the option ("seqorder/plot: rows must be at most 32767, got 1000000000"), and a call that throws leaves
+// the plot as it was. The caps: a heatmap's rows and cols at most 32,767 each and 2^24 cells in all; a line plot's
+// series at most 2^20 points each (append included), a circle plot's trail as many; at most 256 series, points, maps
+// or marks; heights at most 4,096 CSS pixels. Colors are CSS colors only ('#0072b2', 'rebeccapurple', 'rgb(…)'; no
+// url(), var() or anything else). A range's ends must be at least 2^-32 of the larger apart (the axis divides it into
+// ticks); a log axis shows values from 1e-300 to 1e300 (others are left out, as non-positive ones are), and its range
+// must lie there. Data that agree up to rounding (an accuracy curve at 1 and 0.9999999999999999) are drawn as one
+// value, in the middle of an axis around it. No call loops without a bound.
 
 /** A list of numbers: an array or a typed array (a tensor's data, as seqorder returns it). */
 export type Numbers = readonly number[] | Float64Array | Float32Array | Int32Array;
@@ -16,7 +26,7 @@ export interface PlotOptions {
   caption?: string;
   /** What the plot shows, for screen readers (the canvas's label, followed by how to read it by keyboard). */
   ariaLabel?: string;
-  /** Height in CSS pixels (each plot has its own default; a heatmap's follows its matrix). */
+  /** Height in CSS pixels, at most 4,096 (each plot has its own default; a heatmap's follows its matrix). */
   height?: number;
 }
 
@@ -93,9 +103,9 @@ export interface HeatmapMark {
 export interface HeatmapOptions extends PlotOptions {
   /** rows × cols values, row-major; −Infinity is drawn as "masked", NaN as "NaN". */
   data: Numbers;
-  /** An integer ≥ 0. */
+  /** An integer from 0 to 32,767 (rows × cols at most 2^24). */
   rows: number;
-  /** An integer ≥ 0. */
+  /** An integer from 0 to 32,767 (rows × cols at most 2^24). */
   cols: number;
   /** 'diverging' (default: blue < 0 < red, symmetric around 0) or 'sequential' (0 … max, for weights). */
   scale?: 'diverging' | 'sequential';
@@ -105,17 +115,20 @@ export interface HeatmapOptions extends PlotOptions {
   rowLabel?: string;
   /** The columns' axis title (default 'column'; '' for none). */
   colLabel?: string;
-  /** The rows' tick and readout names: numbers are shown at a nice step, words all while they fit. */
-  rowName?: (row: number) => string;
-  /** The columns' tick and readout names (column names that are words turn 45° or shrink to fit). */
-  colName?: (col: number) => string;
+  /**
+   * The rows' tick and readout names: numbers are shown at a nice step, words all while they fit. It is asked for
+   * every row when the options are checked: one that throws, or returns neither a string nor a number, is a TypeError.
+   */
+  rowName?: (row: number) => string | number;
+  /** The columns' tick and readout names (column names that are words turn 45° or shrink to fit); checked as rowName. */
+  colName?: (col: number) => string | number;
   /** The readout of a cell (default: "row r, column c: value"). */
   tooltip?: (row: number, col: number, value: number) => string;
-  /** Outlined blocks of cells. */
+  /** Outlined blocks of cells (at most 256), each within the matrix (row0 ≤ row1 ≤ rows, col0 ≤ col1 ≤ cols). */
   marks?: readonly HeatmapMark[];
   /** A short text drawn over the cells (e.g. why a map is blank). */
   note?: string;
-  /** Bounds of the default height, in CSS pixels (default 120 and 420). */
+  /** Bounds of the default height, in CSS pixels (default 120 and 420; at most 4,096). */
   minHeight?: number;
   maxHeight?: number;
 }
@@ -131,8 +144,8 @@ export interface HeatmapOptions extends PlotOptions {
  * });
  * @throws {TypeError} when the container is not an element, or an option has the wrong kind (data not an array or
  *         typed array, a name function not a function, …)
- * @throws {RangeError} when rows or cols are not integers ≥ 0, data does not hold rows × cols values, or scale,
- *         range, heights or marks are out of their range
+ * @throws {RangeError} when rows or cols are not integers from 0 to 32,767 (2^24 cells at most), data does not hold
+ *         rows × cols values, or scale, range, heights or marks are out of their range
  */
 export function heatmap(container: Element, options: HeatmapOptions): Plot<HeatmapOptions>;
 
@@ -150,11 +163,11 @@ export interface GridMap {
 
 /** Options of heatmapGrid: a heatmap's, but for the matrix, and the maps. */
 export interface HeatmapGridOptions extends Omit<HeatmapOptions, 'data' | 'rows' | 'cols'> {
-  /** The maps, each a full heatmap, all on one color scale. */
+  /** The maps (at most 256), each a full heatmap, all on one color scale. */
   maps: readonly GridMap[];
   /** The value drawn at full color in every map (default: the largest |finite value| over all maps). */
   range?: number;
-  /** The narrowest a map may be before the grid wraps, a CSS length (default '11rem'). */
+  /** The narrowest a map may be before the grid wraps, a CSS length: a number and a unit (default '11rem'). */
   minWidth?: string;
 }
 
@@ -202,16 +215,17 @@ export function heatmapGrid(container: Element, options: HeatmapGridOptions): He
 /** One line of a line plot. */
 export interface Series {
   name: string;
-  /** As many x as y values. */
+  /** As many x as y values, at most 2^20. */
   x: Numbers;
   y: Numbers;
-  /** A CSS color (default: the theme's --series-i). */
+  /** A CSS color (default: the theme's --series-i): no url() or var(). */
   color?: string;
   dashed?: boolean;
   /** Dots at the points. */
   markers?: boolean;
-  /** Line width in CSS pixels (default 2). */
+  /** Line width in CSS pixels (default 2; at most 64). */
   width?: number;
+  /** From 0 to 1 (default 1). */
   opacity?: number;
   /** A band around the line, filled in its color: its lower and upper edges, one value per x (a range over runs). */
   lo?: Numbers;
@@ -219,18 +233,19 @@ export interface Series {
 }
 
 export interface LinePlotOptions extends PlotOptions {
-  /** The lines, sharing the axes (default none: append adds them). */
+  /** The lines (at most 256), sharing the axes (default none: append adds them). */
   series?: readonly Series[];
   xLabel?: string;
   yLabel?: string;
-  /** [from, to] of the x axis (default: the data's extent). */
+  /** [from, to] of the x axis (default: the data's extent), finite, to − from at least 2^-32 of the larger end. */
   xRange?: readonly [number, number];
   /**
    * [from, to] of the y axis (default: the data's extent, widened to nice numbers that are ticks: 0.98 → 1, and on a
    * log axis 0.698 → 0.7). Either way the lines are drawn a few pixels inside the frame, so a line at from or to shows.
+   * Finite, to − from at least 2^-32 of the larger end; on a log axis within [1e-300, 1e300].
    */
   yRange?: readonly [number, number];
-  /** A log10 y axis (non-positive values are left out). Default false. */
+  /** A log10 y axis (values outside 1e-300 … 1e300, the non-positive ones among them, are left out). Default false. */
   yLog?: boolean;
   /** x ticks at whole numbers only (indices, steps). Default false. */
   integerX?: boolean;
@@ -239,14 +254,20 @@ export interface LinePlotOptions extends PlotOptions {
 export interface LinePlot extends Plot<LinePlotOptions> {
   /**
    * Adds points to the series `name` (creating it, with `style`, if there is none) and redraws in the next frame: a
-   * curve that grows while it is shown (a loss, step by step).
+   * curve that grows while it is shown (a loss, step by step). x and y: numbers, or arrays or typed arrays of one
+   * length (the losses model.train returns, a Float64Array). The plot keeps its own copy of the series it grows: the
+   * arrays given are never changed.
    * @example
    * const losses = linePlot(document.body, { xLabel: 'step', yLabel: 'loss', integerX: true });
    * for (let k = 0; k < 300; k++) losses.append('loss', k, model.step(ids, targets, { lr: 1e-2 }));
-   * @throws {TypeError} when name is not a string, or x or y are not numbers or arrays of numbers
-   * @throws {RangeError} when x and y have different lengths
+   * const next = model.train(batches);                                   // a Float64Array, one loss per step
+   * losses.append('loss', Float64Array.from(next, (_, i) => 300 + i), next);
+   * @throws {TypeError} when name is not a string, x or y are not numbers or arrays or typed arrays of numbers, or a
+   *         new series' style has the wrong kind of option
+   * @throws {RangeError} when x and y have different lengths, the series would pass 2^20 points, it has a band (lo,
+   *         hi: give its points with update), or a new series would be the 257th; the plot is then unchanged
    */
-  append(name: string, x: number | readonly number[], y: number | readonly number[], style?: Omit<Series, 'name' | 'x' | 'y'>): void;
+  append(name: string, x: number | Numbers, y: number | Numbers, style?: Omit<Series, 'name' | 'x' | 'y' | 'lo' | 'hi'>): void;
 }
 
 /**
@@ -260,22 +281,27 @@ export interface LinePlot extends Plot<LinePlotOptions> {
  * });
  * @throws {TypeError} when the container is not an element, series is not an array, or a series or option has the
  *         wrong kind
- * @throws {RangeError} when a series has different numbers of x and y values, or a range is not [from, to] with
- *         from < to
+ * @throws {RangeError} when a series has different numbers of x and y values, a range is not [from, to] with
+ *         finite from < to far enough apart (or, on a log axis, within [1e-300, 1e300]), a color is not a CSS color, or
+ *         a size passes its cap
  */
 export function linePlot(container: Element, options?: LinePlotOptions): LinePlot;
 
 /** A point on the unit circle (cos across, sin up), with an optional trail of earlier points. */
 export interface CirclePoint {
   name: string;
+  /** Finite. */
   x: number;
+  /** Finite. */
   y: number;
+  /** Earlier places, each [x, y] of finite numbers; at most 2^20. */
   trail?: readonly (readonly [number, number])[];
-  /** A CSS color (default: the theme's --series-i). */
+  /** A CSS color (default: the theme's --series-i): no url() or var(). */
   color?: string;
 }
 
 export interface CirclePlotOptions extends PlotOptions {
+  /** At most 256. */
   points?: readonly CirclePoint[];
 }
 
@@ -285,7 +311,9 @@ export interface CirclePlotOptions extends PlotOptions {
  * @example
  * const pe = so.positions(1, 8, { start: 5 }).data;   // position 5: (sin, cos) of four frequencies
  * circlePlot(document.body, { points: [0, 1, 2, 3].map((i) => ({ name: `pair ${i}`, x: pe[2 * i + 1], y: pe[2 * i] })) });
- * @throws {TypeError} when the container is not an element, points is not an array, or a point has the wrong kind
+ * @throws {TypeError} when the container is not an element, points is not an array, or a point or a trail entry has
+ *         the wrong kind (a trail entry that is not [x, y])
+ * @throws {RangeError} when a point or trail entry is not finite, a color is not a CSS color, or a size passes its cap
  */
 export function circlePlot(container: Element, options?: CirclePlotOptions): Plot<CirclePlotOptions>;
 
