@@ -114,6 +114,21 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(await s.browser.errors(), []);
   });
 
+  test(`${s.engine}: a link whose hash cannot be read (a stray %, bytes not UTF-8) opens the page, with a note; so does such a hash set after load`, async () => {
+    for (const hash of ['#%=1', '#50%', '#%E0%A4%A']) {
+      await open(s, hash);
+      const { visible, lines } = await notes(s);
+      assert.ok(visible, `${hash}: the notes are not visible`);
+      assert.ok(lines.some((l) => /^The link has a part that cannot be read, “.*”.*: it is ignored\.$/.test(l)), `${hash}: ${lines.join('\n')}`);
+      assert.equal(await s.browser.evaluate(() => location.hash), '', `${hash}: the URL says what the page shows`);
+    }
+    await s.browser.evaluate(() => { location.hash = '#sinusoids-width=32&%ZZ=1&four-steps%'; });
+    await hashIs(s, '#sinusoids-width=32');
+    assert.equal((await look(s)).width, '32');
+    assert.equal((await notes(s)).lines.length, 2, (await notes(s)).lines.join('\n'));
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
   test(`${s.engine}: the reader's changes go to the hash; Back and Forward restore them`, async () => {
     await open(s, '');
     await s.browser.click('#four-steps .preview-summary'); // the preview folded at load
