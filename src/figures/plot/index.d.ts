@@ -115,13 +115,10 @@ export interface HeatmapOptions extends PlotOptions {
   rowLabel?: string;
   /** The columns' axis title (default 'column'; '' for none). */
   colLabel?: string;
-  /**
-   * The rows' tick and readout names: numbers are shown at a nice step, words all while they fit. It is asked for
-   * every row when the options are checked: one that throws, or returns neither a string nor a number, is a TypeError.
-   */
-  rowName?: (row: number) => string | number;
-  /** The columns' tick and readout names (column names that are words turn 45° or shrink to fit); checked as rowName. */
-  colName?: (col: number) => string | number;
+  /** The rows' tick and readout names: numbers are shown at a nice step, words all while they fit. */
+  rowName?: (row: number) => string;
+  /** The columns' tick and readout names (column names that are words turn 45° or shrink to fit). */
+  colName?: (col: number) => string;
   /** The readout of a cell (default: "row r, column c: value"). */
   tooltip?: (row: number, col: number, value: number) => string;
   /** Outlined blocks of cells (at most 256), each within the matrix (row0 ≤ row1 ≤ rows, col0 ≤ col1 ≤ cols). */

@@ -150,21 +150,6 @@ function matrix(options, at = '') {
   }
 }
 
-/** A heatmap's rowName or colName, asked now for every index below `n`: each a string or a number. */
-function names(options, name, n) {
-  const fn = options[name];
-  if (fn === undefined) return;
-  for (let i = 0; i < n; i += 1) {
-    let got;
-    try {
-      got = fn(i);
-    } catch (error) {
-      fail(TypeError, `${name}(${i}) threw ${error?.name ?? 'an error'}: ${String(error?.message ?? error).slice(0, 200)}`);
-    }
-    if (typeof got !== 'string' && typeof got !== 'number') fail(TypeError, `${name}(${i}) must return a string, got ${describe(got)}`);
-  }
-}
-
 /** heatmap's options (heatmapGrid's maps are checked as these, with their own data, rows and cols). */
 export function checkHeatmap(options, at = '') {
   common(options);
@@ -175,8 +160,6 @@ export function checkHeatmap(options, at = '') {
   positive(options, 'maxHeight', MAX_HEIGHT);
   for (const name of ['rowLabel', 'colLabel', 'note']) optional(options, name, 'string');
   for (const name of ['rowName', 'colName', 'tooltip']) optional(options, name, 'function');
-  names(options, 'rowName', options.rows);
-  names(options, 'colName', options.cols);
   if (options.marks !== undefined) {
     items(options.marks, 'marks', ' of { row0, row1, col0?, col1?, label? }');
     options.marks.forEach((mark, i) => {
