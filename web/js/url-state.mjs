@@ -84,6 +84,7 @@ export function createUrlState({
   const byId = new Map();
   const sections = [];
   let link = readHash(location.hash);  // what the URL asked for (readHash's parts)
+  let seen = location.hash;  // the hash as this page last read or wrote it
   let applying = false;
   let lastWrite = { at: -Infinity, id: null };
   let complete = false;
@@ -143,6 +144,8 @@ export function createUrlState({
       return true;
     } catch {
       return false;  // (a URL the browser will not hold: the page is right, and the next change writes it again)
+    } finally {
+      seen = location.hash;
     }
   }
 
@@ -179,8 +182,13 @@ export function createUrlState({
     }
   }
 
-  /** Back, Forward, or a hash typed, followed or set: every setting to what the hash says. */
+  /**
+   * Back, Forward, or a hash typed, followed or set: every setting to what the hash says. (One change of the hash may
+   * fire both popstate and hashchange: the second finds the hash as the first left it, and changes nothing.)
+   */
   function apply() {
+    if (location.hash === seen) return;
+    seen = location.hash;
     const next = readHash(location.hash);
     if (next.anchor !== null && next.entries.size === 0 && !next.unreadable.length && !next.strays.length) {
       // an in-page link (#four-steps): the browser has scrolled there; the URL keeps the settings beside it
