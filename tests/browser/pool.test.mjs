@@ -138,13 +138,13 @@ serve({
       const set = await startWorkers({ count: 2, start: () => new Worker('/__pool/closing-worker.mjs', { type: 'module' }), first: { op: 'load' } });
       try {
         const said = (p) => p.then(() => 'resolved', (error) => `${workerFailed(error) ? 'the worker failed' : 'an op failed'}: ${error.message}`);
+        const within = (p) => Promise.race([p, new Promise((resolve) => setTimeout(() => resolve('no answer within 20 s'), 20_000))]);
         const closing = said(set.request(0, 'close'));
         const queued = said(set.request(0, 'wait', { ms: 60_000 }));
-        const timeout = new Promise((resolve) => setTimeout(() => resolve(['no answer within 20 s']), 20_000));
-        const outcomes = await Promise.race([Promise.all([closing, queued]), timeout]);
-        return { outcomes, after: await set.request(0, 'echo', { n: 7 }), other: await set.request(1, 'echo', { n: 8 }), generation: set.generation(0) };
+        const outcomes = await within(Promise.all([closing, queued]));
+        return { outcomes, after: await within(set.request(0, 'echo', { n: 7 })), other: await within(set.request(1, 'echo', { n: 8 })), generation: set.generation(0) };
       } finally {
-        await set.close();
+        set.close();  // (not awaited: a worker that never ends would hold the test)
       }
     });
     const message = 'the worker failed: seqorder pool: worker 0 stopped: it stopped without an error event (it closed itself, or the browser ended it). ' +
