@@ -7,6 +7,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { encode, parse, same } from '../../../web/js/settings.mjs';
 import { siteDir } from './load.mjs';
+import { random as seeded } from './random.mjs';
 
 /**
  * The page's sections in page order, each { id, settings } (its module's declaration, as built in dist/site/js; the
@@ -72,18 +73,6 @@ export function canonicalHash(anchor, values, specs) {
   return parts.length ? `#${parts.join('&')}` : '';
 }
 
-/** A seeded generator: next() in [0, 1). */
-function mulberry32(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const PIECES = ['%', '%2', '%E0', '%A4%A', '%C3%A9', '%ZZ', '%00', '%25', '=', '==', '&', '&&', '#', ',', '-', '.', 'e', '1', '0', '3e-3',
   '1e999', 'NaN', '-0', '__proto__', 'constructor', 'toString', ' ', '+', '\u00e9', '\ud83d\ude00', '\ud800', '\udc00', '\u0000', 'on',
   'none,rotary', 'sinusoidal', 'true', 'x'];
@@ -94,7 +83,7 @@ const PIECES = ['%', '%2', '%E0', '%A4%A', '%C3%A9', '%ZZ', '%00', '%25', '=', '
  * separators, odd words inserted, deleted or replaced), or random characters (any UTF-16 unit among them).
  */
 export function hashes(seed, specs, anchors) {
-  const random = mulberry32(seed);
+  const random = seeded(seed);
   const pick = (list) => list[Math.floor(random() * list.length)];
   const someValue = (spec) => {
     const options = spec.options?.map((o) => String(o.value)) ?? [];
