@@ -36,8 +36,10 @@
 const KINDS = ['toggle', 'slider', 'number', 'select', 'set', 'list'];
 
 const plainNumber = (x) => typeof x === 'number' && Number.isFinite(x);
-/** A number as a URL or a field writes it: digits, a point, an exponent, an optional minus (no '0x', no spaces). */
-// (written so that no text makes it backtrack: a long one is read once)
+/**
+ * A number as a URL or a field writes it: digits, a point, an exponent, an optional minus (no '0x', no spaces); written
+ * so that no text makes it backtrack (a long one is read once).
+ */
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:e[-+]?\d+)?$/i;
 
 /** Is `value` a value of the setting? Returns null when it is, else the rule it breaks, in words. */
