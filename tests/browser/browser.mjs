@@ -6,8 +6,8 @@
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
 //   const { page, errors } = await openLesson();  // the same, with the page's errors collected
 // Both show every section (./sections.mjs: the page runs a section when it comes near the screen) and wait for the
-// section "train" to finish its default run (it starts when the section comes into view), so that every check on the
-// page has its verdict; `{ train: false }` leaves that run pending, for tests of other sections.
+// section "lab" to finish its default run (it starts when the section comes into view), so that every check on the
+// page has its verdict; `{ lab: false }` leaves that run pending, for tests of other sections.
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
@@ -50,10 +50,10 @@ export async function launchBrowser({ viewport, requires = 'index.html' } = {}) 
 /**
  * Loads the lesson page and waits until its first screen has run (<body data-ready>), then shows every other section
  * until each has run and what they started has loaded (no request of the page or its workers for 1.5 s: section
- * train's pool starts its workers when the section runs), then (unless `train` is false) waits until the section
- * "train" has finished its default run.
+ * lab's pool starts its workers when the section runs), then (unless `lab` is false) waits until the section
+ * "lab" has finished its default run.
  */
-export async function openLessonPage(page, url, { train = true } = {}) {
+export async function openLessonPage(page, url, { lab = true } = {}) {
   const requests = trackRequests(page.context());
   try {
     await page.goto(url, { waitUntil: 'load' });
@@ -64,7 +64,7 @@ export async function openLessonPage(page, url, { train = true } = {}) {
   } finally {
     requests.stop();
   }
-  if (train) await finishTraining(page);
+  if (lab) await finishLab(page);
 }
 
 /**
@@ -96,24 +96,24 @@ function trackRequests(context) {
 }
 
 /**
- * Brings the section "train" into view, which starts its default run (if no run has started), waits until the run
+ * Brings the section "lab" into view, which starts its default run (if no run has started), waits until the run
  * has ended (data-training: done, stopped or error), and scrolls back to the top. Resolves to how it ended.
  */
-export async function finishTraining(page, { timeout = 120_000 } = {}) {
-  await page.locator('#train').scrollIntoViewIfNeeded();
-  const body = await page.waitForSelector('#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])', { timeout });
+export async function finishLab(page, { timeout = 120_000 } = {}) {
+  await page.locator('#lab').scrollIntoViewIfNeeded();
+  const body = await page.waitForSelector('#lab .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])', { timeout });
   await page.evaluate(() => window.scrollTo(0, 0));
   return body.getAttribute('data-training');
 }
 
 /**
- * launchBrowser, then the lesson page loaded and run (openLessonPage, `train` passed on), its console and uncaught
+ * launchBrowser, then the lesson page loaded and run (openLessonPage, `lab` passed on), its console and uncaught
  * errors collected from the start: resolves to the session plus `errors` (the array collectErrors fills).
  */
-export async function openLesson({ viewport = { width: 1000, height: 900 }, train = true } = {}) {
+export async function openLesson({ viewport = { width: 1000, height: 900 }, lab = true } = {}) {
   const session = await launchBrowser({ viewport });
   session.errors = collectErrors(session.page);
-  await openLessonPage(session.page, session.server.url, { train });
+  await openLessonPage(session.page, session.server.url, { lab });
   return session;
 }
 

@@ -204,8 +204,8 @@ test('a browser that draws no frames (no animation frame, no intersection report
     assert.deepEqual(states.filter((s) => !s.endsWith(': done')), [], 'sections that did not run');
     const checks = await page.$$eval('[data-check]', (els) => els.map((el) => ({ name: el.dataset.check, status: el.dataset.status })));
     assert.ok(checks.length >= 60, `expected the page's checks, found ${checks.length}`);
-    assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('train-')).map((c) => c.name), [],
-      'checks that do not pass (training aside: it starts when its section is in view)');
+    assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('lab-')).map((c) => c.name), [],
+      'checks that do not pass (the lab aside: it starts when its section is in view)');
   } finally {
     await page.close();
   }

@@ -20,7 +20,7 @@ let page;
 let errors;
 
 before(async () => {
-  session = await openLesson({ train: false });  // this file looks at its own sections only
+  session = await openLesson({ lab: false });  // this file looks at its own sections only
   ({ page, errors } = session);
   await unfold(page);  // the previews and the aside's figures, folded at load
 });

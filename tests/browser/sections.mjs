@@ -2,10 +2,10 @@
 // the section says data-state="waiting" and its checks are pending. Tests that need every check computed show every
 // section first, as a reader who scrolls through the page does:
 //   await showEverySection(page);               // a playwright page, or a Driver of tests/browser/engines (any engine)
-//   await showEverySection(page, { avoid: [] }); // the sections it may bring into view (by default all but "train")
+//   await showEverySection(page, { avoid: [] }); // the sections it may bring into view (by default all but "lab")
 // Each waiting section is scrolled to just below the viewport (or just above it, where that would bring an avoided
 // section into view), near enough to run, and waited for; then the page is scrolled back to the top. The section
-// "train" is avoided by default: in view, it starts its training run (tests/browser/browser.mjs's finishTraining
+// "lab" is avoided by default: in view, it starts its training run (tests/browser/browser.mjs's finishLab
 // brings it into view). Meanwhile a screen's room is added after the page's end (and taken away after), so that a
 // section that shrinks as it runs never pulls the viewport back onto one avoided.
 
@@ -64,7 +64,7 @@ async function showEach({ avoid, timeout }) {
  * Scrolls `target` (a playwright page or a Driver) past every section that has not run, until each has; rejects
  * when one does not run within `timeout` ms.
  */
-export async function showEverySection(target, { avoid = ['train'], timeout = 60_000 } = {}) {
+export async function showEverySection(target, { avoid = ['lab'], timeout = 60_000 } = {}) {
   const left = await target.evaluate(showEach, { avoid, timeout });
   if (left.length) throw new Error(`showEverySection: sections still waiting: ${left.join(', ')}`);
 }

@@ -53,7 +53,7 @@ const notes = (s) => s.browser.evaluate(() => {
 
 /**
  * Resolves once the page's hash is `hash` (history updates are synchronous, drawing is not: two frames more). The
- * limit is generous: a click that scrolls section train into view starts its training run, whose five workers share
+ * limit is generous: a click that scrolls section lab into view starts its training run, whose five workers share
  * the machine's cores with the page.
  */
 async function hashIs(s, hash) {

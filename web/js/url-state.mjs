@@ -74,7 +74,7 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
       }
     }
     if (!complete) {
-      for (const [key, text] of requested) if (!byId.has(key)) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+      for (const [key, text] of requested) if (!known(key)) parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
     }
     return parts.length ? `#${parts.join('&')}` : '';
   }
@@ -90,23 +90,39 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
     lastWrite = { at: now, id };
   }
 
+  /**
+   * What the hash asks of a setting: { key, text } under its id, or under the key an older link used (spec.was, its
+   * value read as it reads now); null when it asks nothing.
+   */
+  function asked(spec) {
+    if (requested.has(spec.id)) return { key: spec.id, text: requested.get(spec.id) };
+    if (!spec.was || !requested.has(spec.was.key)) return null;
+    const text = requested.get(spec.was.key);
+    return { key: spec.was.key, text: spec.was.values && Object.hasOwn(spec.was.values, text) ? spec.was.values[text] : text };
+  }
+
+  /** Whether a key of the hash is some setting's, now or in an older link. */
+  const known = (key) => byId.has(key) || [...byId.values()].some(({ spec }) => spec.was?.key === key);
+
   /** The value the hash asks for (or the default, with a note when the hash's value is refused). */
   function wanted(spec) {
-    if (!requested.has(spec.id)) return spec.default;
-    const text = requested.get(spec.id);
+    const ask = asked(spec);
+    if (!ask) return spec.default;
+    const { key, text } = ask;
     const { value, error } = parse(spec, text);
     if (error === undefined) return value;
-    notes.set(spec.id, `The link sets ${spec.id}=${text}, which “${spec.label}” does not take (${error}): ` +
+    notes.set(spec.id, `The link sets ${key}=${text}, which “${spec.label}” does not take (${error}): ` +
       `its default, ${encode(spec, spec.default)}, is used instead.`);
     return spec.default;
   }
 
   function noteAdjusted() {
     for (const [id, { state, spec }] of byId) {
-      if (!requested.has(id) || notes.has(id)) continue;
-      const { value, error } = parse(spec, requested.get(id));
+      const ask = asked(spec);
+      if (!ask || notes.has(id)) continue;
+      const { value, error } = parse(spec, ask.text);
       if (error === undefined && !same(value, state.values[spec.name])) {
-        notes.set(id, `The link sets ${id}=${requested.get(id)}, which the other settings of its section do not allow: ` +
+        notes.set(id, `The link sets ${ask.key}=${requested.get(ask.key)}, which the other settings of its section do not allow: ` +
           `it is ${encode(spec, state.values[spec.name])}.`);
       }
     }
@@ -114,7 +130,7 @@ export function createUrlState({ notes: notesElement = null, order = [], locatio
 
   function noteUnknown() {
     for (const key of requested.keys()) {
-      if (!byId.has(key)) notes.set(key, `The link sets ${key}, which is no setting of this page: it is ignored.`);
+      if (!known(key)) notes.set(key, `The link sets ${key}, which is no setting of this page: it is ignored.`);
     }
   }
 

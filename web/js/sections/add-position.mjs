@@ -11,7 +11,7 @@ import { ROBOT } from '../experiments/common.mjs';
 import { modelScales, robotAtPositions, robotSentences, scaleSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
 import { norm } from '../experiments/common.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { declareSettings } from '../settings.mjs';
 
 export const settings = declareSettings({

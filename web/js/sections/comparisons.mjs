@@ -12,7 +12,7 @@ import {
   precisionSentences, shiftSentences,
 } from '../experiments/comparisons.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { declareSettings } from '../settings.mjs';
 
 const LEARNED_ROWS = 8;

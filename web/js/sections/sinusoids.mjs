@@ -10,7 +10,7 @@ import { frequency } from '../experiments/reference.mjs';
 import {
   broadcastAndWidth, fourPairs, fourPairsSentences, onePairSentences, pairSpeeds, sinusoidTable, tableSentences, turnSentences,
 } from '../experiments/sinusoids.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { inWorker } from '../worker-client.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';

@@ -1,12 +1,13 @@
-// The record of a lab run (section "train"): its settings, every model's curve (one point every CHUNK steps: the
-// mean loss of those steps, the accuracy on the held-out sentences), its parameter hash, and the measurements of
-// the lengths table. The section draws from it, its sentences are judged by it (train-findings.mjs), and the reader
-// downloads it as JSON or CSV. Pure: no DOM.
-import { kindLabel } from './train.mjs';
+// The record of a lab run: its settings and name, every model's curve (one point every CHUNK steps: the mean loss of
+// those steps, the accuracy on its seed's held-out sentences), its parameter hash, and the measurements of the lengths
+// table. The lab draws from it, its claims are made from it (findings.mjs), and the reader downloads it as JSON or
+// CSV. Pure: no DOM.
+import { kindLabel, runName } from './config.mjs';
 
 /** A new record for a run of `config`: one entry per model, in the run's order (each kind, each seed). */
 export function newRecord(config, settings) {
   return {
+    name: runName(config),
     settings: { ...settings },
     config,
     state: 'idle',

@@ -1,14 +1,15 @@
-// Section "train", the composer and the maps: the reader writes a sentence from the task's words; every trained
-// model answers it (its probability, ✓ or ✗ against the truth; a length outside the training range is marked so,
-// and a learned table too short for it refuses in the API's words); two models picked by the reader show their
-// attention maps, every row and column labelled with its word and position.
+// The lab's composer and maps: the reader writes a sentence from the task's words; every trained model answers it
+// (its probability, ✓ or ✗ against the truth, or "at chance" for a model whose measured accuracy nearest that length
+// is a guess's; a length outside the training range is marked so, and a learned table too short for it refuses in
+// the API's words); two models picked by the reader show their attention maps, every row and column labelled.
 import { button, controlGroup, select } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more, notice } from '../ui.mjs';
-import { KINDS, kindLabel } from '../experiments/train.mjs';
-import { trainedLength } from '../experiments/train-tasks.mjs';
+import { KINDS, kindLabel } from './config.mjs';
+import { standing } from './facts.mjs';
+import { trainedLength } from './tasks.mjs';
 import { labTable } from './table.mjs';
 
 /** The composer's shortest and longest sentence. */
@@ -35,29 +36,29 @@ function truth(words, config, vocab) {
  * words. Returns { show(run), hide(why), redraw() }.
  */
 export function mapsFigure(root, vocab, state) {
-  const h = fig(root, { title: 'Ask the trained models: your sentence, their answers, their attention', id: 'train-maps' });
-  const composer = el('div', { className: 'train-composer', role: 'group', 'aria-label': 'the sentence, one word per position' });
-  const sentenceLine = el('p', { className: 'train-sentence', role: 'status' });
-  const buttons = el('div', { className: 'train-composer-buttons' });
-  const sticky = el('div', { className: 'controls-sticky train-composer-block' }, composer, sentenceLine, buttons);
+  const h = fig(root, { title: 'Ask the trained models: your sentence, their answers, their attention', id: 'lab-maps' });
+  const composer = el('div', { className: 'lab-composer', role: 'group', 'aria-label': 'the sentence, one word per position' });
+  const sentenceLine = el('p', { className: 'lab-sentence', role: 'status' });
+  const buttons = el('div', { className: 'lab-composer-buttons' });
+  const sticky = el('div', { className: 'controls-sticky lab-composer-block' }, composer, sentenceLine, buttons);
   h.append(sticky);
-  const mirrorButton = button(buttons, { id: 'train-mirror', label: 'Mirror: swap robot and person', onClick: () => edit(mirror) });
-  const fewer = button(buttons, { id: 'train-shorter', label: 'One word fewer', onClick: () => edit(shorter) });
-  const more_ = button(buttons, { id: 'train-longer', label: 'One word more', onClick: () => edit(longer) });
-  const lengthLine = el('p', { className: 'train-length-note' });
+  const mirrorButton = button(buttons, { id: 'lab-mirror', label: 'Mirror: swap robot and person', onClick: () => edit(mirror) });
+  const fewer = button(buttons, { id: 'lab-shorter', label: 'One word fewer', onClick: () => edit(shorter) });
+  const more_ = button(buttons, { id: 'lab-longer', label: 'One word more', onClick: () => edit(longer) });
+  const lengthLine = el('p', { className: 'lab-length-note' });
   const answers = labTable(h, { caption: '' });
-  const waiting = el('p', { className: 'train-wait' }, 'The models answer when the run pauses or ends.');
+  const waiting = el('p', { className: 'lab-wait' }, 'The models answer when the run pauses or ends.');
   h.append(lengthLine, waiting);
   const pickers = controlGroup(h, 'which two models show their maps');
   sticky.append(pickers);
-  for (const [name, id, label] of [['mapA', 'train-map-a', 'Left model'], ['mapB', 'train-map-b', 'Right model']]) {
+  for (const [name, id, label] of [['mapA', 'lab-mapA', 'Left model'], ['mapB', 'lab-mapB', 'Right model']]) {
     const field = select(pickers, {
       id, label, options: KINDS.map((k) => ({ value: k.key, label: kindLabel(k.key, { longest: 16 }).replace(' (16 rows)', '') })),
       value: state.values[name], onChange: (value) => { state.set(name, value); redraw(); },
     });
     state.bind(name, (value) => { field.value = String(value); state.set(name, value); redraw(); });
   }
-  const block = el('div', { className: 'train-maps-block' });
+  const block = el('div', { className: 'lab-maps-block' });
   h.append(block);
   let grid = null;
   // what the maps draw: the grid's options, and every label each map wrote (its layout's)
@@ -71,6 +72,7 @@ export function mapsFigure(root, vocab, state) {
     'Point at a cell to read it; on a keyboard, tab to a map and move with the arrow keys.');
 
   let run = null;  // the run whose models answer (paused or done), or null
+  let lengths = null;  // its lengths table (facts.mjs's lengthsView), which says which models guess
   let words = [...state.values.words];
   state.bind('words', (value) => { words = [...value]; state.set('words', [...value]); drawComposer(); redraw(); });
 
@@ -78,10 +80,10 @@ export function mapsFigure(root, vocab, state) {
     composer.replaceChildren();
     words.forEach((word, t) => {
       const field = select(composer, {
-        id: `train-word-${t}`, label: `t = ${t}`, value: word, options: vocab.map((w) => ({ value: w, label: w })),
+        id: `lab-word-${t}`, label: `t = ${t}`, value: word, options: vocab.map((w) => ({ value: w, label: w })),
         onChange: (value) => edit(() => place(t, value)),
       });
-      field.closest('.control').className = 'control train-slot';
+      field.closest('.control').className = 'control lab-slot';
     });
     fewer.disabled = words.length <= COMPOSER.min;
     more_.disabled = words.length >= COMPOSER.max;
@@ -113,7 +115,7 @@ export function mapsFigure(root, vocab, state) {
     const length = words.length;
     change();
     if (words.length !== length) drawComposer();
-    else words.forEach((word, t) => { document.getElementById(`train-word-${t}`).value = word; });
+    else words.forEach((word, t) => { document.getElementById(`lab-word-${t}`).value = word; });
     state.set('words', [...words]);
     redraw();
   }
@@ -170,22 +172,30 @@ export function mapsFigure(root, vocab, state) {
     waiting.hidden = true;
   }
 
+  /** Whether a model's answers are a guess's at length T: its measured accuracy at the nearest length is at chance. */
+  function guessing(key, T) {
+    if (!lengths) return false;
+    const nearest = lengths.lengths.reduce((a, L) => (Math.abs(L - T) < Math.abs(a - T) ? L : a));
+    return standing(lengths, key, nearest)?.chance === 'at';
+  }
+
   function showAnswers(config, results, T) {
     // shown before it is filled: the table measures its width as it fills (a hidden one has none), so its scroll cue
     // is there at once, not at the next frame, under buttons already enabled
     answers.element.hidden = false;
     const want = truth(words, config, vocab);
-    const mark = (ok) => (ok ? '✓' : '✗');
+    const mark = (key, ok) => (guessing(key, T) ? 'at chance' : ok ? '✓' : '✗');
     const kinds = config.kinds.map((key) => ({ key, results: results.filter((r) => r.key === key) }));
     const seeds = config.seeds.length > 1;
     const steps = count(run.step);
+    const chanceNote = ' “At chance”: a guess’s accuracy near this length in the lengths table.';
     if (config.task === 'order') {
       const headers = ['model', seeds ? `P(robot first), seeds ${config.seeds.join(', ')}` : 'P(robot first)', 'answer'];
       answers.show(headers, kinds.map(({ key, results: rs }) => {
         if (rs[0].refused) return [kindLabel(key, config), `refused: ${rs[0].refused}`, '–'];
         const ps = rs.map((r) => 1 / (1 + Math.exp(r.logits.data[0] - r.logits.data[1])));
-        return [kindLabel(key, config), ps.map((p) => fmt(p, 3)).join(' · '), ps.map((p) => mark((p > 0.5 ? 1 : 0) === want)).join(' ')];
-      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps): the probability that robot comes first; ✓ when its answer is right (robot comes ${want ? 'first' : 'second'}).` });
+        return [kindLabel(key, config), ps.map((p) => fmt(p, 3)).join(' · '), ps.map((p) => mark(key, (p > 0.5 ? 1 : 0) === want)).join(' ')];
+      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps): the probability that robot comes first; ✓ when its answer is right (robot comes ${want ? 'first' : 'second'}).${chanceNote}` });
     } else {
       const last = T - 1;
       const word = words[last - config.back];
@@ -197,9 +207,9 @@ export function mapsFigure(root, vocab, state) {
         const argmax = (row) => row.reduce((b, v, c) => (v > row[b] ? c : b), 0);
         return [kindLabel(key, config),
           rs.map((r) => fmt(softmax(Array.from(at(r, last)))[want[last]], 3)).join(' · '),
-          rs.map((r) => `${vocab[argmax(Array.from(at(r, last)))]} ${mark(argmax(Array.from(at(r, last))) === want[last])}`).join(' · '),
+          rs.map((r) => `${vocab[argmax(Array.from(at(r, last)))]} ${mark(key, argmax(Array.from(at(r, last))) === want[last])}`).join(' · '),
           rs.map((r) => `${want.filter((w, t) => w >= 0 && argmax(Array.from(at(r, t))) === w).length}/${T - config.back}`).join(' · ')];
-      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} places back.` });
+      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} places back.${chanceNote}` });
     }
   }
 
@@ -240,14 +250,19 @@ export function mapsFigure(root, vocab, state) {
   drawComposer();
   redraw();
   return {
-    /** The models of `next` (a paused or finished run) answer from now on; resolves when their answers are shown. */
-    show(next) {
+    /**
+     * The models of `next` (a paused or finished run) answer from now on, their accuracies against chance read from
+     * `view` (its lengths table); resolves when their answers are shown.
+     */
+    show(next, view) {
       run = next;
+      lengths = view;
       return redraw();
     },
     /** No model answers (a run is training, or none exists); `why` replaces the waiting line. */
     hide(why) {
       run = null;
+      lengths = null;
       latest += 1;
       waiting.textContent = why;
       redraw();

@@ -1,22 +1,20 @@
-// Section "train", the run's figure: Train, Pause, Resume, Step and Reset; the status (steps, time, time remaining),
-// the progress bar; why the position-free model scores exactly 50%; the live loss and accuracy curves (the median
-// over seeds, with the range as a band); the models' table (steps, loss, accuracy, parameter hash); the sentences
-// the curves support, and the run's checks (first, the one beside those sentences). It draws a run's record
-// (experiments/train-record.mjs).
+// The lab's run figure: Train, Pause, Resume, Step and Reset; the status and the progress bar; the live loss and
+// accuracy curves (the median over seeds, the range as a band, chance as a dashed line); the models' table (steps,
+// loss, accuracy, parameter hash); the curves' claims, each a check, and the checks of what the architecture
+// guarantees; the downloads. It draws a run's record (record.mjs) and records the curves as drawn ("curves": the view
+// the curves' claims are read again from).
 import { button, controlGroup } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { checkList } from '../../lib/figures/checks.mjs';
-import { drawnPlot } from '../drawn.mjs';
+import { drawnPlot, recordDrawn } from '../drawn.mjs';
 import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, perFrame, titledBlock } from '../ui.mjs';
-import { CHUNK, kindOf } from '../experiments/train.mjs';
-import { byKind, kindCurve, percent } from '../experiments/train-findings.mjs';
-import { VALIDATION_COUNT, setWords, validationLength } from '../experiments/train-tasks.mjs';
-import { sentenceItems } from './sentences.mjs';
+import { kindOf } from './config.mjs';
+import { curvesView, kindCurve } from './facts.mjs';
+import { percent } from './findings.mjs';
+import { CHUNK } from './run.mjs';
+import { VALIDATION_COUNT, setWords, validationLength } from './tasks.mjs';
 import { labTable } from './table.mjs';
-
-/** A run expected to take longer than this shows its time remaining. */
-const SHOW_REMAINING_MS = 20_000;
 
 /** While a run trains, the curves and the table are redrawn at most this often: the page's own thread stays free. */
 const REDRAW_MS = 250;
@@ -34,25 +32,26 @@ const ENABLED = {
 };
 const FOCUS = { idle: 'train', running: 'pause', paused: 'resume', done: 'train', error: 'train' };
 
+/** The line chance draws on the accuracy curves: a guess's accuracy at every step. */
+const chanceLine = (view) => ({ name: 'chance', x: [0, view.steps], y: [100 * view.chance, 100 * view.chance], color: 'gray', dashed: true, width: 1 });
+
 /**
  * The figure (`vocab`: the tasks' words). `actions`: { train, pause, resume, step, reset, download(format) }. Returns what the lab updates.
  */
 export function runFigure(root, vocab, actions) {
-  const f = fig(root, { title: 'The models, trained live', id: 'train-run' });
+  const f = fig(root, { title: 'The models, trained live', id: 'lab-run' });
   const group = controlGroup(f, 'the training run');
   const buttons = {
-    train: button(group, { id: 'train-start', label: 'Train', onClick: actions.train }),
-    pause: button(group, { id: 'train-pause', label: 'Pause', onClick: actions.pause }),
-    resume: button(group, { id: 'train-resume', label: 'Resume', onClick: actions.resume }),
-    step: button(group, { id: 'train-step', label: `Step (${CHUNK} Adam steps)`, onClick: actions.step }),
-    reset: button(group, { id: 'train-reset', label: 'Reset', onClick: actions.reset }),
+    train: button(group, { id: 'lab-train', label: 'Train', onClick: actions.train }),
+    pause: button(group, { id: 'lab-pause', label: 'Pause', onClick: actions.pause }),
+    resume: button(group, { id: 'lab-resume', label: 'Resume', onClick: actions.resume }),
+    step: button(group, { id: 'lab-step', label: `Step (${CHUNK} Adam steps)`, onClick: actions.step }),
+    reset: button(group, { id: 'lab-reset', label: 'Reset', onClick: actions.reset }),
   };
-  const status = el('p', { className: 'train-status', role: 'status' });
-  const progress = el('progress', { id: 'train-progress', max: 1, value: 0 });
-  const progressLabel = el('label', { htmlFor: 'train-progress' }, 'Adam steps taken, all models');
-  f.append(status, el('div', { className: 'train-progress' }, progressLabel, progress));
-  const why = el('div', { className: 'train-why' });
-  f.append(why);
+  const status = el('p', { className: 'lab-status', role: 'status' });
+  const progress = el('progress', { id: 'lab-progress', max: 1, value: 0 });
+  const progressLabel = el('label', { htmlFor: 'lab-progress' }, 'Adam steps taken, all models');
+  f.append(status, el('div', { className: 'lab-progress' }, progressLabel, progress));
   const curvesRow = el('div', { className: 'plot-row' });
   f.append(curvesRow);
   const lossTitle = titledBlock(curvesRow, `training loss, the mean of every ${CHUNK} steps`);
@@ -61,20 +60,27 @@ export function runFigure(root, vocab, actions) {
     ariaLabel: 'training loss of each model against the Adam step (log scale)',
   }));
   const accuracyTitle = titledBlock(curvesRow, 'accuracy on the held-out sentences');
-  const accuracyPlot = drawnPlot('accuracy', linePlot(accuracyTitle, {
+  const accuracyPlot = linePlot(accuracyTitle, {
     series: [], xLabel: 'Adam step', yLabel: 'accuracy (%)', xRange: [0, 800], yRange: [0, 100], integerX: true, height: 240,
-    ariaLabel: 'held-out accuracy of each model against the Adam step',
-  }));
-  const table = labTable(f, { caption: 'Each model: Adam steps, the last loss, held-out accuracy (the last point of its curve), and a hash of its parameters.' });
-  const findings = el('ul', { className: 'train-findings', 'aria-label': 'what the curves show' });
-  f.append(findings);
+    ariaLabel: 'held-out accuracy of each model against the Adam step, and chance',
+  });
+  // what the accuracy curves draw, as the curves' claims read it again: the view the series were made from
+  let drawnCurves = null;
+  recordDrawn(accuracyPlot.figure ?? accuracyPlot.element, 'curves', () => drawnCurves);
+  const table = labTable(f, { caption: '' });
+  const why = more(f, 'Why the model without positions cannot tell a sentence from its mirror',
+    'Without positions the block is permutation-equivariant: reordering the words reorders its outputs, and nothing else. ' +
+    'The mean over positions is blind to order, and a mirror (robot and person swapped) is a reordering of the same words.',
+    'So a sentence and its mirror get the same logits, up to float32 rounding (sums taken in another order), hence one ' +
+    'answer for both; their true answers are opposite, so one of the two is right (chance), unless the two logits tie so ' +
+    'closely that rounding tips the two answers apart.');
   const details = more(f, 'The models, their training, and the hash', '');
-  const checks = checkList(f);
-  const downloads = el('div', { className: 'train-downloads' }, el('span', {}, 'Download the run: '));
+  const checks = checkList(f, 'What the curves show, each claim checked against them', { foldDetails: true });
+  const downloads = el('div', { className: 'lab-downloads' }, el('span', {}, 'Download the run: '));
   f.append(downloads);
   const download = {
-    json: button(downloads, { id: 'train-download-json', label: 'JSON', onClick: () => actions.download('json') }),
-    csv: button(downloads, { id: 'train-download-csv', label: 'CSV', onClick: () => actions.download('csv') }),
+    json: button(downloads, { id: 'lab-download-json', label: 'JSON', onClick: () => actions.download('json') }),
+    csv: button(downloads, { id: 'lab-download-csv', label: 'CSV', onClick: () => actions.download('csv') }),
   };
 
   let record = null;
@@ -82,29 +88,26 @@ export function runFigure(root, vocab, actions) {
   let focusOwed = false;
   let lastDraw = -Infinity;
   let redrawTimer = 0;
-  let afterDraw = () => {};  // the focused button was disabled while no other was enabled: the next phase takes it
+  let afterDraw = () => {};
 
   /** The curves and the table from the record (at most once a frame). */
   function drawNow() {
     if (!record) return;
     const { config } = record;
-    const kinds = byKind(record);
+    const view = curvesView(record);
     const bands = config.seeds.length > 1;
-    const series = (measure) => kinds.map(({ key, label, models }) => {
-      const dashed = kindOf(key).causal;
-      if (!bands) {
-        const { curve } = models[0];
-        return { name: label, x: curve.step, y: curve[measure].map((v) => (measure === 'accuracy' ? 100 * v : v)), dashed };
-      }
-      const points = curveOf(models, measure);
+    const series = (measure) => view.kinds.map(({ key, label }) => {
+      const models = record.models.filter((m) => m.key === key);
+      const points = measure === 'accuracy' ? kindCurve(models) : kindCurve(models.map((m) => ({ curve: { step: m.curve.step, accuracy: m.curve.loss } })));
       const scale = measure === 'accuracy' ? 100 : 1;
       return {
-        name: label, dashed, x: points.map((p) => p.step), y: points.map((p) => scale * p.median),
-        lo: points.map((p) => scale * p.min), hi: points.map((p) => scale * p.max),
+        name: label, dashed: kindOf(key).causal, x: points.map((p) => p.step), y: points.map((p) => scale * p.median),
+        ...(bands ? { lo: points.map((p) => scale * p.min), hi: points.map((p) => scale * p.max) } : {}),
       };
     });
     lossPlot.update({ series: series('loss'), xRange: [0, config.steps] });
-    accuracyPlot.update({ series: series('accuracy'), xRange: [0, config.steps] });
+    accuracyPlot.update({ series: [...series('accuracy'), chanceLine(view)], xRange: [0, config.steps] });
+    drawnCurves = view;
     const hashes = record.models.some((m) => m.hash);
     table.show(['model', ...(bands ? ['seed'] : []), 'steps', 'loss', 'accuracy', ...(hashes ? ['parameters, SHA-256'] : [])],
       record.models.map((m) => [m.label, ...(bands ? [String(m.seed)] : []), count(m.steps),
@@ -120,7 +123,6 @@ export function runFigure(root, vocab, actions) {
 
   return {
     checks,
-    findings,
     /** Enables the buttons of `phase` (nothing to start while `refused`); moves the focus off a button it disables. */
     setPhase(phase, { refused = false, hasRun = false } = {}) {
       if (phase === 'done') firstEnded = true;
@@ -141,11 +143,11 @@ export function runFigure(root, vocab, actions) {
     /** A new record to draw (a new run, or none: null). */
     show(next) {
       record = next;
+      drawnCurves = null;
       if (!record) {
         lossPlot.update({ series: [] });
         accuracyPlot.update({ series: [] });
         table.show(['model', 'steps', 'loss', 'accuracy'], []);
-        findings.replaceChildren();
         progress.value = 0;
         return;
       }
@@ -155,10 +157,9 @@ export function runFigure(root, vocab, actions) {
       accuracyTitle.heading.textContent = `accuracy on ${sets}, T = ${T}${config.seeds.length > 1 ? ': the median of the seeds, the band their range' : ''}`;
       lossTitle.heading.textContent = `training loss, the mean of every ${CHUNK} steps${config.seeds.length > 1 ? ': the median, the band the range' : ''}`;
       progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
-      table.show(['model'], [], { caption: `Each model: Adam steps, the last loss, its accuracy on the curves’ ${sets} of length ${T} (seed 7), and a hash of its parameters.` });
-      showWhy(why, config);
+      table.show(['model'], [], { caption: `${record.name}: each model’s steps, last loss, held-out accuracy and parameter hash.` });
+      why.hidden = config.task !== 'order' || !config.kinds.includes('none');
       showDetails(details, config, vocab);
-      findings.replaceChildren();
       draw();
     },
     /** Draws the record now (the run has stopped: what is shown is final). */
@@ -183,45 +184,12 @@ export function runFigure(root, vocab, actions) {
         }, wait);
       }
     },
-    /** The curves' sentences (train-findings.mjs's), each with its predicate's name and parameters. */
-    sentences(list) {
-      findings.replaceChildren(...sentenceItems(list));
-    },
     status(text, milliseconds) {
       status.textContent = text;
       if (milliseconds === undefined) delete status.dataset.milliseconds;
       else status.dataset.milliseconds = String(Math.round(milliseconds));
     },
-    /** The time remaining, from the rate so far, when the whole run is expected to take over SHOW_REMAINING_MS. */
-    remaining(elapsed, done, total) {
-      if (done <= 0 || done >= total) return '';
-      const expected = (elapsed * total) / done;
-      if (expected <= SHOW_REMAINING_MS) return '';
-      return `; about ${count(Math.ceil((expected - elapsed) / 1000))} s left`;
-    },
   };
-}
-
-/** A kind's curve of `measure` over its seeds: [{ step, median, min, max }]. */
-function curveOf(models, measure) {
-  if (measure === 'accuracy') return kindCurve(models);
-  return kindCurve(models.map((m) => ({ ...m, curve: { step: m.curve.step, accuracy: m.curve.loss } })));
-}
-
-/**
- * Above the curves, for the order task with the position-free bidirectional model: why it cannot tell a sentence from
- * its mirror (the mechanism; the run's check train-none-half says what the measured pairs did).
- */
-function showWhy(container, config) {
-  container.replaceChildren();
-  if (config.task !== 'order' || !config.kinds.includes('none')) return;
-  container.append(el('p', { className: 'train-why-title' }, 'Why the model without positions cannot tell a sentence from its mirror:'),
-    el('ol', {},
-      el('li', {}, 'Without positions the block is permutation-equivariant: reordering the words reorders its outputs, and nothing else.'),
-      el('li', {}, 'The mean over positions is blind to order, and a mirror (robot and person swapped) is a reordering of the same words.'),
-      el('li', {}, 'So a sentence and its mirror get the same logits, up to float32 rounding (sums taken in another order), hence one ' +
-        'answer for both; their true answers are opposite, so one of the two is right, unless the two logits tie so closely ' +
-        'that rounding tips the two answers apart.')));
 }
 
 function showDetails(details, config, vocab) {
@@ -233,12 +201,14 @@ function showDetails(details, config, vocab) {
     `Each model: the task’s words looked up in a table of width ${config.width}, positions (or none), ${config.layers} ` +
     `pre-norm block${config.layers > 1 ? 's' : ''} (attention with ${config.heads} head${config.heads > 1 ? 's' : ''}, then a small MLP), ` +
     `and a readout, in float32. Training: ${config.steps} Adam steps at learning rate ${config.lr}, 32 sentences a step, ` +
-    `their length cycling through ${config.shortest} … ${config.longest}; step k draws its sentences from seed 1000 + k, so ` +
-    'every model and every seed sees the same ones. The seed draws the initial parameters. At the lesson’s settings this ' +
-    'is the training of the project’s PyTorch reference (bench/model_reference.py).',
+    `their length cycling through ${config.shortest} … ${config.longest}. The seed s draws a model’s initial parameters and ` +
+    'every sentence it sees: step k’s from seed 1,000,000 s + 1000 + k, the held-out ones from 1,000,000 s + 7, those of the ' +
+    'lengths table at T from 1,000,000 s + 500 + T; so the models of one seed see the same sentences, and three seeds vary ' +
+    'the data as well as the initial parameters. At the lesson’s settings this is the training of the project’s PyTorch ' +
+    'reference (bench/model_reference.py).',
     'Each model lives in a worker of a seqorder pool (loadSeqorderPool, pool.createModel), a worker holding one model or more: ' +
-    `the page sends each model ${CHUNK} batches at a time and draws what comes back. Pause lets every model reach the ` +
-    'same step; Resume sends the next batches. Step k’s batch is drawn from seed 1000 + k whenever it is sent, and the ' +
+    `the page sends each model ${CHUNK} batches at a time, never more than ${CHUNK} steps past the slowest, and draws what ` +
+    'comes back. Pause stops every model at the first step they can all stand at; Resume sends the next batches. The ' +
     'arithmetic has no source of chance (no sum split across threads, no fast-math), so the settings alone decide every ' +
     'bit of the parameters. The last column lets two runs be compared: the first 16 hex digits of the SHA-256 of the ' +
     'model’s parameters, their bytes in order.']) {

@@ -1,10 +1,14 @@
-// The lab's two tasks (section "train"): what the models learn, the sentences they train and are measured on, and
-// how an answer is scored. Pure: no DOM; `so` is the API (its orderTask, lookbackTask and taskWords).
+// The lab's two tasks: what the models learn, the sentences they train and are measured on, how an answer is scored,
+// and what a guess scores (chance). Pure: no DOM; `so` is the API (its orderTask, lookbackTask and taskWords).
 //
 //   order  Does robot come before person? One answer per sentence (readout 'mean', two classes). Measured on
 //          sentence–mirror pairs: the same words with robot and person swapped, and the other answer.
 //   lookback  The word k places back: at every position t ≥ k, the word at t − k (readout 'each', one class per word;
 //          positions t < k have no answer, target −1). Where a word sits is the whole answer.
+//
+// A run's seed draws its models' initial parameters and every sentence they see: dataSeed(seed, n) seeds the stream n
+// (step k's batch: 1000 + k; the held-out sentences: 7; the sentences at length T: 500 + T), so three seeds vary the
+// data as well as the initialisation (bench/model_study.cpp and bench/model_reference.py use the same seeds and sets).
 
 /** Sentences per Adam step. */
 export const BATCH = 32;
@@ -82,10 +86,9 @@ export function lookbackScore(logits, targets, ids) {
 }
 
 /**
- * The two tasks. Each: label, readout, classes(vocab), minLength(config) (the shortest sentence it takes), batch(so,
- * config, k) (the sentences of Adam step k: length shortest + k mod (longest − shortest + 1), seed 1000 + k),
- * validation(so, config) (the live curves' held-out sentences), measured(so, config, T) (the sentences of the
- * lengths table at T, seed 500 + T) and score(logits, set) (its scorer on a set { ids, targets }).
+ * The two tasks. Each: label, readout, classes(vocab), minLength(config) (the shortest sentence it takes), make(so,
+ * config, { count, length, seed, mirrored }) (sentences), the options of its held-out and measured sets, and
+ * score(logits, set) (its scorer on a set { ids, targets }).
  */
 export const TASKS = Object.freeze({
   order: Object.freeze({
@@ -112,10 +115,13 @@ export const TASKS = Object.freeze({
   }),
 });
 
-/** The sentences of Adam step k (every model and every seed trains on these). */
-export function trainingBatch(so, config, k) {
+/** The seed of stream n of a run's sentences at seed `seed`: 1,000,000 seed + n (an integer below 2^53 for seeds ≤ 1e9). */
+export const dataSeed = (seed, n) => 1_000_000 * seed + n;
+
+/** The sentences of Adam step k at seed `seed` (every model of that seed trains on these). */
+export function trainingBatch(so, config, seed, k) {
   const span = config.longest - config.shortest + 1;
-  return TASKS[config.task].make(so, config, { count: BATCH, length: config.shortest + (k % span), seed: 1000 + k });
+  return TASKS[config.task].make(so, config, { count: BATCH, length: config.shortest + (k % span), seed: dataSeed(seed, 1000 + k) });
 }
 
 /** The length of the live curves' held-out sentences: the middle of the training lengths (12 for 8 … 16). */
@@ -127,10 +133,10 @@ export const validationLength = (config) => Math.round((config.shortest + config
  */
 export const VALIDATION_COUNT = 128;
 
-/** The live curves' held-out sentences: VALIDATION_COUNT of the middle training length, seed 7. */
-export function validationSet(so, config) {
+/** The live curves' held-out sentences at seed `seed`: VALIDATION_COUNT of the middle training length (stream 7). */
+export function validationSet(so, config, seed) {
   const task = TASKS[config.task];
-  return task.make(so, config, { count: VALIDATION_COUNT, length: validationLength(config), seed: 7, ...task.validationOptions });
+  return task.make(so, config, { count: VALIDATION_COUNT, length: validationLength(config), seed: dataSeed(seed, 7), ...task.validationOptions });
 }
 
 /** The lengths the trained models are measured at: the shortest, middle and longest trained, then 2× and 4× the longest. */
@@ -145,10 +151,25 @@ export const trainedLength = (config, T) => T >= config.shortest && T <= config.
 /** How many sentences the lengths table measures at each length (for the order task, half as many pairs). */
 export const MEASURED_COUNT = 256;
 
-/** The lengths table's sentences at T: MEASURED_COUNT of them, seed 500 + T. */
-export function measuredSet(so, config, T) {
+/** The lengths table's sentences at T and seed `seed`: MEASURED_COUNT of them (stream 500 + T). */
+export function measuredSet(so, config, seed, T) {
   const task = TASKS[config.task];
-  return task.make(so, config, { count: MEASURED_COUNT, length: T, seed: 500 + T, ...task.measuredOptions });
+  return task.make(so, config, { count: MEASURED_COUNT, length: T, seed: dataSeed(seed, 500 + T), ...task.measuredOptions });
+}
+
+/** What a guess scores on a task: 1/2 on the order task, one word in the vocabulary's on the word k back (1/16). */
+export const chance = (config, vocab = 16) => (config.task === 'order' ? 1 / 2 : 1 / vocab);
+
+/** How many answers a set of `count` sentences of length T gives (one per sentence, or one per position t ≥ k). */
+export const answers = (config, count, T) => (config.task === 'order' ? count : count * Math.max(0, T - config.back));
+
+/**
+ * Where an accuracy measured on `n` answers stands against chance c: 'at' within two standard errors of a guess
+ * (2·√(c(1 − c)/n): a coin-flipping model lands there about 95 times in 100), 'below' under that, 'above' over it.
+ */
+export function versusChance(accuracy, c, n) {
+  const margin = 2 * Math.sqrt((c * (1 - c)) / n);
+  return accuracy < c - margin ? 'below' : accuracy <= c + margin ? 'at' : 'above';
 }
 
 /** A count of a task's sentences in words: '64 held-out sentence–mirror pairs', '128 sentences'. */

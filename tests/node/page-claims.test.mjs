@@ -1,4 +1,4 @@
-// The page's generated sentences (web/js/sentences.mjs's rule), in node: each is made from the numbers it is about, and
+// The page's generated sentences (web/js/claims.mjs's rule), in node: each is made from the numbers it is about, and
 // its predicate holds against what the page draws at those settings, and fails when what is drawn contradicts it: the
 // sentence of another setting, a map drawn with the mask when the sentence was made without, rows changed. (The
 // browser sweep, tests/browser/sweep.test.mjs, evaluates every predicate against the real page at every setting.)

@@ -1,6 +1,6 @@
-// Section "train"'s tables: a caption above the table, outside its scroll box (it stays in view on a phone), the
+// The lab's tables: a caption above the table, outside its scroll box (it stays in view on a phone), the
 // table and its box named by it (aria-labelledby). Each data cell carries its column's title (data-label), so that on
-// a narrow screen train.css turns every row into a block of "title: value" lines: no column is ever hidden. Wider
+// a narrow screen lab.css turns every row into a block of "title: value" lines: no column is ever hidden. Wider
 // than its box anyway, the box scrolls with the page's cue and takes the keyboard focus (as ui.mjs's numbersTable).
 import { el } from '../ui.mjs';
 
@@ -8,12 +8,12 @@ let tables = 0;
 
 /** A table under `root` with `caption`. Returns { element, show(headers, rows, { caption, cellClass }) }. */
 export function labTable(root, { caption, className = '' }) {
-  const id = `train-table-${(tables += 1)}`;
-  const captionEl = el('p', { className: 'train-caption', id }, caption);
-  const table = el('table', { className: `numbers train-table ${className}`.trim(), 'aria-labelledby': id });
-  const box = el('div', { className: 'table-scroll train-table-scroll', role: 'region', 'aria-labelledby': id }, table);
+  const id = `lab-table-${(tables += 1)}`;
+  const captionEl = el('p', { className: 'lab-caption', id }, caption);
+  const table = el('table', { className: `numbers lab-table ${className}`.trim(), 'aria-labelledby': id });
+  const box = el('div', { className: 'table-scroll lab-table-scroll', role: 'region', 'aria-labelledby': id }, table);
   const cue = el('p', { className: 'scroll-cue', 'aria-hidden': 'true' }, 'scroll sideways for more columns →');
-  const element = el('div', { className: 'table-block train-table-block' }, captionEl, box, cue);
+  const element = el('div', { className: 'table-block lab-table-block' }, captionEl, box, cue);
   root.append(element);
   const measure = () => {
     const overflow = box.scrollWidth > box.clientWidth + 1;
