@@ -1,31 +1,32 @@
-// Section "train"'s part of the page's sweep (tests/browser/sweep.test.mjs leaves it out: its settings start a
-// training run). Every value each run setting declares to sweep (experiments/train.mjs's SETTINGS: each task, each
-// model alone, all eight and the lesson's five, width, heads, layers, steps, the shortest and longest sentence and k at
-// their extremes, each learning rate, the token vectors × √D on and off, one and three seeds on each task, the seed at
-// its extremes) is set through the URL's hash as a link would, one at a time, from a short run (100 Adam steps, the
-// other settings at their defaults; a value another setting must follow comes with it, e.g. the longest sentence with
-// the shortest). The run trains what the link says; every check passes; every generated sentence (the curves', the
-// lengths', the conclusion's) holds against what is drawn. A value a model cannot take is refused beside its control
-// in the API's words, and nothing runs. Chromium visits every value; Firefox and WebKit one run of all eight models.
-//   TRAIN_SWEEP_ONLY='width lr' node --test tests/browser/train-sweep.test.mjs   (only those settings, while working)
+// The lab's part of the page's sweep (tests/browser/sweep.test.mjs leaves it out: its settings start a training run).
+// Every value each run setting declares to sweep (config.mjs's SETTINGS: each task, each model alone, all eight and
+// the lesson's, width, heads, layers, steps, the shortest and longest sentence and k at their extremes, each learning
+// rate, the token vectors × √D and as they are, one and three seeds) is set through the URL's hash as a link would, one
+// at a time, from a short run (100 Adam steps, the other settings at their defaults; a value another setting must
+// follow comes with it); then the seeds 1, 3, 7, 11, 42 and 1e9 at the lesson's settings (800 steps), each task there,
+// two layers on the word 1 back, the comparison of × √D (the conclusion's button), and Reset then Step. After each:
+// every check of the section passes and every claim (the curves', the table's, the conclusion's) holds against what
+// is drawn; a refused setting shows its refusal, and the status and checks say "not run". Chromium visits every value;
+// Firefox and WebKit the lesson's run with all eight models at one seed.
+//   LAB_SWEEP_ONLY='width lr' node --test tests/browser/lab-sweep.test.mjs   (only those settings, while working)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './each-engine.mjs';
-import { labFinished, labSentences, labState, reachLab } from './train-helpers.mjs';
+import { labClaims, labFinished, labState, reachLab } from './train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
-const { SETTINGS, KINDS, runConfig } = await siteModule('js/experiments/train.mjs');
+const { SETTINGS, KINDS, runConfig } = await siteModule('js/lab/config.mjs');
 const { encode, same, sweepValues } = await siteModule('js/settings.mjs');
 
-/** The short run every visit starts from. */
+/** The short run every declared value is visited from. */
 const BASE = { steps: 100 };
 /** The settings of the composer and the maps: no run of their own (the other browser tests set them). */
-const NOT_RUNS = new Set(['words', 'mapA', 'mapB']);
-/** The values that make a model refuse: width 2 at 2 heads leaves rotary positions one feature a head. */
-const REFUSED = [{ width: 2 }];
-const ONLY = (process.env.TRAIN_SWEEP_ONLY ?? '').split(/\s+/).filter(Boolean);
+const NOT_RUNS = new Set(['words', 'mapA', 'mapB', 'seed']);
+const ONLY = (process.env.LAB_SWEEP_ONLY ?? '').split(/\s+/).filter(Boolean);
+/** The lesson's settings at the seeds a reader tried, each task, and two layers on the word 1 back. */
+const LESSON_VISITS = [...[1, 3, 7, 11, 42, 1e9].map((seed) => ({ seed })), { task: 'lookback' }, { task: 'lookback', back: 1, layers: 2 }];
 
-/** Every visit: the values that differ from the base (each as the setting's name → value). */
+/** Every visit: the values that differ from the defaults (each as the setting's name → value). */
 function plan() {
   const visits = [];
   for (const [name, spec] of Object.entries(SETTINGS)) {
@@ -36,13 +37,13 @@ function plan() {
       if (name === 'shortest' && value > SETTINGS.longest.default) visit.longest = value;
       if (name === 'longest' && value < SETTINGS.shortest.default) visit.shortest = value;
       if (name === 'steps' && value === spec.max) visit.models = ['none', 'sinusoidal'];  // 4,000 steps: two models
-      if (name === 'width' && value === spec.min) visits.push({ ...visit, heads: 1 });  // and, refused, at 2 heads
       if (name === 'seeds') visits.push({ ...visit, task: 'lookback' });
       visits.push(visit);
     }
   }
-  const hashes = new Map(visits.map((v) => [hashOf(v), v]));
-  return [...hashes.values()];
+  visits.push({ ...BASE, shortest: 16, longest: 8 });  // refused: a link can ask for it
+  if (!ONLY.length || ONLY.includes('seed')) visits.push(...LESSON_VISITS);
+  return [...new Map(visits.map((v) => [hashOf(v), v])).values()];
 }
 
 /** A visit's link, as the page writes it: the settings that differ from their defaults, in declaration order. */
@@ -51,33 +52,41 @@ function hashOf(values) {
     .map((spec) => `${spec.id}=${encodeURIComponent(encode(spec, values[spec.name]))}`).join('&')}`;
 }
 
-const refused = (visit) => REFUSED.some((r) => Object.entries(r).every(([k, v]) => visit[k] === v)) && !('heads' in visit);
-
-/** In the page: the lab's refusals shown beside their controls, and whether Train and Step are disabled. */
+/** In the page: the refusals shown beside the controls, the status, and whether Train and Step are disabled. */
 function refusalsShown() {
   return {
-    messages: [...document.querySelectorAll('#train-settings .train-refusal')].filter((p) => !p.hidden).map((p) => `${p.id}: ${p.textContent}`),
-    train: document.getElementById('train-start').disabled,
-    step: document.getElementById('train-step').disabled,
+    messages: [...document.querySelectorAll('#lab-settings .lab-refusal')].filter((p) => !p.hidden).map((p) => p.textContent),
+    status: document.querySelector('#lab .lab-status').textContent,
+    pending: [...document.querySelectorAll('#lab [data-check][data-status="pending"] .check-details')].map((d) => d.textContent),
+    train: document.getElementById('lab-train').disabled,
   };
 }
 
-/** A visit's run configuration (the other settings at their defaults): a finished run with all of it is the visit's. */
-const asConfig = (visit) => ({ ...runConfig(visit) });
+/** The checks that do not pass, and the claims that do not hold, of the run on screen: lines naming the visit. */
+async function problems(browser, label) {
+  const found = [];
+  const state = await browser.evaluate(labState);
+  if (state.phase !== 'done' && state.phase !== 'paused') found.push(`${label}: the run ended ${state.phase}: ${state.status}`);
+  for (const [name, status] of Object.entries(state.checks)) if (status !== 'pass') found.push(`${label}: check ${name} ${status}`);
+  const claims = await browser.evaluate(labClaims);
+  for (const x of claims.filter((y) => !y.holds)) found.push(`${label}: claim ${x.name} does not hold${x.error ? ` (${x.error})` : ''}: “${x.text}”`);
+  return { found, checks: Object.keys(state.checks).length, claims: claims.length };
+}
 
 eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
-  test(`${s.engine}: every swept value of the lab's settings: the run trains it, every check passes, every sentence holds`, { timeout: 1_800_000 }, async (t) => {
-    const visits = s.engine === 'chromium' ? plan() : [{ ...BASE, models: KINDS.map((k) => k.key) }];
+  test(`${s.engine}: the lab's swept settings: the run trains them, every check passes, every claim holds`, { timeout: 2_400_000 }, async (t) => {
+    const chromium = s.engine === 'chromium';
+    const visits = chromium ? plan() : [{ models: KINDS.map((k) => k.key) }];
+    const refused = (v) => v.shortest > v.longest;
     const first = visits.findIndex((v) => !refused(v));
     await s.browser.goto(`${s.site.origin}/${hashOf(visits[first])}`);
     await s.browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
     assert.equal(await s.browser.attribute('body', 'data-ready'), 'true');
     await reachLab(s.browser);  // the first visit's run starts as the section comes into view
     const found = [];
-    let runs = 0;
-    let checks = 0;
-    let sentences = 0;
+    let [runs, checks, claims] = [0, 0, 0];
     const started = Date.now();
+    const tally = (p) => { found.push(...p.found); checks += p.checks; claims += p.claims; runs += 1; };
     for (const [i, visit] of visits.entries()) {
       const hash = hashOf(visit);
       if (i !== first) {
@@ -86,27 +95,33 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
       }
       if (refused(visit)) {
         const shown = await s.browser.evaluate(refusalsShown);
-        if (!(shown.train && shown.step && shown.messages.some((m) => /must be even with positions: 'rotary'/.test(m))))
+        if (!(shown.train && shown.messages.length === 1 && shown.status.startsWith('Not run: ') && shown.pending.every((d) => d.startsWith('not run: '))))
           found.push(`${hash}: not refused as it should be: ${JSON.stringify(shown)}`);
         continue;
       }
-      if (i !== first) await s.browser.click('#train-start');
-      let state;
+      if (i !== first) await s.browser.click('#lab-train');
       try {
-        state = await labFinished(s.browser, asConfig(visit), 600_000);
+        await labFinished(s.browser, { ...runConfig(visit) }, 600_000);
       } catch (error) {
-        found.push(`${hash}: ${error.message}: ${(await s.browser.evaluate(labState)).status}`);
+        found.push(`${hash}: ${error.message}`);
         continue;
       }
-      runs += 1;
-      if (state.phase !== 'done') found.push(`${hash}: the run ended ${state.phase}: ${state.status}`);
-      checks += Object.keys(state.checks).length;
-      for (const [name, status] of Object.entries(state.checks)) if (status !== 'pass') found.push(`${hash}: check ${name} ${status}`);
-      const said = await s.browser.evaluate(labSentences);
-      sentences += said.length;
-      for (const x of said.filter((y) => !y.holds)) found.push(`${hash}: sentence ${x.name} does not hold${x.error ? ` (${x.error})` : ''}: “${x.text}”`);
+      tally(await problems(s.browser, hash));
     }
-    t.diagnostic(`${visits.length} settings, ${runs} runs, ${checks} checks and ${sentences} generated sentences, in ${Math.round((Date.now() - started) / 1000)} s`);
+    if (chromium && !ONLY.length) {
+      // the conclusion's comparison of × √D: the run shown again with the token vectors as they are
+      await s.browser.click('#lab-compare-scale');
+      await labFinished(s.browser, { embedScale: 1 }, 600_000);
+      tally(await problems(s.browser, 'the × √D comparison'));
+      const said = await s.browser.evaluate(() => [...document.querySelectorAll('#lab-conclusion [data-check]')].map((c) => c.dataset.check));
+      if (!said.includes('lab-scaling')) found.push(`the × √D comparison: no claim lab-scaling among ${said.join(' ')}`);
+      // Reset, then Step: every claim is of the run on screen, paused at step 20
+      await s.browser.click('#lab-reset');
+      await s.browser.click('#lab-step');
+      await s.browser.waitFor(() => document.querySelector('#lab .section-body').dataset.training === 'paused', null, { timeout: 120_000, what: 'paused after Step' });
+      tally(await problems(s.browser, 'Reset then Step'));
+    }
+    t.diagnostic(`${visits.length} settings, ${runs} runs, ${checks} checks and ${claims} claims, in ${Math.round((Date.now() - started) / 1000)} s`);
     assert.ok(checks > runs, `${checks} checks over ${runs} runs`);
     assert.deepEqual(found, []);
     assert.deepEqual(await s.browser.errors(), []);

@@ -1,33 +1,33 @@
-// What the tests of section "train" share (tests/browser/train*.test.mjs; not a test file itself): the lab's run as
-// the page draws it, read in any engine through the drivers' evaluate (tests/browser/engines/driver.mjs); waiting for
-// a run to stop; and the same training in node on one thread, for the parameter hashes a run must show.
+// What the tests of the lab share (tests/browser/lab*.test.mjs; not a test file itself): the lab's run as the page
+// draws it, read in any engine through the drivers' evaluate (tests/browser/engines/driver.mjs); waiting for a run to
+// stop; and the same training in node on one thread, for the parameter hashes a run must show.
 import { createHash } from 'node:crypto';
 import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
 
-/** In the page: the lab's record as drawn (drawn.mjs's "run"), its phase, the table's hashes, and the checks. */
+/** In the page: the lab's record (drawn.mjs's "record"), its phase, the table's hashes, and the checks. */
 export function labState() {
   return import('/js/drawn.mjs').then(({ drawnIn }) => {
-    const section = document.getElementById('train');
-    const record = drawnIn(section).run;
-    const rows = [...section.querySelectorAll('#train-run table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+    const section = document.getElementById('lab');
+    const record = drawnIn(section).record;
+    const rows = [...section.querySelectorAll('#lab-run table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
     return {
       phase: section.querySelector('.section-body').dataset.training,
       record: record && JSON.parse(JSON.stringify(record, (k, v) => (Number.isNaN(v) ? null : v))),
       rows,
       checks: Object.fromEntries([...section.querySelectorAll('[data-check]')].map((c) => [c.dataset.check, c.dataset.status])),
-      status: section.querySelector('.train-status')?.textContent ?? null,
+      status: section.querySelector('.lab-status')?.textContent ?? null,
     };
   });
 }
 
-/** In the page: every generated sentence of the section checked against what it draws (sentences.mjs). */
-export function labSentences() {
-  return import('/js/sentences.mjs').then(({ verifySentences }) => verifySentences(document.getElementById('train')));
+/** In the page: every claim of the section checked against what it draws (claims.mjs). */
+export function labClaims() {
+  return import('/js/claims.mjs').then(({ verifyClaims }) => verifyClaims(document.getElementById('lab')));
 }
 
 /** Waits (any engine) until the lab's phase is one of `phases` (default: a run has stopped). */
 export async function labStops(browser, phases = ['done', 'paused', 'error'], timeout = 180_000) {
-  await withLabState(browser, () => browser.waitFor((p) => p.includes(document.querySelector('#train .section-body')?.dataset.training),
+  await withLabState(browser, () => browser.waitFor((p) => p.includes(document.querySelector('#lab .section-body')?.dataset.training),
     phases, { timeout, interval: 200, what: `the lab's phase in ${phases.join(', ')}` }));
   return browser.evaluate(labState);
 }
@@ -39,9 +39,9 @@ export async function labStops(browser, phases = ['done', 'paused', 'error'], ti
 export async function labFinished(browser, want, timeout = 240_000) {
   await withLabState(browser, () => browser.waitFor((w) => import('/js/drawn.mjs').then(({ drawnIn }) => {
     // the phase and the run read together, after the import (the page may start a run while it resolves)
-    const section = document.getElementById('train');
+    const section = document.getElementById('lab');
     if (!['done', 'error'].includes(section.querySelector('.section-body').dataset.training)) return false;
-    const config = drawnIn(section).run?.config;
+    const config = drawnIn(section).record?.config;
     return Boolean(config) && Object.entries(w).every(([key, value]) => JSON.stringify(config[key]) === JSON.stringify(value));
   }), want, { timeout, interval: 200, what: `a finished run with ${JSON.stringify(want)}` }));
   return browser.evaluate(labState);
@@ -52,7 +52,7 @@ export async function labFinished(browser, want, timeout = 240_000) {
  * is in the document (its top, in CSS pixels; null when hidden) is kept in globalThis.__atDone; whereNow reads it.
  */
 export function watchDone(id) {
-  const body = document.querySelector('#train .section-body');
+  const body = document.querySelector('#lab .section-body');
   const top = () => {
     const r = document.getElementById(id).getBoundingClientRect();
     return r.height ? Math.round(r.top + scrollY) : null;
@@ -113,15 +113,15 @@ export function capturedFiles() {
  * none has), and its run figure once the section has run.
  */
 export async function reachLab(browser) {
-  await browser.evaluate(() => document.getElementById('train').scrollIntoView());
-  await browser.waitFor(() => ['done', 'error'].includes(document.getElementById('train').dataset.state), null,
-    { timeout: 60_000, what: 'the section train run' });
-  await browser.evaluate(() => document.getElementById('train-run').scrollIntoView());
+  await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
+  await browser.waitFor(() => ['done', 'error'].includes(document.getElementById('lab').dataset.state), null,
+    { timeout: 60_000, what: 'the section lab run' });
+  await browser.evaluate(() => document.getElementById('lab-run').scrollIntoView());
 }
 
 const so = await loadSeqorder();
-const { modelOptions, runConfig } = await siteModule('js/experiments/train.mjs');
-const { trainingBatch } = await siteModule('js/experiments/train-tasks.mjs');
+const { modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { trainingBatch } = await siteModule('js/lab/tasks.mjs');
 
 /**
  * The SHA-256 (hex) of every model of the lab's run for `settings` (the lab's setting names, defaults filled in),
@@ -134,7 +134,7 @@ export function nodeHashes(settings, steps) {
     for (const seed of config.seeds) {
       const model = so.createModel(modelOptions(config, key, seed, so.taskWords.length));
       for (let k = 0; k < (steps ?? config.steps); k++) {
-        const { ids, targets } = trainingBatch(so, config, k);
+        const { ids, targets } = trainingBatch(so, config, seed, k);
         model.step(ids, targets, { lr: config.lr });
       }
       const hash = createHash('sha256');

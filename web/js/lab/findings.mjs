@@ -18,7 +18,8 @@ const versus = { at: ' (at chance)', below: ' (below chance)' };
 const score = (s) => (!s || s.error ? 'no answer' : `${percent(s.median)}${versus[s.chance] ?? ''}`);
 const bracketed = (text) => text.replace(/ \((at|below) chance\)$/, ', $1 chance');
 const label = (view, key) => view.kinds.find((k) => k.key === key).label;
-const capital = (text) => text[0].toUpperCase() + text.slice(1);
+/** The text with its first letter a capital (a run's name at the start of a sentence). */
+export const capital = (text) => text[0].toUpperCase() + text.slice(1);
 const times = (view, T) => `${fmt(T / view.longest)}×`;
 /** A kind's lowest median at the trained lengths (learning's) as a claim says it. */
 const lowest = (l) => (l.low === null ? 'no answer at a trained length' : score({ median: l.low, chance: l.chance }));

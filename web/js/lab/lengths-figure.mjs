@@ -7,7 +7,7 @@ import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { kindOf } from './config.mjs';
 import { lengthsView } from './facts.mjs';
-import { percent } from './findings.mjs';
+import { capital, percent } from './findings.mjs';
 import { MEASURED_COUNT, setWords } from './tasks.mjs';
 import { labTable } from './table.mjs';
 
@@ -45,7 +45,7 @@ export function lengthsFigure(root) {
         ...view.kinds.map((k) => [k.label, ...view.lengths.map((T) => cell(k.cells[T]))]),
         ['chance (a guess)', ...view.lengths.map(() => percent(view.chance))],
       ], {
-        caption: `${record.name}: accuracy on ${setWords(config, MEASURED_COUNT)} at each length${seeds}; trained on T = ${config.shortest} … ${config.longest}${when}.`,
+        caption: `${capital(record.name)}: accuracy on ${setWords(config, MEASURED_COUNT)} at each length${seeds}; trained on T = ${config.shortest} … ${config.longest}${when}.`,
         cellClass: (r, c) => {
           const T = view.lengths[c - 1];
           const at = view.kinds[r]?.cells[T];

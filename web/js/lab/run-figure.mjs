@@ -11,7 +11,7 @@ import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { el, fig, more, perFrame, titledBlock } from '../ui.mjs';
 import { kindOf } from './config.mjs';
 import { curvesView, kindCurve } from './facts.mjs';
-import { percent } from './findings.mjs';
+import { capital, percent } from './findings.mjs';
 import { CHUNK } from './run.mjs';
 import { VALIDATION_COUNT, setWords, validationLength } from './tasks.mjs';
 import { labTable } from './table.mjs';
@@ -157,7 +157,7 @@ export function runFigure(root, vocab, actions) {
       accuracyTitle.heading.textContent = `accuracy on ${sets}, T = ${T}${config.seeds.length > 1 ? ': the median of the seeds, the band their range' : ''}`;
       lossTitle.heading.textContent = `training loss, the mean of every ${CHUNK} steps${config.seeds.length > 1 ? ': the median, the band the range' : ''}`;
       progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
-      table.show(['model'], [], { caption: `${record.name}: each model’s steps, last loss, held-out accuracy and parameter hash.` });
+      table.show(['model'], [], { caption: `${capital(record.name)}: each model’s steps, last loss, held-out accuracy and parameter hash.` });
       why.hidden = config.task !== 'order' || !config.kinds.includes('none');
       showDetails(details, config, vocab);
       draw();

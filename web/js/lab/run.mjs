@@ -25,8 +25,11 @@ export function poolSize(cores) {
   return Math.min(MAX_WORKERS, known + 1);
 }
 
-/** The most bytes of activations one measuring call may need: a set is measured in slices of sentences under it. */
-const MEASURE_BYTES = 16 * 2 ** 20;
+/**
+ * The most bytes of activations one measuring call may need (the most a model keeps between calls): a set is measured
+ * in slices of sentences under it.
+ */
+const MEASURE_BYTES = 64 * 2 ** 20;
 
 /** How many sentences of length T one measuring call takes: its activations (about, float32) under MEASURE_BYTES. */
 export function measureSlice(config, T) {
