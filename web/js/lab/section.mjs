@@ -125,7 +125,7 @@ export async function run(so, root, state) {
     const next = runConfig(secondTaskValues(record?.settings ?? state.values));
     const paired = shown && finished.scaling && [finished.scaling.scaled, finished.scaling.unscaled].some((r) => r.config === shown);
     conclusion.offer({
-      second: finished.lookback ? null : { label: `Train the second task: the word ${next.back} places back (${size(next)})`, enabled: free },
+      second: finished.lookback ? null : { label: `Train the second task: the word ${next.back} back (${size(next)})`, enabled: free },
       compare: !shown || paired ? null : {
         label: `Train the run shown again with the token vectors ${shown.embedScale === 1 ? '× √D' : 'as they are'} (${size(shown)})`, enabled: free,
       },
