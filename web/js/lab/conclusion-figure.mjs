@@ -21,7 +21,7 @@ export function conclusionFigure(root, actions) {
   const compare = button(group, { id: 'lab-compare-scale', label: 'Train the same run, token vectors scaled the other way', onClick: actions.compareScale });
   const missing = el('p', { className: 'lab-wait' });
   f.append(missing);
-  const checks = checkList(f, 'Each claim names its run, checked against it', { foldDetails: true });
+  const checks = checkList(f, 'Each claim checked against its run', { foldDetails: true });
   let drawn = null;
   recordDrawn(checks, 'runs', () => drawn);
   more(f, 'What the literature reports on models without positional encodings',
@@ -47,7 +47,7 @@ export function conclusionFigure(root, actions) {
       drawn = runsView({ order, lookback, scaling });
       missing.textContent = [
         order ? '' : 'Not run yet: the order task.',
-        lookback ? '' : 'Not run yet: the second task (with the causal model without positions and the course’s decoder).',
+        lookback ? '' : 'Not run yet: the second task.',
         scaling ? '' : 'Not measured yet: what × √D changes.',
       ].filter(Boolean).join(' ');
       missing.hidden = missing.textContent === '';

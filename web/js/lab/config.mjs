@@ -69,7 +69,6 @@ export const SETTINGS = declareSettings({
   heads: {
     kind: 'select', id: 'lab-heads', was: { key: 'train-heads' }, label: 'heads', default: 2, sweep: [1, 8],
     options: [1, 2, 3, 4, 5, 6, 7, 8].map((value) => ({ value, label: String(value) })),
-    hint: 'those that divide the width (rotary: into an even head width)',
   },
   layers: { kind: 'slider', id: 'lab-layers', was: { key: 'train-layers' }, label: 'layers', min: 1, max: 4, default: 1, sweep: [1, 2, 4] },
   embedScale: {
@@ -90,7 +89,7 @@ export const SETTINGS = declareSettings({
   },
   seed: {
     kind: 'number', id: 'lab-seed', was: { key: 'train-seed' }, label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [0, 1, 3, 7, 11, 42, 1e9],
-    hint: 'the initial parameters and the sentences (with 3 seeds, also the next two)',
+    hint: 'draws the parameters and the sentences',
   },
   words: {
     kind: 'list', id: 'lab-words', was: { key: 'train-words' }, label: 'Your sentence', min: 2, max: 64, default: [...SENTENCE], sweep: [[...SENTENCE]],

@@ -54,30 +54,16 @@ const TYPES = {
     of: ({ curves: v }, key) => ({ run: v.run, steps: v.steps, chance: v.chance, key, ...reach(v, key) }),
     text(p, v) {
       const name = label(v, p.key);
+      const to = p.last === p.steps ? '' : ` to step ${p.last}`;
       if (p.reached) {
-        return p.low >= REACHED ? `${name} first reached 95% at step ${p.first} and stayed at or above it to step ${p.last}.`
-          : `${name} first reached 95% at step ${p.first}, then went as low as ${percent(p.low)} (step ${p.lowStep}); ${percent(p.lastValue)} at step ${p.last}.`;
+        return p.low >= REACHED ? `${name} reached 95% at step ${p.first} and stayed there${to}.`
+          : `${name} reached 95% at step ${p.first}, then fell to ${percent(p.low)} (step ${p.lowStep}); ${percent(p.lastValue)} at step ${p.last}.`;
       }
       const span = p.low === p.high ? `${percent(p.low)} at every point` : `between ${percent(p.low)} and ${percent(p.high)}`;
       const where = { at: `, at chance (${percent(p.chance)})`, below: `, below chance (${percent(p.chance)}) at the last point` }[p.versus] ?? '';
       return `${name} ${p.last === p.steps ? `did not reach 95% in ${p.steps} steps` : `has not reached 95% by step ${p.last}`}: ${span}${where}.`;
     },
     details: ({ curves: v }, key) => v.kinds.find((k) => k.key === key).points.map((q) => `${q.step}: ${percent(q.median)}`).join(', '),
-  },
-  lengths: {
-    of: ({ lengths: v }, key) => ({ run: v.run, key, learning: learning(v, key), beyond: beyond(v, key) }),
-    text(p, v) {
-      const far = Object.entries(p.beyond);
-      const cells = [p.learning, ...far.map(([, s]) => s)];
-      if (p.learning.low !== null && far.every(([, s]) => s && !s.error && s.chance === 'at' && s.median === p.learning.low) && p.learning.chance === 'at') {
-        return `${label(v, p.key)}: at chance (${percent(p.learning.low)}) at its weakest trained length, ${far.map(([T]) => times(v, Number(T))).join(' and ')}.`;
-      }
-      const refused = far.filter(([, s]) => s?.error).map(([T]) => T);
-      const answered = far.filter(([, s]) => s && !s.error).map(([T, s]) => `${score(s)} at ${times(v, Number(T))}`);
-      const trained = p.learning.low === null ? lowest(p.learning) : `${lowest(p.learning)} at its weakest trained length`;
-      return `${label(v, p.key)}: ${trained}; ${list([...answered, ...(refused.length ? [`no answer at T = ${list(refused)}`] : [])])}.`;
-    },
-    details: ({ lengths: v }, key) => v.lengths.map((T) => `T = ${T}: ${score(v.kinds.find((k) => k.key === key).cells[T])}`).join(', '),
   },
   answer: {
     of({ runs }, task) {
@@ -173,13 +159,6 @@ function claimOf(name, type, subject, views, view) {
 export function curveClaims(record) {
   const views = viewsOf(record);
   return views.curves.kinds.filter((k) => k.points.length).map((k) => claimOf(`curve-${k.key}`, 'curve', k.key, views, views.curves));
-}
-
-/** The lengths table's claims of a measured record: one per kind (its weakest trained length, 2× and 4×). */
-export function lengthClaims(record) {
-  if (!record.measured) return [];
-  const views = viewsOf(record);
-  return views.lengths.kinds.map((k) => claimOf(`lengths-${k.key}`, 'lengths', k.key, views, views.lengths));
 }
 
 /**

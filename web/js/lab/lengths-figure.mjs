@@ -1,7 +1,6 @@
 // The lab's lengths figure: every model measured at the lengths it trained on and at 2× and 4× the longest (the median
-// over seeds, with the range), a refusal in the API's words, chance as the table's last row; the table's claims, each
-// a check (one per model: its weakest trained length, 2× and 4×), and the learned tables' checks. It records the
-// table as drawn ("lengths": the view its claims are read again from).
+// over seeds, with the range), a refusal in the API's words, chance as the table's last row, and the learned tables'
+// checks. It records the table as drawn ("lengths": the view the claims about it are read again from).
 import { checkList } from '../../lib/figures/checks.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more } from '../ui.mjs';
@@ -16,8 +15,8 @@ export function lengthsFigure(root) {
   const waiting = el('p', { className: 'lab-wait' });
   const table = labTable(g, { caption: '', className: 'lab-lengths-table' });
   g.prepend(g.querySelector('h3'), waiting);
-  const details = more(g, 'What each kind of position offers at a new length', '');
-  const checks = checkList(g, 'What the table shows, each claim checked against it', { foldDetails: true });
+  const details = more(g, 'Positions at a new length; chance', '');
+  const checks = checkList(g, 'Checks', { foldDetails: true });
   let drawn = null;
   recordDrawn(table.element, 'lengths', () => drawn);
 

@@ -6,7 +6,7 @@ import { button, controlGroup, select } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { recordDrawn } from '../drawn.mjs';
-import { el, fig, more, notice } from '../ui.mjs';
+import { el, fig, more } from '../ui.mjs';
 import { KINDS, kindLabel } from './config.mjs';
 import { standing } from './facts.mjs';
 import { trainedLength } from './tasks.mjs';
@@ -63,9 +63,8 @@ export function mapsFigure(root, vocab, state) {
   let grid = null;
   // what the maps draw: the grid's options, and every label each map wrote (its layout's)
   recordDrawn(block, 'maps', () => (grid && !block.hidden ? { ...grid.options(), labels: grid.maps().map((p) => p.layout().labels) } : null));
-  notice(h, 'Each row is one word’s weights over the words it attends to. Compare the models before and after a change.');
   more(h, 'Reading the maps',
-    'Rows are queries, columns keys, both in sentence order and labelled “position word”; a causal model’s cells right ' +
+    'Each row is one word’s weights over the words it attends to. Rows are queries, columns keys, both in sentence order and labelled “position word”; a causal model’s cells right ' +
     'of the diagonal are masked. One map per head and layer; the maps of a model share the color scale 0 … 1. In the ' +
     'order task, a word chosen for a slot that holds robot or person moves that word to the slot the new word left ' +
     '(they swap), so the sentence keeps one of each.',
@@ -188,14 +187,14 @@ export function mapsFigure(root, vocab, state) {
     const kinds = config.kinds.map((key) => ({ key, results: results.filter((r) => r.key === key) }));
     const seeds = config.seeds.length > 1;
     const steps = count(run.step);
-    const chanceNote = ' “At chance”: a guess’s accuracy near this length in the lengths table.';
+    const chanceNote = ' “At chance”: it scored a guess’s accuracy near this length.';
     if (config.task === 'order') {
       const headers = ['model', seeds ? `P(robot first), seeds ${config.seeds.join(', ')}` : 'P(robot first)', 'answer'];
       answers.show(headers, kinds.map(({ key, results: rs }) => {
         if (rs[0].refused) return [kindLabel(key, config), `refused: ${rs[0].refused}`, '–'];
         const ps = rs.map((r) => 1 / (1 + Math.exp(r.logits.data[0] - r.logits.data[1])));
         return [kindLabel(key, config), ps.map((p) => fmt(p, 3)).join(' · '), ps.map((p) => mark(key, (p > 0.5 ? 1 : 0) === want)).join(' ')];
-      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps): the probability that robot comes first; ✓ when its answer is right (robot comes ${want ? 'first' : 'second'}).${chanceNote}` });
+      }), { caption: `Each model after ${steps} of ${config.steps} steps: P(robot first); ✓ right, ✗ wrong (robot comes ${want ? 'first' : 'second'}).${chanceNote}` });
     } else {
       const last = T - 1;
       const word = words[last - config.back];

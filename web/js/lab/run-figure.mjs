@@ -68,14 +68,14 @@ export function runFigure(root, vocab, actions) {
   let drawnCurves = null;
   recordDrawn(accuracyPlot.figure ?? accuracyPlot.element, 'curves', () => drawnCurves);
   const table = labTable(f, { caption: '' });
-  const why = more(f, 'Why the model without positions cannot tell a sentence from its mirror',
+  const why = more(f, 'Why 50% without positions',
     'Without positions the block is permutation-equivariant: reordering the words reorders its outputs, and nothing else. ' +
     'The mean over positions is blind to order, and a mirror (robot and person swapped) is a reordering of the same words.',
     'So a sentence and its mirror get the same logits, up to float32 rounding (sums taken in another order), hence one ' +
     'answer for both; their true answers are opposite, so one of the two is right (chance), unless the two logits tie so ' +
     'closely that rounding tips the two answers apart.');
   const details = more(f, 'The models, their training, and the hash', '');
-  const checks = checkList(f, 'What the curves show, each claim checked against them', { foldDetails: true });
+  const checks = checkList(f, 'Checked against the curves', { foldDetails: true });
   const downloads = el('div', { className: 'lab-downloads' }, el('span', {}, 'Download the run: '));
   f.append(downloads);
   const download = {

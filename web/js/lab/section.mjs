@@ -13,7 +13,7 @@ import { prose } from '../ui.mjs';
 import { watchNear } from '../near.mjs';
 import { SETTINGS, runConfig, secondTaskValues } from './config.mjs';
 import { createLab } from './controller.mjs';
-import { checkOf, conclusionClaims, curveClaims, lengthClaims, pendingChecks, propertyChecks } from './findings.mjs';
+import { checkOf, conclusionClaims, curveClaims, pendingChecks, propertyChecks } from './findings.mjs';
 import { lengthsView } from './facts.mjs';
 import { recordCsv, recordJson } from './record.mjs';
 import { poolSize } from './run.mjs';
@@ -36,10 +36,9 @@ export async function run(so, root, state) {
   let ready = false;
 
   prose(root,
-    'Without positions, “robot follows person” and “person follows robot” hold the same words, and unmasked attention ' +
-    'treats them alike. Small transformers learn here whether robot comes before person and, as a second task, the ' +
-    'word k places back. Position enters by sinusoids, a learned table, rotary q and k, or not at all, with or ' +
-    'without a causal mask.');
+    '“robot follows person” and “person follows robot” hold the same words. Small transformers learn here whether robot ' +
+    'comes first, with sinusoids or other positions or none, with or without a causal mask (each word sees only those ' +
+    'before it); a second task asks for the word k back.');
   const settingsView = settingsFigure(root, so, state, { onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
   const runs = runFigure(root, so.taskWords.length, {
     train: () => lab.train(), pause: () => lab.pause(), resume: () => lab.resume(), step: () => lab.step(), reset: () => lab.reset(), download,
@@ -67,7 +66,7 @@ export async function run(so, root, state) {
         lengths.show(record);
         const drawn = drawnIn(section);
         show(runs.checks, [...curveClaims(record).map((c) => checkOf(c, drawn)), ...propertyChecks(record).filter((c) => !c.name.endsWith('-refuses'))]);
-        show(lengths.checks, [...lengthClaims(record).map((c) => checkOf(c, drawn)), ...propertyChecks(record).filter((c) => c.name.endsWith('-refuses'))]);
+        show(lengths.checks, propertyChecks(record).filter((c) => c.name.endsWith('-refuses')));
         conclude();
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
