@@ -127,7 +127,10 @@ test('on a 390 px phone the lab\'s composer shows all its controls, and scrolls 
   await page.setViewportSize(PHONE);
   await frames(page);
   // Its top at the screen's: the last control, the right model's select, shows whole, not hidden inside the block.
-  await page.evaluate(() => document.querySelector('.lab-composer-block').scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => {
+    document.querySelector('#lab-maps details').open = true;  // the composer is folded
+    document.querySelector('.lab-composer-block').scrollIntoView({ block: 'start' });
+  });
   await frames(page);
   const select = await page.evaluate(() => {
     const box = document.getElementById('lab-mapB').getBoundingClientRect();
@@ -144,6 +147,7 @@ test('on a 390 px phone the lab\'s composer shows all its controls, and scrolls 
     return { block: { top: block.top, bottom: block.bottom }, maps: maps.getBoundingClientRect().top };
   });
   assert.ok(boxes.block.bottom <= boxes.maps, `the composer covers the maps: ${JSON.stringify(boxes)}`);
+  await page.evaluate(() => { document.querySelector('#lab-maps details').open = false; });
   await page.setViewportSize(DESKTOP);
   await frames(page);
 });

@@ -20,7 +20,7 @@ const { poolSize } = await siteModule('js/lab/run.mjs');
 
 const MODELS = LESSON_MODELS.map((key) => kindLabel(key, runConfig()));
 /** The checks of the lesson's run: the architecture's, and one per claim. */
-const CHECKS = ['lab-none-mirror', 'lab-none-half', ...LESSON_MODELS.flatMap((k) => [`lab-curve-${k}`, `lab-lengths-${k}`]),
+const CHECKS = ['lab-none-mirror', 'lab-none-half', ...LESSON_MODELS.map((k) => `lab-curve-${k}`),
   'lab-answer-order', 'lab-learnt-order', 'lab-longer-order'];
 
 let session;
@@ -91,9 +91,9 @@ test('in view, the lesson\'s run trains its models in one worker more than the c
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   assert.equal(poolWorkers().length, poolSize(cores));
   const claims = await page.evaluate(labClaims);
-  assert.ok(claims.length >= 13, `${claims.length} claims`);
+  assert.ok(claims.length >= 8, `${claims.length} claims`);
   assert.deepEqual(claims.filter((s) => !s.holds), []);
-  assert.match(lesson.status, new RegExp(`^Trained and measured in [\\d.]+ s: 5 models × 800 steps in ${poolSize(cores)} workers for the ${cores} cores this device reports\\.$`));
+  assert.match(lesson.status, new RegExp(`^Trained and measured in [\\d.]+ s: 5 models × 800 steps, ${poolSize(cores)} workers on ${cores} cores\\.$`));
   const lag = await page.evaluate(() => globalThis.__lag);
   t.diagnostic(`the lesson's run: ${lesson.status} (${await page.getAttribute('#lab .lab-status', 'data-milliseconds')} ms from reaching the section: models created at ${lesson.record.timing.created} ms, trained at ${lesson.record.timing.trained}, measured at ${lesson.record.timing.measured}); the longest a 10 ms timer waited meanwhile: ${Math.round(lag)} ms`);
   assert.match(await page.textContent('#status'), /^\s*All \d+ checks on this page pass/m);
@@ -113,7 +113,6 @@ test('the lengths table: the model without positions at chance at every length, 
   assert.deepEqual(table[0].slice(1), ['50%', '50%', '50%', '50%', '50%']);
   assert.deepEqual(table.at(-1).slice(1), ['50%', '50%', '50%', '50%', '50%']);
   assert.match(await page.textContent('#lab-lengths .lab-caption'), /^The order task, seed 1: accuracy on 128 sentence–mirror pairs at each length/);
-  assert.equal(await page.textContent('#check-lab-lengths-none .check-claim'), 'without positions: at chance (50%) at its weakest trained length, 2× and 4×.');
   // chance is drawn on the curves too
   const series = await page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).curves.chance);
   assert.equal(series, 0.5);

@@ -1,7 +1,7 @@
 // The lab's conclusion: the answer to the section's question for the course's decoder, then what each task's last
 // finished run says (which models learnt, how they did past the trained lengths, rotary against sinusoids where both
 // learnt) and what × √D changed, each claim naming its run and shown as a check (findings.mjs's conclusionClaims);
-// what it cannot say yet, with the one press that trains it (the second task, at its top; the run shown with the
+// what it cannot say yet, as the one press that trains it (the second task, at its top; the run shown with the
 // token vectors scaled the other way); what the literature reports, quoted; the link back to the sinusoids' section.
 // It records the runs it speaks of as drawn ("runs": the views its claims are read again from).
 import { checkList } from '../../lib/figures/checks.mjs';
@@ -45,11 +45,7 @@ export function conclusionFigure(root, actions) {
     /** Records the runs the claims are about (`runs`: the lab's), and says what has not been run yet. */
     show({ order, lookback, scaling }) {
       drawn = runsView({ order, lookback, scaling });
-      missing.textContent = [
-        order ? '' : 'Not run yet: the order task.',
-        lookback ? '' : 'Not run yet: the second task.',
-        scaling ? '' : 'Not measured yet: what × √D changes.',
-      ].filter(Boolean).join(' ');
+      missing.textContent = order || lookback ? '' : 'Nothing to say yet: no run has finished.';
       missing.hidden = missing.textContent === '';
     },
     /** The buttons: `second` and `compare` each { label, enabled } to offer it, or null to hide it. */

@@ -164,7 +164,7 @@ export function createLab({ so, pool, workers, cores, values, refused, ui }) {
     await ui.measured(current, record);
     if (lab.run !== current) return;
     ui.status(done
-      ? `Trained and measured in ${fmt(lab.elapsed / 1000, 2)} s: ${models(record.config)} × ${count(record.config.steps)} steps in ${workers} workers for the ${cores} cores this device reports.`
+      ? `Trained and measured in ${fmt(lab.elapsed / 1000, 2)} s: ${models(record.config)} × ${count(record.config.steps)} steps, ${workers} workers on ${cores} cores.`
       : `Paused at step ${count(record.step)} of ${count(record.config.steps)}: every model stands there. Resume goes on exactly where they stopped; Step trains ${CHUNK} more steps.`,
     done ? lab.elapsed : undefined);
     setPhase(current.state);

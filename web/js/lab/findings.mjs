@@ -99,7 +99,7 @@ const TYPES = {
     text(p, v) {
       const fell = p.fell.map(({ key, at }) => `${label(v, key)} ${at.map(score).join(' → ')}`);
       const far = v.lengths.filter((T) => T > v.longest).map((T) => times(v, T)).join(' and ');
-      return `${capital(p.run)}, past the trained lengths (${far}), of the models that learnt: ${p.kept.length ? `${list(p.kept.map((key) => label(v, key)))} kept at least ${percent(LEARNED)}` : `none kept ${percent(LEARNED)}`}` +
+      return `${capital(p.run)}, past the trained lengths (${far}), of those that learnt: ${p.kept.length ? `${list(p.kept.map((key) => label(v, key)))} kept at least ${percent(LEARNED)}` : `none kept ${percent(LEARNED)}`}` +
         `${fell.length ? `; ${p.kept.length ? 'the others fell' : 'they fell'}: ${list(fell)}` : ''}.`;
     },
     details: ({ runs }, task) => runs[task].kinds.map((k) => `${k.label}: ${runs[task].lengths.filter((T) => T > runs[task].longest).map((T) => `T = ${T} ${score(k.cells[T])}`).join(', ')}`).join('; '),
@@ -111,9 +111,9 @@ const TYPES = {
     },
     text(p, v) {
       const outcome = (g) => (g.higher === 'a' ? 'rotary above sinusoidal' : g.higher === 'b' ? 'rotary below sinusoidal' : 'no difference this run can tell');
-      const at = p.at.map((g) => `${outcome(g)} at ${times(v, g.T)} (${percent(g.a)} against ${percent(g.b)})`);
-      const why = v.seeds > 1 ? 'the widest of the seeds’ ranges, and 5 points' : '5 points, the margin with one seed';
-      return `${capital(p.run)}, rotary and sinusoidal both learnt: ${at.join('; ')}; a difference must exceed ${why}.`;
+      const said = p.at.map((g, i) => `${i && outcome(g) === outcome(p.at[i - 1]) ? '' : `${outcome(g)} `}at ${times(v, g.T)} (${percent(g.a)} against ${percent(g.b)})`);
+      const why = v.seeds > 1 ? 'the widest seed range or 5 points' : '5 points, the margin with one seed';
+      return `${capital(p.run)}, both learnt: ${list(said)}; a difference must exceed ${why}.`;
     },
     details: ({ runs }, task) => ['rotary', 'sinusoidal'].map((key) => `${key}: ${runs[task].lengths.map((T) => `T = ${T} ${score(runs[task].kinds.find((k) => k.key === key).cells[T])}`).join(', ')}`).join('; '),
   },
@@ -203,7 +203,7 @@ export function checkOf(claim, drawn) {
  * right and how many tied within float32 rounding (both right or both wrong, so the accuracy moves off 50%).
  */
 export function halfClaim({ pairs, oneRight, tied, tiedRight }) {
-  if (!tied) return 'So exactly one sentence of each pair is right: 50% on mirrored pairs, chance';
+  if (!tied) return 'so exactly one of each pair is right: 50%, chance';
   const wrong = tied - tiedRight;
   const both = [tiedRight && `${tiedRight} with both right`, wrong && `${wrong} with both wrong`].filter(Boolean).join(', ');
   const accuracy = (oneRight + 2 * tiedRight) / (2 * pairs);
@@ -228,7 +228,7 @@ export function propertyChecks(record) {
   if (none.length && config.task === 'order') {
     checks.push({
       name: 'lab-none-mirror',
-      claim: 'Without positions, the bidirectional model gives a sentence and its mirror the same logits',
+      claim: 'Without positions, a sentence and its mirror get the same logits',
       pass: largest('mirrorDifference') <= SAME_LOGITS,
       details: `largest |logit(sentence) − logit(mirror)| over ${none[0].lengths[lengths[0]].pairs} pairs at each of T = ${lengths.join(', ')}${seeds}: ` +
         `${fmt(largest('mirrorDifference'), 2)} (the same up to float32 rounding: ≤ ${fmt(SAME_LOGITS)})`,
@@ -272,8 +272,8 @@ export function pendingChecks(config, why) {
   if (config.kinds.includes('none')) names.push(...(config.task === 'order' ? ['lab-none-mirror', 'lab-none-half'] : ['lab-none-same-word']));
   names.push(...config.kinds.filter((k) => kindOf(k).positions === 'learned').map((k) => `lab-${k}-refuses`));
   const claims = {
-    'lab-none-mirror': 'Without positions, the bidirectional model gives a sentence and its mirror the same logits',
-    'lab-none-half': 'So a sentence and its mirror get one answer: one of the two right, chance',
+    'lab-none-mirror': 'Without positions, a sentence and its mirror get the same logits',
+    'lab-none-half': 'so exactly one of each pair is right: 50%, chance',
     'lab-none-same-word': 'Without positions, the bidirectional model gives two positions holding the same word the same logits',
   };
   const claim = (name) => claims[name] ?? `The ${kindLabel(name.slice(4, -8), config)} model refuses sentences longer than its table`;

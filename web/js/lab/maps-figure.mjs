@@ -36,7 +36,7 @@ function truth(words, config, vocab) {
  * words. Returns { show(run), hide(why), redraw() }.
  */
 export function mapsFigure(root, vocab, state) {
-  const h = fig(root, { title: 'Ask the trained models: your sentence, their answers, their attention', id: 'lab-maps' });
+  const h = fig(root, { title: 'Ask the trained models: your sentence, their answers, their attention', id: 'lab-maps', folded: true });
   const composer = el('div', { className: 'lab-composer', role: 'group', 'aria-label': 'the sentence, one word per position' });
   const sentenceLine = el('p', { className: 'lab-sentence', role: 'status' });
   const buttons = el('div', { className: 'lab-composer-buttons' });
@@ -131,7 +131,7 @@ export function mapsFigure(root, vocab, state) {
       ? `“${words.join(' ')}”: robot comes ${words.indexOf('robot') < words.indexOf('person') ? 'first' : 'second'}.`
       : `“${words.join(' ')}”: at t = ${T - 1} the word ${config.back} places back is “${words[T - 1 - config.back]}”.`);
     lengthLine.textContent = trainedLength(config, T)
-      ? `T = ${T}: a length the models trained on (${config.shortest} … ${config.longest}).`
+      ? `T = ${T}: a trained length (${config.shortest} … ${config.longest}).`
       : `T = ${T}: outside the training lengths (${config.shortest} … ${config.longest}): ${T > config.longest ? 'longer' : 'shorter'} than any training sentence.`;
     lengthLine.dataset.outside = String(!trainedLength(config, T));
     if (problem || !run) {
@@ -217,10 +217,9 @@ export function mapsFigure(root, vocab, state) {
     const heads = config.heads;
     const maps = picks.flatMap((key, side) => {
       const r = results.find((x) => x.key === key && x.weights);
-      const where = side === 0 ? 'left' : 'right';
       if (!r) return [];
       return Array.from({ length: layers * heads }, (_, m) => ({
-        title: `${where}, ${kindLabel(key, config)}: layer ${Math.floor(m / heads) + 1}, head ${(m % heads) + 1}`,
+        title: `${kindLabel(key, config)}: ${layers > 1 ? `layer ${Math.floor(m / heads) + 1}, ` : ''}head ${(m % heads) + 1}`,
         data: r.weights.data.subarray(m * T * T, (m + 1) * T * T), rows: T, cols: T,
       }));
     });

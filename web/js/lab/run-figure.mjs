@@ -54,7 +54,7 @@ export function runFigure(root, vocab, actions) {
   f.append(status, el('div', { className: 'lab-progress' }, progressLabel, progress));
   const curvesRow = el('div', { className: 'plot-row' });
   f.append(curvesRow);
-  const lossTitle = titledBlock(curvesRow, `training loss, the mean of every ${CHUNK} steps`);
+  const lossTitle = titledBlock(curvesRow, 'training loss');
   const lossPlot = drawnPlot('loss', linePlot(lossTitle, {
     series: [], xLabel: 'Adam step', yLabel: 'loss', yLog: true, xRange: [0, 800], integerX: true, height: 240,
     ariaLabel: 'training loss of each model against the Adam step (log scale)',
@@ -153,11 +153,12 @@ export function runFigure(root, vocab, actions) {
       }
       const { config } = record;
       const T = validationLength(config);
-      const sets = setWords(config, VALIDATION_COUNT, 'held-out');
-      accuracyTitle.heading.textContent = `accuracy on ${sets}, T = ${T}${config.seeds.length > 1 ? ': the median of the seeds, the band their range' : ''}`;
-      lossTitle.heading.textContent = `training loss, the mean of every ${CHUNK} steps${config.seeds.length > 1 ? ': the median, the band the range' : ''}`;
+      const sets = setWords(config, VALIDATION_COUNT);
+      const band = config.seeds.length > 1 ? '; the median of the seeds, their range a band' : '';
+      accuracyTitle.heading.textContent = `held-out accuracy (${sets}, T = ${T})${band}`;
+      lossTitle.heading.textContent = `training loss (the mean of every ${CHUNK} steps)${band}`;
       progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
-      table.show(['model'], [], { caption: `${capital(record.name)}: each model’s steps, last loss, held-out accuracy and parameter hash.` });
+      table.show(['model'], [], { caption: `${capital(record.name)}: each model at its last step.` });
       why.hidden = config.task !== 'order' || !config.kinds.includes('none');
       showDetails(details, config, vocab);
       draw();

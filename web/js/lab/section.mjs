@@ -126,7 +126,7 @@ export async function run(so, root, state) {
     conclusion.offer({
       second: finished.lookback ? null : { label: `Train the second task: the word ${next.back} back (${size(next)})`, enabled: free },
       compare: !shown || paired ? null : {
-        label: `Train the run shown again with the token vectors ${shown.embedScale === 1 ? '× √D' : 'as they are'} (${size(shown)})`, enabled: free,
+        label: `Compare: the run shown with token vectors ${shown.embedScale === 1 ? '× √D' : 'as they are'} (${size(shown)})`, enabled: free,
       },
     });
   }
