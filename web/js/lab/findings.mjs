@@ -41,7 +41,7 @@ const learnt = (view) => view.kinds.map((k) => k.key).filter((key) => learning(v
 /** The mask's reason, where the run tests it: the order it gives with any depth, its limit with one layer only. */
 function maskReason(view, p) {
   if (view.task === 'order') return p.learnt ? ': each word sees only the words before it, an order of its own' : '';
-  if (view.layers > 1) return `; with ${view.layers} layers, depth can turn the mask into position (one layer cannot), so this run does not test the mask’s one-layer limit`;
+  if (view.layers > 1) return `; with ${view.layers} layers, depth can turn the mask into position, so this run does not test the mask’s one-layer limit`;
   return p.learnt ? '' : `: with one layer, the mask tells a word which words came before it, not which one stands ${view.back} back`;
 }
 
@@ -131,9 +131,9 @@ const TYPES = {
     },
     text(p, v) {
       if (!p.kinds.length) return `${capital(p.runs[0])} against ${p.runs[1]}: no model with positions learnt in both, so nothing to compare.`;
-      const first = p.kinds.map((k) => `${label(v, k.key)} ${k.first.map((s) => (s === null ? 'never' : `at step ${s}`)).join(' against ')}`);
+      const first = p.kinds.map((k) => `${label(v, k.key)} ${k.first.map((s) => (s === null ? 'never' : `step ${s}`)).join(' against ')}`);
       const moved = p.kinds.flatMap((k) => k.at.filter((g) => g.higher).map((g) => `${label(v, k.key)} at ${times(v, g.T)} (${percent(g.a)} against ${percent(g.b)})`));
-      return `${capital(p.runs[0])} against ${p.runs[1]}, the models with positions that learnt in both: first at 95%, ${list(first)}; ` +
+      return `${capital(p.runs[0])} against ${p.runs[1]}, the models with positions that learnt in both: first at 95%: ${list(first)}; ` +
         `past the trained lengths, ${moved.length ? `beyond the run’s spread: ${list(moved)}; the rest within it` : 'every difference within the run’s spread'}.`;
     },
     details: ({ runs: { scaling } }) => ['scaled', 'unscaled'].map((w) => `${scaling[w].lengths.run}: ${scaling[w].lengths.kinds.map((k) => `${k.label} ${scaling[w].lengths.lengths.map((T) => score(k.cells[T])).join(' / ')}`).join('; ')}`).join('. '),

@@ -158,7 +158,7 @@ export function runFigure(root, vocab, actions) {
       accuracyTitle.heading.textContent = `held-out accuracy (${sets}, T = ${T})${band}`;
       lossTitle.heading.textContent = `training loss (the mean of every ${CHUNK} steps)${band}`;
       progressLabel.textContent = `Adam steps taken, all ${record.models.length} models`;
-      table.show(['model'], [], { caption: `${capital(record.name)}: each model at its last step.` });
+      table.show(['model'], [], { caption: `${capital(record.name)}: each model at its last step (chance ${percent(curvesView(record).chance)}).` });
       why.hidden = config.task !== 'order' || !config.kinds.includes('none');
       showDetails(details, config, vocab);
       draw();
