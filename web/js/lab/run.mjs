@@ -115,7 +115,9 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
             const set = heldOut.get(seed);
             const trained = handle.train(batchesFrom(seed, first, n), { lr: config.lr });
             const answered = handle.forward(set.ids);
-            inFlight.push(Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits, set })));
+            const chunk = Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits, set }));
+            chunk.catch(() => {});  // (awaited in its turn below, maybe after it has failed or the run was disposed)
+            inFlight.push(chunk);
             continue;
           }
           if (!inFlight.length) {
