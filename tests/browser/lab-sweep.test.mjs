@@ -15,7 +15,7 @@ import { eachEngine } from './each-engine.mjs';
 import { labClaims, labFinished, labState, reachLab } from './train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
-const { SETTINGS, KINDS, runConfig } = await siteModule('js/lab/config.mjs');
+const { SETTINGS, KINDS, headsOffered, runConfig } = await siteModule('js/lab/config.mjs');
 const { encode, same, sweepValues } = await siteModule('js/settings.mjs');
 
 /** The short run every declared value is visited from. */
@@ -50,6 +50,13 @@ function plan() {
 function hashOf(values) {
   return `#${Object.values(SETTINGS).filter((spec) => spec.name in values && !same(values[spec.name], spec.default))
     .map((spec) => `${spec.id}=${encodeURIComponent(encode(spec, values[spec.name]))}`).join('&')}`;
+}
+
+/** The run a visit trains: its settings, with the heads moved to the nearest the width and models offer. */
+function expected(visit) {
+  const config = runConfig(visit);
+  const heads = Math.max(...headsOffered(config.width, config.kinds).filter((h) => h <= config.heads));
+  return { ...config, heads };
 }
 
 /** In the page: the refusals shown beside the controls, the status, and whether Train and Step are disabled. */
@@ -107,7 +114,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
         await s.browser.click('#lab-train');
       }
       try {
-        await labFinished(s.browser, { ...runConfig(visit) }, 600_000);
+        await labFinished(s.browser, expected(visit), 300_000);
       } catch (error) {
         found.push(`${hash}: ${error.message}`);
         continue;
@@ -117,7 +124,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     if (chromium && !ONLY.length) {
       // the conclusion's comparison of × √D: the run shown again with the token vectors as they are
       await s.browser.click('#lab-compare-scale');
-      await labFinished(s.browser, { embedScale: 1 }, 600_000);
+      await labFinished(s.browser, { embedScale: 1 }, 300_000);
       tally(await problems(s.browser, 'the × √D comparison'));
       const said = await s.browser.evaluate(() => [...document.querySelectorAll('#lab-conclusion [data-check]')].map((c) => c.dataset.check));
       if (!said.includes('lab-scaling')) found.push(`the × √D comparison: no claim lab-scaling among ${said.join(' ')}`);

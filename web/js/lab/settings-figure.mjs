@@ -87,7 +87,7 @@ export function settingsFigure(root, so, state, { onChange, onEnter }) {
     const { shortest, longest } = state.values;
     if (name === 'shortest' && shortest > longest) controls.longest.set(shortest);
     else if (name === 'longest' && longest < shortest) controls.shortest.set(longest);
-    if (name === 'width' || name === 'models') offerHeads();
+    if (['width', 'models', 'heads'].includes(name)) offerHeads();
     changed();
   }
 
