@@ -22,7 +22,7 @@ export function sentenceProblem(words, config) {
     if (n('robot') === 1 && n('person') === 1) return null;
     return `The sentence needs robot and person once each (it has ${n('robot')} robot, ${n('person')} person): choose them for two of the slots.`;
   }
-  return words.length > config.back ? null : `The sentence needs more than k = ${config.back} words: a word ${config.back} places back.`;
+  return words.length > config.back ? null : `The sentence needs more than k = ${config.back} words: a word ${config.back} back.`;
 }
 
 /** The truth the models answer: for the order task whether robot comes first; for the back task, per position. */
@@ -129,7 +129,7 @@ export function mapsFigure(root, vocab, state) {
     sentenceLine.dataset.kind = problem ? 'problem' : '';
     sentenceLine.textContent = problem ?? (config.task === 'order'
       ? `“${words.join(' ')}”: robot comes ${words.indexOf('robot') < words.indexOf('person') ? 'first' : 'second'}.`
-      : `“${words.join(' ')}”: at t = ${T - 1} the word ${config.back} places back is “${words[T - 1 - config.back]}”.`);
+      : `“${words.join(' ')}”: at t = ${T - 1} the word ${config.back} back is “${words[T - 1 - config.back]}”.`);
     lengthLine.textContent = trainedLength(config, T)
       ? `T = ${T}: a trained length (${config.shortest} … ${config.longest}).`
       : `T = ${T}: outside the training lengths (${config.shortest} … ${config.longest}): ${T > config.longest ? 'longer' : 'shorter'} than any training sentence.`;
@@ -208,7 +208,7 @@ export function mapsFigure(root, vocab, state) {
           rs.map((r) => fmt(softmax(Array.from(at(r, last)))[want[last]], 3)).join(' · '),
           rs.map((r) => `${vocab[argmax(Array.from(at(r, last)))]} ${mark(key, argmax(Array.from(at(r, last))) === want[last])}`).join(' · '),
           rs.map((r) => `${want.filter((w, t) => w >= 0 && argmax(Array.from(at(r, t))) === w).length}/${T - config.back}`).join(' · ')];
-      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} places back.${chanceNote}` });
+      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} back.${chanceNote}` });
     }
   }
 

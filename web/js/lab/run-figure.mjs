@@ -196,7 +196,7 @@ export function runFigure(root, vocab, actions) {
 function showDetails(details, config, vocab) {
   const sentences = config.task === 'order'
     ? 'Each sentence holds robot and person once among other words; the model says whether robot comes first (one answer a sentence: the mean over positions, then a readout to two classes).'
-    : `Each sentence is words drawn at random; at every position t ≥ ${config.back} the model names the word ${config.back} places back (one answer a position, over the ${vocab} words).`;
+    : `Each sentence is words drawn at random; at every position t ≥ ${config.back} the model names the word ${config.back} back (one answer a position, over the ${vocab} words).`;
   details.replaceChildren(details.querySelector('summary'));
   for (const text of [sentences,
     `Each model: the task’s words looked up in a table of width ${config.width}, positions (or none), ${config.layers} ` +
