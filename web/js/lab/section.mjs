@@ -24,6 +24,8 @@ import { runFigure } from './run-figure.mjs';
 import { settingsFigure } from './settings-figure.mjs';
 
 export const settings = SETTINGS;
+/** It makes models (to check a run's settings before the pool trains them): main.mjs loads the model module first. */
+export const makesModels = true;
 
 export async function run(so, root, state) {
   // The workers start now, while the page is surely online: a run needs nothing from the network later. As many as
