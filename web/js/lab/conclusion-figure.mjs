@@ -21,7 +21,7 @@ export function conclusionFigure(root, actions) {
   const compare = button(group, { id: 'lab-compare-scale', label: 'Train the same run, token vectors scaled the other way', onClick: actions.compareScale });
   const missing = el('p', { className: 'lab-wait' });
   f.append(missing);
-  const checks = checkList(f, 'Each claim checked against its run', { foldDetails: true });
+  const checks = checkList(f, 'Checked against its run', { foldDetails: true });
   let drawn = null;
   recordDrawn(checks, 'runs', () => drawn);
   more(f, 'What the literature reports on models without positional encodings',

@@ -84,8 +84,8 @@ const TYPES = {
     of: ({ runs }, task) => ({ run: runs[task].run, learnt: learnt(runs[task]), not: runs[task].kinds.map((k) => k.key).filter((key) => !learnt(runs[task]).includes(key)) }),
     text(p, v) {
       const named = (keys) => list(keys.map((key) => `${label(v, key)} (${bracketed(lowest(learning(v, key)))})`));
-      return `${capital(p.run)}, at least ${percent(LEARNED)} at every trained length: ${p.learnt.length ? named(p.learnt) : 'no model'}` +
-        `${p.not.length ? `; below it at one or more: ${named(p.not)}` : ''}.`;
+      return `${capital(p.run)}: ${p.learnt.length ? list(p.learnt.map((key) => label(v, key))) : 'no model'} learnt it (at least ${percent(LEARNED)} ` +
+        `at every trained length)${p.not.length ? `; ${named(p.not)} did not` : ''}.`;
     },
     details: ({ runs }, task) => runs[task].kinds.map((k) => `${k.label}: ${runs[task].trained.map((T) => `T = ${T} ${score(k.cells[T])}`).join(', ')}`).join('; '),
   },

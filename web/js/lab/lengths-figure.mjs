@@ -44,7 +44,7 @@ export function lengthsFigure(root) {
         ...view.kinds.map((k) => [k.label, ...view.lengths.map((T) => cell(k.cells[T]))]),
         ['chance (a guess)', ...view.lengths.map(() => percent(view.chance))],
       ], {
-        caption: `${capital(record.name)}: accuracy on ${setWords(config, MEASURED_COUNT)} at each length${seeds}; trained on T = ${config.shortest} … ${config.longest}${when}.`,
+        caption: `${capital(record.name)}: accuracy on ${setWords(config, MEASURED_COUNT)} per length${seeds}, trained on ${config.shortest} … ${config.longest}${when}.`,
         cellClass: (r, c) => {
           const T = view.lengths[c - 1];
           const at = view.kinds[r]?.cells[T];

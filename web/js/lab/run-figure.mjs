@@ -74,7 +74,7 @@ export function runFigure(root, vocab, actions) {
     'So a sentence and its mirror get the same logits, up to float32 rounding (sums taken in another order), hence one ' +
     'answer for both; their true answers are opposite, so one of the two is right (chance), unless the two logits tie so ' +
     'closely that rounding tips the two answers apart.');
-  const details = more(f, 'The models, their training, and the hash', '');
+  const details = more(f, 'How the models train; the hash', '');
   const checks = checkList(f, 'Checked against the curves', { foldDetails: true });
   const downloads = el('div', { className: 'lab-downloads' }, el('span', {}, 'Download the run: '));
   f.append(downloads);

@@ -38,9 +38,8 @@ export async function run(so, root, state) {
   let ready = false;
 
   prose(root,
-    '“robot follows person” and “person follows robot” hold the same words. Small transformers learn here whether robot ' +
-    'comes first, with sinusoids or other positions or none, with or without a causal mask (each word sees only those ' +
-    'before it); a second task asks for the word k back.');
+    'Small transformers learn here whether robot comes before person, with sinusoids, other positions or none, with or ' +
+    'without a causal mask (each word sees only those before it).');
   const settingsView = settingsFigure(root, so, state, { onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
   const runs = runFigure(root, so.taskWords.length, {
     train: () => lab.train(), pause: () => lab.pause(), resume: () => lab.resume(), step: () => lab.step(), reset: () => lab.reset(), download,

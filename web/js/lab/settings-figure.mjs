@@ -68,7 +68,7 @@ export function settingsFigure(root, so, state, { onChange, onEnter }) {
     adjust('models');
   };
   state.bind('models', setModels);
-  f.append(el('p', { className: 'lab-beyond-note' }, '† beyond this lesson: the course’s model uses sinusoids.'));
+  f.append(el('p', { className: 'lab-beyond-note' }, '† beyond this lesson'));
   const pending = el('p', { className: 'lab-next', role: 'status' });
   f.append(pending);
 
