@@ -190,6 +190,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
       task.dispatchEvent(new Event('change'));
     });
     await hashIs(C);
+    await s.browser.evaluate(() => { document.querySelector('#lab-maps details').open = true; });  // the composer is folded
     await s.browser.click('#lab-mirror');
     await s.browser.waitFor(() => location.hash.includes('lab-words='), null, { timeout: 5000, what: 'the sentence in the hash' });
     assert.equal((await look()).words, 'the person follows the robot near a box');
