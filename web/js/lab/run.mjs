@@ -2,7 +2,6 @@
 // seqorder pool, paused, resumed and stepped with the same bits as a run never paused, then measured at the lengths
 // it trained on and beyond (tasks.mjs has the sentences). Pure: no DOM; node and the page import it (`so`: the API;
 // `pool`: loadSeqorderPool's).
-import { median } from '../median.mjs';
 import { modelOptions } from './config.mjs';
 import { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } from './tasks.mjs';
 
@@ -289,6 +288,3 @@ export async function parameterHash(parameters) {
 
 /** The parameter hash of every model of a run, in its order. */
 export const runHashes = (run) => Promise.all(run.models.map(async ({ handle }) => parameterHash(await handle.parameters())));
-
-/** { median, min, max } of numbers. */
-export const spread = (values) => ({ median: median(values), min: Math.min(...values), max: Math.max(...values) });
