@@ -5,7 +5,7 @@
 // folding is still there and passes once opened, and every select shows its longest option whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, frames, openLesson, unfold } from './browser.mjs';
+import { click, frames, openLesson, unfold } from './helpers/browser.mjs';
 
 const MAX_WORDS = 2500;
 const PREVIEWS = ['order-experiments', 'four-steps', 'incremental'];

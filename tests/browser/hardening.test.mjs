@@ -17,8 +17,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { frames, launchBrowser, openLessonPage, showEverySection, siteDir } from './browser.mjs';
-import { launchChromium } from './engines/chromium.mjs';
+import { frames, launchBrowser, openLessonPage, showEverySection, siteDir } from './helpers/browser.mjs';
+import { launchChromium } from './helpers/engines/chromium.mjs';
 
 let session;
 let origin;

@@ -1,4 +1,4 @@
-// The lab in every engine (tests/browser/engines: Chromium, Firefox ESR, WebKitGTK): a link's settings train the run
+// The lab in every engine (tests/browser/helpers/engines: Chromium, Firefox ESR, WebKitGTK): a link's settings train the run
 // they describe, bit for bit (every parameter hash equals the same training in node, on one thread), and the link the
 // page writes reproduces it; an older link's keys (train-…) still set the lab; pause, step and resume end with the
 // same bits as a run never paused, every model at one step at each pause; three seeds at the lesson's settings: every
@@ -12,8 +12,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { eachEngine } from './each-engine.mjs';
-import { captureDownloads, capturedFiles, labClaims, labFinished, labState, labStops, nodeHashes, reachLab, watchDone, whereNow } from './train-helpers.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { captureDownloads, capturedFiles, labClaims, labFinished, labState, labStops, nodeHashes, reachLab, watchDone, whereNow } from './helpers/train-helpers.mjs';
 import { loadSeqorder } from '../node/helpers/load.mjs';
 
 const so = await loadSeqorder();

@@ -11,8 +11,8 @@
 //   LAB_SWEEP_ONLY='width lr' node --test tests/browser/lab-sweep.test.mjs   (only those settings, while working)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { labClaims, labFinished, labState, reachLab } from './train-helpers.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { labClaims, labFinished, labState, reachLab } from './helpers/train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
 const { SETTINGS, KINDS, headsOffered, runConfig } = await siteModule('js/lab/config.mjs');

@@ -11,8 +11,8 @@
 // Back and Forward are tested in every engine (lab-engines.test.mjs), the settings swept in lab-sweep.test.mjs.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, frames, openLesson, waitInPage } from './browser.mjs';
-import { labClaims, labState, nodeHashes } from './train-helpers.mjs';
+import { click, frames, openLesson, waitInPage } from './helpers/browser.mjs';
+import { labClaims, labState, nodeHashes } from './helpers/train-helpers.mjs';
 import { siteModule } from '../node/helpers/load.mjs';
 
 const { LESSON_MODELS, kindLabel, runConfig } = await siteModule('js/lab/config.mjs');

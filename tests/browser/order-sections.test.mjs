@@ -3,7 +3,7 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames as nextFrames, openLesson, unfold } from './browser.mjs';
+import { frames as nextFrames, openLesson, unfold } from './helpers/browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [

@@ -1,5 +1,5 @@
-// The lesson page in every engine (tests/browser/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
-// chooses): the built site served on 127.0.0.1 (tests/browser/site.mjs), loaded until <body data-ready="true"> and the
+// The lesson page in every engine (tests/browser/helpers/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
+// chooses): the built site served on 127.0.0.1 (tests/browser/helpers/site.mjs), loaded until <body data-ready="true"> and the
 // training section's default run has ended. Then: every live check passes, nothing is recorded as an error and no
 // request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
 // by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
@@ -7,9 +7,9 @@
 // (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
-import { indexHtml, withScripts } from './site.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
+import { indexHtml, withScripts } from './helpers/site.mjs';
 
 const LAB_DONE = '#lab .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
 

@@ -10,8 +10,8 @@
 // causal mask, while the mask is drawn) are found by the same problem finder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
 
 const SKIP = new Set(['lab']);
 /** $SWEEP_ONLY (ids, space-separated): only these sections (while working on one). */

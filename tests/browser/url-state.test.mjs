@@ -5,8 +5,8 @@
 // the screen) stay in the URL, and reach their sections when they run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
 
 let loads = 0;
 

@@ -1,11 +1,11 @@
 // The lesson page runs a section when it comes within a screen height of the viewport (web/js/main.mjs): until then
 // the section says data-state="waiting" and its checks are pending. Tests that need every check computed show every
 // section first, as a reader who scrolls through the page does:
-//   await showEverySection(page);               // a playwright page, or a Driver of tests/browser/engines (any engine)
+//   await showEverySection(page);               // a playwright page, or a Driver of tests/browser/helpers/engines (any engine)
 //   await showEverySection(page, { avoid: [] }); // the sections it may bring into view (by default all but "lab")
 // Each waiting section is scrolled to just below the viewport (or just above it, where that would bring an avoided
 // section into view), near enough to run, and waited for; then the page is scrolled back to the top. The section
-// "lab" is avoided by default: in view, it starts its training run (tests/browser/browser.mjs's finishLab
+// "lab" is avoided by default: in view, it starts its training run (tests/browser/helpers/browser.mjs's finishLab
 // brings it into view). Meanwhile a screen's room is added after the page's end (and taken away after), so that a
 // section that shrinks as it runs never pulls the viewport back onto one avoided.
 

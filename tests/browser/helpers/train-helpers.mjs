@@ -1,8 +1,8 @@
 // What the tests of the lab share (tests/browser/lab*.test.mjs; not a test file itself): the lab's run as the page
-// draws it, read in any engine through the drivers' evaluate (tests/browser/engines/driver.mjs); waiting for a run to
+// draws it, read in any engine through the drivers' evaluate (tests/browser/helpers/engines/driver.mjs); waiting for a run to
 // stop; and the same training in node on one thread, for the parameter hashes a run must show.
 import { createHash } from 'node:crypto';
-import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
+import { loadSeqorder, siteModule } from '../../node/helpers/load.mjs';
 
 /** In the page: the lab's record (drawn.mjs's "record"), its phase, the table's hashes, and the checks. */
 export function labState() {

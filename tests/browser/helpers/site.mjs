@@ -11,9 +11,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer } from '../../../scripts/serve.mjs';
 
-export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 export const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
 
 export const ERRORS_SCRIPT = '/__seqorder-test/errors.js';

@@ -1,5 +1,5 @@
-// A suite written once and run in every engine (ENGINES, tests/browser/engines/index.mjs): describe(engine) for each,
-// with the site served (tests/browser/site.mjs) and a browser open for its tests.
+// A suite written once and run in every engine (ENGINES, tests/browser/helpers/engines/index.mjs): describe(engine) for each,
+// with the site served (tests/browser/helpers/site.mjs) and a browser open for its tests.
 //   eachEngine({ requires: 'bench.html', viewport, answers: { '/__x/index.html': blankPage('x') }, open: '/__x/',
 //                setUp: async (s) => { … } }, (s) => {
 //     test(`${s.engine}: …`, async () => { await s.browser.press('Escape'); … s.site.requests … });

@@ -1,6 +1,6 @@
 // Shared setup of the browser tests that run in Chromium only (their playwright-core page is the interface: request
 // interception, contexts, flags): the built site ($SEQORDER_DIST/site, default dist/site) served on 127.0.0.1, and
-// Debian's Chromium (or $CHROMIUM) started by tests/browser/engines/chromium.mjs. The tests of every engine use
+// Debian's Chromium (or $CHROMIUM) started by tests/browser/helpers/engines/chromium.mjs. The tests of every engine use
 // ./engines/index.mjs and ./site.mjs instead. Not a test file itself (no .test.mjs), so `node --test` skips it.
 //   const session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
 //   session.page.on(...);  await openLessonPage(session.page, session.server.url);  …  await session.close();
@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { startServer } from '../../scripts/serve.mjs';
+import { startServer } from '../../../scripts/serve.mjs';
 import { launchChromium } from './engines/chromium.mjs';
 import { clickable, twoFrames } from './engines/driver.mjs';
 import { showEverySection } from './sections.mjs';

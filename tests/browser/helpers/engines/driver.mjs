@@ -1,4 +1,4 @@
-// The one interface the cross-engine browser tests are written against (tests/browser/engines/index.mjs opens it for
+// The one interface the cross-engine browser tests are written against (tests/browser/helpers/engines/index.mjs opens it for
 // an engine). A driver holds one page of one browser. Each engine's module implements the primitives:
 //   goto(url)                 load a page and wait for its load event
 //   evaluate(fn, arg)         run fn(arg) in the page (fn's source is sent, so it sees only arg), await its promise,
@@ -101,9 +101,9 @@ export class Driver {
     await this.moveMouse(Math.round(box.x + box.width * fx), Math.round(box.y + box.height * fy));
   }
 
-  /** The errors the page has recorded (tests/browser/site.mjs adds the script that records them). */
+  /** The errors the page has recorded (tests/browser/helpers/site.mjs adds the script that records them). */
   errors() {
-    return this.evaluate(() => globalThis.__seqorderTestErrors ?? ['the errors script of tests/browser/site.mjs did not run']);
+    return this.evaluate(() => globalThis.__seqorderTestErrors ?? ['the errors script of tests/browser/helpers/site.mjs did not run']);
   }
 
   /** Resolves after two animation frames (plots and controls re-render in the next one). */
