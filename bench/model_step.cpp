@@ -21,6 +21,22 @@ namespace {
 
 using namespace seqorder::model;
 
+// The model's forward on a task's ids (B, T): the logits, (B, classes) or (B, T, classes) flat.
+std::vector<float> logits_of(Model<float>& model, const seqorder::Tensor<std::int32_t>& ids) {
+    const auto B = static_cast<std::int64_t>(ids.dim(0)), T = static_cast<std::int64_t>(ids.dim(1));
+    std::size_t count = 1;
+    for (const std::size_t d : model.logits_shape(B, T)) count *= d;
+    std::vector<float> logits(count);
+    model.forward(logits, ids.data(), B, T);
+    return logits;
+}
+
+// One Adam step on a task's batch (lr 3e-3): the loss before it.
+double step_on(Model<float>& model, const TaskBatch& batch) {
+    return model.step(batch.ids.data(), batch.targets.data(), static_cast<std::int64_t>(batch.ids.dim(0)),
+                      static_cast<std::int64_t>(batch.ids.dim(1)), 3e-3);
+}
+
 struct Bench {
     Model<float> model;
     std::vector<TaskBatch> batches;
@@ -54,7 +70,7 @@ extern "C" double model_steps(int steps, int reference) {
     for (int s = 0; s < steps; ++s) {
         const TaskBatch& batch = b.batches[b.next];
         b.next = (b.next + 1) % b.batches.size();
-        loss = b.model.step(batch.ids, batch.targets, 3e-3);
+        loss = step_on(b.model, batch);
     }
     return loss;
 }
@@ -88,13 +104,13 @@ void train_table(int seeds) {
             Model<float> model(c);
             for (std::int64_t k = 0; k < 800; ++k) {
                 const TaskBatch batch = order_task(32, 8 + k % 9, static_cast<std::uint64_t>(1000 + k), false);
-                model.step(batch.ids, batch.targets, 3e-3);
+                step_on(model, batch);
             }
             for (std::size_t i = 0; i < std::size(lengths); ++i) {
                 if (c.max_length && lengths[i] > *c.max_length) continue;
                 const TaskBatch test = order_task(512, lengths[i], static_cast<std::uint64_t>(500 + lengths[i]), true);
-                const auto logits = model.forward(test.ids);
-                accuracy[i].push_back(score<float>(logits.data(), test.targets.data(), 2).fraction());
+                const auto logits = logits_of(model, test.ids);
+                accuracy[i].push_back(score<float>(logits, test.targets.data(), 2).fraction());
             }
         }
         std::printf("| %s |", s.name);

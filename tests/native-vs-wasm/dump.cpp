@@ -30,7 +30,6 @@
 #include <utility>
 #include <vector>
 
-#include "call_args.hpp"
 #include "calls.hpp"
 #include "model_calls.hpp"
 
@@ -72,6 +71,7 @@ private:
 };
 
 struct Field {
+    std::uint8_t kind = 0;  // as in the file: 0 number, 1 string, 2 boolean, 3 tensor
     double number = 0;
     std::string text;
     bool flag = false;
@@ -84,7 +84,8 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
     for (auto n = in.value<std::uint32_t>(); n > 0; --n) {
         const std::string key = in.string();
         Field& f = fields[key];
-        switch (in.value<std::uint8_t>()) {
+        f.kind = in.value<std::uint8_t>();
+        switch (f.kind) {
             case 0: f.number = in.value<double>(); break;
             case 1: f.text = in.string(); break;
             case 2: f.flag = in.value<std::uint8_t>() != 0; break;
@@ -129,8 +130,10 @@ private:
     void read(const char* key, double& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::optional<double>& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::string& to) const { if (const Field* f = find(key)) to = f->text; }
-    void read(const char* key, std::optional<std::string>& to) const { if (const Field* f = find(key)) to = f->text; }
     void read(const char* key, bool& to) const { if (const Field* f = find(key)) to = f->flag; }
+    void read(const char* key, calls::NumberOrName& to) const {
+        if (const Field* f = find(key)) to = f->kind == 1 ? calls::NumberOrName(f->text) : calls::NumberOrName(f->number);
+    }
     void read(const char* key, calls::TensorArg& to) const {
         const Field* f = find(key);
         if (f == nullptr) throw std::runtime_error(std::string("calls file: tensor ") + key + " missing");

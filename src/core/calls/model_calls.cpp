@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
+#include "any_model.hpp"
 #include "call_args.hpp"
 #include "model/prefixed.hpp"
 #include "model/sizes.hpp"
@@ -34,8 +35,8 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
     c.readout = model::readout_from_name(a.readout);
     c.classes = whole(a.classes, "classes");
     c.seed = model::seed_from_number(a.seed);
-    if (a.embed_scale_name) c.embed_scale = model::embed_scale_from_name(*a.embed_scale_name);
-    else c.embed_scale.factor = a.embed_scale;
+    if (const auto* name = std::get_if<std::string>(&a.embed_scale)) c.embed_scale = model::embed_scale_from_name(*name);
+    else c.embed_scale.factor = std::get<double>(a.embed_scale);
     model::check_config(c, dtype == DType::float32 ? sizeof(float) : sizeof(double));
     return c;
 }
@@ -55,8 +56,7 @@ void check_room(const MemoryRoom& room, std::int64_t bytes, const std::string& w
                                 mib(std::max<std::int64_t>(left, 0)) + " more");
 }
 
-AnyModel::Either make_model(const ModelArgs& a, DType dtype, const MemoryRoom& room) {
-    const model::Config config = config_of(a, dtype);
+AnyModel::Either make_model(const model::Config& config, DType dtype, const MemoryRoom& room) {
     const bool f32 = dtype == DType::float32;
     const std::int64_t bytes = f32 ? model::Model<float>::state_bytes(config) : model::Model<double>::state_bytes(config);
     check_room(room, bytes,
@@ -87,16 +87,16 @@ struct Batch {
     std::span<const std::int32_t> targets;  // empty when the call takes none
 };
 
-// ids, and targets when the call takes them (null: it takes none).
-Batch batch_of(const AnyModel& m, const TensorArg& ids_arg, const TensorArg* targets_arg) {
-    check_dtype("ids.dtype", ids_arg.dtype, {"int32"});
-    const Sizes ids = dims(ids_arg, "ids");
+// ids, and targets when the call takes them.
+Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets) {
+    check_dtype("ids.dtype", given.ids.dtype, {"int32"});
+    const Sizes ids = dims(given.ids, "ids");
     if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
-    Batch b{ids[0], ids[1], in_span<std::int32_t>(ids_arg), {}};
-    if (targets_arg == nullptr) return b;
-    const TensorArg& given = *targets_arg;
-    check_dtype("targets.dtype", given.dtype, {"int32"});
-    const Sizes targets = dims(given, "targets");
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}};
+    if (!with_targets) return b;
+    if (!given.targets) throw std::invalid_argument("targets must be given");
+    check_dtype("targets.dtype", given.targets->dtype, {"int32"});
+    const Sizes targets = dims(*given.targets, "targets");
     const bool each = m.config().readout == model::Readout::each;
     const Sizes want = each ? Sizes{b.batch, b.length} : Sizes{b.batch};
     if (targets != want)
@@ -104,17 +104,8 @@ Batch batch_of(const AnyModel& m, const TensorArg& ids_arg, const TensorArg* tar
                                     shape_to_string(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
                                     "' (one target per " + (each ? "position" : "sequence") + "), got " +
                                     shape_to_string(targets));
-    b.targets = in_span<std::int32_t>(given);
+    b.targets = in_span<std::int32_t>(*given.targets);
     return b;
-}
-
-Batch batch_of(const AnyModel& m, const ModelInput& in, bool with_targets) {
-    if (!with_targets) return batch_of(m, in.ids, nullptr);
-    if (!in.targets) {
-        static_cast<void>(batch_of(m, in.ids, nullptr));  // the ids' errors first
-        throw std::invalid_argument("targets must be given");
-    }
-    return batch_of(m, in.ids, &*in.targets);
 }
 
 // A float64 result of shape []: a loss.
@@ -138,7 +129,12 @@ void append_parameters(std::vector<Result>& results, const AnyModel& m, std::spa
 }  // namespace
 
 AnyModel::AnyModel(const ModelArgs& args, MemoryRoom room)
-    : dtype_(model::dtype_from_name(args.dtype)), room_(std::move(room)), model_(make_model(args, dtype_, room_)) {}
+    : dtype_(model::dtype_from_name(args.dtype)),
+      room_(std::move(room)),
+      options_(args),
+      model_(make_model(config_of(args, dtype_), dtype_, room_)) {
+    options_.seed = static_cast<double>(config().seed);  // (a seed given as -0 is 0)
+}
 
 void AnyModel::check_room(std::int64_t bytes, const std::string& what, const std::string& why) const {
     calls::check_room(room_, bytes, what, why);
@@ -176,7 +172,7 @@ void model_set_parameters(AnyModel& m, std::span<const NamedTensor> updates) {
 }
 
 std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in, false);
+    const Batch b = batch_of(m, in.batch, false);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, nullptr, b.batch, b.length);
@@ -191,7 +187,7 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in, true);
+    const Batch b = batch_of(m, in.batch, true);
     std::vector<Result> results;
     m.visit([&](auto& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length);
@@ -202,7 +198,7 @@ std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in, true);
+    const Batch b = batch_of(m, in.batch, true);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length);
@@ -218,8 +214,8 @@ std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in, true);
-    const double lr = in.lr.value_or(1e-3);
+    const Batch b = batch_of(m, in.batch, true);
+    const double lr = in.options.lr.value_or(1e-3);
     std::vector<Result> results;
     m.visit([&](auto& net) {
         net.check_lr(lr);
@@ -231,8 +227,8 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
-std::vector<Result> model_train(AnyModel& m, std::span<const TrainBatchArg> batches, std::optional<double> lr_given) {
-    const double lr = lr_given.value_or(1e-3);
+std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches, const ModelOptions& options) {
+    const double lr = options.lr.value_or(1e-3);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_lr(lr);
@@ -242,7 +238,7 @@ std::vector<Result> model_train(AnyModel& m, std::span<const TrainBatchArg> batc
         std::array<std::int64_t, 2> largest{0, 0};      // the (B, T) that needs it
         for (std::size_t i = 0; i < batches.size(); ++i) {
             try {
-                const Batch b = batch_of(m, batches[i].ids, &batches[i].targets);
+                const Batch b = batch_of(m, batches[i], true);
                 net.check_inputs(b.ids, &b.targets, b.batch, b.length);
                 checked.push_back({b.ids, b.targets, b.batch, b.length});
                 if (const std::int64_t bytes = net.call_bytes(b.batch, b.length); bytes >= activations) {
@@ -270,12 +266,12 @@ std::vector<Result> model_train(AnyModel& m, std::span<const TrainBatchArg> batc
 }
 
 std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
-    check_dtype("ids.dtype", in.ids.dtype, {"int32"});
-    const Sizes ids = dims(in.ids, "ids");
+    check_dtype("ids.dtype", in.batch.ids.dtype, {"int32"});
+    const Sizes ids = dims(in.batch.ids, "ids");
     if (!(ids.size() == 1 || (ids.size() == 2 && ids[0] == 1)))
         throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_to_string(ids));
     const std::int64_t length = ids.back();
-    const auto values = in_span<std::int32_t>(in.ids);
+    const auto values = in_span<std::int32_t>(in.batch.ids);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(values, nullptr, 1, length);
@@ -289,12 +285,16 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
-double ModelTable::create(const ModelArgs& args) {
+ModelTable::ModelTable(MemoryRoom room) : room_(std::move(room)) {}
+ModelTable::~ModelTable() = default;
+
+CreatedModel ModelTable::create(const ModelArgs& args) {
     auto created = std::make_unique<AnyModel>(args, room_);
-    const double handle = next_;
-    models_.emplace(handle, std::move(created));
+    CreatedModel made{next_, created->options(), {}};
+    for (const model::ParameterInfo& p : created->parameters()) made.names.push_back(p.name);
+    models_.emplace(next_, std::move(created));
     next_ += 1;
-    return handle;
+    return made;
 }
 
 AnyModel& ModelTable::at(double handle) const {

@@ -12,6 +12,8 @@
 // class of an `out` array; everything about values, shapes and sizes is checked here.
 #pragma once
 
+#include <cstdint>
+#include <string>
 #include <vector>
 
 #include "call_types.hpp"
@@ -21,7 +23,7 @@ namespace seqorder::calls {
 // Every call may also be given the length of the caller's `out` array: it must equal the result's element count
 // (checked before anything is computed).
 //
-// Memory: a result is at most 1 GiB (kMaxTensorBytes), and every result is checked before any is allocated. Beside
+// Memory: a result is at most max_tensor_bytes() (1 GiB), and every result is checked before any is allocated. Beside
 // its results a call takes a few small blocks (a row of scores, a table of frequencies: within 8 times its inputs and
 // results, plus 64 KiB), except the fused attention (float32 without steps), which takes one block of
 // attention_fast_scratch_size(shape) floats (attention_fast.hpp): 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4)
@@ -42,5 +44,18 @@ AttentionPlan plan_attention(const AttentionArgs& args);
 // positions()'s checks, in its order and with its messages, and the pieces it may be computed in; throws as
 // positions() does.
 PositionsPlan plan_positions(const PositionsArgs& args);
+
+// The largest tensor, in bytes (kMaxTensorBytes, tensor.hpp): no result, argument or model passes it.
+std::int64_t max_tensor_bytes();
+
+// The fused attention's kernels (attention_fast.hpp): variants that give the same bits at different speeds, for the
+// tests, the benchmark and the pool's kernel module, which choose one by name or by number. Not part of the JS API.
+// Their names, in the order of their numbers:
+std::vector<std::string> attention_kernels();
+// The name of the one attention() runs now.
+std::string attention_kernel();
+// Makes attention() run the kernel `name` (one of attention_kernels()), or the probe's choice for "probe";
+// std::invalid_argument naming the choices otherwise.
+void use_attention_kernel(const std::string& name);
 
 }  // namespace seqorder::calls

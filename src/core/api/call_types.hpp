@@ -1,21 +1,29 @@
-// The types of the core's public surface (calls.hpp): the arguments of each call as the caller gives them, its
-// results, and attention's plan. Each struct of arguments comes with its field table, fields(args, field): field(name,
-// member) once per member, in order, under the name the JS API gives it. The binding reads a call's arguments through
-// it (src/bindings/values.hpp) and tells the JS layer what to write; the native-vs-WebAssembly test reads its recorded
-// calls through it (tests/native-vs-wasm/dump.cpp). A member is a double, std::optional<double>, bool, std::int64_t,
-// a pointer, std::string, std::vector<double>, or a struct with a table of its own (or an optional or list of one).
+// The types of the core's public surface (calls.hpp, model_calls.hpp): the arguments of each call as the caller gives
+// them, its results, and the plans. Each struct of arguments, and each result that is not a tensor, comes with its field
+// table, fields(s, field): field(name, member) once per member, in order, under the name the JS API gives it. The
+// binding reads a call's arguments through it (src/bindings/values.hpp) and tells the JS layer what to write, and
+// writes the results the same way; the native-vs-WebAssembly test reads its recorded calls through it
+// (tests/native-vs-wasm/dump.cpp). A member is a double, std::optional<double>, bool, std::int64_t, a pointer,
+// std::string, NumberOrName, std::vector<double>, or a struct with a table of its own (or an optional or list of one);
+// a result's also a list of strings or of shapes.
+//
+// The core's public headers are the three of this folder (src/core/api/), and they include only each other: what a
+// caller needs to know of the kernels (a size limit, a shape) is stated here, in the caller's terms.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
-#include "attention.hpp"
-
 namespace seqorder::calls {
+
+// A member the caller may give as a number or as a name (createModel's embedScale: 2.5, or 'sqrtWidth').
+using NumberOrName = std::variant<double, std::string>;
 
 // An input tensor in the caller's memory: `count` elements of `dtype` at `data`, with the shape the caller gave.
 // dtype is the element type of the caller's array: "float64", "float32" or "int32". The shape's entries are checked
@@ -26,6 +34,8 @@ struct TensorArg {
     std::string dtype = "float64";
     std::vector<double> shape;
 };
+// The bytes of one element of `dtype`: 8 for "float64", 4 for "float32" and "int32".
+std::size_t element_bytes(const std::string& dtype);
 template <class Field>
 void fields(TensorArg& t, Field&& field) {
     field("address", t.data);
@@ -73,6 +83,11 @@ struct PositionsPlan {
     std::int64_t count = 0;       // length * width
     std::int64_t piece_rows = 0;  // a multiple of kAnchorRows: as many rows as fit in kPositionsPieceBytes, at least that
 };
+template <class Field>
+void fields(PositionsPlan& p, Field&& field) {
+    field("count", p.count);
+    field("pieceRows", p.piece_rows);
+}
 inline constexpr std::int64_t kPositionsPieceBytes = std::int64_t{1} << 20;  // within the L2 cache of today's cores
 
 struct EmbedArgs {
@@ -135,7 +150,9 @@ void fields(AttentionArgs& a, Field&& field) {
 // over workers) checks it here first, with the very messages attention() gives, and learns how it may split the work.
 struct AttentionPlan {
     std::string dtype;                              // q's: "float64" | "float32"
-    AttentionShape shape;                           // batch: the product of the leading axes
+    std::int64_t batch = 0;                         // the product of the leading axes
+    std::int64_t queries = 0, keys = 0;             // Tq, Tk
+    std::int64_t width = 0, value_width = 0;        // D, Dv
     bool causal = false;
     std::int64_t query_start = 0;                   // in force (Tk - Tq unless given); 0 when not causal
     bool steps = false;
@@ -145,5 +162,20 @@ struct AttentionPlan {
     // query_start) gives every output row the same bits as the whole call. 1 for the reference (row by row).
     std::int64_t row_group = 1;
 };
+template <class Field>
+void fields(AttentionPlan& p, Field&& field) {
+    field("dtype", p.dtype);
+    field("batch", p.batch);
+    field("queries", p.queries);
+    field("keys", p.keys);
+    field("width", p.width);
+    field("valueWidth", p.value_width);
+    field("causal", p.causal);
+    field("queryStart", p.query_start);
+    field("steps", p.steps);
+    field("results", p.results);
+    field("fused", p.fused);
+    field("rowGroup", p.row_group);
+}
 
 }  // namespace seqorder::calls

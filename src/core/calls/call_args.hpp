@@ -26,15 +26,11 @@ std::int64_t integer(double x, const std::string& name, std::int64_t min, std::i
 // `name` as a size: an integer in 0 .. 2^53 - 1.
 std::int64_t size(double x, const std::string& name);
 
-
-
 // The element type named `dtype` among `allowed` (float64, float32, int32), else the error for argument `name`.
 void check_dtype(const std::string& name, const std::string& dtype, std::initializer_list<const char*> allowed);
 
 // The checked sizes of a tensor argument called `name`: each entry a non-negative integer, their product its count.
 Sizes dims(const TensorArg& t, const std::string& name);
-
-std::size_t element_bytes(const std::string& dtype);
 
 // The element count of a result of `shape` and `dtype`, checked against the tensor limit and, if the caller gave an
 // `out` array, against its length. A call checks every result this way before it allocates any, so that no rule is

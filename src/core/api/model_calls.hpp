@@ -1,13 +1,14 @@
-// The trainable model's entries of the package's API (src/core/model/model.hpp), in the style of calls.hpp: each takes
-// its arguments as the caller gave them (numbers as doubles, choices and dtypes as strings, tensors as TensorArg), checks
-// every rule here with the message the caller sees (naming the argument as the JS API spells it), and returns freshly
-// allocated results. The WebAssembly binding (src/bindings/model.cpp) and the native-vs-WebAssembly test
-// (tests/native-vs-wasm/) both call these, so the path they test is the package's path.
+// The trainable model's entries of the package's API, in the style of calls.hpp: each takes its arguments as the caller
+// gave them (numbers as doubles, choices and dtypes as strings, tensors as TensorArg), checks every rule here with the
+// message the caller sees (naming the argument as the JS API spells it), and returns freshly allocated results. The
+// WebAssembly binding (src/bindings/model.cpp), the native-vs-WebAssembly test (tests/native-vs-wasm/) and the native
+// tests (tests/native/calling.hpp) all call these, so the path they test is the package's path. The model itself
+// (src/core/model/model.hpp) is the core's own: a caller holds an AnyModel by reference, through its ModelTable.
 //
 //   ModelTable models;                                      // the models of one caller (one WebAssembly instance)
-//   const double handle = models.create({.vocab = 16, .width = 32, .classes = 2});
-//   std::vector<Result> loss = model_step(models.at(handle), {.ids = ids, .targets = targets, .lr = 3e-3});
-//   models.dispose(handle);
+//   const CreatedModel made = models.create({.vocab = 16, .width = 32, .classes = 2});
+//   std::vector<Result> loss = model_step(models.at(made.model), {.batch = {ids, targets}, .options = {.lr = 3e-3}});
+//   models.dispose(made.model);
 #pragma once
 
 #include <cstdint>
@@ -18,17 +19,15 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <utility>
-#include <variant>
 #include <vector>
 
 #include "call_types.hpp"
-#include "model/model.hpp"
 
 namespace seqorder::calls {
 
-// createModel's options. vocab, width and classes have no default: the JS layer requires them, and passes each
-// option's value as the caller gave it (an absent one leaves the default below).
+// createModel's options, as given; and a model's configuration, as resolved (model.config in JS: every option, the
+// defaults filled in; maxLength only with learned positions). vocab, width and classes have no default: the JS layer
+// requires them, and passes each option's value as the caller gave it (an absent one leaves the default below).
 struct ModelArgs {
     double vocab = 0, width = 0, classes = 0;
     double heads = 1, layers = 1;
@@ -38,24 +37,22 @@ struct ModelArgs {
     std::string readout = "mean";           // 'mean' | 'each'
     std::string dtype = "float32";          // 'float32' | 'float64'
     double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
-    double embed_scale = 1;                 // embedScale given as a number: what the token vectors are multiplied by
-    std::optional<std::string> embed_scale_name;  // embedScale given as a name: 'sqrtWidth' (the JS layer splits them)
+    NumberOrName embed_scale = 1.0;         // what the token vectors are multiplied by: a number, or 'sqrtWidth'
 };
 template <class Field>
-void fields(ModelArgs& a, Field&& field) {  // the table of its members (call_types.hpp)
+void fields(ModelArgs& a, Field&& field) {  // in the order of model.config's keys
     field("vocab", a.vocab);
     field("width", a.width);
-    field("classes", a.classes);
     field("heads", a.heads);
     field("layers", a.layers);
     field("positions", a.positions);
     field("maxLength", a.max_length);
     field("causal", a.causal);
     field("readout", a.readout);
+    field("classes", a.classes);
     field("dtype", a.dtype);
     field("seed", a.seed);
     field("embedScale", a.embed_scale);
-    field("embedScaleName", a.embed_scale_name);
 }
 
 // How many more bytes the caller's memory can give now (the binding asks the WebAssembly heap's allocator). A model
@@ -63,61 +60,55 @@ void fields(ModelArgs& a, Field&& field) {  // the table of its members (call_ty
 // sizes. Empty: no limit but the core's own.
 using MemoryRoom = std::function<std::int64_t()>;
 
-// A model of either dtype.
-class AnyModel {
-public:
-    using Either = std::variant<model::Model<float>, model::Model<double>>;
+// A model of either dtype, with its configuration (calls/any_model.hpp: the core's own).
+class AnyModel;
 
-    // The model `args` describe, every rule checked (integers where numbers are given, the names of the choices, then
-    // model::check_config's rules): std::invalid_argument naming the option, std::length_error for a model past the
-    // tensor limit or past what `room` can give; then its parameters drawn from args.seed (model/init.hpp).
-    explicit AnyModel(const ModelArgs& args, MemoryRoom room = {});
-
-    const model::Config& config() const;
-    model::DType dtype() const noexcept { return dtype_; }
-    const std::vector<model::ParameterInfo>& parameters() const;
-
-    // Calls work(model) with the model::Model<float> or model::Model<double> held.
-    template <class F>
-    decltype(auto) visit(F&& work) {
-        return std::visit(work, model_);
-    }
-    template <class F>
-    decltype(auto) visit(F&& work) const {
-        return std::visit(work, model_);
-    }
-
-    // std::length_error, "<what> <bytes> more memory (<why>), but the heap can give <room> more", when the room given
-    // at construction is smaller than `bytes`.
-    void check_room(std::int64_t bytes, const std::string& what, const std::string& why) const;
-
-private:
-    model::DType dtype_;
-    MemoryRoom room_;
-    Either model_;
+// A model made: its handle, its configuration resolved and its parameters' names, in the order of model_parameters'
+// results.
+struct CreatedModel {
+    double model = 0;
+    ModelArgs config;
+    std::vector<std::string> names;
 };
+template <class Field>
+void fields(CreatedModel& m, Field&& field) {
+    field("model", m.model);
+    field("config", m.config);
+    field("names", m.names);
+}
 
-// The inputs of forward, loss, gradients, step and attentionWeights.
-struct ModelInput {
+// A batch of sequences: ids, and targets for the calls that take them (loss, gradients, step, train). An input given
+// per token or per sequence goes here.
+struct ModelBatch {
     TensorArg ids;                       // int32 (B, T); for attention_weights (1, T) or (T)
-    std::optional<TensorArg> targets;    // int32 (B) for readout 'mean', (B, T) for 'each': loss, gradients, step
-    std::optional<double> lr;            // step only: Adam's learning rate, default 1e-3
+    std::optional<TensorArg> targets;    // int32 (B) for readout 'mean', (B, T) for 'each'
+};
+template <class Field>
+void fields(ModelBatch& b, Field&& field) {
+    field("ids", b.ids);
+    field("targets", b.targets);
+}
+
+// The options of the model's methods ({ lr }: step's and train's). Each method reads those it takes (the JS layer:
+// src/js/model.mjs's table of methods); an option not given keeps its default. An option given per call goes here.
+struct ModelOptions {
+    std::optional<double> lr;            // Adam's learning rate, default 1e-3
+};
+template <class Field>
+void fields(ModelOptions& o, Field&& field) {
+    field("lr", o.lr);
+}
+
+// The inputs of forward, loss, gradients, step and attentionWeights: a batch and the options, their members side by
+// side ({ ids, targets, lr }).
+struct ModelInput {
+    ModelBatch batch;
+    ModelOptions options;
 };
 template <class Field>
 void fields(ModelInput& in, Field&& field) {
-    field("ids", in.ids);
-    field("targets", in.targets);
-    field("lr", in.lr);
-}
-
-// One batch of train: ids and targets, as step takes them.
-struct TrainBatchArg {
-    TensorArg ids, targets;
-};
-template <class Field>
-void fields(TrainBatchArg& b, Field&& field) {
-    field("ids", b.ids);
-    field("targets", b.targets);
+    fields(in.batch, field);
+    fields(in.options, field);
 }
 
 // One parameter to replace: its name and new values (a tensor of the parameter's shape and the model's dtype).
@@ -148,11 +139,11 @@ std::vector<Result> model_loss(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
 // One Adam step -> [the loss before it]; refused when the loss or the step's results would not be finite (model.hpp).
 std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
-// One Adam step on each batch, in order -> [losses float64 (batches)]: the loss before each step. All or nothing: lr
-// (step's rule; absent: the default), every batch (step's rules, each message prefixed "batches[i]: ") and the memory
+// One Adam step on each batch, in order -> [losses float64 (batches)]: the loss before each step. All or nothing: the
+// options (step's rules; lr absent: the default), every batch (step's rules, each message prefixed "batches[i]: ") and the memory
 // of the steps are checked before the first step; a step then refused, or an allocation failing, undoes the steps
 // before it (model::Model::train).
-std::vector<Result> model_train(AnyModel& model, std::span<const TrainBatchArg> batches, std::optional<double> lr);
+std::vector<Result> model_train(AnyModel& model, std::span<const ModelBatch> batches, const ModelOptions& options);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
 
@@ -160,11 +151,17 @@ std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& i
 // nothing rather than another model.
 class ModelTable {
 public:
-    // Models whose memory `room` bounds (AnyModel).
-    explicit ModelTable(MemoryRoom room = {}) : room_(std::move(room)) {}
+    // Models whose memory `room` bounds: a model or a call that needs more than it can give is refused.
+    explicit ModelTable(MemoryRoom room = {});
+    ModelTable(const ModelTable&) = delete;
+    ModelTable& operator=(const ModelTable&) = delete;
+    ~ModelTable();
 
-    // Creates a model (AnyModel's rules) and returns its handle.
-    double create(const ModelArgs& args);
+    // Makes the model `args` describe and gives it the next handle. Every rule checked (integers where numbers are
+    // given, the names of the choices, then the configuration's rules: model/config.hpp): std::invalid_argument naming
+    // the option, std::length_error for a model past the tensor limit or past what the room can give; then its
+    // parameters drawn from args.seed (model/init.hpp).
+    CreatedModel create(const ModelArgs& args);
     // The model of `handle`; std::invalid_argument when there is none (disposed, or never made here).
     AnyModel& at(double handle) const;
     // Frees the model of `handle` (the error of at() when there is none).

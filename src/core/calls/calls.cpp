@@ -57,6 +57,11 @@ std::vector<Result> shift(const ShiftArgs& a, const char* what, const char* why,
 // attention's kernel: float32 without the steps runs the fused one, anything else the readable reference.
 bool fused(const AttentionPlan& plan) { return plan.dtype == "float32" && !plan.steps; }
 
+// The kernels' shape of a plan: (batch, Tq, Tk, D, Dv).
+AttentionShape shape_of(const AttentionPlan& plan) {
+    return {plan.batch, plan.queries, plan.keys, plan.width, plan.value_width};
+}
+
 // What attention's result i is called in messages: its steps (with steps: true), then the output.
 std::string result_name(const AttentionPlan& plan, std::size_t i) {
     static constexpr const char* kSteps[] = {"scores", "scaled", "weights"};
@@ -183,9 +188,13 @@ AttentionPlan plan_attention(const AttentionArgs& a) {
     }
     AttentionPlan plan;
     plan.dtype = a.q.dtype;
-    plan.shape = {qr.batch, qr.length, kr.length, qr.width, vr.width};
+    plan.batch = qr.batch;
+    plan.queries = qr.length;
+    plan.keys = kr.length;
+    plan.width = qr.width;
+    plan.value_width = vr.width;
     plan.causal = a.causal;
-    plan.query_start = check_attention_args(plan.shape, mask);
+    plan.query_start = check_attention_args(shape_of(plan), mask);
     plan.steps = a.steps;
     plan.fused = fused(plan);
     plan.row_group = plan.fused ? static_cast<std::int64_t>(kFastAttentionRows) : 1;
@@ -195,8 +204,8 @@ AttentionPlan plan_attention(const AttentionArgs& a) {
     for (std::size_t i = 0; i < count; ++i) {
         const bool output = i + 1 == count;
         Sizes shape(q.begin(), q.begin() + static_cast<std::ptrdiff_t>(lead));
-        shape.push_back(plan.shape.queries);
-        shape.push_back(output ? plan.shape.value_width : plan.shape.keys);
+        shape.push_back(plan.queries);
+        shape.push_back(output ? plan.value_width : plan.keys);
         result_count(result_name(plan, i), plan.dtype, shape, output ? a.out_length : std::nullopt);
         plan.results.push_back(std::move(shape));
     }
@@ -218,15 +227,35 @@ std::vector<Result> attention(const AttentionArgs& a) {
         const auto qs = in_span<T>(a.q), ks = in_span<T>(a.k), vs = in_span<T>(a.v);
         if constexpr (std::is_same_v<T, float>) {
             if (plan.fused) {  // the fused kernel: never builds the (Tq, Tk) matrices
-                attention_fast(out_span<float>(output), qs, ks, vs, plan.shape, mask);
+                attention_fast(out_span<float>(output), qs, ks, vs, shape_of(plan), mask);
                 return;
             }
         }
         AttentionStepsOut<T> out{{}, {}, {}, out_span<T>(output)};
         if (plan.steps) out = {out_span<T>(results[0]), out_span<T>(results[1]), out_span<T>(results[2]), out_span<T>(output)};
-        attention_reference<T>(out, qs, ks, vs, plan.shape, mask);
+        attention_reference<T>(out, qs, ks, vs, shape_of(plan), mask);
     });
     return results;
+}
+
+std::int64_t max_tensor_bytes() { return static_cast<std::int64_t>(kMaxTensorBytes); }
+
+std::vector<std::string> attention_kernels() {
+    std::vector<std::string> names;
+    for (const AttentionKernel kernel : kAttentionKernels) names.emplace_back(attention_kernel_name(kernel));
+    return names;
+}
+
+std::string attention_kernel() { return std::string(attention_kernel_name(seqorder::attention_kernel())); }
+
+void use_attention_kernel(const std::string& name) {
+    if (name == "probe") {
+        seqorder::use_attention_kernel(std::nullopt);
+        return;
+    }
+    const auto kernel = attention_kernel_named(name);
+    if (!kernel) throw std::invalid_argument("attention kernel: " + quoted(name) + " is none of attentionKernels(), nor 'probe'");
+    seqorder::use_attention_kernel(kernel);
 }
 
 }  // namespace seqorder::calls
