@@ -2,7 +2,7 @@
 // plain copy of a shape, and a typed array's buffer, byteOffset and length read through the intrinsic %TypedArray%
 // getters, so that a subclass or a proxy cannot lie about them). Only JS kinds are checked here (a number, a string, a
 // typed array of a dtype's class: TypeError); every rule about values, shapes and sizes belongs to the core
-// (src/core/calls.hpp), which reports it as a RangeError. Only what the caller's objects hold is read: an option,
+// (src/core/api/calls.hpp), which reports it as a RangeError. Only what the caller's objects hold is read: an option,
 // a tensor's field or a shape's axis that is only inherited from Object.prototype (or Array.prototype) counts as
 // absent, and what these readers return has no prototype, so nothing on Object.prototype reaches a call.
 
@@ -156,7 +156,7 @@ class TensorRecord {
  * it). The objects and arrays around them are copied; nothing else is read.
  */
 export function eachTensor(value, tensor) {
-  if (value instanceof TensorRecord || ArrayBuffer.isView(value?.data)) return tensor(value);
+  if (value instanceof TensorRecord || (hasOwn(Object(value), 'data') && ArrayBuffer.isView(value.data))) return tensor(value);
   if (isArray(value)) return value.map((item) => eachTensor(item, tensor));
   if (value !== null && typeof value === 'object') {
     const copy = { __proto__: null };

@@ -1,6 +1,7 @@
 // Native side of tests/node/native-vs-wasm.test.mjs: runs the calls that the WebAssembly binding received on the
-// core compiled natively (g++, the CMake target seqorder_native_dump), through the same entry points
-// (src/core/calls.hpp and model_calls.hpp: the same checks and the same choice of kernel), and writes their results.
+// core compiled natively (g++, the CMake target seqorder_native_dump), through the same entry points (the core's
+// public surface, src/core/api/calls.hpp and model_calls.hpp: the same checks and the same choice of kernel), and
+// writes their results.
 // Models live in one calls::ModelTable, as in the binding: it numbers them 1, 2, ... in the order they are created,
 // so the handles recorded from a fresh module instance name the same models here.
 //
