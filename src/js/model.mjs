@@ -1,7 +1,7 @@
 // The trainable model, createModel, over one instance of the model module (model-module.mjs starts it when a model is
 // first made). Like api.mjs, each call reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into
-// the heap, runs one call of the core (src/core/api/model_calls.hpp, through src/bindings/model.cpp: the core checks every
-// value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
+// the heap, runs one call of the core (src/core/api/model_calls.hpp, through src/bindings/model.cpp: the core checks
+// every value, shape and size and says what is wrong) and returns JS-owned results (heap.mjs).
 //
 // A model lives in the module's heap until dispose(); the object createModel returns holds its handle. Nothing here
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
@@ -58,6 +58,9 @@ function named(call, results, names) {
   return Object.fromEntries(names.map((name, i) => [name, call.output(results[i])]));
 }
 
+/** A batch's ids and targets, as loss and gradients take them. */
+const readBatch = (ids, targets) => ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets) });
+
 /**
  * The model's methods (dispose aside), each once: `read` reads its arguments into the binding's call (JS kinds only,
  * each read once; the core checks the rest; tensors as readTensor's records), `core` names the binding's function
@@ -72,7 +75,7 @@ export const MODEL_METHODS = Object.freeze({
   parameters: {
     read: () => ({}),
     core: 'modelParameters',
-    result: (call, results, names) => named(call, results, names),
+    result: named,
   },
   /** Replaces any subset of the parameters: { [name]: tensor of that parameter's shape and the model's dtype }. */
   setParameters: {
@@ -91,23 +94,19 @@ export const MODEL_METHODS = Object.freeze({
   },
   /** The mean cross-entropy over the targets (int32 (B) or (B, T)) that are not −1. */
   loss: {
-    read: (ids, targets) => ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets) }),
+    read: readBatch,
     core: 'modelLoss',
     result: (call, [loss]) => call.number(loss),
   },
   /** The loss and its gradient with respect to every parameter: { loss, grads: { [name]: tensor } }. */
   gradients: {
-    read: (ids, targets) => ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets) }),
+    read: readBatch,
     core: 'modelGradients',
     result: (call, [loss, ...grads], names) => ({ loss: call.number(loss), grads: named(call, grads, names) }),
   },
   /** One Adam step (options: { lr }, default 1e-3); returns the loss before it. */
   step: {
-    read: (ids, targets, options) => {
-      ids = readTensor('ids', ids);
-      targets = readTensor('targets', targets);
-      return { ids, targets, ...readCallOptions(options, ['lr']) };
-    },
+    read: (ids, targets, options) => ({ ...readBatch(ids, targets), ...readCallOptions(options, ['lr']) }),
     core: 'modelStep',
     result: (call, [loss]) => call.number(loss),
   },
