@@ -19,10 +19,13 @@
 
 #include "model/model.hpp"
 #include "model/task.hpp"
+#include "model_harness.hpp"
 
 namespace {
 
 using namespace seqorder::model;
+using harness::logits_of;
+using harness::step_on;
 
 struct Study {
     std::string task;
@@ -35,22 +38,6 @@ struct Study {
 
 /** The seed of a run's sentences of stream n (lab/tasks.mjs's dataSeed). */
 std::uint64_t data_seed(std::uint64_t seed, std::uint64_t n) { return 1'000'000 * seed + n; }
-
-// The model's forward on a task's ids (B, T): the logits, (B, classes) or (B, T, classes) flat.
-std::vector<float> logits_of(Model<float>& model, const seqorder::Tensor<std::int32_t>& ids) {
-    const auto B = static_cast<std::int64_t>(ids.dim(0)), T = static_cast<std::int64_t>(ids.dim(1));
-    std::size_t count = 1;
-    for (const std::size_t d : model.logits_shape(B, T)) count *= d;
-    std::vector<float> logits(count);
-    model.forward(logits, ids.data(), B, T);
-    return logits;
-}
-
-// One Adam step on a task's batch (lr 3e-3): the loss before it.
-double step_on(Model<float>& model, const TaskBatch& batch) {
-    return model.step(batch.ids.data(), batch.targets.data(), static_cast<std::int64_t>(batch.ids.dim(0)),
-                      static_cast<std::int64_t>(batch.ids.dim(1)), 3e-3);
-}
 
 double accuracy(Model<float>& model, const TaskBatch& batch) {
     const auto logits = logits_of(model, batch.ids);

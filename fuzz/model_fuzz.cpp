@@ -452,7 +452,7 @@ calls::TensorArg drawn_tensor(Input& in, const std::vector<std::int32_t>& values
 
 // The int32 values of a tensor argument the package hands over (its dtype read as int32).
 std::span<const std::int32_t> values_of(const calls::TensorArg& t) {
-    return {static_cast<const std::int32_t*>(t.data), static_cast<std::size_t>(t.count)};
+    return {static_cast<const std::int32_t*>(t.address), static_cast<std::size_t>(t.count)};
 }
 
 // What the package's path must do with ids and targets (null for forward), its rules restated (calls.hpp,

@@ -3,10 +3,10 @@
 // back (values.hpp). It is the model module's (seqorder_model.wasm), which the JS layer compiles when a model is first
 // made (src/js/model-module.mjs); the main module has none of the model's code.
 //
-// The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
-// as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
-// or never made here) is the table's error, like any other. The table's MemoryRoom is the heap's (heap_room): a model or
-// a call the heap cannot hold is refused, naming its sizes, before anything is allocated.
+// The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it as
+// the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed, or
+// never made here) is the table's error, like any other. The table's MemoryRoom is the heap's (heap_room): a model or a
+// call the heap cannot hold is refused, naming its sizes, before anything is allocated.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>

@@ -9,7 +9,7 @@
 // member, by its type:
 //   double, std::optional<double>, bool, std::int64_t, a pointer: 0 (absent: the default stays), or 1 and the value
 //   std::string: 0, or 1, its length in bytes n and ceil(n / 8) slots holding its UTF-8 bytes (a NUL among them too)
-//   NumberOrName: 0, or 1 and the number, or 2 and the name's slots as a string's after its 1
+//   NumberOrName: 0, or 1 and the number, or 2, the name's length in bytes and its slots (as a std::string's)
 //   std::vector<double>: its length n and n values
 //   a struct with a field table: its members in order; std::optional of one: 0, or 1 and its members; std::vector of
 //   one: its length and each one's members

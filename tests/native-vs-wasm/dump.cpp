@@ -95,7 +95,7 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
                 for (auto rank = in.value<std::uint32_t>(); rank > 0; --rank) f.tensor.shape.push_back(in.value<double>());
                 const auto count = in.value<std::uint64_t>();
                 f.tensor.count = static_cast<std::int64_t>(count);
-                f.tensor.data = in.block(count * calls::element_bytes(f.tensor.dtype), storage);
+                f.tensor.address = in.block(count * calls::element_bytes(f.tensor.dtype), storage);
                 break;
             }
             default: throw std::runtime_error("calls file: field " + key + " of an unknown kind");

@@ -1,6 +1,6 @@
 // The types of the core's public surface (calls.hpp, model_calls.hpp): the arguments of each call as the caller gives
-// them, its results, and the plans. Each struct of arguments, and each result that is not a tensor, comes with its field
-// table, fields(s, field): field(name, member) once per member, in order, under the name the JS API gives it. The
+// them, its results, and the plans. Each struct of arguments, and each result that is not a tensor, comes with its
+// field table, fields(s, field): field(name, member) once per member, in order, under the name the JS API gives it. The
 // binding reads a call's arguments through it (src/bindings/values.hpp) and tells the JS layer what to write, and
 // writes the results the same way; the native-vs-WebAssembly test reads its recorded calls through it
 // (tests/native-vs-wasm/dump.cpp). A member is a double, std::optional<double>, bool, std::int64_t, a pointer,
@@ -25,11 +25,11 @@ namespace seqorder::calls {
 // A member the caller may give as a number or as a name (createModel's embedScale: 2.5, or 'sqrtWidth').
 using NumberOrName = std::variant<double, std::string>;
 
-// An input tensor in the caller's memory: `count` elements of `dtype` at `data`, with the shape the caller gave.
+// An input tensor in the caller's memory: `count` elements of `dtype` at `address`, with the shape the caller gave.
 // dtype is the element type of the caller's array: "float64", "float32" or "int32". The shape's entries are checked
 // by the call (non-negative integers whose product is count).
 struct TensorArg {
-    const void* data = nullptr;
+    const void* address = nullptr;
     std::int64_t count = 0;
     std::string dtype = "float64";
     std::vector<double> shape;
@@ -38,7 +38,7 @@ struct TensorArg {
 std::size_t element_bytes(const std::string& dtype);
 template <class Field>
 void fields(TensorArg& t, Field&& field) {
-    field("address", t.data);
+    field("address", t.address);
     field("count", t.count);
     field("dtype", t.dtype);
     field("shape", t.shape);

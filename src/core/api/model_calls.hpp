@@ -140,9 +140,9 @@ std::vector<Result> model_gradients(AnyModel& model, const ModelInput& input);
 // One Adam step -> [the loss before it]; refused when the loss or the step's results would not be finite (model.hpp).
 std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
 // One Adam step on each batch, in order -> [losses float64 (batches)]: the loss before each step. All or nothing: the
-// options (step's rules; lr absent: the default), every batch (step's rules, each message prefixed "batches[i]: ") and the memory
-// of the steps are checked before the first step; a step then refused, or an allocation failing, undoes the steps
-// before it (model::Model::train).
+// options (step's rules; lr absent: the default), every batch (step's rules, each message prefixed "batches[i]: ") and
+// the memory of the steps are checked before the first step; a step then refused, or an allocation failing, undoes the
+// steps before it (model::Model::train).
 std::vector<Result> model_train(AnyModel& model, std::span<const ModelBatch> batches, const ModelOptions& options);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);

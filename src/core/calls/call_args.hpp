@@ -51,7 +51,7 @@ std::span<T> out_span(Result& r) {
 }
 template <class T>
 std::span<const T> in_span(const TensorArg& t) {
-    return {static_cast<const T*>(t.data), static_cast<std::size_t>(t.count)};
+    return {static_cast<const T*>(t.address), static_cast<std::size_t>(t.count)};
 }
 
 // Calls work.template operator()<T>() with T = float for "float32", else double.

@@ -5,9 +5,10 @@
 //
 //   Model<float> model(Config{.vocab = 16, .width = 32, .heads = 2, .positions = Positions::sinusoidal, .seed = 1});
 //   TaskBatch batch = order_task(32, 12, seed, false);
-//   double loss = model.step(batch.ids.data(), batch.targets.data(), 32, 12, 3e-3);  // one Adam step; the loss before it
-//   model.forward(logits, batch.ids.data(), 32, 12);                                   // logits (32, 2)
-//   model.train(losses, batches, 3e-3);                                                // a step on each batch, all or none
+//   // one Adam step on ids (32, 12); the loss before it
+//   double loss = model.step(batch.ids.data(), batch.targets.data(), 32, 12, 3e-3);
+//   model.forward(logits, batch.ids.data(), 32, 12);  // logits (32, 2)
+//   model.train(losses, batches, 3e-3);               // a step on each batch, all or none
 //
 // The package calls it through model_calls.hpp (calls/model_calls.cpp), which checks the caller's tensors and sizes
 // its results, and holds it in an AnyModel (calls/any_model.hpp).
