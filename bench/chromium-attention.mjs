@@ -1,5 +1,5 @@
 // Attention in the readers' engines: headless Chromium (Debian's, or $CHROMIUM), whose V8 is newer than node 20's, or
-// another of the test engines (Firefox, WebKit: tests/browser/engines), on a page served from this repository on
+// another of the test engines (Firefox, WebKit: tests/browser/helpers/engines), on a page served from this repository on
 // 127.0.0.1 (cross-origin isolated, so that its clock is as fine as the browser allows):
 //
 //   node bench/chromium-attention.mjs [--browser chromium|firefox|webkit] [--quick] [--json out.json]
@@ -146,7 +146,7 @@ async function main() {
   const os = (await import('node:os')).default;
   const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const { ALL_ENGINES } = await import('../tests/browser/engines/index.mjs');
+  const { ALL_ENGINES } = await import('../tests/browser/helpers/engines/index.mjs');
   const { benchArgs, machine } = await import('./report.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = at > 0 ? process.argv[at + 1] : 'chromium';

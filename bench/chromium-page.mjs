@@ -6,7 +6,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
-import { launchChromium } from '../tests/browser/engines/chromium.mjs';
+import { launchChromium } from '../tests/browser/helpers/engines/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -40,12 +40,12 @@ export async function inChromiumPage(title, run, arg) {
 }
 
 /**
- * The same in a page of `engine` ('chromium', 'firefox', 'webkit': tests/browser/engines), Chromium as inChromiumPage
+ * The same in a page of `engine` ('chromium', 'firefox', 'webkit': tests/browser/helpers/engines), Chromium as inChromiumPage
  * starts it: { browser ('<engine's name> <version>'), result }.
  */
 export async function inEnginePage(engine, title, run, arg) {
   if (engine === 'chromium') return inChromiumPage(title, run, arg);
-  const { openBrowser } = await import('../tests/browser/engines/index.mjs');
+  const { openBrowser } = await import('../tests/browser/helpers/engines/index.mjs');
   const server = await emptyPageServer(title);
   let browser;
   try {

@@ -51,7 +51,7 @@ export function measureFreshArrays({ lengths = [256, 1024, 4096], rounds = 15, a
   return { lengths: perLength, systemPage: median(systemPage) };
 }
 
-/** measureFreshArrays() in a page of `engine` (tests/browser/engines), this repository served to it. */
+/** measureFreshArrays() in a page of `engine` (tests/browser/helpers/engines), this repository served to it. */
 async function inBrowser(engine) {
   const { inEnginePage } = await import('./chromium-page.mjs');
   const { result } = await inEnginePage(engine, 'fresh-array',

@@ -1,6 +1,6 @@
-// How long the lesson page's lab takes for its default run (section "train": five models × 800 Adam steps, measured
+// How long the lesson page's lab takes for its default run (section "lab": five models × 800 Adam steps, measured
 // after), against the arithmetic alone: the same five models trained in a node pool of as many workers as the page
-// starts (web/js/experiments/train.mjs's poolSize for this machine's cores), 800 steps in one message each, nothing
+// starts (web/js/lab/run.mjs's poolSize for this machine's cores), 800 steps in one message each, nothing
 // else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded fresh in headless
 // Chromium each round and timed from reaching the section to its last measurement (the section's own
 // data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
@@ -20,9 +20,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
-import { launchChromium } from '../tests/browser/engines/chromium.mjs';
-import { showEverySection } from '../tests/browser/sections.mjs';
-import { siteDir } from '../tests/browser/site.mjs';
+import { launchChromium } from '../tests/browser/helpers/engines/chromium.mjs';
+import { showEverySection } from '../tests/browser/helpers/sections.mjs';
+import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
 import { pageText, readmeText, withBlock } from './lab-run-tables.mjs';
@@ -43,17 +43,18 @@ const sites = [{ dir: siteDir, label: 'this build' }, ...args.flatMap((a, i) => 
   return [{ dir: path.resolve(dir), label: label ?? path.basename(dir) }];
 })];
 const so = await loadSeqorder();
-const { poolSize } = await siteModule('js/experiments/train.mjs');
+const { poolSize } = await siteModule('js/lab/run.mjs');
+const { modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { trainingBatch } = await siteModule('js/lab/tasks.mjs');
 const workers = poolSize(os.availableParallelism());
-const batches = Array.from({ length: 800 }, (_, k) => so.orderTask({ count: 32, length: 8 + (k % 9), seed: 1000 + k }));
-const KINDS = [{ positions: 'none' }, { positions: 'sinusoidal' }, { positions: 'learned', maxLength: 16 }, { positions: 'rotary' },
-  { positions: 'none', causal: true }];
+const lesson = runConfig();
+const batches = Array.from({ length: lesson.steps }, (_, k) => trainingBatch(so, lesson, 1, k));
 
 /** The arithmetic alone: { ms, cpu (ms of CPU, every thread) } for the five models' 800 steps each, on the page's number of workers. */
 async function arithmetic() {
   const pool = await loadSeqorderPool({ workers });
   try {
-    const models = await Promise.all(KINDS.map((o) => pool.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, embedScale: 'sqrtWidth', seed: 1, ...o })));
+    const models = await Promise.all(lesson.kinds.map((key) => pool.createModel(modelOptions(lesson, key, 1, so.taskWords.length))));
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     await Promise.all(models.map((m) => m.train(batches, { lr: 3e-3 })));
@@ -107,7 +108,7 @@ async function page(server) {
   try {
     await chromium.page.goto(server.url, { waitUntil: 'load' });
     await chromium.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
-    // every section shown, "train" near the screen but not in view: the page runs it (its pool's workers start), and
+    // every section shown, "lab" near the screen but not in view: the page runs it (its pool's workers start), and
     // its training run does not start yet
     await showEverySection(chromium.page);
     await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
@@ -122,17 +123,17 @@ async function page(server) {
         if (last - t0 < 1000) lag.start = Math.max(lag.start, late);
         else lag.after = Math.max(lag.after, late);
         last = now;
-        if (document.querySelector('#train .section-body').dataset.training !== 'done') setTimeout(tick, 10);
+        if (document.querySelector('#lab .section-body').dataset.training !== 'done') setTimeout(tick, 10);
       };
       setTimeout(tick, 10);
     });
     const pid = browserPid();
     const cpu0 = pid ? treeCpu(pid) : NaN;
-    await chromium.page.evaluate(() => document.getElementById('train').scrollIntoView());
-    await chromium.page.waitForSelector('#train .section-body[data-training="done"]', { timeout: 180_000 });
+    await chromium.page.evaluate(() => document.getElementById('lab').scrollIntoView());
+    await chromium.page.waitForSelector('#lab .section-body[data-training="done"]', { timeout: 180_000 });
     const cpu = pid ? treeCpu(pid) - cpu0 : NaN;
-    const ms = Number(await chromium.page.getAttribute('#train .train-status', 'data-milliseconds'));
-    const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('train')).run.timing);
+    const ms = Number(await chromium.page.getAttribute('#lab .lab-status', 'data-milliseconds'));
+    const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing);
     const lag = await chromium.page.evaluate(() => globalThis.__lag);
     return { page: ms, ...timing, cpu, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
   } finally {

@@ -5,11 +5,12 @@
 import { median } from '../web/js/median.mjs';
 
 export const SETUPS = {
-  order: ['none', 'sinusoidal', 'learned', 'rotary', 'causal'],
-  lookback: ['none', 'causal', 'sinusoidal', 'learned', 'rotary'],
+  order: ['none', 'sinusoidal', 'learned', 'rotary', 'causal', 'sinusoidal-causal'],
+  lookback: ['none', 'causal', 'sinusoidal', 'learned', 'rotary', 'sinusoidal-causal'],
 };
 const LABELS = {
   none: 'none, bidirectional', causal: 'none, causal', sinusoidal: 'sinusoidal', learned: 'learned (16 rows)', rotary: 'rotary',
+  'sinusoidal-causal': 'sinusoidal, causal (the course’s decoder)',
 };
 const LENGTHS = [16, 32, 64];
 

@@ -273,8 +273,15 @@ def run_training(seeds, torch_init):
         print(f"| {name} | " + " | ".join(cells) + f" | {statistics.mean(losses):.4f} |", flush=True)
 
 
+def data_seed(seed, n):
+    """The seed of a study run's sentences of stream n: the run's seed draws its sentences too (bench/model_study.cpp's
+    data_seed, the lab's dataSeed in web/js/lab/tasks.mjs): step k's stream is 1000 + k, the held-out one 7, length
+    T's 500 + T."""
+    return 1_000_000 * seed + n
+
+
 def study(task, back, steps, embed_scale, setup, seeds):
-    """bench/model_study.cpp's runs, in PyTorch: one JSON line per seed (the lab's schedule; see that file)."""
+    """bench/model_study.cpp's runs, in PyTorch: one JSON line per seed (the lab's schedule and sets; see that file)."""
     order = task == "order"
     kind = setup.split("-")[0]
     causal = setup == "causal" or setup.endswith("-causal")
@@ -295,10 +302,10 @@ def study(task, back, steps, embed_scale, setup, seeds):
         model = Model(positions=positions, max_length=max_length, causal=causal, seed=seed, embed_scale=scale,
                       readout="mean" if order else "each", classes=2 if order else 16)
         optimizer = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
-        validation = sentences(256, 12, 7, True)
+        validation = sentences(128, 12, data_seed(seed, 7), True)
         curve, reached, first_loss = [], None, None
         for k in range(steps):
-            ids, targets = sentences(32, 8 + k % 9, 1000 + k, False)
+            ids, targets = sentences(32, 8 + k % 9, data_seed(seed, 1000 + k), False)
             logits = model(ids)
             loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=-1)
             optimizer.zero_grad()
@@ -309,7 +316,7 @@ def study(task, back, steps, embed_scale, setup, seeds):
                 curve.append(accuracy_on(model, *validation))
                 if reached is None and curve[-1] >= 0.95:
                     reached = k + 1
-        lengths = {str(t): accuracy_on(model, *sentences(512, t, 500 + t, True))
+        lengths = {str(t): accuracy_on(model, *sentences(256, t, data_seed(seed, 500 + t), True))
                    for t in (8, 12, 16, 32, 64) if max_length is None or t <= max_length}
         print(json.dumps({"implementation": "pytorch", "task": task, "back": back, "steps": steps,
                           "embedScale": embed_scale, "setup": setup, "seed": seed, "firstLoss": first_loss,

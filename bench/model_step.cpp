@@ -16,10 +16,13 @@
 
 #include "model/model.hpp"
 #include "model/task.hpp"
+#include "model_harness.hpp"
 
 namespace {
 
 using namespace seqorder::model;
+using harness::logits_of;
+using harness::step_on;
 
 struct Bench {
     Model<float> model;
@@ -54,7 +57,7 @@ extern "C" double model_steps(int steps, int reference) {
     for (int s = 0; s < steps; ++s) {
         const TaskBatch& batch = b.batches[b.next];
         b.next = (b.next + 1) % b.batches.size();
-        loss = b.model.step(batch.ids, batch.targets, 3e-3);
+        loss = step_on(b.model, batch);
     }
     return loss;
 }
@@ -88,13 +91,13 @@ void train_table(int seeds) {
             Model<float> model(c);
             for (std::int64_t k = 0; k < 800; ++k) {
                 const TaskBatch batch = order_task(32, 8 + k % 9, static_cast<std::uint64_t>(1000 + k), false);
-                model.step(batch.ids, batch.targets, 3e-3);
+                step_on(model, batch);
             }
             for (std::size_t i = 0; i < std::size(lengths); ++i) {
                 if (c.max_length && lengths[i] > *c.max_length) continue;
                 const TaskBatch test = order_task(512, lengths[i], static_cast<std::uint64_t>(500 + lengths[i]), true);
-                const auto logits = model.forward(test.ids);
-                accuracy[i].push_back(score<float>(logits.data(), test.targets.data(), 2).fraction());
+                const auto logits = logits_of(model, test.ids);
+                accuracy[i].push_back(score<float>(logits, test.targets.data(), 2).fraction());
             }
         }
         std::printf("| %s |", s.name);

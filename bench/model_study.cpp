@@ -6,10 +6,12 @@
 //     embedScale  a number, or sqrtWidth
 //     setup       none | causal | sinusoidal | learned | rotary, each optionally suffixed "-causal" (sinusoidal-causal)
 //
-// The lab's schedule (web/js/experiments/train.mjs): vocab 16, width 32, 2 heads, 1 layer, float32, Adam at lr 3e-3,
-// batch 32, step k on sentences of length 8 + k % 9 seeded 1000 + k; every 20 steps the accuracy on the validation
-// sentences (256 of length 12, seed 7; the order task's mirrored); after the last step the accuracy at lengths 8, 12,
-// 16, 32 and 64 (512 sentences of length T, seed 500 + T). A learned table has 16 rows: no accuracy past 16.
+// The lab's schedule and sets (web/js/lab/tasks.mjs): vocab 16, width 32, 2 heads, 1 layer, float32, Adam at lr 3e-3,
+// batch 32, step k on sentences of length 8 + k % 9; every 20 steps the accuracy on the held-out sentences (128 of
+// length 12; the order task's mirrored); after the last step the accuracy at lengths 8, 12, 16, 32 and 64 (256
+// sentences of length T, mirrored). The seed draws the initial parameters and every sentence: step k's are seeded
+// data_seed(seed, 1000 + k), the held-out ones data_seed(seed, 7), those at length T data_seed(seed, 500 + T), with
+// data_seed(seed, n) = 1,000,000 seed + n. A learned table has 16 rows: no accuracy past 16.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -17,10 +19,13 @@
 
 #include "model/model.hpp"
 #include "model/task.hpp"
+#include "model_harness.hpp"
 
 namespace {
 
 using namespace seqorder::model;
+using harness::logits_of;
+using harness::step_on;
 
 struct Study {
     std::string task;
@@ -31,9 +36,12 @@ struct Study {
     }
 };
 
+/** The seed of a run's sentences of stream n (lab/tasks.mjs's dataSeed). */
+std::uint64_t data_seed(std::uint64_t seed, std::uint64_t n) { return 1'000'000 * seed + n; }
+
 double accuracy(Model<float>& model, const TaskBatch& batch) {
-    const auto logits = model.forward(batch.ids);
-    return score<float>(logits.data(), batch.targets.data(), model.config().classes).fraction();
+    const auto logits = logits_of(model, batch.ids);
+    return score<float>(logits, batch.targets.data(), model.config().classes).fraction();
 }
 
 void run(const Study& study, int steps, const std::string& scale, const std::string& setup, std::uint64_t seed) {
@@ -52,13 +60,13 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     if (scale == "sqrtWidth") c.embed_scale.sqrt_width = true;
     else c.embed_scale.factor = std::strtod(scale.c_str(), nullptr);
     Model<float> model(c);
-    const TaskBatch validation = study.sentences(256, 12, 7, true);
+    const TaskBatch validation = study.sentences(128, 12, data_seed(seed, 7), true);
     std::string curve;
     int reached = -1;
     double first_loss = 0, loss = 0;
     for (int k = 0; k < steps; ++k) {
-        const TaskBatch batch = study.sentences(32, 8 + k % 9, static_cast<std::uint64_t>(1000 + k), false);
-        loss = model.step(batch.ids, batch.targets, 3e-3);
+        const TaskBatch batch = study.sentences(32, 8 + k % 9, data_seed(seed, 1000 + static_cast<std::uint64_t>(k)), false);
+        loss = step_on(model, batch);
         if (k == 0) first_loss = loss;
         if ((k + 1) % 20 == 0) {
             const double a = accuracy(model, validation);
@@ -69,7 +77,7 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     std::string lengths;
     for (std::int64_t T : {8, 12, 16, 32, 64}) {
         if (c.max_length && T > *c.max_length) continue;
-        const double a = accuracy(model, study.sentences(512, T, static_cast<std::uint64_t>(500 + T), true));
+        const double a = accuracy(model, study.sentences(256, T, data_seed(seed, 500 + static_cast<std::uint64_t>(T)), true));
         lengths += (lengths.empty() ? "" : ",") + ("\"" + std::to_string(T) + "\":" + std::to_string(a));
     }
     std::printf("{\"implementation\":\"seqorder\",\"task\":\"%s\",\"back\":%lld,\"steps\":%d,\"embedScale\":\"%s\","

@@ -1,6 +1,6 @@
 // How soon the lesson page is ready: the built site (dist/site, or $SEQORDER_DIST/site) served on 127.0.0.1 by
 // scripts/serve.mjs, opened in headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM, driven by playwright-core
-// with the flags of tests/browser/engines/chromium.mjs), or in another test engine (--browser firefox or webkit), at
+// with the flags of tests/browser/helpers/engines/chromium.mjs), or in another test engine (--browser firefox or webkit), at
 // 1000 × 900 CSS pixels, and loaded 1 + `loads` times in one profile: the first load fills the caches and is shown but
 // not counted, the others are the warm loads. For each load: navigation start → first contentful paint (the Paint
 // Timing entry) and navigation start → <body data-ready="true"> (the page's User Timing mark `seqorder:ready`, made as
@@ -12,8 +12,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startServer } from '../scripts/serve.mjs';
-import { ALL_ENGINES, openBrowser } from '../tests/browser/engines/index.mjs';
-import { siteDir } from '../tests/browser/site.mjs';
+import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
+import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { median } from '../web/js/median.mjs';
 import { loadAverage, machine, machineKind } from './report.mjs';
 

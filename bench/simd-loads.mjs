@@ -226,7 +226,7 @@ async function main() {
   const os = (await import('node:os')).default;
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
-  const { ALL_ENGINES } = await import('../tests/browser/engines/index.mjs');
+  const { ALL_ENGINES } = await import('../tests/browser/helpers/engines/index.mjs');
   const { benchArgs } = await import('./report.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = process.argv.includes('--chromium') ? 'chromium' : at > 0 ? process.argv[at + 1] : undefined;

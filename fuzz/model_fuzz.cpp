@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "../tests/native/failing_allocations.hpp"
+#include "calls/any_model.hpp"
 #include "fuzz_input.hpp"
 #include "model/model.hpp"
 #include "model_calls.hpp"
@@ -451,7 +452,7 @@ calls::TensorArg drawn_tensor(Input& in, const std::vector<std::int32_t>& values
 
 // The int32 values of a tensor argument the package hands over (its dtype read as int32).
 std::span<const std::int32_t> values_of(const calls::TensorArg& t) {
-    return {static_cast<const std::int32_t*>(t.data), static_cast<std::size_t>(t.count)};
+    return {static_cast<const std::int32_t*>(t.address), static_cast<std::size_t>(t.count)};
 }
 
 // What the package's path must do with ids and targets (null for forward), its rules restated (calls.hpp,
@@ -535,7 +536,7 @@ void Run<T>::package_round() {
         if (kind == 2) {  // train
             const std::size_t n = in.byte() % 4;
             std::vector<DrawnBatch> drawn;
-            std::vector<calls::TrainBatchArg> batches;
+            std::vector<calls::ModelBatch> batches;
             for (std::size_t i = 0; i < n; ++i) {
                 drawn.push_back(draw_batch(in, c));
                 const DrawnBatch& d = drawn.back();
@@ -551,12 +552,12 @@ void Run<T>::package_round() {
             std::optional<std::size_t> first_broken;
             if (lr && !(*lr >= 0)) expected = {.invalid_argument = true};
             for (std::size_t i = 0; i < n && !expected.any(); ++i)
-                if ((expected = package_outcome(c, batches[i].ids, &batches[i].targets)).any()) first_broken = i;
+                if ((expected = package_outcome(c, batches[i].ids, &*batches[i].targets)).any()) first_broken = i;
             std::vector<calls::Result> results;
             std::string error;
             const bool ok = run_call(expected, [&] {
                 try {
-                    results = calls::model_train(*any, batches, lr);
+                    results = calls::model_train(*any, batches, {.lr = lr});
                 } catch (const std::exception& e) {
                     error = e.what();
                     throw;
@@ -574,7 +575,7 @@ void Run<T>::package_round() {
                 result_values<double>(results[0], std::span<const std::int64_t>(&count, 1), what + ": train");
             for (std::size_t i = 0; i < n; ++i) {
                 const auto sizes = *sizes_of(batches[i].ids);
-                const double loss = mirror.step(values_of(batches[i].ids), values_of(batches[i].targets), sizes[0],
+                const double loss = mirror.step(values_of(batches[i].ids), values_of(*batches[i].targets), sizes[0],
                                                 sizes[1], lr.value_or(1e-3));
                 FUZZ_CHECK(std::memcmp(&loss, &losses[i], sizeof loss) == 0,
                            what + ": train's loss " + std::to_string(i) + " differs from the direct model's step");
@@ -587,9 +588,9 @@ void Run<T>::package_round() {
         const calls::TensorArg ids = drawn_tensor(in, d.ids, {d.batch, d.length});
         const calls::TensorArg targets = drawn_tensor(in, d.targets, each ? std::vector<std::int64_t>{d.batch, d.length}
                                                                            : std::vector<std::int64_t>{d.batch});
-        calls::ModelInput input{ids, targets, std::nullopt};
+        calls::ModelInput input{{ids, targets}, {}};
         if (kind == 0) {  // forward: the targets play no part
-            input.targets.reset();
+            input.batch.targets.reset();
             std::vector<calls::Result> results;
             const auto forward = [&] { results = calls::model_forward(*any, input); };
             if (!run_call(package_outcome(c, ids, nullptr), forward, "forward")) {
@@ -607,11 +608,11 @@ void Run<T>::package_round() {
         // step
         static constexpr double rates[] = {1e-3, 0.05, -1.0, NAN};
         const std::uint8_t r = in.byte() % 5;
-        input.lr = r == 4 ? std::nullopt : std::optional<double>(rates[r]);
+        input.options.lr = r == 4 ? std::nullopt : std::optional<double>(rates[r]);
         const Expected broken = package_outcome(c, ids, &targets);
         // lr is checked after the tensors' dtypes and shapes, before the model's rules
         Expected expected = broken;
-        if (input.lr && !(*input.lr >= 0) && !broken.invalid_argument) expected = {.invalid_argument = true};
+        if (input.options.lr && !(*input.options.lr >= 0) && !broken.invalid_argument) expected = {.invalid_argument = true};
         std::vector<calls::Result> results;
         if (!run_call(expected, [&] { results = calls::model_step(*any, input); }, "step")) {
             same_state("a failed step");
@@ -619,7 +620,7 @@ void Run<T>::package_round() {
         }
         const auto sizes = *sizes_of(ids);
         const double loss =
-            mirror.step(values_of(ids), values_of(targets), sizes[0], sizes[1], input.lr.value_or(1e-3));
+            mirror.step(values_of(ids), values_of(targets), sizes[0], sizes[1], input.options.lr.value_or(1e-3));
         const auto got = result_values<double>(results[0], {}, what + ": step");
         FUZZ_CHECK(std::memcmp(&loss, got.data(), sizeof loss) == 0,
                    what + ": step's loss differs from the direct model's");

@@ -8,7 +8,7 @@
 #   2b. sanitize  the same suite under AddressSanitizer + UndefinedBehaviorSanitizer (build-sanitize/)
 #   2c. lint      clang-tidy on src/ (.clang-tidy; every warning an error)
 #   3. node       node --test on the built package through its public API
-#   4. browser    dist/site in Chromium, Firefox ESR and WebKitGTK (tests/browser/engines; $SEQORDER_BROWSERS
+#   4. browser    dist/site in Chromium, Firefox ESR and WebKitGTK (tests/browser/helpers/engines; $SEQORDER_BROWSERS
 #                 chooses): every data-check passes, determinism, relaxed SIMD, bench.html, the pool; and in
 #                 Chromium, the tests that need its request interception (hardening, a11y, plots, controls, training)
 #   5. fuzz       every libFuzzer target (fuzz/) for $SEQORDER_FUZZ_SECONDS s each (default 5; CI sets 60)

@@ -1,6 +1,7 @@
-// The binding of the core's calls (src/core/calls.hpp) and the tasks to the JS layer (src/js/api.mjs, tasks.mjs), in
-// the main module; model.cpp binds the trainable model's, in the model module; module.cpp what both bind alike. These files and values.hpp are
-// the only C++ files of the package that know about Emscripten.
+// The binding of the core's calls (src/core/api/calls.hpp) and the tasks to the JS layer (src/js/api.mjs,
+// tasks.mjs), in the main module; model.cpp binds the trainable model's, in the model module; module.cpp what both
+// bind alike. These files and values.hpp are the only C++ files of the package that know about Emscripten, and they
+// include the core's public headers alone (src/core/api/).
 //
 // Kept thin on purpose:
 // - Each function takes one struct of arguments, written into the heap by the JS layer from the struct's field table
@@ -9,21 +10,20 @@
 // - Each returns a plain object: { results: [{ address, dtype, shape }] } on success, the results' blocks handed over
 //   to the JS layer (it copies them out and frees them), or { error } with the core's message, which the JS layer
 //   throws as a RangeError (values.hpp: run). Nothing is thrown across the boundary, so no C++ frame is skipped and
-//   nothing leaks. planAttention is attention without the work: { plan } or { error }.
+//   nothing leaks. planAttention is attention without the work: { plan } or { error }, the plan written through its
+//   field table (values.hpp: value_of), as arguments are read through theirs.
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "attention_fast.hpp"
 #include "calls.hpp"
 #include "kernel_call.hpp"
 #include "model_calls.hpp"
-#include "tensor.hpp"
 #include "values.hpp"
 
 namespace {
@@ -52,48 +52,29 @@ val task_words() {
 }
 
 // attention's checks and plan, nothing computed: { plan: { dtype, batch, queries, keys, width, valueWidth, causal,
-// queryStart, steps, results: [shape, ...], fused, rowGroup } } or { error }. The tensors' addresses are not read.
+// queryStart, steps, results: [shape, ...], fused, rowGroup } } (AttentionPlan's field table) or { error }. The
+// tensors' addresses are not read.
 val plan_attention(const calls::AttentionArgs& a) {
     return guarded([&](val& outcome) {
-        const calls::AttentionPlan p = calls::plan_attention(a);
-        val plan = val::object();
-        plan.set("dtype", p.dtype);
-        plan.set("batch", static_cast<double>(p.shape.batch));
-        plan.set("queries", static_cast<double>(p.shape.queries));
-        plan.set("keys", static_cast<double>(p.shape.keys));
-        plan.set("width", static_cast<double>(p.shape.width));
-        plan.set("valueWidth", static_cast<double>(p.shape.value_width));
-        plan.set("causal", p.causal);
-        plan.set("queryStart", static_cast<double>(p.query_start));
-        plan.set("steps", p.steps);
-        val results = val::array();
-        for (const auto& shape : p.results) results.call<void>("push", val::array(std::vector<double>(shape.begin(), shape.end())));
-        plan.set("results", results);
-        plan.set("fused", p.fused);
-        plan.set("rowGroup", static_cast<double>(p.row_group));
-        outcome.set("plan", plan);
+        calls::AttentionPlan plan = calls::plan_attention(a);
+        outcome.set("plan", value_of(plan));
     });
 }
 
 // positions' checks and the pieces it may be computed in, nothing computed: { plan: { count, pieceRows } } or { error }.
 val plan_positions(const calls::PositionsArgs& a) {
     return guarded([&](val& outcome) {
-        const calls::PositionsPlan p = calls::plan_positions(a);
-        val plan = val::object();
-        plan.set("count", static_cast<double>(p.count));
-        plan.set("pieceRows", static_cast<double>(p.piece_rows));
-        outcome.set("plan", plan);
+        calls::PositionsPlan plan = calls::plan_positions(a);
+        outcome.set("plan", value_of(plan));
     });
 }
 
-// The weighted-sum kernels of the fused attention (attention_fast.hpp), for the tests and the benchmark, which force
-// each in turn (results are the same bits whichever runs), and for the pool's kernel module, which is told one by its
-// number: its place in this list. Not part of the JS API.
+// The weighted-sum kernels of the fused attention (calls.hpp: attention_kernels), for the tests and the benchmark,
+// which force each in turn (results are the same bits whichever runs), and for the pool's kernel module, which is told
+// one by its number: its place in this list. Not part of the JS API.
 val attention_kernels() {
-    val names = val::array();
-    for (const seqorder::AttentionKernel kernel : seqorder::kAttentionKernels)
-        names.call<void>("push", std::string(seqorder::attention_kernel_name(kernel)));
-    return names;
+    std::vector<std::string> names = calls::attention_kernels();
+    return value_of(names);
 }
 // The kernel module's KernelCall (kernel_call.hpp): its members' names, in order, space-separated.
 std::string kernel_call_members() {
@@ -102,17 +83,13 @@ std::string kernel_call_members() {
         names.append(names.empty() ? "" : " ").append(name);
     return names;
 }
-std::string attention_kernel() { return std::string(seqorder::attention_kernel_name(seqorder::attention_kernel())); }
+std::string attention_kernel() { return calls::attention_kernel(); }
 std::string use_attention_kernel(const std::string& name) {  // '' on success, else the error
-    if (name == "probe") {
-        seqorder::use_attention_kernel(std::nullopt);
-        return {};
+    try {
+        calls::use_attention_kernel(name);
+    } catch (const std::invalid_argument& e) {
+        return e.what();
     }
-    const auto kernel = seqorder::attention_kernel_named(name);
-    if (!kernel) {
-        return "attention kernel: " + seqorder::quoted(name) + " is none of attentionKernels(), nor 'probe'";
-    }
-    seqorder::use_attention_kernel(kernel);
     return {};
 }
 

@@ -1,12 +1,12 @@
-// The binding of the trainable model's calls (src/core/model_calls.hpp) to the JS layer (src/js/model.mjs), in the
+// The binding of the trainable model's calls (src/core/api/model_calls.hpp) to the JS layer (src/js/model.mjs), in the
 // manner of embind.cpp: one struct of arguments per function, read through its field table, { results } or { error }
 // back (values.hpp). It is the model module's (seqorder_model.wasm), which the JS layer compiles when a model is first
 // made (src/js/model-module.mjs); the main module has none of the model's code.
 //
-// The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it
-// as the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed,
-// or never made here) is the table's error, like any other. The table's MemoryRoom is the heap's (heap_room): a model or
-// a call the heap cannot hold is refused, naming its sizes, before anything is allocated.
+// The models live in this module instance, in one calls::ModelTable: JS holds a model's handle (a number), passes it as
+// the `model` field of each call, and disposes of it with modelDispose. A handle the table does not hold (disposed, or
+// never made here) is the table's error, like any other. The table's MemoryRoom is the heap's (heap_room): a model or a
+// call the heap cannot hold is refused, naming its sizes, before anything is allocated.
 #include <emscripten/bind.h>
 #include <emscripten/heap.h>
 #include <emscripten/val.h>
@@ -14,11 +14,8 @@
 #include <unistd.h>
 
 #include <cstdint>
-
-#include <string>
 #include <vector>
 
-#include "calls.hpp"
 #include "model_calls.hpp"
 #include "values.hpp"
 
@@ -26,7 +23,6 @@ namespace {
 
 using emscripten::val;
 namespace calls = seqorder::calls;
-namespace model = seqorder::model;
 using namespace seqorder::binding;  // bind_call, guarded() and run() (values.hpp)
 
 // What the heap can still give: the free bytes malloc holds, and what lies between its break and the heap's maximum
@@ -53,17 +49,17 @@ void fields(ModelCall& c, Field&& field) {
     field("model", c.model);
     fields(c.input, field);
 }
-// train: the handle, the batches [{ ids, targets }] and step's options.
+// train: the handle, the batches [{ ids, targets }] and the options ({ lr }), beside them.
 struct TrainCall {
     double model = 0;
-    std::vector<calls::TrainBatchArg> batches;
-    std::optional<double> lr;
+    std::vector<calls::ModelBatch> batches;
+    calls::ModelOptions options;
 };
 template <class Field>
 void fields(TrainCall& c, Field&& field) {
     field("model", c.model);
     field("batches", c.batches);
-    field("lr", c.lr);
+    fields(c.options, field);
 }
 
 // setParameters: the handle and the parameters to replace, [{ name, tensor }].
@@ -86,44 +82,13 @@ void fields(Handle& h, Field&& field) {
     field("model", h.model);
 }
 
-// ---- results that are not tensors ----
-
-// The resolved configuration, in the JS API's words (maxLength only with learned positions).
-val config_object(const calls::AnyModel& m) {
-    const model::Config& c = m.config();
-    val o = val::object();
-    o.set("vocab", static_cast<double>(c.vocab));
-    o.set("width", static_cast<double>(c.width));
-    o.set("heads", static_cast<double>(c.heads));
-    o.set("layers", static_cast<double>(c.layers));
-    o.set("positions", std::string(model::name_of(c.positions)));
-    if (c.max_length) o.set("maxLength", static_cast<double>(*c.max_length));
-    o.set("causal", c.causal);
-    o.set("readout", std::string(model::name_of(c.readout)));
-    o.set("classes", static_cast<double>(c.classes));
-    o.set("dtype", std::string(model::name_of(m.dtype())));
-    o.set("seed", static_cast<double>(c.seed));
-    o.set("embedScale", c.embed_scale.sqrt_width ? val("sqrtWidth") : val(c.embed_scale.factor));
-    return o;
-}
-
-// The parameters' names, in the order of model_parameters' results
-val parameter_names(const calls::AnyModel& m) {
-    val names = val::array();
-    for (const model::ParameterInfo& p : m.parameters()) names.call<void>("push", p.name);
-    return names;
-}
-
 // ---- the calls ----
 
-// { model: handle, config, names: the parameters' names }
+// { model: handle, config: the options resolved, names: the parameters' names } (CreatedModel's field table)
 val create(const calls::ModelArgs& a) {
     return guarded([&](val& outcome) {
-        const double handle = models().create(a);
-        const calls::AnyModel& m = models().at(handle);
-        outcome.set("config", config_object(m));
-        outcome.set("names", parameter_names(m));
-        outcome.set("model", handle);
+        calls::CreatedModel made = models().create(a);
+        set_fields(outcome, made);
     });
 }
 val dispose(const Handle& h) {
@@ -137,7 +102,9 @@ val forward(const ModelCall& c) { return run([&] { return calls::model_forward(m
 val loss(const ModelCall& c) { return run([&] { return calls::model_loss(models().at(c.model), c.input); }); }
 val gradients(const ModelCall& c) { return run([&] { return calls::model_gradients(models().at(c.model), c.input); }); }
 val step(const ModelCall& c) { return run([&] { return calls::model_step(models().at(c.model), c.input); }); }
-val train(const TrainCall& c) { return run([&] { return calls::model_train(models().at(c.model), c.batches, c.lr); }); }
+val train(const TrainCall& c) {
+    return run([&] { return calls::model_train(models().at(c.model), c.batches, c.options); });
+}
 val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "tensor.hpp"
+#include "calls.hpp"
 #include "values.hpp"
 
 namespace {
@@ -14,7 +14,7 @@ namespace {
 // Bytes currently allocated by malloc in this module's heap (for leak checks).
 double allocated_bytes() { return static_cast<double>(mallinfo().uordblks); }
 
-double max_tensor_bytes() { return static_cast<double>(seqorder::kMaxTensorBytes); }
+double max_tensor_bytes() { return static_cast<double>(seqorder::calls::max_tensor_bytes()); }
 
 // How the fast kernels were compiled: "relaxed" (relaxed SIMD's multiply-add: SEQORDER_RELAXED_FMA) or "simd128".
 std::string build() {

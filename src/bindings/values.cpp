@@ -19,6 +19,14 @@ void Describer::add(const char* name, const std::string& kind) {
 
 std::string wrapped(const char* before, const std::string& kind, const char* after) { return before + kind + after; }
 
+val value_of(double x) { return val(x); }
+val value_of(std::int64_t x) { return val(static_cast<double>(x)); }
+val value_of(bool x) { return val(x); }
+val value_of(const std::string& x) { return val(x); }
+val value_of(const calls::NumberOrName& x) {
+    return std::visit([](const auto& v) { return val(v); }, x);
+}
+
 std::vector<BoundCall>& bound_calls() {
     static std::vector<BoundCall> calls;
     return calls;

@@ -1,5 +1,6 @@
 // What the binding files (embind.cpp, model.cpp) share: how a call's arguments cross from JS (slots in the heap, read
-// through the arguments' field table) and how its outcome goes back: { results } or { error }, never an exception.
+// through the arguments' field table) and how its outcome goes back: { results } or { error }, never an exception; a
+// result that is not a tensor (a plan, a model made) as a JS object written through its own field table.
 //
 // The arguments: the JS layer (src/js/binding.mjs) writes them into one block of the heap as float64 slots, in the
 // order of the call's field table (fields(args, field), beside each struct: call_types.hpp, model_calls.hpp), which
@@ -8,6 +9,7 @@
 // member, by its type:
 //   double, std::optional<double>, bool, std::int64_t, a pointer: 0 (absent: the default stays), or 1 and the value
 //   std::string: 0, or 1, its length in bytes n and ceil(n / 8) slots holding its UTF-8 bytes (a NUL among them too)
+//   NumberOrName: 0, or 1 and the number, or 2, the name's length in bytes and its slots (as a std::string's)
 //   std::vector<double>: its length n and n values
 //   a struct with a field table: its members in order; std::optional of one: 0, or 1 and its members; std::vector of
 //   one: its length and each one's members
@@ -24,6 +26,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "call_types.hpp"
@@ -88,7 +91,15 @@ private:
         if (given()) member = reinterpret_cast<const void*>(static_cast<std::uintptr_t>(take()));
     }
     [[gnu::noinline]] void read(std::string& member) {
-        if (!given()) return;
+        if (given()) read_text(member);
+    }
+    [[gnu::noinline]] void read(calls::NumberOrName& member) {
+        const double given = take();
+        if (given == 1) member = take();
+        if (given == 2) read_text(member.emplace<std::string>());
+    }
+    // A string's length in bytes n and its ceil(n / 8) slots.
+    void read_text(std::string& member) {
         const auto bytes = static_cast<std::size_t>(take());
         const std::size_t slots = (bytes + 7) / 8;
         need(slots);
@@ -121,8 +132,8 @@ private:
 
 // ---- the field tables, described for the JS layer ----
 
-// How the slots of a member of type T are written, as JSON: "number", "text", "numbers", or {"fields": [[name, kind],
-// ...]}, {"optional": kind}, {"list": kind}.
+// How the slots of a member of type T are written, as JSON: "number", "text", "numberOrText", "numbers", or
+// {"fields": [[name, kind], ...]}, {"optional": kind}, {"list": kind}.
 template <class T>
 std::string kind_of();
 
@@ -141,6 +152,8 @@ template <class T>
 std::string kind_of() {
     if constexpr (std::is_same_v<T, std::string>) {
         return "\"text\"";
+    } else if constexpr (std::is_same_v<T, calls::NumberOrName>) {
+        return "\"numberOrText\"";
     } else if constexpr (std::is_same_v<T, std::vector<double>>) {
         return "\"numbers\"";
     } else if constexpr (std::is_arithmetic_v<T> || std::is_pointer_v<T> || std::is_same_v<T, std::optional<double>>) {
@@ -155,6 +168,51 @@ std::string kind_of() {
         fields(example, describe);
         return wrapped("{\"fields\": [", describe.list, "]}");
     }
+}
+
+// ---- results that are not tensors, through their field tables ----
+
+// A member as a JS value: a number (a double or an std::int64_t), a boolean, a string, a number or a string
+// (NumberOrName), an array of any of these, or an object of a struct's fields (its std::optional members set only when
+// they hold a value).
+val value_of(double x);
+val value_of(std::int64_t x);
+val value_of(bool x);
+val value_of(const std::string& x);
+val value_of(const calls::NumberOrName& x);
+template <class T>
+val value_of(std::vector<T>& items);
+template <HasFields T>
+val value_of(T& result);
+
+// Sets each member of `result` on `object`, under its name in the field table.
+struct ValueWriter {
+    val& object;
+    template <class T>
+    void operator()(const char* name, T& member) {
+        object.set(name, value_of(member));
+    }
+    template <class T>
+    void operator()(const char* name, std::optional<T>& member) {
+        if (member) object.set(name, value_of(*member));
+    }
+};
+template <HasFields T>
+void set_fields(val& object, T& result) {
+    fields(result, ValueWriter{object});
+}
+
+template <class T>
+val value_of(std::vector<T>& items) {
+    val list = val::array();
+    for (T& item : items) list.call<void>("push", value_of(item));
+    return list;
+}
+template <HasFields T>
+val value_of(T& result) {
+    val object = val::object();
+    set_fields(object, result);
+    return object;
 }
 
 // ---- calls ----

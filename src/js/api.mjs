@@ -2,7 +2,7 @@
 // tasks', from tasks.mjs), and the trainable model's over the model module, once loaded (model-module.mjs, which
 // only seqorder/model and the pool import: an app that makes no model ships none of its code).
 // Each reads its arguments once (arguments.mjs: JS kinds only), copies its tensors into the heap, runs one call of the
-// core (src/core/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
+// core (src/core/api/calls.hpp, through src/bindings/embind.cpp: the core checks every value, shape and size and says
 // what is wrong), and returns JS-owned results (heap.mjs). attentionPlanner is attention's reading and checking
 // without its work, for the pool (pool/pool.mjs), which runs the work in other instances.
 import { optional, readBoolean, readNumber, readOptions, readOut, readString, readTensor } from './arguments.mjs';

@@ -2,7 +2,7 @@
 // plain copy of a shape, and a typed array's buffer, byteOffset and length read through the intrinsic %TypedArray%
 // getters, so that a subclass or a proxy cannot lie about them). Only JS kinds are checked here (a number, a string, a
 // typed array of a dtype's class: TypeError); every rule about values, shapes and sizes belongs to the core
-// (src/core/calls.hpp), which reports it as a RangeError. Only what the caller's objects hold is read: an option,
+// (src/core/api/calls.hpp), which reports it as a RangeError. Only what the caller's objects hold is read: an option,
 // a tensor's field or a shape's axis that is only inherited from Object.prototype (or Array.prototype) counts as
 // absent, and what these readers return has no prototype, so nothing on Object.prototype reaches a call.
 
@@ -140,10 +140,36 @@ function readArray(name, value, dtypes) {
   return record;
 }
 
+/** A tensor argument as readTensor read it: its name (for messages), dtype, shape (a copy) and data (readArray's). */
+class TensorRecord {
+  constructor(name, dtype, shape, data) {
+    this.name = name;
+    this.dtype = dtype;
+    this.shape = shape;
+    this.data = data;
+  }
+}
+
+/**
+ * `value`, arguments as read (plain objects and arrays holding readTensor's records, and other values), with each
+ * tensor in it replaced by tensor(it): a record, or a plain { data, shape, dtype } (a copy of one, as the pool sends
+ * it). The objects and arrays around them are copied; nothing else is read.
+ */
+export function eachTensor(value, tensor) {
+  if (value instanceof TensorRecord || (hasOwn(Object(value), 'data') && ArrayBuffer.isView(value.data))) return tensor(value);
+  if (isArray(value)) return value.map((item) => eachTensor(item, tensor));
+  if (value !== null && typeof value === 'object') {
+    const copy = { __proto__: null };
+    for (const key of Object.keys(value)) copy[key] = eachTensor(value[key], tensor);
+    return copy;
+  }
+  return value;
+}
+
 /**
  * A tensor { data, shape, dtype }: its fields are read once each; data must be a Float64Array, Float32Array or
  * Int32Array, shape an array of numbers (copied), dtype (if given) the name of data's class.
- * Returns { name, dtype, shape, data: { buffer, byteOffset, length } }.
+ * Returns its record: { name, dtype, shape, data: { buffer, byteOffset, length } }.
  */
 export function readTensor(name, tensor) {
   if (tensor === null || typeof tensor !== 'object' || isArray(tensor) || classNameOf(tensor) !== undefined)
@@ -169,7 +195,7 @@ export function readTensor(name, tensor) {
     if (dtypeValue !== data.dtype)
       throw new TypeError(`${name}.data must be a ${DTYPES[dtypeValue].name} for dtype '${dtypeValue}', got ${describe(dataValue)}`);
   }
-  return { name, dtype: data.dtype, shape, data };
+  return new TensorRecord(name, data.dtype, shape, data);
 }
 
 /** Axes a tensor may have: far more than any function takes (the core says which ranks it accepts). */

@@ -14,6 +14,8 @@ const encoder = new TextEncoder();
 function writerOf(kind) {
   if (kind === 'number') return (slots, value) => (value === undefined ? slots.push(0) : slots.given(+value));
   if (kind === 'text') return (slots, value) => (value === undefined ? slots.push(0) : slots.text(value));
+  if (kind === 'numberOrText')  // 0, or 1 and the number, or 2 and the text's slots
+    return (slots, value) => (value === undefined ? slots.push(0) : typeof value === 'string' ? slots.text(value, 2) : slots.given(+value));
   if (kind === 'numbers') return (slots, values) => slots.numbers(values);
   if (kind.optional !== undefined) {
     const write = writerOf(kind.optional);
@@ -69,15 +71,15 @@ class Slots {
     for (const value of values) this.#values[this.#count++] = value;
   }
 
-  /** 1, the UTF-8 length n, then ceil(n / 8) slots of bytes. */
-  text(string) {
+  /** `marker` (1), the UTF-8 length n, then ceil(n / 8) slots of bytes. */
+  text(string, marker = 1) {
     // (most strings are a dtype's name: ASCII, one byte a character)
     const ascii = /^[\x00-\x7f]*$/.test(string);
     const bytes = ascii ? null : encoder.encode(string);
     const length = ascii ? string.length : bytes.length;
     const n = Math.ceil(length / 8);
     this.#room(2 + n);
-    this.#values[this.#count++] = 1;
+    this.#values[this.#count++] = marker;
     this.#values[this.#count++] = length;
     this.#values.fill(0, this.#count, this.#count + n);
     const to = new Uint8Array(this.#values.buffer, 8 * this.#count, length);

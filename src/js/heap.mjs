@@ -21,7 +21,8 @@ export function checkTensor(record, maxTensorBytes) {
 /**
  * Returns run(work): runs work(call) with a per-call heap session:
  *   call.tensor(record)      copies a tensor read by readTensor into the heap: the binding's TensorArg
- *   call.core(fn, args)      runs a binding function; its { error } becomes a RangeError, its results are owned here
+ *   call.core(fn, args)      runs a binding function; its { error } becomes a RangeError, its results (if any) are
+ *                            owned here
  *   call.outcome(fn, args)   the same for a binding function that returns no tensors: its outcome object
  *   call.output(result, out) copies a result out (into the `out` record, or a new array): a { data, shape, dtype }
  *   call.outputAt(result, out, offset)  copies a result into the `out` record from element `offset` on, and frees its
@@ -57,7 +58,7 @@ export function heapRunner(core) {
         return outcome;
       },
       core(fn, args) {
-        const { results } = call.outcome(fn, args);
+        const { results = [] } = call.outcome(fn, args);
         for (const result of results) blocks.push(result.address);
         return results;
       },

@@ -1,7 +1,8 @@
 // The lesson's two tasks, the data the trainable model learns from, over one instance of the main module (the tasks
-// are made there, so that they need no model module): orderTask, lookbackTask, inductionTask, taskWords. Like api.mjs, each call
-// reads its arguments once (arguments.mjs: JS kinds only), runs one call of the core (src/core/model_calls.hpp,
-// through src/bindings/embind.cpp: the core checks every value) and returns JS-owned results (heap.mjs).
+// are made there, so that they need no model module): orderTask, lookbackTask, inductionTask, taskWords. Like api.mjs,
+// each call reads its arguments once (arguments.mjs: JS kinds only), runs one call of the core
+// (src/core/api/model_calls.hpp, through src/bindings/embind.cpp: the core checks every value) and returns JS-owned
+// results (heap.mjs).
 import { optional, readBoolean, readNumber, readOptions } from './arguments.mjs';
 
 const optionalNumber = optional(readNumber);

@@ -10,7 +10,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { frames, openLesson, unfold } from './browser.mjs';
+import { frames, openLesson, unfold } from './helpers/browser.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const PHONE = { width: 390, height: 844 };
@@ -127,23 +127,27 @@ test('on a 390 px phone the lab\'s composer shows all its controls, and scrolls 
   await page.setViewportSize(PHONE);
   await frames(page);
   // Its top at the screen's: the last control, the right model's select, shows whole, not hidden inside the block.
-  await page.evaluate(() => document.querySelector('.train-composer-block').scrollIntoView({ block: 'start' }));
+  await page.evaluate(() => {
+    document.querySelector('#lab-maps details').open = true;  // the composer is folded
+    document.querySelector('.lab-composer-block').scrollIntoView({ block: 'start' });
+  });
   await frames(page);
   const select = await page.evaluate(() => {
-    const box = document.getElementById('train-map-b').getBoundingClientRect();
+    const box = document.getElementById('lab-mapB').getBoundingClientRect();
     const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
     return { top: box.top, bottom: box.bottom, height: innerHeight, seen: seen?.id ?? seen?.tagName };
   });
-  assert.ok(select.top >= 0 && select.bottom <= select.height && select.seen === 'train-map-b',
+  assert.ok(select.top >= 0 && select.bottom <= select.height && select.seen === 'lab-mapB',
     `the right model's select is not shown whole: ${JSON.stringify(select)}`);
   // The maps near the screen's top: nothing of the composer over them.
   const boxes = await page.evaluate(() => {
-    const maps = document.querySelector('#train-maps .train-maps-block');
+    const maps = document.querySelector('#lab-maps .lab-maps-block');
     window.scrollBy(0, maps.getBoundingClientRect().top - 40);
-    const block = document.querySelector('.train-composer-block').getBoundingClientRect();
+    const block = document.querySelector('.lab-composer-block').getBoundingClientRect();
     return { block: { top: block.top, bottom: block.bottom }, maps: maps.getBoundingClientRect().top };
   });
   assert.ok(boxes.block.bottom <= boxes.maps, `the composer covers the maps: ${JSON.stringify(boxes)}`);
+  await page.evaluate(() => { document.querySelector('#lab-maps details').open = false; });
   await page.setViewportSize(DESKTOP);
   await frames(page);
 });

@@ -1,11 +1,11 @@
-// The benchmark page (bench.html) in every engine (tests/browser/engines), under its Content-Security-Policy: the
+// The benchmark page (bench.html) in every engine (tests/browser/helpers/engines), under its Content-Security-Policy: the
 // worker loads seqorder, its relaxed-SIMD build where the engine runs it, and a pool of workers (nested in the
 // benchmark's worker); a run (the tiny 'smoke' preset) reports progress and fills both tables with positive, finite
 // numbers (its speeds are never asserted) and seqorder's agreement with plain JS; Stop restarts the worker; nothing is
 // recorded as an error (a CSP violation would be).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
 
 // Under puppeteer's WebDriver BiDi session, Firefox now and then never starts a worker created by a worker (3 to 6 in
 // 100, measured with trivial scripts; the same page in Firefox without an automation session: 0 in 600, see

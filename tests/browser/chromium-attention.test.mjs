@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { measureInBrowser } from '../../bench/chromium-attention.mjs';
-import { ENGINES, VERSION_PATTERNS } from './engines/index.mjs';
+import { ENGINES, VERSION_PATTERNS } from './helpers/engines/index.mjs';
 
 // onnxruntime-web is one of the benchmark's contenders (bench/package.json), not a test dependency
 const ort = existsSync(new URL('../../bench/node_modules/onnxruntime-web/dist/ort.wasm.min.mjs', import.meta.url));

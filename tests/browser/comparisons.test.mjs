@@ -2,7 +2,7 @@
 // the learned table's error from the keyboard, and re-running or switching an experiment keeps every check passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, openLesson, unfold } from './browser.mjs';
+import { click, openLesson, unfold } from './helpers/browser.mjs';
 
 const CHECKS = [
   'cmp-none-content-only', 'cmp-rope-relative', 'cmp-added-not-relative', 'cmp-learned-absolute', 'cmp-not-extra-heads',
@@ -15,7 +15,7 @@ let page;
 let errors;
 
 before(async () => {
-  session = await openLesson({ train: false });  // this file looks at its own sections only
+  session = await openLesson({ lab: false });  // this file looks at its own sections only
   ({ page, errors } = session);
   await unfold(page);  // the previews and the aside's figures, folded at load
 });

@@ -6,7 +6,7 @@
 // word in the four steps.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, frames, openLesson, unfold } from './browser.mjs';
+import { click, frames, openLesson, unfold } from './helpers/browser.mjs';
 
 let session;
 let page;

@@ -1,5 +1,5 @@
 // Determinism across engines: the fixed calls of tests/node/helpers/determinism-calls.mjs give bit-identical outputs
-// (SHA-256 of every result's dtype, shape and bytes) in node and in every engine (tests/browser/engines: Chromium,
+// (SHA-256 of every result's dtype, shape and bytes) in node and in every engine (tests/browser/helpers/engines: Chromium,
 // Firefox ESR, WebKitGTK), on the package served from $SEQORDER_DIST/site/lib on 127.0.0.1; and its training runs of
 // the model, run in a module Web Worker there and on the page's main thread (where the first createModel compiles the
 // model module synchronously), give the parameters of the hashes it fixes (MODEL_HASHES), as in node.
@@ -7,8 +7,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { eachEngine } from './each-engine.mjs';
-import { blankPage, root } from './site.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { blankPage, root } from './helpers/site.mjs';
 import { loadSeqorder } from '../node/helpers/load.mjs';
 import { MODEL_HASHES, determinismHashes } from '../node/helpers/determinism-calls.mjs';
 

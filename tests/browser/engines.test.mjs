@@ -1,4 +1,4 @@
-// The driver interface itself (tests/browser/engines), in every engine: what the other cross-engine tests rely on to
+// The driver interface itself (tests/browser/helpers/engines), in every engine: what the other cross-engine tests rely on to
 // be able to fail. Errors in the page are recorded (console.error, an uncaught error, an unhandled rejection, a failed
 // load), an exception in evaluate rejects with its message, a waitFor poll cut short by a navigation is polled again,
 // the page has keyboard focus (document.hasFocus(), focus events, Tab moves it, Shift+Tab moves it back) and keys reach
@@ -6,7 +6,7 @@
 // keeping the keyboard focus).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
 
 const PAGE = `<!doctype html><title>driver</title><link rel="icon" href="/favicon.svg">
 <input id="field"><button id="button" style="width: 100px; height: 40px">press</button>

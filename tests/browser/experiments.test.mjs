@@ -3,7 +3,7 @@
 // implementation passes would be a verdict written in advance.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from './browser.mjs';
+import { launchBrowser } from './helpers/browser.mjs';
 
 let session;
 let page;

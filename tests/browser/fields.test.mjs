@@ -6,14 +6,14 @@
 // (Enter, or leaving the field): a half-typed value is never used.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, openLesson, unfold, waitInPage } from './browser.mjs';
+import { click, openLesson, unfold, waitInPage } from './helpers/browser.mjs';
 
 let session;
 let page;
 let errors;
 
 before(async () => {
-  session = await openLesson({ train: false });
+  session = await openLesson({ lab: false });
   ({ page, errors } = session);
   await unfold(page, '#comparisons');
 });
@@ -91,23 +91,23 @@ test('the rotary maps\' seed refuses 2000000: the maps and the checks stay at th
 test('the lab\'s seed refuses 2.5: Enter starts no run, and the URL keeps the seed it had', async () => {
   // the lab near the screen (its section runs and draws its controls) but not in view (its run would start)
   await page.evaluate(() => {
-    const section = document.getElementById('train');
+    const section = document.getElementById('lab');
     window.scrollTo(0, section.getBoundingClientRect().top + scrollY - innerHeight - 1);
   });
-  await waitInPage(page, () => document.getElementById('train').dataset.state === 'done', null, { timeout: 60_000 });
-  const phase = () => page.getAttribute('#train .section-body', 'data-training');
+  await waitInPage(page, () => document.getElementById('lab').dataset.state === 'done', null, { timeout: 60_000 });
+  const phase = () => page.getAttribute('#lab .section-body', 'data-training');
   assert.equal(await phase(), 'idle');
   const hash = await page.evaluate(() => location.hash);
   // typed as a reader types, but by the field's events: focusing it would scroll the lab into view
   await page.evaluate(() => {
-    const field = document.getElementById('train-seed');
+    const field = document.getElementById('lab-seed');
     for (const text of ['2', '2.', '2.5']) {
       field.value = text;
       field.dispatchEvent(new Event('input', { bubbles: true }));
     }
     field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
   });
-  const said = await refusal('train-seed');
+  const said = await refusal('lab-seed');
   assert.ok(said.invalid && said.visible);
   assert.match(said.text, /^2\.5 is refused: “Seed” takes a whole number from 0 to 1000000000; it stays 1\.$/);
   await new Promise((resolve) => setTimeout(resolve, 500));

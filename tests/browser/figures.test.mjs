@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { collectErrors, launchBrowser, root } from './browser.mjs';
+import { collectErrors, launchBrowser, root } from './helpers/browser.mjs';
 
 const seed = Number(process.env.SEQORDER_PROPERTY_SEED ?? 20261130);
 const numRuns = Number(process.env.SEQORDER_PROPERTY_RUNS ?? 300);

@@ -5,7 +5,7 @@
 // folding is still there and passes once opened, and every select shows its longest option whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { click, frames, openLesson, unfold } from './browser.mjs';
+import { click, frames, openLesson, unfold } from './helpers/browser.mjs';
 
 const MAX_WORDS = 2500;
 const PREVIEWS = ['order-experiments', 'four-steps', 'incremental'];
@@ -34,7 +34,7 @@ let session;
 let page;
 
 before(async () => {
-  session = await openLesson({ train: false });
+  session = await openLesson({ lab: false });
   ({ page } = session);
 });
 
@@ -79,7 +79,7 @@ test('each check shows its verdict and claim; its numbers unfold', async () => {
       hasNumbers: check.querySelector('.check-details').textContent.length > 0,
     };
   }));
-  const shown = report.filter((c) => c.shown && !c.name.startsWith('train-'));
+  const shown = report.filter((c) => c.shown && !c.name.startsWith('lab-'));
   assert.ok(shown.length >= 25, `${shown.length} checks shown at load`);
   for (const c of shown) {
     assert.match(c.summary ?? '', /^(✓ pass|✗ fail|… pending) \S/, `${c.name}: its summary shows no verdict and claim`);
@@ -123,7 +123,7 @@ test('no check is lost: every one is on the page and passes once its parts are o
   const checks = await page.$$eval('[data-check]', (els) => els.map((el) => ({ name: el.dataset.check, status: el.dataset.status })));
   const names = checks.map((c) => c.name);
   for (const name of CHECKS_BEFORE) assert.ok(names.includes(name), `check ${name} is gone`);
-  assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('train-')), []);
+  assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('lab-')), []);
   await frames(page);
   const cut = await page.$$eval('main select', (selects) => selects.map((s) => {
     const ctx = document.createElement('canvas').getContext('2d');

@@ -17,8 +17,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { frames, launchBrowser, openLessonPage, showEverySection, siteDir } from './browser.mjs';
-import { launchChromium } from './engines/chromium.mjs';
+import { frames, launchBrowser, openLessonPage, showEverySection, siteDir } from './helpers/browser.mjs';
+import { launchChromium } from './helpers/engines/chromium.mjs';
 
 let session;
 let origin;
@@ -204,8 +204,8 @@ test('a browser that draws no frames (no animation frame, no intersection report
     assert.deepEqual(states.filter((s) => !s.endsWith(': done')), [], 'sections that did not run');
     const checks = await page.$$eval('[data-check]', (els) => els.map((el) => ({ name: el.dataset.check, status: el.dataset.status })));
     assert.ok(checks.length >= 60, `expected the page's checks, found ${checks.length}`);
-    assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('train-')).map((c) => c.name), [],
-      'checks that do not pass (training aside: it starts when its section is in view)');
+    assert.deepEqual(checks.filter((c) => c.status !== 'pass' && !c.name.startsWith('lab-')).map((c) => c.name), [],
+      'checks that do not pass (the lab aside: it starts when its section is in view)');
   } finally {
     await page.close();
   }
@@ -296,10 +296,10 @@ test('a pool worker that throws or closes itself mid-run: the run fails visibly,
       await page.goto(session.server.url, { waitUntil: 'load' });
       await page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
       await showEverySection(page);
-      await page.locator('#train').scrollIntoViewIfNeeded();
-      const body = await page.waitForSelector('#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])', { timeout: 90_000 });
-      assert.equal(await body.getAttribute('data-training'), 'error', `${how}: ${await page.textContent('#train .train-status')}`);
-      const status = await page.textContent('#train .train-status');
+      await page.locator('#lab').scrollIntoViewIfNeeded();
+      const body = await page.waitForSelector('#lab .section-body:is([data-training="done"], [data-training="error"])', { timeout: 90_000 });
+      assert.equal(await body.getAttribute('data-training'), 'error', `${how}: ${await page.textContent('#lab .lab-status')}`);
+      const status = await page.textContent('#lab .lab-status');
       assert.match(status, how === 'throws' ? /^The run failed: seqorder pool: worker \d+ stopped: an uncaught error: .*a worker failing on purpose/
         : /^The run failed: seqorder pool: worker \d+ stopped: it stopped without an error event \(it closed itself, or the browser ended it\)/, how);
       await frames(page);

@@ -3,7 +3,7 @@
 // and the reordering select and incremental sliders re-run the experiments with every check still passing.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { frames as nextFrames, openLesson, unfold } from './browser.mjs';
+import { frames as nextFrames, openLesson, unfold } from './helpers/browser.mjs';
 
 const SECTIONS = ['order-experiments', 'four-steps', 'incremental'];
 const CHECKS = [
@@ -20,7 +20,7 @@ let page;
 let errors;
 
 before(async () => {
-  session = await openLesson({ train: false });  // this file looks at its own sections only
+  session = await openLesson({ lab: false });  // this file looks at its own sections only
   ({ page, errors } = session);
   await unfold(page);  // the previews and the aside's figures, folded at load
 });

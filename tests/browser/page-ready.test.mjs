@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
-import { ENGINES, VERSION_PATTERNS } from './engines/index.mjs';
+import { ENGINES, VERSION_PATTERNS } from './helpers/engines/index.mjs';
 
 const script = fileURLToPath(new URL('../../bench/page-ready.mjs', import.meta.url));
 

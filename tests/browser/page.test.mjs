@@ -1,5 +1,5 @@
-// The lesson page in every engine (tests/browser/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
-// chooses): the built site served on 127.0.0.1 (tests/browser/site.mjs), loaded until <body data-ready="true"> and the
+// The lesson page in every engine (tests/browser/helpers/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
+// chooses): the built site served on 127.0.0.1 (tests/browser/helpers/site.mjs), loaded until <body data-ready="true"> and the
 // training section's default run has ended. Then: every live check passes, nothing is recorded as an error and no
 // request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
 // by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
@@ -7,18 +7,18 @@
 // (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
-import { indexHtml, withScripts } from './site.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
+import { indexHtml, withScripts } from './helpers/site.mjs';
 
-const TRAIN_DONE = '#train .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
+const LAB_DONE = '#lab .section-body:is([data-training="done"], [data-training="stopped"], [data-training="error"])';
 
 /** The checks the lesson must show, by name (the positions lesson and the batch). */
 const LESSON_CHECKS = ['no-where-robot-same', 'add-position-sum', 'add-position-differs', 'add-position-sum-ambiguous',
   'sinusoids-d8-four-pairs', 'sinusoids-formula', 'sinusoids-pair-speeds', 'sinusoids-pair-0-comes-back',
   'experiment-position0-sines', 'experiment-position0-cosines', 'experiment-norms', 'experiment-robot-differs',
   'norm-every-position', 'norm-position0', 'start-offset-rows', 'start-offset-live', 'start-offset-live-restart',
-  'batch-shape', 'batch-same-positions', 'batch-sentences-apart', 'train-learned-learns', 'train-causal-learns'];
+  'batch-shape', 'batch-same-positions', 'batch-sentences-apart', 'lab-curve-causal', 'lab-answer-order'];
 
 /** A hash of the sinusoids heatmap's pixels, read in the page. */
 function heatmapHash() {
@@ -84,24 +84,24 @@ async function focusStop() {
 
 /**
  * Waits for the page's first screen, shows every section (each runs when it comes near the screen), then waits for
- * the training section's default run (it starts when in view).
+ * the lab's default run (it starts when in view).
  */
 async function finishPage({ browser }) {
   await browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
   if ((await browser.attribute('body', 'data-ready')) !== 'true') return;
   await showEverySection(browser);
-  await browser.evaluate(() => document.querySelector('#train').scrollIntoView());
-  await browser.waitForSelector(TRAIN_DONE, { timeout: 180_000 });
+  await browser.evaluate(() => document.querySelector('#lab').scrollIntoView());
+  await browser.waitForSelector(LAB_DONE, { timeout: 180_000 });
   await browser.evaluate(() => window.scrollTo(0, 0));
 }
 
 eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPage }, (s) => {
-  test(`${s.engine}: the page finishes every experiment and the training run`, async (t) => {
+  test(`${s.engine}: the page finishes every experiment and the lab's run`, async (t) => {
     t.diagnostic(s.browser.version);
     const ready = await s.browser.attribute('body', 'data-ready');
     assert.equal(ready, 'true', `body[data-ready] is "${ready}"; status: ${await s.browser.text('#status')}`);
-    assert.equal(await s.browser.attribute('#train .section-body', 'data-training'), 'done');
-    t.diagnostic(`the training run: ${await s.browser.attribute('#train .train-status', 'data-milliseconds')} ms`);
+    assert.equal(await s.browser.attribute('#lab .section-body', 'data-training'), 'done');
+    t.diagnostic(`the lab's run: ${await s.browser.attribute('#lab .lab-status', 'data-milliseconds')} ms`);
   });
 
   test(`${s.engine}: every live check passes, and the lesson's checks are all there`, async (t) => {

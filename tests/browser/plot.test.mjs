@@ -7,7 +7,7 @@
 // labels' boxes (handle.layout().labels), computed from measureText with the same font that paints them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launchBrowser } from './browser.mjs';
+import { launchBrowser } from './helpers/browser.mjs';
 
 let session;
 let page;

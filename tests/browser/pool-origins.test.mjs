@@ -9,8 +9,8 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { ISOLATION_HEADERS, startServer } from '../../scripts/serve.mjs';
-import { launchChromium } from './engines/chromium.mjs';
-import { siteDir } from './site.mjs';
+import { launchChromium } from './helpers/engines/chromium.mjs';
+import { siteDir } from './helpers/site.mjs';
 
 const lib = path.join(siteDir, 'lib');
 let chromium;

@@ -1,4 +1,4 @@
-// loadSeqorderPool in every engine (tests/browser/engines): Web Workers started from a page under the site's
+// loadSeqorderPool in every engine (tests/browser/helpers/engines): Web Workers started from a page under the site's
 // Content-Security-Policy, on a site served as plain static hosts serve it (no SharedArrayBuffer: the pool copies) and
 // on one served cross-origin isolated (the workers share memory: pool/shared.mjs). Either way its results are the
 // bits so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its
@@ -9,8 +9,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { eachEngine } from './each-engine.mjs';
-import { indexHtml, root, siteDir } from './site.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { indexHtml, root, siteDir } from './helpers/site.mjs';
 import { uniformTensor } from '../node/helpers/random.mjs';
 
 const CASES = [

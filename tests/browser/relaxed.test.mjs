@@ -1,4 +1,4 @@
-// The opt-in relaxed-SIMD module in every engine (tests/browser/engines): loadSeqorder({ simd: 'relaxed' }) on the
+// The opt-in relaxed-SIMD module in every engine (tests/browser/helpers/engines): loadSeqorder({ simd: 'relaxed' }) on the
 // package served from $SEQORDER_DIST/site/lib loads the relaxed module exactly where the engine can compile it
 // (Chromium and Firefox run relaxed SIMD; where an engine cannot, as WebKit, feature detection falls back to the
 // default module and the relaxed .wasm is never fetched); the float32 attention of whichever module loaded is within
@@ -8,8 +8,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { eachEngine } from './each-engine.mjs';
-import { blankPage, siteDir } from './site.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { blankPage, siteDir } from './helpers/site.mjs';
 
 const RELAXED = '/lib/seqorder/seqorder_core_relaxed.wasm';
 const MODULES = ['/lib/seqorder/seqorder_core.wasm', '/lib/seqorder/seqorder_model.wasm'];

@@ -5,7 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SHAPES, measureInBrowser } from '../../bench/simd-loads.mjs';
-import { ENGINES, VERSION_PATTERNS } from './engines/index.mjs';
+import { ENGINES, VERSION_PATTERNS } from './helpers/engines/index.mjs';
 
 // (an engine that cannot start fails, with what to install, as in the other browser tests)
 for (const engine of ENGINES) test(`${engine}: simd-loads measures every loop shape in the page`, async () => {

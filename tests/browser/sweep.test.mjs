@@ -1,19 +1,19 @@
 // Every setting of every section (read from the sections' declarations, web/js/settings.mjs), set through the URL's
 // hash as a link would: the product of a section's toggles and selects, and each slider and number at its minimum,
 // its maximum and a middle value (the others at their defaults). At every setting every check of the section passes
-// and was computed at the controls' current values, and every generated sentence's predicate (web/js/sentences.mjs)
+// and was computed at the controls' current values, and every generated sentence's predicate (web/js/claims.mjs)
 // holds against what the section draws. Chromium visits every setting; Firefox and WebKit one setting per section
-// (its last one: every toggle on, every select at its last option). The section "train" is swept by its own tests
-// (tests/browser/train*.test.mjs): its settings start a training run.
+// (its last one: every toggle on, every select at its last option). The section "lab" is swept by its own tests
+// (tests/browser/lab*.test.mjs): its settings start a training run.
 // Then, in Chromium, the sweep's own test: the page's words and checks as they once were in section four-steps (the
 // notice calling the two "the" rows identical without positions, and the checks beside it computed without the
 // causal mask, while the mask is drawn) are found by the same problem finder.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
 
-const SKIP = new Set(['train']);
+const SKIP = new Set(['lab']);
 /** $SWEEP_ONLY (ids, space-separated): only these sections (while working on one). */
 const ONLY = (process.env.SWEEP_ONLY ?? '').split(/\s+/).filter(Boolean);
 /** More combinations of toggles and selects than this: each is varied alone instead. */
@@ -50,7 +50,7 @@ function plan([skip, maxProduct]) {
 
 /** In the page: the section's failing or stale checks and its sentences whose predicate fails, as lines. */
 async function problems(id) {
-  const { verifySentences } = await import('/js/sentences.mjs');
+  const { verifyClaims } = await import('/js/claims.mjs');
   const section = document.getElementById(id);
   const stampOf = (check) => {
     const group = check.closest('.fig');
@@ -68,7 +68,7 @@ async function problems(id) {
     else if (check.dataset.fixed !== 'true' && (check.dataset.at ?? '') !== stampOf(check))
       found.push(`check ${check.dataset.check} is stale: computed at "${check.dataset.at}", controls now "${stampOf(check)}"`);
   }
-  for (const s of verifySentences(section)) {
+  for (const s of verifyClaims(section)) {
     if (!s.holds) found.push(`sentence ${s.name} does not hold against what is drawn${s.error ? ` (${s.error})` : ''}: “${s.text}”`);
   }
   return found;
@@ -90,7 +90,7 @@ async function visit(browser, id, hash) {
  * the diagonal computed without the causal mask, with the repeated-word check's old claim.
  */
 async function oldFourSteps() {
-  const { say, showChecks } = await import('/js/sentences.mjs');
+  const { say, showChecks } = await import('/js/claims.mjs');
   const { STEPS_SENTENCE, diagonalCheck, repeatedWord, repeatedWordCheck } = await import('/js/experiments/four-steps.mjs');
   const { vocabularyTable } = await import('/js/experiments/sentence.mjs');
   const { loadSeqorder } = await import('/lib/seqorder.mjs');
@@ -130,7 +130,7 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/' }, (s) => {
         visited += 1;
         found.push(...(await s.browser.evaluate(problems, id)).map((p) => `#${id} at ${hash}: ${p}`));
       }
-      sentences += await s.browser.evaluate(async (sid) => (await import('/js/sentences.mjs')).verifySentences(document.getElementById(sid)).length, id);
+      sentences += await s.browser.evaluate(async (sid) => (await import('/js/claims.mjs')).verifyClaims(document.getElementById(sid)).length, id);
     }
     await s.browser.evaluate(() => { location.hash = ''; });
     t.diagnostic(`${visited} settings over ${sections.length} sections; ${sentences} generated sentences at the last ones`);

@@ -6,7 +6,7 @@
 // opened (default 6), SEQORDER_URL_FUZZ_SETS hashes set after load (default 600), seeded (SEQORDER_URL_FUZZ_SEED).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { collectErrors, launchBrowser } from './browser.mjs';
+import { collectErrors, launchBrowser } from './helpers/browser.mjs';
 import { canonicalHash, expectedFor, hashes, pageSettings } from '../node/helpers/links.mjs';
 import { encode } from '../../web/js/settings.mjs';
 
@@ -16,8 +16,9 @@ const SEED = Number(process.env.SEQORDER_URL_FUZZ_SEED ?? 20260514);
 const BATCH = 25;
 
 const { order, specs } = await pageSettings();
-// anchors near the top, or none on the page: a link that leads to the lab would start its training run
-const anchors = [...order.slice(0, 4), 'pipeline', 'nowhere', 'check-none'];
+// anchors well above the lab, or none on the page: a link that leads to the lab (or just above it) would bring it into
+// view and start its training run
+const anchors = [...order.slice(0, Math.max(0, order.indexOf('lab') - 1)), 'pipeline', 'nowhere', 'check-none'];
 // the settings whose controls are the page's own elements (a set or a list is drawn by its section in its own way)
 const shown = specs.filter((spec) => ['slider', 'number', 'toggle', 'select'].includes(spec.kind));
 

@@ -5,8 +5,8 @@
 // the screen) stay in the URL, and reach their sections when they run.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eachEngine } from './each-engine.mjs';
-import { showEverySection } from './sections.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { showEverySection } from './helpers/sections.mjs';
 
 let loads = 0;
 
@@ -53,7 +53,7 @@ const notes = (s) => s.browser.evaluate(() => {
 
 /**
  * Resolves once the page's hash is `hash` (history updates are synchronous, drawing is not: two frames more). The
- * limit is generous: a click that scrolls section train into view starts its training run, whose five workers share
+ * limit is generous: a click that scrolls section lab into view starts its training run, whose five workers share
  * the machine's cores with the page.
  */
 async function hashIs(s, hash) {

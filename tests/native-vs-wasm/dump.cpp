@@ -1,6 +1,7 @@
 // Native side of tests/node/native-vs-wasm.test.mjs: runs the calls that the WebAssembly binding received on the
-// core compiled natively (g++, the CMake target seqorder_native_dump), through the same entry points
-// (src/core/calls.hpp and model_calls.hpp: the same checks and the same choice of kernel), and writes their results.
+// core compiled natively (g++, the CMake target seqorder_native_dump), through the same entry points (the core's
+// public surface, src/core/api/calls.hpp and model_calls.hpp: the same checks and the same choice of kernel), and
+// writes their results.
 // Models live in one calls::ModelTable, as in the binding: it numbers them 1, 2, ... in the order they are created,
 // so the handles recorded from a fresh module instance name the same models here.
 //
@@ -30,7 +31,6 @@
 #include <utility>
 #include <vector>
 
-#include "call_args.hpp"
 #include "calls.hpp"
 #include "model_calls.hpp"
 
@@ -72,6 +72,7 @@ private:
 };
 
 struct Field {
+    std::uint8_t kind = 0;  // as in the file: 0 number, 1 string, 2 boolean, 3 tensor
     double number = 0;
     std::string text;
     bool flag = false;
@@ -84,7 +85,8 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
     for (auto n = in.value<std::uint32_t>(); n > 0; --n) {
         const std::string key = in.string();
         Field& f = fields[key];
-        switch (in.value<std::uint8_t>()) {
+        f.kind = in.value<std::uint8_t>();
+        switch (f.kind) {
             case 0: f.number = in.value<double>(); break;
             case 1: f.text = in.string(); break;
             case 2: f.flag = in.value<std::uint8_t>() != 0; break;
@@ -93,7 +95,7 @@ std::map<std::string, Field> read_fields(Reader& in, std::vector<std::vector<dou
                 for (auto rank = in.value<std::uint32_t>(); rank > 0; --rank) f.tensor.shape.push_back(in.value<double>());
                 const auto count = in.value<std::uint64_t>();
                 f.tensor.count = static_cast<std::int64_t>(count);
-                f.tensor.data = in.block(count * calls::element_bytes(f.tensor.dtype), storage);
+                f.tensor.address = in.block(count * calls::element_bytes(f.tensor.dtype), storage);
                 break;
             }
             default: throw std::runtime_error("calls file: field " + key + " of an unknown kind");
@@ -129,8 +131,10 @@ private:
     void read(const char* key, double& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::optional<double>& to) const { if (const Field* f = find(key)) to = f->number; }
     void read(const char* key, std::string& to) const { if (const Field* f = find(key)) to = f->text; }
-    void read(const char* key, std::optional<std::string>& to) const { if (const Field* f = find(key)) to = f->text; }
     void read(const char* key, bool& to) const { if (const Field* f = find(key)) to = f->flag; }
+    void read(const char* key, calls::NumberOrName& to) const {
+        if (const Field* f = find(key)) to = f->kind == 1 ? calls::NumberOrName(f->text) : calls::NumberOrName(f->number);
+    }
     void read(const char* key, calls::TensorArg& to) const {
         const Field* f = find(key);
         if (f == nullptr) throw std::runtime_error(std::string("calls file: tensor ") + key + " missing");

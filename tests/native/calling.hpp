@@ -1,21 +1,31 @@
-// The package's calls (src/core/calls.hpp) on Tensors, for the native tests and the fuzz targets: each builds the
-// call's arguments as the binding does (a TensorArg per tensor: its data, count, dtype and shape; numbers as doubles;
-// choices as strings), so what runs is the package's path, its checks, messages and choice of kernel, and returns the
-// results as Tensors of the caller's element type.
+// The package's calls (src/core/api/calls.hpp, model_calls.hpp) on Tensors, for the native tests and the fuzz targets:
+// each builds the call's arguments as the binding does (a TensorArg per tensor: its data, count, dtype and shape;
+// numbers as doubles; choices as strings), so what runs is the package's path, its checks, messages and choice of
+// kernel, and returns the results as Tensors of the caller's element type.
 //
 //   const Tensor<double> pe = testing::positions<double>(4, 8);             // calls::positions
 //   const Tensor<float> out = testing::attention(q, k, v, {true, {}});      // calls::attention: the fused kernel
 //   const testing::AttentionSteps<double> s = testing::attention_steps(q, k, v);  // the reference's four steps
+//   calls::AnyModel model = testing::make_model<float>(config);            // as createModel makes one
+//   const Tensor<float> logits = testing::model_forward<float>(model, ids); // calls::model_forward
+//   testing::net<float>(model).values();                                    // the model::Model<float> inside
+//
+// It includes the core's private headers on purpose (the kernels' types, the model inside an AnyModel): the tests
+// build their Tensors and look at the model's state with them.
 #pragma once
 
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "attention.hpp"
 #include "calls.hpp"
+#include "calls/any_model.hpp"
+#include "model/model.hpp"
+#include "model_calls.hpp"
 #include "positions.hpp"
 #include "tensor.hpp"
 
@@ -112,6 +122,96 @@ AttentionSteps<T> attention_steps(const seqorder::Tensor<T>& q, const seqorder::
                                   const seqorder::Tensor<T>& v, const seqorder::CausalMask& mask = {}) {
     const std::vector<seqorder::calls::Result> r = seqorder::calls::attention(attention_args(q, k, v, mask, true));
     return {tensor<T>(r.at(0)), tensor<T>(r.at(1)), tensor<T>(r.at(2)), tensor<T>(r.at(3))};
+}
+
+// ---- the trainable model (model_calls.hpp)
+
+// createModel's options for `config`, in dtype T, as the JS layer passes them.
+template <class T>
+seqorder::calls::ModelArgs model_args(const seqorder::model::Config& config) {
+    seqorder::calls::ModelArgs a;
+    a.vocab = static_cast<double>(config.vocab);
+    a.width = static_cast<double>(config.width);
+    a.classes = static_cast<double>(config.classes);
+    a.heads = static_cast<double>(config.heads);
+    a.layers = static_cast<double>(config.layers);
+    a.positions = std::string(seqorder::model::name_of(config.positions));
+    if (config.max_length) a.max_length = static_cast<double>(*config.max_length);
+    a.causal = config.causal;
+    a.readout = std::string(seqorder::model::name_of(config.readout));
+    a.dtype = dtype_of<T>();
+    a.seed = static_cast<double>(config.seed);
+    if (config.embed_scale.sqrt_width) a.embed_scale = "sqrtWidth";
+    else a.embed_scale = config.embed_scale.factor;
+    return a;
+}
+
+// A model of `config` in dtype T, made as createModel makes one (its options checked by the package).
+template <class T>
+seqorder::calls::AnyModel make_model(const seqorder::model::Config& config) {
+    return seqorder::calls::AnyModel(model_args<T>(config));
+}
+
+// The model::Model<T> inside a package's model, for the tests that look at its state or call it directly.
+template <class T>
+seqorder::model::Model<T>& net(seqorder::calls::AnyModel& model) {
+    seqorder::model::Model<T>* found = nullptr;
+    model.visit([&](auto& inside) {
+        if constexpr (std::is_same_v<std::decay_t<decltype(inside)>, seqorder::model::Model<T>>) found = &inside;
+    });
+    if (found == nullptr) throw std::logic_error(std::string("the model's dtype is not ") + dtype_of<T>());
+    return *found;
+}
+
+// A scalar result (a loss: float64, shape []) as a number, read from its block (nothing allocated).
+inline double scalar(const seqorder::calls::Result& r) {
+    if (r.dtype != "float64" || r.count != 1) throw std::logic_error("not a scalar result: " + r.dtype);
+    return *static_cast<const double*>(r.data.get());
+}
+
+// ids (B, T) -> logits (B, classes) or (B, T, classes): calls::model_forward.
+template <class T>
+seqorder::Tensor<T> model_forward(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids) {
+    return tensor<T>(seqorder::calls::model_forward(model, {{arg(ids), {}}, {}}).at(0));
+}
+
+// The loss of ids (B, T) and targets (B) or (B, T): calls::model_loss.
+inline double model_loss(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
+                         const seqorder::Tensor<std::int32_t>& targets) {
+    return scalar(seqorder::calls::model_loss(model, {{arg(ids), arg(targets)}, {}}).at(0));
+}
+
+// The loss and every parameter's gradient, laid out as the model's values(): calls::model_gradients.
+template <class T>
+struct Gradients {
+    double loss = 0;
+    std::vector<T> values;
+};
+template <class T>
+Gradients<T> model_gradients(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
+                             const seqorder::Tensor<std::int32_t>& targets) {
+    const std::vector<seqorder::calls::Result> results =
+        seqorder::calls::model_gradients(model, {{arg(ids), arg(targets)}, {}});
+    Gradients<T> g{scalar(results.at(0)), {}};
+    for (std::size_t i = 1; i < results.size(); ++i) {
+        const seqorder::Tensor<T> gradient = tensor<T>(results[i]);
+        g.values.insert(g.values.end(), gradient.data().begin(), gradient.data().end());
+    }
+    return g;
+}
+
+// One Adam step with learning rate lr; the loss before it: calls::model_step. (Nothing is allocated once the step has
+// been taken.)
+inline double model_step(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
+                         const seqorder::Tensor<std::int32_t>& targets, double lr) {
+    return scalar(seqorder::calls::model_step(model, {{arg(ids), arg(targets)}, {.lr = lr}}).at(0));
+}
+
+// ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T): calls::model_attention_weights.
+template <class T>
+seqorder::Tensor<T> model_attention_weights(seqorder::calls::AnyModel& model,
+                                            const seqorder::Tensor<std::int32_t>& ids) {
+    return tensor<T>(seqorder::calls::model_attention_weights(model, {{arg(ids), {}}, {}}).at(0));
 }
 
 }  // namespace testing

@@ -1,5 +1,6 @@
 // Helpers shared by the model's native tests (test_model_*.cpp): configurations, random inputs and parameters, and
-// reading a model case from the numpy fixture (tests/fixtures/make_model_fixtures.py).
+// reading a model case from the numpy fixture (tests/fixtures/make_model_fixtures.py). The tests call a model through
+// the package's calls (calling.hpp: testing::model_forward, ...) and look at its state through testing::net.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "calling.hpp"
 #include "fixtures.hpp"
 #include "model/model.hpp"
 #include "model/task.hpp"
@@ -18,6 +20,7 @@ namespace model_testing {
 
 using seqorder::Shape;
 using seqorder::Tensor;
+using seqorder::calls::AnyModel;
 using seqorder::model::Config;
 using seqorder::model::Model;
 using seqorder::model::ParameterUpdate;
@@ -140,11 +143,12 @@ inline Tensor<std::int32_t> int_tensor(const fixtures::Array& a) {
     return Tensor<std::int32_t>(Shape(a.shape.begin(), a.shape.end()), std::move(data));
 }
 
-// A model of fixture case `prefix` ("model/0") holding the fixture's parameters.
+// A model of fixture case `prefix` ("model/0"), made as the package makes one, holding the fixture's parameters.
 template <class T>
-Model<T> fixture_model(const std::string& prefix) {
+AnyModel fixture_model(const std::string& prefix) {
     const fixtures::File& f = model_fixture();
-    Model<T> model(fixture_config(f[prefix + "/config"]));
+    AnyModel any = testing::make_model<T>(fixture_config(f[prefix + "/config"]));
+    Model<T>& model = testing::net<T>(any);
     std::vector<std::vector<T>> values;
     std::vector<ParameterUpdate<T>> updates;
     for (const auto& p : model.parameters()) {
@@ -156,7 +160,7 @@ Model<T> fixture_model(const std::string& prefix) {
         updates.push_back({model.parameters()[i].name, Shape(a.shape.begin(), a.shape.end()), values[i]});
     }
     model.set_parameters(updates);
-    return model;
+    return any;
 }
 
 }  // namespace model_testing

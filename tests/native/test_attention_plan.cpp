@@ -109,11 +109,11 @@ TEST_CASE("plan_attention gives attention's result shapes, the mask in force and
             REQUIRE(plan.results.size() == results.size());
             for (std::size_t i = 0; i < results.size(); ++i) CHECK(plan.results[i] == results[i].shape);
             CHECK(plan.dtype == dtype);
-            CHECK(plan.shape.batch == 6);
-            CHECK(plan.shape.queries == 2);
-            CHECK(plan.shape.keys == 5);
-            CHECK(plan.shape.width == 4);
-            CHECK(plan.shape.value_width == 3);
+            CHECK(plan.batch == 6);
+            CHECK(plan.queries == 2);
+            CHECK(plan.keys == 5);
+            CHECK(plan.width == 4);
+            CHECK(plan.value_width == 3);
             CHECK(plan.causal);
             CHECK(plan.query_start == 3);  // Tk - Tq
             CHECK(plan.row_group == (dtype == "float32" && !steps ? static_cast<std::int64_t>(seqorder::kFastAttentionRows) : 1));

@@ -146,19 +146,20 @@ TEST_CASE("model errors: names and seeds from JS values", "[model][errors]") {
         CHECK_THROWS_MATCHES(seed_from_number(bad), std::invalid_argument, Says("seed must be an integer in 0 .. 2^53"));
 }
 
-std::vector<float> forward_of(Model<float>& model, const Tensor<std::int32_t>& ids) {
-    const Tensor<float> logits = model.forward(ids);
+std::vector<float> forward_of(AnyModel& model, const Tensor<std::int32_t>& ids) {
+    const Tensor<float> logits = testing::model_forward<float>(model, ids);
     return {logits.data().begin(), logits.data().end()};
 }
 
 TEST_CASE("model errors: every input rule, and the model keeps working afterwards", "[model][errors]") {
-    Model<float> model(with([](Config& c) {
+    AnyModel any = testing::make_model<float>(with([](Config& c) {
         c.positions = Positions::learned;
         c.max_length = 9;
     }));
+    Model<float>& model = testing::net<float>(any);
     const auto ids = random_ids(2, 3, 16, 5);
     const Tensor<std::int32_t> targets(Shape{2}, std::vector<std::int32_t>{1, 0});
-    const std::vector<float> expected = forward_of(model, ids);
+    const std::vector<float> expected = forward_of(any, ids);
     const std::vector<float> parameters(model.values().begin(), model.values().end());
     std::vector<float> logits(4), gradients(model.values().size()), weights(1 * 2 * 3 * 3);
     const std::span<const std::int32_t> id_span = ids.data(), target_span = targets.data();
@@ -182,45 +183,50 @@ TEST_CASE("model errors: every input rule, and the model keeps working afterward
                              Says("lr must be a finite number >= 0"));
     // 2. the learned table
     const auto long_ids = random_ids(1, 10, 16, 6);
-    CHECK_THROWS_MATCHES(model.forward(long_ids), std::out_of_range,
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(any, long_ids), std::out_of_range,
                          Says("ids have T = 10 positions, but the learned table has 9 rows (maxLength)"));
     // 4. values
     auto bad_ids = ids;
     bad_ids(1, 2) = 16;
-    CHECK_THROWS_MATCHES(model.forward(bad_ids), std::out_of_range,
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(any, bad_ids), std::out_of_range,
                          Says("ids[1, 2] = 16 is outside 0 .. vocab - 1 = 0 .. 15"));
     bad_ids(1, 2) = -1;
-    CHECK_THROWS_MATCHES(model.forward(bad_ids), std::out_of_range, Says("ids[1, 2] = -1 is outside"));
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(any, bad_ids), std::out_of_range,
+                         Says("ids[1, 2] = -1 is outside"));
     for (std::int32_t bad : {2, -2})
-        CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2}, std::vector<std::int32_t>{0, bad})),
-                             std::out_of_range,
+        CHECK_THROWS_MATCHES(
+            testing::model_loss(any, ids, Tensor<std::int32_t>(Shape{2}, std::vector<std::int32_t>{0, bad})),
+            std::out_of_range,
                              Says("targets[1] = " + std::to_string(bad) +
                                       " is outside -1 .. classes - 1 = -1 .. 1 (-1 ignores a target)"));
-    // the tensor API's ranks
-    CHECK_THROWS_MATCHES(model.forward(Tensor<std::int32_t>(Shape{3})), std::invalid_argument,
+    // the package's shapes (model_calls.cpp)
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(any, Tensor<std::int32_t>(Shape{3})), std::invalid_argument,
                          Says("ids must have shape (B, T), got [3]"));
-    CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2, 3})), std::invalid_argument,
-                         Says("targets must have shape (B) = [2] for readout 'mean', got [2, 3]"));
-    CHECK_THROWS_MATCHES(model.attention_weights(ids), std::invalid_argument,
-                         Says("ids must have shape (T) or (1, T), got [2, 3]"));
+    CHECK_THROWS_MATCHES(testing::model_loss(any, ids, Tensor<std::int32_t>(Shape{2, 3})), std::invalid_argument,
+                         Says("targets must have shape (B) = [2] for readout 'mean' (one target per sequence), got "
+                              "[2, 3]"));
+    CHECK_THROWS_MATCHES(testing::model_attention_weights<float>(any, ids), std::invalid_argument,
+                         Says("ids must have shape (1, T) or (T): one sequence, got [2, 3]"));
 
     // nothing changed, and it still works
     CHECK(model.steps() == 0);
     for (std::size_t i = 0; i < parameters.size(); ++i) REQUIRE(model.values()[i] == parameters[i]);
-    CHECK(forward_of(model, ids) == expected);
+    CHECK(forward_of(any, ids) == expected);
 }
 
 TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]") {
-    Model<double> model(with([](Config& c) { c.readout = Readout::each; }));
+    AnyModel any = testing::make_model<double>(with([](Config& c) { c.readout = Readout::each; }));
+    Model<double>& model = testing::net<double>(any);
     const auto ids = random_ids(2, 3, 16, 7);
-    CHECK_THROWS_MATCHES(model.loss(ids, Tensor<std::int32_t>(Shape{2})), std::invalid_argument,
-                         Says("targets must have shape (B, T) = [2, 3] for readout 'each', got [2]"));
+    CHECK_THROWS_MATCHES(testing::model_loss(any, ids, Tensor<std::int32_t>(Shape{2})), std::invalid_argument,
+                         Says("targets must have shape (B, T) = [2, 3] for readout 'each' (one target per position), "
+                              "got [2]"));
     const std::vector<std::int32_t> four(4, 0);
     CHECK_THROWS_MATCHES(model.loss(ids.data(), four, 2, 3), std::invalid_argument,
                          Says("targets must hold B * T (readout 'each': one target per position) = 6 values"));
     auto targets = random_targets(model.config(), 2, 3, 8);
     targets(1, 0) = 5;
-    CHECK_THROWS_MATCHES(model.loss(ids, targets), std::out_of_range, Says("targets[1, 0] = 5"));
+    CHECK_THROWS_MATCHES(testing::model_loss(any, ids, targets), std::out_of_range, Says("targets[1, 0] = 5"));
     CHECK(model.logits_shape(2, 3) == Shape{2, 3, 2});
 }
 

@@ -19,7 +19,6 @@
 namespace {
 
 using namespace model_testing;
-using seqorder::model::Gradients;
 using seqorder::model::Kernels;
 namespace reference = seqorder::model;
 namespace fast = seqorder::model::fast;
@@ -231,18 +230,23 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
                 ++cases;
                 const std::size_t B = 1 + g() % 5, T = 1 + g() % 9;
                 INFO(describe(c) << ", B " << B << ", T " << T);
-                Model<float> fast_model(c), reference_model(c);
+                AnyModel fast_any = testing::make_model<float>(c), reference_any = testing::make_model<float>(c);
+                Model<float>& fast_model = testing::net<float>(fast_any);
+                Model<float>& reference_model = testing::net<float>(reference_any);
                 reference_model.set_kernels(Kernels::reference);
                 randomize(fast_model, g());
                 copy_parameters(reference_model, fast_model);
                 const auto ids = random_ids(B, T, c.vocab, g());
                 const auto targets = random_targets(c, B, T, g(), 0.2);
-                testing::check_identical<float>("logits", fast_model.forward(ids).data(),
-                                                reference_model.forward(ids).data());
-                const Gradients<float> a = fast_model.gradients(ids, targets), b = reference_model.gradients(ids, targets);
+                testing::check_identical<float>("logits", testing::model_forward<float>(fast_any, ids).data(),
+                                                testing::model_forward<float>(reference_any, ids).data());
+                const testing::Gradients<float> a = testing::model_gradients<float>(fast_any, ids, targets),
+                                                b = testing::model_gradients<float>(reference_any, ids, targets);
                 CHECK(a.loss == b.loss);
                 testing::check_identical<float>("gradients", a.values, b.values);
-                for (int s = 0; s < 3; ++s) CHECK(fast_model.step(ids, targets, 1e-2) == reference_model.step(ids, targets, 1e-2));
+                for (int s = 0; s < 3; ++s)
+                    CHECK(testing::model_step(fast_any, ids, targets, 1e-2) ==
+                          testing::model_step(reference_any, ids, targets, 1e-2));
                 testing::check_identical<float>("parameters after 3 steps", fast_model.values(), reference_model.values());
             }
 }

@@ -22,7 +22,6 @@
 namespace {
 
 using namespace model_testing;
-using seqorder::model::Gradients;
 using seqorder::model::Kernels;
 using seqorder::model::SplitMix64;
 
@@ -100,7 +99,8 @@ TEST_CASE("model fixture: induction_task draws the numpy port's sentences", "[mo
 template <class T>
 void check_case(const std::string& prefix, Kernels kernels, double value_tolerance, double gradient_tolerance) {
     const fixtures::File& f = model_fixture();
-    Model<T> model = fixture_model<T>(prefix);
+    AnyModel any = fixture_model<T>(prefix);
+    Model<T>& model = testing::net<T>(any);
     model.set_kernels(kernels);
     const auto ids = int_tensor(f[prefix + "/ids"]);
     const auto targets = int_tensor(f[prefix + "/targets"]);
@@ -108,13 +108,13 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
                              (kernels == Kernels::fast ? "" : " reference") + " " + prefix + " (" +
                              describe(model.config()) + ")";
     INFO(kind);
-    const Tensor<T> logits = model.forward(ids);
+    const Tensor<T> logits = testing::model_forward<T>(any, ids);
     REQUIRE(logits.shape() == Shape(f[prefix + "/logits"].shape.begin(), f[prefix + "/logits"].shape.end()));
     testing::check_within_abs<T>("model logits, " + kind, logits.data(), f[prefix + "/logits"], value_tolerance);
-    const double loss = model.loss(ids, targets);
+    const double loss = testing::model_loss(any, ids, targets);
     testing::check_within_abs<double>("model loss, " + kind, std::span<const double>(&loss, 1), f[prefix + "/loss"],
                                       value_tolerance);
-    const Gradients<T> g = model.gradients(ids, targets);
+    const testing::Gradients<T> g = testing::model_gradients<T>(any, ids, targets);
     CHECK_THAT(g.loss, Catch::Matchers::WithinAbs(loss, 0.0));
     for (const auto& p : model.parameters())
         testing::check_within_abs<T>("model gradient " + p.name + ", " + kind,

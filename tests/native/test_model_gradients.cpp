@@ -23,7 +23,7 @@
 namespace {
 
 using namespace model_testing;
-using seqorder::model::Gradients;
+using testing::Gradients;
 using seqorder::model::kAdamBeta1;
 using seqorder::model::kAdamBeta2;
 using seqorder::model::kAdamEps;
@@ -59,12 +59,13 @@ TEST_CASE("model gradients: every parameter's gradient matches central finite di
     std::uint32_t seed = 100;
     for (const Case& c : gradient_cases()) {
         INFO(describe(c.config) << ", B " << c.B << ", T " << c.T);
-        Model<double> model(c.config);
+        AnyModel any = testing::make_model<double>(c.config);
+        Model<double>& model = testing::net<double>(any);
         randomize(model, ++seed);
         const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
         const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
-        const Gradients<double> g = model.gradients(ids, targets);
-        CHECK(g.loss == model.loss(ids, targets));
+        const Gradients<double> g = testing::model_gradients<double>(any, ids, targets);
+        CHECK(g.loss == testing::model_loss(any, ids, targets));
 
         const double h = 1e-5;
         std::vector<double> values(model.values().begin(), model.values().end());
@@ -77,7 +78,7 @@ TEST_CASE("model gradients: every parameter's gradient matches central finite di
                     const ParameterUpdate<double> u{p.name, p.shape,
                                                     std::span<const double>(values).subspan(p.offset, p.size)};
                     model.set_parameters(std::span(&u, 1));
-                    return model.loss(ids, targets);
+                    return testing::model_loss(any, ids, targets);
                 };
                 const double numeric = (loss_at(saved + h) - loss_at(saved - h)) / (2 * h);
                 loss_at(saved);
@@ -104,18 +105,18 @@ TEST_CASE("model gradients: float32 agrees with float64 on the same parameters",
     std::uint32_t seed = 300;
     for (const Case& c : gradient_cases()) {
         INFO(describe(c.config));
-        Model<double> reference(c.config);
-        randomize(reference, ++seed);
-        Model<float> model(c.config);
-        copy_parameters(model, reference);
+        AnyModel reference = testing::make_model<double>(c.config);
+        randomize(testing::net<double>(reference), ++seed);
+        AnyModel model = testing::make_model<float>(c.config);
+        copy_parameters(testing::net<float>(model), testing::net<double>(reference));
         const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
         const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
-        const Tensor<double> want = reference.forward(ids);
-        const Tensor<float> got = model.forward(ids);
+        const Tensor<double> want = testing::model_forward<double>(reference, ids);
+        const Tensor<float> got = testing::model_forward<float>(model, ids);
         for (std::size_t i = 0; i < want.size(); ++i)
             CHECK_THAT(got.data()[i], Catch::Matchers::WithinAbs(want.data()[i], 1e-5 * std::max(1.0, std::abs(want.data()[i]))));
-        const Gradients<double> g64 = reference.gradients(ids, targets);
-        const Gradients<float> g32 = model.gradients(ids, targets);
+        const Gradients<double> g64 = testing::model_gradients<double>(reference, ids, targets);
+        const Gradients<float> g32 = testing::model_gradients<float>(model, ids, targets);
         CHECK_THAT(g32.loss, Catch::Matchers::WithinAbs(g64.loss, 1e-5 * std::max(1.0, g64.loss)));
         double worst = 0;
         for (std::size_t i = 0; i < g64.values.size(); ++i)
@@ -127,18 +128,19 @@ TEST_CASE("model gradients: float32 agrees with float64 on the same parameters",
 
 TEST_CASE("model gradients: all targets ignored gives loss 0 and zero gradients", "[model][gradients]") {
     const Config c = make_config(6, 8, 2, 1, Positions::learned, true, Readout::each, 3);
-    Model<double> model(c);
+    AnyModel any = testing::make_model<double>(c);
+    Model<double>& model = testing::net<double>(any);
     randomize(model, 7);
     const auto ids = random_ids(2, 5, c.vocab, 8);
     Tensor<std::int32_t> targets({2, 5});
     for (std::int32_t& t : targets.data()) t = -1;
-    CHECK(model.loss(ids, targets) == 0.0);
-    const Gradients<double> g = model.gradients(ids, targets);
+    CHECK(testing::model_loss(any, ids, targets) == 0.0);
+    const Gradients<double> g = testing::model_gradients<double>(any, ids, targets);
     CHECK(g.loss == 0.0);
     for (double x : g.values) REQUIRE(x == 0.0);
     // a step then moves nothing
     const std::vector<double> before(model.values().begin(), model.values().end());
-    CHECK(model.step(ids, targets, 0.1) == 0.0);
+    CHECK(testing::model_step(any, ids, targets, 0.1) == 0.0);
     for (std::size_t i = 0; i < before.size(); ++i) REQUIRE(model.values()[i] == before[i]);
     CHECK(model.steps() == 1);
 }
@@ -146,22 +148,23 @@ TEST_CASE("model gradients: all targets ignored gives loss 0 and zero gradients"
 TEST_CASE("model gradients: ignored targets count for nothing, the mean is over the others", "[model][gradients]") {
     // loss over rows {0, 2} of three = mean of the two single-row losses
     const Config c = make_config(6, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 3);
-    Model<double> model(c);
-    randomize(model, 9);
+    AnyModel model = testing::make_model<double>(c);
+    randomize(testing::net<double>(model), 9);
     const auto ids = random_ids(3, 4, c.vocab, 10);
     const Tensor<std::int32_t> both(Shape{3}, std::vector<std::int32_t>{2, -1, 0});
     auto single = [&](std::size_t row, std::int32_t target) {
         Tensor<std::int32_t> one({1, 4});
         for (std::size_t t = 0; t < 4; ++t) one(0, t) = ids(row, t);
-        return model.loss(one, Tensor<std::int32_t>(Shape{1}, std::vector<std::int32_t>{target}));
+        return testing::model_loss(model, one, Tensor<std::int32_t>(Shape{1}, std::vector<std::int32_t>{target}));
     };
-    CHECK_THAT(model.loss(ids, both), Catch::Matchers::WithinAbs((single(0, 2) + single(2, 0)) / 2, 1e-14));
+    CHECK_THAT(testing::model_loss(model, ids, both), Catch::Matchers::WithinAbs((single(0, 2) + single(2, 0)) / 2, 1e-14));
 }
 
 // Adam by hand, from the definition (Kingma and Ba, Algorithm 1), in float64: the model's steps must agree.
 TEST_CASE("model Adam: two steps match a hand computation", "[model][adam]") {
     const Config c = make_config(5, 4, 2, 1, Positions::rotary, true, Readout::mean, 2);
-    Model<double> model(c);
+    AnyModel any = testing::make_model<double>(c);
+    Model<double>& model = testing::net<double>(any);
     randomize(model, 11);
     const auto ids = random_ids(3, 5, c.vocab, 12);
     const auto targets = random_targets(c, 3, 5, 13);
@@ -169,7 +172,7 @@ TEST_CASE("model Adam: two steps match a hand computation", "[model][adam]") {
     const std::size_t n = model.values().size();
     std::vector<double> p(model.values().begin(), model.values().end()), m(n, 0.0), v(n, 0.0);
     for (int t = 1; t <= 2; ++t) {
-        const Gradients<double> g = model.gradients(ids, targets);
+        const Gradients<double> g = testing::model_gradients<double>(any, ids, targets);
         for (std::size_t i = 0; i < n; ++i) {
             m[i] = kAdamBeta1 * m[i] + (1 - kAdamBeta1) * g.values[i];
             v[i] = kAdamBeta2 * v[i] + (1 - kAdamBeta2) * g.values[i] * g.values[i];
@@ -177,7 +180,7 @@ TEST_CASE("model Adam: two steps match a hand computation", "[model][adam]") {
             const double v_hat = v[i] / (1 - std::pow(kAdamBeta2, t));
             p[i] -= lr * m_hat / (std::sqrt(v_hat) + kAdamEps);
         }
-        CHECK(model.step(ids, targets, lr) == g.loss);  // the loss before the step
+        CHECK(testing::model_step(any, ids, targets, lr) == g.loss);  // the loss before the step
         CHECK(model.steps() == t);
         for (std::size_t i = 0; i < n; ++i) REQUIRE_THAT(model.values()[i], Catch::Matchers::WithinULP(p[i], 4));
     }
@@ -230,14 +233,15 @@ TEST_CASE("model Adam: float32's four-lane update gives the scalar formula's bit
 TEST_CASE("model Adam: the first step moves each parameter by lr against its gradient's sign", "[model][adam]") {
     // After one step m_hat = g and v_hat = g^2 (up to float32 rounding), so p moves by -lr g / (|g| + eps).
     const Config c = make_config(5, 4, 2, 1, Positions::none, false, Readout::each, 2);
-    Model<float> model(c);
+    AnyModel any = testing::make_model<float>(c);
+    Model<float>& model = testing::net<float>(any);
     randomize(model, 14);
     const auto ids = random_ids(2, 5, c.vocab, 15);
     const auto targets = random_targets(c, 2, 5, 16);
-    const Gradients<float> g = model.gradients(ids, targets);
+    const Gradients<float> g = testing::model_gradients<float>(any, ids, targets);
     const std::vector<float> before(model.values().begin(), model.values().end());
     const double lr = 1e-2;
-    model.step(ids, targets, lr);
+    testing::model_step(any, ids, targets, lr);
     for (std::size_t i = 0; i < before.size(); ++i) {
         const double moved = static_cast<double>(model.values()[i]) - before[i];
         const double gi = g.values[i];

@@ -19,7 +19,6 @@
 namespace {
 
 using namespace model_testing;
-using seqorder::model::Gradients;
 using seqorder::model::Init;
 using seqorder::model::kInitStd;
 using seqorder::model::SplitMix64;
@@ -129,12 +128,12 @@ void check_permutations(double tolerance) {
     // equal up to rounding, 1e-12 in float64 and 1e-5 in float32 for logits O(1).
     for (const Readout readout : {Readout::mean, Readout::each}) {
         const Config c = make_config(9, 8, 2, 2, Positions::none, false, readout, 3);
-        Model<T> model(c);
-        randomize(model, 21);
+        AnyModel model = testing::make_model<T>(c);
+        randomize(testing::net<T>(model), 21);
         const auto ids = random_ids(4, 7, c.vocab, 22);
         const auto order = shuffled(7, 23);
-        const Tensor<T> base = model.forward(ids);
-        const Tensor<T> moved = model.forward(permuted(ids, order));
+        const Tensor<T> base = testing::model_forward<T>(model, ids);
+        const Tensor<T> moved = testing::model_forward<T>(model, permuted(ids, order));
         INFO(describe(c));
         for (std::size_t b = 0; b < 4; ++b)
             for (std::size_t k = 0; k < 3; ++k) {
@@ -148,9 +147,10 @@ void check_permutations(double tolerance) {
         // with positions, order shows
         Config positioned = c;
         positioned.positions = Positions::sinusoidal;
-        Model<T> seeing(positioned);
-        randomize(seeing, 21);
-        const Tensor<T> a = seeing.forward(ids), p = seeing.forward(permuted(ids, order));
+        AnyModel seeing = testing::make_model<T>(positioned);
+        randomize(testing::net<T>(seeing), 21);
+        const Tensor<T> a = testing::model_forward<T>(seeing, ids),
+                        p = testing::model_forward<T>(seeing, permuted(ids, order));
         double largest = 0;
         for (std::size_t b = 0; b < 4; ++b)
             for (std::size_t k = 0; k < 3; ++k)
@@ -168,10 +168,10 @@ TEST_CASE("model without positions, bidirectional: 'mean' logits are invariant u
 
 TEST_CASE("model without positions: a sentence and its mirror get the same logits", "[model][properties]") {
     const Config c = make_config(16, 32, 2, 1, Positions::none, false, Readout::mean, 2);
-    Model<float> model(c);
-    randomize(model, 31);
+    AnyModel model = testing::make_model<float>(c);
+    randomize(testing::net<float>(model), 31);
     const auto batch = seqorder::model::order_task(64, 12, 7, true);
-    const Tensor<float> logits = model.forward(batch.ids);
+    const Tensor<float> logits = testing::model_forward<float>(model, batch.ids);
     for (std::size_t s = 0; s < 64; s += 2)
         for (std::size_t k = 0; k < 2; ++k) REQUIRE_THAT(logits(s + 1, k), Catch::Matchers::WithinAbs(logits(s, k), 1e-5));
 }
@@ -181,15 +181,15 @@ TEST_CASE("model without positions: a sentence and its mirror get the same logit
 TEST_CASE("model, causal: changing a token changes no output before it, bit for bit", "[model][properties]") {
     for (Positions positions : kAllPositions) {
         const Config c = make_config(9, 8, 2, 2, positions, true, Readout::each, 3);
-        Model<float> model(c);
-        randomize(model, 41);
+        AnyModel model = testing::make_model<float>(c);
+        randomize(testing::net<float>(model), 41);
         const auto ids = random_ids(2, 8, c.vocab, 42);
-        const Tensor<float> base = model.forward(ids);
+        const Tensor<float> base = testing::model_forward<float>(model, ids);
         INFO(describe(c));
         for (std::size_t s = 0; s < 8; ++s) {
             auto changed = ids;
             changed(1, s) = (changed(1, s) + 1) % static_cast<std::int32_t>(c.vocab);
-            const Tensor<float> out = model.forward(changed);
+            const Tensor<float> out = testing::model_forward<float>(model, changed);
             for (std::size_t t = 0; t < 8; ++t)
                 for (std::size_t k = 0; k < 3; ++k) {
                     REQUIRE(out(0, t, k) == base(0, t, k));           // the other sentence
@@ -206,14 +206,15 @@ TEST_CASE("model, causal: tokens after the last counted target get exactly zero 
     // their gradient from the hidden positions only: exactly 0, because masked weights pass no gradient.
     for (Positions positions : kAllPositions) {
         const Config c = make_config(8, 8, 2, 2, positions, true, Readout::each, 3);
-        Model<double> model(c);
+        AnyModel any = testing::make_model<double>(c);
+        Model<double>& model = testing::net<double>(any);
         randomize(model, 51);
         Tensor<std::int32_t> ids({1, 8}), targets({1, 8});
         for (std::int32_t t = 0; t < 8; ++t) {
             ids(0, static_cast<std::size_t>(t)) = t;
             targets(0, static_cast<std::size_t>(t)) = t < 4 ? t % 3 : -1;
         }
-        const Gradients<double> g = model.gradients(ids, targets);
+        const testing::Gradients<double> g = testing::model_gradients<double>(any, ids, targets);
         const auto& embed = model.parameter("embed");
         INFO(describe(c));
         for (std::size_t id = 0; id < 8; ++id) {
@@ -262,10 +263,10 @@ TEST_CASE("model attention weights: (layers, heads, T, T), rows summing to 1, hi
           "[model][properties]") {
     for (const bool causal : {false, true}) {
         const Config c = make_config(9, 12, 3, 2, Positions::rotary, causal, Readout::mean, 2);
-        Model<float> model(c);
-        randomize(model, 71);
+        AnyModel model = testing::make_model<float>(c);
+        randomize(testing::net<float>(model), 71);
         const auto ids = random_ids(1, 7, c.vocab, 72);
-        const Tensor<float> w = model.attention_weights(ids);
+        const Tensor<float> w = testing::model_attention_weights<float>(model, ids);
         REQUIRE(w.shape() == Shape{2, 3, 7, 7});
         for (std::size_t lh = 0; lh < 6; ++lh)
             for (std::size_t i = 0; i < 7; ++i) {
@@ -281,18 +282,18 @@ TEST_CASE("model attention weights: (layers, heads, T, T), rows summing to 1, hi
         // rank-1 ids give the same
         Tensor<std::int32_t> flat({7});
         std::copy(ids.data().begin(), ids.data().end(), flat.data().begin());
-        const Tensor<float> again = model.attention_weights(flat);
+        const Tensor<float> again = testing::model_attention_weights<float>(model, flat);
         for (std::size_t i = 0; i < w.size(); ++i) REQUIRE(again.data()[i] == w.data()[i]);
     }
 }
 
 TEST_CASE("model: repeated calls of different shapes reuse scratch without changing results", "[model][properties]") {
     const Config c = make_config(9, 8, 2, 1, Positions::sinusoidal, false, Readout::each, 3);
-    Model<float> model(c);
-    randomize(model, 81);
+    AnyModel model = testing::make_model<float>(c);
+    randomize(testing::net<float>(model), 81);
     const auto small = random_ids(2, 3, c.vocab, 82), large = random_ids(5, 11, c.vocab, 83);
-    const Tensor<float> a = model.forward(small), b = model.forward(large);
-    const Tensor<float> a2 = model.forward(small), b2 = model.forward(large);
+    const Tensor<float> a = testing::model_forward<float>(model, small), b = testing::model_forward<float>(model, large);
+    const Tensor<float> a2 = testing::model_forward<float>(model, small), b2 = testing::model_forward<float>(model, large);
     for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(a.data()[i] == a2.data()[i]);
     for (std::size_t i = 0; i < b.size(); ++i) REQUIRE(b.data()[i] == b2.data()[i]);
 }
@@ -307,18 +308,19 @@ void embed_scale_is_a_scaled_lookup(Positions positions) {
         Config c = make_config(9, 8, 2, 1, positions, false, Readout::each, 3);
         c.embed_scale = {.factor = 2.75, .sqrt_width = sqrt_width};
         INFO(describe(c) << (sqrt_width ? ", embedScale sqrtWidth" : ", embedScale 2.75"));
-        Model<T> scaled(c);
+        AnyModel scaled = testing::make_model<T>(c);
         Config plain_config = c;
         plain_config.embed_scale = {};
-        Model<T> plain(plain_config);
+        AnyModel plain = testing::make_model<T>(plain_config);
         const auto s = static_cast<T>(sqrt_width ? std::sqrt(8.0) : 2.75);
-        const auto& embed = scaled.parameter("embed");
-        std::vector<T> products(scaled.values(embed).begin(), scaled.values(embed).end());
+        const Model<T>& scaled_net = testing::net<T>(scaled);
+        const auto& embed = scaled_net.parameter("embed");
+        std::vector<T> products(scaled_net.values(embed).begin(), scaled_net.values(embed).end());
         for (T& x : products) x = s * x;
         const std::vector<ParameterUpdate<T>> updates{{"embed", embed.shape, products}};
-        plain.set_parameters(updates);
+        testing::net<T>(plain).set_parameters(updates);
         const auto ids = random_ids(3, 7, 9, 11);
-        const Tensor<T> a = scaled.forward(ids), b = plain.forward(ids);
+        const Tensor<T> a = testing::model_forward<T>(scaled, ids), b = testing::model_forward<T>(plain, ids);
         for (std::size_t i = 0; i < a.size(); ++i) REQUIRE(a.data()[i] == b.data()[i]);
     }
 }

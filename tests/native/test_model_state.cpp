@@ -42,6 +42,7 @@ template <class T>
 struct State {
     std::vector<T> values, m, v;
     std::int64_t steps = 0;
+    explicit State(AnyModel& any) : State(testing::net<T>(any)) {}
     explicit State(const Model<T>& model)
         : values(model.values().begin(), model.values().end()),
           m(model.optimizer().first_moment().begin(), model.optimizer().first_moment().end()),
@@ -54,33 +55,34 @@ struct State {
 
 // What a call returns, as doubles (logits, a loss, gradients or weights) written to `out`, whose capacity the caller
 // has reserved: the harness allocates nothing once the model's call has returned (a step has then changed the model,
-// and a failure there would be the harness's, not the call's).
-template <class T>
-using Call = void (*)(Model<T>&, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+// and a failure there would be the harness's, not the call's). forward, loss, gradients and step are the package's
+// calls (calling.hpp); attention_weights, train and set_parameters the model's own.
+using Call = void (*)(AnyModel&, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
                       std::vector<double>& out);
 
 template <class T>
-void forward(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>&, std::vector<double>& out) {
-    const Tensor<T> logits = m.forward(ids);
+void forward(AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>&, std::vector<double>& out) {
+    const Tensor<T> logits = testing::model_forward<T>(m, ids);
     out.assign(logits.data().begin(), logits.data().end());
 }
 template <class T>
-void loss(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, std::vector<double>& out) {
-    out.assign(1, m.loss(ids, targets));
+void loss(AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, std::vector<double>& out) {
+    out.assign(1, testing::model_loss(m, ids, targets));
 }
 template <class T>
-void gradients(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+void gradients(AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
                std::vector<double>& out) {
-    const auto g = m.gradients(ids, targets);
+    const auto g = testing::model_gradients<T>(m, ids, targets);
     out.assign(g.values.begin(), g.values.end());
     out.push_back(g.loss);
 }
 template <class T>
-void step(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, std::vector<double>& out) {
-    out.assign(1, m.step(ids, targets, 3e-3));
+void step(AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, std::vector<double>& out) {
+    out.assign(1, testing::model_step(m, ids, targets, 3e-3));
 }
 template <class T>
-void weights(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>&, std::vector<double>& out) {
+void weights(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>&, std::vector<double>& out) {
+    Model<T>& m = testing::net<T>(any);
     const std::span<const std::int32_t> first = ids.data().first(ids.dim(1));
     std::vector<T> w(static_cast<std::size_t>(m.config().layers * m.config().heads) * ids.dim(1) * ids.dim(1));
     m.attention_weights(w, first, static_cast<std::int64_t>(ids.dim(1)));
@@ -89,8 +91,9 @@ void weights(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int
 // train on three batches: the call's, its first sentence alone (another shape: the second step sizes the activations
 // anew), the call's again.
 template <class T>
-void train(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+void train(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
            std::vector<double>& out) {
+    Model<T>& m = testing::net<T>(any);
     const auto B = static_cast<std::int64_t>(ids.dim(0)), L = static_cast<std::int64_t>(ids.dim(1));
     const std::size_t per_row = m.config().readout == Readout::each ? ids.dim(1) : 1;
     const std::vector<TrainBatch> batches{{ids.data(), targets.data(), B, L},
@@ -101,7 +104,8 @@ void train(Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32
     out.assign(losses, losses + 3);
 }
 template <class T>
-void set_embed(Model<T>& m, const Tensor<std::int32_t>&, const Tensor<std::int32_t>&, std::vector<double>& out) {
+void set_embed(AnyModel& any, const Tensor<std::int32_t>&, const Tensor<std::int32_t>&, std::vector<double>& out) {
+    Model<T>& m = testing::net<T>(any);
     const auto& p = m.parameter("embed");
     std::vector<T> values(m.values(p).begin(), m.values(p).end());
     for (T& x : values) x = x * T(0.5) + T(0.25);
@@ -110,8 +114,7 @@ void set_embed(Model<T>& m, const Tensor<std::int32_t>&, const Tensor<std::int32
     out.clear();
 }
 
-template <class T>
-std::vector<double> run(Call<T> call, Model<T>& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
+std::vector<double> run(Call call, AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
     std::vector<double> out;
     out.reserve(1 << 16);
     call(m, ids, targets, out);
@@ -121,7 +124,7 @@ std::vector<double> run(Call<T> call, Model<T>& m, const Tensor<std::int32_t>& i
 // Runs `call` on `model` with allocation k failing, for k = 0, 1, ... until it succeeds: after each failure the state
 // is unchanged and the model gives what its twin gives at that shape. Then the twin makes the call too.
 template <class T>
-void fail_at_every_allocation(Model<T>& model, Model<T>& twin, Call<T> call, const Tensor<std::int32_t>& ids,
+void fail_at_every_allocation(AnyModel& model, AnyModel& twin, Call call, const Tensor<std::int32_t>& ids,
                               const Tensor<std::int32_t>& targets, const std::string& what) {
     INFO(what << " on ids (" << ids.dim(0) << ", " << ids.dim(1) << ")");
     std::int64_t failures = 0;
@@ -153,16 +156,16 @@ void fail_at_every_allocation(Model<T>& model, Model<T>& twin, Call<T> call, con
 template <class T>
 void every_call_fails_cleanly(const Config& c) {
     INFO(describe(c) << (sizeof(T) == 4 ? ", float32" : ", float64"));
-    Model<T> model(c), twin(c);
+    AnyModel model = testing::make_model<T>(c), twin = testing::make_model<T>(c);
     // Adam's state not trivial, the activations (and any sinusoid table) sized for T = 4
     for (std::uint32_t k = 0; k < 3; ++k) {
         const auto ids = random_ids(2, 4, c.vocab, k);
         const auto targets = random_targets(c, 2, 4, k + 10);
-        model.step(ids, targets, 1e-2);
-        twin.step(ids, targets, 1e-2);
+        testing::model_step(model, ids, targets, 1e-2);
+        testing::model_step(twin, ids, targets, 1e-2);
     }
     REQUIRE(State<T>(model) == State<T>(twin));
-    const std::pair<Call<T>, const char*> calls[] = {
+    const std::pair<Call, const char*> calls[] = {
         {forward<T>, "forward"},     {loss<T>, "loss"},           {gradients<T>, "gradients"},
         {step<T>, "step"},           {weights<T>, "attention_weights"}, {set_embed<T>, "set_parameters"},
         {train<T>, "train"}};
@@ -177,7 +180,7 @@ void every_call_fails_cleanly(const Config& c) {
     for (std::uint32_t k = 0; k < 3; ++k) {
         const auto ids = random_ids(2, 5 + k, c.vocab, 200 + k);
         const auto targets = random_targets(c, 2, 5 + k, 210 + k);
-        REQUIRE(model.step(ids, targets, 1e-2) == twin.step(ids, targets, 1e-2));
+        REQUIRE(testing::model_step(model, ids, targets, 1e-2) == testing::model_step(twin, ids, targets, 1e-2));
     }
     REQUIRE(State<T>(model) == State<T>(twin));
 }
@@ -193,18 +196,18 @@ TEST_CASE("model state: the sinusoid table is right at a length whose preparatio
     // a model that has run at T = 4 fails (each allocation in turn) at T = 64, then runs at T = 64 as a fresh one does
     const Config c = make_config(16, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2);
     for (std::int64_t k = 0;; ++k) {
-        Model<float> model(c);
-        model.forward(random_ids(1, 4, 16, 1));
+        AnyModel model = testing::make_model<float>(c);
+        testing::model_forward<float>(model, random_ids(1, 4, 16, 1));
         const auto long_ids = random_ids(8, 64, 16, 2);
         allocations_until_failure = k;
         bool failed = false;
         try {
-            model.forward(long_ids);
+            testing::model_forward<float>(model, long_ids);
         } catch (const std::bad_alloc&) {
             failed = true;
         }
         allocations_until_failure = -1;
-        Model<float> copy(c);
+        AnyModel copy = testing::make_model<float>(c);
         const auto ids = random_ids(1, 64, 16, 3);
         REQUIRE(same_bits(run(forward<float>, model, ids, ids), run(forward<float>, copy, ids, ids)));
         if (!failed) break;
@@ -213,27 +216,30 @@ TEST_CASE("model state: the sinusoid table is right at a length whose preparatio
 
 TEST_CASE("model state: refused calls of every kind change nothing", "[model][state]") {
     const Config c = make_config(16, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2);
-    Model<float> model(c), twin(c);
+    AnyModel model_any = testing::make_model<float>(c), twin_any = testing::make_model<float>(c);
+    Model<float>& model = testing::net<float>(model_any);
+    Model<float>& twin = testing::net<float>(twin_any);
     const auto ids = random_ids(2, 6, 16, 1);
     const Tensor<std::int32_t> targets(Shape{2}, std::vector<std::int32_t>{0, 0});
-    model.step(ids, targets, 1e-2);
-    twin.step(ids, targets, 1e-2);
+    testing::model_step(model_any, ids, targets, 1e-2);
+    testing::model_step(twin_any, ids, targets, 1e-2);
     const State<float> before(model);
     auto unchanged = [&] {
         REQUIRE(State<float>(model) == before);
-        REQUIRE(same_bits(run(forward<float>, model, ids, targets), run(forward<float>, twin, ids, targets)));
+        REQUIRE(same_bits(run(forward<float>, model_any, ids, targets), run(forward<float>, twin_any, ids, targets)));
     };
     auto bad_ids = ids;
     bad_ids(1, 5) = 16;
-    CHECK_THROWS_AS(model.step(bad_ids, targets, 1e-2), std::out_of_range);
+    CHECK_THROWS_AS(testing::model_step(model_any, bad_ids, targets, 1e-2), std::out_of_range);
     unchanged();
-    CHECK_THROWS_AS(model.step(ids, Tensor<std::int32_t>(Shape{2}, std::vector<std::int32_t>{0, 7}), 1e-2),
-                    std::out_of_range);
+    CHECK_THROWS_AS(
+        testing::model_step(model_any, ids, Tensor<std::int32_t>(Shape{2}, std::vector<std::int32_t>{0, 7}), 1e-2),
+        std::out_of_range);
     unchanged();
-    CHECK_THROWS_AS(model.step(ids, targets, -1), std::invalid_argument);
+    CHECK_THROWS_AS(testing::model_step(model_any, ids, targets, -1), std::invalid_argument);
     unchanged();
     // lr past float32's range: refused before anything runs
-    CHECK_THROWS_MATCHES(model.step(ids, targets, 1e308), std::invalid_argument,
+    CHECK_THROWS_MATCHES(testing::model_step(model_any, ids, targets, 1e308), std::invalid_argument,
                          Says("lr must be at most 3.4028234663852886e+38 (the largest finite float32, the model's "
                               "dtype), got 1e+308"));
     unchanged();
@@ -245,7 +251,7 @@ TEST_CASE("model state: refused calls of every kind change nothing", "[model][st
     model.set_parameters(to_huge);
     twin.set_parameters(to_huge);
     const State<float> huge_bias(model);
-    CHECK_THROWS_MATCHES(model.step(ids, targets, 3e38), std::range_error,
+    CHECK_THROWS_MATCHES(testing::model_step(model_any, ids, targets, 3e38), std::range_error,
                          Says("lr 3e+38 is refused here: the step would make parameter 'readout.bias' [0] or its Adam "
                               "moments not finite (the model is unchanged)"));
     REQUIRE(State<float>(model) == huge_bias);
@@ -256,10 +262,10 @@ TEST_CASE("model state: refused calls of every kind change nothing", "[model][st
     model.set_parameters(to_overflowing);
     twin.set_parameters(to_overflowing);
     const State<float> overflowed(model);
-    CHECK_THROWS_MATCHES(model.step(ids, targets, 1e-3), std::range_error,
+    CHECK_THROWS_MATCHES(testing::model_step(model_any, ids, targets, 1e-3), std::range_error,
                          Says(": a step on a loss that is not finite is refused (the model is unchanged)"));
     REQUIRE(State<float>(model) == overflowed);
-    REQUIRE(same_bits(run(forward<float>, model, ids, targets), run(forward<float>, twin, ids, targets)));
+    REQUIRE(same_bits(run(forward<float>, model_any, ids, targets), run(forward<float>, twin_any, ids, targets)));
 }
 
 // The allocations a call makes: it is run with a budget that no call reaches, and what is left is subtracted.
@@ -275,17 +281,19 @@ std::int64_t allocations_of(F&& call) {
 
 TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[model][state]") {
     const Config c = make_config(16, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2);
-    Model<float> model(c), twin(c);
+    AnyModel model_any = testing::make_model<float>(c), twin_any = testing::make_model<float>(c);
+    Model<float>& model = testing::net<float>(model_any);
+    Model<float>& twin = testing::net<float>(twin_any);
     const auto ids = random_ids(2, 6, 16, 1), wide = random_ids(4, 11, 16, 2);
     const auto targets = random_targets(c, 2, 6, 3), wide_targets = random_targets(c, 4, 11, 4);
-    model.step(ids, targets, 1e-2);
-    twin.step(ids, targets, 1e-2);
+    testing::model_step(model_any, ids, targets, 1e-2);
+    testing::model_step(twin_any, ids, targets, 1e-2);
     const State<float> before(model);
     const TrainBatch good{ids.data(), targets.data(), 2, 6}, other{wide.data(), wide_targets.data(), 4, 11};
     std::vector<double> losses;  // one per batch
     auto unchanged = [&] {
         REQUIRE(State<float>(model) == before);
-        REQUIRE(same_bits(run(forward<float>, model, ids, targets), run(forward<float>, twin, ids, targets)));
+        REQUIRE(same_bits(run(forward<float>, model_any, ids, targets), run(forward<float>, twin_any, ids, targets)));
     };
 
     SECTION("a bad id in the third batch: refused before the first step, the batch named") {
@@ -360,9 +368,11 @@ TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[mod
         REQUIRE(same_bits(losses, twin_losses));
         REQUIRE(State<float>(model) == State<float>(twin));
         // the second batch's new shape allocates after the first step: more allocations than train on one shape
-        Model<float> fresh(c), fresh_twin(c);
-        fresh.forward(ids);
-        fresh_twin.forward(ids);
+        AnyModel fresh_any = testing::make_model<float>(c), fresh_twin_any = testing::make_model<float>(c);
+        Model<float>& fresh = testing::net<float>(fresh_any);
+        Model<float>& fresh_twin = testing::net<float>(fresh_twin_any);
+        testing::model_forward<float>(fresh_any, ids);
+        testing::model_forward<float>(fresh_twin_any, ids);
         const std::int64_t mixed = allocations_of([&] { fresh.train(losses, batches, 1e-2); });
         const std::int64_t same = allocations_of([&] { fresh_twin.train(losses, repeated, 1e-2); });
         CHECK(mixed > same);
@@ -406,22 +416,25 @@ TEST_CASE("model state: float64 takes any finite lr; Adam refuses results that a
 
 TEST_CASE("model state: activations are kept up to 64 MiB, released above it and after a failed call",
           "[model][state]") {
-    Model<float> model(make_config(16, 8, 1, 1, Positions::sinusoidal, false, Readout::mean, 2));
+    AnyModel any = testing::make_model<float>(make_config(16, 8, 1, 1, Positions::sinusoidal, false, Readout::mean, 2));
+    Model<float>& model = testing::net<float>(any);
     const auto small = random_ids(4, 12, 16, 1);
-    model.forward(small);
+    testing::model_forward<float>(any, small);
     CHECK(model.call_bytes(4, 12) == 0);  // kept: the same call allocates nothing
     CHECK(model.call_bytes(4, 13) > 0);
     // the attention weights of one sentence of 4096 tokens: 4096^2 float32 = 64 MiB, more with the rest
     const auto big = random_ids(1, 4096, 16, 2);
     REQUIRE(static_cast<std::int64_t>(seqorder::model::activation_count(model.config(), 1, 4096) * sizeof(float)) >
             kKeptActivationBytes);
-    model.attention_weights(big);
+    testing::model_attention_weights<float>(any, big);
     CHECK(model.call_bytes(4, 12) > 0);  // released
-    model.forward(small);
+    testing::model_forward<float>(any, small);
     CHECK(model.call_bytes(4, 12) == 0);
+    // the model's own forward (its logits allocated beforehand), so that the failing allocation is one of the call's
     const auto other = random_ids(4, 20, 16, 3);
+    std::vector<float> logits(4 * 2);
     allocations_until_failure = 3;
-    CHECK_THROWS_AS(model.forward(other), std::bad_alloc);
+    CHECK_THROWS_AS(model.forward(logits, other.data(), 4, 20), std::bad_alloc);
     allocations_until_failure = -1;
     CHECK(model.call_bytes(1, 1) > 0);  // released after the failure
 }

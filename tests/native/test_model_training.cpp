@@ -38,10 +38,10 @@ Config setup_config(Positions positions, bool causal) {
     return c;
 }
 
-void train(Model<float>& model) {
+void train(AnyModel& model) {
     for (std::int64_t k = 0; k < 800; ++k) {
         const auto batch = order_task(32, 8 + k % 9, static_cast<std::uint64_t>(1000 + k), false);
-        model.step(batch.ids, batch.targets, 3e-3);
+        testing::model_step(model, batch.ids, batch.targets, 3e-3);
     }
 }
 
@@ -52,9 +52,9 @@ struct Evaluation {
     double mirror_difference;
 };
 
-Evaluation evaluate(Model<float>& model, std::int64_t T) {
+Evaluation evaluate(AnyModel& model, std::int64_t T) {
     const auto batch = order_task(512, T, static_cast<std::uint64_t>(500 + T), true);
-    const Tensor<float> logits = model.forward(batch.ids);
+    const Tensor<float> logits = testing::model_forward<float>(model, batch.ids);
     double difference = 0;
     for (std::size_t s = 0; s < 512; s += 2)
         for (std::size_t k = 0; k < 2; ++k)
@@ -72,7 +72,7 @@ void report(const std::string& name, std::int64_t T, const Evaluation& e) {
 
 TEST_CASE("model training: without positions a bidirectional model scores exactly 50% on mirrored pairs",
           "[model][training]") {
-    Model<float> model(setup_config(Positions::none, false));
+    AnyModel model = testing::make_model<float>(setup_config(Positions::none, false));
     train(model);
     for (std::int64_t T : {8, 12, 16, 24, 32}) {
         const Evaluation e = evaluate(model, T);
@@ -87,7 +87,7 @@ TEST_CASE("model training: without positions a bidirectional model scores exactl
 // `beyond` at T = 24 and 32 (0: no claim); a learned table refuses T past its rows.
 void check_learns(const std::string& name, Positions positions, bool causal, double at_16, double beyond) {
     const Config c = setup_config(positions, causal);
-    Model<float> model(c);
+    AnyModel model = testing::make_model<float>(c);
     train(model);
     for (std::int64_t T : {8, 12, 16, 24, 32}) {
         INFO(name << ", T = " << T);

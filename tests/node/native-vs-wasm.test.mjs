@@ -5,7 +5,7 @@
 // How: the API runs on the module with its binding functions wrapped, so that each call's arguments are captured as
 // the binding receives them (the value_object, with each tensor's bytes read from the heap at that moment): the very
 // bits the module computes on. They are written to a file; the CMake target seqorder_native_dump
-// (tests/native-vs-wasm/dump.cpp) passes them to the same entry points of the core (src/core/calls.hpp: the same
+// (tests/native-vs-wasm/dump.cpp) passes them to the same entry points of the core (src/core/api/calls.hpp: the same
 // checks and the same choice of kernel) and writes the results back. Both sides compile the core without fast-math
 // and without contraction (CMakeLists.txt: -ffp-contract=off), so +, -, *, / and sqrt are IEEE's correctly rounded
 // operations in the same order everywhere; what may differ is the math library: glibc natively, Emscripten's musl in

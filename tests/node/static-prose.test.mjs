@@ -1,7 +1,7 @@
-// The page's rule for its static prose (web/js/sentences.mjs): it explains mechanisms and states no outcome; a
+// The page's rule for its static prose (web/js/claims.mjs): it explains mechanisms and states no outcome; a
 // sentence that states a result is generated from the numbers, beside its check, in an experiment module. This scans
 // what the page writes as it is, the text of web/index.html and the string literals of web/js/sections/*.mjs (but
-// section "train"'s, whose words are its lab's), for the words that state outcomes (helpers/static-prose.mjs). A few
+// section "lab"'s, whose words are its lab's), for the words that state outcomes (helpers/static-prose.mjs). A few
 // mechanism statements need one of those words: they are listed below, each with why it states no outcome, and each
 // must still be found (a stale entry fails too).
 import { test } from 'node:test';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { OUTCOME_WORDS, outcomeWords, staticTexts } from './helpers/static-prose.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SKIP = new Set(['train.mjs']);
+const SKIP = new Set(['lab.mjs']);
 
 /** The page's static texts that may hold an outcome word: { file, text (a part of the text), why }. */
 const ALLOWED = [
@@ -48,7 +48,7 @@ const read = (file) => readFileSync(path.join(root, file), 'utf8');
 test('the static prose of index.html and the section modules states no outcome (but the allowed mechanism statements)', () => {
   assert.ok(files.length >= 10, `only ${files.length} files to scan`);
   const found = files.flatMap((file) => findings(file, read(file)));
-  assert.deepEqual(found, [], `outcome words in static text: write these sentences from the numbers, beside their check (web/js/sentences.mjs), or say the mechanism without them:\n${found.join('\n')}`);
+  assert.deepEqual(found, [], `outcome words in static text: write these sentences from the numbers, beside their check (web/js/claims.mjs), or say the mechanism without them:\n${found.join('\n')}`);
 });
 
 test('every allowed text is still on the page, and holds an outcome word', () => {

@@ -87,17 +87,23 @@ test('the hashes the issue found: a stray % in a key, a value or the anchor; eac
 });
 
 test('numeric options are compared as numbers; a key given twice keeps its last value, with a note', () => {
-  const lr = byId.get('train-lr');
-  assert.ok(lr && lr.options.some((o) => o.value === 0.003), 'the lab declares train-lr with 0.003');
+  const lr = byId.get('lab-lr');
+  assert.ok(lr && lr.options.some((o) => o.value === 0.003), 'the lab declares lab-lr with 0.003');
   for (const text of ['3e-3', '0.003', '0.0030', '.003', '3E-3']) assert.deepEqual(parse(lr, text), { value: 0.003 }, text);
   assert.deepEqual(parse(lr, '3e-3x').error, parse(lr, 'x').error);
   assert.deepEqual(parse(lr, '1e-4'), { value: 0.0001 });
-  const page = fakePage('#train-lr=1e-4&sinusoids-width=32&sinusoids-width=48');
+  const page = fakePage('#lab-lr=1e-4&sinusoids-width=32&sinusoids-width=48');
   const { values, shown } = load(page);
-  assert.equal(values.get('train-lr'), 0.0001);
+  assert.equal(values.get('lab-lr'), 0.0001);
   assert.equal(values.get('sinusoids-width'), 48);
   assert.deepEqual(shown(), ['The link sets sinusoids-width 2 times: the last, sinusoids-width=48, counts.']);
-  assert.equal(page.location.hash, '#sinusoids-width=48&train-lr=0.0001', 'the URL says each once, as the page writes it');
+  assert.equal(page.location.hash, '#sinusoids-width=48&lab-lr=0.0001', 'the URL says each once, as the page writes it');
+  // an older link's key (the lab's train-lr) is read the same way, and given twice, noted under the key it used
+  const older = fakePage('#train-lr=1e-4&train-lr=1e-2');
+  const read = load(older);
+  assert.equal(read.values.get('lab-lr'), 0.01);
+  assert.deepEqual(read.shown(), ['The link sets train-lr 2 times: the last, train-lr=1e-2, counts.']);
+  assert.equal(older.location.hash, '#lab-lr=0.01');
 });
 
 test('many unknown keys: the first ten named, the rest counted; a long value echoed shortened; fast', () => {
@@ -119,7 +125,7 @@ test('many unknown keys: the first ten named, the rest counted; a long value ech
 
 test('fuzz: random and mutated hashes; nothing throws, the notes stay few and short, the URL says what the page shows', () => {
   const runs = Number(process.env.SEQORDER_URL_FUZZ ?? 3000);
-  const links = hashes(Number(process.env.SEQORDER_URL_FUZZ_SEED ?? 20260514), SPECS, [...order, 'check-train-ran', 'pipeline', 'nowhere']);
+  const links = hashes(Number(process.env.SEQORDER_URL_FUZZ_SEED ?? 20260514), SPECS, [...order, 'check-lab-none-mirror', 'pipeline', 'nowhere']);
   let previous = '#';
   for (let n = 0; n < runs; n += 1) {
     const hash = links.next();

@@ -7,12 +7,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { executablePath } from '../browser/engines/chromium.mjs';
+import { executablePath } from '../browser/helpers/engines/chromium.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const here = path.join(root, 'tests', 'package');
 export const toolBin = path.join(here, 'node_modules', '.bin');
-export { CHROMIUM_ARGS, executablePath } from '../browser/engines/chromium.mjs';
+export { CHROMIUM_ARGS, executablePath } from '../browser/helpers/engines/chromium.mjs';
 
 /** Every tool these tests run; a missing one fails the layer at once, saying how to install it. */
 export function checkTools() {

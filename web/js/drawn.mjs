@@ -1,5 +1,5 @@
 // What the page draws, readable again: a plot or table recorded under a name, so that a generated sentence's
-// predicate (sentences.mjs) and the browser tests check the page's words against what is on screen, not against the
+// predicate (claims.mjs) and the browser tests check the page's words against what is on screen, not against the
 // numbers the words were made from.
 //   drawnPlot('weights', heatmap(f, { … }))   numbersTable(f, { drawn: 'rows', … })
 //   drawnIn(section) → { weights: { data, rows, cols, … }, rows: { headers, rows, caption }, … }

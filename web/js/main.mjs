@@ -29,7 +29,7 @@
 // has run: the first screen is computed and its checks have their verdicts (the sections near it run next, as
 // near.mjs reports them).
 // It stays "true" as the reader scrolls: each later section's own data-state says whether it has run. "error": the
-// module could not load (the status says why). The section "train" trains its models when it comes into view
+// module could not load (the status says why). The section "lab" trains its models when it comes into view
 // (its checks are pending until then, and its .section-body says data-training="done" once they are computed).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { atNextFrame } from './next-frame.mjs';

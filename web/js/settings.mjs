@@ -22,7 +22,8 @@
 //            'select'  one of options[].value (strings or numbers)
 //            'set'     a subset of options[].value, in the options' order, of min … max members (default 0 … all)
 //            'list'    a sequence of options[].value (repeats allowed), of min … max entries (default 1 … 64)
-//   id       the control's element id, unique on the page; also the setting's key in the URL's hash
+//   id       the control's element id, unique on the page; also the setting's key in the URL's hash (a section's
+//            prefix and the setting's name: sinusoids-width, lab-embedScale)
 //   label    the control's visible label
 //   default  the value at load when the URL does not set it
 // and optionally:
@@ -30,6 +31,8 @@
 //   sweep    the values the sweep test visits (default: toggle both, select and set every option (a set: each option
 //            alone, then the default), slider and number min, max and the middle of the grid, list the default)
 //   format   for a slider, how its value is shown: (value) => string
+//   was      { key, values? }: the key an older link used for the setting, read when the link has no `id` (the URL
+//            is then written with `id`), and how its values read now ({ '0': '1', … }; default: as they are)
 // The section reads the current values from the state the page hands it (url-state.mjs: `state.values.causal`).
 // A value in the URL that the declaration refuses is replaced by the default, and the page says so (url-state.mjs).
 
@@ -190,8 +193,10 @@ export function declareSettings(entries) {
   for (const [name, spec] of Object.entries(entries)) {
     const where = `setting ${name}`;
     if (!KINDS.includes(spec.kind)) throw new TypeError(`${where}: kind must be one of ${KINDS.join(', ')}, got ${spec.kind}`);
-    if (typeof spec.id !== 'string' || !/^[a-z][a-z0-9-]*$/.test(spec.id))
-      throw new TypeError(`${where}: id must be a lowercase element id (letters, digits, '-'), got ${spec.id}`);
+    if (typeof spec.id !== 'string' || !/^[a-z][a-zA-Z0-9-]*$/.test(spec.id))
+      throw new TypeError(`${where}: id must be an element id (letters, digits, '-', starting with a lowercase letter), got ${spec.id}`);
+    if (spec.was !== undefined && (typeof spec.was?.key !== 'string' || (spec.was.values !== undefined && typeof spec.was.values !== 'object')))
+      throw new TypeError(`${where}: was must be { key, values? }`);
     if (typeof spec.label !== 'string' || spec.label === '') throw new TypeError(`${where}: label must be a non-empty string`);
     if (['select', 'set', 'list'].includes(spec.kind)) {
       if (!Array.isArray(spec.options) || spec.options.length === 0) throw new TypeError(`${where}: a ${spec.kind} needs options [{ value, label }]`);

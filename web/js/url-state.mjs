@@ -82,6 +82,8 @@ export function createUrlState({
 } = {}) {
   /** Every setting of the page: id → { state, spec } */
   const byId = new Map();
+  /** The keys older links used for some setting (spec.was.key) */
+  const olderKeys = new Set();
   const sections = [];
   let link = readHash(location.hash);  // what the URL asked for (readHash's parts)
   let seen = location.hash;  // the hash as this page last read or wrote it
@@ -102,7 +104,7 @@ export function createUrlState({
     for (const part of link.strays) add(() => `The link has a part “${echo(part)}”, which is neither a setting (name=value) nor the place it leads to: it is ignored.`);
     if (complete) {
       for (const key of link.entries.keys()) {
-        if (byId.has(key)) continue;
+        if (known(key)) continue;
         const times = link.repeated.get(key);
         add(() => `The link sets ${echo(key)}${times ? ` ${times} times` : ''}, which is no setting of this page: it is ignored.`);
       }
@@ -131,7 +133,7 @@ export function createUrlState({
       }
     }
     if (!complete) {
-      for (const [key, text] of link.entries) if (!byId.has(key)) parts.push(`${encoded(key)}=${encoded(text)}`);
+      for (const [key, text] of link.entries) if (!known(key)) parts.push(`${encoded(key)}=${encoded(text)}`);
     }
     return parts.length ? `#${parts.join('&')}` : '';
   }
@@ -158,25 +160,41 @@ export function createUrlState({
     if (go(currentHash(), { replace: id === lastWrite.id && now - lastWrite.at < HISTORY_QUIET_MS })) lastWrite = { at: now, id };
   }
 
+  /**
+   * What the hash asks of a setting: { key, text } under its id, or under the key an older link used (spec.was, its
+   * value read as it reads now); null when it asks nothing.
+   */
+  function asked(spec) {
+    if (link.entries.has(spec.id)) return { key: spec.id, text: link.entries.get(spec.id) };
+    if (!spec.was || !link.entries.has(spec.was.key)) return null;
+    const text = link.entries.get(spec.was.key);
+    return { key: spec.was.key, text: spec.was.values && Object.hasOwn(spec.was.values, text) ? spec.was.values[text] : text };
+  }
+
+  /** Whether a key of the hash is some setting's, now or in an older link. */
+  const known = (key) => byId.has(key) || olderKeys.has(key);
+
   /** The value the hash asks for (or the default, with a note when the hash's value is refused). */
   function wanted(spec) {
-    if (!link.entries.has(spec.id)) return spec.default;
-    const text = link.entries.get(spec.id);
-    const times = link.repeated.get(spec.id);
-    if (times) notes.set(`${spec.id} repeated`, `The link sets ${spec.id} ${times} times: the last, ${spec.id}=${echo(text)}, counts.`);
+    const ask = asked(spec);
+    if (!ask) return spec.default;
+    const { key, text } = ask;
+    const times = link.repeated.get(key);
+    if (times) notes.set(`${spec.id} repeated`, `The link sets ${key} ${times} times: the last, ${key}=${echo(link.entries.get(key))}, counts.`);
     const { value, error } = parse(spec, text);
     if (error === undefined) return value;
-    notes.set(spec.id, `The link sets ${spec.id}=${echo(text)}, which “${spec.label}” does not take (${error}): ` +
+    notes.set(spec.id, `The link sets ${key}=${echo(link.entries.get(key))}, which “${spec.label}” does not take (${error}): ` +
       `its default, ${echo(encode(spec, spec.default))}, is used instead.`);
     return spec.default;
   }
 
   function noteAdjusted() {
     for (const [id, { state, spec }] of byId) {
-      if (!link.entries.has(id) || notes.has(id)) continue;
-      const { value, error } = parse(spec, link.entries.get(id));
+      const ask = asked(spec);
+      if (!ask || notes.has(id)) continue;
+      const { value, error } = parse(spec, ask.text);
       if (error === undefined && !same(value, state.values[spec.name])) {
-        notes.set(id, `The link sets ${id}=${echo(link.entries.get(id))}, which the other settings of its section do not allow: ` +
+        notes.set(id, `The link sets ${ask.key}=${echo(link.entries.get(ask.key))}, which the other settings of its section do not allow: ` +
           `it is ${echo(encode(spec, state.values[spec.name]))}.`);
       }
     }
@@ -240,6 +258,7 @@ export function createUrlState({
       for (const spec of Object.values(settings)) {
         if (byId.has(spec.id)) throw new RangeError(`two settings share the id ${spec.id}`);
         byId.set(spec.id, { state, spec });
+        if (spec.was) olderKeys.add(spec.was.key);
         state.values[spec.name] = wanted(spec);
       }
       sections.push(state);

@@ -306,63 +306,6 @@ void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int3
     std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)
 }
 
-// ---- tensors
-
-template <class T>
-Tensor<T> Model<T>::forward(const Tensor<std::int32_t>& ids) {
-    if (ids.rank() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids.shape()));
-    const auto batch = static_cast<std::int64_t>(ids.dim(0)), length = static_cast<std::int64_t>(ids.dim(1));
-    Tensor<T> logits(logits_shape(batch, length), "logits");
-    forward(logits.data(), ids.data(), batch, length);
-    return logits;
-}
-
-template <class T>
-void Model<T>::check_tensors(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) const {
-    if (ids.rank() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids.shape()));
-    const bool each = config_.readout == Readout::each;
-    const Shape want = each ? ids.shape() : Shape{ids.dim(0)};
-    if (targets.shape() != want)
-        throw std::invalid_argument("targets must have shape " + std::string(each ? "(B, T) = " : "(B) = ") +
-                                    shape_to_string(want) + " for readout '" + std::string(name_of(config_.readout)) +
-                                    "', got " + shape_to_string(targets.shape()));
-}
-
-template <class T>
-double Model<T>::loss(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
-    check_tensors(ids, targets);
-    return loss(ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)), static_cast<std::int64_t>(ids.dim(1)));
-}
-
-template <class T>
-Gradients<T> Model<T>::gradients(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) {
-    check_tensors(ids, targets);
-    Gradients<T> g{0.0, std::vector<T>(values_.size())};
-    g.loss = gradients(g.values, ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)),
-                       static_cast<std::int64_t>(ids.dim(1)));
-    return g;
-}
-
-template <class T>
-double Model<T>::step(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, double lr) {
-    check_tensors(ids, targets);
-    return step(ids.data(), targets.data(), static_cast<std::int64_t>(ids.dim(0)),
-                static_cast<std::int64_t>(ids.dim(1)), lr);
-}
-
-template <class T>
-Tensor<T> Model<T>::attention_weights(const Tensor<std::int32_t>& ids) {
-    if (!(ids.rank() == 1 || (ids.rank() == 2 && ids.dim(0) == 1)))
-        throw std::invalid_argument("ids must have shape (T) or (1, T), got " + shape_to_string(ids.shape()));
-    const auto length = static_cast<std::int64_t>(ids.dim(ids.rank() - 1));
-    if (length < 1) throw std::invalid_argument("ids must have at least one position (T >= 1)");
-    const auto L = static_cast<std::size_t>(config_.layers), H = static_cast<std::size_t>(config_.heads),
-               positions = static_cast<std::size_t>(length);
-    Tensor<T> weights({L, H, positions, positions}, "weights");
-    attention_weights(weights.data(), ids.data(), length);
-    return weights;
-}
-
 template class Model<double>;
 template class Model<float>;
 

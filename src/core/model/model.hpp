@@ -5,9 +5,13 @@
 //
 //   Model<float> model(Config{.vocab = 16, .width = 32, .heads = 2, .positions = Positions::sinusoidal, .seed = 1});
 //   TaskBatch batch = order_task(32, 12, seed, false);
-//   double loss = model.step(batch.ids, batch.targets, 3e-3);       // one Adam step; the loss before it
-//   Tensor<float> logits = model.forward(batch.ids);                 // (32, 2)
-//   model.train(losses, batches, 3e-3);                              // a step on each batch, all or none
+//   // one Adam step on ids (32, 12); the loss before it
+//   double loss = model.step(batch.ids.data(), batch.targets.data(), 32, 12, 3e-3);
+//   model.forward(logits, batch.ids.data(), 32, 12);  // logits (32, 2)
+//   model.train(losses, batches, 3e-3);               // a step on each batch, all or none
+//
+// The package calls it through model_calls.hpp (calls/model_calls.cpp), which checks the caller's tensors and sizes
+// its results, and holds it in an AnyModel (calls/any_model.hpp).
 //
 // Inputs: ids (B, T) int32, row-major, B >= 1 and T >= 1, each in 0 .. vocab-1; targets (B) for readout 'mean' or
 // (B, T) for 'each', each in -1 .. classes-1, where -1 is ignored. The loss is the mean cross-entropy over the targets
@@ -72,12 +76,6 @@ struct TrainBatch {
 };
 
 template <class T>
-struct Gradients {
-    double loss = 0;
-    std::vector<T> values;  // every parameter's gradient, laid out as Model::values()
-};
-
-template <class T>
 class Model {
 public:
     // Checks the configuration (check_config) and draws the parameters from config.seed (init.hpp).
@@ -122,7 +120,7 @@ public:
     // The shape of forward's result for ids (batch, length): (batch, classes) or (batch, length, classes).
     Shape logits_shape(std::int64_t batch, std::int64_t length) const;
 
-    // ---- the span API (as the binding calls it): ids (batch, length) row-major
+    // ---- the calls, on ids (batch, length) row-major (model_calls.hpp checks the caller's tensors, then calls these)
 
     // logits: (B, classes) for readout 'mean', (B, T, classes) for 'each'.
     void forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length);
@@ -144,15 +142,6 @@ public:
     // ids (1, T) -> weights (layers, heads, T, T): every layer's attention weights for one sequence.
     void attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length);
 
-    // ---- the same on tensors: ids (B, T); targets (B) or (B, T) as the readout says; for attention_weights, ids (T)
-    // or (1, T)
-
-    Tensor<T> forward(const Tensor<std::int32_t>& ids);
-    double loss(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets);
-    Gradients<T> gradients(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets);
-    double step(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets, double lr);
-    Tensor<T> attention_weights(const Tensor<std::int32_t>& ids);
-
     // Adam steps taken so far.
     std::int64_t steps() const noexcept { return adam_.steps(); }
     const Adam<T>& optimizer() const noexcept { return adam_; }
@@ -167,8 +156,6 @@ private:
     // which span the call writes and output_size its length.
     void check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
                     std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const;
-    // ids (B, T), and targets (B) or (B, T) as the readout says.
-    void check_tensors(const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets) const;
     // The forward pass on checked ids, into activations_.
     void run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length);
     // The forward and backward passes on checked inputs: the loss, and gradients_.

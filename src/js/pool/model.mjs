@@ -4,22 +4,20 @@
 // modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
 //
 // Every argument is read here, on the calling thread, when the call is made, exactly as the model on one thread reads
-// it (readModelOptions, readModelArguments: the same TypeErrors, in the same order, the disposed model's Error first);
-// what goes to the worker is a copy of what was read: plain tensors of exactly the elements read, moved, never the
-// caller's objects. The worker's model checks the values as it does on one thread: the same RangeError with the same
-// message, as a rejected promise.
-import { DTYPES } from '../arguments.mjs';
+// it (readModelOptions, and each method's read in MODEL_METHODS: the same TypeErrors, in the same order, the disposed
+// model's Error first); what goes to the worker is a copy of what was read: plain tensors of exactly the elements read,
+// moved, never the caller's objects. The worker's model checks the values as it does on one thread: the same
+// RangeError with the same message, as a rejected promise. A handle has the methods of MODEL_METHODS (the results
+// come back moved, not copied), and dispose.
+import { DTYPES, eachTensor } from '../arguments.mjs';
 import { checkTensor } from '../heap.mjs';
-import { readModelArguments, readModelOptions } from '../model.mjs';
-
-/** The methods of a model a handle forwards to its worker (the results come back moved, not copied). */
-const FORWARDED = ['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train'];
+import { MODEL_METHODS, readModelOptions } from '../model.mjs';
 
 const DISPOSED = 'seqorder: this model was disposed; create a new one with createModel()';
 
 /**
  * A tensor read by readTensor, as it goes to the worker: checked as one thread checks it before copying it into the
- * heap (its size, its buffer still holding what was read), then copied: { data, shape, dtype }, data on its own
+ * heap (its size, its buffer still holding what was read), then copied: { name, data, shape, dtype }, data on its own
  * buffer (listed in `moved`).
  */
 function sent(record, maxTensorBytes, moved) {
@@ -28,19 +26,7 @@ function sent(record, maxTensorBytes, moved) {
   const Class = DTYPES[dtype];
   const data = new Class(new Class(buffer, byteOffset, length));
   moved.push(data.buffer);
-  return { data, shape: record.shape, dtype: record.dtype };
-}
-
-/** The arguments readModelArguments[method] read, as the worker's model[method] takes them, and the buffers to move. */
-function sentArguments(method, read, maxTensorBytes) {
-  const moved = [];
-  const tensor = (record) => sent(record, maxTensorBytes, moved);
-  let args;
-  if (method === 'setParameters') args = [Object.fromEntries(read[0].map(([name, record]) => [name, tensor(record)]))];
-  else if (method === 'train') args = [read[0].map(([ids, targets]) => ({ ids: tensor(ids), targets: tensor(targets) })), read[1] === undefined ? {} : { lr: read[1] }];
-  else if (method === 'step') args = [tensor(read[0]), tensor(read[1]), read[2] === undefined ? {} : { lr: read[2] }];
-  else args = read.map(tensor);
-  return { args, moved };
+  return { name: record.name, data, shape: record.shape, dtype: record.dtype };
 }
 
 /**
@@ -87,16 +73,17 @@ function handle(workers, worker, id, config, maxTensorBytes, release) {
     if (disposed) throw new Error(DISPOSED);
   };
 
-  /** model[method](...args) in the worker, its arguments read now, as one thread reads them. */
+  /** model[method](...given) in the worker, its arguments read now, as one thread reads them. */
   function call(method, ...given) {
     stillLive();
-    const read = readModelArguments[method](...given);
+    const read = MODEL_METHODS[method].read(...given);
     stillLive();  // (a getter among the arguments may have disposed it)
-    const { args, moved } = sentArguments(method, read, maxTensorBytes);
+    const moved = [];
+    const args = eachTensor(read, (record) => sent(record, maxTensorBytes, moved));
     return workers.request(worker, 'modelCall', { id, method, args }, moved);
   }
 
-  const forwarded = Object.fromEntries(FORWARDED.map((method) => [method, async (...args) => call(method, ...args)]));
+  const forwarded = Object.fromEntries(Object.keys(MODEL_METHODS).map((method) => [method, async (...args) => call(method, ...args)]));
 
   return Object.freeze({
     /** The resolved configuration (frozen), as the model in the worker has it. */

@@ -41,9 +41,9 @@ export const wellFormed = (text) => text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDF
 
 /**
  * What a page with these `specs` shows for `hash`, read independently of the page's reader: { anchor, values: id →
- * value, inPage }: the last value given for each declared key that its declaration takes, else its default; the
- * anchor, the first part without '=' that decodes; inPage, a hash that is an anchor alone (an in-page link, which
- * leaves the settings as they were).
+ * value, inPage }: the last value given for each declared key (or, without it, for the key an older link used:
+ * spec.was) that its declaration takes, else its default; the anchor, the first part without '=' that decodes; inPage,
+ * a hash that is an anchor alone (an in-page link, which leaves the settings as they were).
  */
 export function expectedFor(hash, specs) {
   const given = new Map();
@@ -58,7 +58,10 @@ export function expectedFor(hash, specs) {
     else given.set(key, decode(part.slice(eq + 1)) ?? part.slice(eq + 1));
   }
   const values = new Map(specs.map((spec) => {
-    const parsed = given.has(spec.id) ? parse(spec, given.get(spec.id)) : { error: 'absent' };
+    // under its id, or under the key an older link used (spec.was: its values renamed by spec.was.values)
+    const old = spec.was && given.has(spec.was.key) ? given.get(spec.was.key) : undefined;
+    const text = given.has(spec.id) ? given.get(spec.id) : old !== undefined && spec.was.values && Object.hasOwn(spec.was.values, old) ? spec.was.values[old] : old;
+    const parsed = text !== undefined ? parse(spec, text) : { error: 'absent' };
     return [spec.id, parsed.error === undefined ? parsed.value : spec.default];
   }));
   return { anchor, values, inPage: anchor !== null && given.size === 0 && !other };
@@ -102,7 +105,8 @@ export function hashes(seed, specs, anchors) {
     if (anchors.length && random() < 0.3) parts.push(encodeURIComponent(pick(anchors)));
     for (let n = Math.floor(random() * 6); n > 0; n -= 1) {
       const spec = pick(specs);
-      parts.push(`${spec.id}=${encodeURIComponent(wellFormed(someValue(spec)))}`);
+      const key = spec.was && random() < 0.2 ? spec.was.key : spec.id;  // (an older link's key, now and then)
+      parts.push(`${key}=${encodeURIComponent(wellFormed(spec.was?.values && key === spec.was.key && random() < 0.5 ? pick(Object.keys(spec.was.values)) : someValue(spec)))}`);
     }
     return `#${parts.join('&')}`;
   };

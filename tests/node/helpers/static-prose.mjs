@@ -1,4 +1,4 @@
-// The page's static prose, and the outcome words in it. The page's rule (web/js/sentences.mjs): a sentence that
+// The page's static prose, and the outcome words in it. The page's rule (web/js/claims.mjs): a sentence that
 // states a result is generated from the numbers it is about, beside its check; static prose explains mechanisms and
 // states no outcome. This finds the words that state outcomes in the text the page's source writes as it is: the
 // text of web/index.html (and its description and labels), and every string literal of a section module (template

@@ -6,7 +6,7 @@ import { fmt, subscript } from '../format.mjs';
 import { maxAbsDiff, positionsFormula } from './reference.mjs';
 import { ROBOT, TOL, norm, rowOf, vec, shapeText, sameShape, tensor } from './common.mjs';
 import { median } from '../median.mjs';
-import { SENTENCE, modelOptions, runConfig } from './train.mjs';
+import { SENTENCE, modelOptions, runConfig } from '../lab/config.mjs';
 
 /**
  * robot's token vector placed at position 0 and at position t (default 3): x + p_0 and x + p_t.

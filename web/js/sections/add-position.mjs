@@ -11,7 +11,7 @@ import { ROBOT } from '../experiments/common.mjs';
 import { modelScales, robotAtPositions, robotSentences, scaleSentences, sumAmbiguity, sumParts, sumSentences } from '../experiments/add-position.mjs';
 import { norm } from '../experiments/common.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { declareSettings } from '../settings.mjs';
 
 export const settings = declareSettings({
@@ -37,7 +37,7 @@ export async function run(so, root, state) {
  * × √D, against the position vector's (the same at every t).
  */
 function atTheModelsScale(so, root) {
-  const f = fig(root, { title: 'The two parts at a model’s scale' });
+  const f = fig(root, { title: 'The two parts at a trained model’s scale (the lab’s × √D)', folded: true });
   const r = modelScales(so);
   const x = r.words.map((_, i) => i);
   drawnPlot('model-scales', linePlot(f, {
@@ -58,7 +58,7 @@ function atTheModelsScale(so, root) {
     'deviation 0.02, while every sinusoidal position vector has the norm √(<var>D</var>/2) whatever its position ' +
     '(each sine meets its cosine: sin² + cos² = 1). Attention Is All You Need multiplies the token vectors by ' +
     '√<var>D</var> before the positions are added.');
-  f.append(el('p', {}, 'The lab trains either way: ', el('a', { href: '#train-embed-scale' }, 'token vectors × √D'), '.'));
+  f.append(el('p', {}, 'The lab trains either way: ', el('a', { href: '#lab-embedScale' }, 'token vectors × √D'), '.'));
   renderChecks(checkList(f), r.checks);
 }
 

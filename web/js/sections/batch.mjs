@@ -7,7 +7,7 @@ import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { checkList, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { MAX_BATCH, MAX_LENGTH, batchExperiment, batchSentences, item } from '../experiments/batch.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 

@@ -12,7 +12,7 @@ import {
   precisionSentences, shiftSentences,
 } from '../experiments/comparisons.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { declareSettings } from '../settings.mjs';
 
 const LEARNED_ROWS = 8;
@@ -32,7 +32,7 @@ export const settings = declareSettings({
 export async function run(so, root, state) {
   prose(root,
     '<div class="callout scope">This lesson’s model uses one positional method: fixed sinusoids added to the token ' +
-    'vectors. Everything below goes beyond it, as do the learned and rotary models of <a href="#train">the training section</a>.</div>',
+    'vectors. Everything below goes beyond it, as do the learned and rotary models of <a href="#lab">the lab</a>.</div>',
     'The lesson’s shared question: <q>how can a compatibility calculation depend on position as well as content?</q> ' +
     'Each method changes where position enters; none is an extra attention head.');
   answersPart(so, root, state);

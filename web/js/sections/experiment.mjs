@@ -2,7 +2,7 @@
 import { renderChecks } from '../../lib/figures/checks.mjs';
 import { checkList, codeBlock, fig, more, notice, numbersTable, prose } from '../ui.mjs';
 import { experimentSentences, lessonCodeLines, lessonExperiment } from '../experiments/experiment.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 
 export async function run(so, root) {
   prose(root, 'The lesson’s experiment, in seqorder’s JavaScript API, just ran in your browser: a table for 4 positions ' +

@@ -8,7 +8,7 @@ import { checkList, el, fig, more, notice, perFrame, prose } from '../ui.mjs';
 import { vocabularyTable, WIDTH } from '../experiments/sentence.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say, showChecks } from '../sentences.mjs';
+import { say, showChecks } from '../claims.mjs';
 import {
   STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, stepChecks, stepsSentences,
 } from '../experiments/four-steps.mjs';

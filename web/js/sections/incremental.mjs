@@ -8,7 +8,7 @@ import { heatmap } from '../../lib/figures/plot/index.mjs';
 import { checkList, el, fig, more, notice, numbersTable, perFrame, prose, titledBlock } from '../ui.mjs';
 import { vocabularyTable } from '../experiments/sentence.mjs';
 import { DEFAULT_NEW, DEFAULT_PREFIX, INCREMENTAL_TEXT, incrementalExperiment, incrementalSentences } from '../experiments/incremental.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { tokenStrip } from '../order-view.mjs';
 import { declareSettings } from '../settings.mjs';
 

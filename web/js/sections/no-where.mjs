@@ -6,7 +6,7 @@ import { fmt } from '../format.mjs';
 import { checkList, el, fig, more, notice, prose, titledBlock } from '../ui.mjs';
 import { lookupHasNoWhere, noWhereSentences } from '../experiments/no-where.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { VOCAB, vocabularyTable } from '../experiments/sentence.mjs';
 
 export async function run(so, root) {

@@ -4,7 +4,7 @@ import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { checkList, fig, more, notice, prose } from '../ui.mjs';
 import { normCurves, normSentences } from '../experiments/norm.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { inWorker } from '../worker-client.mjs';
 
 export async function run(so, root) {

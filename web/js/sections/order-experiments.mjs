@@ -12,7 +12,7 @@ import {
   REORDERINGS, SENTENCE, SWAP, causalExperiment, orderSentences, positionsExperiment, reorderingExperiment,
 } from '../experiments/order-experiments.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { difference, rowsHeatmap, sharedRange } from '../order-view.mjs';
 import { declareSettings } from '../settings.mjs';
 

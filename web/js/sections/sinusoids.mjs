@@ -5,12 +5,12 @@ import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { renderChecks } from '../../lib/figures/checks.mjs';
 import { circlePlot, heatmap, linePlot } from '../../lib/figures/plot/index.mjs';
-import { checkList, el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
+import { checkList, codeBlock, el, fig, more, notice, numbersTable, perFrame, prose } from '../ui.mjs';
 import { frequency } from '../experiments/reference.mjs';
 import {
   broadcastAndWidth, fourPairs, fourPairsSentences, onePairSentences, pairSpeeds, sinusoidTable, tableSentences, turnSentences,
 } from '../experiments/sinusoids.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { inWorker } from '../worker-client.mjs';
 import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
@@ -35,11 +35,29 @@ export async function run(so, root, settings) {
     'angle, growing with the position <var>t</var> at the pair’s own rate <var>f<sub>i</sub></var>:',
     '<div class="callout mono formula">p<sub>t</sub>[2i] &nbsp; = sin(t · f<sub>i</sub>)<br>' +
     'p<sub>t</sub>[2i+1] = cos(t · f<sub>i</sub>)<br>f<sub>i</sub> = 10000<sup>−2i/D</sup>, &nbsp; i = 0 … D/2 − 1</div>');
+  codePair(root);
   fourPairsFigure(so, root);
   broadcastFigure(so, root);
   const table = tableFigure(so, root, settings);
   circlesFigure(so, root, table, settings);
   await oneSineFigure(so, root);
+}
+
+/** The lesson's own positions() in numpy, beside the call that gives this page its tables. */
+function codePair(root) {
+  const pair = el('div', { className: 'code-pair' });
+  root.append(pair);
+  codeBlock(pair, { label: 'the lesson’s positions() in Python', lines: [
+    'def positions(length, width, start=0):  # the lesson’s numpy',
+    '    pos = np.arange(start, start + length)[:, None]',
+    '    frequency = 10000.0 ** (-np.arange(0, width, 2) / width)',
+    '    pe = np.empty((length, width))',
+    '    pe[:, 0::2] = np.sin(pos * frequency[None, :])',
+    '    pe[:, 1::2] = np.cos(pos * frequency[None, :])',
+    '    return pe'] });
+  codeBlock(pair, { label: 'the same table from seqorder in JavaScript', lines: [
+    '// seqorder, in this page: the same table',
+    'so.positions(length, width, { start })'] });
 }
 
 /** The lesson's D = 8: four pairs, each ten times slower than the one before. */

@@ -7,7 +7,7 @@ import {
   startOffset, startOffsetChecks, startOffsetLiveCheck, startOffsetRestartCheck, startOffsetSentences,
 } from '../experiments/start-offset.mjs';
 import { drawnPlot } from '../drawn.mjs';
-import { say } from '../sentences.mjs';
+import { say } from '../claims.mjs';
 import { declareSettings } from '../settings.mjs';
 
 export const settings = declareSettings({

@@ -3,6 +3,7 @@
 // reason the .wasm files sit in seqorder/ beside ../../load.mjs: see ../index.mjs.
 import { makeApi } from '../../api.mjs';
 import { instantiateCore } from '../../load.mjs';
+import { MODEL_METHODS, callModel } from '../../model.mjs';
 import { instantiateModel, modelModule } from '../../model-module.mjs';
 import { serve } from '../protocol.mjs';
 
@@ -11,9 +12,6 @@ let so = null;  // this worker's instance of the module (op 'load')
 let kernel = null;
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
-
-/** The model methods op 'modelCall' runs (dispose is the handle's own: op 'modelDispose'). */
-const MODEL_METHODS = new Set(['parameters', 'setParameters', 'forward', 'loss', 'gradients', 'step', 'attentionWeights', 'train']);
 
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
@@ -87,10 +85,13 @@ const ops = {
     return { value: model.config };
   },
 
-  /** model[method](...args) on the model `id` → its result. */
+  /**
+   * model[method] on the model `id`, args what its read (MODEL_METHODS) read on the main thread → its result. (dispose
+   * is op 'modelDispose'.)
+   */
   modelCall({ id, method, args }) {
-    if (!MODEL_METHODS.has(method)) throw new TypeError(`seqorder pool: models have no method '${method}'`);
-    const value = modelOf(id)[method](...args);
+    if (!Object.hasOwn(MODEL_METHODS, method)) throw new TypeError(`seqorder pool: models have no method '${method}'`);
+    const value = callModel(modelOf(id), method, args);
     return { value, transfer: [...buffersIn(value)] };
   },
 
