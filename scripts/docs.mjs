@@ -66,7 +66,9 @@ try {
 
   rmSync(out, { recursive: true, force: true });
   const documents = order.flatMap((guide) => ['--projectDocuments', path.join(stage, 'docs', guide)]);
+  // the reference's links to the sources lead to the repository of package.json (a checkout may have no remote)
   const run = spawnSync(typedoc, ['--options', path.join(root, 'typedoc.json'), '--out', out,
+    '--sourceLinkTemplate', `${repository}/blob/{gitRevision}/{path}#L{line}`,
     '--readme', path.join(stage, 'README.md'), ...documents], { cwd: root, stdio: 'inherit' });
   if (run.status !== 0) {
     rmSync(out, { recursive: true, force: true });

@@ -20,7 +20,7 @@ async function showEach({ avoid, timeout }) {
   };
   // in view or within SLACK px of it: the page counts edges that touch (near.mjs), and a scroll position or a box may
   // be rounded to a device pixel, so a section a pixel away from the viewport may start
-  const SLACK = 4;
+  const SLACK = 16;
   const inView = (el, y) => {
     const { top, bottom } = box(el);
     return top <= y + H + SLACK && bottom >= y - SLACK;
@@ -40,7 +40,7 @@ async function showEach({ avoid, timeout }) {
       if (settled(section)) continue;
       const { top, bottom } = box(section);
       const clamp = (y) => Math.min(Math.max(0, y), maxScroll());
-      const y = [clamp(top - H - 1), clamp(bottom + 1), clamp(top - H + 1), clamp(bottom - 1)].find((at) => avoided.every((a) => !inView(a, at)));
+      const y = [clamp(top - H - 1 - SLACK), clamp(bottom + 1 + SLACK)].find((at) => avoided.every((a) => !inView(a, at)));
       if (y === undefined) throw new Error(`showEverySection: #${section.id} cannot be brought near without #${avoid.join(', #')} in view`);
       window.scrollTo(0, y);
       const start = performance.now();
