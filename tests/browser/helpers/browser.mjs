@@ -121,7 +121,12 @@ export async function finishLab(page, { timeout = 120_000 } = {}) {
 export async function openLesson({ viewport = { width: 1000, height: 900 }, lab = true } = {}) {
   const session = await launchBrowser({ viewport });
   session.errors = collectErrors(session.page);
-  await openLessonPage(session.page, session.server.url, { lab });
+  try {
+    await openLessonPage(session.page, session.server.url, { lab });
+  } catch (error) {
+    await session.close().catch(() => {});  // (else the browser keeps the test's process alive until its timeout)
+    throw error;
+  }
   return session;
 }
 
