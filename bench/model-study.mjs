@@ -1,7 +1,7 @@
 // node bench/model-study.mjs [order] [lookback] [--seeds 1,2,3] [--steps 800] [--backs 1,2,3] [--scales 1,sqrtWidth]
 //                            [--write]
 //
-// The lab's training runs (web/js/experiments/train.mjs's schedule) with seqorder (bench/model_study.cpp, built here
+// The lab's training runs (web/js/lab/run.mjs's schedule) with seqorder (bench/model_study.cpp, built here
 // with g++ -O2: the same core, so the same bits as the WebAssembly build) and with the PyTorch reference
 // (bench/model_reference.py --study, Debian's python3-torch, one thread): per setup and seed, the first step at which
 // the validation accuracy reaches 95% (checked every 20 steps) and the accuracy after training at lengths 16, 32 and

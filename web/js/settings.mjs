@@ -9,10 +9,10 @@
 //     sentence: { kind: 'select', id: 'steps-sentence', label: 'Sentence', default: '0',
 //                 options: [{ value: '0', label: 'the robot follows the person' }, …] },
 //     length:   { kind: 'slider', id: 'sinusoids-length', label: 'length (positions)', min: 1, max: 512, step: 1, default: 64 },
-//     seed:     { kind: 'number', id: 'train-seed', label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [1, 2, 7] },
-//     models:   { kind: 'set', id: 'train-models', label: 'Models', options: [{ value: 'none', label: '…' }, …],
+//     seed:     { kind: 'number', id: 'lab-seed', label: 'Seed', min: 0, max: 1e9, default: 1, sweep: [1, 2, 7] },
+//     models:   { kind: 'set', id: 'lab-models', label: 'Models', options: [{ value: 'none', label: '…' }, …],
 //                 default: ['none', 'sinusoidal'], min: 1, max: 8 },
-//     words:    { kind: 'list', id: 'train-words', label: 'Sentence', options: [...], default: ['the', 'robot'], min: 3, max: 16 },
+//     words:    { kind: 'list', id: 'lab-words', label: 'Sentence', options: [...], default: ['the', 'robot'], min: 3, max: 16 },
 //   });
 //
 // Every entry has:
