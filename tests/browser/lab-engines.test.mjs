@@ -142,6 +142,20 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     const offered = await s.browser.evaluate(() => [...document.getElementById('lab-heads').options].filter((o) => !o.hidden).map((o) => o.value));
     assert.deepEqual(offered, ['1', '3', '5']);
     assert.equal(await s.browser.value('#lab-heads'), '1');
+    // a typed seed the lab does not take is refused beside its field on Enter, and the link keeps the seed it had
+    const hash = await s.browser.evaluate(() => location.hash);
+    const seed = await s.browser.evaluate(() => {
+      const field = document.getElementById('lab-seed');
+      for (const text of ['2', '2.', '2.5']) {
+        field.value = text;
+        field.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+      field.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      const said = document.getElementById('lab-seed-invalid');
+      return { invalid: field.getAttribute('aria-invalid'), text: said.textContent, visible: said.getClientRects().length > 0 && getComputedStyle(said).visibility !== 'hidden' };
+    });
+    assert.deepEqual(seed, { invalid: 'true', text: '2.5 is refused: “Seed” takes a whole number from 0 to 1000000000; it stays 1.', visible: true });
+    assert.equal(await s.browser.evaluate(() => location.hash), hash);
     assert.deepEqual(await s.browser.errors(), []);
   });
 
