@@ -40,6 +40,10 @@ val add_positions(const calls::ShiftArgs& a) { return run([&] { return calls::ad
 val learned_positions(const calls::LearnedPositionsArgs& a) { return run([&] { return calls::learned_positions(a); }); }
 val rope(const calls::ShiftArgs& a) { return run([&] { return calls::rope(a); }); }
 val attention(const calls::AttentionArgs& a) { return run([&] { return calls::attention(a); }); }
+val matmul(const calls::MatmulArgs& a) { return run([&] { return calls::matmul(a); }); }
+val softmax(const calls::SoftmaxArgs& a) { return run([&] { return calls::softmax(a); }); }
+val split_heads(const calls::SplitHeadsArgs& a) { return run([&] { return calls::split_heads(a); }); }
+val merge_heads(const calls::MergeHeadsArgs& a) { return run([&] { return calls::merge_heads(a); }); }
 
 // The lesson's tasks (src/core/model/task.hpp): data for the trainable model, made here so that it needs no model.
 val order_task(const calls::OrderTaskArgs& a) { return run([&] { return calls::order_task(a); }); }
@@ -102,6 +106,10 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&learned_positions>("learnedPositions");
     bind_call<&rope>("rope");
     bind_call<&attention>("attention");
+    bind_call<&matmul>("matmul");
+    bind_call<&softmax>("softmax");
+    bind_call<&split_heads>("splitHeads");
+    bind_call<&merge_heads>("mergeHeads");
     bind_call<&plan_attention>("planAttention");
     bind_call<&plan_positions>("planPositions");
     bind_call<&order_task>("orderTask");

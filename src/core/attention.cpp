@@ -8,11 +8,8 @@
 
 namespace seqorder {
 
-std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mask) {
-    if (s.batch < 0 || s.queries < 0 || s.keys < 0 || s.value_width < 0)
-        throw std::invalid_argument("attention sizes must be non-negative");
-    if (s.width < 1) throw std::invalid_argument("q and k must have a width D of at least 1 (scores are divided by sqrt(D))");
-    const std::int64_t default_start = s.keys - s.queries;
+std::int64_t check_causal_mask(std::int64_t queries, std::int64_t keys, const CausalMask& mask) {
+    const std::int64_t default_start = keys - queries;
     if (!mask.causal) {
         if (mask.query_start)
             throw std::invalid_argument("queryStart applies only with causal: true (it places the queries among the keys for the mask)");
@@ -20,13 +17,20 @@ std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mas
     }
     if (default_start < 0)
         throw std::invalid_argument("causal attention needs at least as many keys as queries (Tk >= Tq), got Tq = " +
-                                    std::to_string(s.queries) + " and Tk = " + std::to_string(s.keys));
+                                    std::to_string(queries) + " and Tk = " + std::to_string(keys));
     const std::int64_t query_start = mask.query_start.value_or(default_start);
     if (query_start < 0 || query_start > default_start)
         throw std::invalid_argument("queryStart must be in 0..Tk - Tq = 0.." + std::to_string(default_start) +
                                     " (query i sits at position queryStart + i and sees keys 0..queryStart + i), got " +
                                     std::to_string(query_start));
     return query_start;
+}
+
+std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mask) {
+    if (s.batch < 0 || s.queries < 0 || s.keys < 0 || s.value_width < 0)
+        throw std::invalid_argument("attention sizes must be non-negative");
+    if (s.width < 1) throw std::invalid_argument("q and k must have a width D of at least 1 (scores are divided by sqrt(D))");
+    return check_causal_mask(s.queries, s.keys, mask);
 }
 
 template <class T>

@@ -35,6 +35,10 @@ struct CausalMask {
     std::optional<std::int64_t> query_start;  // unset: Tk - Tq
 };
 
+// The rules of the causal mask for Tq queries and Tk keys (sizes >= 0), shared by attention and softmax: throws
+// std::invalid_argument naming the rule broken (Tk >= Tq, query_start in 0..Tk - Tq, and only with causal). Returns the
+// query_start in force (0 when not causal).
+std::int64_t check_causal_mask(std::int64_t queries, std::int64_t keys, const CausalMask& mask);
 // The rules of an attention call, checked by the call (calls.hpp) before a kernel runs: throws std::invalid_argument
 // naming the rule broken (sizes non-negative, D >= 1, query_start in range, and only with causal). Returns the
 // query_start in force (0 when not causal).

@@ -206,12 +206,63 @@ export function makeApi(core, { models = null, error, source } = {}) {
     });
   }
 
+  /**
+   * Matrix products: a (.., M, K) · b (.., K, N) → (.., M, N), the leading axes broadcast as numpy's matmul broadcasts
+   * them; each sum from 0 in order of k.
+   */
+  function matmul(a, b, options) {
+    a = readTensor('a', a);
+    b = readTensor('b', b);
+    const o = readOptions('options', options, ['out']);
+    const out = readOut('out', o.out, a.dtype);
+    return run((call) => {
+      const [product] = call.core(core.matmul, { a: call.tensor(a), b: call.tensor(b), outLength: out?.length });
+      return call.output(product, out);
+    });
+  }
+
+  /** Softmax over the last axis of x, with attention's causal mask (causal, queryStart: x (.., Tq, Tk)) → x's shape. */
+  function softmax(x, options) {
+    x = readTensor('x', x);
+    const o = readOptions('options', options, ['causal', 'queryStart', 'out']);
+    const causal = optionalBoolean('causal', o.causal);
+    const queryStart = optionalNumber('queryStart', o.queryStart);
+    const out = readOut('out', o.out, x.dtype);
+    return run((call) => {
+      const [weights] = call.core(core.softmax, { x: call.tensor(x), causal, queryStart, outLength: out?.length });
+      return call.output(weights, out);
+    });
+  }
+
+  /** x (.., T, D) → (.., heads, T, D / heads): head h is columns h·Dh … (h + 1)·Dh − 1 of every row. */
+  function splitHeads(x, heads, options) {
+    x = readTensor('x', x);
+    readNumber('heads', heads);
+    const o = readOptions('options', options, ['out']);
+    const out = readOut('out', o.out, x.dtype);
+    return run((call) => {
+      const [split] = call.core(core.splitHeads, { x: call.tensor(x), heads, outLength: out?.length });
+      return call.output(split, out);
+    });
+  }
+
+  /** x (.., H, T, Dh) → (.., T, H·Dh): splitHeads' inverse. */
+  function mergeHeads(x, options) {
+    x = readTensor('x', x);
+    const o = readOptions('options', options, ['out']);
+    const out = readOut('out', o.out, x.dtype);
+    return run((call) => {
+      const [merged] = call.core(core.mergeHeads, { x: call.tensor(x), outLength: out?.length });
+      return call.output(merged, out);
+    });
+  }
+
   // which module runs: 'relaxed' (relaxed SIMD's multiply-add) or 'simd128', as the module itself reports
   const build = core.build();
   const { orderTask, lookbackTask, inductionTask, taskWords } = makeTaskApi(core, run);
   const api = Object.freeze({
-    version, build, positions, embed, addPositions, learnedPositions, attention, rope, memoryStats,
-    createModel, orderTask, lookbackTask, inductionTask, taskWords,
+    version, build, positions, embed, addPositions, learnedPositions, attention, rope, matmul, softmax, splitHeads,
+    mergeHeads, memoryStats, createModel, orderTask, lookbackTask, inductionTask, taskWords,
   });
   modelSlots.set(api, slot);
   return api;

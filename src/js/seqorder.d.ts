@@ -124,6 +124,34 @@ export interface AttentionOptions<D extends FloatDType = FloatDType> {
   out?: ArrayOf[D];
 }
 
+/** Options of Seqorder.matmul. */
+export interface MatmulOptions<D extends FloatDType = FloatDType> {
+  /** Write the product (.., M, N) into this array of a's dtype instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
+/** Options of Seqorder.softmax: attention's causal mask, on x (.., Tq, Tk). */
+export interface SoftmaxOptions<D extends FloatDType = FloatDType> {
+  /** Hide later keys: row i of each (Tq, Tk) block sees entries 0 … queryStart + i, the rest get weight 0. Default false. */
+  causal?: boolean;
+  /** Position of the first query among the keys, 0 … Tk − Tq; default Tk − Tq. Only with causal: true. */
+  queryStart?: number;
+  /** Write the weights into this array (as many elements as x, of x's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
+/** Options of Seqorder.splitHeads. */
+export interface SplitHeadsOptions<D extends FloatDType = FloatDType> {
+  /** Write the heads into this array (as many elements as x, of x's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
+/** Options of Seqorder.mergeHeads. */
+export interface MergeHeadsOptions<D extends FloatDType = FloatDType> {
+  /** Write the merged rows into this array (as many elements as x, of x's dtype) instead of allocating one. */
+  out?: ArrayOf[D];
+}
+
 /** attention's four steps, as the lesson names them: what `steps: true` returns. */
 export interface AttentionSteps<D extends FloatDType = FloatDType> {
   /** q·kᵀ, (.., Tq, Tk) */
@@ -480,6 +508,52 @@ export interface Seqorder {
   /** With `steps` known only at run time: the output or the four steps. */
   attention<X extends FloatTensorInput>(q: X, k: TensorInput<DTypeOfInput<X>>, v: TensorInput<DTypeOfInput<X>>,
     options?: AttentionOptions<DTypeOfInput<X>>): ResultOf<X> | StepsOf<X>;
+  /**
+   * Matrix products: a (.., M, K) · b (.., K, N) → (.., M, N). The leading axes broadcast as numpy's matmul broadcasts
+   * them (aligned from the right, each pair equal or one of them 1, a missing axis counting as 1), so x (B, T, D) times
+   * a weight (D, E) gives (B, T, E). Each entry is a sum from 0 in order of k (K = 0: zeros): the same bits in every
+   * engine (the function the model's projections run). a and b share one dtype (a's).
+   * @example
+   * const x = { data: new Float32Array(2 * 5 * 8), shape: [2, 5, 8] };
+   * const wq = { data: new Float32Array(8 * 8), shape: [8, 8] };
+   * const q = so.matmul(x, wq);                                      // (2, 5, 8) float32
+   * @throws {TypeError} when a or b is not a tensor, or an option has the wrong kind
+   * @throws {RangeError} when a or b has fewer than two axes or is not float, their dtypes differ, a's last axis is not
+   *         b's second-to-last, the leading axes do not broadcast, or out has the wrong length
+   */
+  matmul<X extends FloatTensorInput>(a: X, b: TensorInput<DTypeOfInput<X>>, options?: MatmulOptions<DTypeOfInput<X>>): ResultOf<X>;
+  /**
+   * Softmax over the last axis → x's shape: each row's maximum subtracted, e^(x − max) normalized to sum 1. With
+   * `causal`, attention's mask on x (.., Tq, Tk): row i sees entries 0 … queryStart + i, the rest get weight exactly 0
+   * (so `so.softmax(steps.scaled)` is attention's `steps.weights`, bit for bit). A row with nothing to attend to, its
+   * visible entries all −∞, gets weights of exactly 0, never NaN; a NaN or +∞ among them gives a row of NaN.
+   * @example
+   * const { scaled, weights } = so.attention(q, k, v, { causal: true, steps: true });
+   * const same = so.softmax(scaled, { causal: true });                  // weights' bits: later keys exactly 0
+   * const next = so.softmax(model.forward(ids));                        // (B, T, vocab): each row sums to 1
+   * @throws {TypeError} when x is not a tensor, or an option has the wrong kind
+   * @throws {RangeError} when x is not float or has no axis (two with causal), Tk < Tq with causal, queryStart is
+   *         outside 0 … Tk − Tq or given without causal, or out has the wrong length
+   */
+  softmax<X extends FloatTensorInput>(x: X, options?: SoftmaxOptions<DTypeOfInput<X>>): ResultOf<X>;
+  /**
+   * Attention heads: x (.., T, D) → (.., heads, T, D / heads), head h holding columns h·Dh … (h + 1)·Dh − 1 of every
+   * row (Dh = D / heads), as the model splits its projections. A copy: mergeHeads gives x back, bit for bit.
+   * @example
+   * const q = so.splitHeads(so.matmul(x, wq), 2);                        // (2, 5, 8) → (2, 2, 5, 4)
+   * @throws {TypeError} when x is not a tensor, heads not a number, or an option has the wrong kind
+   * @throws {RangeError} when x is not float or has fewer than two axes, heads is not an integer ≥ 1 that divides D,
+   *         or out has the wrong length
+   */
+  splitHeads<X extends FloatTensorInput>(x: X, heads: number, options?: SplitHeadsOptions<DTypeOfInput<X>>): ResultOf<X>;
+  /**
+   * splitHeads' inverse: x (.., H, T, Dh) → (.., T, H·Dh), head h's rows side by side in columns h·Dh … (h + 1)·Dh − 1.
+   * @example
+   * const y = so.mergeHeads(so.attention(q, k, v, { causal: true }));     // (2, 2, 5, 4) → (2, 5, 8)
+   * @throws {TypeError} when x is not a tensor, or an option has the wrong kind
+   * @throws {RangeError} when x is not float or has fewer than three axes, or out has the wrong length
+   */
+  mergeHeads<X extends FloatTensorInput>(x: X, options?: MergeHeadsOptions<DTypeOfInput<X>>): ResultOf<X>;
   /**
    * Heap diagnostics, for leak checks: allocatedBytes returns to where it was once results are copied out and models
    * disposed.

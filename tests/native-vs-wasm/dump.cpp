@@ -8,7 +8,8 @@
 // Usage: seqorder_native_dump <calls.bin> <results.bin>
 //
 // calls.bin, little-endian: "SOVW" u32 version (2) u32 calls, then per call:
-//   str name (the binding's function: positions, embed, addPositions, learnedPositions, rope, attention, orderTask,
+//   str name (the binding's function: positions, embed, addPositions, learnedPositions, rope, attention, matmul,
+//             softmax, splitHeads, mergeHeads, orderTask,
 //             modelCreate, modelDispose, modelParameters, modelForward, modelLoss, modelGradients, modelStep,
 //             modelAttentionWeights)
 //   u32 fields, per field: str key (a member of the call's field table), u8 kind, then by kind:
@@ -180,6 +181,10 @@ std::vector<calls::Result> run(const std::string& name, const Fields& f, calls::
     if (name == "embed") return calls::embed(f.read<calls::EmbedArgs>());
     if (name == "learnedPositions") return calls::learned_positions(f.read<calls::LearnedPositionsArgs>());
     if (name == "attention") return calls::attention(f.read<calls::AttentionArgs>());
+    if (name == "matmul") return calls::matmul(f.read<calls::MatmulArgs>());
+    if (name == "softmax") return calls::softmax(f.read<calls::SoftmaxArgs>());
+    if (name == "splitHeads") return calls::split_heads(f.read<calls::SplitHeadsArgs>());
+    if (name == "mergeHeads") return calls::merge_heads(f.read<calls::MergeHeadsArgs>());
     return run_model(name, f, models);
 }
 

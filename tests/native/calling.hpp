@@ -95,6 +95,30 @@ seqorder::Tensor<T> embed(const seqorder::Tensor<T>& table, const seqorder::Tens
     return tensor<T>(seqorder::calls::embed({arg(table), arg(ids), {}}).at(0));
 }
 
+// a (.., M, K) . b (.., K, N): calls::matmul.
+template <class T>
+seqorder::Tensor<T> matmul(const seqorder::Tensor<T>& a, const seqorder::Tensor<T>& b) {
+    return tensor<T>(seqorder::calls::matmul({arg(a), arg(b), {}}).at(0));
+}
+
+// Softmax over x's last axis, with attention's mask: calls::softmax.
+template <class T>
+seqorder::Tensor<T> softmax(const seqorder::Tensor<T>& x, const seqorder::CausalMask& mask = {}) {
+    seqorder::calls::SoftmaxArgs a{arg(x), mask.causal, {}, {}};
+    if (mask.query_start) a.query_start = static_cast<double>(*mask.query_start);
+    return tensor<T>(seqorder::calls::softmax(a).at(0));
+}
+
+// x (.., T, D) -> (.., heads, T, D / heads): calls::split_heads; and back: calls::merge_heads.
+template <class T>
+seqorder::Tensor<T> split_heads(const seqorder::Tensor<T>& x, std::int64_t heads) {
+    return tensor<T>(seqorder::calls::split_heads({arg(x), static_cast<double>(heads), {}}).at(0));
+}
+template <class T>
+seqorder::Tensor<T> merge_heads(const seqorder::Tensor<T>& x) {
+    return tensor<T>(seqorder::calls::merge_heads({arg(x), {}}).at(0));
+}
+
 // attention's arguments: q, k, v and the mask, with or without the steps.
 template <class T>
 seqorder::calls::AttentionArgs attention_args(const seqorder::Tensor<T>& q, const seqorder::Tensor<T>& k,

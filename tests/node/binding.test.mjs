@@ -46,7 +46,7 @@ test('each module describes every bound call\'s arguments, member by member: the
     ['address:number', 'count:number', 'dtype:text', 'shape:numbers']);
   assert.deepEqual(modelTables.modelSetParameters.fields[1], ['parameters', { list: { fields: [['name', 'text'], ['tensor', tables.embed.fields[0][1]]] } }]);
   for (const call of ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'planAttention',
-    'orderTask', 'lookbackTask', 'inductionTask'])
+    'matmul', 'softmax', 'splitHeads', 'mergeHeads', 'orderTask', 'lookbackTask', 'inductionTask'])
     assert.ok(tables[call]?.fields?.length > 0, call);
   for (const call of ['modelCreate', 'modelDispose', 'modelParameters', 'modelSetParameters', 'modelForward', 'modelLoss',
     'modelGradients', 'modelStep', 'modelAttentionWeights']) {

@@ -127,6 +127,49 @@ for (const [label, options, Class, message] of badOut(36, 'float64')) add('atten
 add('attention', 'output beyond the size limit', () => so.attention(f64([2 ** 18, 1]), f64([1, 1]), f64([1, 2 ** 10])), RangeError, /^output of shape .* is too large/);
 add('attention', 'steps beyond the size limit', () => so.attention(f64([2 ** 14, 1]), f64([2 ** 14, 1]), f64([2 ** 14, 1]), { steps: true }), RangeError, /^scores of shape \[16384, 16384\] is too large/);
 
+// matmul(a, b, { out })
+const ma = f64([2, 3, 4]);
+const mb = f64([4, 5]);
+for (const [label, value, Class, message] of badTensors('a', ma, { ranks: [2, 3], rankRule: '(M, K) or (.., M, K)' })) add('matmul', `a ${label}`, () => so.matmul(value, mb), Class, message);
+for (const [label, value, Class, message] of badTensors('b', mb, { ranks: [2, 3], rankRule: '(K, N) or (.., K, N)' })) add('matmul', `b ${label}`, () => so.matmul(ma, value), Class, message);
+add('matmul', 'a and b of two dtypes', () => so.matmul(ma, f32([4, 5])), RangeError, /^a and b must have one dtype, got 'float64' and 'float32'/);
+add('matmul', 'int32 a', () => so.matmul(i32([1, 2], [1, 2]), mb), RangeError, /^a\.dtype must be 'float64' or 'float32', got 'int32'/);
+add('matmul', 'K differs', () => so.matmul(ma, f64([3, 5])), RangeError, /^a's last axis and b's second-to-last must have one length K, got shapes \[2, 3, 4\] and \[3, 5\]/);
+add('matmul', 'leading axes that do not broadcast', () => so.matmul(ma, f64([3, 4, 5])), RangeError, /^a's and b's leading axes must broadcast \(aligned from the right, each pair equal or one of them 1\), got shapes \[2, 3, 4\] and \[3, 4, 5\]/);
+for (const [label, options, Class, message] of [...badOptions(['out']), ...badOut(30, 'float64')]) add('matmul', `options ${label}`, () => so.matmul(ma, mb, options), Class, message);
+add('matmul', 'a product beyond the size limit', () => so.matmul(f64([2 ** 14, 0]), f64([0, 2 ** 14])), RangeError, /^a @ b of shape \[16384, 16384\] is too large/);
+
+// softmax(x, { causal, queryStart, out })
+const sx = f32([2, 3, 5]);
+for (const [label, value, Class, message] of badTensors('x', sx, { ranks: [1, 2, 3], rankRule: /^x\.data has|^x must/ }).filter(([label]) => label !== 'a wrong rank'))
+  add('softmax', `x ${label}`, () => so.softmax(value), Class, message);
+add('softmax', 'x a scalar', () => so.softmax({ data: new Float64Array(1), shape: [] }), RangeError, /^x must have at least one axis \(softmax runs over the last\), got \[\]/);
+add('softmax', 'int32 x', () => so.softmax(i32([1, 2])), RangeError, /^x\.dtype must be 'float64' or 'float32', got 'int32'/);
+add('softmax', 'causal on one axis', () => so.softmax(f32([5]), { causal: true }), RangeError, /^x must have shape \(Tq, Tk\) or \(\.\., Tq, Tk\) with causal: true, got \[5\]/);
+add('softmax', 'causal with more queries than keys', () => so.softmax(f32([2, 6, 5]), { causal: true }), RangeError, /^causal attention needs at least as many keys as queries \(Tk >= Tq\), got Tq = 6 and Tk = 5/);
+for (const [label, options, Class, message] of [...badOptions(['causal', 'queryStart', 'out']), ...badOut(30, 'float32')])
+  add('softmax', `options ${label}`, () => so.softmax(sx, options), Class, message);
+for (const value of [1, 'true', null]) add('softmax', `causal ${String(value)}`, () => so.softmax(sx, { causal: value }), TypeError, /^causal must be true or false/);
+for (const [label, value, Class, message] of badNumbers('queryStart').filter(([l]) => l !== 'missing' && l !== 'negative'))
+  add('softmax', `queryStart ${label}`, () => so.softmax(sx, { causal: true, queryStart: value }), Class, message);
+add('softmax', 'queryStart past Tk - Tq', () => so.softmax(sx, { causal: true, queryStart: 3 }), RangeError, /^queryStart must be in 0\.\.Tk - Tq = 0\.\.2 .*got 3/);
+add('softmax', 'queryStart without causal', () => so.softmax(sx, { queryStart: 1 }), RangeError, /^queryStart applies only with causal: true/);
+
+// splitHeads(x, heads, { out }) and mergeHeads(x, { out })
+const hx = f64([2, 3, 8]);
+for (const [label, value, Class, message] of badTensors('x', hx, { ranks: [2, 3], rankRule: '(T, D) or (.., T, D)' })) add('splitHeads', `x ${label}`, () => so.splitHeads(value, 2), Class, message);
+for (const [label, value, Class, message] of badNumbers('heads', { min: 1 })) add('splitHeads', `heads ${label}`, () => so.splitHeads(hx, value), Class, message);
+add('splitHeads', 'heads 0', () => so.splitHeads(hx, 0), RangeError, /^heads must be an integer at least 1, got 0/);
+add('splitHeads', 'heads that do not divide D', () => so.splitHeads(hx, 3), RangeError, /^heads must divide x's width D \(its last axis\), got D = 8 and heads = 3/);
+add('splitHeads', 'int32 x', () => so.splitHeads(i32([1, 2], [1, 2]), 1), RangeError, /^x\.dtype must be 'float64' or 'float32', got 'int32'/);
+for (const [label, options, Class, message] of [...badOptions(['out']), ...badOut(48, 'float64')]) add('splitHeads', `options ${label}`, () => so.splitHeads(hx, 2, options), Class, message);
+const mx = f32([2, 2, 3, 4]);
+for (const [label, value, Class, message] of badTensors('x', mx, { ranks: [3, 4], rankRule: '(H, T, Dh) or (.., H, T, Dh)' })) add('mergeHeads', `x ${label}`, () => so.mergeHeads(value), Class, message);
+add('mergeHeads', 'x of two axes', () => so.mergeHeads(f32([3, 4])), RangeError, /^x must have shape \(H, T, Dh\) or \(\.\., H, T, Dh\), got \[3, 4\]/);
+add('mergeHeads', 'int32 x', () => so.mergeHeads(i32([1, 2], [1, 1, 2])), RangeError, /^x\.dtype must be 'float64' or 'float32', got 'int32'/);
+add('mergeHeads', 'H Dh past 2^53 - 1', () => so.mergeHeads({ data: new Float32Array(0), shape: [2 ** 30, 0, 2 ** 30] }), RangeError, /^x's heads H times their width Dh must be at most 2\^53 - 1/);
+for (const [label, options, Class, message] of [...badOptions(['out']), ...badOut(48, 'float32')]) add('mergeHeads', `options ${label}`, () => so.mergeHeads(mx, options), Class, message);
+
 function canary() {
   assert.deepEqual(so.positions(3, 4, { start: 2 }).data, expectedCanary, 'the module still works');
 }

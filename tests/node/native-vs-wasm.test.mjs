@@ -45,7 +45,8 @@ function nativeProgram() {
 // ---------------------------------------------------------------------------------------------------------------
 // The module, with its binding calls captured
 
-const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'orderTask',
+const BINDING_CALLS = ['positions', 'embed', 'addPositions', 'learnedPositions', 'rope', 'attention', 'matmul', 'softmax',
+  'splitHeads', 'mergeHeads', 'orderTask',
   'modelCreate', 'modelDispose', 'modelParameters', 'modelForward', 'modelLoss', 'modelGradients', 'modelStep',
   'modelAttentionWeights'];
 
@@ -229,6 +230,19 @@ function boundFor({ name, args }, step, dtype) {
     case 'embed':
     case 'learnedPositions':
       return { kind: 'exact', why: 'copies of table rows: no arithmetic' };
+    case 'splitHeads':
+    case 'mergeHeads':
+      return { kind: 'exact', why: 'copies of rows: no arithmetic' };
+    case 'matmul':
+      return { kind: 'exact', why: 'sums of products in order of k: IEEE operations only, nothing fused' };
+    case 'softmax': {
+      const keys = args[0].shape.at(-1);
+      return {
+        kind: 'ulps',
+        ulps: 2 * keys + 2,
+        why: `as attention's weights: exp by libm (each e_j 1 ulp apart at most), the row sum of Tk = ${keys} of them, one division: 2 Tk + 2 ulps`,
+      };
+    }
     case 'positions': {
       const a = sinusoidBound(args[0]);
       return {

@@ -377,6 +377,13 @@ const learned: Tensor<'float32'> = so.learnedPositions({ data: new Float32Array(
 const rotated = so.rope(looked, { start: 2 });
 const dims: readonly number[] = [3, 4];
 const fromOtherLibrary: Tensor<'float32'> = so.addPositions({ data: new Float32Array(12), shape: dims, dtype: 'float32' });
+// the next lesson's parts: a projection, its heads, a masked softmax, the heads merged back
+const w: TensorInput<'float32'> = { data: new Float32Array(16), shape: [4, 4] };
+const projected: Tensor<'float32'> = so.matmul(q, w, { out: new Float32Array(24) });
+const heads: Tensor<'float32'> = so.splitHeads(projected, 2);
+const masked: Tensor<'float32'> = so.softmax(steps.scaled, { causal: true, queryStart: 0 });
+const merged: Tensor<'float32'> = so.mergeHeads(heads, { out: new Float32Array(24) });
+console.log(masked.shape, merged.shape);
 const { allocatedBytes, heapBytes } = so.memoryStats();
 console.log(v, table.shape, f32.length, out.shape, weights.length, inferred, either, moved, learned, rotated.shape,
   fromOtherLibrary, allocatedBytes, heapBytes, so.build, fromBytes.build);
@@ -446,6 +453,14 @@ so.attention(q, { data: new Float64Array(24), shape: [2, 3, 4] }, q);
 so.attention({ data: new Float32Array(4), shape: [2, 2] }, { data: new Float32Array(4), shape: [2, 2] }, { data: new Float64Array(4), shape: [2, 2] });
 // @ts-expect-error out has q's dtype
 so.attention(q, q, q, { out: new Float64Array(24) });
+// @ts-expect-error matmul's a and b share one dtype
+so.matmul(q, { data: new Float64Array(16), shape: [4, 4] });
+// @ts-expect-error softmax's mask is attention's: causal, queryStart
+so.softmax(q, { mask: true });
+// @ts-expect-error splitHeads needs the number of heads
+so.splitHeads(q);
+// @ts-expect-error mergeHeads' out has x's dtype
+so.mergeHeads(heads, { out: new Float64Array(24) });
 // @ts-expect-error a dtype that contradicts the data's class
 so.addPositions({ data: new Float32Array(4), shape: [2, 2], dtype: 'float64' });
 // @ts-expect-error learnedPositions' out has the table's dtype

@@ -145,6 +145,53 @@ void fields(AttentionArgs& a, Field&& field) {
     field("outLength", a.out_length);
 }
 
+struct MatmulArgs {
+    TensorArg a, b;                         // (.., M, K), (.., K, N): leading axes broadcast as numpy's matmul
+    std::optional<double> out_length;
+};
+template <class Field>
+void fields(MatmulArgs& a, Field&& field) {
+    field("a", a.a);
+    field("b", a.b);
+    field("outLength", a.out_length);
+}
+
+struct SoftmaxArgs {
+    TensorArg x;                            // (.., Tk); with causal (.., Tq, Tk)
+    bool causal = false;
+    std::optional<double> query_start;      // unset: Tk - Tq
+    std::optional<double> out_length;
+};
+template <class Field>
+void fields(SoftmaxArgs& a, Field&& field) {
+    field("x", a.x);
+    field("causal", a.causal);
+    field("queryStart", a.query_start);
+    field("outLength", a.out_length);
+}
+
+struct SplitHeadsArgs {
+    TensorArg x;                            // (.., T, D) -> (.., heads, T, D / heads)
+    double heads = 0;
+    std::optional<double> out_length;
+};
+template <class Field>
+void fields(SplitHeadsArgs& a, Field&& field) {
+    field("x", a.x);
+    field("heads", a.heads);
+    field("outLength", a.out_length);
+}
+
+struct MergeHeadsArgs {
+    TensorArg x;                            // (.., H, T, Dh) -> (.., T, H Dh)
+    std::optional<double> out_length;
+};
+template <class Field>
+void fields(MergeHeadsArgs& a, Field&& field) {
+    field("x", a.x);
+    field("outLength", a.out_length);
+}
+
 // An attention call checked and planned, without touching any data: what attention() would compute for the same
 // arguments. A caller that spreads one call over several module instances (the JS pool: batch items and query rows
 // over workers) checks it here first, with the very messages attention() gives, and learns how it may split the work.

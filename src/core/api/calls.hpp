@@ -1,5 +1,5 @@
 // The public API's functions on the caller's memory: one entry per function of the JS API (positions, embed,
-// addPositions, learnedPositions, rope, attention), taking its arguments as the caller gave them (numbers as doubles,
+// addPositions, learnedPositions, rope, attention, matmul, softmax, splitHeads, mergeHeads), taking its arguments as the caller gave them (numbers as doubles,
 // shapes as lists of numbers, dtypes and choices as strings) and returning freshly allocated results.
 //
 // This is where the core's rules are checked, once, with the messages callers see (every message names the argument),
@@ -39,6 +39,16 @@ std::vector<Result> add_positions(const ShiftArgs& args);
 std::vector<Result> learned_positions(const LearnedPositionsArgs& args);
 std::vector<Result> rope(const ShiftArgs& args);
 std::vector<Result> attention(const AttentionArgs& args);
+// a (.., M, K) . b (.., K, N) -> (.., M, N), the leading axes broadcast as numpy's matmul broadcasts them (aligned from
+// the right, each pair equal or one of them 1, a missing axis counting as 1); each sum from 0 in order of k (K = 0:
+// zeros): the model's projections' function (model/steps.hpp: matmul_forward).
+std::vector<Result> matmul(const MatmulArgs& args);
+// Softmax over the last axis (softmax.hpp), with attention's causal mask (causal, queryStart: x (.., Tq, Tk)).
+std::vector<Result> softmax(const SoftmaxArgs& args);
+// x (.., T, D) -> (.., heads, T, D / heads): head h is columns h Dh .. (h + 1) Dh - 1 of every row, as the model splits
+// its projections; merge_heads is its inverse, (.., H, T, Dh) -> (.., T, H Dh). Copies, no arithmetic.
+std::vector<Result> split_heads(const SplitHeadsArgs& args);
+std::vector<Result> merge_heads(const MergeHeadsArgs& args);
 // attention()'s checks, in its order and with its messages, and its plan; throws as attention() does.
 AttentionPlan plan_attention(const AttentionArgs& args);
 // positions()'s checks, in its order and with its messages, and the pieces it may be computed in; throws as

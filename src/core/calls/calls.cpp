@@ -13,8 +13,10 @@
 #include "attention_fast.hpp"
 #include "call_args.hpp"
 #include "embed.hpp"
+#include "model/steps.hpp"
 #include "positions.hpp"
 #include "rope.hpp"
+#include "softmax.hpp"
 #include "tensor.hpp"
 
 namespace seqorder::calls {
@@ -234,6 +236,136 @@ std::vector<Result> attention(const AttentionArgs& a) {
         AttentionStepsOut<T> out{{}, {}, {}, out_span<T>(output)};
         if (plan.steps) out = {out_span<T>(results[0]), out_span<T>(results[1]), out_span<T>(results[2]), out_span<T>(output)};
         attention_reference<T>(out, qs, ks, vs, shape_of(plan), mask);
+    });
+    return results;
+}
+
+std::vector<Result> matmul(const MatmulArgs& a) {
+    check_dtype("a.dtype", a.a.dtype, {"float64", "float32"});
+    check_dtype("b.dtype", a.b.dtype, {"float64", "float32"});
+    if (a.b.dtype != a.a.dtype)
+        throw std::invalid_argument("a and b must have one dtype, got " + quoted(a.a.dtype) + " and " + quoted(a.b.dtype));
+    const Sizes as = dims(a.a, "a"), bs = dims(a.b, "b");
+    if (as.size() < 2) throw std::invalid_argument("a must have shape (M, K) or (.., M, K), got " + shape_to_string(as));
+    if (bs.size() < 2) throw std::invalid_argument("b must have shape (K, N) or (.., K, N), got " + shape_to_string(bs));
+    const std::int64_t M = as[as.size() - 2], K = as.back(), N = bs.back();
+    if (bs[bs.size() - 2] != K)
+        throw std::invalid_argument("a's last axis and b's second-to-last must have one length K, got shapes " +
+                                    shape_to_string(as) + " and " + shape_to_string(bs));
+    // The leading axes, aligned from the right (a missing axis counts as 1): each pair equal, or one of them 1.
+    const std::size_t lead = std::max(as.size(), bs.size()) - 2;
+    const auto axis_of = [lead](const Sizes& s, std::size_t axis) {  // axis of the result's leading axes, in s
+        const std::size_t missing = lead - (s.size() - 2);
+        return axis < missing ? std::int64_t{1} : s[axis - missing];
+    };
+    Sizes shape;
+    for (std::size_t axis = 0; axis < lead; ++axis) {
+        const std::int64_t da = axis_of(as, axis), db = axis_of(bs, axis);
+        if (da != db && da != 1 && db != 1)
+            throw std::invalid_argument("a's and b's leading axes must broadcast (aligned from the right, each pair equal "
+                                        "or one of them 1), got shapes " + shape_to_string(as) + " and " + shape_to_string(bs));
+        shape.push_back(da == 1 ? db : da);
+    }
+    shape.push_back(M);
+    shape.push_back(N);
+    std::vector<Result> results;
+    results.push_back(make_result("a @ b", a.a.dtype, shape, a.out_length));
+    if (results[0].count == 0) return results;
+    // Every axis of the result is at least 1 now, and each operand's matrices are in memory: their counts fit a size_t.
+    // Where the result's matrix at `index` takes a's and b's: strides in matrices, 0 along an axis of size 1.
+    std::vector<std::size_t> a_stride(lead, 0), b_stride(lead, 0);
+    for (std::size_t axis = lead, sa = 1, sb = 1; axis-- > 0;) {
+        const auto da = static_cast<std::size_t>(axis_of(as, axis)), db = static_cast<std::size_t>(axis_of(bs, axis));
+        a_stride[axis] = da == 1 ? 0 : sa;
+        b_stride[axis] = db == 1 ? 0 : sb;
+        sa *= da;
+        sb *= db;
+    }
+    const auto m = static_cast<std::size_t>(M), k = static_cast<std::size_t>(K), n = static_cast<std::size_t>(N);
+    const std::size_t matrices = static_cast<std::size_t>(results[0].count) / (m * n);
+    for_float(a.a.dtype, [&]<class T>() {
+        T* out = out_span<T>(results[0]).data();
+        const T* x = in_span<T>(a.a).data();
+        const T* y = in_span<T>(a.b).data();
+        std::vector<std::size_t> index(lead, 0);
+        for (std::size_t matrix = 0; matrix < matrices; ++matrix) {
+            std::size_t from_a = 0, from_b = 0;
+            for (std::size_t axis = 0; axis < lead; ++axis) {
+                from_a += index[axis] * a_stride[axis];
+                from_b += index[axis] * b_stride[axis];
+            }
+            model::matmul_forward<T>(out + matrix * m * n, x + from_a * m * k, y + from_b * k * n, nullptr, m, k, n);
+            for (std::size_t axis = lead; axis-- > 0;) {  // the next index, the last axis fastest
+                if (++index[axis] < static_cast<std::size_t>(shape[axis])) break;
+                index[axis] = 0;
+            }
+        }
+    });
+    return results;
+}
+
+std::vector<Result> softmax(const SoftmaxArgs& a) {
+    check_dtype("x.dtype", a.x.dtype, {"float64", "float32"});
+    const Sizes shape = dims(a.x, "x");
+    if (shape.empty()) throw std::invalid_argument("x must have at least one axis (softmax runs over the last), got []");
+    if (a.causal && shape.size() < 2)
+        throw std::invalid_argument("x must have shape (Tq, Tk) or (.., Tq, Tk) with causal: true, got " + shape_to_string(shape));
+    CausalMask mask{a.causal, {}};
+    if (a.query_start)  // range first as an integer, then the rule (0..Tk - Tq, and only with causal): check_causal_mask's
+        mask.query_start = integer(*a.query_start, "queryStart", -static_cast<std::int64_t>(kMaxSafe), static_cast<std::int64_t>(kMaxSafe));
+    const Rows rows = shape.size() == 1 ? Rows{1, 1, shape[0]} : rows_of(shape);
+    const std::int64_t query_start = check_causal_mask(rows.length, rows.width, mask);
+    if (mask.causal) mask.query_start = query_start;
+    std::vector<Result> results;
+    results.push_back(make_result("softmax", a.x.dtype, shape, a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.x.dtype, [&]<class T>() {
+        softmax_rows<T>(out_span<T>(results[0]), in_span<T>(a.x), {rows.batch, rows.length, rows.width}, mask);
+    });
+    return results;
+}
+
+std::vector<Result> split_heads(const SplitHeadsArgs& a) {
+    check_dtype("x.dtype", a.x.dtype, {"float64", "float32"});
+    const Sizes shape = dims(a.x, "x");
+    if (shape.size() < 2) throw std::invalid_argument("x must have shape (T, D) or (.., T, D), got " + shape_to_string(shape));
+    const std::int64_t heads = integer(a.heads, "heads", 1, static_cast<std::int64_t>(kMaxSafe));
+    const Rows x = rows_of(shape);
+    if (x.width % heads != 0)
+        throw std::invalid_argument("heads must divide x's width D (its last axis), got D = " + std::to_string(x.width) +
+                                    " and heads = " + std::to_string(heads));
+    Sizes split(shape.begin(), shape.end() - 2);
+    split.insert(split.end(), {heads, x.length, x.width / heads});
+    std::vector<Result> results;
+    results.push_back(make_result("split heads", a.x.dtype, std::move(split), a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.x.dtype, [&]<class T>() {
+        model::split_heads<T>(out_span<T>(results[0]).data(), in_span<T>(a.x).data(), static_cast<std::size_t>(x.batch),
+                              static_cast<std::size_t>(x.length), static_cast<std::size_t>(heads),
+                              static_cast<std::size_t>(x.width / heads));
+    });
+    return results;
+}
+
+std::vector<Result> merge_heads(const MergeHeadsArgs& a) {
+    check_dtype("x.dtype", a.x.dtype, {"float64", "float32"});
+    const Sizes shape = dims(a.x, "x");
+    if (shape.size() < 3)
+        throw std::invalid_argument("x must have shape (H, T, Dh) or (.., H, T, Dh), got " + shape_to_string(shape));
+    const std::int64_t heads = shape[shape.size() - 3], length = shape[shape.size() - 2], width = shape.back();
+    std::int64_t merged = 0;
+    if (__builtin_mul_overflow(heads, width, &merged) || merged > static_cast<std::int64_t>(kMaxSafe))
+        throw std::invalid_argument("x's heads H times their width Dh must be at most 2^53 - 1, got shape " + shape_to_string(shape));
+    const Rows blocks = rows_of(Sizes(shape.begin(), shape.end() - 1));  // (.., H, T): batch the leading axes' product
+    Sizes joined(shape.begin(), shape.end() - 3);
+    joined.insert(joined.end(), {length, merged});
+    std::vector<Result> results;
+    results.push_back(make_result("merged heads", a.x.dtype, std::move(joined), a.out_length));
+    if (results[0].count == 0) return results;
+    for_float(a.x.dtype, [&]<class T>() {
+        model::merge_heads<T>(out_span<T>(results[0]).data(), in_span<T>(a.x).data(), static_cast<std::size_t>(blocks.batch),
+                              static_cast<std::size_t>(length), static_cast<std::size_t>(heads),
+                              static_cast<std::size_t>(width));
     });
     return results;
 }

@@ -35,6 +35,15 @@ export const CALLS = [
   ['attention steps float32 causal', (so) => so.attention(tensor([2, 6, 8], 'float32', 14), tensor([2, 10, 8], 'float32', 15), tensor([2, 10, 3], 'float32', 16), { causal: true, steps: true })],
   ['attention float32 fused causal (3, 37, 24)', (so) => so.attention(tensor([3, 37, 24], 'float32', 17), tensor([3, 50, 24], 'float32', 18), tensor([3, 50, 20], 'float32', 19), { causal: true })],
   ['attention float32 fused (1, 64, 64)', (so) => so.attention(tensor([64, 64], 'float32', 20), tensor([64, 64], 'float32', 21), tensor([64, 64], 'float32', 22))],
+  ['matmul float64 (2, 1, 7, 33) @ (3, 33, 17)', (so) => so.matmul(tensor([2, 1, 7, 33], 'float64', 23), tensor([3, 33, 17], 'float64', 24))],
+  ['matmul float32 (2, 40, 64) @ (64, 48)', (so) => so.matmul(tensor([2, 40, 64], 'float32', 25), tensor([64, 48], 'float32', 26))],
+  ['softmax float64 causal queryStart 2 (2, 5, 9), scaled by 8', (so) => {
+    const x = tensor([2, 5, 9], 'float64', 27);
+    return so.softmax({ ...x, data: x.data.map((value) => 8 * value) }, { causal: true, queryStart: 2 });
+  }],
+  ['softmax float32 (6, 37)', (so) => so.softmax(tensor([6, 37], 'float32', 28))],
+  ['splitHeads float32 (2, 9, 24) into 3', (so) => so.splitHeads(tensor([2, 9, 24], 'float32', 29), 3)],
+  ['mergeHeads float64 (2, 4, 5, 6)', (so) => so.mergeHeads(tensor([2, 4, 5, 6], 'float64', 30))],
 ];
 
 /** SHA-256 (hex) of a tensor: its dtype, its shape and the bytes of its data. */
