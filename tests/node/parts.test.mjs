@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 
 import { loadMainModule } from './helpers/load.mjs';
+import { random, uniformTensor } from './helpers/random.mjs';
 import { countCases, readFixtures } from '../fixtures/read.mjs';
 
 const so = await loadMainModule();
@@ -77,6 +78,39 @@ describe('matmul', () => {
       }
     });
   }
+
+  test('random shapes, leading axes broadcast: the bits of each sum from 0 in order of k (plain JS, rounded as the dtype)', () => {
+    const next = random(46);
+    const size = (max) => Math.floor(next() * (max + 1));
+    let checked = 0;
+    for (let n = 0; n < 60; n++) {
+      const dtype = n % 2 ? 'float32' : 'float64';
+      const round = dtype === 'float32' ? Math.fround : (x) => x;
+      // up to three leading axes each, aligned from the right; each pair equal, or one of them 1 (or missing)
+      const lead = Array.from({ length: size(3) }, () => 1 + size(2));
+      const aLead = lead.slice(size(lead.length)).map((d) => (next() < 0.3 ? 1 : d));
+      const bLead = lead.slice(size(lead.length)).map((d) => (next() < 0.3 ? 1 : d));
+      const [M, K, N] = [1 + size(4), size(9), 1 + size(4)];
+      const a = uniformTensor([...aLead, M, K], dtype, 100 + n);
+      const b = uniformTensor([...bLead, K, N], dtype, 200 + n);
+      const got = so.matmul(a, b);
+      const rank = Math.max(aLead.length, bLead.length);
+      const pad = (axes) => [...Array(rank - axes.length).fill(1), ...axes];
+      const shape = pad(aLead).map((d, i) => Math.max(d, pad(bLead)[i]));
+      assert.deepEqual(got.shape, [...shape, M, N], `${JSON.stringify(a.shape)} @ ${JSON.stringify(b.shape)}`);
+      const want = new (dtype === 'float32' ? Float32Array : Float64Array)(got.data.length);
+      for (const [matrix, [fromA, fromB]] of operandMatrices(a.shape, b.shape, got.shape).entries())
+        for (let i = 0; i < M; i++)
+          for (let j = 0; j < N; j++) {
+            let sum = 0;
+            for (let k = 0; k < K; k++) sum = round(sum + round(a.data[(fromA * M + i) * K + k] * b.data[(fromB * K + k) * N + j]));
+            want[(matrix * M + i) * N + j] = sum;
+          }
+      assert.ok(same(got.data, want), `${dtype} ${JSON.stringify(a.shape)} @ ${JSON.stringify(b.shape)}: not the ordered sums' bits`);
+      checked += want.length;
+    }
+    assert.ok(checked > 1000);
+  });
 
   test('K = 0 gives zeros; a weight without batch axes is broadcast over x\'s, the same bits as each matrix alone', () => {
     assert.deepEqual(so.matmul({ data: new Float64Array(0), shape: [2, 0] }, { data: new Float64Array(0), shape: [0, 3] }).data, new Float64Array(6));
