@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-import { benchArgs, gitDescribe, machineKind } from './report.mjs';
+import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
 import { calibrate, cpuSeconds, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 

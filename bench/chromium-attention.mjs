@@ -141,13 +141,13 @@ export async function measureInBrowser(engine, options = {}) {
   return { browser, ...result };
 }
 
-// Run as a script (no top-level await: report.mjs, which the script imports, renders this module's results).
+// Run as a script.
 async function main() {
   const os = (await import('node:os')).default;
   const { existsSync, mkdirSync, readFileSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { ALL_ENGINES } = await import('../tests/browser/helpers/engines/index.mjs');
-  const { benchArgs, machine } = await import('./report.mjs');
+  const { benchArgs, machine } = await import('./harness.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = at > 0 ? process.argv[at + 1] : 'chromium';
   if (!ALL_ENGINES.includes(engine)) {

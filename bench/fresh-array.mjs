@@ -61,7 +61,7 @@ async function inBrowser(engine) {
 
 /** Node only: { T, calls, modes: [{ name, user, system, faults }] }, per call, the medians of `rounds` rounds. */
 export async function measureAttentionFaults({ T = 1024, calls = 20, rounds = 5 } = {}) {
-  const { importPackage } = await import('./report.mjs');
+  const { importPackage } = await import('./harness.mjs');
   const so = await (await importPackage()).loadSeqorder();
   const tensor = (seed) => ({
     data: Float32Array.from({ length: T * WIDTH }, (_, i) => Math.sin(seed * 7919 + i) / 2), shape: [T, WIDTH], dtype: 'float32',

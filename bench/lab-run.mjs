@@ -26,7 +26,7 @@ import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
 import { pageText, readmeText, withBlock } from './lab-run-tables.mjs';
-import { machineKind } from './report.mjs';
+import { machineKind } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -15,7 +15,7 @@ import { startServer } from '../scripts/serve.mjs';
 import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
 import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { median } from '../web/js/median.mjs';
-import { loadAverage, machine, machineKind } from './report.mjs';
+import { loadAverage, machine, machineKind } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);

@@ -16,7 +16,7 @@
 // caches and pages warm) at every T: the first call after a pause costs more (for the pool at T = 2048, ~1–3 ms:
 // waking its workers, and the calling thread's copies and checks on cold caches; onnxruntime-web's too), and a sample
 // of a few calls (large T) would weigh it far more than one of hundreds (small T).
-// Results: markdown tables on stdout, JSON in bench/results/<machine kind>/pool.json (report.mjs machineKind(); --quick: pool-quick.json, not committed).
+// Results: markdown tables on stdout, JSON in bench/results/<machine kind>/pool.json (harness.mjs's machineKind(); --quick: pool-quick.json, not committed).
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -25,7 +25,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { benchArgs, copyingPoolName, importPackage, loadAverage, machine, ortThreadsName, poolName, poolText } from './report.mjs';
+import { benchArgs, copyingPoolName, importPackage, loadAverage, machine, ortThreadsName, poolName } from './harness.mjs';
+import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { measure, randomTensor, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';

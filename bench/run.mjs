@@ -16,7 +16,7 @@
 // Times are this process's CPU time (user + system), not wall time: the machines this runs on are shared, and CPU
 // time does not count waiting for a core (every contender runs on one thread). Rounds are interleaved and medians
 // reported; each ratio is the median of the per-round ratios (speedup() in bench-kernels.mjs); compare ratios
-// within one run. Results: a markdown table on stdout, and JSON in bench/results/<machine kind>/latest.json (report.mjs's
+// within one run. Results: a markdown table on stdout, and JSON in bench/results/<machine kind>/latest.json (harness.mjs's
 // machineKind(); --quick or --only: quick.json there, not committed) with the machine it ran on.
 //
 // The package is loaded from $SEQORDER_DIST/lib (default dist/lib): build it first (npm run build).
@@ -28,7 +28,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { RUN_SECTIONS, benchArgs, importPackage, machine, runText } from './report.mjs';
+import { RUN_SECTIONS, benchArgs, importPackage, machine } from './harness.mjs';
+import { runText } from './render/run.mjs';
 import { cpuSeconds as cpuSecondsSync, measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';

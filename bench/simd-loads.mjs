@@ -220,14 +220,13 @@ export async function measureInBrowser(engine, { rounds = 15, milliseconds = 20 
   return { browser, ...result };
 }
 
-// Run as a script: no top-level await, so that report.mjs (which the script imports, and which imports this module's
-// SHAPES) finds this module evaluated.
+// Run as a script.
 async function main() {
   const os = (await import('node:os')).default;
   const { mkdirSync, writeFileSync } = await import('node:fs');
   const path = await import('node:path');
   const { ALL_ENGINES } = await import('../tests/browser/helpers/engines/index.mjs');
-  const { benchArgs } = await import('./report.mjs');
+  const { benchArgs } = await import('./harness.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = process.argv.includes('--chromium') ? 'chromium' : at > 0 ? process.argv[at + 1] : undefined;
   if (engine !== undefined && !ALL_ENGINES.includes(engine)) {

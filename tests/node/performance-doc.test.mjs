@@ -6,7 +6,10 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { GOAL_MACHINES, GOALS, goalsParts, machineKind, renderDocument, simdLoadsParts } from '../../bench/report.mjs';
+import { machineKind } from '../../bench/harness.mjs';
+import { renderDocument } from '../../bench/report.mjs';
+import { GOAL_MACHINES, GOALS, goalsParts } from '../../bench/render/goals.mjs';
+import { simdLoadsParts } from '../../bench/render/simd-loads.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');

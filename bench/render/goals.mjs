@@ -1,0 +1,80 @@
+// The performance goals on each machine kind (docs/performance.md's summary), from the latest results of each kind.
+import { speedup } from '../../web/js/bench-kernels.mjs';
+import { fixed, table, times } from './tables.mjs';
+
+/** The machine kinds (machineKind()) the goals are stated for, as the summary's columns. */
+export const GOAL_MACHINES = [['intel', 'Intel Xeon'], ['amd-zen3', 'AMD Zen 3'], ['amd-zen4', 'AMD Zen 4'], ['amd-zen5', 'AMD Zen 5']];
+
+/** A case's results by contender name ({} for a case not run). */
+const byContender = (c) => Object.fromEntries(c?.results.map((r) => [r.name, r]) ?? []);
+const attentionCase = (report, T, causal) => byContender(report.attention.find((c) => c.T === T && c.causal === causal));
+const positionsCase = (report, length, width, dtype) =>
+  byContender(report.positions.find((c) => c.length === length && c.width === width && c.dtype === dtype));
+const kernelShares = (report) => [256, 1024, 4096]
+  .map((T) => report.rows.find((r) => r.T === T && !r.causal && r.probed)?.fractionOfPeak);
+
+/**
+ * Each goal: what it asks, the results file its figure comes from (bench/results/<machine kind>/<source>.json), the
+ * figure (NaN, or an array holding one, when the file has no such case), the figure as written, and whether it is met.
+ */
+export const GOALS = [
+  { goal: 'the fused kernel (the probe\'s pick) at T = 256 / 1024 / 4096: ≥ 80% of the same rounds\' SIMD128 peak',
+    source: 'kernel', figure: kernelShares, text: (f) => `${f.map((x) => fixed(100 * x, 0)).join(' / ')}%`,
+    met: (f) => f.every((x) => x >= 0.8) },
+  { goal: 'attention on one thread ÷ onnxruntime-web (1 thread), T = 1024: ≥ 1.6×', source: 'latest',
+    figure: (r) => { const c = attentionCase(r, 1024, false); return speedup(c.seqorder, c['onnxruntime-web']); },
+    text: times, met: (x) => x >= 1.6 },
+  { goal: 'the same, causal: ≥ 3×', source: 'latest',
+    figure: (r) => { const c = attentionCase(r, 1024, true); return speedup(c.seqorder, c['onnxruntime-web']); },
+    text: times, met: (x) => x >= 3 },
+  { goal: 'training the lab model ÷ PyTorch (native, 1 thread): ≥ 1.5×', source: 'latest',
+    figure: (r) => r.training?.contenders.find((c) => c.name === 'PyTorch')?.seqorderTimes ?? NaN,
+    text: times, met: (x) => x >= 1.5 },
+  { goal: 'positions, float32 2048 × 512 into `out`, ÷ plain JS into one array: ≥ 10×', source: 'latest',
+    figure: (r) => { const c = positionsCase(r, 2048, 512, 'float32'); return speedup(c['seqorder, out'], c['plain JS, out']); },
+    text: times, met: (x) => x >= 10 },
+  { goal: 'the lesson page ready in headless Chromium, median of 5 warm loads: < 1 s', source: 'page-ready',
+    figure: (r) => r.median.ready ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 1000 },
+  { goal: 'its first contentful paint: < 300 ms', source: 'page-ready',
+    figure: (r) => r.median.fcp ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 300 },
+];
+
+/**
+ * The summary of the goals: { table (a goal a row, a machine kind a column: each figure from that kind's latest
+ * results, and whether it meets the goal), runs (which run of which commit each column's figures come from) }.
+ * `read(source)` gives bench/results/<source>.json, parsed; a file not there is a run not made on that kind.
+ */
+export function goalsParts(read) {
+  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
+  const readIfThere = (source) => {
+    try {
+      return read(source);
+    } catch (error) {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    }
+  };
+  // each kind's results files, read once: { kind: { source: report or undefined } }
+  const results = Object.fromEntries(GOAL_MACHINES.map(([kind]) =>
+    [kind, Object.fromEntries(Object.keys(scripts).map((source) => [source, readIfThere(`${kind}/${source}`)]))]));
+  const cell = (goal, kind) => {
+    const report = results[kind][goal.source];
+    if (!report) return 'no run';
+    const figure = goal.figure(report);
+    if ([figure].flat().some((x) => !Number.isFinite(x))) return '—';
+    return `${goal.text(figure)}, ${goal.met(figure) ? 'met' : '**not met**'}`;
+  };
+  const summary = table('goal', GOAL_MACHINES.map(([, name]) => name),
+    GOALS.map((goal) => [goal.goal, ...GOAL_MACHINES.map(([kind]) => cell(goal, kind))]));
+  const runs = GOAL_MACHINES.map(([kind, name]) => {
+    const each = Object.entries(scripts).map(([source, script]) => {
+      const report = results[kind][source];
+      if (!report) return `${script}: no run`;
+      const date = report.machine?.date ?? report.date;
+      const commit = report.machine?.commit ?? report.commit;
+      return `${script}${commit ? ` at ${commit}` : ''}${date ? ` (${date.slice(0, 10)})` : ' (its commit and date not kept)'}`;
+    });
+    return `- ${name}: ${each.join('; ')}.`;
+  }).join('\n');
+  return { table: summary, runs };
+}

@@ -1,0 +1,87 @@
+// bench/pool.mjs's report (bench/results/<machine kind>/pool.json) as markdown: the machine, the pool's speeds and its
+// overhead.
+import { speedup } from '../../web/js/bench-kernels.mjs';
+import { median } from '../../web/js/median.mjs';
+import { copyingPoolName, ortThreadsName, poolName } from '../harness.mjs';
+import { fixed, table, times } from './tables.mjs';
+
+/** The worker counts of a case's pools: an object keyed by them while the benchmark runs, their list in its JSON. */
+const poolCounts = (pools) => (Array.isArray(pools) ? pools : Object.keys(pools).map(Number));
+
+function poolAttentionTable(cases) {
+  const counts = poolCounts(cases[0].pools);
+  const cores = Math.max(...counts);
+  const copyingName = copyingPoolName(cores);
+  const ortName = ortThreadsName(cores);
+  const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
+  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(cores > 1 ? [copyingName] : []), ortName];
+  const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
+  const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
+  // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
+  const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
+    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
+    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
+    return `${times(at(0.25))}–${times(at(0.75))}`;
+  })]);
+  const all = poolName(cores);
+  if (cores > 1) {
+    ratio(`**${all} ÷ seqorder, 1 thread**`, all, 'seqorder, 1 thread');
+    spread('its rounds\' middle half', all, 'seqorder, 1 thread');
+    ratio(`**${all} ÷ ${ortName}**`, all, ortName);
+    spread('its rounds\' middle half', all, ortName);
+    ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+    ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
+    ratio(`${copyingName} ÷ ${ortName}`, copyingName, ortName);
+  }
+  ratio(`${poolName(1)} ÷ seqorder, 1 thread`, poolName(1), 'seqorder, 1 thread');
+  // CPU time per call, every thread counted: the work the pool adds (copies, messages) whatever the machine's load
+  rows.push([`CPU time per call, ${all} ÷ seqorder, 1 thread`,
+    ...byName.map((by) => times(by[all].cpuSeconds / by['seqorder, 1 thread'].cpuSeconds))]);
+  return table('GFLOP/s (wall clock)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), rows);
+}
+
+function poolOverheadTable(results) {
+  const by = Object.fromEntries(results.map((r) => [r.name, r]));
+  const us = (name) => fixed(by[name].seconds * 1e6);
+  // the median over rounds of the difference within each round, as speedup() pairs its ratios
+  const extra = (slow, fast) => fixed(1e6 * median(by[slow].samples.map((s, i) => s - by[fast].samples[i])));
+  const rows = [
+    ['seqorder on this thread', us('seqorder, T = 256'), us('seqorder, T = 1')],
+    ['pool, 1 worker', us('pool, 1 worker, T = 256'), us('pool, 1 worker, T = 1')],
+    ['**the pool\'s overhead**', `**${extra('pool, 1 worker, T = 256', 'seqorder, T = 256')}**`, extra('pool, 1 worker, T = 1', 'seqorder, T = 1')],
+    ['of which copies of q, k, v (the rest: messages, waking the worker)', us('copies of q, k, v, T = 256'), '—'],
+  ];
+  return table('µs per call (wall clock)', ['T = 256', 'T = 1 (a round trip)'], rows);
+}
+
+/** The parts of bench/pool.mjs's report (its JSON): { machine (a paragraph), attention, overhead }. */
+export function poolParts(report) {
+  const m = report.machine;
+  const cores = Math.max(...poolCounts(report.attention[0].pools));
+  return {
+    machine: [
+      `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at the start, ${report.loadAverageAtEnd.join(' ')} at the end.`,
+      `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${cores}). Wall clock, medians of interleaved rounds, each sample after one untimed call; ratios are medians of per-round ratios.`,
+    ].join('\n'),
+    attention: poolAttentionTable(report.attention),
+    overhead: poolOverheadTable(report.overhead),
+  };
+}
+
+/** What bench/pool.mjs prints (and keeps in its JSON as `table`). */
+export function poolText(report) {
+  const parts = poolParts(report);
+  return [
+    parts.machine,
+    '',
+    `Attention, float32, D = ${report.attention[0].D}: GFLOP/s = 4·T²·D / time (half for causal).`,
+    '',
+    parts.attention,
+    '',
+    'The pool\'s overhead: a pool of 1 worker against seqorder on this thread.',
+    '',
+    parts.overhead,
+    '',
+    `(${report.seconds.toFixed(0)} s${report.settings.quick ? ', --quick' : ''})`,
+  ].join('\n');
+}
