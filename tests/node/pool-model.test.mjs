@@ -1,4 +1,4 @@
-// Models in the pool's workers (pool.createModel, src/js/pool/model.mjs over the ops of pool/seqorder/pool-worker.mjs):
+// Models in the pool's workers (pool.createModel, src/js/pool/model.mjs over the ops of src/js/pool/worker.mjs):
 // trained there, a model has the bits of the same model trained on one thread (losses, parameters, logits, gradients,
 // attention weights); each model stays in the worker that created it, one per worker while there are free ones; its
 // errors are so.createModel's and the model's, class and message; dispose, a killed worker and close() end it clearly;

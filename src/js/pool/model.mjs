@@ -1,7 +1,7 @@
 // Models in the pool's workers: pool.createModel(options) makes a model (so.createModel's, ../model.mjs) in one worker
 // and returns a handle to it: the model's methods, each a promise of what it returns (train(batches): several Adam
 // steps in one message). The model lives in that worker (state kept by the ops modelCreate, modelCall and
-// modelDispose of seqorder/pool-worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
+// modelDispose of worker.mjs) until dispose(); its calls are answered one at a time, in the order made.
 //
 // Every argument is read here, on the calling thread, when the call is made, exactly as the model on one thread reads
 // it (readModelOptions, and each method's read in MODEL_METHODS: the same TypeErrors, in the same order, the disposed

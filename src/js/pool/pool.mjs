@@ -9,7 +9,7 @@
 // a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q, k and v (copied
 // once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are laid in
 // place. Either way the results are the bits one thread computes. The workers and the messages they answer:
-// protocol.mjs; what a worker runs: seqorder/pool-worker.mjs.
+// protocol.mjs; what a worker runs: worker.mjs.
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';

@@ -1,5 +1,5 @@
 // Workers and the protocol they speak, both ends: Web Workers in browsers, worker_threads in node. The pool's workers
-// speak it (seqorder/pool-worker.mjs), and so do the lesson page's worker (web/js/worker.mjs) and the benchmark page's
+// speak it (worker.mjs), and so do the lesson page's worker (web/js/worker.mjs) and the benchmark page's
 // (web/js/bench-worker.mjs).
 //
 // Protocol. Each message to a worker is { id, op, args }; the worker runs ops[op](args, report) (one message at a
@@ -9,7 +9,7 @@
 // comes back as an error of the same class (TypeError, RangeError, else Error) and message. `fatal` says the worker
 // cannot run another op (its module instance stopped), so the set replaces it.
 //
-// Adding an op (a job that runs in the workers): write it in seqorder/pool-worker.mjs's table, as
+// Adding an op (a job that runs in the workers): write it in worker.mjs's table, as
 // `name(args) { ...; return { value, transfer: [...buffers of value] }; }` (args arrive as the caller posted them:
 // typed arrays, plain objects; the worker's module instance is `so` there), and give the pool a method (pool.mjs,
 // beside attention) that calls workers.request(index, 'name', args, transfer): it resolves to the value, or rejects

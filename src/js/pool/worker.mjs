@@ -1,11 +1,11 @@
-// A worker of the pool (../pool.mjs): one instance of the module, and the ops it runs for the main thread (the
-// protocol: ../protocol.mjs, which also says how to add an op). It sits in seqorder/ beside the pool's entry for the
-// reason the .wasm files sit in seqorder/ beside ../../load.mjs: see ../index.mjs.
-import { makeApi } from '../../api.mjs';
-import { instantiateCore } from '../../load.mjs';
-import { MODEL_METHODS, callModel } from '../../model.mjs';
-import { instantiateModel, modelModule } from '../../model-module.mjs';
-import { serve } from '../protocol.mjs';
+// A worker of the pool (pool.mjs): one instance of the module, and the ops it runs for the main thread (the protocol:
+// protocol.mjs, which also says how to add an op). The package starts it as seqorder/pool-worker.mjs, a module of one
+// line importing this one, which scripts/build.sh writes where bundlers look for it (see index.mjs).
+import { makeApi } from '../api.mjs';
+import { instantiateCore } from '../load.mjs';
+import { MODEL_METHODS, callModel } from '../model.mjs';
+import { instantiateModel, modelModule } from '../model-module.mjs';
+import { serve } from './protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
 // its instance of the kernel module on the pool's shared memory, if the pool has one (src/js/pool/shared.mjs)
