@@ -10,12 +10,16 @@ import { launchChromium } from '../tests/browser/helpers/engines/chromium.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-/** This repository served on 127.0.0.1, cross-origin isolated, with an empty page titled `title` at '/'. */
-function emptyPageServer(title) {
+/**
+ * This repository served on 127.0.0.1, cross-origin isolated, with an empty page titled `title` at '/', and `mounts`
+ * ({ '/prefix/': folder }) beside it.
+ */
+function emptyPageServer(title, mounts) {
   const page = `<!doctype html><meta charset="utf-8"><title>${title}</title>`;
   return startServer({
     root,
     isolated: true,
+    mounts,
     intercept(request, response, pathname) {
       if (pathname !== '/') return false;
       response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
@@ -25,9 +29,12 @@ function emptyPageServer(title) {
   });
 }
 
-/** page.evaluate(run, arg) on an empty page titled `title`: { browser ('Chromium <version>'), result }. */
-export async function inChromiumPage(title, run, arg) {
-  const server = await emptyPageServer(title);
+/**
+ * page.evaluate(run, arg) on an empty page titled `title` (other folders served under `mounts`' paths): { browser
+ * ('Chromium <version>'), result }.
+ */
+export async function inChromiumPage(title, run, arg, { mounts } = {}) {
+  const server = await emptyPageServer(title, mounts);
   const chromium = await launchChromium();
   try {
     await chromium.page.goto(server.url);

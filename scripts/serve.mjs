@@ -4,7 +4,8 @@
 // isolated: every response carries the headers that make the pages cross-origin isolated (ISOLATION_HEADERS), so that
 // they may share memory with their workers: the pool then does (src/js/pool/shared.mjs). Any static host that can set
 // headers can do the same.
-// `intercept(request, response, pathname)` (tests) may answer a request itself: it returns true when it has.
+// `intercept(request, response, pathname)` (tests) may answer a request itself: it returns true when it has. `mounts`
+// ({ '/prefix/': folder }) serves other folders under those paths (bench/ab.mjs: the builds it compares).
 import { createServer } from 'node:http';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
@@ -33,14 +34,15 @@ export const ISOLATION_HEADERS = {
 };
 
 /** Serves `root` over HTTP on host:port (port 0 picks a free one). Resolves to { url, close() }. */
-export function startServer({ root, port = 0, host = '127.0.0.1', intercept, isolated = false }) {
-  const base = path.resolve(root);
+export function startServer({ root, port = 0, host = '127.0.0.1', intercept, isolated = false, mounts = {} }) {
   const server = createServer(async (request, response) => {
     try {
       if (isolated) for (const [name, value] of Object.entries(ISOLATION_HEADERS)) response.setHeader(name, value);
       const { pathname } = new URL(request.url, 'http://localhost');
       if (intercept && (await intercept(request, response, pathname))) return;
-      let file = path.resolve(base, '.' + decodeURIComponent(pathname));
+      const [prefix, folder] = Object.entries(mounts).find(([p]) => pathname.startsWith(p)) ?? ['/', root];
+      const base = path.resolve(folder);
+      let file = path.resolve(base, '.' + decodeURIComponent(pathname.slice(prefix.length - 1)));
       if (file !== base && !file.startsWith(base + path.sep)) {
         response.writeHead(403).end('forbidden');
         return;
