@@ -7,15 +7,17 @@
 // Each contender is a folder of the built package (a checkout's dist/lib, after npm run build), optionally followed by
 // #name=value,... : options of loadSeqorder (with --pool, of loadSeqorderPool), each value JSON, e.g.
 // `dist/lib#sharedMemory=false` or `/tmp/old/dist/lib#simd="relaxed"`. `kernel=<name>` runs one variant of the fused
-// kernel, in the builds that had several (up to commit bd4433f: the core module's useAttentionKernel).
+// kernel, in the builds that had several (up to commit bd4433f: the core module's useAttentionKernel). A contender
+// given twice is timed twice, a control: its ratio to itself is the run's noise.
 //
 // The sizes (--T and --D override the lengths and widths): T = 8, 64, 256, 1024, 4096 on one thread (with --pool 256,
 // 512, 1024, 2048, 4096), D = 16, 64, 128, causal and not, q, k and v (T, D) and, up to T = 1024, (2, 4, T, D): a batch
 // of 2 sentences of 4 heads. Before anything is timed every contender's output must be the first's, bit for bit
 // (--any-bits times them anyway: for measurement builds that leave something out).
 //
-// Times: node, one thread: this process's CPU time; with --pool, and in Chromium (a page served cross-origin isolated,
-// so that its clock is as fine as the browser allows and a pool may share memory), wall time. Each case runs rounds of
+// Times: on one thread, CPU time (node: this process's; Chromium: the page's main thread's), which waiting for a core
+// busy with other work does not count; with --pool, wall time. Chromium's page is served cross-origin isolated, so that
+// a pool may share memory there. Each case runs rounds of
 // every contender in turn, each sample after one untimed call; a contender's speed over the first's is the median of
 // the per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a markdown
 // table per width and a summary per contender (the lowest and highest ratio over the cases, and from T = 512 on);
@@ -128,7 +130,7 @@ export async function compare(contenders, { workers = 0, quick = false, lengths,
       const differing = loaded.filter((_, i) => !bits[i]).map((c) => c.name);
       if (differing.length && !anyBits) throw new Error(`ab: ${differing.join(', ')} differ from ${loaded[0].name} at ${caseName(size)}`);
       const timed = await measure(loaded.map((c) => ({ name: c.name, run: () => c.attention(q, k, v, { causal }) })),
-        { rounds: quick ? 5 : 15, sampleSeconds: quick ? 0.02 : 0.04, time, warm: 1 });
+        { rounds: quick ? 5 : 15, sampleSeconds: quick ? 0.03 : 0.1, time, warm: 1 });
       const flops = flopsOf(size);
       results.push({
         ...size,
@@ -151,6 +153,22 @@ async function cpuSeconds(f) {
   await f();
   const { user, system } = process.cpuUsage(before);
   return (user + system) / 1e6;
+}
+
+/**
+ * A clock of the page's main thread's CPU time from `threadSeconds` (chromium-page.mjs): seconds spent in f (awaited),
+ * less what reading the clock twice costs (the median of 9 empty readings).
+ */
+export async function threadClock(threadSeconds) {
+  const read = async (f) => {
+    const before = await threadSeconds();
+    await f();
+    return (await threadSeconds()) - before;
+  };
+  const empty = [];
+  for (let i = 0; i < 9; i++) empty.push(await read(() => {}));
+  const cost = empty.sort((a, b) => a - b)[4];
+  return async (f) => (await read(f)) - cost;
 }
 
 // ---- the command ------------------------------------------------------------------------------------------------------
@@ -204,19 +222,21 @@ async function main() {
     console.error('usage: node bench/ab.mjs [--chromium] [--pool [workers]] [--quick] [--T 8,64] [--D 16,64] [--any-bits] [--json out] A B ...');
     process.exit(2);
   }
-  const specs = args.map((spec) => ({ name: spec, ...parseContender(spec) }));
+  // a contender given twice is timed twice, the second time named "(again)": a control, whose ratio shows the noise
+  const specs = args.map((spec, i) => ({ name: args.indexOf(spec) < i ? `${spec} (again)` : spec, ...parseContender(spec) }));
   const options = { workers, quick, lengths, widths, anyBits };
   const log = (line) => console.error(line);
   let where, result;
-  const clock = workers || chromium ? 'wall time' : 'CPU time';
+  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : 'CPU time';
   const atStart = machine(`${clock}, medians of interleaved rounds; ratios are medians of per-round ratios`);
   if (chromium) {
     const { inChromiumPage } = await import('./chromium-page.mjs');
     const mounts = Object.fromEntries(specs.map((s, i) => [`/ab/${i}/`, path.resolve(s.folder)]));
     ({ browser: where, result } = await inChromiumPage('ab', async ({ contenders, options }) => {
-      const { compare } = await import('/bench/ab.mjs');
+      const { compare, threadClock } = await import('/bench/ab.mjs');
       const { wallSeconds } = await import('/web/js/bench-kernels.mjs');
-      return compare(contenders.map((c) => ({ ...c, base: new URL(c.base, location.href).href })), { ...options, time: wallSeconds });
+      const time = options.workers ? wallSeconds : await threadClock(globalThis.threadSeconds);
+      return compare(contenders.map((c) => ({ ...c, base: new URL(c.base, location.href).href })), { ...options, time });
     }, { contenders: specs.map((s, i) => ({ name: s.name, base: `/ab/${i}/`, options: s.options })), options }, { mounts }));
   } else {
     where = `node ${process.versions.node}`;

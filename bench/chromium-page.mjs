@@ -31,12 +31,17 @@ function emptyPageServer(title, mounts) {
 
 /**
  * page.evaluate(run, arg) on an empty page titled `title` (other folders served under `mounts`' paths): { browser
- * ('Chromium <version>'), result }.
+ * ('Chromium <version>'), result }. The page may call `threadSeconds()`: a promise of the CPU time its main thread has
+ * spent, in seconds (Chromium's ThreadTime, through the DevTools protocol; each call costs the thread ~1 ms).
  */
 export async function inChromiumPage(title, run, arg, { mounts } = {}) {
   const server = await emptyPageServer(title, mounts);
   const chromium = await launchChromium();
   try {
+    const devtools = await chromium.context.newCDPSession(chromium.page);
+    await devtools.send('Performance.enable');
+    await chromium.page.exposeFunction('threadSeconds', async () =>
+      (await devtools.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value);
     await chromium.page.goto(server.url);
     const result = await chromium.page.evaluate(run, arg);
     return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), result };
