@@ -2,7 +2,8 @@
 // reader's calls have: attention, float32 (the fused kernel), on one thread or on a pool of workers. On a shared machine
 // whose speed swings between runs, only rounds interleaved in one process compare builds fairly.
 //
-//   node bench/ab.mjs [--chromium] [--pool [workers]] [--quick] [--T 8,64] [--D 16,64] [--any-bits] [--json out] A B ...
+//   node bench/ab.mjs [--chromium] [--pool [workers]] [--quick] [--T 8,64] [--D 16,64] [--rounds 15] [--sample 0.1]
+//                     [--any-bits] [--json out] A B ...
 //
 // Each contender is a folder of the built package (a checkout's dist/lib, after npm run build), optionally followed by
 // #name=value,... : options of loadSeqorder (with --pool, of loadSeqorderPool), each value JSON, e.g.
@@ -16,14 +17,17 @@
 // (--any-bits times them anyway: for measurement builds that leave something out).
 //
 // Times: on one thread, CPU time (node: this process's; Chromium: the page's main thread's), which waiting for a core
-// busy with other work does not count; with --pool, wall time. Chromium's page is served cross-origin isolated, so that
-// a pool may share memory there. Each case runs rounds of
-// every contender in turn, each sample after one untimed call; a contender's speed over the first's is the median of
-// the per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a markdown
-// table per width and a summary per contender (the lowest and highest ratio over the cases, and from T = 512 on);
-// --json writes it all.
+// busy with other work does not count; with --pool, wall time, and beside it the CPU time per call of every thread
+// (node: this process's; Chromium: the page's process's, its workers' threads included, in steps as coarse as the
+// system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated, so that a pool may
+// share memory there. Each case runs rounds (--rounds, default 15) of every contender in turn, each sample (--sample
+// seconds long, default 0.1) after one untimed call; a contender's speed over the first's is the median of the
+// per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a markdown table
+// per width and a summary per contender (the lowest and highest ratio over the cases, and from T = 512 on); --json
+// writes it all.
 // (No node: imports up here: the page of --chromium imports this module.)
 import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { abText, caseName } from './render/ab.mjs';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
 
@@ -38,8 +42,7 @@ export function cases({ pool = false, lengths, widths } = {}) {
   return list;
 }
 
-/** A case's name, and its floating-point operations per call (4·B·T²·D: q·kᵀ and weights·v; causal counts half). */
-export const caseName = ({ T, D, causal, lead }) => `${lead.length ? `${lead.join('×')}×` : ''}T = ${T}, D = ${D}${causal ? ', causal' : ''}`;
+/** A case's floating-point operations per call (4·B·T²·D: q·kᵀ and weights·v; causal counts half). */
 const flopsOf = ({ T, D, causal, lead }) => 4 * lead.reduce((a, b) => a * b, 1) * T * T * D * (causal ? 0.5 : 1);
 
 /** 'folder#a=1,b="x"' → { folder, options: { a: 1, b: 'x' } }. */
@@ -104,9 +107,17 @@ const quartiles = (values) => {
 
 /**
  * The A/B itself, in node or in the page: contenders [{ name, base (URL of the package's folder), options }] →
- * { cases: [{ T, D, causal, lead, results: [{ name, gflops, overFirst, middleHalf, sameBits }] }] }.
+ * { cases: [{ T, D, causal, lead, results: [{ name, gflops, overFirst, middleHalf, sameBits, fastestOverFirst,
+ * samples, cpuOverFirst?, cpuSamples? }] }] } (fastestOverFirst: the ratio of the two fastest rounds, which other work
+ * on the machine slows least; samples: the seconds per call of each round).
+ * `time(f)`: the seconds spent in f; `cpu()`, if given, the CPU seconds every thread has spent so far, read around
+ * each sample (cpuOverFirst: the first's CPU time per call over this one's, the median of the rounds'); rounds, sampleSeconds (each sample's length) and warmSeconds (each contender's warm-up, three
+ * times) default to the full run's, or --quick's.
  */
-export async function compare(contenders, { workers = 0, quick = false, lengths, widths, anyBits = false, time, log = () => {} }) {
+export async function compare(contenders, {
+  workers = 0, quick = false, lengths, widths, anyBits = false, time, cpu, log = () => {},
+  rounds = quick ? 5 : 15, sampleSeconds = quick ? 0.03 : 0.1, warmSeconds = 0.1,
+}) {
   const loaded = [];
   try {
     for (const c of contenders) loaded.push({ ...c, ...(await load(c.base, c.options, workers)) });
@@ -116,9 +127,9 @@ export async function compare(contenders, { workers = 0, quick = false, lengths,
     for (let round = 0; round < 3; round++) {
       for (const c of loaded) {
         const start = performance.now();
-        for (let i = 0; performance.now() - start < 100; i++) await c.attention(...small[i % 2], { causal: i % 4 >= 2 });
+        for (let i = 0; performance.now() - start < 1000 * warmSeconds; i++) await c.attention(...small[i % 2], { causal: i % 4 >= 2 });
       }
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await new Promise((resolve) => setTimeout(resolve, 2000 * warmSeconds));
     }
     const results = [];
     for (const size of cases({ pool: workers > 0, lengths, widths })) {
@@ -130,13 +141,15 @@ export async function compare(contenders, { workers = 0, quick = false, lengths,
       const differing = loaded.filter((_, i) => !bits[i]).map((c) => c.name);
       if (differing.length && !anyBits) throw new Error(`ab: ${differing.join(', ')} differ from ${loaded[0].name} at ${caseName(size)}`);
       const timed = await measure(loaded.map((c) => ({ name: c.name, run: () => c.attention(q, k, v, { causal }) })),
-        { rounds: quick ? 5 : 15, sampleSeconds: quick ? 0.03 : 0.1, time, warm: 1 });
+        { rounds, sampleSeconds, time, cpu, warm: 1 });
       const flops = flopsOf(size);
       results.push({
         ...size,
         results: timed.map((r, i) => ({
           name: r.name, gflops: flops / r.seconds / 1e9, overFirst: speedup(r, timed[0]),
           middleHalf: quartiles(r.samples.map((s, round) => timed[0].samples[round] / s)), sameBits: bits[i],
+          fastestOverFirst: Math.min(...timed[0].samples) / Math.min(...r.samples), samples: r.samples,
+          ...(cpu ? { cpuOverFirst: speedup({ samples: r.cpuSamples }, { samples: timed[0].cpuSamples }), cpuSamples: r.cpuSamples } : {}),
         })),
       });
       log(`${caseName(size)}: ${results.at(-1).results.map((r) => `${r.name} ${r.overFirst.toFixed(3)}`).join(', ')}`);
@@ -172,31 +185,6 @@ export async function threadClock(threadSeconds) {
 }
 
 // ---- the command ------------------------------------------------------------------------------------------------------
-const f2 = (x) => `${x.toFixed(2)}×`;
-
-/** The report as markdown: one table per width (a row per case, a column per contender), then the summary. */
-export function abText(report) {
-  const { contenders, cases: done } = report;
-  const lines = [];
-  for (const D of [...new Set(done.map((c) => c.D))]) {
-    lines.push('', `| D = ${D}: GFLOP/s (÷ the first, its rounds' middle half) | ${contenders.join(' | ')} |`,
-      `| --- | ${contenders.map(() => '---').join(' | ')} |`);
-    for (const c of done.filter((x) => x.D === D)) {
-      const cells = c.results.map((r, i) => (i === 0 ? r.gflops.toFixed(1)
-        : `${r.gflops.toFixed(1)} (${f2(r.overFirst)}, ${f2(r.middleHalf[0])}–${f2(r.middleHalf[1])})${r.sameBits ? '' : ', other bits'}`));
-      lines.push(`| ${caseName({ ...c, D: c.D }).replace(`, D = ${D}`, '')} | ${cells.join(' | ')} |`);
-    }
-  }
-  lines.push('', '| ÷ the first, over the cases | lowest | highest | lowest, T ≥ 512 | highest, T ≥ 512 |', '| --- | --- | --- | --- | --- |');
-  for (const [i, name] of contenders.entries()) {
-    if (i === 0) continue;
-    const ratios = (from) => done.filter((c) => c.T >= from).map((c) => c.results[i].overFirst);
-    const range = (from) => (ratios(from).length ? [f2(Math.min(...ratios(from))), f2(Math.max(...ratios(from)))] : ['—', '—']);
-    lines.push(`| ${name} | ${range(0).join(' | ')} | ${range(512).join(' | ')} |`);
-  }
-  return lines.join('\n').trim();
-}
-
 async function main() {
   const { writeFileSync } = await import('node:fs');
   const path = await import('node:path');
@@ -217,14 +205,17 @@ async function main() {
   const poolArg = take('--pool');
   const workers = poolArg === undefined ? 0 : poolArg === true ? (os.availableParallelism?.() ?? os.cpus().length) : Number(poolArg);
   const lengths = list(take('--T')), widths = list(take('--D'));
+  const rounds = list(take('--rounds'))?.[0], sampleSeconds = list(take('--sample'))?.[0];
   const json = take('--json');
-  if (args.length < 2 || args.some((a) => a.startsWith('--')) || [...(lengths ?? []), ...(widths ?? [])].some((n) => !(n >= 1))) {
-    console.error('usage: node bench/ab.mjs [--chromium] [--pool [workers]] [--quick] [--T 8,64] [--D 16,64] [--any-bits] [--json out] A B ...');
+  if (args.length < 2 || args.some((a) => a.startsWith('--')) || [...(lengths ?? []), ...(widths ?? [])].some((n) => !(n >= 1)) ||
+      !(rounds === undefined || Number.isInteger(rounds) && rounds >= 1) || !(sampleSeconds === undefined || sampleSeconds > 0)) {
+    console.error('usage: node bench/ab.mjs [--chromium] [--pool [workers]] [--quick] [--T 8,64] [--D 16,64] [--rounds 15] ' +
+      '[--sample 0.1] [--any-bits] [--json out] A B ...');
     process.exit(2);
   }
   // a contender given twice is timed twice, the second time named "(again)": a control, whose ratio shows the noise
   const specs = args.map((spec, i) => ({ name: args.indexOf(spec) < i ? `${spec} (again)` : spec, ...parseContender(spec) }));
-  const options = { workers, quick, lengths, widths, anyBits };
+  const options = { workers, quick, lengths, widths, anyBits, ...(rounds ? { rounds } : {}), ...(sampleSeconds ? { sampleSeconds } : {}) };
   const log = (line) => console.error(line);
   let where, result;
   const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : 'CPU time';
@@ -236,20 +227,19 @@ async function main() {
       const { compare, threadClock } = await import('/bench/ab.mjs');
       const { wallSeconds } = await import('/web/js/bench-kernels.mjs');
       const time = options.workers ? wallSeconds : await threadClock(globalThis.threadSeconds);
-      return compare(contenders.map((c) => ({ ...c, base: new URL(c.base, location.href).href })), { ...options, time });
+      const cpu = options.workers ? globalThis.processSeconds : undefined;
+      return compare(contenders.map((c) => ({ ...c, base: new URL(c.base, location.href).href })), { ...options, time, cpu });
     }, { contenders: specs.map((s, i) => ({ name: s.name, base: `/ab/${i}/`, options: s.options })), options }, { mounts }));
   } else {
     where = `node ${process.versions.node}`;
     const contenders = specs.map((s) => ({ name: s.name, base: `${pathToFileURL(path.resolve(s.folder)).href}/`, options: s.options }));
     const time = workers ? wallSeconds : cpuSeconds;
-    result = await compare(contenders, { ...options, time, log });
+    const cpu = workers ? async () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; } : undefined;
+    result = await compare(contenders, { ...options, time, cpu, log });
   }
-  const report = { machine: atStart, where, workers, contenders: specs.map((s) => s.name), ...result };
+  const report = { machine: atStart, where, clock, workers, contenders: specs.map((s) => s.name), ...result };
   report.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
-  const text = abText(report);
-  console.log(`${atStart.cpu}, ${where}${workers ? `, pools of ${workers} workers` : ', one thread'}; ${clock}; ` +
-    `load average ${atStart.loadAverage.join(' ')} at the start, ${report.machine.loadAverageAtEnd.join(' ')} at the end\n${text}`);
-  report.table = text;
+  console.log(abText(report));
   if (json) {
     writeFileSync(json, `${JSON.stringify(report, null, 2)}\n`);
     console.error(`wrote ${json}`);

@@ -6,11 +6,10 @@
 // The report goes to bench/results/<machine kind>/kernel.json (kernel-quick.json with --quick), or --json's path.
 //
 // For T = 256, 1024, 4096 (--quick: 256, 1024), D = 64, causal and not, interleaved rounds of:
-//   - the kernel alone, once per variant of the fused kernel (attention_fast.hpp: the names the module lists in
-//     attentionKernels(); the probe's choice is marked *): the module's binding called on tensors already in the
-//     WebAssembly heap (its output is allocated in the heap and freed, nothing is copied);
-//   - the API (the package's own API over the same module instance, so the same kernel), with `out` and with a new
-//     output array per call: what copying in and out of the heap and allocating cost on top of the kernel;
+//   - the kernel alone: the module's binding called on tensors already in the WebAssembly heap (its output is
+//     allocated in the heap and freed, nothing is copied);
+//   - the API (the package's own API over the same module instance), with `out` and with a new output array per
+//     call: what copying in and out of the heap and allocating cost on top of the kernel;
 //   - the readable reference (the binding asked for the steps, which routes it to attention_reference; T <= 1024);
 //   - the SIMD128 peak (bench/simd-peak.mjs: its best loop shape, found first), so each row's "% of peak" is a median
 //     of per-round ratios to the peak measured in the same rounds.
@@ -46,14 +45,6 @@ async function time(f) {
   return (user + system) / 1e6;
 }
 
-// The weighted-sum kernels this module can be made to run (a module without the switch runs its own choice only).
-const switchable = typeof core.useAttentionKernel === 'function';
-const KERNELS = switchable ? core.attentionKernels() : [];
-function useKernel(name) {
-  const message = core.useAttentionKernel(name);
-  if (message) throw new RangeError(message);
-}
-const probed = switchable ? core.attentionKernel() : 'unknown (this module cannot say)';  // probes on first use
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
 const REFERENCE_MAX_T = 1024;
 
@@ -87,12 +78,11 @@ function setup(T, D, causal) {
   };
   const out = new Float32Array(T * D);
   const contenders = [
-    ...KERNELS.map((name) => ({ name, run: () => { useKernel(name); kernel(); } })),
+    { name: 'kernel', run: () => kernel() },
     { name: 'API, out', run: () => api.attention(...tensors, { causal, out }) },
     { name: 'API, new output', run: () => api.attention(...tensors, { causal }) },
   ];
   if (T <= REFERENCE_MAX_T) contenders.push({ name: 'reference', run: () => kernel(true), rounds: 3 });
-  if (!switchable) contenders.unshift({ name: 'kernel', run: () => kernel() });
   const free = () => { for (const t of [q, k, v]) core._free(t.address); };
   return { contenders, free, flops: 4 * T * T * D * (causal ? 0.5 : 1) };
 }
@@ -114,8 +104,6 @@ for (let round = 0; round < 3; round++) {
   }
   await new Promise((resolve) => setTimeout(resolve, 200));
 }
-if (switchable) useKernel('probe');
-
 const D = 64;
 const rows = [];
 for (const T of quick ? [256, 1024] : [256, 1024, 4096])
@@ -123,18 +111,16 @@ for (const T of quick ? [256, 1024] : [256, 1024, 4096])
     const s = setup(T, D, causal);
     const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
     const results = await measure([...s.contenders, peak], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
-    if (switchable) useKernel('probe');
     s.free();
     const byName = Object.fromEntries(results.map((r) => [r.name, r]));
     const peakGflops = peakFlops / byName.peak.seconds / 1e9;
-    const kernelName = switchable ? probed : 'kernel';
     for (const r of results) {
       if (r.name === 'peak') continue;
       rows.push({
-        T, D, causal, name: r.name, probed: r.name === probed, ms: r.seconds * 1e3, gflops: s.flops / r.seconds / 1e9,
+        T, D, causal, name: r.name, ms: r.seconds * 1e3, gflops: s.flops / r.seconds / 1e9,
         peakGflops, fractionOfPeak: (s.flops / peakFlops) * speedup(r, byName.peak),
-        // the API's speed over the kernel's (the same kernel: the probe's choice)
-        fractionOfKernel: r.name.startsWith('API') ? speedup(r, byName[kernelName]) : undefined,
+        // the API's speed over the kernel's
+        fractionOfKernel: r.name.startsWith('API') ? speedup(r, byName.kernel) : undefined,
       });
     }
   }
@@ -144,16 +130,15 @@ const f1 = (x, w = 7) => (x === undefined ? '' : x.toFixed(1)).padStart(w);
 const pct = (x, w = 6) => (x === undefined ? '' : `${(100 * x).toFixed(0)}%`).padStart(w);
 console.log(`seqorder attention, float32, D = ${D}, one thread: ${os.cpus()[0]?.model} (${machineKind()}), node ${process.versions.node}, ` +
   `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${wall ? 'wall' : 'CPU'} time, medians of interleaved rounds`);
-console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakInfo.shape} x${peakInfo.chains}): ${peakInfo.gflops.toFixed(1)} GFLOP/s; ` +
-  `the probe chose ${probed} (*)`);
+console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakInfo.shape} x${peakInfo.chains}): ${peakInfo.gflops.toFixed(1)} GFLOP/s`);
 console.log('      T  mask    contender           GFLOP/s  % of peak  % of kernel        ms');
 for (const r of rows)
-  console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${(r.name + (r.probed ? ' *' : '')).padEnd(18)}` +
+  console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${r.name.padEnd(18)}` +
     `${f1(r.gflops, 9)}  ${pct(r.fractionOfPeak, 9)}  ${pct(r.fractionOfKernel, 11)}  ${r.ms.toFixed(2).padStart(8)}`);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, JSON.stringify({
   node: process.versions.node, cpu: os.cpus()[0]?.model, kind: machineKind(), date: new Date().toISOString(), commit: gitDescribe(),
   loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
-  simdPeak: peakInfo, probed, rows,
+  simdPeak: peakInfo, rows,
 }, null, 2) + '\n');
 console.log(`wrote ${path.relative(process.cwd(), jsonPath)}`);

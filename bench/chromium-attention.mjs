@@ -7,9 +7,8 @@
 // 1024, 5 rounds, into <engine>-quick.json, not committed)
 //
 // For T = 256, 1024, 4096, D = 64, causal and not, interleaved rounds of: seqorder's attention (the built package,
-// dist/lib: npm run build), with a new output and with `out`; each variant of its fused kernel alone (as
-// bench/attention-kernel.mjs times them in node: the core module's binding on tensors already in its heap, a variant
-// chosen by name; the one this browser's probe picks is named in the results); onnxruntime-web (wasm, 1 thread, the
+// dist/lib: npm run build), with a new output and with `out`; its fused kernel alone (as bench/attention-kernel.mjs
+// times it in node: the core module's binding on tensors already in its heap); onnxruntime-web (wasm, 1 thread, the
 // graphs of bench/make-onnx-graphs.mjs, as bench/run.mjs runs them in node; installed by npm run bench into
 // bench/node_modules); and the SIMD128 peak (bench/simd-peak.mjs: its best loop in this browser, timed in the same
 // rounds). Wall time (a page has no CPU-time clock), medians; each ratio is the median of the per-round ratios, as in
@@ -24,7 +23,7 @@ const WIDTH = 64;
 // onnxruntime-web's files: from bench/, and as the page fetches them
 const ORT_DIR = 'node_modules/onnxruntime-web/dist/', ORT_DIST = `/bench/${ORT_DIR}`;
 
-/** The core module alone (its binding, as bench/attention-kernel.mjs uses it), for the kernel variants. */
+/** The core module alone (its binding, as bench/attention-kernel.mjs uses it), for the kernel alone. */
 async function loadCore() {
   const { default: createCore } = await import('/dist/lib/seqorder_core.mjs');
   const { bindCalls } = await import('/dist/lib/binding.mjs');
@@ -33,10 +32,10 @@ async function loadCore() {
 }
 
 /**
- * The kernel variants' contenders for one case, on copies of q, k, v in the core's heap: { contenders, free }. Each
- * call's output block is freed unread (the API's contenders check the bits' agreement).
+ * The kernel alone for one case, on copies of q, k, v in the core's heap: { contender, free }. Each call's output
+ * block is freed unread (the API's contenders check the bits' agreement).
  */
-function kernelContenders(core, [q, k, v], causal) {
+function kernelContender(core, [q, k, v], causal) {
   const inHeap = [q, k, v].map((t) => {
     const address = core._malloc(t.data.byteLength);
     if (!address) throw new RangeError('chromium-attention: the core module is out of memory');
@@ -44,25 +43,22 @@ function kernelContenders(core, [q, k, v], causal) {
     return { address, count: t.data.length, dtype: 'float32', shape: t.shape };
   });
   const [qh, kh, vh] = inHeap;
-  const contenders = core.attentionKernels().map((name) => ({
-    name: `kernel ${name}`,
+  const contender = {
+    name: 'kernel alone',
     run: () => {
-      const message = core.useAttentionKernel(name);
-      if (message) throw new RangeError(message);
       const outcome = core.attention({ q: qh, k: kh, v: vh, causal, queryStart: undefined, steps: false, outLength: undefined });
       if (outcome.error !== undefined) throw new RangeError(outcome.error);
       for (const result of outcome.results) core._free(result.address);
     },
-  }));
+  };
   const free = () => {
-    core.useAttentionKernel('probe');
     for (const t of inHeap) core._free(t.address);
   };
-  return { contenders, free };
+  return { contender, free };
 }
 
 /**
- * In the page: { peak: { gflops, shape, chains }, probed (the kernel variant this browser's probe picks), cases: [{ T,
+ * In the page: { peak: { gflops, shape, chains }, cases: [{ T,
  * causal, results: [{ name, gflops, fractionOfPeak, overOrt? }] }], versions }. `ort: false` leaves onnxruntime-web out
  * (the tests' runs, where it is not installed).
  */
@@ -70,7 +66,6 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
   const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
   const so = await loadSeqorder();
   const core = await loadCore();
-  const probed = core.attentionKernel();  // the probe runs on this first use
   let ort;
   const sessions = {};
   if (withOrt) {
@@ -111,14 +106,14 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         const worst = maxAbsDiff(got, expected);
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
       }
-      const kernels = kernelContenders(core, [q, k, v], causal);
+      const kernel = kernelContender(core, [q, k, v], causal);
       const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
       let results;
       try {
-        results = await measure([...contenders, ...kernels.contenders, peak],
+        results = await measure([...contenders, kernel.contender, peak],
           { rounds: T > 1024 ? Math.max(3, Math.ceil(rounds / 2)) : rounds, sampleSeconds, time: wallSeconds });
       } finally {
-        kernels.free();
+        kernel.free();
       }
       const byName = Object.fromEntries(results.map((r) => [r.name, r]));
       cases.push({
@@ -129,7 +124,7 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         })),
       });
     }
-  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, probed, cases,
+  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, cases,
     versions: { seqorder: so.version } };
 }
 
@@ -165,7 +160,7 @@ async function main() {
   const ortPackage = new URL(`${ORT_DIR}../package.json`, import.meta.url);
   report.versions['onnxruntime-web'] = JSON.parse(readFileSync(ortPackage, 'utf8')).version;
   console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
-    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains}); the probe chose ${result.probed}`);
+    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains})`);
   for (const c of result.cases)
     for (const r of c.results)
       console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${r.name.padEnd(24)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s ` +

@@ -1,7 +1,7 @@
 // A benchmark module's measurement run in a page of headless Chromium (Debian's, or $CHROMIUM), this repository served
 // to it on 127.0.0.1, cross-origin isolated (so that the page's clock is as fine as the browser allows, and a shared
 // WebAssembly memory can be made there): the page imports what it measures from the repository's own paths.
-// Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/kernel-ab.mjs import it when run in node;
+// Node only: bench/simd-loads.mjs, bench/chromium-attention.mjs and bench/ab.mjs import it when run in node;
 // bench/chromium-attention.mjs and bench/fresh-array.mjs also run theirs in the other test engines (inEnginePage).
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,8 @@ function emptyPageServer(title, mounts) {
 /**
  * page.evaluate(run, arg) on an empty page titled `title` (other folders served under `mounts`' paths): { browser
  * ('Chromium <version>'), result }. The page may call `threadSeconds()`: a promise of the CPU time its main thread has
- * spent, in seconds (Chromium's ThreadTime, through the DevTools protocol; each call costs the thread ~1 ms).
+ * spent, in seconds (Chromium's ThreadTime, through the DevTools protocol; each call costs the thread ~1 ms), and
+ * `processSeconds()`, its process's (ProcessTime: every thread of the page's renderer, its workers' too).
  */
 export async function inChromiumPage(title, run, arg, { mounts } = {}) {
   const server = await emptyPageServer(title, mounts);
@@ -40,8 +41,9 @@ export async function inChromiumPage(title, run, arg, { mounts } = {}) {
   try {
     const devtools = await chromium.context.newCDPSession(chromium.page);
     await devtools.send('Performance.enable');
-    await chromium.page.exposeFunction('threadSeconds', async () =>
-      (await devtools.send('Performance.getMetrics')).metrics.find((m) => m.name === 'ThreadTime').value);
+    const metric = async (name) => (await devtools.send('Performance.getMetrics')).metrics.find((m) => m.name === name).value;
+    await chromium.page.exposeFunction('threadSeconds', () => metric('ThreadTime'));
+    await chromium.page.exposeFunction('processSeconds', () => metric('ProcessTime'));
     await chromium.page.goto(server.url);
     const result = await chromium.page.evaluate(run, arg);
     return { browser: `Chromium ${chromium.context.browser()?.version() ?? ''}`.trim(), result };

@@ -1,9 +1,10 @@
-// node bench/report.mjs [--check] [file]: writes the tables of docs/performance.md (or file) from the benchmarks'
-// results (bench/results/*.json), each rendered by its renderer in bench/render/; --check only says whether they are
-// up to date (exit 1 when not).
-import { readFileSync, writeFileSync } from 'node:fs';
+// node bench/report.mjs [--check] [file ...]: writes the tables of docs/performance.md and of the notes in bench/notes/
+// (or of the files given) from the benchmarks' results (bench/results/*.json), each rendered by its renderer in
+// bench/render/; --check only says whether they are up to date (exit 1 when not).
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { abParts } from './render/ab.mjs';
 import { browserAttentionParts } from './render/browser-attention.mjs';
 import { goalsParts } from './render/goals.mjs';
 import { kernelParts } from './render/kernel.mjs';
@@ -18,7 +19,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * The parts each results file gives: `<!-- report: <source> <part> -->` in a document stands for
  * parts(bench/results/<source>.json)[part], the parts named by the file's name: a source is `sizes` (one file for
- * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/simd-loads`).
+ * every machine) or `<machine kind>/<name>` (machineKind(): `intel/latest`, `amd-zen3/kernel`, `amd-zen3/simd-loads`);
+ * bench/ab.mjs's results are named ab-<what they compare> (`amd-zen5/ab-kernels-node`).
  */
 const SOURCES = {
   latest: runParts, pool: poolParts, sizes: sizeParts, kernel: kernelParts, 'page-ready': pageReadyParts,
@@ -37,7 +39,8 @@ const GATHERED = { goals: goalsParts };
 export function renderDocument(text, read) {
   const cache = {};
   return text.replace(/(<!-- report: ([\w-]+(?:\/[\w-]+)?) (\w+) -->\n)[\s\S]*?(<!-- \/report -->)/g, (_, open, source, part, close) => {
-    const parts = SOURCES[source.split('/').at(-1)];
+    const name = source.split('/').at(-1);
+    const parts = SOURCES[name] ?? (name.startsWith('ab-') ? abParts : undefined);
     if (!parts && !GATHERED[source])
       throw new Error(`report: unknown source '${source}' (known: ${[...Object.keys(SOURCES), ...Object.keys(GATHERED)].join(', ')})`);
     cache[source] ??= GATHERED[source] ? GATHERED[source](read) : parts(read(source));
@@ -47,20 +50,29 @@ export function renderDocument(text, read) {
   });
 }
 
+/** The documents with generated parts: docs/performance.md and the notes of bench/notes/. */
+export const DOCUMENTS = () => [path.join(root, 'docs', 'performance.md'),
+  ...readdirSync(path.join(root, 'bench', 'notes')).filter((f) => f.endsWith('.md')).map((f) => path.join(root, 'bench', 'notes', f))];
+
+/** bench/results/<source>.json, parsed. */
+export const readResults = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
+
 if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const args = process.argv.slice(2);
   const check = args.includes('--check');
-  const file = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'docs', 'performance.md'));
-  const text = readFileSync(file, 'utf8');
-  const read = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
-  const rendered = renderDocument(text, read);
-  if (check) {
-    if (rendered !== text) {
+  const given = args.filter((a) => !a.startsWith('--'));
+  let stale = false;
+  for (const file of given.length ? given.map((f) => path.resolve(f)) : DOCUMENTS()) {
+    const text = readFileSync(file, 'utf8');
+    const rendered = renderDocument(text, readResults);
+    if (rendered === text) continue;
+    if (check) {
       console.error(`${path.relative(process.cwd(), file)}: its tables differ from bench/results/*.json: run node bench/report.mjs`);
-      process.exit(1);
+      stale = true;
+    } else {
+      writeFileSync(file, rendered);
+      console.log(`wrote ${path.relative(process.cwd(), file)}`);
     }
-  } else if (rendered !== text) {
-    writeFileSync(file, rendered);
-    console.log(`wrote ${path.relative(process.cwd(), file)}`);
   }
+  if (stale) process.exit(1);
 }

@@ -16,7 +16,6 @@
 #include <emscripten/val.h>
 
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -73,28 +72,12 @@ val plan_positions(const calls::PositionsArgs& a) {
     });
 }
 
-// The weighted-sum kernels of the fused attention (calls.hpp: attention_kernels), for the tests and the benchmark,
-// which force each in turn (results are the same bits whichever runs), and for the pool's kernel module, which is told
-// one by its number: its place in this list. Not part of the JS API.
-val attention_kernels() {
-    std::vector<std::string> names = calls::attention_kernels();
-    return value_of(names);
-}
 // The kernel module's KernelCall (kernel_call.hpp): its members' names, in order, space-separated.
 std::string kernel_call_members() {
     std::string names;
     for (const std::string_view name : seqorder::binding::kKernelCallMembers)
         names.append(names.empty() ? "" : " ").append(name);
     return names;
-}
-std::string attention_kernel() { return calls::attention_kernel(); }
-std::string use_attention_kernel(const std::string& name) {  // '' on success, else the error
-    try {
-        calls::use_attention_kernel(name);
-    } catch (const std::invalid_argument& e) {
-        return e.what();
-    }
-    return {};
 }
 
 }  // namespace
@@ -116,8 +99,5 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&lookback_task>("lookbackTask");
     bind_call<&induction_task>("inductionTask");
     emscripten::function("taskWords", &task_words);
-    emscripten::function("attentionKernels", &attention_kernels);
     emscripten::function("kernelCallMembers", &kernel_call_members);
-    emscripten::function("attentionKernel", &attention_kernel);
-    emscripten::function("useAttentionKernel", &use_attention_kernel);
 }

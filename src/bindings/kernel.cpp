@@ -6,9 +6,8 @@
 // __stack_pointer).
 //
 // A call's arguments are one KernelCall in the memory (kernel_call.hpp), every member a uint32, which the JS layer
-// writes by name: the main module lists the members (kernelCallMembers()) and the kernels in the order of their
-// numbers (attentionKernels()). (This module has no data of its own to list them with: a shared memory's data would
-// need code to initialize it once.)
+// writes by name: the main module lists the members (kernelCallMembers()). (This module has no data of its own to list
+// them with: a shared memory's data would need code to initialize it once.)
 //
 // Built by CMake (target seqorder_kernel): compiled like the core with atomics and bulk memory added (a shared memory
 // needs them) and linked by wasm-ld alone; tests/node/pool.test.mjs checks that it imports nothing else.
@@ -43,7 +42,7 @@ extern "C" {
                                          static_cast<std::int64_t>(c.value_width)};
     seqorder::attention_fast_rows(at<float>(c.output), at<const float>(c.q), at<const float>(c.k),
                                   at<const float>(c.v), shape, c.causal != 0, static_cast<std::int64_t>(c.query_start),
-                                  at<float>(c.scratch), static_cast<seqorder::AttentionKernel>(static_cast<int>(c.kernel)));
+                                  at<float>(c.scratch));
 }
 
 }  // extern "C"

@@ -11,19 +11,19 @@
 namespace seqorder::binding {
 
 // attention_fast_rows's arguments: output (B, Tq, Dv) from q (B, Tq, D), k (B, Tk, D), v (B, Tk, Dv), as byte
-// addresses in the memory; query i at position query_start + i when causal (1, else 0); the scratch (scratch_bytes(Tk,
-// D, Dv) bytes) and the kernel's number (its place in attentionKernels(): the enum's order, attention_fast.hpp).
+// addresses in the memory; query i at position query_start + i when causal (1, else 0); and the scratch
+// (scratch_bytes(Tk, D, Dv) bytes).
 struct KernelCall {
     std::uint32_t output, q, k, v;
     std::uint32_t batch, queries, keys, width, value_width;
     std::uint32_t causal, query_start;
-    std::uint32_t scratch, kernel;
+    std::uint32_t scratch;
 };
 // KernelCall's members, in order, as the JS layer names them.
 inline constexpr std::string_view kKernelCallMembers[] = {"output", "q", "k", "v",
                                                           "batch", "queries", "keys", "width", "valueWidth",
                                                           "causal", "queryStart",
-                                                          "scratch", "kernel"};
+                                                          "scratch"};
 static_assert(sizeof(KernelCall) == sizeof(std::uint32_t) * std::size(kKernelCallMembers));
 
 }  // namespace seqorder::binding

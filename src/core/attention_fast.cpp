@@ -1,30 +1,20 @@
 #include "attention_fast.hpp"
 
 #include <algorithm>
-#include <array>
-#include <atomic>
 #include <cassert>
-#include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <new>
-#include <stdexcept>
-#include <string>
-#include <utility>
-#include <vector>
 
 #include "f32x4.hpp"
 
 // The microkernel's loop must stay a plain loop: V8's TurboFan hoists every load of an unrolled body and does not
-// schedule for register pressure, so unrolled bodies spill their accumulators (measured: ~3x slower with load_splat
-// operands, ~12% slower with splatted ones, unrolled by 2). V8 unrolls the plain loop itself, keeping per step 6 loads,
-// 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer increments, compare and branch).
-// What bounds it: Intel cores issue 3 vector operations per cycle (ports 0, 1, 5), which the integer instructions
-// share: ~90% of the multiply+add peak; on AMD Zen (4 pipes: 2 multiply, 2 add) the step runs at ~75% on Zen 3, for
-// reasons the measured loops leave open, and ~90% on Zen 5 (docs/performance.md, bench/simd-loads.mjs).
+// schedule for register pressure, so unrolled bodies spill their accumulators. V8 unrolls the plain loop itself,
+// keeping per step 6 loads, 16 multiplies and adds in 15 xmm registers, and 3 integer instructions (two pointer
+// increments, compare and branch). What bounds it on each kind of core: bench/notes/kernel.md.
 #if defined(__clang__)
 #define SEQORDER_PLAIN_LOOP _Pragma("clang loop unroll(disable) vectorize(disable)")
 #else
@@ -40,7 +30,6 @@ using simd::i32x4;
 constexpr std::size_t kRows = kFastAttentionRows;  // query rows per tile: one lane each (attention_fast.hpp)
 constexpr std::size_t kCols = 8;  // keys (or value columns) per tile: two vectors of four
 constexpr std::size_t kLanes = 4;  // floats per vector
-constexpr std::size_t kKeyBlock = 256;  // keys per block of splatted weights (16 KiB: stays in the L1 cache)
 constexpr std::size_t kGroup = kFastAttentionGroupRows / kRows;  // stripes that share a pass over the key and value panels
 constexpr std::size_t kAlignFloats = 16;  // scratch parts start on 64-byte boundaries (a cache line)
 
@@ -116,12 +105,6 @@ void pack_queries(float* packed, const float* q, std::size_t rows, std::size_t D
             simd::store(packed + (d * kRows + r) * kLanes, simd::splat(r < rows ? q[r * D + d] : 0.0f));
 }
 
-// The same rows -> (D, 4), the microkernel's Broadcast layout: at each d the four rows' values side by side.
-void pack_queries_unsplatted(float* packed, const float* q, std::size_t rows, std::size_t D) {
-    for (std::size_t d = 0; d < D; ++d)
-        for (std::size_t r = 0; r < kRows; ++r) packed[d * kRows + r] = r < rows ? q[r * D + d] : 0.0f;
-}
-
 // The microkernel, for q . k^T and for weights . v alike:
 //   a: (n, 4) (`A` says how it lies in memory), b: (n, 8) -> tile (4, 8) += a . b, i.e.
 //   tile[r][c] += a[t][r] * b[t][c] for t = 0 .. n-1 in order.
@@ -132,9 +115,9 @@ struct Tile {
 };
 
 // How a reaches the microkernel, a[t][r] splatted over four lanes:
-//   Splatted: (n, 4, 4), already splatted in memory, so a step's four a vectors are plain loads (a load port only).
-//   Broadcast: (n, 4), each a[t][r] splatted by a load_splat. One instruction too (x64: vbroadcastss from memory),
-//   a plain load on Intel cores; the loops of bench/simd-loads.mjs time both kinds of step on each machine.
+//   Splatted: (n, 4, 4), already splatted in memory, so a step's four a vectors are plain loads (the queries);
+//   Broadcast: (n, 4), each a[t][r] splatted by a load_splat, one instruction too (x64: vbroadcastss from memory; the
+//   weights).
 struct Splatted {
     static constexpr std::size_t step = kRows * kLanes;
     static SEQORDER_INLINE f32x4 row(const float* a, std::size_t r) { return simd::load(a + r * kLanes); }
@@ -196,14 +179,13 @@ private:
 // multiply-add may be fused, within float32 rounding of them).
 // Returns each row's maximum over the keys before `seen_by_all` (the softmax's first pass, done while the scores are
 // still in registers; -infinity if there are none).
-// queries: pack_queries's layout (A = Splatted) or pack_queries_unsplatted's (A = Broadcast); key_panels: pack_keys's.
-template <class A>
+// queries: pack_queries's layout; key_panels: pack_keys's.
 f32x4 scaled_scores(float* scaled, const float* queries, const float* key_panels, std::size_t keys, std::size_t D,
                     const Scaling& scale, std::size_t seen_by_all) {
     f32x4 max = simd::splat(-std::numeric_limits<float>::infinity());
     for (std::size_t j0 = 0; j0 < keys; j0 += kCols) {
         Tile t{};
-        multiply_tile<A>(t, queries, key_panels + j0 * D, D);
+        multiply_tile<Splatted>(t, queries, key_panels + j0 * D, D);
         simd::transpose(t.c[0], t.c[2], t.c[4], t.c[6]);  // keys j0 .. j0+3, one lane per row
         simd::transpose(t.c[1], t.c[3], t.c[5], t.c[7]);  // keys j0+4 .. j0+7
         // the scaled scores of keys j0 .. j0+7 (named vectors: an array would live in memory, copied with memcpy)
@@ -251,8 +233,8 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
     float* const unmasked_end = scaled + unmasked * kRows;
     // In blocks of keys, in two passes: the first half of each key's exponential (exp_reduce), then the second. One
     // exponential is a chain of ~20 dependent operations, too long for an out-of-order core to keep enough of them in
-    // flight to fill its pipes; chains half as long fill them better (docs/performance.md, Zen 5). Each key runs the
-    // same operations in the same order, so the same bits.
+    // flight to fill its pipes; chains half as long fill them better (bench/notes/kernel.md). Each key runs the same
+    // operations in the same order, so the same bits.
     constexpr std::size_t kExpBlock = 16;
     alignas(16) float reduced[kExpBlock * kRows], two_to_the_n[kExpBlock * kRows];
     float* key = scaled;
@@ -284,23 +266,17 @@ void softmax_rows(float* scaled, std::size_t keys, f32x4 max, std::size_t first_
     for (float* p = scaled; p != scaled + keys * kRows; p += kRows) simd::store(p, simd::load(p) * reciprocal);
 }
 
-// A tile to and from memory (one tile per value panel, while the weighted sum runs over blocks of keys).
+// A tile into memory (one tile per value panel, parked while the weighted sum adds the diagonal keys).
 constexpr std::size_t kTileFloats = kRows * kCols;
-Tile load_tile(const float* p) {
-    Tile t;
-    for (std::size_t i = 0; i < 8; ++i) t.c[i] = simd::load(p + i * kLanes);
-    return t;
-}
 void store_tile(float* p, const Tile& t) {
     for (std::size_t i = 0; i < 8; ++i) simd::store(p + i * kLanes, t.c[i]);
 }
 
 // The scratch memory of one call, carved from one buffer (attention_fast_scratch_size floats), each part aligned to
 // 64 bytes: the packed key and value panels, the packed query rows, the scaled scores of a group of stripes (as many
-// stripes as the call has, up to kGroup), and the weighted sum's: a block of splatted weights (kKeyBlock, 4, 4) and a
-// tile per value panel.
+// stripes as the call has, up to kGroup), and the weighted sum's tile per value panel.
 struct Scratch {
-    float *key_panels, *value_panels, *queries, *scaled, *splatted, *tiles;
+    float *key_panels, *value_panels, *queries, *scaled, *tiles;
     std::size_t stripe_scores;  // floats of one stripe's scaled scores: round_up(Tk, 8) x 4
     std::size_t size = 0;  // floats taken by all the parts
 
@@ -317,53 +293,29 @@ struct Scratch {
         value_panels = part(round_up(Dv, kCols) * Tk);
         queries = part(D * kRows * kLanes);
         scaled = part(stripes * stripe_scores);
-        splatted = part(kKeyBlock * kRows * kLanes);
         tiles = part(round_up(Dv, kCols) / kCols * kTileFloats);
     }
 };
 
-// weights (n, 4) -> (n, 4, 4): each weight splatted over four lanes (the microkernel's Splatted layout).
-void splat_weights(float* splatted, const float* weights, std::size_t n) {
-    for (const float* const end = weights + n * kRows; weights != end; ++weights, splatted += kLanes)
-        simd::store(splatted, simd::load_splat(weights));
-}
-
 // output rows (rows <= 4 of them, Dv wide) = weights . v, for weights (keys, 4) and the value panels (pack_values's
 // layout, Tk keys each, of which the first `keys` are used): for each row, the terms w_j v_j added in order of j, as in
 // the reference.
-// The keys before first_masked go through the microkernel, one value panel at a time, its tile parked in
-// scratch.tiles (stored and reloaded exactly). The kernel says how the weights reach it:
-//   splat_in_loop: as they are (Broadcast), all keys at once;
-//   splat_per_block: in blocks of kKeyBlock keys, each block's weights splatted once (into scratch.splatted, small
-//   enough to stay in the L1 cache) and then used by every value panel (Splatted).
-// Either way each output adds the same terms in the same order: the results are the same, bit for bit.
+// The keys before first_masked go through the microkernel (the weights as they are, Broadcast), one value panel at a
+// time, its tile parked in scratch.tiles (stored and reloaded exactly).
 // Keys from first_masked on are on the causal diagonal (as in softmax_rows): row r adds key j only if it sees it. A
 // hidden key's weight is exactly 0, but 0 * v would still turn an infinite or NaN value into NaN, so hidden keys are
 // skipped rather than multiplied by 0 (a later token never changes an earlier output, as in the reference).
-// Out of line in the compiler's output; Emscripten's link-time optimizer (Binaryen) inlines it into its one caller all
-// the same, measured as fast as reaching it through a function pointer, which keeps it apart (0.98-1.00x).
+// Out of line in clang's output (Emscripten's link-time optimizer, Binaryen, may still inline it into its one caller).
 [[gnu::noinline]] void weighted_sum(float* output, std::size_t rows, const float* weights, const float* value_panels,
                                    std::size_t keys, std::size_t first_masked, std::int32_t last_seen_by_row0,
-                                   std::size_t Tk, std::size_t Dv, AttentionKernel kernel, const Scratch& scratch) {
+                                   std::size_t Tk, std::size_t Dv, const Scratch& scratch) {
     const std::size_t unmasked = std::min(keys, first_masked);
     const std::size_t panels = round_up(Dv, kCols) / kCols;
     float* const tiles = scratch.tiles;
-    const auto add_block = [&](std::size_t j0, std::size_t n, auto layout, const float* a) {
-        for (std::size_t p = 0; p < panels; ++p) {
-            Tile t{};
-            if (j0 > 0) t = load_tile(tiles + p * kTileFloats);
-            multiply_tile<decltype(layout)>(t, a, value_panels + (p * Tk + j0) * kCols, n);
-            store_tile(tiles + p * kTileFloats, t);
-        }
-    };
-    if (kernel != AttentionKernel::splat_per_block) {
-        add_block(0, unmasked, Broadcast{}, weights);
-    } else {
-        for (std::size_t j0 = 0; j0 == 0 || j0 < unmasked; j0 += kKeyBlock) {  // block 0 even if empty: it sets tiles
-            const std::size_t n = std::min(kKeyBlock, unmasked - j0);
-            splat_weights(scratch.splatted, weights + j0 * kRows, n);
-            add_block(j0, n, Splatted{}, scratch.splatted);
-        }
+    for (std::size_t p = 0; p < panels; ++p) {
+        Tile t{};
+        multiply_tile<Broadcast>(t, weights, value_panels + p * Tk * kCols, unmasked);
+        store_tile(tiles + p * kTileFloats, t);
     }
     // The diagonal keys and the output, from the parked tiles (row r of a tile: its 8 floats from 8r on).
     for (std::size_t p = 0; p < panels; ++p) {
@@ -393,31 +345,7 @@ void splat_weights(float* splatted, const float* weights, std::size_t n) {
     }
 }
 
-// use_attention_kernel's choice, or -1 for the probe's.
-std::atomic<int> chosen_kernel{-1};
-
 }  // namespace
-
-AttentionKernel attention_kernel() {
-    const int chosen = chosen_kernel.load(std::memory_order_relaxed);
-    if (chosen >= 0) return static_cast<AttentionKernel>(chosen);
-    static const AttentionKernel probed = probe_attention_kernel();
-    return probed;
-}
-
-void use_attention_kernel(std::optional<AttentionKernel> kernel) {
-    chosen_kernel.store(kernel ? static_cast<int>(*kernel) : -1, std::memory_order_relaxed);
-}
-
-std::string_view attention_kernel_name(AttentionKernel kernel) {
-    return kAttentionKernelNames[static_cast<std::size_t>(kernel)];
-}
-
-std::optional<AttentionKernel> attention_kernel_named(std::string_view name) {
-    for (const AttentionKernel kernel : kAttentionKernels)
-        if (name == attention_kernel_name(kernel)) return kernel;
-    return std::nullopt;
-}
 
 std::size_t attention_fast_scratch_size(const AttentionShape& s) {
     return Scratch(nullptr, static_cast<std::size_t>(s.queries), static_cast<std::size_t>(s.keys),
@@ -426,7 +354,7 @@ std::size_t attention_fast_scratch_size(const AttentionShape& s) {
 }
 
 void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& s,
-                         bool causal, std::int64_t query_start, float* scratch_memory, AttentionKernel kernel) {
+                         bool causal, std::int64_t query_start, float* scratch_memory) {
     const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
                Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
                Dv = static_cast<std::size_t>(s.value_width);
@@ -453,104 +381,16 @@ void attention_fast_rows(float* output, const float* q, const float* k, const fl
                 float* const weights = scratch.scaled + (i0 - g0) / kRows * scratch.stripe_scores;
                 const float* const rows = q + (b * Tq + i0) * D;
                 const std::size_t row_count = std::min(kRows, Tq - i0), seen_by_all = std::min(keys(i0), first_masked(i0));
-                f32x4 max;
-                if (kernel == AttentionKernel::splat_all_in_loop) {
-                    pack_queries_unsplatted(scratch.queries, rows, row_count, D);
-                    max = scaled_scores<Broadcast>(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
-                                                   seen_by_all);
-                } else {
-                    pack_queries(scratch.queries, rows, row_count, D);
-                    max = scaled_scores<Splatted>(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale,
-                                                  seen_by_all);
-                }
+                pack_queries(scratch.queries, rows, row_count, D);
+                const f32x4 max = scaled_scores(weights, scratch.queries, scratch.key_panels, keys(i0), D, scale, seen_by_all);
                 softmax_rows(weights, keys(i0), max, first_masked(i0), static_cast<std::int32_t>(position(i0)));
             }
             for (std::size_t i0 = g0; i0 < g_end; i0 += kRows)
                 weighted_sum(output + (b * Tq + i0) * Dv, std::min(kRows, Tq - i0),
                              scratch.scaled + (i0 - g0) / kRows * scratch.stripe_scores, scratch.value_panels, keys(i0),
-                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, kernel, scratch);
+                             first_masked(i0), static_cast<std::int32_t>(position(i0)), Tk, Dv, scratch);
         }
     }
-}
-
-AttentionKernel probe_attention_kernel() {
-    using Clock = std::chrono::steady_clock;
-    using Seconds = std::chrono::duration<double>;
-    // The clock's step (browsers coarsen theirs, to between 5 us and 1 ms or more). Each round lasts at least 20 steps,
-    // so that a step is at most 5% of it; a clock too coarse for that in 4 ms cannot tell the kernels apart quickly,
-    // and then splat_in_loop is taken (the fastest on the Intel and AMD Zen 4 cores measured: docs/performance.md).
-    Clock::time_point t0 = Clock::now(), t1 = t0, t2 = t0;
-    while ((t1 = Clock::now()) == t0) {}
-    while ((t2 = Clock::now()) == t1) {}
-    const Seconds round_time = std::max<Seconds>(std::chrono::milliseconds(1), 20 * Seconds(t2 - t1));
-    if (round_time > std::chrono::milliseconds(4)) return AttentionKernel::splat_in_loop;
-
-    // One group of 16 query rows against 256 keys, D = Dv = 64 (2.1 Mflop, some 50 microseconds): the scores, the
-    // softmax and the weighted sum as attention_fast runs them, with the keys and values (64 KiB each) in the caches.
-    const AttentionShape shape{1, static_cast<std::int64_t>(kFastAttentionGroupRows), 256, 64, 64};
-    const auto Tq = static_cast<std::size_t>(shape.queries), Tk = static_cast<std::size_t>(shape.keys),
-               D = static_cast<std::size_t>(shape.width);
-    const Floats q(Tq * D), keys(Tk * D), values(Tk * D), output(Tq * D), scratch(attention_fast_scratch_size(shape));
-    for (std::size_t i = 0; i < Tq * D; ++i) q.data()[i] = static_cast<float>(i % 11) / 11.0f - 0.5f;
-    for (std::size_t i = 0; i < Tk * D; ++i) {
-        keys.data()[i] = static_cast<float>(i % 7) / 7.0f - 0.5f;
-        values.data()[i] = static_cast<float>(i % 13) - 6.0f;
-    }
-    // Calls per second of each kernel over a round, the kernels in turn (their order rotated from round to round), for
-    // kProbeTime in all. A kernel is compared with the first two ways: by the median over the rounds of its rate over
-    // the first's in the same round (what slows a round down, the machine's other work, moves both sides of a ratio
-    // together), and by their best rounds (a round is only ever slowed; in a page some rounds stall many times over).
-    // A WebAssembly engine first runs a quickly compiled baseline and swaps in its optimized code once a function has
-    // run hot for a while, and that is after the probe: in node 20 on an AMD EPYC (Zen 5) some 55 ms into it, in
-    // Chromium 156 not within 150 ms (with the machine's other core busy). So the probe times the kernels' baseline
-    // code, a third as fast as the optimized, unless the engine has the optimized code from the start (the native
-    // build; an engine's cached code); waiting for it would delay the first attention call by that much. Hence a wide
-    // margin: where the variants were measured (optimized) they differ by 4% at most, while the baseline's medians came
-    // 0.72-1.12 in node and 0.81-1.53 in Chromium, its best rounds up to 24% apart there; with a 2% margin and 12 ms,
-    // the probe before this one took a kernel 3% slower than the first at T = 1024 on 9 loads of 20 in node on Zen 5.
-    constexpr std::size_t kernels = std::size(kAttentionKernels);
-    constexpr auto kProbeTime = std::chrono::milliseconds(40);
-    constexpr double kMargin = 1.25;
-    KernelTimes times;
-    const Clock::time_point probe_start = Clock::now();
-    for (std::size_t round = 0; Clock::now() - probe_start < kProbeTime; ++round) {
-        std::array<double, kernels> rate{};
-        for (std::size_t turn = 0; turn < kernels; ++turn) {
-            const std::size_t k = (turn + round) % kernels;
-            const Clock::time_point start = Clock::now();
-            Seconds elapsed{};
-            std::size_t calls = 0;
-            do {
-                attention_fast_rows(output.data(), q.data(), keys.data(), values.data(), shape, false, 0, scratch.data(),
-                                    kAttentionKernels[k]);
-                ++calls;
-                elapsed = Clock::now() - start;
-            } while (elapsed < round_time);
-            rate[k] = static_cast<double>(calls) / elapsed.count();
-        }
-        if (round == 0) continue;  // the first round calls each kernel for the first time: compiled then, in some engines
-        for (std::size_t k = 0; k < kernels; ++k) {
-            times.ratios[k].push_back(rate[k] / rate[0]);
-            times.best_rate[k] = std::max(times.best_rate[k], rate[k]);
-        }
-    }
-    return probe_choice(std::move(times), kMargin);
-}
-
-AttentionKernel probe_choice(KernelTimes times, double margin) {
-    std::size_t chosen = 0;
-    double best = margin;
-    for (std::size_t k = 1; k < std::size(kAttentionKernels); ++k) {
-        std::vector<double>& r = times.ratios[k];
-        if (r.empty()) continue;
-        std::nth_element(r.begin(), r.begin() + static_cast<std::ptrdiff_t>(r.size() / 2), r.end());
-        const double median = r[r.size() / 2];
-        if (median > best && times.best_rate[k] > margin * times.best_rate[0]) {
-            best = median;
-            chosen = k;
-        }
-    }
-    return kAttentionKernels[chosen];
 }
 
 void attention_fast(std::span<float> output, std::span<const float> q, std::span<const float> k,
@@ -565,8 +405,7 @@ void attention_fast(std::span<float> output, std::span<const float> q, std::span
     assert(k.size() == static_cast<std::size_t>(s.batch * s.keys * s.width) && s.keys <= (std::int64_t{1} << 28));
     assert(v.size() == static_cast<std::size_t>(s.batch * s.keys * s.value_width));
     const Floats scratch(s.keys == 0 ? 0 : attention_fast_scratch_size(s));
-    attention_fast_rows(output.data(), q.data(), k.data(), v.data(), s, mask.causal, query_start, scratch.data(),
-                        attention_kernel());
+    attention_fast_rows(output.data(), q.data(), k.data(), v.data(), s, mask.causal, query_start, scratch.data());
 }
 
 }  // namespace seqorder

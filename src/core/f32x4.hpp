@@ -163,10 +163,9 @@ struct ExpConstants {
 };
 
 // exp's constants, each read back from memory (opaque) so that the engine compiling the WebAssembly cannot take them for
-// constants: V8 14 (node 26; Chromium's is newer) materializes a vector constant at every use in a loop, a load and two
-// instructions on the vector ports each, which for exp's twelve is more work than exp's own; values computed before
-// the loop stay in registers or come back from the stack (one load each, no vector port). V8 11 (node 20) hoisted
-// the constants itself.
+// constants: an engine may materialize a vector constant at every use in a loop (newer V8 does, in instructions on the
+// vector ports), while values computed before the loop stay in registers or come back from the stack (one load each;
+// bench/notes/kernel.md).
 inline ExpConstants exp_constants() {
     const auto v = [](float x) { return opaque(splat(x)); };
     return {v(-104.0f), v(12583039.0f) /* 1.5 * 2^23 + 127 */, v(1.44269504088896341f), v(-0.693359375f),

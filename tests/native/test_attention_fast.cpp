@@ -98,42 +98,8 @@ struct Case {
     }
 };
 
-// Every variant of the fused kernel (attention_fast.hpp: AttentionKernel).
-constexpr auto& kKernels = seqorder::kAttentionKernels;
-
-// The package's float32 attention (the fused kernel: calling.hpp) with `kernel` forced, then back to the probe's choice.
-Tensor<float> attention_fast_with(seqorder::AttentionKernel kernel, const Tensor<float>& q, const Tensor<float>& k,
-                                  const Tensor<float>& v, const CausalMask& mask = {}) {
-    seqorder::use_attention_kernel(kernel);
-    Tensor<float> out = testing::attention(q, k, v, mask);
-    seqorder::use_attention_kernel(std::nullopt);
-    return out;
-}
-
-// The same bits (so +0 and -0 differ, and so do NaNs of different payloads).
-void check_same_bits(const std::string& what, std::span<const float> got, std::span<const float> want) {
-    INFO(what);
-    REQUIRE(got.size() == want.size());
-    for (std::size_t i = 0; i < got.size(); ++i)
-        if (std::bit_cast<std::uint32_t>(got[i]) != std::bit_cast<std::uint32_t>(want[i])) {
-            INFO("first difference at flat index " << i << ": " << got[i] << " vs " << want[i]);
-            REQUIRE(std::bit_cast<std::uint32_t>(got[i]) == std::bit_cast<std::uint32_t>(want[i]));
-        }
-}
-
-// The fast path's output with each kernel: the same bits. Returns it.
-Tensor<float> attention_fast_checked(const Tensor<float>& q, const Tensor<float>& k, const Tensor<float>& v,
-                                     const CausalMask& mask = {}) {
-    Tensor<float> first = attention_fast_with(kKernels[0], q, k, v, mask);
-    for (const auto kernel : kKernels)
-        check_same_bits(std::string("kernel ") + std::string(seqorder::attention_kernel_name(kernel)) + " vs " +
-                            std::string(seqorder::attention_kernel_name(kKernels[0])),
-                        attention_fast_with(kernel, q, k, v, mask).data(), first.data());
-    return first;
-}
-
-// Runs one case through the fast path (every kernel: the same bits), the float32 reference and the float64
-// reference, and checks the bounds above. Rank-3 tensors (B, T, D).
+// Runs one case through the fast path, the float32 reference and the float64 reference, and checks the bounds
+// above. Rank-3 tensors (B, T, D).
 void check_case(const Case& c, std::uint32_t seed) {
     INFO(c.name());
     const Tensor<float> q = testing::random_tensor<float>({c.B, c.Tq, c.D}, seed, c.scale);
@@ -141,7 +107,7 @@ void check_case(const Case& c, std::uint32_t seed) {
     const Tensor<float> v = testing::random_tensor<float>({c.B, c.Tk, c.Dv}, seed + 2, 1.0);
     const CausalMask mask{c.causal, c.query_start};
 
-    const Tensor<float> fast = attention_fast_checked(q, k, v, mask);
+    const Tensor<float> fast = testing::attention(q, k, v, mask);
     const Tensor<float> reference32 = testing::attention_steps(q, k, v, mask).output;
     const Tensor<double> reference64 = testing::attention(to_double(q), to_double(k), to_double(v), mask);
     REQUIRE(fast.shape() == reference64.shape());
@@ -216,8 +182,8 @@ TEST_CASE("fast attention on longer rows (several key panels and row groups, T =
     check_case({1, 100, 300, 64, 40, true, 150}, 7003);
 }
 
-TEST_CASE("fast attention over several blocks of 256 keys (splat_per_block's blocks), every kernel", "[attention_fast]") {
-    // Tk around the block edges 256 and 512; causal rows whose seen keys end on either side of them.
+TEST_CASE("fast attention over several hundred keys", "[attention_fast]") {
+    // Tk around 256 and 512; causal rows whose seen keys end on either side of them.
     check_case({1, 9, 256, 16, 24}, 7101);
     check_case({2, 6, 257, 16, 9}, 7102);
     check_case({1, 5, 700, 33, 70}, 7103);
@@ -225,7 +191,7 @@ TEST_CASE("fast attention over several blocks of 256 keys (splat_per_block's blo
     check_case({1, 16, 600, 8, 8, true, 246}, 7105);
 }
 
-TEST_CASE("the kernels give the same bits with NaN, infinite and zero values, and hidden NaNs stay hidden", "[attention_fast]") {
+TEST_CASE("fast attention with NaN, infinite and zero values: hidden NaNs stay hidden", "[attention_fast]") {
     const std::size_t T = 530, D = 12, Dv = 11;
     const Tensor<float> q = testing::random_tensor<float>({T, D}, 81, 4.0), k = testing::random_tensor<float>({T, D}, 82, 4.0);
     Tensor<float> v = testing::random_tensor<float>({T, Dv}, 83);
@@ -235,7 +201,7 @@ TEST_CASE("the kernels give the same bits with NaN, infinite and zero values, an
         v(7, e) = -0.0f;
     }
     for (const bool causal : {false, true}) {
-        const Tensor<float> out = attention_fast_checked(q, k, v, {causal, {}});
+        const Tensor<float> out = testing::attention(q, k, v, {causal, {}});
         if (causal) {  // rows before 300 never see key 300
             for (std::size_t i = 0; i < 300; ++i)
                 for (std::size_t e = 0; e < Dv; ++e) REQUIRE(std::isfinite(out(i, e)));
@@ -246,46 +212,42 @@ TEST_CASE("the kernels give the same bits with NaN, infinite and zero values, an
 TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratch, give the whole call's bits", "[attention_fast]") {
     // What the pool's shared-memory workers do (src/bindings/kernel.cpp): each part is some rows of one batch item
     // (cut on the row group), causal from its own query_start, in a scratch buffer of exactly the size asked for (so a
-    // sanitizer build catches any write past it), with either kernel.
+    // sanitizer build catches any write past it).
     const std::size_t rows = seqorder::kFastAttentionRows;
     // (B, Tq, Tk, D, Dv, causal, query_start)
     const std::vector<std::tuple<std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, bool, std::int64_t>> cases = {
         {1, 37, 37, 16, 16, true, 0}, {2, 29, 41, 8, 5, true, 12}, {3, 13, 13, 7, 9, false, 0},
         {1, 64, 300, 64, 64, true, 236}, {1, 70, 520, 12, 17, false, 0}, {2, 9, 12, 5, 2, true, 3},
     };
-    for (const auto& [B, Tq, Tk, D, Dv, causal, query_start] : cases)
-        for (const auto kernel : kKernels) {
-            const Tensor<float> q = testing::random_tensor<float>({B, Tq, D}, 91), k = testing::random_tensor<float>({B, Tk, D}, 92),
-                                v = testing::random_tensor<float>({B, Tk, Dv}, 93);
-            seqorder::use_attention_kernel(kernel);
-            const Tensor<float> whole = testing::attention(q, k, v, {causal, causal ? std::optional(query_start) : std::nullopt});
-            seqorder::use_attention_kernel(std::nullopt);
-            std::vector<float> parts(B * Tq * Dv, std::numeric_limits<float>::quiet_NaN());
-            for (std::size_t b = 0; b < B; ++b)
-                for (std::size_t first = 0; first < Tq;) {  // parts of 1, 2, 3, ... row groups
-                    const std::size_t end = std::min(Tq, first + rows * (1 + first / rows % 3));
-                    const AttentionShape part{1, static_cast<std::int64_t>(end - first), static_cast<std::int64_t>(Tk),
-                                              static_cast<std::int64_t>(D), static_cast<std::int64_t>(Dv)};
-                    std::vector<float> scratch(seqorder::attention_fast_scratch_size(part));
-                    seqorder::attention_fast_rows(parts.data() + (b * Tq + first) * Dv, q.data().data() + (b * Tq + first) * D,
-                                                  k.data().data() + b * Tk * D, v.data().data() + b * Tk * Dv, part, causal,
-                                                  causal ? query_start + static_cast<std::int64_t>(first) : 0, scratch.data(), kernel);
-                    first = end;
-                }
-            for (std::size_t i = 0; i < parts.size(); ++i)
-                REQUIRE(std::bit_cast<std::uint32_t>(parts[i]) == std::bit_cast<std::uint32_t>(whole.data()[i]));
-        }
+    for (const auto& [B, Tq, Tk, D, Dv, causal, query_start] : cases) {
+        const Tensor<float> q = testing::random_tensor<float>({B, Tq, D}, 91), k = testing::random_tensor<float>({B, Tk, D}, 92),
+                            v = testing::random_tensor<float>({B, Tk, Dv}, 93);
+        const Tensor<float> whole = testing::attention(q, k, v, {causal, causal ? std::optional(query_start) : std::nullopt});
+        std::vector<float> parts(B * Tq * Dv, std::numeric_limits<float>::quiet_NaN());
+        for (std::size_t b = 0; b < B; ++b)
+            for (std::size_t first = 0; first < Tq;) {  // parts of 1, 2, 3, ... row groups
+                const std::size_t end = std::min(Tq, first + rows * (1 + first / rows % 3));
+                const AttentionShape part{1, static_cast<std::int64_t>(end - first), static_cast<std::int64_t>(Tk),
+                                          static_cast<std::int64_t>(D), static_cast<std::int64_t>(Dv)};
+                std::vector<float> scratch(seqorder::attention_fast_scratch_size(part));
+                seqorder::attention_fast_rows(parts.data() + (b * Tq + first) * Dv, q.data().data() + (b * Tq + first) * D,
+                                              k.data().data() + b * Tk * D, v.data().data() + b * Tk * Dv, part, causal,
+                                              causal ? query_start + static_cast<std::int64_t>(first) : 0, scratch.data());
+                first = end;
+            }
+        for (std::size_t i = 0; i < parts.size(); ++i)
+            REQUIRE(std::bit_cast<std::uint32_t>(parts[i]) == std::bit_cast<std::uint32_t>(whole.data()[i]));
+    }
 }
 
 TEST_CASE("the fused kernel's scratch is what calls.hpp states, and grows with the query rows up to a group", "[attention_fast]") {
-    // calls.hpp's "Memory": 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4) + 16 D + 4096 floats, S = min(4,
-    // ceil(Tq / 4)), each of the six parts rounded up to 16 floats (64 bytes); restated here.
+    // calls.hpp's "Memory": 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4) + 16 D floats, S = min(4, ceil(Tq / 4)),
+    // each of the five parts rounded up to 16 floats (64 bytes); restated here.
     const auto stated = [](std::int64_t Tq, std::int64_t Tk, std::int64_t D, std::int64_t Dv) {
         const auto eights = [](std::int64_t n) { return (n + 7) / 8 * 8; };
         const auto line = [](std::int64_t n) { return (n + 15) / 16 * 16; };
         const std::int64_t S = std::clamp<std::int64_t>((Tq + 3) / 4, 1, 4);
-        return line(eights(Tk) * D) + line(eights(Dv) * Tk) + line(16 * D) + line(4 * eights(Tk) * S) + line(4096) +
-               line(4 * eights(Dv));
+        return line(eights(Tk) * D) + line(eights(Dv) * Tk) + line(16 * D) + line(4 * eights(Tk) * S) + line(4 * eights(Dv));
     };
     for (const std::int64_t Tq : {1, 3, 4, 5, 12, 16, 17, 1000})
         for (const std::int64_t Tk : {1, 7, 8, 9, 255, 4626})
@@ -295,53 +257,11 @@ TEST_CASE("the fused kernel's scratch is what calls.hpp states, and grows with t
                     CHECK(static_cast<std::int64_t>(seqorder::attention_fast_scratch_size(s)) == stated(Tq, Tk, D, Dv));
                 }
     // The call of fuzz/corpus/attention/regression-width-1-4626-keys: one query, 4626 keys, D = Dv = 1 (inputs and
-    // output 37,016 bytes). Its scratch held the scores of four stripes of four rows (296 KiB of its 468 KiB) for one
-    // row; now one stripe's, 251 KiB in all.
-    CHECK(seqorder::attention_fast_scratch_size({1, 1, 4626, 1, 1}) * sizeof(float) == 257280);
-    CHECK(seqorder::attention_fast_scratch_size({1, 16, 4626, 1, 1}) * sizeof(float) == 479616);
+    // output 37,016 bytes). Its scratch held the scores of four stripes of four rows for one row; now one stripe's,
+    // 235 KiB in all.
+    CHECK(seqorder::attention_fast_scratch_size({1, 1, 4626, 1, 1}) * sizeof(float) == 240896);
+    CHECK(seqorder::attention_fast_scratch_size({1, 16, 4626, 1, 1}) * sizeof(float) == 463232);
     CHECK(seqorder::attention_fast_scratch_size({1, 1000, 4626, 1, 1}) == seqorder::attention_fast_scratch_size({1, 16, 4626, 1, 1}));
-}
-
-TEST_CASE("the kernel choice: forced, probed, named", "[attention_fast]") {
-    using seqorder::AttentionKernel;
-    const AttentionKernel probed = seqorder::attention_kernel();
-    const auto known = [](AttentionKernel k) { return std::find(std::begin(kKernels), std::end(kKernels), k) != std::end(kKernels); };
-    CHECK(known(probed));
-    for (const auto kernel : kKernels) {
-        seqorder::use_attention_kernel(kernel);
-        CHECK(seqorder::attention_kernel() == kernel);
-        CHECK(seqorder::attention_kernel_named(seqorder::attention_kernel_name(kernel)) == kernel);
-    }
-    seqorder::use_attention_kernel(std::nullopt);
-    CHECK(seqorder::attention_kernel() == probed);  // probed once: the choice stays
-    const AttentionKernel again = seqorder::probe_attention_kernel();
-    CHECK(known(again));
-    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_in_loop) == "splat_in_loop");
-    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_per_block) == "splat_per_block");
-    CHECK(seqorder::attention_kernel_name(AttentionKernel::splat_all_in_loop) == "splat_all_in_loop");
-    CHECK_FALSE(seqorder::attention_kernel_named("probe").has_value());
-    CHECK_FALSE(seqorder::attention_kernel_named("").has_value());
-}
-
-TEST_CASE("the probe's choice: the first kernel unless another is faster by the margin both ways", "[attention_fast]") {
-    using seqorder::AttentionKernel;
-    using seqorder::KernelTimes;
-    const auto times = [](std::vector<double> per_block, std::vector<double> all_in_loop, std::array<double, 3> best) {
-        KernelTimes t;
-        t.ratios = {std::vector<double>(per_block.size(), 1.0), per_block, all_in_loop};
-        t.best_rate = best;
-        return t;
-    };
-    // near-equals, and what baseline code gave (a median under the margin, or a best round under it)
-    CHECK(seqorder::probe_choice(times({1.01, 0.99, 1.03}, {0.98, 1.0, 1.02}, {100, 101, 100}), 1.25) == AttentionKernel::splat_in_loop);
-    CHECK(seqorder::probe_choice(times({1.53, 1.6, 0.8}, {1.0, 1.0, 1.0}, {100, 124, 100}), 1.25) == AttentionKernel::splat_in_loop);
-    CHECK(seqorder::probe_choice(times({1.1, 1.2, 1.24}, {1.0, 1.0, 1.0}, {100, 200, 100}), 1.25) == AttentionKernel::splat_in_loop);
-    // faster both ways: taken; of two such, the higher median; the median of an odd and of an even count
-    CHECK(seqorder::probe_choice(times({1.3, 0.5, 1.4}, {1.0, 1.0, 1.0}, {100, 130, 100}), 1.25) == AttentionKernel::splat_per_block);
-    CHECK(seqorder::probe_choice(times({1.3, 1.3, 1.3}, {1.5, 1.4, 1.6}, {100, 130, 150}), 1.25) == AttentionKernel::splat_all_in_loop);
-    CHECK(seqorder::probe_choice(times({1.0, 1.3, 1.3, 1.3}, {1.0, 1.0, 1.0, 1.0}, {100, 140, 100}), 1.25) == AttentionKernel::splat_per_block);
-    // no rounds: the first kernel
-    CHECK(seqorder::probe_choice(times({}, {}, {0, 0, 0}), 1.25) == AttentionKernel::splat_in_loop);
 }
 
 TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5", "[attention_fast]") {
@@ -363,7 +283,7 @@ TEST_CASE("fast attention matches numpy's float64 attention fixtures within 2e-5
     CHECK(cases >= 10);
 }
 
-TEST_CASE("every kernel gives the bits of numpy's float32 replica of the kernel's operations", "[attention_fast]") {
+TEST_CASE("the fused kernel gives the bits of numpy's float32 replica of its operations", "[attention_fast]") {
     // tests/fixtures/make_attention_bits.py: the same float32 operations in the same order, one numpy operation each
     // (its exponential the core's polynomial), so any change to the arithmetic or its order shows here, in every build
     // that keeps the default bits (not the relaxed one, whose multiply-adds may fuse).
@@ -376,18 +296,16 @@ TEST_CASE("every kernel gives the bits of numpy's float32 replica of the kernel'
         const auto v = testing::tensor_of<float>(f[prefix + "v"]);
         const CausalMask mask{f[prefix + "options"].scalar(0) != 0, {}};
         const std::vector<double>& want = f[prefix + "output"].values;
-        for (const seqorder::AttentionKernel kernel : kKernels) {
-            INFO(prefix << " " << seqorder::attention_kernel_name(kernel));
-            const Tensor<float> out = attention_fast_with(kernel, q, k, v, mask);
-            REQUIRE(out.data().size() == want.size());
-            std::size_t differ = 0, first = 0;
-            for (std::size_t e = 0; e < want.size(); ++e)
-                if (std::bit_cast<std::uint32_t>(out.data()[e]) != std::bit_cast<std::uint32_t>(static_cast<float>(want[e])) &&
-                    differ++ == 0)
-                    first = e;
-            INFO("first differing element " << first << ": " << std::setprecision(9) << out.data()[first] << " against " << want[first]);
-            CHECK(differ == 0);
-        }
+        INFO(prefix);
+        const Tensor<float> out = testing::attention(q, k, v, mask);
+        REQUIRE(out.data().size() == want.size());
+        std::size_t differ = 0, first = 0;
+        for (std::size_t e = 0; e < want.size(); ++e)
+            if (std::bit_cast<std::uint32_t>(out.data()[e]) != std::bit_cast<std::uint32_t>(static_cast<float>(want[e])) &&
+                differ++ == 0)
+                first = e;
+        INFO("first differing element " << first << ": " << std::setprecision(9) << out.data()[first] << " against " << want[first]);
+        CHECK(differ == 0);
     }
     CHECK(cases >= 6);
 }

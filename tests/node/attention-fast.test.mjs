@@ -10,10 +10,7 @@
 // The long-context test (causal, T = 16384, D = 64) runs by default: it takes a few seconds of CPU.
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { loadSeqorder, siteDir } from './helpers/load.mjs';
+import { loadSeqorder } from './helpers/load.mjs';
 import { float32, random } from './helpers/random.mjs';
 import { as64, maxAbs, maxDiff, scoreMagnitude } from './helpers/attention-error.mjs';
 
@@ -126,78 +123,6 @@ describe('fast float32 attention (SIMD128) equals the reference paths', () => {
     const after = so.attention(q, k, changed, { causal: true });
     assert.deepEqual([...after.data.subarray(0, 13 * Dv)], [...before.data.subarray(0, 13 * Dv)]);
     assert.ok(after.data.subarray(13 * Dv).some(Number.isNaN), 'rows 13.. see key 13');
-  });
-});
-
-// The weighted sum's two kernels (attention_fast.hpp: splat_in_loop, splat_per_block) run the same operations in the
-// same order, so they must give the same bits; here with SIMD128 itself. The module's binding switches them
-// (useAttentionKernel); the package's API (api.mjs's makeApi) runs over that same instance.
-describe('the weighted-sum kernels (SIMD128) give the same bits', async () => {
-  const lib = path.join(siteDir, '..', 'lib');
-  const { default: createCore } = await import(pathToFileURL(path.join(lib, 'seqorder_core.mjs')).href);
-  const { makeApi } = await import(pathToFileURL(path.join(lib, 'api.mjs')).href);
-  const { bindCalls } = await import(pathToFileURL(path.join(lib, 'binding.mjs')).href);
-  const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm')) }));
-  const api = makeApi(core);
-  const skip = typeof core.useAttentionKernel !== 'function' && 'this module has no useAttentionKernel binding';
-  const KERNELS = skip ? [] : core.attentionKernels();  // every kernel, as the module names them
-  const use = (name) => assert.equal(core.useAttentionKernel(name), '', `useAttentionKernel('${name}')`);
-
-  /** The output of each kernel, compared bit for bit (+0 and -0 differ, so do NaN payloads). */
-  function sameBits(q, k, v, options, label) {
-    const outputs = KERNELS.map((name) => {
-      use(name);
-      return new Uint32Array(api.attention(q, k, v, options).data.buffer);
-    });
-    use('probe');
-    for (let n = 0; n < outputs[0].length; n++)
-      if (outputs[1][n] !== outputs[0][n])
-        assert.fail(`${label}: element ${n} differs between the kernels: bits ${outputs[0][n]} vs ${outputs[1][n]}`);
-    return outputs[0];
-  }
-
-  test('the probe chose one; each can be forced; an unknown name is an error', { skip }, () => {
-    const probed = core.attentionKernel();
-    assert.ok(KERNELS.includes(probed), probed);
-    for (const name of KERNELS) {
-      use(name);
-      assert.equal(core.attentionKernel(), name);
-    }
-    use('probe');
-    assert.equal(core.attentionKernel(), probed);
-    assert.match(core.useAttentionKernel('fastest'), /'fastest' is none of/);
-    assert.equal(core.attentionKernel(), probed);
-  });
-
-  test('over shapes around the kernels\' blocks of 256 keys, causal and not, and a random sweep', { skip }, () => {
-    let seed = 8000;
-    for (const [B, Tq, Tk, D, Dv] of [[1, 9, 256, 16, 24], [2, 6, 257, 16, 9], [1, 5, 700, 33, 70], [1, 300, 300, 64, 64]]) {
-      const q = float32([B, Tq, D], (seed += 3), 3), k = float32([B, Tk, D], seed + 1, 3), v = float32([B, Tk, Dv], seed + 2);
-      sameBits(q, k, v, {}, JSON.stringify({ B, Tq, Tk, D, Dv }));
-      if (Tk >= Tq) sameBits(q, k, v, { causal: true }, JSON.stringify({ B, Tq, Tk, D, Dv, causal: true }));
-      if (Tk > Tq) sameBits(q, k, v, { causal: true, queryStart: Tk - Tq - 1 }, JSON.stringify({ B, Tq, Tk, D, Dv, queryStart: Tk - Tq - 1 }));
-    }
-    const next = random(424242);
-    const pick = (lo, hi) => lo + Math.floor(next() * (hi - lo + 1));
-    for (let n = 0; n < 40; n++) {
-      const causal = pick(0, 1) === 1, Tq = pick(1, 40), Tk = causal ? Tq + pick(0, 600) : pick(1, 600);
-      const D = pick(1, 70), Dv = pick(1, 70);
-      const q = float32([Tq, D], 9000 + 3 * n, pick(1, 6)), k = float32([Tk, D], 9001 + 3 * n, 3), v = float32([Tk, Dv], 9002 + 3 * n);
-      sameBits(q, k, v, { causal }, JSON.stringify({ Tq, Tk, D, Dv, causal }));
-    }
-  });
-
-  test('with NaN, infinite and negative-zero values (hidden ones stay hidden)', { skip }, () => {
-    const T = 530, D = 12, Dv = 11;
-    const q = float32([T, D], 81, 4), k = float32([T, D], 82, 4), v = float32([T, Dv], 83);
-    for (let e = 0; e < Dv; e++) {
-      v.data[300 * Dv + e] = [NaN, Infinity, -0][e % 3];
-      v.data[7 * Dv + e] = -0;
-    }
-    sameBits(q, k, v, {}, 'not causal');
-    const bits = sameBits(q, k, v, { causal: true }, 'causal');
-    const rows = new Float32Array(bits.buffer, 0, 300 * Dv);
-    assert.ok(rows.every(Number.isFinite), 'rows before 300 never see key 300');
   });
 });
 

@@ -1,32 +1,36 @@
-// docs/performance.md's tables are bench/report.mjs's rendering of bench/results/*.json, never figures copied by hand:
-// every generated block (between `<!-- report: <file> <part> -->` and `<!-- /report -->`) holds exactly what the
-// results give, each results file has its blocks, and a changed number is caught.
+// docs/performance.md's tables, and those of the notes in bench/notes/, are bench/report.mjs's rendering of
+// bench/results/*.json, never figures copied by hand: every generated block (between `<!-- report: <file> <part> -->`
+// and `<!-- /report -->`) holds exactly what the results give, each results file has its blocks, and a changed number
+// is caught.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { machineKind } from '../../bench/harness.mjs';
-import { renderDocument } from '../../bench/report.mjs';
+import { DOCUMENTS, readResults as read, renderDocument } from '../../bench/report.mjs';
 import { GOAL_MACHINES, GOALS, goalsParts } from '../../bench/render/goals.mjs';
 import { simdLoadsParts } from '../../bench/render/simd-loads.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const doc = readFileSync(path.join(root, 'docs', 'performance.md'), 'utf8');
-const read = (source) => JSON.parse(readFileSync(path.join(root, 'bench', 'results', `${source}.json`), 'utf8'));
+const documents = DOCUMENTS().map((file) => ({ file: path.relative(root, file), text: readFileSync(file, 'utf8') }));
 
-test('docs/performance.md: every generated table is what bench/report.mjs renders from bench/results/*.json', () => {
-  const blocks = [...doc.matchAll(/<!-- report: ([\w/-]+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
+test('docs/performance.md and bench/notes/: every generated table is what bench/report.mjs renders from bench/results/*.json', () => {
+  const blocksOf = (text) => [...text.matchAll(/<!-- report: ([\w/-]+) (\w+) -->/g)].map((m) => `${m[1]} ${m[2]}`);
+  const ownBlocks = blocksOf(doc);
   for (const needed of ['intel/latest machine', 'intel/latest attention', 'intel/latest positions', 'intel/latest training',
     'intel/pool machine', 'intel/pool attention', 'intel/pool overhead', 'sizes files', 'sizes entries'])
-    assert.ok(blocks.includes(needed), `no block "${needed}"`);
+    assert.ok(ownBlocks.includes(needed), `no block "${needed}"`);
   // every results file of a machine kind has its blocks (but the quick runs', which are not committed, and the lab's,
   // rendered into README.md and docs/page.md: tests/node/lab-run-doc.test.mjs)
+  const blocks = documents.flatMap(({ text }) => blocksOf(text));
   const committed = (f) => f.endsWith('.json') && f !== 'quick.json' && !f.endsWith('-quick.json') && f !== 'lab-run.json';
   for (const kind of readdirSync(path.join(root, 'bench', 'results'), { withFileTypes: true }).filter((e) => e.isDirectory()))
     for (const file of readdirSync(path.join(root, 'bench', 'results', kind.name)).filter(committed))
       assert.ok(blocks.some((b) => b.startsWith(`${kind.name}/${file.replace(/\.json$/, '')} `)), `no block from ${kind.name}/${file}`);
-  assert.equal(renderDocument(doc, read), doc, 'a table differs from the results: run node bench/report.mjs');
+  for (const { file, text } of documents)
+    assert.equal(renderDocument(text, read), text, `${file}: a table differs from the results: run node bench/report.mjs`);
 });
 
 test('a number changed by hand in a generated table is caught', () => {
@@ -75,7 +79,7 @@ test('the goals\' summary says met or not met from each kind\'s figures, and "no
       positions: [{ length: 2048, width: 512, dtype: 'float32', results: [{ name: 'seqorder, out', ...samples(1) }, { name: 'plain JS, out', ...samples(12) }] }],
       training: { contenders: [{ name: 'seqorder', seqorderTimes: 1 }, { name: 'PyTorch', seqorderTimes: 1.5 }] },
     },
-    'intel/kernel': { rows: [256, 1024, 4096].map((T) => ({ T, causal: false, probed: true, fractionOfPeak: T === 256 ? 0.79 : 0.85 })) },
+    'intel/kernel': { rows: [256, 1024, 4096].map((T) => ({ T, causal: false, name: 'kernel', fractionOfPeak: T === 256 ? 0.79 : 0.85 })) },
     'amd-zen5/page-ready': { machine: { date: '2026-12-04T00:00:00Z', commit: 'def5678' }, median: { ready: 999, fcp: 300 } },
   };
   const read = (source) => {

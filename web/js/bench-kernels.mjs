@@ -147,16 +147,18 @@ async function secondsPerCall(run, time) {
  * contender r (a contender's own, smaller `rounds` stops it early: for very slow ones). Returns [{ name, seconds (median per call), samples, reps }]. onSample(done, total) reports
  * progress; `pause`, if given, is awaited between samples (the page's worker uses it to stay responsive). `warm`
  * untimed calls start each sample: then a sample times the steady state (threads awake, caches and pages warm), not
- * the first call after a pause, whose extra cost would otherwise weigh more the fewer calls a sample holds.
+ * the first call after a pause, whose extra cost would otherwise weigh more the fewer calls a sample holds. `cpu`, if
+ * given (an async function: the CPU seconds spent so far by every thread), is read around each sample too: each result
+ * then has cpuSamples, the CPU seconds per call of each round.
  */
-export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause, warm = 0 } = {}) {
+export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, time = wallSeconds, onSample, pause, warm = 0, cpu } = {}) {
   const runs = [];
   const sample = Math.max(sampleSeconds, MIN_SAMPLE_SECONDS);
   for (const c of contenders) {
     const once = c.once >= TRUSTED_ONCE_SECONDS ? c.once : await secondsPerCall(c.run, time);
     const ownRounds = Math.max(1, Math.min(rounds, c.rounds ?? rounds));
     const reps = Math.min(MAX_REPS, Math.max(1, Math.round(sample / Math.max(once, 1e-9))));
-    runs.push({ ...c, reps, rounds: ownRounds, samples: [] });
+    runs.push({ ...c, reps, rounds: ownRounds, samples: [], cpuSamples: [] });
   }
   const total = runs.reduce((n, r) => n + r.rounds, 0);
   let done = 0;
@@ -164,21 +166,24 @@ export async function measure(contenders, { rounds = 5, sampleSeconds = 0.05, ti
     for (let j = 0; j < runs.length; j++) {
       const r = runs[(j + round) % runs.length];
       if (r.samples.length >= r.rounds) continue;
-      let seconds;
+      let seconds, cpuSeconds;
       for (let n = 0; n < warm; n++) await r.run();
       for (;;) {
+        const cpuBefore = await cpu?.();
         seconds = await time(async () => {
           for (let n = 0; n < r.reps; n++) await r.run();
         });
+        if (cpu) cpuSeconds = (await cpu()) - cpuBefore;
         // too short to read (reps chosen from a time a pause inflated): twice the reps, and the sample again
         if (seconds >= MIN_SAMPLE_SECONDS / 2 || r.reps >= MAX_REPS) break;
         r.reps = Math.min(MAX_REPS, 2 * r.reps);
       }
       r.samples.push(seconds / r.reps);
+      if (cpu) r.cpuSamples.push(cpuSeconds / r.reps);
       done += 1;
       onSample?.(done, total);
       if (pause) await pause();
     }
   }
-  return runs.map((r) => ({ name: r.name, seconds: median(r.samples), samples: r.samples, reps: r.reps }));
+  return runs.map((r) => ({ name: r.name, seconds: median(r.samples), samples: r.samples, reps: r.reps, ...(cpu ? { cpuSamples: r.cpuSamples } : {}) }));
 }

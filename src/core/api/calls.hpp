@@ -13,7 +13,6 @@
 #pragma once
 
 #include <cstdint>
-#include <string>
 #include <vector>
 
 #include "call_types.hpp"
@@ -27,7 +26,7 @@ namespace seqorder::calls {
 // its results a call takes a few small blocks (a row of scores, a table of frequencies: within 8 times its inputs and
 // results, plus 64 KiB), except the fused attention (float32 without steps), which takes one block of
 // attention_fast_scratch_size(shape) floats (attention_fast.hpp): 8 ceil(Tk / 8) (D + 4 S) + 8 ceil(Dv / 8) (Tk + 4)
-// + 16 D + 4096 floats, with S = min(4, ceil(Tq / 4)), each of its six parts rounded up to 64 bytes. For narrow widths
+// + 16 D floats, with S = min(4, ceil(Tq / 4)), each of its five parts rounded up to 64 bytes. For narrow widths
 // that is many times the inputs (D = Dv = 1, Tq = 1: 13 floats a key against the inputs' 2).
 
 // Each returns its results (attention with steps: scores, scaled, weights, output; the others: one), or throws
@@ -57,15 +56,5 @@ PositionsPlan plan_positions(const PositionsArgs& args);
 
 // The largest tensor, in bytes (kMaxTensorBytes, tensor.hpp): no result, argument or model passes it.
 std::int64_t max_tensor_bytes();
-
-// The fused attention's kernels (attention_fast.hpp): variants that give the same bits at different speeds, for the
-// tests, the benchmark and the pool's kernel module, which choose one by name or by number. Not part of the JS API.
-// Their names, in the order of their numbers:
-std::vector<std::string> attention_kernels();
-// The name of the one attention() runs now.
-std::string attention_kernel();
-// Makes attention() run the kernel `name` (one of attention_kernels()), or the probe's choice for "probe";
-// std::invalid_argument naming the choices otherwise.
-void use_attention_kernel(const std::string& name);
 
 }  // namespace seqorder::calls

@@ -372,22 +372,4 @@ std::vector<Result> merge_heads(const MergeHeadsArgs& a) {
 
 std::int64_t max_tensor_bytes() { return static_cast<std::int64_t>(kMaxTensorBytes); }
 
-std::vector<std::string> attention_kernels() {
-    std::vector<std::string> names;
-    for (const AttentionKernel kernel : kAttentionKernels) names.emplace_back(attention_kernel_name(kernel));
-    return names;
-}
-
-std::string attention_kernel() { return std::string(attention_kernel_name(seqorder::attention_kernel())); }
-
-void use_attention_kernel(const std::string& name) {
-    if (name == "probe") {
-        seqorder::use_attention_kernel(std::nullopt);
-        return;
-    }
-    const auto kernel = attention_kernel_named(name);
-    if (!kernel) throw std::invalid_argument("attention kernel: " + quoted(name) + " is none of attentionKernels(), nor 'probe'");
-    seqorder::use_attention_kernel(kernel);
-}
-
 }  // namespace seqorder::calls

@@ -241,7 +241,6 @@ export async function loadSeqorderPool(options, packaged = {}) {
   const packagedKernel = packaged.kernelUrl?.();
   const unnamed = !packagedKernel && !isNode && load.wasmUrl === undefined && core.build() === 'simd128';
   const shared = await sharedMemoryFor(sharing, core, url, count, packagedKernel, unnamed ? BUNDLED : '');
-  const kernelName = shared ? core.attentionKernel() : null;  // the probe's choice, for the kernel module's calls
   const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
   let workers;
   try {
@@ -266,7 +265,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
     const runs = cutRows(read.plan, workers.size);
-    if (shared && read.plan.fused && shared.fits(read.plan, runs)) return shared.attention(read, runs, workers, kernelName);
+    if (shared && read.plan.fused && shared.fits(read.plan, runs)) return shared.attention(read, runs, workers);
     const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
     const busy = new Set();
     const answers = Promise.all(sent.map(({ args, moved }) => {

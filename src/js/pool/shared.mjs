@@ -45,7 +45,7 @@ export function sharedMemoryMissing() {
 }
 
 /** The calls of the kernel module a run makes: attention_rows's KernelCall (kernel.cpp), by member. */
-function runCalls(plan, [first, end], at, kernel) {
+function runCalls(plan, [first, end], at) {
   const { queries: Tq, keys: Tk, width: D, valueWidth: Dv } = plan;
   return callsOf(plan, first, end).map(({ item, items, row, rows }) => ({
     output: at.output + 4 * (item * Tq + row) * Dv,
@@ -56,15 +56,14 @@ function runCalls(plan, [first, end], at, kernel) {
     causal: plan.causal ? 1 : 0,
     queryStart: plan.causal ? plan.queryStart + row : 0,
     scratch: at.scratch,
-    kernel,
   }));
 }
 
 /**
  * The shared memory of a pool of `count` workers, over the compiled kernel module (`core`, an instance of the main
- * module, names its calls' members and its kernels): { stackOf(index) (the worker's
- * share: { module, memory, stackTop }, for its 'load' op), fits(plan, runs) (whether a call fits in 2 GiB),
- * attention(read, runs, workers, kernelName) (a promise of the call's output tensor) }.
+ * module, names its calls' members): { stackOf(index) (the worker's share: { module, memory, stackTop }, for its
+ * 'load' op), fits(plan, runs) (whether a call fits in 2 GiB), attention(read, runs, workers) (a promise of the call's
+ * output tensor) }.
  */
 export async function sharedKernel(module, count, core) {
   // 1 MiB to start (more than the module's own data and stack); grown for the stacks, then for each call
@@ -73,7 +72,6 @@ export async function sharedKernel(module, count, core) {
   const heapBase = alignUp(own.__heap_base.value);
   const areaBase = heapBase + count * STACK_BYTES;
   const callFields = core.kernelCallMembers().split(' ');  // KernelCall's members, in order (kernel_call.hpp)
-  const kernelNames = core.attentionKernels();  // a kernel's number is its place here
   let running = null;  // the call holding the area: a promise that settles when its workers are done, else null
 
   /**
@@ -121,7 +119,7 @@ export async function sharedKernel(module, count, core) {
      * The call read by the pool (read: attentionPlanner's record; its plan fused) on the workers, its rows cut into
      * `runs`: a promise of the output tensor, written into read.out when given.
      */
-    async attention(read, runs, workers, kernelName) {
+    async attention(read, runs, workers) {
       // The inputs are read now, when the call is made (as one thread reads them): written into the area at once if
       // it is free, else copied aside until the call before this one has finished with it.
       const inputs = [['q', read.q], ['k', read.k], ['v', read.v]].map(([name, record]) => {
@@ -135,7 +133,6 @@ export async function sharedKernel(module, count, core) {
       running = new Promise((resolve) => { release = resolve; });
       try {
         const { plan } = read;
-        const kernel = kernelNames.indexOf(kernelName);
         const callCount = runs.reduce((n, [first, end]) => n + callsOf(plan, first, end).length, 0);
         const at = layout(plan, runs.length, callCount);
         reserve(at.end);
@@ -148,7 +145,7 @@ export async function sharedKernel(module, count, core) {
         const done = runs.map((run, r) => {
           const index = workers.idlest(busy);
           busy.add(index);
-          const calls = writeCalls(runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes }, kernel), callsAt);
+          const calls = writeCalls(runCalls(plan, run, { ...at, scratch: at.scratch + r * at.scratchBytes }), callsAt);
           callsAt += calls.length * 4 * callFields.length;
           // A run's rows are contiguous in the output: read as soon as its worker is done, on the core it has just
           // freed, while the others still run (so only the last run's rows are read after the last answer). An `out`
