@@ -14,7 +14,7 @@ export { workersOf } from './pool.mjs';
  * The packaged files: the kernel module's and the model module's URLs, and a Web Worker of the packaged script, its path
  * 'seqorder/pool-worker.mjs' found as the .wasm files' are (see packagedUrl in ../load.mjs): the folder seqorder/
  * beside this file, and also the package's name with the file among its exports, which Vite's dev server resolves
- * from its pre-bundled copy of this file. That file, which scripts/build.sh writes, imports the worker, ./worker.mjs.
+ * from its pre-bundled copy of this file. That file, which scripts/build.sh writes, starts the worker, ./worker.mjs.
  * start.mjs decides on the same path, computed, whether it is on another
  * origin (then a Blob starts it instead) and uses it in node.
  */

@@ -1,6 +1,6 @@
 // A worker of the pool (pool.mjs): one instance of the module, and the ops it runs for the main thread (the protocol:
-// protocol.mjs, which also says how to add an op). The package starts it as seqorder/pool-worker.mjs, a module of one
-// line importing this one, which scripts/build.sh writes where bundlers look for it (see index.mjs).
+// protocol.mjs, which also says how to add an op). The package starts it as seqorder/pool-worker.mjs, a module of two
+// lines calling startWorker(), which scripts/build.sh writes where bundlers look for it (see index.mjs).
 import { makeApi } from '../api.mjs';
 import { instantiateCore } from '../load.mjs';
 import { MODEL_METHODS, callModel } from '../model.mjs';
@@ -103,4 +103,11 @@ const ops = {
   },
 };
 
-serve(ops, { fatal: stopped });
+/**
+ * Makes this thread one of the pool's workers: it answers the pool's messages with the ops above. Called by the worker
+ * script the package starts (pool/seqorder/pool-worker.mjs, which scripts/build.sh writes); a call, not an import's side
+ * effect, so that a bundler that takes the package's modules for free of side effects (package.json) keeps it.
+ */
+export function startWorker() {
+  serve(ops, { fatal: stopped });
+}
