@@ -7,6 +7,8 @@ import { table } from './tables.mjs';
 export const caseName = ({ T, D, causal, lead }) => `${lead.length ? `${lead.join('×')}×` : ''}T = ${T}, D = ${D}${causal ? ', causal' : ''}`;
 
 const f2 = (x) => `${x.toFixed(2)}×`;
+// A ratio that says something: a CPU time read in clock ticks may be 0 on either side (0× or Infinity×), and is left out.
+const readable = (x) => Number.isFinite(x) && x > 0;
 
 /**
  * The contenders' names as the tables give them: where every contender is the same folder, what follows its '#' (its
@@ -38,10 +40,10 @@ export function abParts(report) {
     cases.filter((c) => c.D === D).map((c) => [caseName(c).replace(`, D = ${D}`, ''), ...c.results.map((r, i) => (i === 0
       ? r.gflops.toFixed(1)
       : `${r.gflops.toFixed(1)} (${f2(r.overFirst)}, ${f2(r.middleHalf[0])}–${f2(r.middleHalf[1])}` +
-        `${r.fastestOverFirst ? `; fastest ${f2(r.fastestOverFirst)}` : ''}${r.cpuOverFirst ? `; CPU ${f2(r.cpuOverFirst)}` : ''})` +
+        `${r.fastestOverFirst ? `; fastest ${f2(r.fastestOverFirst)}` : ''}${readable(r.cpuOverFirst) ? `; CPU ${f2(r.cpuOverFirst)}` : ''})` +
         `${r.sameBits ? '' : ', other bits'}`))]))).join('\n\n');
   const range = (i, from, key) => {
-    const ratios = cases.filter((c) => c.T >= from).map((c) => c.results[i][key]);
+    const ratios = cases.filter((c) => c.T >= from).map((c) => c.results[i][key]).filter(readable);
     return ratios.length ? [f2(Math.min(...ratios)), f2(Math.max(...ratios))] : ['—', '—'];
   };
   const has = (key) => cases[0].results[0][key] !== undefined;
