@@ -7,6 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { eachEngine } from './helpers/each-engine.mjs';
+import { UNHANDLED_KEY } from './helpers/site.mjs';
 
 const PAGE = `<!doctype html><title>driver</title><link rel="icon" href="/favicon.svg">
 <input id="field"><button id="button" style="width: 100px; height: 40px">press</button>
@@ -30,6 +31,14 @@ eachEngine({ viewport: { width: 800, height: 600 }, answers: { '/__driver/index.
     assert.match(errors, /unhandled rejection: Error: never caught/);
     await s.browser.goto(`${s.site.origin}/__driver/index.html`);
     assert.deepEqual(await s.browser.errors(), []);
+    // the rejection is also kept across the load, for each-engine.mjs's check after each test (taken here: it was meant)
+    const kept = await s.browser.evaluate((key) => {
+      const list = JSON.parse(sessionStorage.getItem(key) ?? '[]');
+      sessionStorage.removeItem(key);
+      return list;
+    }, UNHANDLED_KEY);
+    assert.equal(kept.length, 1, JSON.stringify(kept));
+    assert.match(kept[0], /^\/__driver\/index\.html: Error: never caught/);
   });
 
   test(`${s.engine}: an exception in evaluate rejects with its message; values come back as JSON`, async () => {

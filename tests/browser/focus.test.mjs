@@ -113,7 +113,7 @@ test('the previews of the next lesson say so, fold their experiments, and count 
 test('the aside keeps the lesson\'s scope in view and folds its figures', async () => {
   const scope = await page.textContent('#comparisons .callout.scope');
   assert.match(scope, /This lesson’s model uses one positional method: fixed sinusoids added to the token vectors/);
-  assert.match(scope, /learned and rotary models of the training section/);
+  assert.match(scope, /learned and rotary models of the lab/);
   const folded = await page.$$eval('#comparisons .fig-folded > details', (els) => els.map((d) => d.open));
   assert.ok(folded.length >= 5 && folded.every((open) => !open), JSON.stringify(folded));
 });

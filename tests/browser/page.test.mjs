@@ -1,6 +1,6 @@
 // The lesson page in every engine (tests/browser/helpers/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
 // chooses): the built site served on 127.0.0.1 (tests/browser/helpers/site.mjs), loaded until <body data-ready="true"> and the
-// training section's default run has ended. Then: every live check passes, nothing is recorded as an error and no
+// lab's default run has ended. Then: every live check passes, nothing is recorded as an error and no
 // request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
 // by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
 // element under a figure's sticky controls, and without WebAssembly or when the module cannot load the page says so.

@@ -74,7 +74,7 @@ export async function run(so, root, state) {
   const bridge = el('p', { className: 'callout steps-bridge' });
   bridge.innerHTML = 'A causal mask is an order of its own: query i sees keys 0 … i only, so two equal rows at ' +
     'different places see different keys. A causal model without positions has only this to go on: ' +
-    '<a href="#train">The training section</a> trains one beside models with positions.';
+    '<a href="#lab">The lab</a> trains one beside models with positions.';
   f.append(bridge);
   more(f, 'The four steps, and why the diagonal',
     `<ol class="steps-list">
