@@ -1,8 +1,8 @@
 // The lesson page in every engine (tests/browser/helpers/engines: Chromium, Firefox ESR, WebKitGTK; $SEQORDER_BROWSERS
 // chooses): the built site served on 127.0.0.1 (tests/browser/helpers/site.mjs), loaded until <body data-ready="true"> and the
-// lab's default run has ended. Then: every live check passes, nothing is recorded as an error and no
-// request fails, the heavy sweeps ran in the page's module Worker, a slider redraws the heatmap, the heatmap reads out
-// by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
+// lab's default run has ended. Then: every live check passes, every link within the page leads to an element of it,
+// nothing is recorded as an error and no request fails, the heavy sweeps ran in the page's module Worker, a slider
+// redraws the heatmap, the heatmap reads out by keyboard and by pointer, the page fits a phone-sized window, where Shift+Tab and Tab never leave the focused
 // element under a figure's sticky controls, and without WebAssembly or when the module cannot load the page says so.
 // (hardening.test.mjs adds, in Chromium, what needs its request interception and flags.)
 import { test } from 'node:test';
@@ -122,6 +122,12 @@ eachEngine({ viewport: { width: 1000, height: 900 }, open: '/', setUp: finishPag
     const paths = s.site.requests.map((r) => r.path);
     for (const needed of ['/lib/seqorder.mjs', '/lib/seqorder/seqorder_core.wasm', '/js/worker.mjs'])
       assert.ok(paths.includes(needed), `${needed} was not requested`);
+  });
+
+  test(`${s.engine}: every link within the page leads to an element of the page`, async () => {
+    const broken = await s.browser.evaluate(() => [...document.querySelectorAll('a[href^="#"]')]
+      .map((a) => a.getAttribute('href')).filter((href) => href.length > 1 && !document.getElementById(decodeURIComponent(href.slice(1)))));
+    assert.deepEqual(broken, []);
   });
 
   test(`${s.engine}: the Content-Security-Policy is the strict one`, async () => {

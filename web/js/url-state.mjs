@@ -42,7 +42,8 @@ function decoded(text) {
 /** `text` percent-encoded for the hash (a lone surrogate, which no URL can hold, as U+FFFD). */
 const encoded = (text) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 
-/** A link's text as a note quotes it: at most ECHO characters (code points), cut with '…'. */
+/** A link's text as a note quotes it: at most ECHO characters (code points), cut with '…' (a note quotes the page's own
+ * defaults whole). */
 export function echo(text) {
   const chars = Array.from(text.length > 4 * ECHO ? text.slice(0, 4 * ECHO) : text);
   return chars.length > ECHO ? `${chars.slice(0, ECHO - 1).join('')}…` : text;
@@ -184,7 +185,7 @@ export function createUrlState({
     const { value, error } = parse(spec, text);
     if (error === undefined) return value;
     notes.set(spec.id, `The link sets ${key}=${echo(link.entries.get(key))}, which “${spec.label}” does not take (${error}): ` +
-      `its default, ${echo(encode(spec, spec.default))}, is used instead.`);
+      `its default, ${encode(spec, spec.default)}, is used instead.`);
     return spec.default;
   }
 
