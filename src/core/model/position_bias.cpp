@@ -13,6 +13,16 @@ void geometric_slopes(std::vector<double>& out, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out.push_back(start * std::pow(start, static_cast<double>(i)));
 }
 
+// The bucket of every distance j - i of a sentence of T: entry T - 1 + (j - i).
+std::vector<std::size_t> buckets_of(const Config& c, std::size_t T) {
+    std::vector<std::size_t> bucket(2 * T - 1);
+    const auto last = static_cast<std::int64_t>(T) - 1;
+    for (std::int64_t d = -last; d <= last; ++d)
+        bucket[static_cast<std::size_t>(d + last)] =
+            static_cast<std::size_t>(relative_bucket(d, c.causal, buckets(c), max_distance(c)));
+    return bucket;
+}
+
 }  // namespace
 
 std::vector<double> alibi_slopes(std::int64_t heads) {
@@ -64,30 +74,22 @@ void score_bias(F* bias, const Config& c, const F* table, std::size_t T) {
                 }
         return;
     }
-    const std::int64_t b = buckets(c), most = max_distance(c);
+    const std::vector<std::size_t> bucket = buckets_of(c, T);
     for (std::size_t i = 0; i < T; ++i)
-        for (std::size_t j = 0; j < T; ++j) {
-            const auto bucket = static_cast<std::size_t>(relative_bucket(
-                static_cast<std::int64_t>(j) - static_cast<std::int64_t>(i), c.causal, b, most));
-            for (std::size_t h = 0; h < H; ++h) bias[(h * T + i) * T + j] = table[bucket * H + h];
-        }
+        for (std::size_t j = 0; j < T; ++j)
+            for (std::size_t h = 0; h < H; ++h) bias[(h * T + i) * T + j] = table[bucket[T - 1 + j - i] * H + h];
 }
 
 template <class F>
 void relative_bias_backward(F* dtable, const F* dscores, const Config& c, std::size_t B, std::size_t T) {
     const auto H = static_cast<std::size_t>(c.heads);
-    const std::int64_t b = buckets(c), most = max_distance(c);
-    std::vector<std::size_t> bucket(T * T);
-    for (std::size_t i = 0; i < T; ++i)
-        for (std::size_t j = 0; j < T; ++j)
-            bucket[i * T + j] = static_cast<std::size_t>(
-                relative_bucket(static_cast<std::int64_t>(j) - static_cast<std::int64_t>(i), c.causal, b, most));
+    const std::vector<std::size_t> bucket = buckets_of(c, T);
     for (std::size_t n = 0; n < B * H; ++n) {
         const std::size_t h = n % H;
         const F* ds = dscores + n * T * T;
         for (std::size_t i = 0; i < T; ++i) {
             const std::size_t visible = c.causal ? i + 1 : T;
-            for (std::size_t j = 0; j < visible; ++j) dtable[bucket[i * T + j] * H + h] += ds[i * T + j];
+            for (std::size_t j = 0; j < visible; ++j) dtable[bucket[T - 1 + j - i] * H + h] += ds[i * T + j];
         }
     }
 }
