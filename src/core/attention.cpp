@@ -45,7 +45,7 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
     const T sqrt_d = static_cast<T>(std::sqrt(static_cast<double>(D)));
     const T minus_inf = -std::numeric_limits<T>::infinity();
     std::vector<T> scores_row(Tk), scaled_row(Tk), weights_row(Tk);
-    const std::size_t bias_blocks = bias.empty() ? 0 : bias.size() / (Tq * Tk);
+    const std::size_t bias_blocks = Tk == 0 ? 0 : bias.size() / (Tq * Tk);  // 0: no bias
 
     for (std::size_t b = 0; b < B; ++b) {
         const T* qb = q.data() + b * Tq * D;
@@ -67,7 +67,7 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
             }
             // 2. scaling, then the mask: a hidden key gets -infinity
             for (std::size_t j = 0; j < Tk; ++j) scaled[j] = j < visible ? scores[j] / sqrt_d : minus_inf;
-            if (!bias.empty()) {
+            if (bias_blocks > 0) {
                 const T* add = bias.data() + ((b % bias_blocks) * Tq + i) * Tk;
                 for (std::size_t j = 0; j < visible; ++j) scaled[j] = scaled[j] + add[j];
             }

@@ -94,11 +94,13 @@ void relative_bias_backward(F* dtable, const F* dscores, const Config& c, std::s
     }
 }
 
+// NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void score_bias<F>(F*, const Config&, const F*, std::size_t);                                           \
     template void relative_bias_backward<F>(F*, const F*, const Config&, std::size_t, std::size_t);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE
+// NOLINTEND(bugprone-macro-parentheses)
 
 }  // namespace seqorder::model
