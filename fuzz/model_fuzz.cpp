@@ -50,15 +50,17 @@ using namespace seqorder_fuzz;
 using namespace seqorder::model;
 namespace calls = seqorder::calls;
 
-const char* const kPositionNames[] = {"none", "sinusoidal", "learned", "rotary", "absolute"};
+const char* const kPositionNames[] = {"none", "sinusoidal", "learned", "rotary", "absolute", "alibi", "relative"};
 const char* const kReadoutNames[] = {"mean", "each", "last"};
 
 // The parameters of a valid configuration (parameters.hpp), computed here: 12 D^2 + 9 D per layer; embed V D; learned
-// positions P D; final norm 2 D; readout D C + C. (For a width below 2^31: no overflow.)
+// positions P D; relative positions 32 H (the default buckets); final norm 2 D; readout D C + C. (For a width below
+// 2^31: no overflow.)
 __int128 parameter_count_of(const Config& c) {
     const __int128 D = c.width;
-    return c.vocab * D + (c.positions == Positions::learned ? *c.max_length * D : 0) + c.layers * (12 * D * D + 9 * D) +
-           2 * D + D * c.classes + c.classes;
+    return c.vocab * D + (c.positions == Positions::learned ? *c.max_length * D : 0) +
+           (c.positions == Positions::relative ? 32 * c.heads : 0) + c.layers * (12 * D * D + 9 * D) + 2 * D +
+           D * c.classes + c.classes;
 }
 
 // What the configuration rules say, computed from the documentation (config.hpp), not from the core's code.
@@ -79,8 +81,10 @@ Expected config_outcome(const Config& c, std::size_t element_bytes) {
 __int128 activations_of(const Config& c, std::int64_t batch, std::int64_t length) {
     const bool each = c.readout == Readout::each;
     const __int128 B = batch, Tn = length, N = B * Tn, D = c.width, L = c.layers, hd = D / c.heads;
+    const bool bias = c.positions == Positions::alibi || c.positions == Positions::relative;
     return L * (12 * N * D + 4 * N + B * c.heads * Tn * Tn) + 14 * N * D + 2 * N +
-           2 * (B * D + (each ? N : B) * c.classes) + Tn * D + 4 * D * D + D * c.classes + hd * Tn + Tn * Tn;
+           2 * (B * D + (each ? N : B) * c.classes) + Tn * D + 4 * D * D + D * c.classes + hd * Tn + Tn * Tn +
+           (bias ? c.heads * Tn * Tn : 0) + (c.positions == Positions::relative ? B * c.heads * Tn * Tn : 0);
 }
 
 // A model's state as the bits of its parameters, moments and step count (Run's State, for a model behind AnyModel).
@@ -635,7 +639,7 @@ void run(Input& in) {
     c.width = in.size(16);
     c.heads = in.size(5);
     c.layers = in.size(5);
-    const char* positions = kPositionNames[in.byte() % 5];
+    const char* positions = kPositionNames[in.byte() % 7];
     if (in.flag()) c.max_length = in.size(20);
     c.causal = in.flag();
     const char* readout = kReadoutNames[in.byte() % 3];

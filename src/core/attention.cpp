@@ -35,7 +35,7 @@ std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mas
 
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
-                         const AttentionShape& s, const CausalMask& mask) {
+                         const AttentionShape& s, const CausalMask& mask, std::span<const T> bias) {
     const std::int64_t query_start = mask.causal ? mask.query_start.value_or(s.keys - s.queries) : 0;
     assert_attention_args(s, mask.causal, query_start);
     const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
@@ -45,6 +45,7 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
     const T sqrt_d = static_cast<T>(std::sqrt(static_cast<double>(D)));
     const T minus_inf = -std::numeric_limits<T>::infinity();
     std::vector<T> scores_row(Tk), scaled_row(Tk), weights_row(Tk);
+    const std::size_t bias_blocks = Tk == 0 ? 0 : bias.size() / (Tq * Tk);  // 0: no bias
 
     for (std::size_t b = 0; b < B; ++b) {
         const T* qb = q.data() + b * Tq * D;
@@ -66,6 +67,10 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
             }
             // 2. scaling, then the mask: a hidden key gets -infinity
             for (std::size_t j = 0; j < Tk; ++j) scaled[j] = j < visible ? scores[j] / sqrt_d : minus_inf;
+            if (bias_blocks > 0) {
+                const T* add = bias.data() + ((b % bias_blocks) * Tq + i) * Tk;
+                for (std::size_t j = 0; j < visible; ++j) scaled[j] = scaled[j] + add[j];
+            }
             // 3. normalized weights: softmax with the row maximum subtracted, so exp never overflows
             T max = minus_inf;
             for (std::size_t j = 0; j < visible; ++j) max = scaled[j] > max ? scaled[j] : max;
@@ -86,7 +91,8 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
 
 #define SEQORDER_INSTANTIATE(T)                                                                                        \
     template void attention_reference<T>(AttentionStepsOut<T>, std::span<const T>, std::span<const T>,                  \
-                                         std::span<const T>, const AttentionShape&, const CausalMask&);
+                                         std::span<const T>, const AttentionShape&, const CausalMask&,                 \
+                                         std::span<const T>);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE

@@ -60,8 +60,11 @@ struct AttentionStepsOut {
 };
 
 // The readable reference: every step in the order of the lesson, accumulating in T.
+// bias, when not empty: (P, Tq, Tk) with P dividing B, added to the scaled scores of batch block b before the mask
+// (scaled = scores / sqrt(D) + bias[b mod P]): the model's position schemes that act on the scores
+// (model/position_bias.hpp), whose blocks b H + h share head h's bias.
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
-                         const AttentionShape& shape, const CausalMask& mask = {});
+                         const AttentionShape& shape, const CausalMask& mask = {}, std::span<const T> bias = {});
 
 }  // namespace seqorder

@@ -55,10 +55,13 @@ export function modelModule(start) {
  */
 export function instantiateModel(compiled, url, build) {
   let failure;
+  // whether the bytes made an instance with exports of its own (the glue failing then: they are not the model module's)
+  let another = false;
   const module = {
     instantiateWasm(imports, receiveInstance) {
       try {
         const instance = new WebAssembly.Instance(compiled, imports);
+        another = Object.keys(instance.exports).length > 0;
         receiveInstance(instance, compiled);
         return instance.exports;
       } catch (cause) {
@@ -72,9 +75,9 @@ export function instantiateModel(compiled, url, build) {
   } catch (cause) {
     failure ??= cause;
   }
-  if (failure !== undefined)
+  if (failure !== undefined && !another)
     throw loadError(url, `it does not instantiate (${failure.message}): is it this version's model module?`, failure, MODEL);
-  if (typeof module.modelCreate !== 'function' || typeof module.argumentFields !== 'function')
+  if (failure !== undefined || typeof module.modelCreate !== 'function' || typeof module.argumentFields !== 'function')
     throw loadError(url, 'it is not seqorder\'s model module (it has no modelCreate).', undefined, MODEL);
   if (module.build() !== build)
     throw loadError(url, `it is the ${module.build()} build, and the main module the ${build} build: give the model module of the main module's build.`, undefined, MODEL);

@@ -37,6 +37,10 @@ const MODEL_OPTIONS = Object.freeze({
   dtype: optionalString,
   seed: optionalNumber,
   embedScale: optional(readEmbedScale),
+  rotaryBase: optionalNumber,
+  rotaryPairs: optionalNumber,
+  buckets: optionalNumber,
+  maxDistance: optionalNumber,
 });
 
 /**

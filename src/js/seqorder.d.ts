@@ -209,30 +209,84 @@ export interface ModelOptionsBase<D extends FloatDType = 'float32'> {
   embedScale?: number | 'sqrtWidth';
 }
 
+/**
+ * The options of the position schemes that take them (maxLength, rotaryBase, rotaryPairs, buckets, maxDistance), each
+ * absent unless its scheme is chosen.
+ */
+export interface NoSchemeOptions {
+  /** Only with positions 'learned'. */
+  maxLength?: undefined;
+  /** Only with positions 'rotary'. */
+  rotaryBase?: undefined;
+  /** Only with positions 'rotary'. */
+  rotaryPairs?: undefined;
+  /** Only with positions 'relative'. */
+  buckets?: undefined;
+  /** Only with positions 'relative'. */
+  maxDistance?: undefined;
+}
+
 /** A model with a learned table of positions: its rows, maxLength, are required. */
-export interface LearnedModelOptions<D extends FloatDType = 'float32'> extends ModelOptionsBase<D> {
+export interface LearnedModelOptions<D extends FloatDType = 'float32'>
+  extends ModelOptionsBase<D>, Omit<NoSchemeOptions, 'maxLength'> {
   /** A trained (maxLength, width) table, added to the token vectors. */
   positions: 'learned';
   /** Rows of the learned table (a positive integer): ids longer than it are a RangeError. */
   maxLength: number;
 }
 
-/** A model whose positions are fixed ones, or none: it has no maxLength. */
-export interface FixedModelOptions<D extends FloatDType = 'float32'> extends ModelOptionsBase<D> {
+/**
+ * A model with rotary positions (RoPE): each head's queries and keys rotated by position, nothing added.
+ * @example
+ * so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, positions: 'rotary', rotaryBase: 5e5, rotaryPairs: 4 });
+ * @throws {RangeError} rotaryBase not a finite number > 1; rotaryPairs not an integer in 1 … width / heads / 2.
+ */
+export interface RotaryModelOptions<D extends FloatDType = 'float32'>
+  extends ModelOptionsBase<D>, Omit<NoSchemeOptions, 'rotaryBase' | 'rotaryPairs'> {
+  positions: 'rotary';
+  /** The base of the frequencies, f_i = rotaryBase^(−2i/d) (a finite number > 1; default 10000). */
+  rotaryBase?: number;
   /**
-   * 'none', 'sinusoidal' (default: the fixed table, added) or 'rotary' (each head's queries and keys rotated by
-   * position).
+   * The pairs rotated in each head, the first (fastest-turning) ones; the others pass through, as GPT-J's rotary_dim
+   * = 2 · rotaryPairs (an integer in 1 … width / heads / 2; default every pair).
    */
-  positions?: 'none' | 'sinusoidal' | 'rotary';
-  /** Only with positions 'learned'. */
-  maxLength?: undefined;
+  rotaryPairs?: number;
 }
 
 /**
- * createModel's options: maxLength is required with positions 'learned' and absent otherwise, so the type catches a
- * learned table without its length.
+ * A model with T5's relative bias: a learned table 'relativeBias' (buckets, heads), shared by every layer, added to
+ * the scores at the bucket of each key's distance from its query.
+ * @example
+ * so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, positions: 'relative', buckets: 16, maxDistance: 64 });
+ * @throws {RangeError} buckets not an integer ≥ 2 (causal) or an even one ≥ 4 (bidirectional: half per direction);
+ * maxDistance not an integer above the exact buckets of a direction.
  */
-export type ModelOptions<D extends FloatDType = 'float32'> = LearnedModelOptions<D> | FixedModelOptions<D>;
+export interface RelativeModelOptions<D extends FloatDType = 'float32'>
+  extends ModelOptionsBase<D>, Omit<NoSchemeOptions, 'buckets' | 'maxDistance'> {
+  positions: 'relative';
+  /** T5's buckets (default 32): without a causal mask half for keys before the query, half for keys after. */
+  buckets?: number;
+  /** The distance where a direction's last bucket begins (default 128); below it, buckets spaced by log distance. */
+  maxDistance?: number;
+}
+
+/** A model whose positions take no options: none, the fixed sinusoids, or ALiBi. */
+export interface FixedModelOptions<D extends FloatDType = 'float32'> extends ModelOptionsBase<D>, NoSchemeOptions {
+  /**
+   * 'none', 'sinusoidal' (default: the fixed table, added) or 'alibi' (ALiBi, Press et al. 2022: head h's scores get
+   * −m_h · (i − j), or −m_h · |i − j| without a causal mask; no parameters).
+   */
+  positions?: 'none' | 'sinusoidal' | 'alibi';
+}
+
+/**
+ * createModel's options: maxLength is required with positions 'learned' and absent otherwise, rotaryBase and
+ * rotaryPairs go only with 'rotary', buckets and maxDistance only with 'relative', so the type catches an option
+ * given to the wrong scheme.
+ * @throws {TypeError} an option of the wrong kind; {RangeError} a value its rule refuses (the message names it).
+ */
+export type ModelOptions<D extends FloatDType = 'float32'> =
+  LearnedModelOptions<D> | RotaryModelOptions<D> | RelativeModelOptions<D> | FixedModelOptions<D>;
 
 /** What every resolved configuration holds. */
 export interface ModelConfigBase<D extends FloatDType = FloatDType> {
@@ -249,15 +303,21 @@ export interface ModelConfigBase<D extends FloatDType = FloatDType> {
 }
 
 /**
- * createModel's options with every default filled in: maxLength only with learned positions (so a config can be
- * given to createModel again, or spread with changes: `createModel({ ...model.config, dtype: 'float64' })`).
+ * createModel's options with every default filled in: maxLength only with learned positions, rotaryBase and
+ * rotaryPairs with rotary ones, buckets and maxDistance with relative ones (so a config can be given to createModel
+ * again, or spread with changes: `createModel({ ...model.config, dtype: 'float64' })`).
  */
 export type ModelConfig<D extends FloatDType = FloatDType> = ModelConfigBase<D> & (
-  { readonly positions: 'learned'; readonly maxLength: number } |
-  { readonly positions: 'none' | 'sinusoidal' | 'rotary'; readonly maxLength?: undefined });
+  { readonly positions: 'learned'; readonly maxLength: number } & Readonly<Omit<NoSchemeOptions, 'maxLength'>> |
+  { readonly positions: 'rotary'; readonly rotaryBase: number; readonly rotaryPairs: number } &
+    Readonly<Omit<NoSchemeOptions, 'rotaryBase' | 'rotaryPairs'>> |
+  { readonly positions: 'relative'; readonly buckets: number; readonly maxDistance: number } &
+    Readonly<Omit<NoSchemeOptions, 'buckets' | 'maxDistance'>> |
+  { readonly positions: 'none' | 'sinusoidal' | 'alibi' } & Readonly<NoSchemeOptions>);
 
 /**
- * A model's parameters by name: 'embed' (vocab, width); 'positions' (maxLength, width), learned positions only; per
+ * A model's parameters by name: 'embed' (vocab, width); 'positions' (maxLength, width), learned positions only;
+ * 'relativeBias' (buckets, heads), relative positions only; per
  * layer i: 'layers.i.norm1.gain', 'layers.i.norm1.bias' (width), 'layers.i.attention.wq', '….wk', '….wv', '….wo'
  * (width, width), 'layers.i.norm2.gain', 'layers.i.norm2.bias' (width), 'layers.i.mlp.w1' (width, 4 width),
  * 'layers.i.mlp.b1' (4 width), 'layers.i.mlp.w2' (4 width, width), 'layers.i.mlp.b2' (width); then 'norm.gain',

@@ -167,6 +167,10 @@ seqorder::calls::ModelArgs model_args(const seqorder::model::Config& config) {
     a.seed = static_cast<double>(config.seed);
     if (config.embed_scale.sqrt_width) a.embed_scale = "sqrtWidth";
     else a.embed_scale = config.embed_scale.factor;
+    a.rotary_base = config.rotary_base;
+    if (config.rotary_pairs) a.rotary_pairs = static_cast<double>(*config.rotary_pairs);
+    if (config.buckets) a.buckets = static_cast<double>(*config.buckets);
+    if (config.max_distance) a.max_distance = static_cast<double>(*config.max_distance);
     return a;
 }
 

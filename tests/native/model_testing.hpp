@@ -123,7 +123,8 @@ void copy_parameters(Model<To>& to, const Model<From>& from) {
 inline const fixtures::File& model_fixture() { return fixtures::cached("model.txt"); }
 
 inline Config fixture_config(const fixtures::Array& a) {
-    static const Positions positions[] = {Positions::none, Positions::sinusoidal, Positions::learned, Positions::rotary};
+    static const Positions positions[] = {Positions::none,   Positions::sinusoidal, Positions::learned,
+                                          Positions::rotary, Positions::alibi,      Positions::relative};
     Config c;
     c.vocab = a.integer(0);
     c.width = a.integer(1);
@@ -135,6 +136,11 @@ inline Config fixture_config(const fixtures::Array& a) {
     c.readout = a.integer(7) == 0 ? Readout::mean : Readout::each;
     c.classes = a.integer(8);
     c.embed_scale.factor = a.values.at(9);
+    // rotaryBase, rotaryPairs, buckets, maxDistance: 0 for the default
+    if (a.values.at(10) > 0) c.rotary_base = a.values.at(10);
+    if (a.integer(11) > 0) c.rotary_pairs = a.integer(11);
+    if (a.integer(12) > 0) c.buckets = a.integer(12);
+    if (a.integer(13) > 0) c.max_distance = a.integer(13);
     return c;
 }
 

@@ -65,6 +65,72 @@ TEST_CASE("model errors: every configuration rule names its argument", "[model][
                 c.width = 6;
             }),
             "width / heads must be even with positions: 'rotary'");
+    auto rotary = [](Config& c) { c.positions = Positions::rotary; };  // width 8, heads 2: 2 pairs a head
+    for (double bad : {1.0, 0.5, -2.0, std::nan(""), HUGE_VAL})
+        invalid(with([&](Config& c) {
+                    rotary(c);
+                    c.rotary_base = bad;
+                }),
+                "rotaryBase must be a finite number greater than 1 (the frequencies are rotaryBase^(-2i/d)), got " +
+                    seqorder::number_text(bad));
+    for (std::int64_t bad : {0, 3, -1})
+        invalid(with([&](Config& c) {
+                    rotary(c);
+                    c.rotary_pairs = bad;
+                }),
+                "rotaryPairs must be an integer in 1 .. 2 (the pairs of a head of width 4), got " + std::to_string(bad));
+    invalid(with([](Config& c) { c.rotary_base = 500; }),
+            "rotaryBase applies only to positions: 'rotary'; positions is 'none'");
+    invalid(with([](Config& c) {
+                c.positions = Positions::alibi;
+                c.rotary_pairs = 1;
+            }),
+            "rotaryPairs applies only to positions: 'rotary'; positions is 'alibi'");
+    auto relative = [](Config& c) { c.positions = Positions::relative; };
+    invalid(with([&](Config& c) {
+                relative(c);
+                c.buckets = 6;
+                c.max_distance = 1;
+            }),
+            "maxDistance must be an integer greater than 1 (the exact buckets of a direction");
+    invalid(with([&](Config& c) {
+                relative(c);
+                c.buckets = 7;
+            }),
+            "buckets must be an even integer >= 4 without a causal mask (half the buckets for each direction), got 7");
+    invalid(with([&](Config& c) {
+                relative(c);
+                c.buckets = 2;
+            }),
+            "buckets must be an even integer >= 4");
+    invalid(with([&](Config& c) {
+                relative(c);
+                c.causal = true;
+                c.buckets = 1;
+            }),
+            "buckets must be an integer >= 2, got 1");
+    invalid(with([&](Config& c) {
+                relative(c);
+                c.max_distance = 8;
+            }),
+            "maxDistance must be an integer greater than 8");
+    invalid(with([](Config& c) { c.buckets = 8; }), "buckets applies only to positions: 'relative'; positions is 'none'");
+    invalid(with([](Config& c) {
+                c.positions = Positions::rotary;
+                c.max_distance = 8;
+            }),
+            "maxDistance applies only to positions: 'relative'; positions is 'rotary'");
+    CHECK_NOTHROW(Model<float>(with([&](Config& c) {
+        relative(c);
+        c.causal = true;
+        c.buckets = 2;
+        c.max_distance = 2;
+    })));
+    CHECK_NOTHROW(Model<float>(with([&](Config& c) {
+        relative(c);
+        c.buckets = 4;
+        c.max_distance = 2;
+    })));
     for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL})
         invalid(with([&](Config& c) { c.embed_scale.factor = bad; }),
                 "embedScale must be a positive finite number or 'sqrtWidth', got " + seqorder::number_text(bad));
@@ -136,7 +202,10 @@ TEST_CASE("model errors: names and seeds from JS values", "[model][errors]") {
     CHECK(readout_from_name("each") == Readout::each);
     CHECK(dtype_from_name("float64") == DType::float64);
     CHECK_THROWS_MATCHES(positions_from_name("absolute"), std::invalid_argument,
-                         Says("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'absolute'"));
+                         Says("positions must be 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative', got "
+                              "'absolute'"));
+    CHECK(positions_from_name("alibi") == Positions::alibi);
+    CHECK(positions_from_name("relative") == Positions::relative);
     CHECK_THROWS_MATCHES(readout_from_name("last"), std::invalid_argument, Says("readout must be 'mean'"));
     CHECK_THROWS_MATCHES(dtype_from_name("float16"), std::invalid_argument,
                          Says("dtype must be 'float32' or 'float64', got 'float16'"));

@@ -189,35 +189,44 @@ TEST_CASE("model fast kernels: heads split and merged as the reference does", "[
 TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {
     std::mt19937 g(2);
     for (const bool causal : {false, true})
-        for (std::size_t BH : {1, 3})
-            for (std::size_t T : kSizes)
-                for (std::size_t hd : {1, 2, 3, 4, 5, 8, 9, 16}) {
-                    INFO("BH " << BH << ", T " << T << ", hd " << hd << (causal ? ", causal" : ""));
-                    const std::size_t n = BH * T * hd;
-                    const auto q = random_floats(n, g), k = random_floats(n, g), v = random_floats(n, g),
-                               dout = random_floats(n, g);
-                    std::vector<float> out(n), weights(BH * T * T), out2(n), weights2(BH * T * T), workspace;
-                    reference::attention_forward<float>(out.data(), weights.data(), q.data(), k.data(), v.data(), BH, T,
-                                                        hd, causal);
-                    fast::attention_forward(out2.data(), weights2.data(), q.data(), k.data(), v.data(), BH, T, hd,
-                                            causal, workspace);
-                    testing::check_identical<float>("attention weights", weights2, weights);
-                    testing::check_identical<float>("attention output", out2, out);
-                    std::vector<float> dq(n), dk(n), dv(n), dq2(n), dk2(n), dv2(n);
-                    reference::attention_backward<float>(dq.data(), dk.data(), dv.data(), dout.data(), q.data(),
-                                                         k.data(), v.data(), weights.data(), BH, T, hd, causal);
-                    fast::attention_backward(dq2.data(), dk2.data(), dv2.data(), dout.data(), q.data(), k.data(),
-                                             v.data(), weights.data(), BH, T, hd, causal, workspace);
-                    testing::check_identical<float>("attention dq", dq2, dq);
-                    testing::check_identical<float>("attention dk", dk2, dk);
-                    testing::check_identical<float>("attention dv", dv2, dv);
-                }
+        for (std::size_t BH : {1, 3, 6})
+            for (std::size_t H : {std::size_t{0}, std::size_t{1}, BH == 6 ? std::size_t{2} : BH})  // 0: no bias
+                for (std::size_t T : kSizes)
+                    for (std::size_t hd : {1, 2, 3, 4, 5, 8, 9, 16}) {
+                        if (BH == 6 && hd % 4 != 0) continue;
+                        INFO("BH " << BH << ", T " << T << ", hd " << hd << (causal ? ", causal" : "")
+                                   << (H ? ", a bias of heads " + std::to_string(H) : std::string()));
+                        const std::size_t n = BH * T * hd;
+                        const auto q = random_floats(n, g), k = random_floats(n, g), v = random_floats(n, g),
+                                   dout = random_floats(n, g), bias_values = random_floats(std::max<std::size_t>(H, 1) * T * T, g);
+                        const float* bias = H ? bias_values.data() : nullptr;
+                        std::vector<float> out(n), weights(BH * T * T), out2(n), weights2(BH * T * T), workspace;
+                        reference::attention_forward<float>(out.data(), weights.data(), q.data(), k.data(), v.data(),
+                                                            BH, T, hd, causal, bias, std::max<std::size_t>(H, 1));
+                        fast::attention_forward(out2.data(), weights2.data(), q.data(), k.data(), v.data(), BH, T, hd,
+                                                causal, workspace, bias, std::max<std::size_t>(H, 1));
+                        testing::check_identical<float>("attention weights", weights2, weights);
+                        testing::check_identical<float>("attention output", out2, out);
+                        std::vector<float> dq(n), dk(n), dv(n), dq2(n), dk2(n), dv2(n), db(BH * T * T, -1.0f),
+                            db2(BH * T * T, -2.0f);
+                        reference::attention_backward<float>(dq.data(), dk.data(), dv.data(), dout.data(), q.data(),
+                                                             k.data(), v.data(), weights.data(), BH, T, hd, causal,
+                                                             H ? db.data() : nullptr);
+                        fast::attention_backward(dq2.data(), dk2.data(), dv2.data(), dout.data(), q.data(), k.data(),
+                                                 v.data(), weights.data(), BH, T, hd, causal, workspace,
+                                                 H ? db2.data() : nullptr);
+                        testing::check_identical<float>("attention dq", dq2, dq);
+                        testing::check_identical<float>("attention dk", dk2, dk);
+                        testing::check_identical<float>("attention dv", dv2, dv);
+                        if (H) testing::check_identical<float>("attention dbias", db2, db);
+                    }
 }
 
 TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) give the reference's bits",
           "[model][fast]") {
     std::mt19937 g(3);
-    const Positions positions[] = {Positions::none, Positions::sinusoidal, Positions::learned, Positions::rotary};
+    const Positions positions[] = {Positions::none,   Positions::sinusoidal, Positions::learned,
+                                   Positions::rotary, Positions::alibi,      Positions::relative};
     // (width 6: LayerNorm and the products on widths that are not a multiple of 4)
     const std::pair<std::int64_t, std::int64_t> widths[] = {{4, 1}, {6, 3}, {8, 2}, {12, 3}, {16, 4}, {20, 2}, {32, 2}};
     int cases = 0;
@@ -226,7 +235,15 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
             for (const bool causal : {false, true}) {
                 const Readout readout = (cases % 2) ? Readout::each : Readout::mean;
                 const std::int64_t layers = 1 + cases % 2;
-                const Config c = make_config(11, width, heads, layers, p, causal, readout, 2 + cases % 3, 1 + cases);
+                Config c = make_config(11, width, heads, layers, p, causal, readout, 2 + cases % 3, 1 + cases);
+                if (p == Positions::relative) {  // a few buckets, so that the logarithmic ones are reached
+                    c.buckets = 8;
+                    c.max_distance = 5;
+                }
+                if (p == Positions::rotary && cases % 4 == 3 && width / heads >= 4) {  // a partial rotation
+                    c.rotary_pairs = 1;
+                    c.rotary_base = 1000;
+                }
                 ++cases;
                 const std::size_t B = 1 + g() % 5, T = 1 + g() % 9;
                 INFO(describe(c) << ", B " << B << ", T " << T);

@@ -1,6 +1,7 @@
 // The model against its independent numpy implementation (tests/fixtures/make_model_fixtures.py): the generator, the
-// order task, and the logits, loss and every gradient of four small configurations (each kind of positions, causal and
-// bidirectional, both readouts, one to three heads, one and two layers, ignored targets).
+// order task, and the logits, loss and every gradient of twelve small configurations (each kind of positions, rotary's
+// base and partial rotation, causal and bidirectional, both readouts, one to three heads, one and two layers, ignored
+// targets).
 //
 // Tolerances, and why:
 //   float64: 1e-10 absolute. Both sides compute in float64 in different orders (numpy's einsum and pairwise sums, the
@@ -124,7 +125,7 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
 
 TEST_CASE("model fixture: float64 logits, loss and every gradient match numpy within 1e-10", "[model][fixtures]") {
     const std::size_t cases = model_fixture().count("model", "config");
-    REQUIRE(cases == 6);  // the last two scale the token vectors (embedScale)
+    REQUIRE(cases == 12);  // 4 and 5 scale the token vectors (embedScale); 6 .. 11 alibi, relative, rotary's options
     for (std::size_t c = 0; c < cases; ++c) check_case<double>("model/" + std::to_string(c), Kernels::fast, 1e-10, 1e-10);
 }
 
@@ -135,6 +136,28 @@ TEST_CASE("model fixture: float32 (fast kernels and reference) match numpy withi
         check_case<float>("model/" + std::to_string(c), Kernels::fast, 2e-5, 1e-4);
         check_case<float>("model/" + std::to_string(c), Kernels::reference, 2e-5, 1e-4);
     }
+}
+
+TEST_CASE("model fixture: three Adam steps of the position schemes' cases match numpy within 1e-10 (float64)",
+          "[model][fixtures]") {
+    const fixtures::File& f = model_fixture();
+    int checked = 0;
+    for (std::size_t c = 0; c < f.count("model", "config"); ++c) {
+        const std::string prefix = "model/" + std::to_string(c);
+        if (!f.has(prefix + "/adam/losses")) continue;
+        ++checked;
+        AnyModel any = fixture_model<double>(prefix);
+        const Model<double>& model = testing::net<double>(any);
+        const auto ids = int_tensor(f[prefix + "/ids"]);
+        const auto targets = int_tensor(f[prefix + "/targets"]);
+        INFO(prefix << " (" << describe(model.config()) << ")");
+        const auto& losses = f[prefix + "/adam/losses"].values;
+        for (double want : losses) CHECK_THAT(testing::model_step(any, ids, targets, 1e-2), Catch::Matchers::WithinAbs(want, 1e-10));
+        for (const auto& p : model.parameters())
+            testing::check_within_abs<double>("parameter " + p.name + " after the steps", model.values(p),
+                                              f[prefix + "/adam/param/" + p.name], 1e-10);
+    }
+    CHECK(checked == 6);
 }
 
 }  // namespace

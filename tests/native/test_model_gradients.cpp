@@ -40,6 +40,16 @@ Config scaled(Config c, double scale, bool sqrt_width = false) {
     return c;
 }
 
+// A configuration with relative's buckets and maxDistance, or rotary's base and pairs (0: the default).
+Config with_options(Config c, std::int64_t buckets, std::int64_t max_distance, double rotary_base = 0,
+                    std::int64_t rotary_pairs = 0) {
+    if (buckets) c.buckets = buckets;
+    if (max_distance) c.max_distance = max_distance;
+    if (rotary_base) c.rotary_base = rotary_base;
+    if (rotary_pairs) c.rotary_pairs = rotary_pairs;
+    return c;
+}
+
 std::vector<Case> gradient_cases() {
     return {
         {scaled(make_config(6, 8, 2, 1, Positions::sinusoidal, false, Readout::mean, 2), 1, true), 3, 5, 0.0},
@@ -51,6 +61,11 @@ std::vector<Case> gradient_cases() {
         {make_config(4, 8, 4, 1, Positions::rotary, false, Readout::each, 2), 2, 5, 0.0},
         {make_config(6, 4, 2, 2, Positions::learned, true, Readout::mean, 2), 2, 7, 0.0},
         {make_config(5, 6, 3, 1, Positions::none, true, Readout::each, 4), 2, 6, 0.4},
+        {make_config(5, 12, 3, 2, Positions::alibi, true, Readout::each, 3), 2, 6, 0.2},
+        {make_config(6, 8, 2, 1, Positions::alibi, false, Readout::mean, 2), 3, 5, 0.0},
+        {with_options(make_config(6, 8, 2, 2, Positions::relative, false, Readout::each, 3), 8, 3), 2, 7, 0.2},
+        {with_options(make_config(5, 8, 2, 1, Positions::relative, true, Readout::mean, 2), 5, 3), 3, 6, 0.0},
+        {with_options(make_config(5, 12, 2, 2, Positions::rotary, true, Readout::each, 2), 0, 0, 200, 2), 2, 5, 0.2},
     };
 }
 

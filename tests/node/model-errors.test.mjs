@@ -11,7 +11,8 @@ import { ids as idsOf } from './helpers/model-helpers.mjs';
 const so = await loadSeqorder();
 const expectedCanary = so.positions(3, 4, { start: 2 }).data.slice();
 
-const OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'embedScale'];
+const OPTIONS = ['vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'embedScale',
+  'rotaryBase', 'rotaryPairs', 'buckets', 'maxDistance'];
 const VALID = { vocab: 7, width: 8, heads: 2, classes: 3 };
 
 // The models the calls are made on, each run once on inputs of the shapes below (a model keeps its scratch buffers
@@ -43,8 +44,9 @@ add('createModel', 'options a class instance', create(new (class Options { const
 
 /** The wrong kinds and the non-integers of a number option (badNumbers but for negatives: each option's range is below). */
 const badIntegers = (name, required) => badNumbers(name).filter(([label]) => label !== 'negative' && (required || label !== 'missing'));
-for (const name of ['vocab', 'width', 'classes', 'heads', 'layers', 'maxLength', 'seed']) {
-  const valid = name === 'maxLength' ? { ...VALID, positions: 'learned' } : VALID;
+const SCHEME_OF = { maxLength: 'learned', rotaryPairs: 'rotary', buckets: 'relative', maxDistance: 'relative' };
+for (const name of ['vocab', 'width', 'classes', 'heads', 'layers', 'maxLength', 'seed', 'rotaryPairs', 'buckets', 'maxDistance']) {
+  const valid = SCHEME_OF[name] ? { ...VALID, positions: SCHEME_OF[name] } : VALID;
   for (const [label, value, Class, message] of badIntegers(name, ['vocab', 'width', 'classes'].includes(name)))
     add('createModel', `${name} ${label}`, create({ ...valid, [name]: value }), Class,
       name === 'seed' && Class === RangeError ? /^seed must be an integer in 0 \.\. 2\^53, got / : message);
@@ -63,13 +65,25 @@ const range = [
   ['classes 0', { classes: 0 }, /^classes must be an integer in 1 \.\. 2\^31 - 1 \(targets are int32\), got 0/],
   ['seed -1', { seed: -1 }, /^seed must be an integer in 0 \.\. 2\^53, got -1/],
   ['seed past 2^53', { seed: 2 ** 53 + 2 }, /^seed must be an integer in 0 \.\. 2\^53, got 9007199254740994/],
-  ['an unknown positions', { positions: 'absolute' }, /^positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'absolute'/],
+  ['an unknown positions', { positions: 'absolute' }, /^positions must be 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative', got 'absolute'/],
   ['positions in capitals', { positions: 'Sinusoidal' }, /^positions must be 'none'/],
   ['learned positions without maxLength', { positions: 'learned' }, /^maxLength is required with positions: 'learned' \(it is the number of rows of the learned table\)/],
   ['maxLength without learned positions', { maxLength: 4 }, /^maxLength applies only to positions: 'learned' \(the rows of its table\); positions is 'sinusoidal'/],
   ['maxLength 0', { positions: 'learned', maxLength: 0 }, /^maxLength must be a positive integer, got 0/],
   ['an odd width with sinusoidal positions', { width: 5, heads: 1, positions: 'sinusoidal' }, /^width must be even with positions: 'sinusoidal' \(the table pairs a sine with a cosine\), got 5/],
   ['an odd head width with rotary positions', { width: 6, heads: 2, positions: 'rotary' }, /^width \/ heads must be even with positions: 'rotary' \(each head rotates coordinate pairs\), got width 6 and heads 2/],
+  ['rotaryBase 1', { positions: 'rotary', rotaryBase: 1 }, /^rotaryBase must be a finite number greater than 1 \(the frequencies are rotaryBase\^\(-2i\/d\)\), got 1$/],
+  ['rotaryBase Infinity', { positions: 'rotary', rotaryBase: Infinity }, /^rotaryBase must be a finite number greater than 1 .*got Infinity$/],
+  ['rotaryBase NaN', { positions: 'rotary', rotaryBase: NaN }, /^rotaryBase must be a finite number greater than 1 .*got NaN$/],
+  ['rotaryPairs above the head\'s pairs', { positions: 'rotary', rotaryPairs: 3 }, /^rotaryPairs must be an integer in 1 \.\. 2 \(the pairs of a head of width 4\), got 3$/],
+  ['rotaryPairs 0', { positions: 'rotary', rotaryPairs: 0 }, /^rotaryPairs must be an integer in 1 \.\. 2/],
+  ['rotaryBase without rotary positions', { rotaryBase: 500 }, /^rotaryBase applies only to positions: 'rotary'; positions is 'sinusoidal'$/],
+  ['rotaryPairs without rotary positions', { positions: 'alibi', rotaryPairs: 1 }, /^rotaryPairs applies only to positions: 'rotary'; positions is 'alibi'$/],
+  ['buckets odd without a causal mask', { positions: 'relative', buckets: 9 }, /^buckets must be an even integer >= 4 without a causal mask \(half the buckets for each direction\), got 9$/],
+  ['buckets 1, causal', { positions: 'relative', causal: true, buckets: 1 }, /^buckets must be an integer >= 2, got 1$/],
+  ['maxDistance within the exact buckets', { positions: 'relative', maxDistance: 8 }, /^maxDistance must be an integer greater than 8 \(the exact buckets of a direction: .*got 8$/],
+  ['buckets without relative positions', { positions: 'rotary', buckets: 8 }, /^buckets applies only to positions: 'relative'; positions is 'rotary'$/],
+  ['maxDistance without relative positions', { maxDistance: 8 }, /^maxDistance applies only to positions: 'relative'; positions is 'sinusoidal'$/],
   ['an unknown readout', { readout: 'last' }, /^readout must be 'mean' \(one prediction per sequence\) or 'each' \(one per position\), got 'last'/],
   ['dtype int32', { dtype: 'int32' }, /^dtype must be 'float32' or 'float64', got 'int32'/],
   ['dtype float16', { dtype: 'float16' }, /^dtype must be 'float32' or 'float64', got 'float16'/],
@@ -82,8 +96,8 @@ const range = [
 for (const [label, options, message] of range) add('createModel', label, create({ ...VALID, ...options }), RangeError, message);
 // a NUL inside a name: the whole message arrives, the NUL written as \u0000 (a C string would end at it)
 const nul = [
-  ['positions', 'sinu\0soidal', /^positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'sinu\\u0000soidal'$/],
-  ['positions', 'rotary\0', /^positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got 'rotary\\u0000'$/],
+  ['positions', 'sinu\0soidal', /^positions must be 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative', got 'sinu\\u0000soidal'$/],
+  ['positions', 'rotary\0', /^positions must be 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative', got 'rotary\\u0000'$/],
   ['readout', 'me\0an', /^readout must be 'mean' \(one prediction per sequence\) or 'each' \(one per position\), got 'me\\u0000an'$/],
   ['dtype', 'float32\0', /^dtype must be 'float32' or 'float64', got 'float32\\u0000'$/],
   ['dtype', '\0float64', /^dtype must be 'float32' or 'float64', got '\\u0000float64'$/],
@@ -91,6 +105,8 @@ const nul = [
 ];
 for (const [name, value, message] of nul)
   add('createModel', `${name} with a NUL inside`, create({ ...VALID, [name]: value }), RangeError, message);
+for (const value of ['10000', null, 10000n])
+  add('createModel', `rotaryBase ${typeof value}`, create({ ...VALID, positions: 'rotary', rotaryBase: value }), TypeError, /^rotaryBase must be a number/);
 for (const [name, value] of [['positions', 1], ['positions', null], ['readout', ['mean']], ['dtype', Float32Array]])
   add('createModel', `${name} ${String(value)}`, create({ ...VALID, [name]: value }), TypeError, new RegExp(`^${name} must be a string`));
 for (const value of [1, 'true', null])

@@ -320,6 +320,67 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
   });
 });
 
+describe('the position schemes\' options', () => {
+  const base = { vocab: 9, width: 16, heads: 2, classes: 3, seed: 5 };
+
+  test('model.config reports rotaryBase and rotaryPairs with rotary positions, buckets and maxDistance with relative ones, defaults filled in', () => {
+    const cases = [
+      [{ positions: 'rotary' }, { rotaryBase: 10000, rotaryPairs: 4 }],
+      [{ positions: 'rotary', rotaryBase: 500000, rotaryPairs: 1 }, { rotaryBase: 500000, rotaryPairs: 1 }],
+      [{ positions: 'relative' }, { buckets: 32, maxDistance: 128 }],
+      [{ positions: 'relative', causal: true, buckets: 6, maxDistance: 20 }, { buckets: 6, maxDistance: 20 }],
+      [{ positions: 'alibi' }, {}],
+      [{ positions: 'sinusoidal' }, {}],
+    ];
+    for (const [options, reported] of cases) {
+      const model = so.createModel({ ...base, ...options });
+      for (const name of ['rotaryBase', 'rotaryPairs', 'buckets', 'maxDistance'])
+        assert.equal(model.config[name], reported[name], `${JSON.stringify(options)}: ${name}`);
+      // the configuration makes the same model again
+      const again = so.createModel(model.config);
+      const ids = idsOf([[1, 2, 3, 4, 5]]);
+      assert.deepEqual(again.forward(ids), model.forward(ids));
+      model.dispose();
+      again.dispose();
+    }
+  });
+
+  test('alibi adds no parameter; relative adds relativeBias (buckets, heads) after embed, trained by step', () => {
+    const none = so.createModel({ ...base, positions: 'none' });
+    const alibi = so.createModel({ ...base, positions: 'alibi' });
+    assert.deepEqual(Object.keys(alibi.parameters()), Object.keys(none.parameters()));
+    const relative = so.createModel({ ...base, positions: 'relative', buckets: 8, maxDistance: 6 });
+    const names = Object.keys(relative.parameters());
+    assert.equal(names[1], 'relativeBias');
+    assert.deepEqual(relative.parameters().relativeBias.shape, [8, 2]);
+    const ids = idsOf([[1, 2, 3, 4, 5, 6, 7, 8], [8, 7, 6, 5, 4, 3, 2, 1]]);
+    const targets = idsOf([0, 1]);
+    const { grads } = relative.gradients(ids, targets);
+    // distances 0 .. -7 reach buckets 0 .. 3, distances 1 .. 7 buckets 5 .. 7; bucket 4 (distance 0 after the query)
+    // is no key's
+    for (let b = 0; b < 8; b++)
+      assert.equal(grads.relativeBias.data[2 * b] !== 0, b !== 4, `bucket ${b}: ${grads.relativeBias.data[2 * b]}`);
+    const before = relative.parameters().relativeBias.data.slice();
+    relative.step(ids, targets, { lr: 1e-2 });
+    assert.notDeepEqual(relative.parameters().relativeBias.data, before);
+    for (const model of [none, alibi, relative]) model.dispose();
+  });
+
+  test('ALiBi changes what a bidirectional model computes, and rotaryBase / rotaryPairs what a rotary one does', () => {
+    const ids = idsOf([[1, 2, 3, 4, 5, 6]]);
+    const logits = (options) => {
+      const model = so.createModel({ ...base, ...options });
+      const out = model.forward(ids).data;
+      model.dispose();
+      return out;
+    };
+    assert.notDeepEqual(logits({ positions: 'alibi' }), logits({ positions: 'none' }));
+    assert.deepEqual(logits({ positions: 'rotary', rotaryBase: 10000, rotaryPairs: 4 }), logits({ positions: 'rotary' }));
+    assert.notDeepEqual(logits({ positions: 'rotary', rotaryBase: 100 }), logits({ positions: 'rotary' }));
+    assert.notDeepEqual(logits({ positions: 'rotary', rotaryPairs: 2 }), logits({ positions: 'rotary' }));
+  });
+});
+
 describe('properties', () => {
   const permute = (sentence, order) => order.map((j) => sentence[j]);
   const order = [4, 0, 6, 2, 5, 1, 3];
@@ -342,7 +403,7 @@ describe('properties', () => {
   });
 
   test('with a causal mask, the outputs at positions 0 .. t do not depend on later tokens (bit for bit)', () => {
-    for (const positions of ['none', 'sinusoidal', 'learned', 'rotary']) {
+    for (const positions of ['none', 'sinusoidal', 'learned', 'rotary', 'alibi', 'relative']) {
       for (const dtype of ['float32', 'float64']) {
         const model = so.createModel({ vocab: 16, width: 16, heads: 2, layers: 2, positions, maxLength: positions === 'learned' ? 8 : undefined, causal: true, readout: 'each', classes: 3, dtype, seed: 6 });
         const full = model.forward(idsOf([[3, 9, 1, 12, 0, 5, 1, 8]])).data;

@@ -62,6 +62,9 @@ describe('the bits of one thread', () => {
     { vocab: 16, width: 16, heads: 4, layers: 2, positions: 'learned', maxLength: 9, causal: true, readout: 'each', classes: 2, seed: 2 },
     { vocab: 16, width: 16, heads: 2, positions: 'rotary', classes: 2, dtype: 'float64', seed: 3 },
     { vocab: 16, width: 8, positions: 'none', classes: 3, seed: 4 },
+    { vocab: 16, width: 16, heads: 2, layers: 2, positions: 'alibi', causal: true, readout: 'each', classes: 2, seed: 5 },
+    { vocab: 16, width: 16, heads: 2, layers: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 6 },
+    { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryBase: 500, rotaryPairs: 2, classes: 2, seed: 7 },
   ];
   for (const config of CONFIGS) {
     test(`train, step and every method: ${JSON.stringify(config)}`, async () => {

@@ -267,7 +267,7 @@ test('leading batch axes are a batch: (B1, B2, .., T, D) gives bit for bit what 
 // mostly valid configurations (some options left to their defaults), one in five with an option set to anything
 const validModel = fc.tuple(fc.record({
   vocab: fc.integer({ min: 1, max: 12 }), heads: fc.constantFrom(1, 2, 4), pairs: fc.integer({ min: 1, max: 3 }),
-  layers: fc.integer({ min: 1, max: 4 }), positions: fc.constantFrom('none', 'sinusoidal', 'learned', 'rotary'),
+  layers: fc.integer({ min: 1, max: 4 }), positions: fc.constantFrom('none', 'sinusoidal', 'learned', 'rotary', 'alibi', 'relative'),
   maxLength: fc.integer({ min: 1, max: 10 }), causal: fc.boolean(), readout: fc.constantFrom('mean', 'each'),
   classes: fc.integer({ min: 1, max: 4 }), dtype: fc.constantFrom('float32', 'float64'), seed: fc.integer({ min: 0, max: 2 ** 20 }),
 }), fc.subarray(['heads', 'layers', 'positions', 'causal', 'readout', 'dtype', 'seed'])).map(([{ heads, pairs, maxLength, ...o }, defaults]) => {
@@ -277,7 +277,8 @@ const validModel = fc.tuple(fc.record({
 });
 const modelOptions = fc.oneof({ weight: 4, arbitrary: validModel }, {
   weight: 1,
-  arbitrary: fc.tuple(validModel, fc.constantFrom('vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed', 'strat'),
+  arbitrary: fc.tuple(validModel, fc.constantFrom('vocab', 'width', 'heads', 'layers', 'positions', 'maxLength', 'causal', 'readout', 'classes', 'dtype', 'seed',
+    'rotaryBase', 'rotaryPairs', 'buckets', 'maxDistance', 'strat'),
     fc.oneof(anyNumber, fc.string({ maxLength: 8 }), fc.boolean())).map(([options, key, value]) => ({ ...options, [key]: value })),
 });
 // ids (B, T): mostly within the vocabulary (taken modulo vocab in the property, once the model is known); sometimes
@@ -306,7 +307,7 @@ function targetsFor({ fits, values, other }, x, readout) {
   return { data: Int32Array.from({ length: Math.min(product(shape), 40) }, (_, i) => values[i]), shape };
 }
 
-const MODEL_NAMES = /^(options|vocab|width|heads|layers|positions|maxLength|causal|readout|classes|dtype|seed|ids|targets|lr)\b/;
+const MODEL_NAMES = /^(options|vocab|width|heads|layers|positions|maxLength|causal|readout|classes|dtype|seed|rotaryBase|rotaryPairs|buckets|maxDistance|ids|targets|lr)\b/;
 
 /** Runs call(); returns its result, or undefined after checking it threw a TypeError or RangeError naming an argument. */
 function attemptNamed(what, call) {
@@ -329,8 +330,11 @@ test('createModel, forward and step: any arguments give the documented model and
         made.models++;
         // (an option given as undefined takes its default, as one left out)
         const { maxLength, ...rest } = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+        // the options of the scheme chosen, defaults filled in
+        const scheme = { rotary: { rotaryBase: 10000, rotaryPairs: rest.width / (rest.heads ?? 1) / 2 }, relative: { buckets: 32, maxDistance: 128 } };
         assert.deepEqual(model.config, {
-          heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, embedScale: 1, ...rest,
+          heads: 1, layers: 1, positions: 'sinusoidal', causal: false, readout: 'mean', dtype: 'float32', seed: 0, embedScale: 1,
+          ...scheme[rest.positions], ...rest,
           ...(maxLength === undefined ? {} : { maxLength }), seed: (options.seed ?? 0) + 0,
         });
         const { vocab, classes, readout, dtype } = model.config;

@@ -398,6 +398,11 @@ const { loss, grads } = model.gradients(task.ids, task.targets);
 const exact: Model<'float64'> = so.createModel({ ...model.config, dtype: 'float64' });
 const learnedModel = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 12 });
 const rebuilt: Model<'float32'> = so.createModel(learnedModel.config);
+const rotaryModel = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 2, positions: 'rotary', rotaryBase: 500000, rotaryPairs: 4 });
+const rotaryBase: number = rotaryModel.config.positions === 'rotary' ? rotaryModel.config.rotaryBase : 0;
+const relativeModel = so.createModel({ ...so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'relative', buckets: 16 }).config, dtype: 'float64' });
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'alibi', causal: true });
+console.log(rotaryBase, relativeModel.config.positions);
 // a tensor whose dtype is known only at run time (another library's, say) gives a union, narrowed by dtype
 declare const runtimeDtype: FloatTensorInput;
 const either64or32 = so.attention(runtimeDtype, runtimeDtype, runtimeDtype);
@@ -479,8 +484,14 @@ so.createModel({ vocab: 16, width: 32 });
 so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned' });
 // @ts-expect-error maxLength goes only with a learned table
 so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'rotary', maxLength: 12 });
-// @ts-expect-error positions are 'none', 'sinusoidal', 'learned' or 'rotary'
+// @ts-expect-error positions are 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative'
 so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'absolute' });
+// @ts-expect-error rotaryBase goes only with rotary positions
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'alibi', rotaryBase: 100 });
+// @ts-expect-error buckets goes only with relative positions (the default positions are sinusoidal)
+so.createModel({ vocab: 16, width: 32, classes: 2, buckets: 16 });
+// @ts-expect-error maxDistance goes only with relative positions
+so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'rotary', maxDistance: 16 });
 // @ts-expect-error a float32 model's parameters are float32
 model.setParameters({ embed: { data: new Float64Array(512), shape: [16, 32] } });
 // @ts-expect-error ids are int32

@@ -31,13 +31,19 @@ namespace seqorder::calls {
 struct ModelArgs {
     double vocab = 0, width = 0, classes = 0;
     double heads = 1, layers = 1;
-    std::string positions = "sinusoidal";   // 'none' | 'sinusoidal' | 'learned' | 'rotary'
+    std::string positions = "sinusoidal";   // 'none' | 'sinusoidal' | 'learned' | 'rotary' | 'alibi' | 'relative'
     std::optional<double> max_length;       // rows of the learned table: with positions 'learned' only, and required
     bool causal = false;
     std::string readout = "mean";           // 'mean' | 'each'
     std::string dtype = "float32";          // 'float32' | 'float64'
     double seed = 0;                        // an integer in 0 .. 2^53: the initial parameters
     NumberOrName embed_scale = 1.0;         // what the token vectors are multiplied by: a number, or 'sqrtWidth'
+    // with positions 'rotary' only (a model's configuration: always, its defaults filled in): the frequencies' base
+    // (10000) and the pairs rotated in each head (every pair)
+    std::optional<double> rotary_base, rotary_pairs;
+    // with positions 'relative' only (a model's configuration: always, defaults filled in): T5's buckets (32) and the
+    // distance where the last bucket begins (128)
+    std::optional<double> buckets, max_distance;
 };
 template <class Field>
 void fields(ModelArgs& a, Field&& field) {  // in the order of model.config's keys
@@ -53,6 +59,10 @@ void fields(ModelArgs& a, Field&& field) {  // in the order of model.config's ke
     field("dtype", a.dtype);
     field("seed", a.seed);
     field("embedScale", a.embed_scale);
+    field("rotaryBase", a.rotary_base);
+    field("rotaryPairs", a.rotary_pairs);
+    field("buckets", a.buckets);
+    field("maxDistance", a.max_distance);
 }
 
 // How many more bytes the caller's memory can give now (the binding asks the WebAssembly heap's allocator). A model

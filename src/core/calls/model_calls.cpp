@@ -37,6 +37,10 @@ model::Config config_of(const ModelArgs& a, DType dtype) {
     c.seed = model::seed_from_number(a.seed);
     if (const auto* name = std::get_if<std::string>(&a.embed_scale)) c.embed_scale = model::embed_scale_from_name(*name);
     else c.embed_scale.factor = std::get<double>(a.embed_scale);
+    c.rotary_base = a.rotary_base;
+    if (a.rotary_pairs) c.rotary_pairs = whole(*a.rotary_pairs, "rotaryPairs");
+    if (a.buckets) c.buckets = whole(*a.buckets, "buckets");
+    if (a.max_distance) c.max_distance = whole(*a.max_distance, "maxDistance");
     model::check_config(c, dtype == DType::float32 ? sizeof(float) : sizeof(double));
     return c;
 }
@@ -133,7 +137,16 @@ AnyModel::AnyModel(const ModelArgs& args, MemoryRoom room)
       room_(std::move(room)),
       options_(args),
       model_(make_model(config_of(args, dtype_), dtype_, room_)) {
-    options_.seed = static_cast<double>(config().seed);  // (a seed given as -0 is 0)
+    const model::Config& c = config();
+    options_.seed = static_cast<double>(c.seed);  // (a seed given as -0 is 0)
+    if (c.positions == model::Positions::rotary) {
+        options_.rotary_base = model::rotary_base(c);
+        options_.rotary_pairs = static_cast<double>(model::rotary_pairs(c));
+    }
+    if (c.positions == model::Positions::relative) {
+        options_.buckets = static_cast<double>(model::buckets(c));
+        options_.max_distance = static_cast<double>(model::max_distance(c));
+    }
 }
 
 void AnyModel::check_room(std::int64_t bytes, const std::string& what, const std::string& why) const {

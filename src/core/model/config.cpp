@@ -47,6 +47,34 @@ void check_config(const Config& c, std::size_t element_bytes) {
             "width / heads must be even with positions: 'rotary' (each head rotates coordinate pairs), got width " +
                 str(c.width) + " and heads " + str(c.heads));
 
+    const std::string kind = "; positions is '" + std::string(name_of(c.positions)) + "'";
+    if (c.positions == Positions::rotary) {
+        const std::int64_t pairs = c.width / c.heads / 2;
+        require(!c.rotary_base || (std::isfinite(*c.rotary_base) && *c.rotary_base > 1),
+                "rotaryBase must be a finite number greater than 1 (the frequencies are rotaryBase^(-2i/d)), got " +
+                    number_text(c.rotary_base.value_or(0)));
+        require(!c.rotary_pairs || (*c.rotary_pairs >= 1 && *c.rotary_pairs <= pairs),
+                "rotaryPairs must be an integer in 1 .. " + str(pairs) + " (the pairs of a head of width " +
+                    str(c.width / c.heads) + "), got " + str(c.rotary_pairs.value_or(0)));
+    } else {
+        require(!c.rotary_base, "rotaryBase applies only to positions: 'rotary'" + kind);
+        require(!c.rotary_pairs, "rotaryPairs applies only to positions: 'rotary'" + kind);
+    }
+    if (c.positions == Positions::relative) {
+        const std::int64_t b = buckets(c), per = c.causal ? b : b / 2;
+        require(c.causal ? b >= 2 : b >= 4 && b % 2 == 0,
+                c.causal ? "buckets must be an integer >= 2, got " + str(b)
+                         : "buckets must be an even integer >= 4 without a causal mask (half the buckets for each "
+                           "direction), got " + str(b));
+        require(max_distance(c) > per / 2,
+                "maxDistance must be an integer greater than " + str(per / 2) + " (the exact buckets of a direction: " +
+                    "the larger distances are spaced by log(distance / " + str(per / 2) + ") / log(maxDistance / " +
+                    str(per / 2) + ")), got " + str(max_distance(c)));
+    } else {
+        require(!c.buckets, "buckets applies only to positions: 'relative'" + kind);
+        require(!c.max_distance, "maxDistance applies only to positions: 'relative'" + kind);
+    }
+
     require(c.embed_scale.sqrt_width || (std::isfinite(c.embed_scale.factor) && c.embed_scale.factor > 0),
             "embedScale must be a positive finite number or 'sqrtWidth', got " + number_text(c.embed_scale.factor));
     // the network multiplies by the factor in the model's type: it must stay finite and > 0 there too (as lr must)
@@ -87,7 +115,11 @@ Positions positions_from_name(std::string_view name) {
     if (name == "sinusoidal") return Positions::sinusoidal;
     if (name == "learned") return Positions::learned;
     if (name == "rotary") return Positions::rotary;
-    throw std::invalid_argument("positions must be 'none', 'sinusoidal', 'learned' or 'rotary', got " + quoted(std::string(name)));
+    if (name == "alibi") return Positions::alibi;
+    if (name == "relative") return Positions::relative;
+    throw std::invalid_argument(
+        "positions must be 'none', 'sinusoidal', 'learned', 'rotary', 'alibi' or 'relative', got " +
+        quoted(std::string(name)));
 }
 
 Readout readout_from_name(std::string_view name) {
@@ -108,6 +140,8 @@ std::string_view name_of(Positions positions) {
         case Positions::sinusoidal: return "sinusoidal";
         case Positions::learned: return "learned";
         case Positions::rotary: return "rotary";
+        case Positions::alibi: return "alibi";
+        case Positions::relative: return "relative";
     }
     return "?";
 }

@@ -1,7 +1,8 @@
 // The configuration of a small trainable transformer, and the rules a configuration must follow.
 //
 // Every rule's message names the argument as the JS API spells it (vocab, width, heads, layers, positions, maxLength,
-// causal, readout, classes, dtype, seed, embedScale), so the binding can pass it on unchanged.
+// causal, readout, classes, dtype, seed, embedScale, rotaryBase, rotaryPairs, buckets, maxDistance), so the binding
+// can pass it on unchanged.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +18,8 @@ enum class Positions {
     sinusoidal,  // the lesson's fixed table (positions.hpp), added to the token vectors
     learned,     // a trained (maxLength, width) table, added; a sequence longer than maxLength is an error
     rotary,      // each head's query and key pairs rotated by position (rope.hpp); nothing added
+    alibi,       // ALiBi: each head's scores get -m_h times the distance (position_bias.hpp); no parameters
+    relative,    // T5's relative bias: a learned (buckets, heads) table added to the scores (position_bias.hpp)
 };
 
 // What the model predicts.
@@ -47,7 +50,23 @@ struct Config {
     std::int64_t classes = 2;  // C: targets are 0 .. C-1 (or -1, ignored)
     std::uint64_t seed = 0;    // initial parameters (init.hpp)
     EmbedScale embed_scale;    // 1: the token vectors as they are
+    // rotary positions only (unset otherwise): the base of the frequencies (unset: 10000) and the pairs rotated in
+    // each head, the first ones (unset: every pair)
+    std::optional<double> rotary_base;
+    std::optional<std::int64_t> rotary_pairs;
+    // relative positions only (unset otherwise): T5's buckets (unset: 32) and the distance where the last begins
+    // (unset: 128)
+    std::optional<std::int64_t> buckets, max_distance;
 };
+
+inline constexpr double kRotaryBase = 10000;
+inline constexpr std::int64_t kBuckets = 32, kMaxDistance = 128;
+
+// The options in force: rotaryBase, rotaryPairs (every pair of a head: width / heads / 2), buckets, maxDistance.
+inline double rotary_base(const Config& c) { return c.rotary_base.value_or(kRotaryBase); }
+inline std::int64_t rotary_pairs(const Config& c) { return c.rotary_pairs.value_or(c.width / c.heads / 2); }
+inline std::int64_t buckets(const Config& c) { return c.buckets.value_or(kBuckets); }
+inline std::int64_t max_distance(const Config& c) { return c.max_distance.value_or(kMaxDistance); }
 
 // The number the token vectors are multiplied by: sqrt(width) (in float64, then rounded to the model's type by the
 // network), or embed_scale.factor.
@@ -62,7 +81,10 @@ inline constexpr std::int64_t kMaxVocab = std::int64_t{1} << 31;
 //   maxLength >= 1 with learned positions and unset otherwise; width even for sinusoidal positions (sine-cosine
 //   pairs); width / heads even for rotary positions (each head rotates coordinate pairs); embedScale's factor a
 //   positive finite number, also once rounded to float32 when element_bytes is 4 (the network multiplies in the
-//   model's type).
+//   model's type); rotaryBase a finite number > 1 and rotaryPairs an integer in 1 .. width / heads / 2, with rotary
+//   positions only; buckets an integer >= 2 (causal) or even and >= 4 (bidirectional: half per direction) and
+//   maxDistance an integer above the exact buckets of a direction (buckets / 2, or buckets / 4 bidirectional), with
+//   relative positions only.
 // Throws std::length_error when the model's four values per parameter (value, gradient, Adam's two moments) would
 // pass kMaxTensorBytes (tensor.hpp) with elements of element_bytes bytes.
 void check_config(const Config& config, std::size_t element_bytes);

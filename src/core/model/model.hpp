@@ -1,7 +1,7 @@
-// A small trainable transformer: token embedding plus positions (none, sinusoidal, learned or rotary), 1 to 4 pre-norm
-// blocks (multi-head attention, optionally causal, and a ReLU MLP), a final LayerNorm and a readout (one prediction
-// per sequence, or one per position), trained with Adam on a mean cross-entropy. network.hpp writes the architecture
-// out; parameters.hpp lists the parameters; init.hpp says how they start.
+// A small trainable transformer: token embedding plus positions (none, sinusoidal, learned, rotary, alibi or
+// relative), 1 to 4 pre-norm blocks (multi-head attention, optionally causal, and a ReLU MLP), a final LayerNorm and a
+// readout (one prediction per sequence, or one per position), trained with Adam on a mean cross-entropy. network.hpp
+// writes the architecture out; parameters.hpp lists the parameters; init.hpp says how they start.
 //
 //   Model<float> model(Config{.vocab = 16, .width = 32, .heads = 2, .positions = Positions::sinusoidal, .seed = 1});
 //   TaskBatch batch = order_task(32, 12, seed, false);

@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "position_bias.hpp"
 #include "positions.hpp"
 #include "sizes.hpp"
 #include "steps.hpp"
@@ -123,23 +124,26 @@ void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
     mean_backward<F>(dinp, dout, d.B, d.T, d.D);
 }
 
+// bias: (H, T, T) added to the scaled scores, or null.
 template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
-                   const Dims& d, bool causal) {
+                   const Dims& d, bool causal, const F* bias) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
-            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace);
-    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal);
+            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace, bias,
+                                           d.H);
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, d.H);
 }
 
+// dbias: (B H, T, T), the gradient with respect to the bias, or null.
 template <class F>
 void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
-                    const F* v, const F* weights, const Dims& d, bool causal) {
+                    const F* v, const F* weights, const Dims& d, bool causal, F* dbias) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
             return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal,
-                                            a.workspace);
-    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal);
+                                            a.workspace, dbias);
+    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal, dbias);
 }
 
 // Pointers to layer l's slice of each per-layer activation.
@@ -172,11 +176,13 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
         split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
-        rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd);
-        rotary_forward<F>(s.k, d.B * d.H, d.T, d.hd);
+        const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
+        rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+        rotary_forward<F>(s.k, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
     }
     F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
-    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal);
+    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal,
+                     has_score_bias(c) ? a.bias.data() : nullptr);
     merge<F>(kernels, s.att, heads_out, d);
     linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
@@ -186,9 +192,10 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
 }
 
 // a.d_x holds the gradient with respect to the block's output; leaves the gradient with respect to its input there.
+// relative_table: the relativeBias gradient, added to (relative positions), else null.
 template <class F>
 void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const LayerView<F>& g,
-                    const Dims& d, std::size_t l, Kernels kernels) {
+                    F* relative_table, const Dims& d, std::size_t l, Kernels kernels) {
     const LayerActivations<F> s = layer_of(a, d, l);
     const std::size_t N = d.N, D = d.D;
     F *dx = a.d_x.data(), *dln = a.d_ln.data(), *dtmp = a.d_tmp.data(), *dproj = a.d_proj.data();
@@ -201,11 +208,14 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     // mid = x + merge(attention(q, k, v)) Wo
     linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
     split<F>(kernels, a.d_heads.data(), dproj, d);
+    const bool relative = c.positions == Positions::relative;
     heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
-                      s.weights, d, c.causal);
+                      s.weights, d, c.causal, relative ? a.d_bias.data() : nullptr);
+    if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T);
     if (c.positions == Positions::rotary) {
-        rotary_backward<F>(a.d_q.data(), d.B * d.H, d.T, d.hd);
-        rotary_backward<F>(a.d_k.data(), d.B * d.H, d.T, d.hd);
+        const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
+        rotary_backward<F>(a.d_q.data(), d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+        rotary_backward<F>(a.d_k.data(), d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
     }
     // q, k, v = LN1(x) Wq, Wk, Wv: their three gradients with respect to LN1(x), added in that order
     const std::tuple<const F*, F*, F*> projections[] = {
@@ -234,6 +244,8 @@ std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
     total = saturating_add(total, saturating_mul(2, saturating_add(saturating_mul(B, D), saturating_mul(R, c.classes))));
     total = saturating_add(total, saturating_mul(T, D));
     total = saturating_add(total, saturating_add(saturating_product({4, D, D}), saturating_mul(D, c.classes)));
+    if (has_score_bias(c)) total = saturating_add(total, saturating_product({c.heads, T, T}));
+    if (c.positions == Positions::relative) total = saturating_add(total, saturating_product({B, c.heads, T, T}));
     return saturating_add(total, saturating_add(saturating_mul(hd, T), saturating_mul(T, T)));
 }
 
@@ -246,14 +258,15 @@ auto buffers_of(A& a) {
                       &a.mid,      &a.ln1_mean, &a.ln1_rstd, &a.ln2_mean, &a.ln2_rstd, &a.weights, &a.hidden,
                       &a.lnf,      &a.lnf_mean, &a.lnf_rstd, &a.pooled,   &a.d_pooled, &a.logits, &a.d_logits,
                       &a.d_x,      &a.d_ln,     &a.d_tmp,    &a.d_proj,   &a.d_heads, &a.d_q,    &a.d_k,
-                      &a.d_v,      &a.d_hidden, &a.table};
+                      &a.d_v,      &a.d_hidden, &a.table,
+                      &a.bias,     &a.d_bias};
 }
 
 // The size of each buffer for (B, T), in the order of buffers_of; and of the fast kernels' packed operands: a
 // transposed weight (at most 4 D^2 or D C) or hd T + T^2 in attention.
 template <class F>
 struct Sizes {
-    std::array<std::size_t, 31> buffers;
+    std::array<std::size_t, 33> buffers;
     std::size_t packed;
     Sizes(const Config& c, std::size_t B, std::size_t T) {
         const Dims d(c, B, T);
@@ -263,7 +276,9 @@ struct Sizes {
                    L * nd,       L * d.N, L * d.N, L * d.N, L * d.N, L * B * d.H * T * T, L * 4 * nd,
                    nd,           d.N,     d.N,     pooled,  pooled,  d.R * d.C, d.R * d.C,
                    nd,           nd,      nd,      nd,      nd,      nd,      nd,
-                   nd,           4 * nd,  c.positions == Positions::sinusoidal ? T * d.D : 0};
+                   nd,           4 * nd,  c.positions == Positions::sinusoidal ? T * d.D : 0,
+                   has_score_bias(c) ? d.H * T * T : 0,
+                   c.positions == Positions::relative ? B * d.H * T * T : 0};
     }
     // whether any buffer of a must grow
     bool grows(const Activations<F>& a) const {
@@ -319,6 +334,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D);
+    if (has_score_bias(c)) score_bias<F>(a.bias.data(), c, p.relative_bias, d.T);  // every layer's
     for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels);
     const F* last = a.x.data() + d.L * d.N * d.D;
     norm_forward<F>(kernels, a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N,
@@ -347,7 +363,9 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     const F* last = a.x.data() + d.L * d.N * d.D;
     norm_backward<F>(kernels, a.d_x.data(), g.norm_gain, g.norm_bias, dlnf, last, p.norm_gain, a.lnf_mean.data(),
                      a.lnf_rstd.data(), d.N, d.D);
-    for (std::size_t l = d.L; l-- > 0;) block_backward<F>(a, c, p.layers[l], g.layers[l], d, l, kernels);
+    if (g.relative_bias) std::fill(g.relative_bias, g.relative_bias + buckets(c) * c.heads, F{0});
+    for (std::size_t l = d.L; l-- > 0;)
+        block_backward<F>(a, c, p.layers[l], g.layers[l], g.relative_bias, d, l, kernels);
     input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
     if (g.positions) {
         // the learned table's rows past T took no part: their gradient is 0

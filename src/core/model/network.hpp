@@ -3,8 +3,9 @@
 //
 //   x = s embed[ids] + p                        s: embedScale (1, or sqrt(D)); p: the sinusoidal table's rows, or the
 //                                               learned table's, or nothing
-//   each layer:  x = x + attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv) Wo    per head, causal?; the
-//                                               heads side by side again before Wo
+//   bias = position_bias.hpp's (H, T, T)        alibi and relative positions: added to every layer's scaled scores
+//   each layer:  x = x + attention(rotary?(LN1(x) Wq), rotary?(LN1(x) Wk), LN1(x) Wv, bias?) Wo    per head,
+//                                               causal?; the heads side by side again before Wo
 //                x = x + relu(LN2(x) W1 + b1) W2 + b2
 //   logits = (mean over t of LN(x)) Wr + br   (B, C)     readout 'mean'
 //          = LN(x) Wr + br                    (B, T, C)  readout 'each'
@@ -42,6 +43,8 @@ struct Activations {
     std::vector<F> logits;                  // (B, C) or (N, C)
     std::vector<F> table;                   // (table_length, D): the sinusoidal rows
     std::size_t table_length = 0;           // rows the table holds (0 until it is filled)
+    std::vector<F> bias;                    // (H, T, T): the scores' position bias (alibi, relative), every layer's
+    std::vector<F> d_bias;                  // (B, H, T, T): a layer's gradient with respect to it (relative)
     // backward and scratch
     std::vector<F> d_x, d_ln, d_tmp, d_proj, d_heads;  // (N, D) each
     std::vector<F> d_q, d_k, d_v;           // (B, H, T, hd)
@@ -66,6 +69,8 @@ inline constexpr std::int64_t kKeptActivationBytes = std::int64_t{64} << 20;
 //   + 14 N D + 2 N                    the last x, the final LayerNorm, the backward pass's buffers (12 N D)
 //   + 2 (B D + R C) + T D             pooled rows, logits and their gradients, the sinusoid table
 //   + 4 D^2 + D C + hd T + T^2        the fast kernels' packed operands
+//   + H T^2                           the scores' bias, alibi and relative positions only
+//   + B H T^2                         its gradient, relative positions only
 // (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table, only float32 packed
 // operands, and those need the largest of 4 D^2, D C and hd T + T^2).
 std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T);

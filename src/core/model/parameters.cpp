@@ -14,6 +14,7 @@ std::int64_t parameter_count(const Config& c) {
     per_layer = add(per_layer, add(mul(2, mul(D, hidden)), add(hidden, D)));  // w1, w2, b1, b2
     std::int64_t total = mul(c.vocab, D);
     if (c.positions == Positions::learned) total = add(total, mul(c.max_length.value_or(0), D));
+    if (c.positions == Positions::relative) total = add(total, mul(buckets(c), c.heads));
     total = add(total, mul(c.layers, per_layer));
     total = add(total, add(mul(2, D), add(mul(D, c.classes), c.classes)));  // final norm, readout
     return total;
@@ -33,6 +34,9 @@ std::vector<ParameterInfo> parameter_layout(const Config& c) {
     add_parameter("embed", {V, D}, Init::normal);
     if (c.positions == Positions::learned)
         add_parameter("positions", {static_cast<std::size_t>(*c.max_length), D}, Init::normal);
+    if (c.positions == Positions::relative)
+        add_parameter("relativeBias", {static_cast<std::size_t>(buckets(c)), static_cast<std::size_t>(c.heads)},
+                      Init::normal);
     for (std::int64_t l = 0; l < c.layers; ++l) {
         const std::string p = "layers." + std::to_string(l) + ".";
         add_parameter(p + "norm1.gain", {D}, Init::ones);

@@ -6,6 +6,7 @@
 //
 //   embed                      (vocab, width)
 //   positions                  (maxLength, width)            learned positions only
+//   relativeBias               (buckets, heads)               relative positions only: T5's table, every layer's
 //   layers.i.norm1.gain        (width)                        for i = 0 .. layers-1
 //   layers.i.norm1.bias        (width)
 //   layers.i.attention.wq      (width, width)                 heads side by side: head h is columns h*D/H ..
@@ -71,11 +72,12 @@ struct LayerView {
 };
 
 // Pointers to every parameter (or gradient) in a flat buffer laid out by parameter_layout. positions is null unless
-// the positions are learned.
+// the positions are learned, relative_bias unless they are relative.
 template <class T>
 struct ParameterView {
     T* embed = nullptr;
     T* positions = nullptr;
+    T* relative_bias = nullptr;
     std::array<LayerView<T>, kMaxLayers> layers{};
     T* norm_gain = nullptr;
     T* norm_bias = nullptr;
@@ -90,6 +92,7 @@ ParameterView<T> view_of(std::span<T> flat, const std::vector<ParameterInfo>& la
     std::size_t i = 0;
     v.embed = at(i++);
     if (config.positions == Positions::learned) v.positions = at(i++);
+    if (config.positions == Positions::relative) v.relative_bias = at(i++);
     for (std::int64_t l = 0; l < config.layers; ++l) {
         LayerView<T>& layer = v.layers[static_cast<std::size_t>(l)];
         for (T** p : {&layer.norm1_gain, &layer.norm1_bias, &layer.wq, &layer.wk, &layer.wv, &layer.wo,

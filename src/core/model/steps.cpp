@@ -161,44 +161,57 @@ void merge_heads(F* out, const F* inp, std::size_t B, std::size_t T, std::size_t
 }
 
 template <class F>
-void rotary_forward(F* x, std::size_t BH, std::size_t T, std::size_t hd) {
+void rotary_forward(F* x, std::size_t BH, std::size_t T, std::size_t hd, std::size_t pairs, double base) {
     // x: (BH, T, hd), every block from position 0
-    const std::span<F> all(x, BH * T * hd);
-    rope_into<F>(all, all, static_cast<std::int64_t>(BH), static_cast<std::int64_t>(T), static_cast<std::int64_t>(hd));
+    const auto blocks = static_cast<std::int64_t>(BH), length = static_cast<std::int64_t>(T);
+    const std::size_t d = 2 * pairs;
+    if (d == hd) {
+        const std::span<F> all(x, BH * T * hd);
+        rope_into<F>(all, all, blocks, length, static_cast<std::int64_t>(hd), 0, base);
+        return;
+    }
+    // the first d coordinates of every row, rotated as rows of width d, then put back
+    std::vector<F> rotated(BH * T * d);
+    for (std::size_t r = 0; r < BH * T; ++r) std::copy(x + r * hd, x + r * hd + d, rotated.data() + r * d);
+    rope_into<F>(rotated, rotated, blocks, length, static_cast<std::int64_t>(d), 0, base);
+    for (std::size_t r = 0; r < BH * T; ++r)
+        std::copy(rotated.data() + r * d, rotated.data() + (r + 1) * d, x + r * hd);
 }
 
 template <class F>
-void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd) {
+void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd, std::size_t pairs, double base) {
     // dx: (BH, T, hd). The backward of a rotation R is its transpose, the rotation by the opposite angle, and
     // R^T = S R S where S swaps the two coordinates of every pair (a reflection): (a, b) -> S -> (b, a) -> R ->
     // (b c - a s, b s + a c) -> S -> (a c + b s, -a s + b c) = R^T (a, b). rope_into computes R exactly as the
-    // forward pass did, so the backward uses the very same sines and cosines.
+    // forward pass did, so the backward uses the very same sines and cosines. (The pairs passed through are swapped
+    // twice: unchanged.)
     const std::size_t n = BH * T * hd;
     for (std::size_t i = 0; i < n; i += 2) std::swap(dx[i], dx[i + 1]);
-    rotary_forward(dx, BH, T, hd);
+    rotary_forward(dx, BH, T, hd, pairs, base);
     for (std::size_t i = 0; i < n; i += 2) std::swap(dx[i], dx[i + 1]);
 }
 
 template <class F>
 void attention_forward(F* out, F* weights, const F* q, const F* k, const F* v, std::size_t BH, std::size_t T,
-                       std::size_t hd, bool causal) {
-    // out, q, k, v: (BH, T, hd), weights: (BH, T, T)
+                       std::size_t hd, bool causal, const F* bias, std::size_t H) {
+    // out, q, k, v: (BH, T, hd), weights: (BH, T, T), bias: (H, T, T) or null
     const auto tokens = static_cast<std::int64_t>(T), width = static_cast<std::int64_t>(hd);
     const AttentionShape shape{static_cast<std::int64_t>(BH), tokens, tokens, width, width};
     const std::size_t n = BH * T * hd;
     attention_reference<F>({{}, {}, std::span<F>(weights, BH * T * T), std::span<F>(out, n)},
                            std::span<const F>(q, n), std::span<const F>(k, n), std::span<const F>(v, n), shape,
-                           CausalMask{causal, {}});
+                           CausalMask{causal, {}}, bias ? std::span<const F>(bias, H * T * T) : std::span<const F>());
 }
 
 template <class F>
 void attention_backward(F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k, const F* v, const F* weights,
-                        std::size_t BH, std::size_t T, std::size_t hd, bool causal) {
-    // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T)
+                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias) {
+    // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T), dbias: (BH, T, T) or null
     const F sqrt_d = static_cast<F>(std::sqrt(static_cast<double>(hd)));  // as attention_reference scales
     std::fill(dq, dq + BH * T * hd, F{0});
     std::fill(dk, dk + BH * T * hd, F{0});
     std::fill(dv, dv + BH * T * hd, F{0});
+    if (dbias) std::fill(dbias, dbias + BH * T * T, F{0});
     std::vector<F> dweights(T), dscores(T);
     for (std::size_t bh = 0; bh < BH; ++bh) {
         const std::size_t block = bh * T * hd;
@@ -211,10 +224,14 @@ void attention_backward(F* dq, F* dk, F* dv, const F* dout, const F* q, const F*
                 for (std::size_t e = 0; e < hd; ++e) dot += g[e] * v[block + j * hd + e];
                 dweights[j] = dot;
             }
-            // softmax backward: the weights' gradient minus its weighted mean, times the weight
+            // softmax backward: the weights' gradient minus its weighted mean, times the weight; then the scaling
             F weighted = 0;
             for (std::size_t j = 0; j < visible; ++j) weighted += w[j] * dweights[j];
-            for (std::size_t j = 0; j < visible; ++j) dscores[j] = w[j] * (dweights[j] - weighted) / sqrt_d;
+            for (std::size_t j = 0; j < visible; ++j) {
+                const F dscaled = w[j] * (dweights[j] - weighted);
+                if (dbias) dbias[(bh * T + i) * T + j] = dscaled;
+                dscores[j] = dscaled / sqrt_d;
+            }
             // hidden keys (j >= visible) take no part: their scores get no gradient
             for (std::size_t j = 0; j < visible; ++j) {
                 for (std::size_t d = 0; d < hd; ++d) {
@@ -307,12 +324,12 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
     template void matmul_backward<F>(F*, F*, F*, const F*, const F*, const F*, std::size_t, std::size_t, std::size_t); \
     template void split_heads<F>(F*, const F*, std::size_t, std::size_t, std::size_t, std::size_t);                  \
     template void merge_heads<F>(F*, const F*, std::size_t, std::size_t, std::size_t, std::size_t);                  \
-    template void rotary_forward<F>(F*, std::size_t, std::size_t, std::size_t);                                      \
-    template void rotary_backward<F>(F*, std::size_t, std::size_t, std::size_t);                                     \
+    template void rotary_forward<F>(F*, std::size_t, std::size_t, std::size_t, std::size_t, double);                 \
+    template void rotary_backward<F>(F*, std::size_t, std::size_t, std::size_t, std::size_t, double);                \
     template void attention_forward<F>(F*, F*, const F*, const F*, const F*, std::size_t, std::size_t, std::size_t,   \
-                                       bool);                                                                         \
+                                       bool, const F*, std::size_t);                                                  \
     template void attention_backward<F>(F*, F*, F*, const F*, const F*, const F*, const F*, const F*, std::size_t,    \
-                                        std::size_t, std::size_t, bool);                                             \
+                                        std::size_t, std::size_t, bool, F*);                                         \
     template void relu_forward<F>(F*, const F*, std::size_t);                                                         \
     template void relu_backward<F>(F*, const F*, const F*, std::size_t);                                              \
     template void add<F>(F*, const F*, const F*, std::size_t);                                                        \

@@ -56,29 +56,33 @@ void split_heads(F* out, const F* inp, std::size_t B, std::size_t T, std::size_t
 template <class F>
 void merge_heads(F* out, const F* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 
-// x (BH, T, hd), in place: row t's pair (2i, 2i+1) rotated by t f_i, f_i = 10000^(-2i / hd) (rope.hpp's rope_into).
+// x (BH, T, hd), in place: in each row t, pair (2i, 2i+1) for i < pairs rotated by t f_i, f_i = base^(-2i / d) with
+// d = 2 pairs the rotated width (rope.hpp's rope_into over the first d coordinates); the other pairs pass through.
 template <class F>
-void rotary_forward(F* x, std::size_t BH, std::size_t T, std::size_t hd);
+void rotary_forward(F* x, std::size_t BH, std::size_t T, std::size_t hd, std::size_t pairs, double base);
 
 // dx (BH, T, hd), in place: the transposed rotation (by -t f_i), the backward of rotary_forward.
 template <class F>
-void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd);
+void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd, std::size_t pairs, double base);
 
 // Scaled dot-product attention of each of BH blocks (attention.hpp's reference, the lesson's four steps):
 // q, k, v (BH, T, hd) -> out (BH, T, hd), weights (BH, T, T) kept for the backward pass. Causal: query i sees keys
-// 0 .. i, and the weights of hidden keys are exactly 0.
+// 0 .. i, and the weights of hidden keys are exactly 0. bias, when not null: (H, T, T), added to the scaled scores of
+// block bh = b H + h (position_bias.hpp).
 template <class F>
 void attention_forward(F* out, F* weights, const F* q, const F* k, const F* v, std::size_t BH, std::size_t T,
-                       std::size_t hd, bool causal);
+                       std::size_t hd, bool causal, const F* bias = nullptr, std::size_t H = 1);
 
 // dq, dk, dv (BH, T, hd) from dout (BH, T, hd). Per query row i, over its visible keys j (in order):
 //   dweights[j] = dout[i] . v[j]                                      (a sum in order of e)
-//   dscores[j]  = weights[i, j] (dweights[j] - sum_j' weights[i, j'] dweights[j']) / sqrt(hd)
+//   dscaled[j]  = weights[i, j] (dweights[j] - sum_j' weights[i, j'] dweights[j'])
+//   dscores[j]  = dscaled[j] / sqrt(hd)
 // and a hidden key's dscores is exactly 0: the mask passes no gradient. Then dq[i] = sum_j dscores[j] k[j] (in order
-// of j), dk[j] = sum_i dscores[i, j] q[i] and dv[j] = sum_i weights[i, j] dout[i] (in order of i).
+// of j), dk[j] = sum_i dscores[i, j] q[i] and dv[j] = sum_i weights[i, j] dout[i] (in order of i). dbias, when not
+// null (BH, T, T): dscaled, the gradient with respect to a bias added to the scaled scores (0 for hidden keys).
 template <class F>
 void attention_backward(F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k, const F* v, const F* weights,
-                        std::size_t BH, std::size_t T, std::size_t hd, bool causal);
+                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias = nullptr);
 
 // out (n) = max(inp, 0).
 template <class F>

@@ -386,8 +386,9 @@ void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std
 }
 
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
-                       std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace) {
-    // out, q, k, v: (BH, T, hd), weights: (BH, T, T)
+                       std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace,
+                       const float* bias, std::size_t H) {
+    // out, q, k, v: (BH, T, hd), weights: (BH, T, T), bias: (H, T, T) or null
     const auto sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(hd)));
     constexpr float minus_inf = -std::numeric_limits<float>::infinity();
     float* k_t = room(workspace, hd * T);
@@ -399,6 +400,7 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
         gemm({w, T, q + block, hd, 1, k_t, T, nullptr, hd}, T, T);
         // scaled, masked, softmax: attention_reference's row code, operation for operation; its elementwise steps four
         // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j
+        const float* head_bias = bias ? bias + (bh % H) * T * T : nullptr;
         for (std::size_t i = 0; i < T; ++i) {
             float* row = w + i * T;
             const std::size_t visible = causal ? i + 1 : T;
@@ -406,15 +408,24 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
             // lanes; which zero it holds when the max is 0 does not matter, e^(x - 0) being the same for either
             f32x4 max4 = simd::splat(minus_inf);
             std::size_t j = 0;
-            for (; j + 4 <= visible; j += 4) {
-                const f32x4 scaled = simd::load(row + j) / simd::splat(sqrt_d);
-                simd::store(row + j, scaled);
-                max4 = simd::pmax(max4, scaled);
+            if (head_bias) {
+                const float* add = head_bias + i * T;
+                for (; j + 4 <= visible; j += 4) {
+                    const f32x4 scaled = simd::load(row + j) / simd::splat(sqrt_d) + simd::load(add + j);
+                    simd::store(row + j, scaled);
+                    max4 = simd::pmax(max4, scaled);
+                }
+            } else {
+                for (; j + 4 <= visible; j += 4) {
+                    const f32x4 scaled = simd::load(row + j) / simd::splat(sqrt_d);
+                    simd::store(row + j, scaled);
+                    max4 = simd::pmax(max4, scaled);
+                }
             }
             float max = minus_inf;
             for (int lane = 0; lane < 4; ++lane) max = simd::lane(max4, lane) > max ? simd::lane(max4, lane) : max;
             for (; j < visible; ++j) {
-                row[j] = row[j] / sqrt_d;
+                row[j] = head_bias ? row[j] / sqrt_d + head_bias[i * T + j] : row[j] / sqrt_d;
                 max = row[j] > max ? row[j] : max;
             }
             j = 0;
@@ -434,8 +445,8 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
 
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
                         const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
-                        bool causal, std::vector<float>& workspace) {
-    // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T)
+                        bool causal, std::vector<float>& workspace, float* dbias) {
+    // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T), dbias: (BH, T, T) or null
     const auto sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(hd)));
     float* v_t = room(workspace, hd * T + T * T);
     float* ds = v_t + hd * T;  // (T, T): dweights, then dscores in place
@@ -453,6 +464,20 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
             for (std::size_t j = 0; j < visible; ++j) weighted += wi[j] * row[j];
             // dscores, four keys at a time where they are all visible
             std::size_t j = 0;
+            if (dbias) {
+                // and dscaled (before the division by sqrt(hd)) into dbias
+                float* db = dbias + (bh * T + i) * T;
+                for (; j + 4 <= visible; j += 4) {
+                    const f32x4 dscaled = simd::load(wi + j) * (simd::load(row + j) - simd::splat(weighted));
+                    simd::store(db + j, dscaled);
+                    simd::store(row + j, dscaled / simd::splat(sqrt_d));
+                }
+                for (; j < T; ++j) {
+                    db[j] = j < visible ? wi[j] * (row[j] - weighted) : 0.0f;
+                    row[j] = db[j] / sqrt_d;
+                }
+                continue;
+            }
             for (; j + 4 <= visible; j += 4)
                 simd::store(row + j, simd::load(wi + j) * (simd::load(row + j) - simd::splat(weighted)) /
                                          simd::splat(sqrt_d));

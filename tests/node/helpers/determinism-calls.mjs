@@ -78,6 +78,12 @@ export const MODEL_RUNS = [
     (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', classes: 2, dtype: 'float64', seed: 3 }, { steps: 10, count: 8, length: 7 })],
   ['the induction task: 2 layers, causal, rotary, readout each, float32, 10 steps', 'float32',
     (so) => train(so, { vocab: 16, width: 16, heads: 2, layers: 2, positions: 'rotary', causal: true, readout: 'each', classes: 16, seed: 4 }, { steps: 10, count: 8, length: 24, task: 'induction' })],
+  ['ALiBi: the induction task, 2 layers, causal, 3 heads, float32, 10 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 24, heads: 3, layers: 2, positions: 'alibi', causal: true, readout: 'each', classes: 16, seed: 5 }, { steps: 10, count: 8, length: 24, task: 'induction' })],
+  ['relative bias (8 buckets, maxDistance 6), 2 layers, float32, 10 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, layers: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 6 }, { steps: 10, count: 8, length: 12 })],
+  ['rotary, base 500, 2 of 4 pairs, float32, 10 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryBase: 500, rotaryPairs: 2, classes: 2, seed: 7 }, { steps: 10, count: 8, length: 12 })],
 ];
 
 // SHA-256 of each training run's parameters (MODEL_RUNS), from the default (SIMD128) module.
@@ -88,6 +94,9 @@ export const MODEL_HASHES = {
   'learned positions, 2 layers, causal, readout each, float32, 10 steps': '804dfd515f78f3e5f2b8ea141aada889335c0ec59b0029232d3f430b0df032ca',
   'rotary positions, float64, 10 steps': 'f2fbabe4225975670902800d99134a02737d1a79fdc1f8bd6664403de2e38342',
   'the induction task: 2 layers, causal, rotary, readout each, float32, 10 steps': 'ed86834309e4091a41b60c17dea4e38fdb1ef025cf29a802331a46f8473387f7',
+  'ALiBi: the induction task, 2 layers, causal, 3 heads, float32, 10 steps': '6e33fcdadc732ac053c0241e66f18192b7c701359a097edebdef0f091f8d3564',
+  'relative bias (8 buckets, maxDistance 6), 2 layers, float32, 10 steps': 'e574b6db722002af6cedca4e3288466c935e935abbeabc80cac0d492db9449ee',
+  'rotary, base 500, 2 of 4 pairs, float32, 10 steps': '1b55a4d45625106d04125481c6293543f1265f3ec167ae5afd3a08679953ff82',
 };
 
 /** Trains a new model of `config` for `steps` Adam steps (lr 3e-3) on orderTask batches (inductionTask's with `task:

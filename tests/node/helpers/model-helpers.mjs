@@ -7,7 +7,7 @@ export function ids(rows) {
   return { data: Int32Array.from(nested ? rows.flat() : rows), shape: nested ? [rows.length, rows[0].length] : [rows.length], dtype: 'int32' };
 }
 
-const POSITIONS = ['none', 'sinusoidal', 'learned', 'rotary'];
+const POSITIONS = ['none', 'sinusoidal', 'learned', 'rotary', 'alibi', 'relative'];
 const READOUTS = ['mean', 'each'];
 
 /**
@@ -16,10 +16,12 @@ const READOUTS = ['mean', 'each'];
  * parameters.
  */
 export function modelFromFixture(so, get) {
-  const [vocab, width, heads, layers, positions, maxLength, causal, readout, classes, embedScale] = get('config').values;
+  const [vocab, width, heads, layers, positions, maxLength, causal, readout, classes, embedScale, rotaryBase, rotaryPairs,
+    buckets, maxDistance] = get('config').values;
   const model = so.createModel({
     vocab, width, heads, layers, positions: POSITIONS[positions], maxLength: maxLength || undefined, causal: causal === 1,
-    readout: READOUTS[readout], classes, dtype: 'float64', embedScale,
+    readout: READOUTS[readout], classes, dtype: 'float64', embedScale, rotaryBase: rotaryBase || undefined,
+    rotaryPairs: rotaryPairs || undefined, buckets: buckets || undefined, maxDistance: maxDistance || undefined,
   });
   model.setParameters(Object.fromEntries(Object.keys(model.parameters()).map((name) => {
     const { values, shape } = get(`param/${name}`);

@@ -1,0 +1,76 @@
+// The position schemes that act on the attention scores (model/position_bias.hpp): ALiBi's slopes and T5's buckets
+// against bench/position_schemes.py (through the numpy fixture, tests/fixtures/make_model_fixtures.py), and what the
+// bias does to a model.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <string>
+
+#include "compare.hpp"
+#include "model/position_bias.hpp"
+#include "model_testing.hpp"
+
+namespace {
+
+using namespace model_testing;
+using seqorder::model::alibi_slopes;
+using seqorder::model::relative_bucket;
+
+TEST_CASE("model schemes: ALiBi's slopes are get_slopes' bit for bit (H = 1 .. 16)", "[model][schemes]") {
+    const fixtures::File& f = model_fixture();
+    for (std::int64_t heads = 1; heads <= 16; ++heads) {
+        INFO("heads " << heads);
+        const auto want = f["scheme/alibi/" + std::to_string(heads)].values;
+        const auto got = alibi_slopes(heads);
+        REQUIRE(got.size() == want.size());
+        for (std::size_t h = 0; h < got.size(); ++h) CHECK(got[h] == want[h]);
+    }
+    CHECK(alibi_slopes(2) == std::vector<double>{0x1p-4, 0x1p-8});
+    CHECK(alibi_slopes(6) == std::vector<double>{0x1p-2, 0x1p-4, 0x1p-6, 0x1p-8, 0x1p-1, 0x1p-3});
+}
+
+TEST_CASE("model schemes: T5's bucket of every distance -300 .. 300 as _relative_position_bucket", "[model][schemes]") {
+    const fixtures::File& f = model_fixture();
+    const std::size_t cases = f.count("scheme/relative", "args");
+    REQUIRE(cases == 6);
+    for (std::size_t i = 0; i < cases; ++i) {
+        const std::string prefix = "scheme/relative/" + std::to_string(i);
+        const fixtures::Array& args = f[prefix + "/args"];
+        const auto& want = f[prefix + "/buckets"].values;
+        for (std::int64_t d = -300; d <= 300; ++d) {
+            INFO(prefix << ": buckets " << args.integer(0) << ", maxDistance " << args.integer(1)
+                        << (args.integer(2) ? ", causal" : ", bidirectional") << ", distance " << d);
+            CHECK(relative_bucket(d, args.integer(2) != 0, args.integer(0), args.integer(1)) ==
+                  static_cast<std::int64_t>(want.at(static_cast<std::size_t>(d + 300))));
+        }
+    }
+}
+
+TEST_CASE("model schemes: rotaryBase 10000 and every pair, given, are the default's bits", "[model][schemes]") {
+    for (const bool causal : {false, true}) {
+        Config c = make_config(9, 16, 2, 2, Positions::rotary, causal, Readout::each, 3, 5);
+        AnyModel plain = testing::make_model<float>(c);
+        c.rotary_base = 10000;
+        c.rotary_pairs = 4;
+        AnyModel given = testing::make_model<float>(c);
+        const auto ids = random_ids(3, 7, 9, 1);
+        testing::check_identical<float>("logits", testing::model_forward<float>(given, ids).data(),
+                                        testing::model_forward<float>(plain, ids).data());
+    }
+}
+
+TEST_CASE("model schemes: bidirectional ALiBi sees distances, not directions: a reversed sentence mirrors the logits",
+          "[model][schemes]") {
+    // the bias -m_h |i - j| is the same for a key k places before the query as for one k places after
+    const Config c = make_config(9, 8, 2, 2, Positions::alibi, false, Readout::each, 3, 7);
+    AnyModel any = testing::make_model<double>(c);
+    randomize(testing::net<double>(any), 3);
+    const auto ids = random_ids(1, 6, 9, 2);
+    Tensor<std::int32_t> reversed({1, 6});
+    for (std::size_t t = 0; t < 6; ++t) reversed.data()[t] = ids.data()[5 - t];
+    const Tensor<double> a = testing::model_forward<double>(any, ids), b = testing::model_forward<double>(any, reversed);
+    for (std::size_t t = 0; t < 6; ++t)
+        for (std::size_t k = 0; k < 3; ++k) CHECK(a.data()[t * 3 + k] == Approx(b.data()[(5 - t) * 3 + k]).margin(1e-12));
+}
+
+}  // namespace
