@@ -53,8 +53,9 @@ function digest(value) {
  */
 async function agree(what, run, { expect, inner = false } = {}) {
   cases++;
+  const all = [targets.oneThread, targets.pool];
   const outcomes = [];
-  for (const target of [targets.oneThread, targets.pool]) outcomes.push(await outcome(() => run(target)));
+  for (const target of all) outcomes.push(await outcome(() => run(target)));
   // (the pool's attention knows one option more, transfer: the lists of known options in messages differ by it)
   for (const o of outcomes) if (o.error) o.error = o.error.replace(', transfer)', ')');
   const digests = outcomes.map(digest);

@@ -195,8 +195,9 @@ const NO_SHARED_MEMORY = 'seqorder pool: options.sharedMemory: true, but the wor
  * where the worker script is, when not beside this file (start.mjs).
  * `packaged`, from seqorder/pool (index.mjs): { modelUrl() (the default build's model module), startWorker() (a new
  * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
- * seqorder), the model module is looked for beside the main module and the worker script beside this file, which is where they are wherever the package's folder is served as it is (node, a
- * static folder, an import map); a bundled app is told to import seqorder/pool.
+ * seqorder), the model module is looked for beside the main module and the worker script beside this file, which is
+ * where they are wherever the package's folder is served as it is (node, a static folder, an import map); a bundled
+ * app is told to import seqorder/pool.
  */
 export async function loadSeqorderPool(options, packaged = {}) {
   const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
