@@ -7,7 +7,8 @@
 //
 // Each contender is a folder of the built package (a checkout's dist/lib, after npm run build), optionally followed by
 // #name=value,... : options of loadSeqorder (with --pool, of loadSeqorderPool), each value JSON, e.g.
-// `dist/lib#sharedMemory=false` or `/tmp/old/dist/lib#simd="relaxed"`. `kernel=<name>` runs one variant of the fused
+// `/tmp/old/dist/lib#simd="relaxed"`, or `/tmp/old/dist/lib#sharedMemory=true` with --pool for the builds whose pool
+// could share memory (up to commit 2079615). `kernel=<name>` runs one variant of the fused
 // kernel, in the builds that had several (up to commit bd4433f: the core module's useAttentionKernel). A contender
 // given twice is timed twice, a control: its ratio to itself is the run's noise.
 //
@@ -19,12 +20,12 @@
 // Times: on one thread, CPU time (node: this process's; Chromium: the page's main thread's), which waiting for a core
 // busy with other work does not count; with --pool, wall time, and beside it the CPU time per call of every thread
 // (node: this process's; Chromium: the page's process's, its workers' threads included, in steps as coarse as the
-// system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated, so that a pool may
-// share memory there. Each case runs rounds (--rounds, default 15) of every contender in turn, each sample (--sample
-// seconds long, default 0.1) after one untimed call; a contender's speed over the first's is the median of the
-// per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a markdown table
-// per width and a summary per contender (the lowest and highest ratio over the cases, and from T = 512 on); --json
-// writes it all.
+// system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated (so that a pool of
+// those builds may share memory there). Each case runs rounds (--rounds, default 15) of every contender in turn, each
+// sample (--sample seconds long, default 0.1) after one untimed call; a contender's speed over the first's is the
+// median of the per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a
+// markdown table per width and a summary per contender (the lowest and highest ratio over the cases, and from
+// T = 512 on); --json writes it all.
 // (No node: imports up here: the page of --chromium imports this module.)
 import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { abText, caseName } from './render/ab.mjs';

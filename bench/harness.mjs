@@ -100,7 +100,6 @@ export function benchArgs(name, quickName, partial = false) {
 
 /** The names bench/pool.mjs gives its contenders. */
 export const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
-export const copyingPoolName = (cores) => `${poolName(cores)}, no shared memory`;
 export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
 
 /** bench/run.mjs's sections (its --only). */

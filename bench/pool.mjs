@@ -25,7 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 
-import { benchArgs, copyingPoolName, importPackage, loadAverage, machine, ortThreadsName, poolName } from './harness.mjs';
+import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, poolName } from './harness.mjs';
 import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { measure, randomTensor, wallSeconds } from '../web/js/bench-kernels.mjs';
@@ -48,8 +48,6 @@ async function load() {
   const so = await loadSeqorder();
   const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
   if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });
-  // the same pool without shared memory (what browsers get on a page that is not cross-origin isolated)
-  const copying = cores > 1 ? await loadSeqorderPool({ workers: cores, sharedMemory: false }) : null;
 
   const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = cores;  // its threaded build: SharedArrayBuffer and worker_threads, in node as is
@@ -58,14 +56,13 @@ async function load() {
   for (const causal of [false, true])
     sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
   const version = JSON.parse(readFileSync(path.join(benchModules, 'onnxruntime-web', 'package.json'), 'utf8')).version;
-  return { so, pools, copying, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
+  return { so, pools, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
 }
 
-const copyingName = copyingPoolName(cores);
 const ortName = ortThreadsName(cores);
 
 /** The contenders of one attention case, over shared inputs. */
-function attentionContenders({ so, pools, copying, ort, sessions }, T, causal) {
+function attentionContenders({ so, pools, ort, sessions }, T, causal) {
   const D = WIDTH;
   const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
   const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
@@ -77,7 +74,6 @@ function attentionContenders({ so, pools, copying, ort, sessions }, T, causal) {
   return [
     { name: 'seqorder, 1 thread', run: () => so.attention(q, k, v, { causal }).data },
     ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), run: async () => (await pool.attention(q, k, v, { causal })).data })),
-    ...(copying ? [{ name: copyingName, run: async () => (await copying.attention(q, k, v, { causal })).data }] : []),
     { name: ortName, run: async () => (await sessions[causal].run(feeds)).output.data },
   ];
 }
@@ -191,5 +187,5 @@ for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
 log(`wrote ${path.relative(process.cwd(), jsonPath)}`);
-await Promise.all([...Object.values(libraries.pools), libraries.copying].filter(Boolean).map((pool) => pool.close()));
+await Promise.all(Object.values(libraries.pools).map((pool) => pool.close()));
 process.exit(0);  // onnxruntime-web's threads keep node running otherwise

@@ -47,9 +47,9 @@ const wasm = Object.fromEntries(readdirSync(path.join(lib, 'seqorder')).filter((
 const ENTRIES = [
   { name: 'seqorder', entry: 'seqorder.mjs', wasm: ['seqorder_core.wasm'] },
   { name: 'seqorder/model', entry: 'model-entry.mjs', wasm: ['seqorder_model.wasm'] },
-  { name: 'seqorder/pool', entry: 'pool/index.mjs', worker: 'pool/seqorder/pool-worker.mjs', wasm: ['seqorder_kernel.wasm', 'seqorder_model.wasm'],
+  { name: 'seqorder/pool', entry: 'pool/index.mjs', worker: 'pool/seqorder/pool-worker.mjs', wasm: ['seqorder_model.wasm'],
     when: { 'seqorder_model.wasm': 'fetched by the first pool.createModel' } },
-  { name: 'seqorder/relaxed', entry: 'relaxed.mjs', wasm: ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm', 'seqorder_kernel_relaxed.wasm'],
+  { name: 'seqorder/relaxed', entry: 'relaxed.mjs', wasm: ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm'],
     when: { 'seqorder_model_relaxed.wasm': 'fetched with the model module' } },
   { name: 'seqorder/plot', entry: 'figures/plot/index.mjs', wasm: [] },
   { name: 'seqorder/checks', entry: 'figures/checks.mjs', wasm: [] },

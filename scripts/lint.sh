@@ -17,18 +17,11 @@ quiet() { grep -vE '^[0-9]+ warnings? generated\.$|^Suppressed [0-9]+ warnings|^
 # the core: plain C++20, as the native build compiles it
 printf '%s\n' src/core/*.cpp src/core/calls/*.cpp src/core/model/*.cpp | xargs -P 2 -n 1 "$tidy" --quiet -p "$dir" 2> >(quiet) || status=1
 # the binding: as em++ compiles it (its -mllvm options are for the backend, not the parser), seeing the core's public
-# headers alone (src/core/api/), as its CMake targets do; the pool's kernel module (kernel.cpp) is the fused kernel
-# compiled by itself, and sees the core's kernels
+# headers alone (src/core/api/), as its CMake targets do
 if command -v em++ >/dev/null; then
   flags=$(em++ --cflags 2>/dev/null | sed -E 's/-mllvm [^ ]+//g; s/-fignore-exceptions//')
-  bindings=()
-  for file in src/bindings/*.cpp; do [ "$file" = src/bindings/kernel.cpp ] || bindings+=("$file"); done
   # shellcheck disable=SC2086
-  "$tidy" --quiet "${bindings[@]}" -- $flags -fexceptions -std=c++20 -Isrc/core/api 2> >(quiet) || status=1
-  if [ -f src/bindings/kernel.cpp ]; then
-    # shellcheck disable=SC2086
-    "$tidy" --quiet src/bindings/kernel.cpp -- $flags -fexceptions -std=c++20 -Isrc/core 2> >(quiet) || status=1
-  fi
+  "$tidy" --quiet src/bindings/*.cpp -- $flags -fexceptions -std=c++20 -Isrc/core/api 2> >(quiet) || status=1
 else
   echo "lint.sh: em++ not found, the binding was not checked" >&2
   status=1

@@ -2,8 +2,7 @@
 //   node scripts/serve.mjs [root] [--isolated]   serves root (default dist/site) on $PORT or 8080 and prints the URL
 //   import { startServer } from './serve.mjs'; const { url, close } = await startServer({ root, port: 0, isolated });
 // isolated: every response carries the headers that make the pages cross-origin isolated (ISOLATION_HEADERS), so that
-// they may share memory with their workers: the pool then does (src/js/pool/shared.mjs). Any static host that can set
-// headers can do the same.
+// their clock is as fine as the browser allows (docs/browsers.md). Any static host that can set headers can do the same.
 // `intercept(request, response, pathname)` (tests) may answer a request itself: it returns true when it has. `mounts`
 // ({ '/prefix/': folder }) serves other folders under those paths (bench/ab.mjs: the builds it compares).
 import { createServer } from 'node:http';

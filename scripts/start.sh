@@ -4,5 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 bash scripts/build.sh
-# --isolated: the pages are cross-origin isolated, so the pool's workers share memory (the README's "The pool")
+# --isolated: the pages are cross-origin isolated, so their clock (performance.now()) is as fine as the browser allows
+# (docs/browsers.md)
 exec node scripts/serve.mjs dist/site --isolated

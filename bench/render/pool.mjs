@@ -2,7 +2,7 @@
 // overhead.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { median } from '../../web/js/median.mjs';
-import { copyingPoolName, ortThreadsName, poolName } from '../harness.mjs';
+import { ortThreadsName, poolName } from '../harness.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 /** The worker counts of a case's pools: an object keyed by them while the benchmark runs, their list in its JSON. */
@@ -11,10 +11,12 @@ const poolCounts = (pools) => (Array.isArray(pools) ? pools : Object.keys(pools)
 function poolAttentionTable(cases) {
   const counts = poolCounts(cases[0].pools);
   const cores = Math.max(...counts);
-  const copyingName = copyingPoolName(cores);
   const ortName = ortThreadsName(cores);
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
-  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(cores > 1 ? [copyingName] : []), ortName];
+  // runs made while the pool shared memory where it could also timed a pool that copied, under this name
+  const copyingName = `${poolName(cores)}, no shared memory`;
+  const copying = cores > 1 && byName.every((by) => by[copyingName]);
+  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(copying ? [copyingName] : []), ortName];
   const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
   // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
@@ -30,6 +32,8 @@ function poolAttentionTable(cases) {
     ratio(`**${all} ÷ ${ortName}**`, all, ortName);
     spread('its rounds\' middle half', all, ortName);
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+  }
+  if (copying) {
     ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
     ratio(`${copyingName} ÷ ${ortName}`, copyingName, ortName);
   }

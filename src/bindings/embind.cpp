@@ -21,7 +21,6 @@
 #include <vector>
 
 #include "calls.hpp"
-#include "kernel_call.hpp"
 #include "model_calls.hpp"
 #include "values.hpp"
 
@@ -72,14 +71,6 @@ val plan_positions(const calls::PositionsArgs& a) {
     });
 }
 
-// The kernel module's KernelCall (kernel_call.hpp): its members' names, in order, space-separated.
-std::string kernel_call_members() {
-    std::string names;
-    for (const std::string_view name : seqorder::binding::kKernelCallMembers)
-        names.append(names.empty() ? "" : " ").append(name);
-    return names;
-}
-
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder) {
@@ -99,5 +90,4 @@ EMSCRIPTEN_BINDINGS(seqorder) {
     bind_call<&lookback_task>("lookbackTask");
     bind_call<&induction_task>("inductionTask");
     emscripten::function("taskWords", &task_words);
-    emscripten::function("kernelCallMembers", &kernel_call_members);
 }

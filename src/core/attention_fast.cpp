@@ -162,8 +162,7 @@ public:
     f32x4 operator()(f32x4 dot) const { return exact_reciprocal_ ? dot * reciprocal_ : dot / divisor_; }
 
 private:
-    // x is a normal power of two: mantissa bits 0, exponent neither 0 (zero, subnormal) nor 255 (inf, NaN). Bits
-    // rather than std::frexp, so the standalone kernel module (src/bindings/kernel.cpp) needs no libm.
+    // x is a normal power of two: mantissa bits 0, exponent neither 0 (zero, subnormal) nor 255 (inf, NaN).
     static bool power_of_two(float x) {
         const auto bits = __builtin_bit_cast(std::uint32_t, x);  // (std::bit_cast: not in Emscripten 3.1.6's libc++)
         const std::uint32_t exponent = (bits >> 23) & 0xffu;

@@ -58,10 +58,9 @@ std::size_t attention_fast_scratch_size(const AttentionShape& shape);
 // attention_fast's work alone, on arguments it has already checked: output (B, Tq, Dv), q (B, Tq, D), k (B, Tk, D),
 // v (B, Tk, Dv) as pointers, query i at position query_start + i when causal (check_attention_args's query_start), and
 // `scratch` holding attention_fast_scratch_size(shape) floats (64-byte aligned for speed).
-// It allocates nothing and throws nothing, so it also runs where there is no allocator or exception support: the
-// standalone kernel module of the pool's shared-memory workers (src/bindings/kernel.cpp), where each worker computes
-// some rows of a call (q and output offset to them, query_start moved on with them), on the fused kernel's row groups
-// (kFastAttentionRows): the results are then the bits of the whole call.
+// It allocates nothing and throws nothing. Some rows of a call computed alone (q and output offset to them,
+// query_start moved on with them), cut on the fused kernel's row groups (kFastAttentionRows), are the bits of the
+// whole call's: what the pool's workers rely on (src/js/pool/split.mjs).
 void attention_fast_rows(float* output, const float* q, const float* k, const float* v, const AttentionShape& shape,
                          bool causal, std::int64_t query_start, float* scratch);
 

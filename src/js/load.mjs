@@ -65,8 +65,7 @@ function relaxedSimdSupported() {
  * Vite resolves from its pre-bundled copy in node_modules/.vite/deps/, where the relative path leads nowhere). The
  * other modules are named where they are used, the same way: the model module by seqorder/model and seqorder/pool
  * (model-file.mjs), the relaxed build's by seqorder/relaxed (relaxed.mjs, which an app imports to use it: it hands
- * its URLs to provideRelaxed), the pool's kernel and worker by seqorder/pool (kernel-file.mjs and pool/index.mjs,
- * which hand them to the pool).
+ * its URLs to provideRelaxed), the pool's worker by seqorder/pool (pool/index.mjs, which hands it to the pool).
  * Without them (an app that did not import seqorder/relaxed; the pool reached through seqorder), those modules are
  * looked for beside the default one (`besideCore`, an expression bundlers leave alone): where the package's folder is
  * served as it is (node, a static folder), they are there.
@@ -75,10 +74,10 @@ const packagedCore = () => new URL('seqorder/seqorder_core.wasm', import.meta.ur
 const here = import.meta.url;
 const besideCore = (file) => new URL(`seqorder/${file}`, here);
 
-/** The relaxed build's modules, as seqorder/relaxed names them: { core, model, kernel } (URLs), or empty. */
+/** The relaxed build's modules, as seqorder/relaxed names them: { core, model } (URLs), or empty. */
 const relaxedFiles = {};
 
-/** Called by seqorder/relaxed (relaxed.mjs) with the URLs of the relaxed build's modules: { core, model, kernel }. */
+/** Called by seqorder/relaxed (relaxed.mjs) with the URLs of the relaxed build's modules: { core, model }. */
 export function provideRelaxed(files) {
   Object.assign(relaxedFiles, files);
 }
@@ -109,29 +108,6 @@ export async function compileModelModule(source, packaged) {
   if (url !== undefined) return { compiled: await compiledFrom(url, MODEL), url };
   checkMagic(source.bytes, undefined, '', MODEL);
   return { compiled: await compile(source.bytes, undefined, MODEL), url };
-}
-
-/** The kernel module of the pool's shared-memory workers for each build (src/bindings/kernel.cpp, pool/shared.mjs). */
-const KERNEL_FILES = { simd128: 'seqorder_kernel.wasm', relaxed: 'seqorder_kernel_relaxed.wasm' };
-
-/**
- * The kernel module of `build` for a main module that came from `url` (compileSeqorder's): for the packaged one, the
- * packaged kernel (`packagedKernel`, as seqorder/pool names it, for the default build; seqorder/relaxed's for the
- * relaxed one), else the file of that name beside it; for any other, the file of that name in the same folder.
- * undefined for a main module given as bytes (options.wasmBinary).
- */
-export function kernelUrl(build, url, packagedKernel) {
-  if (url === undefined) return undefined;
-  if (url.href === packagedUrl(build).href) {
-    const packaged = build === 'relaxed' ? relaxedFiles.kernel : packagedKernel;
-    return packaged ?? new URL(KERNEL_FILES[build], url);
-  }
-  return new URL(KERNEL_FILES[build], url);
-}
-
-/** Fetches and compiles a module (once a page: compiledFrom), with loadSeqorder's errors: for the kernel module (kernelUrl). */
-export async function compileModule(url) {
-  return compiledFrom(url);
 }
 
 /** Each module fetched from a URL on this page (or worker, or node process), as a promise of it compiled: by href. */

@@ -738,7 +738,7 @@ export function loadSeqorder(options?: LoadOptions): Promise<Seqorder>;
 export const version: string;
 
 // loadSeqorderPool from 'seqorder', as from 'seqorder/pool' (its types are there). From 'seqorder' the pool finds its
-// worker script and kernel module beside the package's files (node, a static folder, an import map); an app built by
+// worker script and model module beside the package's files (node, a static folder, an import map); an app built by
 // a bundler imports it from 'seqorder/pool', whose files the bundler emits (from 'seqorder' it rejects, saying so).
 export { loadSeqorderPool } from './pool/index.js';
 export type { PoolAttentionOptions, PoolModel, PoolOptions, SeqorderPool } from './pool/index.js';

@@ -43,7 +43,7 @@ eachEngine({ requires: 'bench.html', open: PAGE }, (s) => {
     relaxed = status.includes('with its relaxed-SIMD build');
     t.diagnostic(`${s.browser.version}: ${status}`);
     assert.match(status, /loaded in a worker(, with its relaxed-SIMD build| \(this browser does not run relaxed SIMD: that column stays empty\))/);
-    assert.match(status, new RegExp(`and a pool of ${cores} workers \\(copying: shared memory needs a cross-origin isolated page\\)`));
+    assert.match(status, new RegExp(`and a pool of ${cores} workers\\. Ready\\.$`));
     if (s.engine === 'chromium') assert.ok(relaxed, 'Chromium runs relaxed SIMD');
     assert.equal(enabled, true);
     assert.equal(preset, 'smoke');

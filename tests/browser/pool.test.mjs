@@ -1,6 +1,6 @@
 // loadSeqorderPool in every engine (tests/browser/helpers/engines): Web Workers started from a page under the site's
-// Content-Security-Policy, on a site served as plain static hosts serve it (no SharedArrayBuffer: the pool copies) and
-// on one served cross-origin isolated (the workers share memory: pool/shared.mjs). Either way its results are the
+// Content-Security-Policy, on a site served as plain static hosts serve it and on one served cross-origin isolated
+// (as `npm start` serves the lesson page); the pool copies on both. Either way its results are the
 // bits so.attention computes (in the page, and in node), its errors are so.attention's, a killed worker rejects its
 // call and is replaced, close() rejects what is pending, and nothing is recorded as an error.
 import { test } from 'node:test';
@@ -52,11 +52,15 @@ serve({
   }),
 }, (s) => {
   const mode = isolated ? 'cross-origin isolated' : 'not isolated';
-  // (WebKitGTK makes shared memories on an isolated page but cannot post them to a worker: its pool copies)
-  const shares = isolated && s.engine !== 'webkit';
-  test(`${s.engine} (${mode}): the pool shares memory where the page is cross-origin isolated and the engine can`, async () => {
-    const seen = await s.browser.evaluate(() => ({ isolated: globalThis.crossOriginIsolated, shared: globalThis.pool.sharedMemory }));
-    assert.deepEqual(seen, { isolated, shared: shares });
+  test(`${s.engine} (${mode}): the pool copies: sharedMemory is false, and sharedMemory: true rejects saying so`, async () => {
+    const seen = await s.browser.evaluate(async () => {
+      const { loadSeqorderPool } = await import('/lib/pool/index.mjs');
+      const refused = await loadSeqorderPool({ workers: 1, sharedMemory: true }).then(() => 'loaded', (error) => `${error.constructor.name}: ${error.message}`);
+      return { isolated: globalThis.crossOriginIsolated, shared: globalThis.pool.sharedMemory, refused };
+    });
+    assert.equal(seen.isolated, isolated);
+    assert.equal(seen.shared, false);
+    assert.match(seen.refused, /^Error: seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the pool copies .*docs\/pool\.md#one-way-of-moving-the-work-copies$/);
   });
 
   test(`${s.engine} (${mode}): results: the bits so.attention computes in the page, and in node`, async () => {
@@ -154,7 +158,6 @@ serve({
 
   test(`${s.engine} (${mode}): the worker script came from the site, and nothing was recorded as an error`, async () => {
     assert.ok(s.site.requests.some((r) => r.path === '/lib/pool/seqorder/pool-worker.mjs'), 'pool-worker.mjs was fetched');
-    assert.equal(s.site.requests.some((r) => r.path === '/lib/seqorder/seqorder_kernel.wasm'), shares, 'the kernel module is fetched only to share memory');
     assert.deepEqual(s.site.requests.filter((r) => r.status >= 400), []);
     assert.deepEqual(await s.browser.errors(), []);
   });

@@ -210,7 +210,7 @@ TEST_CASE("fast attention with NaN, infinite and zero values: hidden NaNs stay h
 }
 
 TEST_CASE("attention_fast_rows: rows computed in parts, each with its own scratch, give the whole call's bits", "[attention_fast]") {
-    // What the pool's shared-memory workers do (src/bindings/kernel.cpp): each part is some rows of one batch item
+    // What the pool's workers do (src/js/pool/split.mjs's cuts): each part is some rows of one batch item
     // (cut on the row group), causal from its own query_start, in a scratch buffer of exactly the size asked for (so a
     // sanitizer build catches any write past it).
     const std::size_t rows = seqorder::kFastAttentionRows;

@@ -1,5 +1,5 @@
 // One hostile caller, two targets: every case runs on one thread (so.attention, so.createModel and its models) and on
-// the pool (its attention over shared memory and over copies, its models in workers), and each must give the same
+// the pool (its attention, its models in workers), and each must give the same
 // result, bit for bit, or the same error class and message. The cases: inputs changed, detached or re-entered after
 // the call is made or while it waits its turn; getters that detach, dispose or re-enter; proxies; lying subclasses;
 // values of the wrong kind (a function, a symbol, a WeakMap, a Promise); options that are not plain objects; bad ids
@@ -47,13 +47,13 @@ function digest(value) {
 }
 
 /**
- * Runs `run(target)` on one thread and on each pool target, and asserts they agree (outcome()); `expect` checks one
+ * Runs `run(target)` on one thread and on the pool, and asserts they agree (outcome()); `expect` checks one
  * thread's: a RegExp its error must match, or 'value' (it must not fail). One thread's heap is back at its baseline.
  * Returns one thread's outcome.
  */
-async function agree(what, run, { expect, models = false, inner = false } = {}) {
+async function agree(what, run, { expect, inner = false } = {}) {
   cases++;
-  const all = models ? [targets.oneThread, targets.pool] : [targets.oneThread, targets.pool, targets.copying];
+  const all = [targets.oneThread, targets.pool];
   const outcomes = [];
   for (const target of all) outcomes.push(await outcome(() => run(target)));
   // (the pool's attention knows one option more, transfer: the lists of known options in messages differ by it)
@@ -292,17 +292,17 @@ describe('createModel', () => {
       seed: {}, classes: undefined,
     };
     for (const [key, value] of Object.entries(kinds))
-      await agree(`createModel ${key}: ${String(value)}`, (t) => created(t, { ...config, [key]: value }), { models: true, expect: /^(TypeError|RangeError): / });
+      await agree(`createModel ${key}: ${String(value)}`, (t) => created(t, { ...config, [key]: value }), { expect: /^(TypeError|RangeError): / });
     for (const [what, options] of Object.entries({
       'a Map': new Map(Object.entries(config)), 'a class instance': Object.assign(new (class P {})(), config), 'an object with another prototype': Object.create(config),
       'an array': [config], null: null, 'a number': 16, 'a string': 'vocab', 'nothing': undefined, 'an unknown option': { ...config, vocabulary: 16 },
       'a symbol key': { ...config, [Symbol('seed')]: 1 }, 'a Promise': Promise.resolve(config), 'a WeakMap': new WeakMap(), 'a function': () => config,
     }))
-      await agree(`createModel(${what})`, (t) => created(t, options), { models: true, expect: /^TypeError: / });
-    await agree('createModel options as a proxy', (t) => created(t, new Proxy({ ...config }, {})), { models: true, expect: 'value' });
-    await agree('createModel options with a null prototype', (t) => created(t, Object.assign(Object.create(null), config)), { models: true, expect: 'value' });
+      await agree(`createModel(${what})`, (t) => created(t, options), { expect: /^TypeError: / });
+    await agree('createModel options as a proxy', (t) => created(t, new Proxy({ ...config }, {})), { expect: 'value' });
+    await agree('createModel options with a null prototype', (t) => created(t, Object.assign(Object.create(null), config)), { expect: 'value' });
     const boom = new TypeError('from a getter');
-    await agree('createModel with a throwing getter', (t) => created(t, { ...config, get seed() { throw boom; } }), { models: true, expect: /^TypeError: from a getter$/ });
+    await agree('createModel with a throwing getter', (t) => created(t, { ...config, get seed() { throw boom; } }), { expect: /^TypeError: from a getter$/ });
   });
 
   test('values the core refuses, and configurations it takes', async () => {
@@ -315,13 +315,13 @@ describe('createModel', () => {
       "positions 'rotary' of an odd head width": { width: 6, heads: 2, positions: 'rotary' }, 'maxLength without learned positions': { maxLength: 8 },
     };
     for (const [what, changes] of Object.entries(values))
-      await agree(`createModel ${what}`, (t) => created(t, { ...config, ...changes }), { models: true, expect: /^RangeError: / });
+      await agree(`createModel ${what}`, (t) => created(t, { ...config, ...changes }), { expect: /^RangeError: / });
     const fine = {
       'the defaults': {}, 'float64, learned, causal, two layers, each': { dtype: 'float64', positions: 'learned', maxLength: 12, causal: true, layers: 2, readout: 'each' },
       'rotary': { positions: 'rotary' }, 'no positions, one head': { positions: 'none', heads: 1 }, 'seed 2^53': { seed: 2 ** 53 }, 'seed 0': { seed: 0 },
     };
     for (const [what, changes] of Object.entries(fine))
-      await agree(`createModel ${what}`, (t) => created(t, { ...config, ...changes }), { models: true, expect: 'value' });
+      await agree(`createModel ${what}`, (t) => created(t, { ...config, ...changes }), { expect: 'value' });
   });
 });
 
@@ -343,7 +343,7 @@ describe("a model's methods", () => {
     }
   };
   /** agree() on onModel(run): `expect` (default 'value') is about the call's own outcome, not the parameters after it. */
-  const method = (what, run, expect = 'value') => agree(what, onModel(run), { models: true, expect, inner: true });
+  const method = (what, run, expect = 'value') => agree(what, onModel(run), { expect, inner: true });
   /**
    * method() for a call that fails, and must leave the model exactly as it was: afterwards it takes one step as a
    * fresh model of the same seed does, the same loss and then the same parameters (so the same parameters, Adam's
@@ -362,7 +362,7 @@ describe("a model's methods", () => {
       } finally {
         await Promise.all([model.dispose(), fresh.dispose()]);
       }
-    }, { models: true, expect, inner: true });
+    }, { expect, inner: true });
     assert.equal(value?.unchanged, true, `${what}: the model is exactly as it was`);
   };
 
@@ -579,7 +579,7 @@ describe("a model's methods", () => {
         await model.dispose();
       }
       return losses;
-    }, { models: true, expect: 'value' });
+    }, { expect: 'value' });
   });
 });
 
@@ -589,7 +589,7 @@ describe('what only the pool has', () => {
 
   test('a worker that stopped: its models are no longer counted where new models go', async () => {
     cases++;
-    const pool = targets.copying.pool;
+    const { pool } = targets.pool;
     const first = await Promise.all([pool.createModel(config), pool.createModel(config)]);
     assert.deepEqual(first.map((m) => m.worker), [0, 1]);
     workersOf(pool).kill(1);
@@ -622,6 +622,6 @@ describe('a polluted Object.prototype', () => {
 });
 
 test('count', (t) => {
-  t.diagnostic(`${cases} cases, each on one thread and on the pool (attention: shared memory and copies), the same result or error`);
+  t.diagnostic(`${cases} cases, each on one thread and on the pool, the same result or error`);
   assert.ok(cases >= 190, `${cases} cases`);
 });

@@ -89,7 +89,7 @@ const a = await seqorder.loadSeqorder();
 const b = await seqorder.loadSeqorder();
 const c = await model.loadSeqorder();
 await model.loadModelModule(a);
-const p = await pool.loadSeqorderPool({ workers: 1, sharedMemory: false });
+const p = await pool.loadSeqorderPool({ workers: 1 });
 const handle = await p.createModel(${OPTIONS});
 const x = { data: new Float32Array(8).fill(0.5), shape: [2, 4] };
 const results = [a.attention(x, x, x).data[0], b.attention(x, x, x).data[0], (await p.attention(x, x, x)).data[0], handle.config.width,

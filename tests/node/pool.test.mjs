@@ -20,13 +20,11 @@ const { startWorkers, workerFailed } = await internal('pool/protocol.mjs');
 
 const so = await loadSeqorder();
 const WORKERS = 3;  // more than this machine's cores, so that calls split in three
-let pool;  // node's default: the workers share memory for attention (pool/shared.mjs)
-let copying;  // and a pool that copies, as browsers' pools do on pages that are not cross-origin isolated
+let pool;
 before(async () => {
   pool = await loadSeqorderPool({ workers: WORKERS });
-  copying = await loadSeqorderPool({ workers: WORKERS, sharedMemory: false });
 });
-after(() => Promise.all([pool?.close(), copying?.close()]));
+after(() => pool?.close());
 
 const bytes = (t) => Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength);
 
@@ -106,11 +104,7 @@ describe('pool-split: runs of rows', () => {
   });
 });
 
-for (const [mode, poolOf] of [['shared memory', () => pool], ['copies', () => copying]]) describe(`results: the bits one thread computes (${mode})`, () => {
-  let pool;
-  before(() => { pool = poolOf(); });
-
-  test('the pool is the kind it says', () => assert.equal(pool.sharedMemory, mode === 'shared memory'));
+describe('results: the bits one thread computes', () => {
 
   // [lead axes, Tq, Tk, D, Dv, options, dtype]
   const CASES = [
@@ -175,22 +169,19 @@ for (const [mode, poolOf] of [['shared memory', () => pool], ['copies', () => co
     assertSame(await pool.attention(x, x, x), so.attention(x, x, x), 'the next call');
   });
 
-  // (a pool whose workers share memory copies float32 inputs there once, and moves nothing)
   test('transfer: true moves the inputs\' buffers (one run each, copies for the others): same bits, inputs detached', async () => {
-    const moves = !pool.sharedMemory;
     for (const lead of [[], [4]]) {
       const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([...lead, 800, 32], 'float32', 10 + n));
       const want = so.attention(...make(), { causal: true });
       const [q, k, v] = make();
-      const length = q.data.length;
       assertSame(await pool.attention(q, k, v, { causal: true, transfer: true }), want, `[${lead}]`);
-      for (const t of [q, k, v]) assert.equal(t.data.length, moves ? 0 : length, moves ? 'detached' : 'left in place');
+      for (const t of [q, k, v]) assert.equal(t.data.length, 0, 'detached');
       // one buffer for q, k and v (self-attention on one array), and an out the pool must not move
       const [x] = make();
       const out = new Float32Array(x.data.length);
       const same = so.attention(x, x, x);
       assertSame(await pool.attention(x, x, x, { transfer: true, out }), same, 'self-attention');
-      assert.equal(x.data.length, moves ? 0 : length);
+      assert.equal(x.data.length, 0);
       assert.equal(out.length, x.shape.reduce((a, b) => a * b, 1), 'out stays with the caller');
     }
     // an input that shares its buffer with out is copied, never moved
@@ -318,9 +309,9 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary\)/ });
     await assert.rejects(loadSeqorderPool({ sharedMemory: 1 }), { name: 'TypeError', message: /^options\.sharedMemory must be true or false, got number 1/ });
     const bytes = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
-    await assert.rejects(loadSeqorderPool({ wasmBinary: bytes, sharedMemory: true }), { name: 'Error', message: /^seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the kernel module is found beside the main module, which came as bytes/ });
-    const byBytes = await loadSeqorderPool({ wasmBinary: bytes, workers: 1 });  // sharedMemory unset: it copies
-    assert.equal(byBytes.sharedMemory, false);
+    const byBytes = await loadSeqorderPool({ wasmBinary: bytes, workers: 1 });
+    const x300 = uniformTensor([300, 32], 'float32', 6);
+    assert.deepEqual((await byBytes.attention(x300, x300, x300)).data, so.attention(x300, x300, x300).data, 'a pool of the module given as bytes');
     await byBytes.close();
     await assert.rejects(loadSeqorderPool({ simd: 'avx' }), { name: 'RangeError', message: /^options\.simd must be one of/ });
     await assert.rejects(loadSeqorderPool({ wasmUrl: 'nowhere/seqorder_core.wasm' }), /could not be loaded from file:.*nowhere/);
@@ -337,14 +328,14 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
 
   test('the pool reports what it runs', () => {
     assert.equal(pool.workers, WORKERS);
-    assert.equal(pool.sharedMemory, true, 'node has shared memory: the default pool uses it');
+    assert.equal(pool.sharedMemory, false, 'the workers share no memory: the pool copies');
     assert.equal(pool.build, 'simd128');
     assert.equal(pool.version, so.version);
     assert.ok(Object.isFrozen(pool));
   });
 });
 
-test("simd: 'relaxed': the workers run the relaxed modules (main, model and kernel), with its bits (node started with relaxed SIMD)", () => {
+test("simd: 'relaxed': the workers run the relaxed modules (main and model), with its bits (node started with relaxed SIMD)", () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-pool-'));
   const script = path.join(dir, 'relaxed.mjs');
   writeFileSync(script, `
@@ -368,17 +359,17 @@ await pool.close();
   const child = spawnSync(process.execPath, ['--experimental-wasm-relaxed-simd', script], { encoding: 'utf8', timeout: 30_000 });
   rmSync(dir, { recursive: true, force: true });
   assert.equal(child.status, 0, child.stderr);
-  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], shared: true, same: true, models: true });
+  assert.deepEqual(JSON.parse(child.stdout), { builds: ['relaxed', 'relaxed'], shared: false, same: true, models: true });
 });
 
-// (the relaxed one compiles only with relaxed SIMD: the relaxed test below runs it)
-test('the kernel module imports nothing but a shared memory, and exports what pool/shared.mjs calls', () => {
-  for (const file of ['seqorder_kernel.wasm']) {
-    const module = new WebAssembly.Module(readFileSync(path.join(lib, 'seqorder', file)));
-    assert.deepEqual(WebAssembly.Module.imports(module), [{ module: 'env', name: 'memory', kind: 'memory' }], file);
-    assert.deepEqual(WebAssembly.Module.exports(module).map((e) => `${e.name}:${e.kind}`).sort(),
-      ['__heap_base:global', '__stack_pointer:global', 'attention_rows:function', 'scratch_bytes:function'], file);
-  }
+test('sharedMemory: true rejects with the Error a pool that could not share memory gave, saying the pool copies; false is the pool', async () => {
+  await assert.rejects(loadSeqorderPool({ workers: 1, sharedMemory: true }), (error) => error.constructor === Error &&
+    /^seqorder pool: options\.sharedMemory: true, but the workers cannot share memory: the pool copies .*see https:\/\/\S+\/docs\/pool\.md#one-way-of-moving-the-work-copies$/.test(error.message));
+  const given = await loadSeqorderPool({ workers: 2, sharedMemory: false });
+  const x = uniformTensor([2, 300, 32], 'float32', 7);
+  assertSame(await given.attention(x, x, x, { causal: true }), so.attention(x, x, x, { causal: true }), 'sharedMemory: false');
+  assert.equal(given.sharedMemory, false);
+  await given.close();
 });
 
 describe('failures', () => {

@@ -122,7 +122,7 @@ const POOL_APP = `import { loadSeqorderPool } from 'seqorder/pool';
 const pool = await loadSeqorderPool({ workers: 2 });
 const x = { data: new Float32Array(512 * 64).fill(0.5), shape: [512, 64] };
 const y = await pool.attention(x, x, x, { causal: true });
-console.log('seqorder pool', pool.workers, y.shape.join('x'), pool.sharedMemory ? 'shared' : 'copies');
+console.log('seqorder pool', pool.workers, y.shape.join('x'));
 await pool.close();
 `;
 
@@ -246,8 +246,7 @@ test('the tarball holds the built package and nothing else', () => {
     'dist/lib/seqorder/seqorder_core.wasm', 'dist/lib/seqorder_model.mjs', 'dist/lib/seqorder/seqorder_model.wasm',
     'dist/lib/model-entry.mjs', 'dist/lib/model-entry.cjs', 'dist/lib/model-entry.d.ts', 'dist/lib/model-entry.d.cts',
     'dist/lib/figures/figures.css.d.ts',
-    'dist/lib/pool/index.mjs', 'dist/lib/pool/seqorder/pool-worker.mjs', 'dist/lib/pool/shared.mjs',
-    'dist/lib/seqorder/seqorder_kernel.wasm', 'dist/lib/figures/plot/index.mjs', 'dist/lib/figures/plot/index.d.ts',
+    'dist/lib/pool/index.mjs', 'dist/lib/pool/seqorder/pool-worker.mjs', 'dist/lib/figures/plot/index.mjs', 'dist/lib/figures/plot/index.d.ts',
     'dist/lib/figures/checks.mjs', 'dist/lib/figures/checks.d.ts', 'dist/lib/figures/figures.css']) {
     assert.ok(files.includes(needed), `${needed} missing from the tarball: ${files.join(', ')}`);
   }
@@ -267,7 +266,7 @@ import { loadSeqorder, loadSeqorderPool, version } from 'seqorder';
 import { loadSeqorder as loadWithModel, loadModelModule } from 'seqorder/model';
 const so = await loadSeqorder();
 const table = so.positions(3, 4);
-const pool = await loadSeqorderPool({ workers: 2, sharedMemory: true });  // its worker and kernel found beside it
+const pool = await loadSeqorderPool({ workers: 2 });  // its worker found beside it
 const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
 const pooled = await pool.attention(x, x, x);
 await pool.close();
@@ -311,7 +310,7 @@ console.log(JSON.stringify({
     assert.deepEqual(r.models, [8, 8, 8]);
     assert.match(r.notLoaded, /^seqorder: createModel needs the model module, which this API has not loaded: load it with loadSeqorder from 'seqorder\/model' \(both modules\), or await loadModelModule\(so\) from 'seqorder\/model' first; see https:\/\/github\.com\/.*#the-model-module$/);
     assert.match(r.missing, /could not be loaded from file:\/\/.*\/nowhere\/seqorder_core\.wasm: reading it failed .*wasmUrl/);
-    assert.deepEqual(r.pool, [2, true, [64, 8], true], 'loadSeqorderPool from \'seqorder\': workers sharing memory');
+    assert.deepEqual(r.pool, [2, false, [64, 8], true], 'loadSeqorderPool from \'seqorder\': its workers found beside it');
   });
 
 test('node CommonJS: the require snippet prints what it says', { timeout: 60_000 }, async () => {
@@ -323,7 +322,7 @@ test('node CommonJS: the require snippet prints what it says', { timeout: 60_000
 const pool = require('seqorder/pool');
 const withModel = require('seqorder/model');
 const x = { data: new Float32Array(64 * 8).fill(0.5), shape: [64, 8] };
-Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ workers: 2, sharedMemory: true }), withModel.loadSeqorder()]).then(async ([p, main, so]) => {
+Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ workers: 2 }), withModel.loadSeqorder()]).then(async ([p, main, so]) => {
   const y = await main.attention(x, x, x);
   const width = so.createModel({ vocab: 4, width: 8, classes: 2 }).config.width;
   console.log(JSON.stringify({ version: seqorder.version, keys: Object.keys(seqorder).sort(), pool: Object.keys(pool), workers: p.workers,
@@ -333,10 +332,10 @@ Promise.all([pool.loadSeqorderPool({ workers: 1 }), seqorder.loadSeqorderPool({ 
   await main.close();
 });`);
   const r = JSON.parse((await sh(process.execPath, ['check.cjs'], { cwd: app })).stdout);
-  // require('seqorder').loadSeqorderPool finds the worker script and the kernel module beside the package's files
+  // require('seqorder').loadSeqorderPool finds the worker script beside the package's files
   assert.deepEqual(r, {
     version: manifest.version, keys: ['loadSeqorder', 'loadSeqorderPool', 'version'], pool: ['loadSeqorderPool'], workers: 1,
-    manifest: manifest.version, main: [2, true, [64, 8], 0.5],
+    manifest: manifest.version, main: [2, false, [64, 8], 0.5],
     model: [['loadModelModule', 'loadSeqorder', 'version'], manifest.version, 8],
   });
 });
@@ -621,7 +620,7 @@ test('Chromium: the Vite dev server (default settings) serves the app snippet, a
   assert.deepEqual(problems, []);
   assert.ok(existsSync(path.join(app, 'node_modules', '.vite', 'deps', 'seqorder.js')), 'Vite did not pre-bundle seqorder (the case that used to fail)');
   const pool = await runPage(`${url}pool.html`);
-  assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
+  assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
   assert.deepEqual(pool.problems, []);
 
   // a server that answers a missing .wasm with its index.html: the error names the URL, what came back and the fix
@@ -649,12 +648,8 @@ for (const name of Object.keys(BUNDLERS)) {
       assert.equal(model.line, MODEL_OUTPUT, model.problems.join('\n'));
       assert.deepEqual(model.problems, []);
       const pool = await runPage(`${url}pool.html`);
-      assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
+      assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
       assert.deepEqual(pool.problems, []);
-      // served cross-origin isolated, its workers share memory: the bundler emitted the kernel module too
-      const isolated = await runPage(`${await serve(dist, { isolated: true })}pool.html`);
-      assert.equal(isolated.line, 'seqorder pool 2 512x64 shared', isolated.problems.join('\n'));
-      assert.deepEqual(isolated.problems, []);
     }
   });
 }
@@ -672,7 +667,7 @@ worker.onerror = (e) => console.error(e.message);
 worker.postMessage({ q: x, k: x, v: x });
 `,
       'worker.html': indexHtml('page.js'),
-      // loadSeqorderPool from the package's entry (not seqorder/pool): its worker and kernel are found beside it
+      // loadSeqorderPool from the package's entry (not seqorder/pool): its worker is found beside it
       'pool.js': POOL_APP.replace("from 'seqorder/pool'", "from './seqorder/seqorder.mjs'"),
       'pool.html': indexHtml('pool.js'),
       'model.js': MODEL_APP.replace("from 'seqorder/model'", "from './seqorder/model-entry.mjs'"),
@@ -686,14 +681,11 @@ worker.postMessage({ q: x, k: x, v: x });
     assert.equal(worker.line, 'seqorder float32 4x8 0.5', worker.problems.join('\n'));
     assert.deepEqual(worker.problems, []);
     const pool = await runPage(`${url}pool.html`);
-    assert.equal(pool.line, 'seqorder pool 2 512x64 copies', pool.problems.join('\n'));
+    assert.equal(pool.line, 'seqorder pool 2 512x64', pool.problems.join('\n'));
     assert.deepEqual(pool.problems, []);
     const model = await runPage(`${url}model.html`);
     assert.equal(model.line, MODEL_OUTPUT, model.problems.join('\n'));
     assert.deepEqual(model.problems, []);
-    const isolated = await runPage(`${await serve(publicDir, { isolated: true })}pool.html`);
-    assert.equal(isolated.line, 'seqorder pool 2 512x64 shared', isolated.problems.join('\n'));
-    assert.deepEqual(isolated.problems, []);
   });
 
 test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder; without it, the 404 names the URL and the fix',
@@ -720,7 +712,7 @@ test('Chromium: wasmUrl (docs/apps.md) finds modules served from another folder;
     assert.match(error, /wasmUrl/);
   });
 
-test('vite build emits and Chromium fetches only what an app uses: positions alone the main module; seqorder/model the model module too, loaded with it or later; the pool its kernel, worker and model module, reusing the main module compiled on the page; seqorder/relaxed the relaxed modules',
+test('vite build emits and Chromium fetches only what an app uses: positions alone the main module; seqorder/model the model module too, loaded with it or later; the pool its worker and model module, reusing the main module compiled on the page; seqorder/relaxed the relaxed modules',
   { timeout: 240_000 }, async () => {
     const apps = {
       positions: `import { loadSeqorder } from 'seqorder';
@@ -749,7 +741,7 @@ console.log('seqorder later', before, fetched(), so.createModel({ vocab: 4, widt
       // the pool from the package's entry: nothing of the pool's emitted, and a clear error when it is loaded
       mainPool: `import { loadSeqorderPool } from 'seqorder';
 const tried = (options) => loadSeqorderPool({ workers: 1, ...options }).then(() => 'loaded', (e) => e.message);
-console.log('seqorder main pool', JSON.stringify([await tried({ sharedMemory: true }), await tried({ sharedMemory: false })]));
+console.log('seqorder main pool', JSON.stringify(await tried({})));
 `,
       // a model too: the model module of the relaxed build (one of another build than the main module's is refused)
       relaxed: `import 'seqorder/relaxed';
@@ -781,9 +773,9 @@ console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build, mo
     assert.deepEqual(emitted.later.wasm, withModel, 'seqorder/model imported when needed: the model module too');
     assert.deepEqual(emitted.mainPool.wasm, main, 'loadSeqorderPool from \'seqorder\': nothing of the pool');
     assert.equal(emitted.mainPool.worker, false);
-    assert.deepEqual(emitted.pool.wasm, [...withModel, 'seqorder_kernel.wasm'].sort(), 'the pool: its kernel and its models\' module too');
+    assert.deepEqual(emitted.pool.wasm, withModel, 'the pool: its models\' module too');
     assert.equal(emitted.pool.worker, true, 'the pool: its worker');
-    assert.deepEqual(emitted.relaxed.wasm, [...withModel, 'seqorder_core_relaxed.wasm', 'seqorder_kernel_relaxed.wasm', 'seqorder_model_relaxed.wasm'].sort(),
+    assert.deepEqual(emitted.relaxed.wasm, [...withModel, 'seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm'].sort(),
       'seqorder/relaxed: the relaxed build (and the default one, for engines without relaxed SIMD)');
     // what each page fetches: the positions-only one a single .wasm, the relaxed one the modules of its build
     const fetched = {};
@@ -798,13 +790,11 @@ console.log('seqorder relaxed', so.positions(4, 8).shape.join('x'), so.build, mo
     assert.deepEqual([...fetched.relaxed].sort(), ['seqorder_core_relaxed.wasm', 'seqorder_model_relaxed.wasm']);
     assert.deepEqual(fetched.later, withModel, 'the model module, once, when loadModelModule asks for it');
     assert.deepEqual(fetched.both, main, 'loadSeqorder and the pool: the main module fetched (and compiled) once');
-    // served cross-origin isolated (so that the kernel module is asked for too): the message says to import seqorder/pool
-    const { line, problems } = await runPage(await serve(emitted.mainPool.dir, { isolated: true }));
+    // the message says to import seqorder/pool
+    const { line, problems } = await runPage(await serve(emitted.mainPool.dir));
     assert.match(line ?? '', /^seqorder main pool /, problems.join('\n'));
-    const [kernel, worker] = JSON.parse(line.slice('seqorder main pool '.length));
+    const worker = JSON.parse(line.slice('seqorder main pool '.length));
     const told = / In an app built by a bundler \(Vite, webpack, \.\.\.\), import loadSeqorderPool from 'seqorder\/pool' rather than from 'seqorder'/;
-    assert.match(kernel, /^seqorder: the WebAssembly module could not be loaded from http:.*\/seqorder_kernel\.wasm: /);
-    assert.match(kernel, told);
     assert.match(worker, /^seqorder pool: its workers could not start from http:.*\/seqorder\/pool-worker\.mjs \(.*\)\. Serve the package's /);
     assert.match(worker, told);
   });

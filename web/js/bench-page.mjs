@@ -60,14 +60,12 @@ $('environment-text').textContent = `${navigator.userAgent}; ${navigator.hardwar
 
 let worker = null;  // a promise of the worker (bench-worker.mjs, a set of one over the package's worker protocol)
 
-function ready({ version, relaxed, poolWorkers, poolShared, poolError }) {
+function ready({ version, relaxed, poolWorkers, poolError }) {
   document.body.dataset.state = 'ready';
   setStatus(`seqorder ${version} loaded in a worker${relaxed
     ? ', with its relaxed-SIMD build'
     : ' (this browser does not run relaxed SIMD: that column stays empty)'}${poolWorkers
-    ? `, and a pool of ${poolWorkers} workers (${poolShared
-      ? 'sharing memory'
-      : 'copying: shared memory needs a cross-origin isolated page'})`
+    ? `, and a pool of ${poolWorkers} workers`
     : ` (no pool: ${poolError})`}. Ready.`);
   start.disabled = false;
 }

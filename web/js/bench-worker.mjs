@@ -4,9 +4,8 @@
 //
 // It speaks the package's worker protocol (lib/pool/protocol.mjs), with three ops:
 //   load → nothing, once every module is loaded (or its error);
-//   describe → { version, relaxed, poolWorkers, poolShared, poolError } (relaxed: whether the relaxed build runs here;
-//     poolWorkers: the pool's size, or 0 with poolError saying why there is none; poolShared: whether its workers
-//     share memory);
+//   describe → { version, relaxed, poolWorkers, poolError } (relaxed: whether the relaxed build runs here;
+//     poolWorkers: the pool's size, or 0 with poolError saying why there is none);
 //   run { preset: 'quick' | 'full' | 'smoke' } → { seconds }, reporting { type: 'progress', fraction, label } and one
 //     { type: 'case', result } per case on the way; what fails rejects the run with its message.
 import { loadSeqorder } from '../lib/seqorder.mjs';
@@ -133,7 +132,7 @@ serve({
   },
   async describe() {
     const { so, relaxed, pool, poolError } = await ready;
-    return { value: { version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolShared: pool?.sharedMemory, poolError } };
+    return { value: { version: so.version, relaxed: relaxed !== null, poolWorkers: pool?.workers ?? 0, poolError } };
   },
   async run({ preset }, report) {
     return { value: await run(preset, report) };

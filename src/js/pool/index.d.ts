@@ -1,7 +1,7 @@
 /**
  * seqorder/pool: attention and models on several workers (Web Workers in browsers, worker_threads in node), the bits
  * of one thread. An entry point of its own, so that an app that does not import it ships none of its files (its
- * worker script, its kernel module).
+ * worker script).
  * @module seqorder/pool
  */
 // Types for seqorder/pool (written by hand, as seqorder.d.ts, whose types these use).
@@ -18,12 +18,10 @@ export interface PoolOptions extends LoadOptions {
    */
   workers?: number;
   /**
-   * Whether the workers share one WebAssembly.Memory for attention's float32 calls without steps: q, k and v are then
-   * written there once and each worker computes its rows in place (the kernel module seqorder_kernel.wasm, found
-   * beside the main module). Shared memory needs node, or a browser page that is cross-origin isolated (served with
-   * Cross-Origin-Opener-Policy: same-origin and Cross-Origin-Embedder-Policy: require-corp) in an engine that can post
-   * a shared memory to a worker. true: required (loadSeqorderPool rejects with an Error saying why it cannot be had);
-   * false: never (the pool copies slabs to its workers); default: wherever it can be had. Same results either way.
+   * The pool's workers share no memory: the pool copies each worker's part of a call to it (docs/pool.md says why).
+   * false, or left out: the pool. true: loadSeqorderPool rejects with an Error that says the pool copies (the Error
+   * a pool that could not share memory rejected with).
+   * @deprecated The pool always copies; leave this option out.
    */
   sharedMemory?: boolean;
   /**
@@ -44,15 +42,13 @@ export interface PoolOptions extends LoadOptions {
 export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
   /**
    * Let the pool move the buffers of q.data, k.data and v.data to its workers instead of copying them (one copy
-   * fewer): those arrays may be detached afterwards (length 0), so do not use them again. Default false. (A call the
-   * workers run in shared memory copies its inputs there once and moves nothing.)
+   * fewer): those arrays may be detached afterwards (length 0), so do not use them again. Default false.
    */
   transfer?: boolean;
 }
 
 /**
- * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed (where
- * it can be had, the workers share one memory: PoolOptions.sharedMemory):
+ * Attention on several workers (Web Workers in browsers, worker_threads in node), no SharedArrayBuffer needed:
  * each call is checked on the calling thread exactly as Seqorder.attention checks it, then its batch items and query
  * rows are spread over the workers. Results are the bits Seqorder.attention computes on one thread. Models can live
  * in the workers too (createModel), each trained on its own core.
@@ -64,7 +60,10 @@ export interface SeqorderPool {
   readonly build: SimdBuild;
   /** How many workers the pool has. */
   readonly workers: number;
-  /** Whether its workers share one memory for attention (see PoolOptions.sharedMemory). */
+  /**
+   * Always false: the workers share no memory (see PoolOptions.sharedMemory).
+   * @deprecated The pool always copies; this is false for every pool.
+   */
   readonly sharedMemory: boolean;
   /**
    * Seqorder.attention on the workers: a promise of what it returns, bit for bit.
@@ -201,6 +200,6 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
  * @throws {TypeError | RangeError} (a rejection) when an option has the wrong kind or value (workers an integer
  *         1 … 256; workerUrl a string or URL, a file in node)
  * @throws {Error} (a rejection) as loadSeqorder, when a worker cannot start (the message names its script and the
- *         workerUrl option), or when sharedMemory: true cannot be had (the message says why)
+ *         workerUrl option), or when sharedMemory is true (the message says the pool copies)
  */
 export function loadSeqorderPool(options?: PoolOptions): Promise<SeqorderPool>;

@@ -1,17 +1,16 @@
 // seqorder/pool, loadSeqorderPool(): the pool (pool.mjs) with its files named for bundlers. Vite and webpack emit what
 // an app's code names as literal URL expressions relative to import.meta.url: here the worker script (built into a
-// worker of the app's bundle) and, in kernel-file.mjs and model-file.mjs, the kernel module of its shared memory and
-// the model module of its models (fetched by the first pool.createModel). Only this entry point names the first two,
-// so an app that imports seqorder alone ships none of them; the pool reached through seqorder looks for them beside
-// its own files (node, static folders, import maps).
-import { packagedKernelUrl } from '../kernel-file.mjs';
+// worker of the app's bundle) and, in model-file.mjs, the model module of its models (fetched by the first
+// pool.createModel). Only this entry point names the worker script, so an app that imports seqorder alone ships none
+// of the pool's files; the pool reached through seqorder looks for them beside its own files (node, static folders,
+// import maps).
 import { packagedModelUrl } from '../model-file.mjs';
 import { loadSeqorderPool as loadPool } from './pool.mjs';
 
 export { workersOf } from './pool.mjs';
 
 /**
- * The packaged files: the kernel module's and the model module's URLs, and a Web Worker of the packaged script, its path
+ * The packaged files: the model module's URL, and a Web Worker of the packaged script, its path
  * 'seqorder/pool-worker.mjs' found as the .wasm files' are (see packagedUrl in ../load.mjs): the folder seqorder/
  * beside this file, and also the package's name with the file among its exports, which Vite's dev server resolves
  * from its pre-bundled copy of this file. That file, which scripts/build.sh writes, starts the worker, ./worker.mjs.
@@ -19,7 +18,6 @@ export { workersOf } from './pool.mjs';
  * origin (then a Blob starts it instead) and uses it in node.
  */
 const PACKAGED = {
-  kernelUrl: packagedKernelUrl,
   modelUrl: packagedModelUrl,
   startWorker: () => new Worker(new URL('seqorder/pool-worker.mjs', import.meta.url), { type: 'module' }),
 };

@@ -1,22 +1,21 @@
 // The pool, loadSeqorderPool(): attention spread over several instances of the module, each in its own worker (Web
 // Workers in browsers, worker_threads in node), with no SharedArrayBuffer needed; and models trained in them
 // (model.mjs). Both entry points that export it call it here: seqorder/pool (index.mjs), which names the pool's worker
-// script and kernel module for bundlers, and seqorder (../seqorder.mjs), whose pool finds them beside its own files.
+// script for bundlers, and seqorder (../seqorder.mjs), whose pool finds it beside its own files.
 //
 // A call is read and checked on the calling thread exactly as so.attention reads and checks it (../api.mjs's
 // attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
-// involved. The core's plan says how the work may be split (split.mjs). Where the workers share memory (shared.mjs),
-// a call of the fused kernel is computed there in place. Otherwise each worker gets its slabs of q, k and v (copied
-// once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are laid in
-// place. Either way the results are the bits one thread computes. The workers and the messages they answer:
+// involved. The core's plan says how the work may be split (split.mjs). Each worker gets its slabs of q, k and v
+// (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are
+// laid in place, so the results are the bits one thread computes. The workers and the messages they answer:
 // protocol.mjs; what a worker runs: worker.mjs.
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
-import { compileModelModule, compileModule, compileSeqorder, instantiateCore, kernelUrl } from '../load.mjs';
+import { docsUrl } from '../docs-url.mjs';
+import { compileModelModule, compileSeqorder, instantiateCore } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
-import { sharedKernel, sharedMemoryMissing } from './shared.mjs';
 import { callsOf, cutRows } from './split.mjs';
 import { readWorkerUrl, workerStarter } from './start.mjs';
 
@@ -178,42 +177,27 @@ function assemble(plan, out, sent, answers, arrays, spares) {
 
 /** What a bundled app that found no pool files is told (the files are named for bundlers by seqorder/pool alone). */
 const BUNDLED = 'In an app built by a bundler (Vite, webpack, ...), import loadSeqorderPool from \'seqorder/pool\' rather than '
-  + 'from \'seqorder\': bundlers emit the pool\'s worker script and kernel module for that entry point only.';
+  + 'from \'seqorder\': bundlers emit the pool\'s worker script for that entry point only.';
 
 /**
- * The shared memory of the pool's workers (shared.mjs), or null for a pool that copies: `asked` is
- * options.sharedMemory (true: required, and an Error says why it cannot be had; false: never; undefined: where this
- * engine allows it and the kernel module loads). packagedKernel: the URL seqorder/pool names (or undefined: beside
- * the main module); hint: what to add to the error of a kernel module that does not load.
+ * What options.sharedMemory: true is told: the pool has one way of moving the work, copies (its workers share no
+ * memory). The Error is the one a pool that could not share memory threw, so that a caller's handling of it still works.
  */
-async function sharedMemoryFor(asked, core, url, count, packagedKernel, hint) {
-  if (asked === false) return null;
-  const missing = sharedMemoryMissing() ?? (url === undefined ? 'the kernel module is found beside the main module, which came as bytes (options.wasmBinary): give options.wasmUrl instead' : null);
-  if (missing) {
-    if (asked) throw new Error(`seqorder pool: options.sharedMemory: true, but the workers cannot share memory: ${missing}`);
-    return null;
-  }
-  try {
-    return await sharedKernel(await compileModule(kernelUrl(core.build(), url, packagedKernel)), count, core);
-  } catch (error) {
-    if (asked && hint) error.message += ` ${hint}`;
-    if (asked) throw error;
-    return null;  // a kernel module that is missing (an app that did not serve it) costs speed, not the pool
-  }
-}
+const NO_SHARED_MEMORY = 'seqorder pool: options.sharedMemory: true, but the workers cannot share memory: the pool copies '
+  + `each worker's part of a call to it (sharing memory did not make it faster); leave sharedMemory out, see ${docsUrl('pool.md', 'one-way-of-moving-the-work-copies')}`;
 
 /**
  * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
  * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
  * (each module is fetched and compiled once a page, here or by an earlier loadSeqorder: load.mjs's compiledFrom; the
- * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: whether the
- * workers share one memory for attention (sharedMemoryFor): the default is to, where the engine allows it. workerUrl:
+ * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: kept for
+ * the callers that name it; false or absent: the pool (which copies); true: the Error NO_SHARED_MEMORY. workerUrl:
  * where the worker script is, when not beside this file (start.mjs).
- * `packaged`, from seqorder/pool (index.mjs): { kernelUrl() (the default build's kernel module), modelUrl() (its model
- * module), startWorker() (a new Web Worker of the packaged script) }, each written as bundlers find it. Without them
- * (the pool reached through seqorder), the kernel and model modules are looked for beside the main module and the
- * worker script beside this file, which is where they are wherever the package's folder is served as it is (node, a
- * static folder, an import map); a bundled app is told to import seqorder/pool.
+ * `packaged`, from seqorder/pool (index.mjs): { modelUrl() (the default build's model module), startWorker() (a new
+ * Web Worker of the packaged script) }, each written as bundlers find it. Without them (the pool reached through
+ * seqorder), the model module is looked for beside the main module and the worker script beside this file, which is
+ * where they are wherever the package's folder is served as it is (node, a static folder, an import map); a bundled
+ * app is told to import seqorder/pool.
  */
 export async function loadSeqorderPool(options, packaged = {}) {
   const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
@@ -224,6 +208,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
       throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
   }
   optional(readBoolean)('options.sharedMemory', sharing);
+  if (sharing) throw new Error(NO_SHARED_MEMORY);
   const script = await readWorkerUrl(workerUrl);
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url, model } = await compileSeqorder(load);
@@ -238,16 +223,13 @@ export async function loadSeqorderPool(options, packaged = {}) {
   };
   const plan = attentionPlanner(core);
   const spares = spareBuffers();
-  const packagedKernel = packaged.kernelUrl?.();
-  const unnamed = !packagedKernel && !isNode && load.wasmUrl === undefined && core.build() === 'simd128';
-  const shared = await sharedMemoryFor(sharing, core, url, count, packagedKernel, unnamed ? BUNDLED : '');
   const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
   let workers;
   try {
     workers = await startWorkers({
       count,
       start: starter.start,
-      first: (index) => ({ op: 'load', args: { module: compiled, url: url?.href, shared: shared?.stackOf(index) } }),
+      first: { op: 'load', args: { module: compiled, url: url?.href } },
     });
   } catch (error) {
     starter.release();
@@ -265,7 +247,6 @@ export async function loadSeqorderPool(options, packaged = {}) {
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
     const runs = cutRows(read.plan, workers.size);
-    if (shared && read.plan.fused && shared.fits(read.plan, runs)) return shared.attention(read, runs, workers);
     const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
     const busy = new Set();
     const answers = Promise.all(sent.map(({ args, moved }) => {
@@ -281,8 +262,8 @@ export async function loadSeqorderPool(options, packaged = {}) {
     version,
     build: core.build(),
     workers: count,
-    /** Whether the workers share one memory for attention (the fused kernel's calls: float32, without steps). */
-    sharedMemory: shared !== null,
+    /** Always false: the workers share no memory (NO_SHARED_MEMORY); kept for the callers that read it. */
+    sharedMemory: false,
     attention,
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
     createModel: modelMaker(workers, core.maxTensorBytes(), compiledModel),

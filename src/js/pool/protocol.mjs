@@ -98,8 +98,7 @@ function adapt(worker, { message, failure }) {
 
 /**
  * Starts `count` workers (start(): a new Worker of either kind), sends each the op `first` ({ op, args }: loading the
- * module, say; or first(index) → the op of worker `index`, also when it replaces a worker that died) and resolves when
- * all of them have run it, to the set:
+ * module, say; also to a worker that replaces one that died) and resolves when all of them have run it, to the set:
  *   request(index, op, args, transfer, onReport)
  *                                       → a promise of the op's value on worker `index`; onReport(value) is called
  *                                         with each report the op sends before it answers
@@ -108,7 +107,6 @@ function adapt(worker, { message, failure }) {
  *   size                                → the number of workers
  *   kill(index)                         → ends worker `index` as if it had died (what a crash does; for tests)
  *   generation(index)                   → how many workers have been started at `index` (1, then 2 once replaced…)
- *   stopped()                           → a promise that every worker that died has stopped running
  *   close()                             → ends every worker; pending and later requests reject; resolves once they
  *                                         have all ended (again: the same promise)
  *   closed                              → why the set is closed (a message), or null
@@ -119,7 +117,6 @@ export async function startWorkers({ count, start, first }) {
   const generations = new Array(count).fill(0);  // how many workers have been started at each index
   let closed = null;  // why the set is closed, once it is
   let closing = null;  // the promise that every worker has ended, once the set is closed
-  const ended = new Set();  // the terminations of workers that died, until they have stopped
   let nextId = 1;
 
   /** Starts worker `index` and resolves once it has run the first op (rejects if it fails to). */
@@ -131,7 +128,7 @@ export async function startWorkers({ count, start, first }) {
       failure: (reason) => died(slot, reason),
     });
     slots[index] = slot;
-    const { op, args } = typeof first === 'function' ? first(index) : first;
+    const { op, args } = first;
     await send(slot, op, args);
     slot.loaded = true;
   }
@@ -197,8 +194,6 @@ export async function startWorkers({ count, start, first }) {
     for (const { reject } of slot.pending.values()) reject(error);
     slot.pending.clear();
     slot.ended = Promise.resolve(slot.port.terminate()).catch(() => {});
-    ended.add(slot.ended);
-    slot.ended.then(() => ended.delete(slot.ended));
     return slot.ended;
   }
 
@@ -246,11 +241,6 @@ export async function startWorkers({ count, start, first }) {
     },
     /** How many workers have been started at `index`: it grows when a worker that died is replaced. */
     generation: (index) => generations[index],
-    /**
-     * Resolves once every worker that died has stopped running (in node; a browser's terminate() says nothing of
-     * when): for memory they share, which a dying worker must not write after its calls have failed.
-     */
-    stopped: () => Promise.all([...ended]),
     close: () => close(),
     /** Why the set is closed (the message its requests reject with), or null while it is open. */
     get closed() {

@@ -8,8 +8,6 @@ import { instantiateModel, modelModule } from '../model-module.mjs';
 import { serve } from './protocol.mjs';
 
 let so = null;  // this worker's instance of the module (op 'load')
-// its instance of the kernel module on the pool's shared memory, if the pool has one (src/js/pool/shared.mjs)
-let kernel = null;
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
@@ -24,7 +22,7 @@ function stopped() {
 }
 
 /** The ArrayBuffers of every typed array in a result (a tensor, attention's steps, parameters, { loss, grads }, …),
- * to move them back rather than copy them: results are this worker's own, never shared memory. */
+ * to move them back rather than copy them: results are this worker's own. */
 function buffersIn(value, found = new Set()) {
   if (ArrayBuffer.isView(value)) found.add(value.buffer);
   else if (value !== null && typeof value === 'object') for (const item of Object.values(value)) buffersIn(item, found);
@@ -39,33 +37,16 @@ function modelOf(id) {
 }
 
 const ops = {
-  /**
-   * module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages); shared (where the
-   * pool shares memory): { module: the kernel module, memory: the shared memory, stackTop: this worker's stack }.
-   * → its build
-   */
-  async load({ module, url, shared }) {
+  /** module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages). → its build */
+  async load({ module, url }) {
     const core = await instantiateCore(module, url);
     so = makeApi(core, { models: modelModule(() => instantiateModel(compiledModel.module, compiledModel.url, core.build())) });
-    if (shared) {
-      kernel = (await WebAssembly.instantiate(shared.module, { env: { memory: shared.memory } })).exports;
-      kernel.__stack_pointer.value = shared.stackTop;
-    }
     return { value: so.build };
   },
 
   /**
-   * calls: the addresses of attention_rows's arguments in the shared memory (src/js/pool/shared.mjs wrote them there,
-   * beside q, k and v), run in turn; the outputs are written there. → nothing
-   */
-  kernelAttention({ calls }) {
-    for (const address of calls) kernel.attention_rows(address);
-    return { value: undefined };
-  },
-
-  /**
    * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs }: the buffers of q, k
-   * and v go back too, for the main thread to reuse (all but shared memory, which cannot be moved).
+   * and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be moved).
    */
   attention({ calls }) {
     const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));

@@ -1,6 +1,6 @@
 // The targets a hostile suite runs its cases against, each behind one interface of promises: one thread (so's
-// functions and models, called at once, their results or errors as settled promises) and the pool (its attention over
-// shared memory, over copies, and its models in workers). A case is a function of a target; the suite runs it on each
+// functions and models, called at once, their results or errors as settled promises) and the pool (its attention and
+// its models in workers). A case is a function of a target; the suite runs it on each
 // and compares what they give (outcome()): the same result, bit for bit, or the same error class and message.
 import { loadSeqorder, loadSeqorderPool } from './load.mjs';
 
@@ -26,16 +26,10 @@ function asPromises(model) {
   });
 }
 
-/**
- * Loads the targets: [{ name, attention, createModel, close }], one thread's first. `workers` workers in each pool;
- * `models: false` leaves the pool that copies out of the model cases (its models are the shared pool's kind).
- */
+/** Loads the targets: { so, oneThread, pool: { name, attention, createModel, pool }, close }, with `workers` workers in the pool. */
 export async function loadTargets({ workers = 2 } = {}) {
   const so = await loadSeqorder();
-  const [shared, copying] = await Promise.all([
-    loadSeqorderPool({ workers }),
-    loadSeqorderPool({ workers, sharedMemory: false }),
-  ]);
+  const pool = await loadSeqorderPool({ workers });
   return {
     so,
     oneThread: {
@@ -43,8 +37,7 @@ export async function loadTargets({ workers = 2 } = {}) {
       attention: async (...args) => so.attention(...args),
       createModel: async (options) => asPromises(so.createModel(options)),
     },
-    pool: { name: 'the pool', attention: shared.attention, createModel: shared.createModel, pool: shared },
-    copying: { name: 'the pool, copying', attention: copying.attention, createModel: copying.createModel, pool: copying },
-    close: () => Promise.all([shared.close(), copying.close()]),
+    pool: { name: 'the pool', attention: pool.attention, createModel: pool.createModel, pool },
+    close: () => pool.close(),
   };
 }
