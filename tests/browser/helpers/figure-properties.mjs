@@ -55,7 +55,7 @@ const matrix = fc.oneof(
   { weight: 2, arbitrary: fc.tuple(size, size) },
   { weight: 1, arbitrary: fc.constantFrom([0, 1e9], [1e9, 0], [32768, 1], [1, 40000], [5000, 5000], [4097, 4096]) },
 ).chain(([rows, cols]) => {
-  const n = Number.isInteger(rows) && Number.isInteger(cols) && rows * cols <= 4096 ? rows * cols : 4;
+  const n = Number.isInteger(rows) && Number.isInteger(cols) && rows >= 0 && cols >= 0 && rows * cols <= 4096 ? rows * cols : 4;
   return fc.record({ rows: fc.constant(rows), cols: fc.constant(cols), data: numbers(n) });
 });
 const marks = rarely(mostly(fc.array(fc.record({ row0: fc.constant(0), row1: fc.constantFrom(0, 1), label: optional(fc.string({ maxLength: 6 })) }), { maxLength: 2 }),
