@@ -117,3 +117,29 @@ test('hashes set on the page after load: every one is read, and the URL and the 
   assert.equal(await session.page.getAttribute('body', 'data-ready'), 'true');
   assert.deepEqual(errors, []);
 });
+
+test('two hashes set within one frame (the second from the first one\'s hashchange): every figure draws what its source has drawn', { timeout: 120_000 }, async () => {
+  await session.page.goto(`${session.server.url}?frames#sinusoids-table`, { waitUntil: 'load' });
+  await session.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+  await declared();
+  const before = errors.length;
+  // The first hash moves only position t (the circles' own setting), the second the table's length: the circles,
+  // scheduled first, must not read a table of the new length before the table has been computed.
+  await session.page.evaluate(async () => {
+    for (let k = 0; k < 20; k += 1) {
+      const t = k % 50 + 1;
+      const length = 65 + 7 * k;
+      const second = new Promise((resolve) => {
+        addEventListener('hashchange', () => {
+          addEventListener('hashchange', resolve, { once: true });
+          location.hash = `#sinusoids-table&sinusoids-t=${t}&sinusoids-length=${length}`;
+        }, { once: true });
+      });
+      location.hash = `#sinusoids-table&sinusoids-t=${t}&sinusoids-length=${k ? length - 7 : 64}`;
+      await second;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  });
+  await session.page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  assert.deepEqual(errors.slice(before), []);
+});

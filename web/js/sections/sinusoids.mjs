@@ -92,7 +92,8 @@ function tableFigure(so, root, settings) {
   const f = fig(root, { title: 'The whole table', id: 'sinusoids-table' });
   const values = settings.values;
   const state = {
-    get length() { return values.length; }, get width() { return values.width; }, get start() { return values.start; }, table: null,
+    get length() { return values.length; }, get width() { return values.width; }, get start() { return values.start; },
+    shown: null, onRendered: null,
   };
   const group = controlGroup(f, 'table size and first position');
   const map = drawnPlot('table', heatmap(f, {
@@ -108,7 +109,8 @@ function tableFigure(so, root, settings) {
   state.render = () => {
     const { length, width, start } = state;
     const result = sinusoidTable(so, length, width, start);
-    state.table = result.table;
+    // what the heatmap shows, read by the circles below once it is drawn (the sliders move before it is)
+    state.shown = { table: result.table, length, width, start };
     map.update({
       data: result.table.data, rows: length, cols: width,
       rowName: (r) => String(start + r),
@@ -117,13 +119,10 @@ function tableFigure(so, root, settings) {
     });
     say(line, tableSentences(result.table, start));
     renderChecks(list, result.checks);
+    state.onRendered?.();
   };
   const schedule = perFrame(() => state.render());
-  const changed = () => {
-    schedule();
-    state.onChange?.();
-  };
-  for (const name of ['length', 'width', 'start']) settingControl(group, settings, name, { onChange: changed });
+  for (const name of ['length', 'width', 'start']) settingControl(group, settings, name, { onChange: schedule });
   state.render();
   return state;
 }
@@ -143,7 +142,7 @@ function circlesFigure(so, root, table, settings) {
   const line = notice(f, '');
   const list = checkList(f);
   const render = () => {
-    const { width, start, length } = table;
+    const { table: shown, width, start, length } = table.shown;
     const { t } = settings.values;
     const pairs = chosenPairs(width);
     const from = Math.max(0, t - 6);
@@ -159,13 +158,13 @@ function circlesFigure(so, root, table, settings) {
     });
     const ts = Array.from({ length }, (_, r) => start + r);
     waves.update({
-      series: pairs.map((i) => ({ name: `sin, pair ${i}`, x: ts, y: ts.map((_, r) => table.table.data[r * width + 2 * i]) })),
+      series: pairs.map((i) => ({ name: `sin, pair ${i}`, x: ts, y: ts.map((_, r) => shown.data[r * width + 2 * i]) })),
     });
     say(line, [...turnSentences(width), width > 2 ? 'Fast pairs tell neighbours apart, slow ones distant positions.' : null]);
     renderChecks(list, pairSpeeds(so, width).checks);
   };
   const schedule = perFrame(render);
-  table.onChange = schedule;
+  table.onRendered = schedule;
   settingControl(group, settings, 't', { onChange: schedule });
   render();
 }
