@@ -1,12 +1,13 @@
 // How soon the lesson page is ready: the built site (dist/site, or $SEQORDER_DIST/site) served on 127.0.0.1 by
 // scripts/serve.mjs, opened in headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM, driven by playwright-core
 // with the flags of tests/browser/helpers/engines/chromium.mjs), or in another test engine (--browser firefox or webkit), at
-// 1000 × 900 CSS pixels, and loaded 1 + `loads` times in one profile: the first load fills the caches and is shown but
-// not counted, the others are the warm loads. For each load: navigation start → first contentful paint (the Paint
-// Timing entry) and navigation start → <body data-ready="true"> (the page's User Timing mark `seqorder:ready`, made as
-// it sets the flag; docs/page.md says what the flag means). Then the medians of the warm loads, the processor and the
-// load average before and after.
-//   node bench/page-ready.mjs [--browser chromium|firefox|webkit] [--loads 5] [--json [path]]
+// 1000 × 900 CSS pixels. First visits: `cold` loads, each in a browser started with a new profile (no HTTP cache, no
+// compiled code: what a reader's first visit gets). Then second visits: 1 + `loads` loads in one profile, the first
+// filling the caches (shown, not counted), the others warm. For each load: navigation start → first contentful paint
+// (the Paint Timing entry) and navigation start → <body data-ready="true"> (the page's User Timing mark
+// `seqorder:ready`, made as it sets the flag; docs/page.md says what the flag means). Then the medians of the cold and
+// of the warm loads apart, the processor and the load average before and after.
+//   node bench/page-ready.mjs [--browser chromium|firefox|webkit] [--cold 5] [--loads 5] [--json [path]]
 //   (--json: bench/results/<machine kind>/page-ready.json, page-ready-firefox.json or page-ready-webkit.json, unless a
 //   path follows)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,9 +21,12 @@ import { loadAverage, machine, machineKind } from './harness.mjs';
 const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const loads = Number(option('--loads') ?? 5);
-if (!Number.isInteger(loads) || loads < 1) {
-  console.error('bench/page-ready: --loads must be a positive whole number');
-  process.exit(1);
+const cold = Number(option('--cold') ?? 5);
+for (const [name, value] of [['--loads', loads], ['--cold', cold]]) {
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`bench/page-ready: ${name} must be a positive whole number`);
+    process.exit(1);
+  }
 }
 const engine = option('--browser') ?? 'chromium';
 if (!ALL_ENGINES.includes(engine)) {
@@ -48,31 +52,52 @@ async function load(browser, url) {
   }, flag);
 }
 
+/** One load's row, checked: the page became ready and marked it. */
+async function counted(browser, url, name) {
+  const row = { load: name, ...(await load(browser, url)) };
+  if (row.flag !== 'true') throw new Error(`load ${row.load}: body[data-ready] is "${row.flag}"`);
+  if (row.ready === null) throw new Error(`load ${row.load}: the page made no seqorder:ready mark`);
+  console.log(`load ${String(row.load).padEnd(7)}  navigation → first contentful paint ${String(row.fcp).padStart(7)} ms   → data-ready ${String(row.ready).padStart(7)} ms`);
+  return row;
+}
+
 const server = await startServer({ root: siteDir, port: 0 });
 const before = machine('wall clock, navigation start to the event');
-const browser = await openBrowser(engine, { viewport: VIEWPORT });
 const rows = [];
+let version;
 try {
-  for (let n = 0; n <= loads; n += 1) {
-    const row = { load: n === 0 ? 'cold' : n, ...(await load(browser, `${server.url}?load=${n}`)) };
-    if (row.flag !== 'true') throw new Error(`load ${row.load}: body[data-ready] is "${row.flag}"`);
-    if (row.ready === null) throw new Error(`load ${row.load}: the page made no seqorder:ready mark`);
-    rows.push(row);
-    console.log(`load ${String(row.load).padEnd(4)}  navigation → first contentful paint ${String(row.fcp).padStart(7)} ms   → data-ready ${String(row.ready).padStart(7)} ms`);
+  for (let n = 0; n < cold; n += 1) {
+    const browser = await openBrowser(engine, { viewport: VIEWPORT });
+    try {
+      version = browser.version;
+      rows.push(await counted(browser, `${server.url}?cold=${n}`, `cold ${n + 1}`));
+    } finally {
+      await browser.close();
+    }
+  }
+  const browser = await openBrowser(engine, { viewport: VIEWPORT });
+  try {
+    for (let n = 0; n <= loads; n += 1) rows.push(await counted(browser, `${server.url}?load=${n}`, n === 0 ? 'fill' : `warm ${n}`));
+  } finally {
+    await browser.close();
   }
 } finally {
-  await browser.close();
   await server.close();
 }
 
-const warm = rows.slice(1);
+const firsts = rows.filter((r) => r.load.startsWith('cold'));
+const warm = rows.filter((r) => r.load.startsWith('warm'));
+const medians = (list) => ({ fcp: median(list.map((r) => r.fcp)), ready: median(list.map((r) => r.ready)) });
 const report = {
   machine: { ...before, loadAverageAtEnd: loadAverage() },
-  browser: `${browser.version} (${engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), 1000×900`,
+  browser: `${version} (${engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), 1000×900`,
   loads: rows,
-  median: { fcp: median(warm.map((r) => r.fcp)), ready: median(warm.map((r) => r.ready)) },
+  median: { cold: medians(firsts), warm: medians(warm) },
 };
-console.log(`median of ${warm.length} warm loads: first contentful paint ${report.median.fcp} ms, data-ready ${report.median.ready} ms`);
+for (const [what, list] of [['cold (first visits, a new profile each)', firsts], ['warm (second visits)', warm]]) {
+  const m = medians(list);
+  console.log(`median of ${list.length} ${what}: first contentful paint ${m.fcp} ms, data-ready ${m.ready} ms`);
+}
 console.log(`${before.cpu}, ${before.cores} cores; load average ${before.loadAverage.join(' ')} before, ${report.machine.loadAverageAtEnd.join(' ')} after`);
 if (jsonPath) {
   mkdirSync(path.dirname(jsonPath), { recursive: true });

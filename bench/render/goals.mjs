@@ -1,6 +1,7 @@
 // The performance goals on each machine kind (docs/performance.md's summary), from the latest results of each kind.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { isKernel } from './kernel.mjs';
+import { pageMedians } from './page-ready.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 /** The machine kinds (machineKind()) the goals are stated for, as the summary's columns. */
@@ -34,10 +35,12 @@ export const GOALS = [
   { goal: 'positions, float32 2048 × 512 into `out`, ÷ plain JS into one array: ≥ 10×', source: 'latest',
     figure: (r) => { const c = positionsCase(r, 2048, 512, 'float32'); return speedup(c['seqorder, out'], c['plain JS, out']); },
     text: times, met: (x) => x >= 10 },
-  { goal: 'the lesson page ready in headless Chromium, median of 5 warm loads: < 1 s', source: 'page-ready',
-    figure: (r) => r.median.ready ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 1000 },
+  { goal: 'a first visit to the lesson page (a new profile each), headless Chromium, median of 5: ready < 1 s',
+    source: 'page-ready', figure: (r) => r.median.cold?.ready ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 1000 },
   { goal: 'its first contentful paint: < 300 ms', source: 'page-ready',
-    figure: (r) => r.median.fcp ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 300 },
+    figure: (r) => r.median.cold?.fcp ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 300 },
+  { goal: 'a second visit (warm caches), median of 5: ready < 1 s', source: 'page-ready',
+    figure: (r) => pageMedians(r).warm.ready ?? NaN, text: (x) => `${Math.round(x)} ms`, met: (x) => x < 1000 },
 ];
 
 /**
