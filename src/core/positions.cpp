@@ -1,9 +1,10 @@
 #include "positions.hpp"
 
+#include "decimal.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -188,9 +189,7 @@ void check_positions_args(std::int64_t length, std::int64_t width, std::int64_t 
         const double f_last = std::pow(base, -static_cast<double>(width - 2) / static_cast<double>(width));
         const double t_last = static_cast<double>(start + length - 1);
         if (!std::isfinite(f_last) || !std::isfinite(t_last * f_last)) {
-            char text[32];
-            std::snprintf(text, sizeof text, "%.17g", base);
-            throw std::invalid_argument(std::string("base ") + text + " is too small for width " + std::to_string(width) +
+            throw std::invalid_argument("base " + g_text(base, 17) + " is too small for width " + std::to_string(width) +
                                         " and position " + std::to_string(start + length - 1) +
                                         ": the angle t * base^(-(width-2)/width) overflows float64 (use a base >= 1)");
         }

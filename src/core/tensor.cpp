@@ -1,8 +1,8 @@
 #include "tensor.hpp"
 
+#include "decimal.hpp"
+
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
@@ -53,17 +53,11 @@ std::string number_text(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";
     if (x == 0) return "0";  // also -0, as JavaScript's String(-0)
-    char text[40];
-    if (std::trunc(x) == x && std::fabs(x) < 1e21) {
-        std::snprintf(text, sizeof text, "%.0f", x);
-        return text;
-    }
+    if (std::trunc(x) == x && std::fabs(x) < 1e21) return f_text(x, 0);
     // the shortest %g that reads back as x
-    for (int digits = 1; digits <= 17; ++digits) {
-        std::snprintf(text, sizeof text, "%.*g", digits, x);
-        if (std::strtod(text, nullptr) == x) break;
-    }
-    std::string s = text;
+    int digits = 1;
+    while (digits < 17 && !g_reads_back(x, digits)) ++digits;
+    std::string s = g_text(x, digits);
     // %g writes e+05 / e-07; JavaScript writes e+5 / e-7
     if (const auto e = s.find('e'); e != std::string::npos && e + 2 < s.size() && s[e + 2] == '0') s.erase(e + 2, 1);
     return s;
@@ -76,9 +70,10 @@ std::string quoted(const std::string& s) {
             q += c;
             continue;
         }
-        char escaped[8];
-        std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-        q += escaped;
+        const auto code = static_cast<unsigned char>(c);
+        q += "\\u00";
+        q += "0123456789abcdef"[code >> 4];
+        q += "0123456789abcdef"[code & 15];
     }
     return q + "'";
 }

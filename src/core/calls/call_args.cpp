@@ -2,11 +2,11 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
 
+#include "decimal.hpp"
 #include "positions.hpp"
 #include "tensor.hpp"
 
@@ -81,9 +81,8 @@ Result allocate_result(const std::string& what, const std::string& dtype, Sizes 
     const std::size_t bytes = static_cast<std::size_t>(r.count) * element_bytes(dtype);
     r.data.reset(std::malloc(std::max<std::size_t>(bytes, 8)));
     if (!r.data) {
-        char mib[32];
-        std::snprintf(mib, sizeof mib, "%.1f MiB", static_cast<double>(bytes) / (1 << 20));
-        throw std::runtime_error(what + ": out of memory, the heap cannot hold " + mib + " more");
+        throw std::runtime_error(what + ": out of memory, the heap cannot hold " +
+                                 f_text(static_cast<double>(bytes) / (1 << 20), 1) + " MiB more");
     }
     return r;
 }
