@@ -42,6 +42,21 @@ function decoded(text) {
 /** `text` percent-encoded for the hash (a lone surrogate, which no URL can hold, as U+FFFD). */
 const encoded = (text) => encodeURIComponent(text.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD'));
 
+/** The hash's parts for one declaration's `values`: id=value for each setting that differs from its default, in order. */
+function settingParts(settings, values) {
+  return Object.values(settings).filter((spec) => !same(values[spec.name], spec.default))
+    .map((spec) => `${spec.id}=${encoded(encode(spec, values[spec.name]))}`);
+}
+
+/**
+ * A link's hash for `values` of `settings` alone, led by `anchor` when given ('#lab&lab-task=lookback'): another page
+ * that declares the same settings reads it as this one would ('' when nothing differs and no anchor).
+ */
+export function settingsHash(settings, values, { anchor = null } = {}) {
+  const parts = [...(anchor === null ? [] : [encoded(anchor)]), ...settingParts(settings, values)];
+  return parts.length ? `#${parts.join('&')}` : '';
+}
+
 /** A link's text as a note quotes it: at most ECHO characters (code points), cut with '…' (a note quotes the page's own
  * defaults whole). */
 export function echo(text) {
@@ -128,11 +143,7 @@ export function createUrlState({
    */
   function currentHash({ anchor = null } = {}) {
     const parts = anchor === null ? [] : [encoded(anchor)];
-    for (const { settings, values } of [...sections].sort((a, b) => place(a.id) - place(b.id))) {
-      for (const spec of Object.values(settings)) {
-        if (!same(values[spec.name], spec.default)) parts.push(`${spec.id}=${encoded(encode(spec, values[spec.name]))}`);
-      }
-    }
+    for (const { settings, values } of [...sections].sort((a, b) => place(a.id) - place(b.id))) parts.push(...settingParts(settings, values));
     if (!complete) {
       for (const [key, text] of link.entries) if (!known(key)) parts.push(`${encoded(key)}=${encoded(text)}`);
     }

@@ -9,7 +9,8 @@ import { version } from '../../lib/seqorder.mjs';
 import { loadSeqorderPool } from '../../lib/pool/index.mjs';
 import { showChecks } from '../claims.mjs';
 import { drawnIn, recordDrawn } from '../drawn.mjs';
-import { prose } from '../ui.mjs';
+import { el, prose } from '../ui.mjs';
+import { settingsHash } from '../url-state.mjs';
 import { watchNear } from '../near.mjs';
 import { SETTINGS, runConfig, secondTaskValues } from './config.mjs';
 import { createLab } from './controller.mjs';
@@ -27,7 +28,17 @@ export const settings = SETTINGS;
 /** It makes models (to check a run's settings before the pool trains them): main.mjs loads the model module first. */
 export const makesModels = true;
 
-export async function run(so, root, state) {
+/**
+ * The other page the lab runs on, linked with the run shown (or the settings, before a run): from the lesson, the
+ * bench page (lab.html); from the bench page, the lesson's section lab.
+ */
+const ELSEWHERE = {
+  lesson: { label: 'Open this run in the lab', href: (values) => `lab.html${settingsHash(SETTINGS, values)}` },
+  bench: { label: 'Back to the lesson, with this run', href: (values) => `index.html${settingsHash(SETTINGS, values, { anchor: 'lab' })}` },
+};
+
+/** Runs the lab in `root`: on the lesson page (`page` 'lesson'), or on the bench page (lab.html, 'bench'). */
+export async function run(so, root, state, { page = 'lesson' } = {}) {
   // The workers start now, while the page is surely online: a run needs nothing from the network later. As many as
   // keep this device's cores busy to the end of a run (poolSize), each holding one model or more.
   const cores = globalThis.navigator?.hardwareConcurrency ?? 2;
@@ -36,17 +47,25 @@ export async function run(so, root, state) {
   poolReady.catch(() => {});  // a failure is reported by the run that needs the pool
   const section = root.closest('section');
   let ready = false;
+  // On the bench page the settings (and the link back) sit in a column of their own beside the results.
+  const [side, results] = page === 'bench' ? [el('div', { className: 'lab-side' }), el('div', { className: 'lab-results' })] : [root, root];
+  if (page === 'bench') root.append(side, results);
 
-  prose(root,
+  prose(side,
     'Small transformers learn here whether robot comes before person, with sinusoids, other positions or none, with or ' +
     'without a causal mask (each word sees only those before it).');
-  const settingsView = settingsFigure(root, so, state, { onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
-  const runs = runFigure(root, so.taskWords.length, {
+  const settingsView = settingsFigure(side, so, state, { onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
+  const elsewhere = el('a', { id: 'lab-elsewhere', href: ELSEWHERE[page].href(state.values) }, ELSEWHERE[page].label);
+  side.append(el('p', { className: 'lab-elsewhere' }, elsewhere, page === 'lesson'
+    ? ': the bench page, full width, the settings beside the results.'
+    : ': the lesson’s section on this lab, with these settings.'));
+  const linkElsewhere = () => { elsewhere.href = ELSEWHERE[page].href(lab.lab.record?.settings ?? state.values); };
+  const runs = runFigure(results, so.taskWords.length, {
     train: () => lab.train(), pause: () => lab.pause(), resume: () => lab.resume(), step: () => lab.step(), reset: () => lab.reset(), download,
   });
-  const lengths = lengthsFigure(root);
-  const maps = mapsFigure(root, so.taskWords, state);
-  const conclusion = conclusionFigure(root, { secondTask, compareScale });
+  const lengths = lengthsFigure(results);
+  const maps = mapsFigure(results, so.taskWords, state);
+  const conclusion = conclusionFigure(results, { secondTask, compareScale });
   recordDrawn(root.querySelector('#lab-run'), 'record', () => lab.lab.record);
 
   const lab = createLab({
@@ -114,6 +133,7 @@ export async function run(so, root, state) {
     runs.setPhase(phase, { refused: settingsView.refused().length > 0, hasRun: Boolean(lab.lab.run) });
     settingsView.describe(record?.config, lab.costWords());
     offerRuns();
+    linkElsewhere();
   }
 
   /** The conclusion's buttons: the second task until it has been run, and the run shown with the other scale. */

@@ -1,0 +1,171 @@
+// The bench page (lab.html: the lesson's lab, full width), on the built site ($SEQORDER_DIST/site, default dist/site).
+// In every engine (tests/browser/helpers/engines; $SEQORDER_BROWSERS chooses): a small seeded run from a link fills
+// the lengths table with exactly the numbers the same run gives through the JS API in node on one thread
+// (createModel, step, forward, the lab's scorers), and its parameters have the same hashes. In Chromium
+// (playwright-core), what every page of the site must do: the build copies it into the site; its
+// Content-Security-Policy is the lesson's, and nothing violates it; no console error, no failed or cross-origin
+// request; axe-core finds no serious or critical violation (light and dark, and at a phone's 390 px, where the page
+// does not scroll sideways); the settings sit beside the results on a wide screen; the link to the lesson carries the
+// run's settings, and the lesson's "open this run in the lab" carries them back; a hostile hash falls back to the
+// defaults with notes, and a long or large run waits for the reader's press.
+import { test, before, after, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { collectErrors, frames, launchBrowser, siteDir, waitInPage } from './helpers/browser.mjs';
+import { eachEngine } from './helpers/each-engine.mjs';
+import { nodeHashes } from './helpers/train-helpers.mjs';
+import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+const { SETTINGS, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { TASKS, measuredLengths, measuredSet, trainingBatch } = await siteModule('js/lab/tasks.mjs');
+const { percent } = await siteModule('js/lab/findings.mjs');
+const so = await loadSeqorder();
+
+/** A small run: every kind of answer (one that learns, one at chance, a learned table that refuses the longer lengths). */
+const SMALL = { task: 'lookback', back: 1, models: ['none', 'causal', 'causal-learned'], width: 8, heads: 2, steps: 100, shortest: 4, longest: 6, seed: 5 };
+const hashOf = (values) => `#${Object.entries(values).map(([name, v]) => `${SETTINGS[name].id}=${Array.isArray(v) ? v.join(',') : v}`).join('&')}`;
+
+/**
+ * The lengths table of the run of `values` (the lab's setting names), computed here in node on one thread through the
+ * JS API: each model trained with step on the run's batches, then its logits (forward) on each length's sentences
+ * scored by the task's scorer; the rows as the page draws them (median of one seed, or the API's refusal).
+ */
+function nodeTable(values) {
+  const config = runConfig(values);
+  const lengths = measuredLengths(config);
+  return config.kinds.map((key) => {
+    const model = so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length));
+    try {
+      for (let k = 0; k < config.steps; k++) {
+        const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
+        model.step(ids, targets, { lr: config.lr });
+      }
+      return lengths.map((T) => {
+        const set = measuredSet(so, config, config.seeds[0], T);
+        try {
+          return percent(TASKS[config.task].score(model.forward(set.ids), set).accuracy);
+        } catch (error) {
+          if (!(error instanceof RangeError)) throw error;
+          return `refused: ${error.message}`;
+        }
+      });
+    } finally {
+      model.dispose();
+    }
+  });
+}
+
+eachEngine({ requires: 'lab.html' }, (s) => {
+  test(`${s.engine}: a small seeded run from a link fills the table with the numbers the same run gives in node`, { timeout: 180_000 }, async () => {
+    await s.browser.goto(`${s.site.origin}/lab.html${hashOf(SMALL)}`);
+    await s.browser.waitFor(() => ['done', 'error'].includes(document.querySelector('#lab .section-body')?.dataset.training), null,
+      { timeout: 150_000, interval: 200, what: 'the run to end' });
+    const { record, cells } = await s.browser.evaluate(() => import('/js/drawn.mjs').then(({ drawnIn }) => {
+      const r = drawnIn(document.getElementById('lab')).record;
+      const rows = [...document.querySelectorAll('#lab-lengths table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+      return { record: { state: r.state, hashes: r.models.map((m) => m.hash) }, cells: rows.slice(0, -1).map((row) => row.slice(1)) };
+    }));
+    assert.equal(record.state, 'done');
+    assert.deepEqual(record.hashes, nodeHashes(SMALL));
+    assert.deepEqual(cells, nodeTable(SMALL));
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+});
+
+describe('chromium: the page as every page of the site', () => {
+  let session;
+  let errors;
+  let violations;
+  before(async () => {
+    session = await launchBrowser({ viewport: { width: 1280, height: 900 }, requires: 'lab.html' });
+    errors = collectErrors(session.page);
+    await session.context.addInitScript(() => {
+      globalThis.__cspViolations = [];
+      addEventListener('securitypolicyviolation', (e) => globalThis.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`));
+    });
+    violations = async () => session.page.evaluate(() => globalThis.__cspViolations);
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  let loads = 0;
+  /** Loads the page anew at `hash` (a query of its own each time: a hash alone would not reload it). */
+  const open = async (hash) => {
+    loads += 1;
+    await session.page.goto(`${session.origin}/lab.html?load=${loads}${hash}`, { waitUntil: 'load' });
+    await session.page.waitForSelector('body[data-ready]', { timeout: 60_000 });
+    assert.equal(await session.page.getAttribute('body', 'data-ready'), 'true', await session.page.textContent('#status'));
+  };
+  const runEnds = () => session.page.waitForSelector('#lab .section-body:is([data-training="done"], [data-training="error"])', { timeout: 120_000 });
+
+  test('the build copies the page and its entry into the site', () => {
+    for (const file of ['lab.html', 'js/lab-page.mjs', 'js/lab/section.mjs']) assert.ok(existsSync(path.join(siteDir, file)), file);
+  });
+
+  test('a run: the CSP is the lesson\'s, nothing violates it, no error, no failed or cross-origin request; the settings sit beside the results', { timeout: 150_000 }, async () => {
+    const requests = [];
+    session.page.on('requestfinished', async (r) => requests.push({ url: r.url(), status: (await r.response())?.status() }));
+    session.page.on('requestfailed', (r) => requests.push({ url: r.url(), status: 'failed' }));
+    await open(hashOf({ ...SMALL, models: ['causal', 'causal-rotary'] }));
+    await runEnds();
+    const csp = await session.page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+    const lesson = readFileSync(path.join(siteDir, 'index.html'), 'utf8').match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
+    assert.equal(csp, lesson);
+    assert.deepEqual(await violations(), []);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(requests.filter((r) => !r.url.startsWith(session.origin) || r.status === 'failed' || r.status >= 400), []);
+    const [settings, results] = await Promise.all(['#lab-settings', '#lab-run'].map((id) => session.page.locator(id).boundingBox()));
+    assert.ok(settings.x + settings.width <= results.x, `the settings (x ${settings.x}, width ${settings.width}) beside the results (x ${results.x})`);
+    assert.equal(await session.page.evaluate(() => document.querySelector('#lab-run tbody tr td:last-child').textContent.length > 0), true);
+  });
+
+  test('axe-core: no serious or critical violation, light and dark, and on a phone, where nothing scrolls sideways', { timeout: 60_000 }, async () => {
+    await session.page.evaluate(axeSource);
+    const serious = () => session.page.evaluate(async () => {
+      const result = await globalThis.axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'] } });
+      return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.nodes.slice(0, 5).map((n) => n.target.join(' ')).join(', ')}`);
+    });
+    for (const colorScheme of ['light', 'dark']) {
+      await session.page.emulateMedia({ colorScheme });
+      await frames(session.page);
+      assert.deepEqual(await serious(), [], colorScheme);
+    }
+    await session.page.setViewportSize({ width: 390, height: 844 });
+    await frames(session.page);
+    assert.deepEqual(await serious(), [], 'at 390 px');
+    const overflow = await session.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(overflow <= 0, `the page scrolls ${overflow} px sideways at 390 px`);
+    await session.page.setViewportSize({ width: 1280, height: 900 });
+    await session.page.emulateMedia({ colorScheme: 'light' });
+  });
+
+  test('the link to the lesson carries the run\'s settings, and the lesson\'s link to the lab carries them back', { timeout: 120_000 }, async () => {
+    // the settings as this page wrote them in its URL (the non-default ones, as the lesson reads them)
+    const settings = await session.page.evaluate(() => location.hash.slice(1));
+    assert.match(settings, /^lab-task=lookback&lab-back=1&lab-models=causal%2Ccausal-rotary&lab-width=8&lab-steps=100&lab-shortest=4&lab-longest=6&lab-seed=5$/);
+    assert.equal(await session.page.getAttribute('#lab-elsewhere', 'href'), `index.html#lab&${settings}`);
+    await session.page.click('#lab-elsewhere');
+    await waitInPage(session.page, () => document.querySelector('#lab-elsewhere'), null, { timeout: 60_000 });
+    assert.equal(await session.page.evaluate(() => location.hash), `#lab&${settings}`, 'the lesson kept every setting the link gave');
+    assert.equal(await session.page.getAttribute('#lab-elsewhere', 'href'), `lab.html#${settings}`);
+    await runEnds();  // (the link leads to the lab, whose run starts as it comes into view)
+    assert.deepEqual(errors, []);
+  });
+
+  test('a hostile hash: refused values fall back to their defaults with notes; a long or large run waits for the press', { timeout: 60_000 }, async () => {
+    await open('#lab-steps=4000&lab-seeds=3&lab-layers=4&lab-width=64&lab-heads=abc&lab-models=none,sinusoidal,learned,rotary,causal,x&lab-seed=-1&lab-nothing=1&%E0%A4%A');
+    const notes = await session.page.textContent('#link-notes');
+    for (const key of ['lab-heads=abc', 'lab-models=', 'lab-seed=-1', 'lab-nothing', '%E0%A4%A']) assert.ok(notes.includes(key), `a note on ${key}: ${notes}`);
+    const state = await session.page.evaluate(() => ({
+      phase: document.querySelector('#lab .section-body').dataset.training, status: document.querySelector('.lab-status').textContent,
+    }));
+    assert.equal(state.phase, 'idle');
+    assert.match(state.status, /^Not started: this run, .* is long or large: press Train to start it\.$/);
+    assert.deepEqual(errors, []);
+    assert.deepEqual(await violations(), []);
+  });
+});
