@@ -69,7 +69,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
     assert.deepEqual(hashesOf(first), everyHere());
     assert.deepEqual(first.rows.map((r) => r[0]), ['without positions', 'causal sinusoidal', 'causal learned (9 rows)']);
     const lengths = await s.browser.evaluate(() => [...document.querySelectorAll('#lab-lengths thead th')].map((th) => th.textContent));
-    assert.deepEqual(lengths, ['model', 'T = 5', 'T = 7', 'T = 9', 'T = 18 (2×)', 'T = 36 (4×)']);
+    assert.deepEqual(lengths, ['model', 'T = 5', 'T = 7', 'T = 9', 'T = 18 (2×)', 'T = 36 (4×)', 'T = 72 (8×)']);
     assert.equal(first.checks['lab-causal-learned-refuses'], 'pass');
     assert.equal(first.checks['lab-none-same-word'], 'pass');
     await allHold(s);

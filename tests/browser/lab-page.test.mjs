@@ -19,7 +19,7 @@ import { nodeHashes } from './helpers/train-helpers.mjs';
 import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const { SETTINGS, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { BENCH_RUN, SETTINGS, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
 const { TASKS, measuredLengths, measuredSet, trainingBatch } = await siteModule('js/lab/tasks.mjs');
 const { percent } = await siteModule('js/lab/findings.mjs');
 const so = await loadSeqorder();
@@ -104,6 +104,24 @@ describe('chromium: the page as every page of the site', () => {
 
   test('the build copies the page and its entry into the site', () => {
     for (const file of ['lab.html', 'js/lab-page.mjs', 'js/lab/section.mjs']) assert.ok(existsSync(path.join(siteDir, file)), file);
+  });
+
+  test('a first visit: the bench\'s run, its settings written in the URL, trained at once; every check passes (its time printed)', { timeout: 150_000 }, async (t) => {
+    const started = Date.now();
+    await open('');
+    await runEnds();
+    const seconds = (Date.now() - started) / 1000;
+    const { hash, checks, status } = await session.page.evaluate(() => ({
+      hash: location.hash, status: document.querySelector('.lab-status').textContent,
+      checks: [...document.querySelectorAll('#lab [data-check]')].map((c) => [c.dataset.check, c.dataset.status]),
+    }));
+    t.diagnostic(`the bench's default run: ${seconds.toFixed(1)} s from opening the page (${status})`);
+    // the settings in the declaration's order, as the URL lists them
+    const settings = Object.values(SETTINGS).filter((s) => s.name in BENCH_RUN)
+      .map((s) => `${s.id}=${[BENCH_RUN[s.name]].flat().join('%2C')}`);
+    assert.equal(hash, `#${settings.join('&')}`);
+    assert.ok(checks.length >= 8, JSON.stringify(checks));
+    assert.deepEqual(checks.filter(([, v]) => v !== 'pass'), []);
   });
 
   test('a run: the CSP is the lesson\'s, nothing violates it, no error, no failed or cross-origin request; the settings sit beside the results', { timeout: 150_000 }, async () => {

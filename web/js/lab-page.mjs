@@ -9,7 +9,8 @@
 // (.section-body data-training).
 import { renderChecks, summarize } from '../lib/figures/checks.mjs';
 import { checkList, copyLinkButton, el, keepFocusInView } from './ui.mjs';
-import { createUrlState } from './url-state.mjs';
+import { BENCH_RUN, DEFAULTS, SETTINGS } from './lab/config.mjs';
+import { createUrlState, readHash, settingsHash } from './url-state.mjs';
 
 const statusEl = document.getElementById('status');
 const section = document.getElementById('lab');
@@ -20,6 +21,15 @@ function setStatus(text, kind = 'info') {
   span.className = 'status-text';
   span.textContent = text;
   statusEl.dataset.kind = kind;
+}
+
+// A first visit (a link that sets nothing of the lab's, now or in an older link's keys) shows the bench's run, as
+// its link would: the URL then says so.
+const labKeys = new Set(Object.values(SETTINGS).flatMap((s) => [s.id, s.was?.key]));
+const link = readHash(location.hash);
+if (![...link.entries.keys()].some((key) => labKeys.has(key))) {
+  const hash = settingsHash(SETTINGS, { ...DEFAULTS, ...BENCH_RUN }, { anchor: link.anchor });
+  history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
 }
 
 // Under the status: what the link's settings changed (notes), and the button that copies the link.

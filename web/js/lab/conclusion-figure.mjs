@@ -43,9 +43,9 @@ export function conclusionFigure(root, actions) {
   return {
     checks,
     /** Records the runs the claims are about (`runs`: the lab's), and says what has not been run yet. */
-    show({ order, lookback, scaling }) {
-      drawn = runsView({ order, lookback, scaling });
-      missing.textContent = order || lookback ? '' : 'Nothing to say yet: no run has finished.';
+    show({ order, lookback, induction, scaling }) {
+      drawn = runsView({ order, lookback, induction, scaling });
+      missing.textContent = order || lookback || induction ? '' : 'Nothing to say yet: no run has finished.';
       missing.hidden = missing.textContent === '';
     },
     /** The buttons: `second` and `compare` each { label, enabled } to offer it, or null to hide it. */

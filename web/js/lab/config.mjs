@@ -1,11 +1,11 @@
-// The lab's settings and what a run of them is: the eight kinds of model, the settings' declaration (the controls,
+// The lab's settings and what a run of them is: the twelve kinds of model, the settings' declaration (the controls,
 // the URL's hash and the tests read it), a run's configuration, createModel's options for each model, what the API
 // refuses, the run's name on the page, and what a run will cost (time and memory) before it starts. Each setting keeps
 // one name from the URL to createModel (#lab-embedScale=sqrtWidth → embedScale: 'sqrtWidth'). Pure: no DOM.
 import { declareSettings } from '../settings.mjs';
 import { BATCH, MEASURED_COUNT, TASKS, VALIDATION_COUNT, measuredLengths, validationLength } from './tasks.mjs';
 
-/** The eight models the lab offers: where position enters (or not), with or without a causal mask. `beyond`: the
+/** The twelve models the lab offers: where position enters (or not), with or without a causal mask. `beyond`: the
  * course's model uses sinusoids; learned tables and rotary positions go beyond this lesson. */
 export const KINDS = Object.freeze([
   { key: 'none', positions: 'none', causal: false },
@@ -16,6 +16,10 @@ export const KINDS = Object.freeze([
   { key: 'causal-sinusoidal', positions: 'sinusoidal', causal: true },
   { key: 'causal-learned', positions: 'learned', causal: true, beyond: true },
   { key: 'causal-rotary', positions: 'rotary', causal: true, beyond: true },
+  { key: 'alibi', positions: 'alibi', causal: false, beyond: true },
+  { key: 'relative', positions: 'relative', causal: false, beyond: true },
+  { key: 'causal-alibi', positions: 'alibi', causal: true, beyond: true },
+  { key: 'causal-relative', positions: 'relative', causal: true, beyond: true },
 ].map((kind) => Object.freeze(kind)));
 
 export const kindOf = (key) => KINDS.find((k) => k.key === key);
@@ -23,10 +27,13 @@ export const kindOf = (key) => KINDS.find((k) => k.key === key);
 /** The course's decoder: a causal mask, and sinusoids. */
 export const DECODER = 'causal-sinusoidal';
 
-/** A model's name on the page: 'without positions', 'sinusoidal', 'learned (16 rows)', 'causal rotary', … */
+/** The schemes' names on the page, but the learned table's (which names its rows). */
+const SCHEME_NAMES = { none: 'without positions', sinusoidal: 'sinusoidal', rotary: 'rotary', alibi: 'ALiBi', relative: 'T5 relative bias' };
+
+/** A model's name on the page: 'without positions', 'sinusoidal', 'learned (16 rows)', 'causal rotary', 'ALiBi', … */
 export function kindLabel(key, config) {
   const { positions, causal } = kindOf(key);
-  const name = positions === 'none' ? 'without positions' : positions === 'learned' ? `learned (${config.longest} rows)` : positions;
+  const name = positions === 'learned' ? `learned (${config.longest} rows)` : SCHEME_NAMES[positions];
   return causal ? `causal ${name}` : name;
 }
 
@@ -45,8 +52,8 @@ export const SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person
 
 const kindOptions = KINDS.map((k) => ({ value: k.key, label: kindLabel(k.key, { longest: 16 }).replace(' (16 rows)', '') }));
 
-/** Every kind alone, then all eight together, then the lesson's: the models the sweep trains. */
-const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.map((k) => k.key), [...LESSON_MODELS]];
+/** Every kind alone, then the first eight together, then the lesson's: the models the sweep trains. */
+const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.slice(0, 8).map((k) => k.key), [...LESSON_MODELS]];
 
 /**
  * The lab's settings, declared once (web/js/settings.mjs). Each id is the URL's key: lab- and the name createModel
@@ -57,8 +64,9 @@ const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.map((k) => k.key), [...
  */
 export const SETTINGS = declareSettings({
   task: {
-    kind: 'select', id: 'lab-task', was: { key: 'train-task' }, label: 'Task', default: 'order', sweep: ['order', 'lookback'],
-    options: [{ value: 'order', label: 'robot before person? (one answer)' }, { value: 'lookback', label: 'the word k back (an answer per word)' }],
+    kind: 'select', id: 'lab-task', was: { key: 'train-task' }, label: 'Task', default: 'order', sweep: ['order', 'lookback', 'induction'],
+    options: [{ value: 'order', label: 'robot before person? (one answer)' }, { value: 'lookback', label: 'the word k back (an answer per word)' },
+      { value: 'induction', label: 'induction: the word after this word’s last time (an answer per word)' }],
   },
   back: { kind: 'slider', id: 'lab-back', was: { key: 'train-back' }, label: 'k, places back', min: 1, max: 4, default: 2, sweep: [1, 4] },
   models: {
@@ -71,6 +79,14 @@ export const SETTINGS = declareSettings({
     options: [1, 2, 3, 4, 5, 6, 7, 8].map((value) => ({ value, label: String(value) })),
   },
   layers: { kind: 'slider', id: 'lab-layers', was: { key: 'train-layers' }, label: 'layers', min: 1, max: 4, default: 1, sweep: [1, 2, 4] },
+  rotaryBase: {
+    kind: 'select', id: 'lab-rotaryBase', label: 'rotary base', default: 10000, sweep: [100, 1e6],
+    options: [100, 1000, 10000, 100000, 1e6].map((value) => ({ value, label: String(value) })),
+  },
+  rotaryPairs: {
+    kind: 'select', id: 'lab-rotaryPairs', label: 'rotary pairs', default: 'all', sweep: ['all', 1],
+    options: [{ value: 'all', label: 'every pair' }, ...[1, 2, 4, 8, 16].map((value) => ({ value, label: String(value) }))],
+  },
   embedScale: {
     kind: 'select', id: 'lab-embedScale', was: { key: 'train-embed-scale', values: { 0: '1', 1: 'sqrtWidth' } },
     label: 'token vectors', default: 'sqrtWidth', sweep: [1, 'sqrtWidth'],
@@ -102,18 +118,28 @@ export const SETTINGS = declareSettings({
 /** The settings' defaults: { task: 'order', …, seed: 1 }. */
 export const DEFAULTS = Object.freeze(Object.fromEntries(Object.values(SETTINGS).map((s) => [s.name, s.default])));
 
+/**
+ * The bench page's run at a first visit (a link without the lab's settings), as a link to it would set them: the
+ * word 2 back, where position is the whole answer, with the five bidirectional schemes that can be asked at any length
+ * (none, sinusoidal, rotary, ALiBi, the T5 relative bias) trained on 8 … 16 words, 400 Adam steps (docs/page.md
+ * gives the measurement that chose them).
+ */
+export const BENCH_RUN = Object.freeze({ task: 'lookback', models: ['none', 'sinusoidal', 'rotary', 'alibi', 'relative'], steps: 400 });
+
 /** The settings a run depends on (the lab's others: the composer's, the maps' pickers). */
-const RUN_SETTINGS = ['task', 'back', 'models', 'width', 'heads', 'layers', 'embedScale', 'lr', 'steps', 'shortest', 'longest', 'seeds', 'seed'];
+const RUN_SETTINGS = ['task', 'back', 'models', 'width', 'heads', 'layers', 'rotaryBase', 'rotaryPairs', 'embedScale', 'lr', 'steps', 'shortest', 'longest', 'seeds', 'seed'];
 
 /**
  * A run's configuration from the settings' values (the defaults filled in): frozen, with `kinds` (the chosen models,
- * in the lab's order) and `seeds` (the seed, or it and the next two).
+ * in the lab's order) and `seeds` (the seed, or it and the next two). The rotary settings are those of a run with a
+ * rotary model (their defaults in one without).
  */
 export function runConfig(values = {}) {
   const v = { ...DEFAULTS, ...values };
   const config = Object.fromEntries(RUN_SETTINGS.map((name) => [name, v[name]]));
   config.kinds = KINDS.map((k) => k.key).filter((key) => v.models.includes(key));
   config.seeds = Array.from({ length: v.seeds }, (_, i) => v.seed + i);
+  if (!hasRotary(config.kinds)) Object.assign(config, { rotaryBase: DEFAULTS.rotaryBase, rotaryPairs: DEFAULTS.rotaryPairs });
   delete config.models;
   return Object.freeze(config);
 }
@@ -123,9 +149,10 @@ export function runConfig(values = {}) {
  * seed 1'; 'the word 3 back, 200 steps, lr 0.01, seeds 4–6'). Which models it trains is not part of it.
  */
 export function runName(config) {
-  const task = config.task === 'order' ? 'the order task' : `the word ${config.back} back`;
+  const task = { order: 'the order task', lookback: `the word ${config.back} back`, induction: 'the induction task' }[config.task];
   const words = {
     width: (v) => `width ${v}`, heads: (v) => `${v} head${v === 1 ? '' : 's'}`, layers: (v) => `${v} layer${v === 1 ? '' : 's'}`,
+    rotaryBase: (v) => `rotary base ${v}`, rotaryPairs: (v) => `${v} rotary pair${v === 1 ? '' : 's'}`,
     embedScale: (v) => (v === 1 ? 'token vectors as they are' : 'token vectors × √D'), lr: (v) => `lr ${v}`, steps: (v) => `${v} steps`,
   };
   const differ = Object.entries(words).filter(([name]) => config[name] !== DEFAULTS[name]).map(([name, say]) => say(config[name]));
@@ -134,12 +161,15 @@ export function runName(config) {
   return [task, ...differ, seeds.length > 1 ? `seeds ${seeds[0]}–${seeds.at(-1)}` : `seed ${seeds[0]}`].join(', ');
 }
 
+/** Whether a rotary model is among `kinds`. */
+export const hasRotary = (kinds) => kinds.some((key) => kindOf(key).positions === 'rotary');
+
 /**
  * The heads a model of width `width` can take among the declared ones: those that divide the width, and with rotary
  * positions among `kinds`, those that leave an even head width.
  */
 export function headsOffered(width, kinds) {
-  const rotary = kinds.some((key) => kindOf(key).positions === 'rotary');
+  const rotary = hasRotary(kinds);
   return SETTINGS.heads.options.map((o) => o.value).filter((h) => width % h === 0 && (!rotary || (width / h) % 2 === 0));
 }
 
@@ -164,6 +194,8 @@ export function modelOptions(config, key, seed, vocab) {
   return {
     vocab, width: config.width, heads: config.heads, layers: config.layers, readout: task.readout, classes: task.classes(vocab),
     dtype: 'float32', positions, ...(causal ? { causal } : {}), ...(positions === 'learned' ? { maxLength: config.longest } : {}),
+    ...(positions === 'rotary' && config.rotaryBase !== DEFAULTS.rotaryBase ? { rotaryBase: config.rotaryBase } : {}),
+    ...(positions === 'rotary' && config.rotaryPairs !== 'all' ? { rotaryPairs: config.rotaryPairs } : {}),
     ...(config.embedScale === 1 ? {} : { embedScale: config.embedScale }), seed,
   };
 }
@@ -196,7 +228,7 @@ export function refusals(so, config) {
   if (config.kinds.length * config.seeds.length > MAX_MODELS) {
     add('models', `${config.kinds.length} models × ${config.seeds.length} seeds is more than the ${MAX_MODELS} models a run trains`);
   }
-  const named = [['maxLength', 'longest'], ['heads', 'heads'], ['width', 'width'], ['layers', 'layers'], ['length', 'shortest']];
+  const named = [['rotaryPairs', 'rotaryPairs'], ['rotaryBase', 'rotaryBase'], ['maxLength', 'longest'], ['heads', 'heads'], ['width', 'width'], ['layers', 'layers'], ['length', 'shortest']];
   for (const key of config.kinds) {
     try {
       so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length)).dispose();

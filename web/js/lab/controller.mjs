@@ -44,7 +44,7 @@ export function timeLeft(samples, total) {
 export function createLab({ so, pool, workers, cores, values, refused, ui }) {
   const lab = {
     phase: 'idle', run: null, record: null, generation: 0, elapsed: 0, since: 0, samples: [], rate: WORK_RATE,
-    runs: { order: null, lookback: null, scaling: null }, finished: [],
+    runs: { order: null, lookback: null, induction: null, scaling: null }, finished: [],
   };
   const setPhase = (phase) => {
     lab.phase = phase;
@@ -180,7 +180,7 @@ export function createLab({ so, pool, workers, cores, values, refused, ui }) {
 
   /** Forgets a record (Reset): the conclusion no longer speaks of it. */
   function forget(record) {
-    for (const task of ['order', 'lookback']) if (lab.runs[task] === record) lab.runs[task] = null;
+    for (const task of ['order', 'lookback', 'induction']) if (lab.runs[task] === record) lab.runs[task] = null;
     if (lab.runs.scaling && [lab.runs.scaling.scaled, lab.runs.scaling.unscaled].includes(record)) lab.runs.scaling = null;
     lab.finished = lab.finished.filter((r) => r !== record);
   }

@@ -27,12 +27,14 @@ const lowest = (l) => (l.low === null ? 'no answer at a trained length' : score(
 /** The views of a record as its figures draw them: { curves, lengths } (lengths null until it is measured). */
 export const viewsOf = (record) => ({ curves: curvesView(record), lengths: record.measured ? lengthsView(record) : null });
 
-/** The conclusion's views of its runs ({ order, lookback, scaling: { scaled, unscaled } }, records or null). */
+/** The conclusion's views of its runs ({ order, lookback, induction, scaling: { scaled, unscaled } }, records or null). */
 export function runsView(runs) {
   const measured = (r) => (r?.measured ? lengthsView(r) : null);
   const both = (r) => (r?.measured ? { curves: curvesView(r), lengths: lengthsView(r) } : null);
   const pair = runs.scaling && { scaled: both(runs.scaling.scaled), unscaled: both(runs.scaling.unscaled) };
-  return { order: measured(runs.order), lookback: measured(runs.lookback), scaling: pair?.scaled && pair?.unscaled ? pair : null };
+  return {
+    order: measured(runs.order), lookback: measured(runs.lookback), induction: measured(runs.induction), scaling: pair?.scaled && pair?.unscaled ? pair : null,
+  };
 }
 
 /** The kinds of a view that learnt (learning's), in the run's order. */
@@ -41,6 +43,7 @@ const learnt = (view) => view.kinds.map((k) => k.key).filter((key) => learning(v
 /** The mask's reason, where the run tests it: the order it gives with any depth, its limit with one layer only. */
 function maskReason(view, p) {
   if (view.task === 'order') return p.learnt ? ': each word sees only the words before it, an order of its own' : '';
+  if (view.task !== 'lookback') return '';
   if (view.layers > 1) return `; with ${view.layers} layers, depth can turn the mask into position, so this run does not test the mask’s one-layer limit`;
   return p.learnt ? '' : `: with one layer, the mask tells a word which words came before it, not which one stands ${view.back} back`;
 }
@@ -98,7 +101,7 @@ const TYPES = {
     },
     text(p, v) {
       const fell = p.fell.map(({ key, at }) => `${label(v, key)} ${at.map(score).join(' → ')}`);
-      const far = v.lengths.filter((T) => T > v.longest).map((T) => times(v, T)).join(' and ');
+      const far = list(v.lengths.filter((T) => T > v.longest).map((T) => times(v, T)));
       return `${capital(p.run)}, past the trained lengths (${far}), of those that learnt: ${p.kept.length ? `${list(p.kept.map((key) => label(v, key)))} kept at least ${percent(LEARNED)}` : `none kept ${percent(LEARNED)}`}` +
         `${fell.length ? `; ${p.kept.length ? 'the others fell' : 'they fell'}: ${list(fell)}` : ''}.`;
     },
@@ -170,7 +173,7 @@ export function curveClaims(record) {
 export function conclusionClaims(runs) {
   const views = { runs: runsView(runs) };
   const out = [];
-  for (const task of ['order', 'lookback']) {
+  for (const task of ['order', 'lookback', 'induction']) {
     const v = views.runs[task];
     if (!v) continue;
     const has = (key) => v.kinds.some((k) => k.key === key);
@@ -269,7 +272,7 @@ export function propertyChecks(record) {
 /** The names of the property checks a run of `config` shows, pending (why: the details) until it is measured. */
 export function pendingChecks(config, why) {
   const names = [];
-  if (config.kinds.includes('none')) names.push(...(config.task === 'order' ? ['lab-none-mirror', 'lab-none-half'] : ['lab-none-same-word']));
+  if (config.kinds.includes('none')) names.push(...({ order: ['lab-none-mirror', 'lab-none-half'], lookback: ['lab-none-same-word'] }[config.task] ?? []));
   names.push(...config.kinds.filter((k) => kindOf(k).positions === 'learned').map((k) => `lab-${k}-refuses`));
   const claims = {
     'lab-none-mirror': 'Without positions, a sentence and its mirror get the same logits',

@@ -7,7 +7,8 @@ import { count, fmt } from '../format.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more } from '../ui.mjs';
-import { KINDS, kindLabel } from './config.mjs';
+import { biasMatrix } from './bias.mjs';
+import { KINDS, kindLabel, kindOf } from './config.mjs';
 import { standing } from './facts.mjs';
 import { trainedLength } from './tasks.mjs';
 import { labTable } from './table.mjs';
@@ -22,12 +23,23 @@ export function sentenceProblem(words, config) {
     if (n('robot') === 1 && n('person') === 1) return null;
     return `The sentence needs robot and person once each (it has ${n('robot')} robot, ${n('person')} person): choose them for two of the slots.`;
   }
+  if (config.task === 'induction') {
+    return words.slice(0, -1).includes(words.at(-1)) ? null
+      : `The last word, ${words.at(-1)}, needs to come earlier in the sentence too: the model names the word that followed it then.`;
+  }
   return words.length > config.back ? null : `The sentence needs more than k = ${config.back} words: a word ${config.back} back.`;
 }
 
-/** The truth the models answer: for the order task whether robot comes first; for the back task, per position. */
+/** The induction task's answer at t: the word after the last earlier occurrence of the word at t, or −1 (none). */
+function inductionAnswer(words, t, vocab) {
+  const u = words.slice(0, t).lastIndexOf(words[t]);
+  return u < 0 ? -1 : vocab.indexOf(words[u + 1]);
+}
+
+/** The truth the models answer: for the order task whether robot comes first; for the others, per position (−1: none). */
 function truth(words, config, vocab) {
   if (config.task === 'order') return words.indexOf('robot') < words.indexOf('person') ? 1 : 0;
+  if (config.task === 'induction') return words.map((_, t) => inductionAnswer(words, t, vocab));
   return words.map((_, t) => (t < config.back ? -1 : vocab.indexOf(words[t - config.back])));
 }
 
@@ -59,8 +71,12 @@ export function mapsFigure(root, vocab, state) {
     state.bind(name, (value) => { field.value = String(value); state.set(name, value); redraw(); });
   }
   const block = el('div', { className: 'lab-maps-block' });
-  h.append(block);
+  // the bias family's: the matrix each head adds to its scores before the softmax, for the sentence shown
+  const biasBlock = el('div', { className: 'lab-maps-block lab-bias-block' });
+  h.append(block, biasBlock);
+  biasBlock.hidden = true;
   let grid = null;
+  let biasGrid = null;
   // what the maps draw: the grid's options, and every label each map wrote (its layout's)
   recordDrawn(block, 'maps', () => (grid && !block.hidden ? { ...grid.options(), labels: grid.maps().map((p) => p.layout().labels) } : null));
   more(h, 'Reading the maps',
@@ -127,9 +143,12 @@ export function mapsFigure(root, vocab, state) {
     const problem = sentenceProblem(words, config);
     const T = words.length;
     sentenceLine.dataset.kind = problem ? 'problem' : '';
-    sentenceLine.textContent = problem ?? (config.task === 'order'
-      ? `“${words.join(' ')}”: robot comes ${words.indexOf('robot') < words.indexOf('person') ? 'first' : 'second'}.`
-      : `“${words.join(' ')}”: at t = ${T - 1} the word ${config.back} back is “${words[T - 1 - config.back]}”.`);
+    const said = {
+      order: () => `robot comes ${words.indexOf('robot') < words.indexOf('person') ? 'first' : 'second'}`,
+      lookback: () => `at t = ${T - 1} the word ${config.back} back is “${words[T - 1 - config.back]}”`,
+      induction: () => `at t = ${T - 1}, “${words[T - 1]}” came before, followed by “${vocab[inductionAnswer(words, T - 1, vocab)]}”`,
+    };
+    sentenceLine.textContent = problem ?? `“${words.join(' ')}”: ${said[config.task]()}.`;
     lengthLine.textContent = trainedLength(config, T)
       ? `T = ${T}: a trained length (${config.shortest} … ${config.longest}).`
       : `T = ${T}: outside the training lengths (${config.shortest} … ${config.longest}): ${T > config.longest ? 'longer' : 'shorter'} than any training sentence.`;
@@ -137,6 +156,7 @@ export function mapsFigure(root, vocab, state) {
     if (problem || !run) {
       answers.element.hidden = true;
       block.hidden = true;
+      biasBlock.hidden = true;
       waiting.hidden = Boolean(problem);
       return;
     }
@@ -151,7 +171,10 @@ export function mapsFigure(root, vocab, state) {
         try {
           const logits = await m.handle.forward(ids);
           const weights = first && picks.includes(m.key) ? await m.handle.attentionWeights(ids) : null;
-          return { ...m, logits, weights };
+          const { positions } = kindOf(m.key);
+          const bias = weights && (positions === 'alibi' || positions === 'relative')
+            ? biasMatrix(m.handle.config, T, positions === 'relative' ? (await m.handle.parameters()).relativeBias : null) : null;
+          return { ...m, logits, weights, bias };
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           return { ...m, refused: error.message };
@@ -197,8 +220,10 @@ export function mapsFigure(root, vocab, state) {
       }), { caption: `Each model after ${steps} of ${config.steps} steps: P(robot first); ✓ right, ✗ wrong (robot comes ${want ? 'first' : 'second'}).${chanceNote}` });
     } else {
       const last = T - 1;
-      const word = words[last - config.back];
-      answers.show(['model', `P(“${word}”) at t = ${last}`, `its answer at t = ${last}`, `positions right (t ≥ ${config.back})`], kinds.map(({ key, results: rs }) => {
+      const word = vocab[want[last]];
+      const answered = want.filter((w) => w >= 0).length;
+      const where = config.task === 'induction' ? 'with an answer' : `t ≥ ${config.back}`;
+      answers.show(['model', `P(“${word}”) at t = ${last}`, `its answer at t = ${last}`, `positions right (${where})`], kinds.map(({ key, results: rs }) => {
         if (rs[0].refused) return [kindLabel(key, config), `refused: ${rs[0].refused}`, '–', '–'];
         const classes = vocab.length;
         const at = (r, t) => r.logits.data.subarray(t * classes, (t + 1) * classes);
@@ -207,8 +232,11 @@ export function mapsFigure(root, vocab, state) {
         return [kindLabel(key, config),
           rs.map((r) => fmt(softmax(Array.from(at(r, last)))[want[last]], 3)).join(' · '),
           rs.map((r) => `${vocab[argmax(Array.from(at(r, last)))]} ${mark(key, argmax(Array.from(at(r, last))) === want[last])}`).join(' · '),
-          rs.map((r) => `${want.filter((w, t) => w >= 0 && argmax(Array.from(at(r, t))) === w).length}/${T - config.back}`).join(' · ')];
-      }), { caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names the word ${config.back} back.${chanceNote}` });
+          rs.map((r) => `${want.filter((w, t) => w >= 0 && argmax(Array.from(at(r, t))) === w).length}/${answered}`).join(' · ')];
+      }), {
+        caption: `Each model’s answer (after ${steps} of ${config.steps} steps)${seeds ? `, seeds ${config.seeds.join(', ')}` : ''}: ✓ when it names ` +
+          `${config.task === 'induction' ? 'the word that followed the last word the time before' : `the word ${config.back} back`}.${chanceNote}`,
+      });
     }
   }
 
@@ -234,6 +262,7 @@ export function mapsFigure(root, vocab, state) {
       tooltip: (r, c, v) => `query ${r} (${words[r]}) → key ${c} (${words[c]}): weight ${v === 0 ? '0 exactly' : fmt(v, 4)}`,
       ariaLabel: 'attention weights of one head: a row per query word, a column per key word',
     };
+    showBias(config, results, picks, T, options);
     if (!maps.length) {
       block.hidden = true;
       return;
@@ -243,6 +272,29 @@ export function mapsFigure(root, vocab, state) {
     block.hidden = false;
     // drawn now, not at the next frame: the canvases take their height here, so nothing below them moves later
     for (const map of grid.maps()) map.flush();
+  }
+
+  /** The bias the picked ALiBi and relative models add to each head's scores (the maps' layout, a diverging scale). */
+  function showBias(config, results, picks, T, layout) {
+    const maps = picks.flatMap((key) => {
+      const r = results.find((x) => x.key === key && x.bias);
+      if (!r) return [];
+      return Array.from({ length: config.heads }, (_, h) => ({
+        title: `${kindLabel(key, config)}: head ${h + 1}, the bias added to its scores`,
+        data: r.bias.data.subarray(h * T * T, (h + 1) * T * T), rows: T, cols: T,
+      }));
+    });
+    biasBlock.hidden = maps.length === 0;
+    if (!maps.length) return;
+    const options = {
+      ...layout, maps, scale: 'diverging',
+      tooltip: (r, c, v) => `query ${r} (${words[r]}) → key ${c} (${words[c]}): ${v === -Infinity ? 'masked' : `bias ${fmt(v, 4)}`}`,
+      ariaLabel: 'the bias one head adds to its scores: a row per query word, a column per key word',
+    };
+    delete options.range;  // (the bias on its own scale: the grid's largest |value|)
+    if (!biasGrid) biasGrid = heatmapGrid(biasBlock, options);
+    else biasGrid.update(options);
+    for (const map of biasGrid.maps()) map.flush();
   }
 
   drawComposer();

@@ -194,9 +194,11 @@ export function runFigure(root, vocab, actions) {
 }
 
 function showDetails(details, config, vocab) {
-  const sentences = config.task === 'order'
-    ? 'Each sentence holds robot and person once among other words; the model says whether robot comes first (one answer a sentence: the mean over positions, then a readout to two classes).'
-    : `Each sentence is words drawn at random; at every position t ≥ ${config.back} the model names the word ${config.back} back (one answer a position, over the ${vocab} words).`;
+  const sentences = {
+    order: 'Each sentence holds robot and person once among other words; the model says whether robot comes first (one answer a sentence: the mean over positions, then a readout to two classes).',
+    lookback: `Each sentence is words drawn at random; at every position t ≥ ${config.back} the model names the word ${config.back} back (one answer a position, over the ${vocab} words).`,
+    induction: `Each sentence is words drawn at random; at every position whose word came before, the model names the word that followed it the last time (“… A B … A → B”; one answer a position, over the ${vocab} words; Olsson et al., 2022, call the heads that do it induction heads).`,
+  }[config.task];
   details.replaceChildren(details.querySelector('summary'));
   for (const text of [sentences,
     `Each model: the task’s words looked up in a table of width ${config.width}, positions (or none), ${config.layers} ` +

@@ -51,19 +51,20 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
   const [side, results] = page === 'bench' ? [el('div', { className: 'lab-side' }), el('div', { className: 'lab-results' })] : [root, root];
   if (page === 'bench') root.append(side, results);
 
-  prose(side,
-    'Small transformers learn here whether robot comes before person, with sinusoids, other positions or none, with or ' +
-    'without a causal mask (each word sees only those before it).');
-  const settingsView = settingsFigure(side, so, state, { onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
+  prose(side, page === 'lesson'
+    ? 'Small transformers learn here whether robot comes before person, with sinusoids, other positions or none, with or ' +
+      'without a causal mask (each word sees only those before it).'
+    : 'Small transformers learn the task chosen below, each with its way of giving positions (or none), with or without a ' +
+      'causal mask (each word sees only those before it); each is then measured at the lengths it trained on and at 2×, 4× ' +
+      'and 8× the longest.');
+  const settingsView = settingsFigure(side, so, state, { page, onChange: () => ready && settingsChanged(), onEnter: () => lab.train() });
   const elsewhere = el('a', { id: 'lab-elsewhere', href: ELSEWHERE[page].href(state.values) }, ELSEWHERE[page].label);
-  side.append(el('p', { className: 'lab-elsewhere' }, elsewhere, page === 'lesson'
-    ? ': the bench page, full width, the settings beside the results.'
-    : ': the lesson’s section on this lab, with these settings.'));
+  side.append(el('p', { className: 'lab-elsewhere' }, elsewhere, '.'));
   const linkElsewhere = () => { elsewhere.href = ELSEWHERE[page].href(lab.lab.record?.settings ?? state.values); };
   const runs = runFigure(results, so.taskWords.length, {
     train: () => lab.train(), pause: () => lab.pause(), resume: () => lab.resume(), step: () => lab.step(), reset: () => lab.reset(), download,
   });
-  const lengths = lengthsFigure(results);
+  const lengths = lengthsFigure(results, { map: page === 'bench' });
   const maps = mapsFigure(results, so.taskWords, state);
   const conclusion = conclusionFigure(results, { secondTask, compareScale });
   recordDrawn(root.querySelector('#lab-run'), 'record', () => lab.lab.record);

@@ -1,25 +1,26 @@
-// The lab's settings: the task, which models (any of the eight), the architecture, the training, the seeds. Each
+// The lab's settings: the task, which models (up to eight of the twelve), the architecture, the training, the seeds. Each
 // control is built from the lab's declaration (config.mjs's SETTINGS, through controls.mjs's settingControl), so the
 // URL's hash holds it too. The heads offered are those the width and the models allow; a setting the API refuses
 // otherwise (a link can ask for one) is refused once per rule beside its control, in the API's own words, and nothing
 // can start until it changes.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { el, fig } from '../ui.mjs';
-import { KINDS, MAX_MODELS, headsOffered, kindLabel, refusals, runConfig } from './config.mjs';
+import { KINDS, MAX_MODELS, hasRotary, headsOffered, kindLabel, refusals, runConfig } from './config.mjs';
 
 /** The controls in their groups: [group title, [setting names]]. */
 const GROUPS = [
   ['the task', ['task', 'back']],
-  ['the architecture', ['width', 'heads', 'layers', 'embedScale']],
+  ['the architecture', ['width', 'heads', 'layers', 'embedScale', 'rotaryBase', 'rotaryPairs']],
   ['the training', ['lr', 'steps', 'shortest', 'longest']],
   ['the seeds', ['seeds', 'seed']],
 ];
 
 /**
- * The figure. `state`: the section's settings state (url-state.mjs); onChange() after any change of a run's setting;
+ * The figure. `state`: the section's settings state (url-state.mjs); `page`: 'lesson' or 'bench' (the lesson shows
+ * rotary's base and pairs only when they are not the defaults); onChange() after any change of a run's setting;
  * onEnter(): Enter in the seed field. Returns { refused(): the current refusals, set(values), describe(config, cost) }.
  */
-export function settingsFigure(root, so, state, { onChange, onEnter }) {
+export function settingsFigure(root, so, state, { page = 'lesson', onChange, onEnter }) {
   const f = fig(root, { title: 'The lab: choose what to train', id: 'lab-settings' });
   const controls = {};
   const refusalOf = {};
@@ -94,6 +95,9 @@ export function settingsFigure(root, so, state, { onChange, onEnter }) {
   let current = [];
   function show() {
     controls.back.closest('.control').hidden = state.values.task !== 'lookback';
+    const rotary = hasRotary(runConfig(state.values).kinds);
+    const tuned = ['rotaryBase', 'rotaryPairs'].some((name) => state.values[name] !== state.settings[name].default);
+    for (const name of ['rotaryBase', 'rotaryPairs']) controls[name].closest('.control').hidden = !rotary || (page === 'lesson' && !tuned);
     current = refusals(so, runConfig(state.values));
     for (const [name, p] of Object.entries(refusalOf)) {
       const mine = current.filter((r) => r.setting === name);

@@ -1,10 +1,12 @@
-// The lab's two tasks: what the models learn, the sentences they train and are measured on, how an answer is scored,
+// The lab's three tasks: what the models learn, the sentences they train and are measured on, how an answer is scored,
 // and what a guess scores (chance). Pure: no DOM; `so` is the API (its orderTask, lookbackTask and taskWords).
 //
 //   order  Does robot come before person? One answer per sentence (readout 'mean', two classes). Measured on
 //          sentence–mirror pairs: the same words with robot and person swapped, and the other answer.
 //   lookback  The word k places back: at every position t ≥ k, the word at t − k (readout 'each', one class per word;
 //          positions t < k have no answer, target −1). Where a word sits is the whole answer.
+//   induction  The word that followed the last earlier occurrence of the word at t ("… A B … A → B"; readout 'each',
+//          one class per word; a word not seen before has no answer, target −1): a match, then a copy.
 //
 // A run's seed draws its models' initial parameters and every sentence they see: dataSeed(seed, n) seeds the stream n
 // (step k's batch: 1000 + k; the held-out sentences: 7; the sentences at length T: 500 + T), so three seeds vary the
@@ -113,6 +115,17 @@ export const TASKS = Object.freeze({
     measuredOptions: {},
     score: (logits, set) => lookbackScore(logits, set.targets, set.ids),
   }),
+  induction: Object.freeze({
+    key: 'induction',
+    label: 'the word after the last time this word came',
+    readout: 'each',
+    classes: (vocab) => vocab,
+    minLength: () => 2,
+    make: (so, config, { count, length, seed }) => so.inductionTask({ count, length, seed }),
+    validationOptions: {},
+    measuredOptions: {},
+    score: (logits, set) => lookbackScore(logits, set.targets, set.ids),
+  }),
 });
 
 /** The seed of stream n of a run's sentences at seed `seed`: 1,000,000 seed + n (an integer below 2^53 for seeds ≤ 1e9). */
@@ -139,10 +152,13 @@ export function validationSet(so, config, seed) {
   return task.make(so, config, { count: VALIDATION_COUNT, length: validationLength(config), seed: dataSeed(seed, 7), ...task.validationOptions });
 }
 
-/** The lengths the trained models are measured at: the shortest, middle and longest trained, then 2× and 4× the longest. */
+/** How many times the longest trained length the models are measured at, past it. */
+export const LONGER = Object.freeze([2, 4, 8]);
+
+/** The lengths the trained models are measured at: the shortest, middle and longest trained, then 2×, 4× and 8× the longest. */
 export function measuredLengths(config) {
   const { shortest, longest } = config;
-  return [...new Set([shortest, validationLength(config), longest, 2 * longest, 4 * longest])];
+  return [...new Set([shortest, validationLength(config), longest, ...LONGER.map((n) => n * longest)])];
 }
 
 /** Whether the models trained on sentences of length T. */
@@ -157,11 +173,21 @@ export function measuredSet(so, config, seed, T) {
   return task.make(so, config, { count: MEASURED_COUNT, length: T, seed: dataSeed(seed, 500 + T), ...task.measuredOptions });
 }
 
-/** What a guess scores on a task: 1/2 on the order task, one word in the vocabulary's on the word k back (1/16). */
+/** What a guess scores on a task: 1/2 on the order task, one word in the vocabulary's on the others (1/16). */
 export const chance = (config, vocab = 16) => (config.task === 'order' ? 1 / 2 : 1 / vocab);
 
-/** How many answers a set of `count` sentences of length T gives (one per sentence, or one per position t ≥ k). */
-export const answers = (config, count, T) => (config.task === 'order' ? count : count * Math.max(0, T - config.back));
+/**
+ * How many answers a set of `count` sentences of length T gives: one per sentence, one per position t ≥ k, or for
+ * induction those expected from uniform draws (position t answers when its word came before: 1 − (15/16)^t), rounded
+ * down (fewer answers: a wider margin against chance).
+ */
+export function answers(config, count, T, vocab = 16) {
+  if (config.task === 'order') return count;
+  if (config.task === 'lookback') return count * Math.max(0, T - config.back);
+  let expected = 0;
+  for (let t = 0; t < T; t += 1) expected += 1 - ((vocab - 1) / vocab) ** t;
+  return Math.floor(count * expected);
+}
 
 /**
  * Where an accuracy measured on `n` answers stands against chance c: 'at' within two standard errors of a guess

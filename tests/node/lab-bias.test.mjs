@@ -1,0 +1,87 @@
+// The bias family's matrices as the lab draws them (web/js/lab/bias.mjs, as built in the site) against what the model
+// adds to its scores: a model whose queries are zero (wq = 0) scores every key 0, so its attention weights are the
+// softmax of its bias alone; for ALiBi (1 … 8 heads, causal and bidirectional) and the T5 relative bias (distinct
+// learned values, sentences past maxDistance, causal and bidirectional) the softmax of the drawn matrix, computed here
+// in float64, equals model.attentionWeights. Sabotaged matrices (the slopes of twice the heads, the distance's sign
+// flipped, the buckets shifted by one) fail the same comparison.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadSeqorder, siteModule } from './helpers/load.mjs';
+
+const { alibiSlopes, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
+const so = await loadSeqorder();
+
+/** The largest |softmax(bias row) − weight| over every head and query (masked keys: −Infinity, weight 0). */
+function largestDifference(bias, weights, H, T) {
+  let largest = 0;
+  for (let h = 0; h < H; h++) {
+    for (let i = 0; i < T; i++) {
+      const row = Array.from(bias.data.subarray((h * T + i) * T, (h * T + i + 1) * T));
+      const top = Math.max(...row);
+      const e = row.map((v) => Math.exp(v - top));
+      const sum = e.reduce((a, b) => a + b, 0);
+      for (let j = 0; j < T; j++) largest = Math.max(largest, Math.abs(e[j] / sum - weights.data[(h * T + i) * T + j]));
+    }
+  }
+  return largest;
+}
+
+/** A one-layer model of `options` whose queries are zero, and (relative) its bias table set to distinct values. */
+function zeroQueries(options) {
+  const width = 4 * options.heads;
+  const model = so.createModel({ vocab: 16, width, classes: 2, layers: 1, seed: 3, ...options });
+  const set = { 'layers.0.attention.wq': { data: new Float32Array(width * width), shape: [width, width] } };
+  if (options.positions === 'relative') {
+    const { shape } = model.parameters().relativeBias;
+    set.relativeBias = { data: Float32Array.from({ length: shape[0] * shape[1] }, (_, k) => Math.sin(1.7 * k + 0.3) * 3), shape };
+  }
+  model.setParameters(set);
+  return model;
+}
+
+const sentence = (T) => ({ data: Int32Array.from({ length: T }, (_, t) => (7 * t + 3) % 16), shape: [1, T] });
+
+test('ALiBi: the drawn bias is what the model adds (1 … 8 heads, causal and bidirectional); other slopes are not', () => {
+  for (const causal of [false, true]) {
+    for (const heads of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const T = 24;
+      const model = zeroQueries({ positions: 'alibi', heads, causal });
+      const weights = model.attentionWeights(sentence(T));
+      const bias = biasMatrix(model.config, T);
+      assert.ok(largestDifference(bias, weights, heads, T) < 1e-6, `${heads} heads, causal ${causal}`);
+      // sabotage: the first slopes of twice as many heads
+      const other = biasMatrix({ ...model.config, heads: 2 * heads }, T);
+      const shifted = { data: other.data.filter((_, k) => Math.floor(k / (T * T)) < heads) };
+      assert.ok(largestDifference(shifted, weights, heads, T) > 1e-3, `other slopes pass at ${heads} heads`);
+      model.dispose();
+    }
+  }
+  assert.deepEqual(alibiSlopes(6), [1 / 4, 1 / 16, 1 / 64, 1 / 256, 1 / 2, 1 / 8]);  // docs/model.md's example
+  assert.deepEqual(alibiSlopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]);
+});
+
+test('the T5 relative bias: the drawn bias is what the model adds, past maxDistance too; a flipped distance or shifted buckets are not', () => {
+  for (const causal of [false, true]) {
+    const T = 150;
+    const model = zeroQueries({ positions: 'relative', heads: 2, causal });
+    const weights = model.attentionWeights(sentence(T));
+    const { relativeBias } = model.parameters();
+    assert.ok(largestDifference(biasMatrix(model.config, T, relativeBias), weights, 2, T) < 1e-6, `causal ${causal}`);
+    // sabotage: the distance query − key instead of key − query (bidirectional: the two directions swapped)
+    const flipped = biasMatrix(model.config, T, relativeBias);
+    for (let h = 0; h < 2; h++) {
+      for (let i = 0; i < T; i++) {
+        for (let j = 0; j <= i; j++) flipped.data[(h * T + i) * T + j] = relativeBias.data[relativeBucket(i - j, model.config) * 2 + h];
+      }
+    }
+    assert.ok(largestDifference(flipped, weights, 2, T) > 1e-3, `a flipped distance passes, causal ${causal}`);
+    // sabotage: every bucket one further (the last kept)
+    const last = model.config.buckets - 1;
+    const shiftedBias = { data: Float32Array.from(relativeBias.data, (_, k) => relativeBias.data[Math.min(Math.floor(k / 2) + 1, last) * 2 + (k % 2)]) };
+    assert.ok(largestDifference(biasMatrix(model.config, T, shiftedBias), weights, 2, T) > 1e-3, `shifted buckets pass, causal ${causal}`);
+    model.dispose();
+  }
+  // docs/model.md's example, bidirectional with the defaults: −8 … −11 bucket 8, −12 … −15 bucket 9, −128 bucket 15, +3 bucket 19
+  const defaults = { causal: false, buckets: 32, maxDistance: 128 };
+  assert.deepEqual([-7, -8, -11, -12, -15, -128, -400, 3].map((d) => relativeBucket(d, defaults)), [7, 8, 8, 9, 9, 15, 15, 19]);
+});

@@ -1,0 +1,52 @@
+// The bias family's matrices: what an ALiBi or a T5 relative-bias model adds to each head's scores for a sentence of T
+// words, (H, T, T), written from the papers' own code (docs/model.md gives the rules): ALiBi's slopes are
+// get_slopes of ofirpress/attention_with_linear_biases, T5's buckets its _relative_position_bucket, in float32 as T5
+// computes them. A key the causal mask hides is −Infinity (masked). Pure: no DOM.
+
+const f32 = Math.fround;
+
+/** ALiBi's slope of each of H heads (get_slopes): 2^(−8/H) and its powers for H a power of two; else those of the
+ * largest power of two P < H, then every other slope of 2P. */
+export function alibiSlopes(H) {
+  const ofPowerOfTwo = (n) => {
+    const start = 2 ** -(2 ** -(Math.log2(n) - 3));
+    return Array.from({ length: n }, (_, i) => start * start ** i);
+  };
+  if (Number.isInteger(Math.log2(H))) return ofPowerOfTwo(H);
+  const P = 2 ** Math.floor(Math.log2(H));
+  return [...ofPowerOfTwo(P), ...ofPowerOfTwo(2 * P).filter((_, i) => i % 2 === 0).slice(0, H - P)];
+}
+
+/** T5's bucket of the distance d = key − query (_relative_position_bucket, bidirectional = !causal). */
+export function relativeBucket(d, { causal, buckets, maxDistance }) {
+  const b = causal ? buckets : buckets / 2;
+  const offset = !causal && d > 0 ? b : 0;
+  const n = causal ? Math.max(-d, 0) : Math.abs(d);
+  const e = Math.floor(b / 2);
+  if (n < e) return offset + n;
+  const v = f32(f32(f32(Math.log(f32(n / e))) / f32(Math.log(maxDistance / e))) * (b - e));
+  return offset + Math.min(e + Math.trunc(v), b - 1);
+}
+
+/**
+ * The bias a model adds to its scores for T words: { data: Float32Array (H, T, T), shape: [H, T, T] }. `config`: the
+ * model's (createModel's resolved options: positions 'alibi' or 'relative', heads, causal, and for relative buckets and
+ * maxDistance); `relativeBias`: its parameter of that name (buckets, H), for relative models.
+ */
+export function biasMatrix(config, T, relativeBias = null) {
+  const H = config.heads;
+  const data = new Float32Array(H * T * T);
+  const slopes = config.positions === 'alibi' ? alibiSlopes(H) : null;
+  for (let h = 0; h < H; h += 1) {
+    for (let i = 0; i < T; i += 1) {
+      for (let j = 0; j < T; j += 1) {
+        let value;
+        if (config.causal && j > i) value = -Infinity;
+        else if (slopes) value = -(slopes[h] * Math.abs(i - j));
+        else value = relativeBias.data[relativeBucket(j - i, config) * H + h];
+        data[(h * T + i) * T + j] = value;
+      }
+    }
+  }
+  return { data, shape: [H, T, T] };
+}
