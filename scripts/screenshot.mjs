@@ -1,10 +1,11 @@
 // Saves a screenshot of the lesson page for the README: serves $SEQORDER_DIST/site (default dist/site) on 127.0.0.1,
 // opens it in Chromium (playwright-core, /usr/bin/chromium or $CHROMIUM), shows every section (the page runs each when
 // it comes near the screen; the training run does not start) until each has run, and writes a PNG.
-//   node scripts/screenshot.mjs [out.png] [--top | --full | --section=id] [--width=N] [--height=N] [--dark]
+//   node scripts/screenshot.mjs [out.png] [--top | --full | --section=id | --lab] [--width=N] [--height=N] [--dark]
 // Default: docs/screenshot.png, the sinusoid table's figure (sliders, heatmap with a readout, its checks) in a 1100×1500
 // viewport. --top captures the viewport at the top of the page, --full the whole page, --section=id one section;
-// --dark emulates prefers-color-scheme: dark.
+// --dark emulates prefers-color-scheme: dark. --lab: the bench page (lab.html) once its first run has finished, in a
+// 1440×1000 viewport, written to docs/lab-screenshot.png by default.
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -17,7 +18,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const flag = (name) => args.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
 const value = (name, fallback) => (flag(name)?.includes('=') ? flag(name).split('=')[1] : fallback);
-const out = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'docs', 'screenshot.png'));
+const lab = Boolean(flag('lab'));
+const out = path.resolve(args.find((a) => !a.startsWith('--')) ?? path.join(root, 'docs', lab ? 'lab-screenshot.png' : 'screenshot.png'));
 const siteDir = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'site');
 
 const server = await startServer({ root: siteDir, port: 0 });
@@ -29,19 +31,21 @@ try {
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: Number(value('width', 1100)), height: Number(value('height', 1500)) },
+    viewport: { width: Number(value('width', lab ? 1440 : 1100)), height: Number(value('height', lab ? 1000 : 1500)) },
     deviceScaleFactor: 1,
     colorScheme: flag('dark') ? 'dark' : 'light',
   });
   const page = context.pages()[0] ?? (await context.newPage());
   page.on('pageerror', (error) => console.error(`page error: ${error}`));
-  await page.goto(server.url, { waitUntil: 'load' });
+  await page.goto(lab ? new URL('lab.html', server.url).href : server.url, { waitUntil: 'load' });
   await page.waitForSelector('body[data-ready]', { timeout: 60_000 });
-  await showEverySection(page);
+  if (lab) await page.waitForSelector('#lab .section-body[data-training="done"]', { timeout: 180_000 });
+  else await showEverySection(page);
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   mkdirSync(path.dirname(out), { recursive: true });
   const section = value('section', null);
   if (section) await page.locator(`#${section}`).screenshot({ path: out });
+  else if (lab) await page.screenshot({ path: out });
   else if (flag('full') || flag('top')) await page.screenshot({ path: out, fullPage: Boolean(flag('full')) });
   else {
     // The README's picture: the sinusoid table's figure (sliders, heatmap with a cell's readout, its notice and

@@ -36,7 +36,7 @@ export function lengthsFigure(root, { map: withMap = false } = {}) {
 
   /**
    * The table as a heatmap: a model a row, a length a column, the median accuracy from 0 to 1; a length a model refuses
-   * is blank (NaN) and outlined as refused.
+   * has no number (NaN) and is outlined as refused.
    */
   function drawMap(view, heading) {
     const rows = view.kinds.length;
@@ -57,7 +57,7 @@ export function lengthsFigure(root, { map: withMap = false } = {}) {
         return `${view.kinds[r].label} at ${heading(view.lengths[c])}: ${what}; chance ${percent(view.chance)}`;
       },
       ariaLabel: 'accuracy by model and test length: a row per model, a column per length',
-      caption: 'The table above as a map, its color bar from 0 to 100%; an outlined blank is a length the model refuses.',
+      caption: 'The table above as a map, its color bar from 0 to 100%; a length a model refuses has no number (NaN), outlined as refused.',
       minHeight: 40 + 28 * rows, maxHeight: 60 + 40 * rows,
     };
     mapBox.hidden = false;
