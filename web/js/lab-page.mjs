@@ -1,8 +1,9 @@
 // The bench page's entry point (lab.html): the lesson's lab (web/js/lab/, the same modules as the lesson's section
 // "lab") full width, its settings beside its results. It loads seqorder's WebAssembly modules (the main one and the
 // model module), reads the lab's settings from the URL's hash (url-state.mjs: a link reproduces a run bit for bit; a
-// value the lab refuses falls back to its default with a note), and runs the lab, whose default run starts at once
-// unless a link asks for a long or large one (then it waits for the reader's press).
+// value the lab refuses falls back to its default with a note), and runs the lab: a link's run starts at once unless
+// it is long or large (then it waits for the reader's press); a first visit (a link with no setting) trains the
+// bench's run (config.mjs's BENCH_RUN), written into the URL as its link would be.
 //
 // <body data-ready="true"> says that the modules have loaded and the lab has run (its section's data-state is "done"
 // or "error"); "error": the modules could not load (the status says why). The run's progress is the section's own
@@ -23,11 +24,10 @@ function setStatus(text, kind = 'info') {
   statusEl.dataset.kind = kind;
 }
 
-// A first visit (a link that sets nothing of the lab's, now or in an older link's keys) shows the bench's run, as
-// its link would: the URL then says so.
-const labKeys = new Set(Object.values(SETTINGS).flatMap((s) => [s.id, s.was?.key]));
+// A first visit (a link with no setting, nothing but the place it leads to) shows the bench's run, as its link would:
+// the URL then says so. (A link with parts the page cannot read keeps them, and their notes.)
 const link = readHash(location.hash);
-if (![...link.entries.keys()].some((key) => labKeys.has(key))) {
+if (link.entries.size === 0 && link.unreadable.length === 0 && link.strays.length === 0) {
   const hash = settingsHash(SETTINGS, { ...DEFAULTS, ...BENCH_RUN }, { anchor: link.anchor });
   history.replaceState(null, '', `${location.pathname}${location.search}${hash}`);
 }
