@@ -128,7 +128,7 @@ describe('chromium: the page as every page of the site', () => {
     const requests = [];
     session.page.on('requestfinished', async (r) => requests.push({ url: r.url(), status: (await r.response())?.status() }));
     session.page.on('requestfailed', (r) => requests.push({ url: r.url(), status: 'failed' }));
-    await open(hashOf({ ...SMALL, models: ['causal', 'causal-rotary'] }));
+    await open(hashOf({ ...SMALL, models: ['causal-rotary', 'causal-alibi'], mapA: 'causal-alibi' }));
     await runEnds();
     const csp = await session.page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
     const lesson = readFileSync(path.join(siteDir, 'index.html'), 'utf8').match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
@@ -139,6 +139,11 @@ describe('chromium: the page as every page of the site', () => {
     const [settings, results] = await Promise.all(['#lab-settings', '#lab-run'].map((id) => session.page.locator(id).boundingBox()));
     assert.ok(settings.x + settings.width <= results.x, `the settings (x ${settings.x}, width ${settings.width}) beside the results (x ${results.x})`);
     assert.equal(await session.page.evaluate(() => document.querySelector('#lab-run tbody tr td:last-child').textContent.length > 0), true);
+    // the lengths as a map, and (the maps unfolded) the bias the ALiBi model's heads add to their scores, one map a head
+    assert.equal(await session.page.locator('#lab-lengths .lab-lengths-map:not([hidden]) canvas').count(), 1);
+    await session.page.evaluate(() => { document.querySelector('#lab-maps details').open = true; });
+    await waitInPage(session.page, () => document.querySelectorAll('.lab-bias-block:not([hidden]) .plot-heatmap').length === 2, null);
+    assert.deepEqual(errors, []);
   });
 
   test('axe-core: no serious or critical violation, light and dark, and on a phone, where nothing scrolls sideways', { timeout: 60_000 }, async () => {
@@ -164,13 +169,16 @@ describe('chromium: the page as every page of the site', () => {
   test('the link to the lesson carries the run\'s settings, and the lesson\'s link to the lab carries them back', { timeout: 120_000 }, async () => {
     // the settings as this page wrote them in its URL (the non-default ones, as the lesson reads them)
     const settings = await session.page.evaluate(() => location.hash.slice(1));
-    assert.match(settings, /^lab-task=lookback&lab-back=1&lab-models=causal%2Ccausal-rotary&lab-width=8&lab-steps=100&lab-shortest=4&lab-longest=6&lab-seed=5$/);
+    assert.match(settings, /^lab-task=lookback&lab-back=1&lab-models=causal-rotary%2Ccausal-alibi&lab-width=8&lab-steps=100&lab-shortest=4&lab-longest=6&lab-seed=5&lab-mapA=causal-alibi$/);
     assert.equal(await session.page.getAttribute('#lab-elsewhere', 'href'), `index.html#lab&${settings}`);
     await session.page.click('#lab-elsewhere');
     await waitInPage(session.page, () => document.querySelector('#lab-elsewhere'), null, { timeout: 60_000 });
     assert.equal(await session.page.evaluate(() => location.hash), `#lab&${settings}`, 'the lesson kept every setting the link gave');
     assert.equal(await session.page.getAttribute('#lab-elsewhere', 'href'), `lab.html#${settings}`);
     await runEnds();  // (the link leads to the lab, whose run starts as it comes into view)
+    // the lesson's sections near the lab have run too (none left running when the next test leaves the page)
+    await waitInPage(session.page, () => document.body.dataset.ready === 'true' &&
+      ![...document.querySelectorAll('main > section')].some((s) => ['queued', 'running'].includes(s.dataset.state)), null, { timeout: 60_000 });
     assert.deepEqual(errors, []);
   });
 
