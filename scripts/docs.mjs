@@ -28,7 +28,9 @@ const REPOSITORY = {
 
 const config = JSON.parse(readFileSync(path.join(root, 'typedoc.json'), 'utf8'));
 const guides = readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).sort();
-const sources = ['README.md', 'typedoc.json', 'package.json', ...config.entryPoints, ...guides.map((g) => `docs/${g}`), 'docs/screenshot.png'];
+/** The README's pictures (scripts/screenshot.mjs): the lesson page's and the bench page's. */
+const SCREENSHOTS = ['screenshot.png', 'lab-screenshot.png'];
+const sources = ['README.md', 'typedoc.json', 'package.json', ...config.entryPoints, ...guides.map((g) => `docs/${g}`), ...SCREENSHOTS.map((f) => `docs/${f}`)];
 
 const hash = createHash('sha256');
 for (const file of sources) hash.update(`${file}\n`).update(readFileSync(path.join(root, file)));
@@ -62,7 +64,7 @@ try {
     if (!title) throw new Error(`docs/${guide} has no title (a first # heading)`);
     writeFileSync(path.join(stage, 'docs', guide), `---\ntitle: ${JSON.stringify(title)}\n---\n${text}`);
   }
-  cpSync(path.join(root, 'docs', 'screenshot.png'), path.join(stage, 'docs', 'screenshot.png'));
+  for (const file of SCREENSHOTS) cpSync(path.join(root, 'docs', file), path.join(stage, 'docs', file));
 
   rmSync(out, { recursive: true, force: true });
   const documents = order.flatMap((guide) => ['--projectDocuments', path.join(stage, 'docs', guide)]);
