@@ -1,5 +1,6 @@
 // The lab's three tasks: what the models learn, the sentences they train and are measured on, how an answer is scored,
-// and what a guess scores (chance). Pure: no DOM; `so` is the API (its orderTask, lookbackTask and taskWords).
+// and what a guess scores (chance). Pure: no DOM; `so` is the API (its orderTask, lookbackTask, inductionTask and
+// taskWords).
 //
 //   order  Does robot come before person? One answer per sentence (readout 'mean', two classes). Measured on
 //          sentence–mirror pairs: the same words with robot and person swapped, and the other answer.
