@@ -66,7 +66,7 @@ export const SETTINGS = declareSettings({
   task: {
     kind: 'select', id: 'lab-task', was: { key: 'train-task' }, label: 'Task', default: 'order', sweep: ['order', 'lookback', 'induction'],
     options: [{ value: 'order', label: 'robot before person? (one answer)' }, { value: 'lookback', label: 'the word k back (an answer per word)' },
-      { value: 'induction', label: 'induction: the word after this word’s last time (an answer per word)' }],
+      { value: 'induction', label: 'induction: … A B … A → B (an answer per word)' }],
   },
   back: { kind: 'slider', id: 'lab-back', was: { key: 'train-back' }, label: 'k, places back', min: 1, max: 4, default: 2, sweep: [1, 4] },
   models: {
