@@ -103,4 +103,4 @@ export const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's'
 export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
 
 /** bench/run.mjs's sections (its --only). */
-export const RUN_SECTIONS = ['attention', 'positions', 'training'];
+export const RUN_SECTIONS = ['attention', 'positions', 'training', 'schemes'];

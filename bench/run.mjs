@@ -1,4 +1,4 @@
-// npm run bench [-- --quick] [-- --only attention,positions,training] [-- --json path]
+// npm run bench [-- --quick] [-- --only attention,positions,training,schemes] [-- --json path]
 //
 // seqorder against the other ways to run these operations in JavaScript, in one node process:
 //   attention (float32, D = 64, T = 256, 1024, 4096, causal and not):
@@ -8,7 +8,9 @@
 //   positions (512 x 512 and 2048 x 512, float32 and float64): seqorder and plain JS, each with and without `out`;
 //   and this machine's WebAssembly SIMD128 peak (bench/simd-peak.mjs), so each kernel shows its fraction of it;
 //   training: Adam steps per second of the lab model through the JS API, against PyTorch (native, one thread),
-//     tfjs-backend-wasm and plain JS (bench/model-train.mjs).
+//     tfjs-backend-wasm and plain JS (bench/model-train.mjs);
+//   schemes: what each kind of positions costs a training step of the lab model, as ratios to positions 'none'
+//     (bench/model-schemes.mjs).
 // GFLOP/s = 4·T²·D / time per attention (q·kᵀ and weights·v, a multiply and an add per term), half that for causal;
 // positions in ns per element. Each call is timed as the JS caller sees it: copies into and out of the WebAssembly heap
 // and the allocation of the result are included.
@@ -32,6 +34,7 @@ import { RUN_SECTIONS, benchArgs, importPackage, machine } from './harness.mjs';
 import { runText } from './render/run.mjs';
 import { cpuSeconds as cpuSecondsSync, measureSimdPeak } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
+import { benchSchemes } from './model-schemes.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { additiveCausalMask, measure, plainJsAttention, plainJsPositions, randomTensor } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
@@ -48,9 +51,9 @@ const { args, quick, jsonPath } = benchArgs('latest', 'quick', only.length < SEC
 
 const settings = quick
   ? { lengths: [256, 1024], rounds: { 256: 7, 1024: 7 }, positionRounds: 7, sampleSeconds: 0.02, budgetSeconds: 1.5,
-    trainingRounds: 3, trainingRoundSeconds: 0.15, torchSteps: 50 }
+    trainingRounds: 3, trainingRoundSeconds: 0.15, torchSteps: 50, schemesRounds: 3, schemesRoundSeconds: 0.1 }
   : { lengths: [256, 1024, 4096], rounds: { 256: 15, 1024: 15, 4096: 5 }, positionRounds: 15, sampleSeconds: 0.03, budgetSeconds: 6,
-    trainingRounds: 9, trainingRoundSeconds: 0.4, torchSteps: 200 };
+    trainingRounds: 9, trainingRoundSeconds: 0.4, torchSteps: 200, schemesRounds: 9, schemesRoundSeconds: 0.25 };
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
 const REFERENCE_MAX_T = 1024;
 const POSITION_SHAPES = [[512, 512], [2048, 512]];
@@ -255,6 +258,12 @@ if (only.includes('training')) {
   report.training = await benchTraining({
     ...libraries, rounds: settings.trainingRounds, roundSeconds: settings.trainingRoundSeconds, torchSteps: settings.torchSteps,
     cpuSeconds: cpuSecondsSync, log,
+  });
+}
+if (only.includes('schemes')) {
+  log("positions' cost...");
+  report.schemes = benchSchemes({
+    so: libraries.so, rounds: settings.schemesRounds, roundSeconds: settings.schemesRoundSeconds, cpuSeconds: cpuSecondsSync, log,
   });
 }
 report.seconds = (Date.now() - started) / 1000;

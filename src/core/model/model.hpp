@@ -75,6 +75,9 @@ struct TrainBatch {
     std::int64_t batch = 0, length = 0;
 };
 
+// Which span a call on a model writes (Model's check_call).
+enum class CallOutput { none, logits, gradients, weights };
+
 template <class T>
 class Model {
 public:
@@ -151,7 +154,7 @@ public:
     Kernels kernels() const noexcept { return kernels_; }
 
 private:
-    enum class Output { none, logits, gradients, weights };
+    using Output = CallOutput;
     // Every check of a call on ids (batch, length), in the order documented above; targets may be null, output says
     // which span the call writes and output_size its length.
     void check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
