@@ -1,6 +1,6 @@
 // Completes a built page's module preloads: for each <link rel="modulepreload"> the page lists (its first screen's
 // entry modules), links for every module that one imports statically, and those import, once each, written after the
-// page's own links. Browsers fetch a preloaded module but not what it imports, so without these the first screen's
+// page's own links with the first one's other attributes. Browsers fetch a preloaded module but not what it imports, so without these the first screen's
 // modules arrive one level of imports at a time.
 //   node scripts/preload.mjs <site dir>   (every .html file at its top)
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -37,11 +37,11 @@ export function closure(site, entries) {
 
 /** The page's HTML with the imports of its modulepreload links linked too, after its last modulepreload link. */
 export function completePreloads(site, html) {
-  const links = [...html.matchAll(/^([ \t]*)<link rel="modulepreload" href="([^"]+)">\n/gm)];
+  const links = [...html.matchAll(/^([ \t]*)<link rel="modulepreload" href="([^"]+)"([^>]*)>\n/gm)];
   if (!links.length) return html;
   const entries = links.map((m) => m[2]);
-  const indent = links[0][1];
-  const added = closure(site, entries).map((file) => `${indent}<link rel="modulepreload" href="${file}">\n`).join('');
+  const [, indent, , rest] = links[0];  // the first link's indent and further attributes (its fetchpriority) for all
+  const added = closure(site, entries).map((file) => `${indent}<link rel="modulepreload" href="${file}"${rest}>\n`).join('');
   const last = links.at(-1);
   const at = last.index + last[0].length;
   return html.slice(0, at) + added + html.slice(at);

@@ -33,8 +33,8 @@ test('staticImports reads the forms the project writes, and only relative specif
 
 test('a first visit: every module and .wasm fetched before ready was asked for by the page\'s <head>, each once, and no preload warning', { timeout: 120_000 }, async () => {
   const html = readFileSync(path.join(siteDir, 'index.html'), 'utf8');
-  const preloaded = new Set([...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"/g)].map((m) => `/${m[1]}`));
-  const entries = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"/g)].map((m) => m[1]).slice(0, 4);
+  const preloaded = new Set([...html.matchAll(/<link rel="(?:modulepreload|preload)" href="([^"]+)"[^>]*>/g)].map((m) => `/${m[1]}`));
+  const entries = [...html.matchAll(/<link rel="modulepreload" href="([^"]+)"[^>]*>/g)].map((m) => m[1]).slice(0, 4);
   // the build added exactly the closure of the page's own links
   for (const file of closure(siteDir, entries)) assert.ok(preloaded.has(`/${file}`), `${file} is imported by the first screen but not preloaded`);
   session = await launchBrowser({ viewport: { width: 1000, height: 900 } });
