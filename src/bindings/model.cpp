@@ -108,6 +108,15 @@ val train(const TrainCall& c) {
 val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }
+val generate(const ModelCall& c) { return run([&] { return calls::model_generate(models().at(c.model), c.input); }); }
+val save(const Handle& h) { return run([&] { return calls::model_save(models().at(h.model)); }); }
+// { model, config, names } as create's, of the model a saved state makes
+val load(const calls::SavedModel& s) {
+    return guarded([&](val& outcome) {
+        calls::CreatedModel made = models().load(s);
+        set_fields(outcome, made);
+    });
+}
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(seqorder_model) {
@@ -121,4 +130,7 @@ EMSCRIPTEN_BINDINGS(seqorder_model) {
     bind_call<&step>("modelStep");
     bind_call<&train>("modelTrain");
     bind_call<&attention_weights>("modelAttentionWeights");
+    bind_call<&generate>("modelGenerate");
+    bind_call<&save>("modelSave");
+    bind_call<&load>("modelLoad");
 }

@@ -100,10 +100,20 @@ export function makeApi(core, { models = null, error, source } = {}) {
     return { allocatedBytes: main.allocatedBytes + model.allocatedBytes, heapBytes: main.heapBytes + model.heapBytes };
   }
 
+  /** work(api) on the model module's API (model.mjs's makeModelApi), which the first model starts. */
+  function useModels(work) {
+    if (slot.models === null) throw slot.error ? new Error(slot.error.message, { cause: slot.error.cause }) : new Error(NOT_LOADED);
+    return slot.models.use(work);
+  }
+
   /** A new model (model.mjs), in the model module, which the first model starts. */
   function createModel(options) {
-    if (slot.models === null) throw slot.error ? new Error(slot.error.message, { cause: slot.error.cause }) : new Error(NOT_LOADED);
-    return slot.models.use((api) => api.createModel(options));
+    return useModels((api) => api.createModel(options));
+  }
+
+  /** A model made again from model.save()'s bytes (model.mjs), in the model module, as createModel's. */
+  function loadModel(bytes) {
+    return useModels((api) => api.loadModel(bytes));
   }
 
   /**
@@ -262,7 +272,7 @@ export function makeApi(core, { models = null, error, source } = {}) {
   const { orderTask, lookbackTask, inductionTask, taskWords } = makeTaskApi(core, run);
   const api = Object.freeze({
     version, build, positions, embed, addPositions, learnedPositions, attention, rope, matmul, softmax, splitHeads,
-    mergeHeads, memoryStats, createModel, orderTask, lookbackTask, inductionTask, taskWords,
+    mergeHeads, memoryStats, createModel, loadModel, orderTask, lookbackTask, inductionTask, taskWords,
   });
   modelSlots.set(api, slot);
   return api;

@@ -7,6 +7,7 @@
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
 // carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
 import { describe, eachTensor, optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
+import { decodeModel, encodeModel } from './model-bytes.mjs';
 
 const optionalNumber = optional(readNumber);
 const optionalString = optional(readString);
@@ -47,7 +48,14 @@ const MODEL_OPTIONS = Object.freeze({
  * The options of the model's methods, each once, with its reader: members of the core's ModelOptions under the same
  * names (src/core/api/model_calls.hpp). A method reads those it takes (readCallOptions in its `read` below).
  */
-const CALL_OPTIONS = Object.freeze({ __proto__: null, lr: optionalNumber });
+const CALL_OPTIONS = Object.freeze({
+  __proto__: null,
+  lr: optionalNumber,
+  steps: readNumber,
+  temperature: optionalNumber,
+  topK: optionalNumber,
+  seed: optionalNumber,
+});
 
 /** The options object of a method that takes the options `names` (of CALL_OPTIONS): { [name]: value read }. */
 function readCallOptions(options, names) {
@@ -60,6 +68,23 @@ function readCallOptions(options, names) {
 /** { [name]: tensor } from results in the order of the parameters' `names`. */
 function named(call, results, names) {
   return Object.fromEntries(names.map((name, i) => [name, call.output(results[i])]));
+}
+
+/** generate's prefix: an Int32Array, or an array of integers (copied into one), as a tensor (T). */
+function readPrefix(prefix) {
+  let data = prefix;
+  if (Array.isArray(prefix)) {
+    data = new Int32Array(prefix.length);
+    for (let i = 0; i < prefix.length; i++) {
+      const id = prefix[i];
+      if (typeof id !== 'number') throw new TypeError(`prefix[${i}] must be a number (an id), got ${describe(id)}`);
+      if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new RangeError(`prefix[${i}] must be an integer id, got ${id}`);
+      data[i] = id;
+    }
+  } else if (!(prefix instanceof Int32Array)) {
+    throw new TypeError(`prefix must be an Int32Array or an array of ids, got ${describe(prefix)}`);
+  }
+  return readTensor('prefix', { data, shape: [data.length], dtype: 'int32' });
 }
 
 /** A batch's ids and targets, as loss and gradients take them. */
@@ -145,6 +170,24 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelTrain',
     result: (call, [losses]) => call.output(losses).data,
   },
+  /**
+   * A next-token model (causal, readout 'each', classes = vocab): prefix (Int32Array or ids), then options.steps ids
+   * drawn one at a time (temperature, default 1, 0: greedy; topK; seed, default 0) → an Int32Array, a key/value cache
+   * making each new id one row of work (model/generate.hpp).
+   */
+  generate: {
+    read: (prefix, options) => ({ ids: readPrefix(prefix), ...readCallOptions(options, ['steps', 'temperature', 'topK', 'seed']) }),
+    core: 'modelGenerate',
+    result: (call, [ids]) => call.output(ids).data,
+  },
+  /** The model, its configuration and Adam's state as bytes (a Uint8Array) that so.loadModel makes a model of again. */
+  save: {
+    read: () => ({}),
+    core: 'modelSave',
+    result: (call, [parameters, m, v, steps], names, config) => encodeModel(config, Object.keys(MODEL_OPTIONS), {
+      parameters: call.output(parameters).data, m: call.output(m).data, v: call.output(v).data, steps: call.number(steps),
+    }),
+  },
 });
 
 /**
@@ -195,7 +238,7 @@ class Model {
     const { core, result } = MODEL_METHODS[method];
     return Model.#session(model, (call, handle) => {
       const args = eachTensor(read, (record) => call.tensor(record));
-      return result(call, call.core(model.#core[core], { model: handle, ...args }), model.#names);
+      return result(call, call.core(model.#core[core], { model: handle, ...args }), model.#names, model.config);
     });
   }
 
@@ -248,5 +291,22 @@ export function makeModelApi(core, run) {
     return new Model(making, core, run, run((call) => call.outcome(core.modelCreate, args)));
   }
 
-  return { createModel };
+  /** A model made again from model.save()'s bytes: its configuration, parameters and Adam's state. */
+  function loadModel(bytes) {
+    const args = readSavedModel(bytes);
+    return new Model(making, core, run, run((call) => call.outcome(core.modelLoad, eachTensor(args, (record) => call.tensor(record)))));
+  }
+
+  return { createModel, loadModel };
+}
+
+/**
+ * A saved model's bytes read into what the core's modelLoad takes: createModel's options (read as createModel reads
+ * them) beside the state { parameters, m, v, steps } (model-bytes.mjs; tensors as readTensor's records). The pool
+ * reads them so too, on the calling thread.
+ */
+export function readSavedModel(bytes) {
+  const { config, parameters, m, v, steps } = decodeModel(bytes);
+  const tensor = (name, data) => readTensor(name, { data, shape: [data.length], dtype: config.dtype });
+  return { ...readModelOptions(config), parameters: tensor('parameters', parameters), m: tensor('m', m), v: tensor('v', v), steps };
 }

@@ -331,6 +331,18 @@ export interface StepOptions {
   lr?: number;
 }
 
+/** Options of Model.generate and PoolModel.generate. */
+export interface GenerateOptions {
+  /** How many ids to draw after the prefix (an integer ≥ 0; required). */
+  steps: number;
+  /** Divides the logits before the softmax (default 1; a finite number ≥ 0; 0: greedy, the largest logit, the lowest id on a tie). */
+  temperature?: number;
+  /** Draw only among the k largest logits (an integer 1 … classes; default: every id). */
+  topK?: number;
+  /** An integer in 0 … 2^53 (default 0): the draws' SplitMix64 stream, the same ids in every engine. */
+  seed?: number;
+}
+
 /** One batch of training data for Model.train and PoolModel.train: what Model.step takes. */
 export interface TrainingBatch {
   ids: TensorInput<'int32'>;
@@ -422,6 +434,31 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {Error} when the model is disposed
    */
   attentionWeights(ids: TensorInput<'int32'>): Tensor<D>;
+  /**
+   * A next-token model's text (causal: true, readout: 'each', classes = vocab): the prefix, then options.steps ids,
+   * each drawn from the logits after the sequence so far (softmax of logits / temperature over the topK largest, one
+   * uniform draw of the seeded stream per id; temperature 0: the largest logit). A key/value cache makes each new id
+   * one row of work; its logits equal forward's on the whole sequence, bit for bit. Changes nothing in the model.
+   * @example
+   * const text = model.generate([3, 1, 4], { steps: 20, temperature: 0.8, topK: 5, seed: 1 });   // Int32Array(23)
+   * const greedy = model.generate(Int32Array.of(3, 1, 4), { steps: 20, temperature: 0 });
+   * @throws {TypeError} when prefix is not an Int32Array or an array of numbers, or an option has the wrong kind
+   *         (steps is required)
+   * @throws {RangeError} when the model is not a next-token model, prefix is empty or holds an id outside
+   *         0 … vocab − 1, steps is not an integer ≥ 0, temperature not finite ≥ 0, topK not in 1 … classes, or the
+   *         prefix and steps pass a learned table's maxLength
+   * @throws {Error} when the model is disposed
+   */
+  generate(prefix: Int32Array | readonly number[], options: GenerateOptions): Int32Array;
+  /**
+   * The model as bytes (format version 1, docs/api.md): its configuration, its parameters and Adam's state (moments
+   * and step count), which Seqorder.loadModel makes a model of again, one that trains on as this one would.
+   * @example
+   * const bytes = model.save();                       // Uint8Array
+   * const again = so.loadModel(bytes);                // the same parameters, bit for bit
+   * @throws {Error} when the model is disposed
+   */
+  save(): Uint8Array;
   /**
    * Frees the model's memory in the module (the heap returns to where it was); any later call throws an Error.
    * Calling it again does nothing.
@@ -642,6 +679,18 @@ export interface Seqorder {
    * @see https://github.com/seqorder/seqorder/blob/main/docs/api.md#the-model-module
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
+  /**
+   * A model made again from Model.save()'s bytes: the same configuration, parameters and Adam state, bit for bit, so
+   * that it trains on exactly as the saved model would have. In the model module, as createModel.
+   * @example
+   * const model = so.loadModel(bytes);
+   * model.train(batches, { lr: 3e-3 });
+   * @throws {TypeError} when bytes is not a Uint8Array
+   * @throws {RangeError} when the bytes are not a saved model, of a later format version, cut short or damaged, or
+   *         their configuration or values are refused (as createModel's; a value not finite); no model is kept
+   * @throws {Error} as createModel when the model module is not loaded
+   */
+  loadModel<D extends FloatDType = FloatDType>(bytes: Uint8Array): Model<D>;
   /**
    * The lesson's task: does robot come before person? Seeded sentences over taskWords, the same everywhere.
    * @example

@@ -420,6 +420,16 @@ const losses: Float64Array = await remote.train([task, task], { lr: 3e-3 });
 const remoteLogits: Tensor<'float32'> = await remote.forward(task.ids);
 console.log(losses.length, remoteLogits.shape, remote.worker, remote.config.width, remote.disposed, shares);
 await remote.dispose();
+// a next-token model: generate, save and load (one thread and the pool)
+const gpt = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 16, causal: true, readout: 'each', positions: 'rotary' });
+const text: Int32Array = gpt.generate([1, 2, 3], { steps: 8, temperature: 0.8, topK: 4, seed: 1 });
+const greedy: Int32Array = gpt.generate(Int32Array.of(1, 2), { steps: 4, temperature: 0 });
+const saved: Uint8Array = gpt.save();
+const loadedGpt: Model = so.loadModel(saved);
+const loadedRemote: PoolModel = await pool.loadModel(saved);
+const remoteText: Int32Array = await loadedRemote.generate([1], { steps: 2 });
+const remoteSaved: Uint8Array = await loadedRemote.save();
+console.log(text.length, greedy.length, loadedGpt.config.vocab, remoteText.length, remoteSaved.length);
 
 // Wrong calls must not type-check (an unused @ts-expect-error is itself an error, so loose types fail the build).
 // @ts-expect-error length must be a number
@@ -501,9 +511,19 @@ model.step(task.ids, task.targets, { learningRate: 1 });
 so.taskWords.push('robots');
 // @ts-expect-error train takes an array of batches
 remote.train(task);
+// @ts-expect-error generate needs options.steps
+gpt.generate([1, 2], { temperature: 0 });
+// @ts-expect-error generate's prefix is ids: an Int32Array or numbers
+gpt.generate(new Float32Array(2), { steps: 1 });
+// @ts-expect-error generate's options are checked
+gpt.generate([1], { steps: 1, top_k: 2 });
+// @ts-expect-error loadModel takes save()'s bytes
+so.loadModel(gpt.config);
+// @ts-expect-error save() returns bytes, not a tensor
+const notBytes: Tensor<'float32'> = gpt.save();
 // @ts-expect-error a pool model's results are promises
 const notPromised: Tensor<'float32'> = remote.forward(task.ids);
-export { wrong, notTensor, maybeSteps, notPromised };
+export { wrong, notTensor, maybeSteps, notPromised, notBytes };
 `;
 
 /** Compiles `files` with the pinned tsc (strict) under `compilerOptions`; wrong calls in them must carry @ts-expect-error. */

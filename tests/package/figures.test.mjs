@@ -2,6 +2,8 @@
 // from the tarball, in a new project.
 //   docs/own-lesson.md: its files, taken from the guide itself, built by Vite and opened in Chromium under the guide's
 //     CSP: the check passes and follows the slider, the heatmap reads out by keyboard, dark mode reaches the canvas;
+//     and its second guide's page (a tiny GPT: a next-token model trained in the page, generating, saved and loaded
+//     again), whose checks state what its run reached;
 //   the stylesheet through every bundler: a page whose script imports seqorder/figures.css and draws a check, built by
 //     webpack (production), Vite and esbuild (docs/apps.md's command), opened in Chromium: the check is styled (its
 //     computed style is figures.css's), which a bundler that dropped the import (webpack's production build did, when
@@ -24,12 +26,18 @@ const app = path.join(work, 'app');
 let browser;
 let site;  // the guide's page, built by Vite and served: { url, close }
 
+/** The second guide's heading in docs/own-lesson.md: the files before it are the first guide's, those after the second's. */
+const SECOND_GUIDE = '## A tiny GPT in the page';
+
 /**
- * The files of docs/own-lesson.md: each fenced block whose first line is a comment naming a file (`<!-- index.html -->`,
- * `/* lesson.css *\/`, `// lesson.js`), that line removed.
+ * The files of one guide of docs/own-lesson.md (`first`: the first guide's, else the second's): each fenced block
+ * whose first line is a comment naming a file (`<!-- index.html -->`, `/* lesson.css *\/`, `// lesson.js`), that line
+ * removed.
  */
-function guideFiles() {
-  const guide = readFileSync(path.join(root, 'docs', 'own-lesson.md'), 'utf8');
+function guideFiles(first) {
+  const [one, two] = readFileSync(path.join(root, 'docs', 'own-lesson.md'), 'utf8').split(SECOND_GUIDE);
+  assert.ok(two !== undefined, `docs/own-lesson.md has the heading '${SECOND_GUIDE}'`);
+  const guide = first ? one : two;
   const files = {};
   for (const [, body] of guide.matchAll(/^```\w+\n([\s\S]*?)^```$/gm)) {
     const name = body.match(/^(?:<!-- ([\w.-]+) -->|\/\* ([\w.-]+) \*\/|\/\/ ([\w.-]+))\n/);
@@ -43,11 +51,14 @@ before(async () => {
   const packed = await pack(work);
   await installApp(app, path.join(work, packed.filename));
   const lesson = path.join(app, 'lesson');
-  const files = guideFiles();
+  const files = guideFiles(true);
   assert.deepEqual(Object.keys(files).sort(), ['index.html', 'lesson.css', 'lesson.js'], 'the guide names its three files');
-  writeFiles(lesson, files);
+  const gpt = guideFiles(false);
+  assert.deepEqual(Object.keys(gpt).sort(), ['gpt.html', 'gpt.js'], 'the second guide names its two files');
+  writeFiles(lesson, { ...files, ...gpt });
   const { build } = await importTool('vite');
-  await build({ root: lesson, configFile: false, logLevel: 'warn', build: { outDir: path.join(lesson, 'dist') } });
+  const input = { index: path.join(lesson, 'index.html'), gpt: path.join(lesson, 'gpt.html') };
+  await build({ root: lesson, configFile: false, logLevel: 'warn', build: { outDir: path.join(lesson, 'dist'), rollupOptions: { input } } });
   site = await startServer({ root: path.join(lesson, 'dist'), port: 0 });
   browser = await chromium.launch({ executablePath, args: CHROMIUM_ARGS });
 }, { timeout: 300_000 });
@@ -182,6 +193,22 @@ test('docs/own-lesson.md: the page Vite builds from the guide runs under its CSP
       await page.waitForFunction(() => document.querySelector('figure [aria-live]').textContent === 'position t 0, column 1: 1',
         undefined, { timeout: 5_000 }).catch(() => {});
       assert.equal(await spoken(), 'position t 0, column 1: 1');
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  });
+
+test('docs/own-lesson.md, a tiny GPT: the page trains its model, writes text, saves and loads it; its checks pass',
+  { timeout: 180_000 }, async () => {
+    const { page, problems, close } = await open(`${site.url}gpt.html`);
+    try {
+      await page.waitForSelector('[data-check="saved"]', { timeout: 150_000 });
+      const checks = await page.locator('[data-check]').evaluateAll((list) => list.map((c) => [c.dataset.check, c.dataset.status, c.textContent]));
+      assert.deepEqual(checks.map(([name, status]) => [name, status]), [['learned', 'pass'], ['words', 'pass'], ['saved', 'pass']], JSON.stringify(checks));
+      assert.match(checks[0][2], /After 200 steps the loss on fresh windows is .* nats, below half of chance \(ln \d+ = /);
+      assert.match(await page.locator('#sample').textContent(), /^the \w/);
+      assert.ok(await page.locator('figure canvas').count() >= 1, 'the loss curve is drawn');
       assert.deepEqual(problems, []);
     } finally {
       await close();

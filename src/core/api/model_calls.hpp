@@ -103,10 +103,17 @@ void fields(ModelBatch& b, Field&& field) {
 // src/js/model.mjs's table of methods); an option not given keeps its default. An option given per call goes here.
 struct ModelOptions {
     std::optional<double> lr;            // Adam's learning rate, default 1e-3
+    // generate's: the ids to draw (required), the temperature (1; 0: greedy), the k largest logits kept (all) and the
+    // seed of the draws (0, an integer in 0 .. 2^53)
+    std::optional<double> steps, temperature, top_k, seed;
 };
 template <class Field>
 void fields(ModelOptions& o, Field&& field) {
     field("lr", o.lr);
+    field("steps", o.steps);
+    field("temperature", o.temperature);
+    field("topK", o.top_k);
+    field("seed", o.seed);
 }
 
 // The inputs of forward, loss, gradients, step and attentionWeights: a batch and the options, their members side by
@@ -156,6 +163,29 @@ std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_train(AnyModel& model, std::span<const ModelBatch> batches, const ModelOptions& options);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
+// A next-token model's generation: ids (T) or (1, T), the prefix, and the options steps, temperature, topK and seed
+// -> [ids int32 (T + steps)]: the prefix, then the ids drawn (model::Model::generate's rules). Changes nothing.
+std::vector<Result> model_generate(const AnyModel& model, const ModelInput& input);
+// The state a saved model holds beside its configuration -> [parameters (P), m (P), v (P), steps float64 []]: every
+// parameter's values one after another in the order of model_parameters, Adam's two moments laid out the same, and
+// Adam's step count.
+std::vector<Result> model_save(const AnyModel& model);
+
+// A saved model: its configuration (createModel's options) and model_save's state, each of the model's dtype and
+// shape (P), and the step count.
+struct SavedModel {
+    ModelArgs config;
+    TensorArg parameters, m, v;
+    double steps = 0;
+};
+template <class Field>
+void fields(SavedModel& s, Field&& field) {
+    fields(s.config, field);
+    field("parameters", s.parameters);
+    field("m", s.m);
+    field("v", s.v);
+    field("steps", s.steps);
+}
 
 // The models one caller owns, by handle: positive integers, never reused, so a handle kept after dispose finds
 // nothing rather than another model.
@@ -172,6 +202,10 @@ public:
     // the option, std::length_error for a model past the tensor limit or past what the room can give; then its
     // parameters drawn from args.seed (model/init.hpp).
     CreatedModel create(const ModelArgs& args);
+    // Makes the model saved.config describes (create's rules), then puts back its state (model::Model::restore's
+    // rules, with the dtypes and shapes): a model that continues as the saved one would have. When anything is
+    // refused, no model is kept.
+    CreatedModel load(const SavedModel& saved);
     // The model of `handle`; std::invalid_argument when there is none (disposed, or never made here).
     AnyModel& at(double handle) const;
     // Frees the model of `handle` (the error of at() when there is none).

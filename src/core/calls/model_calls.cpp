@@ -298,6 +298,45 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
+std::vector<Result> model_generate(const AnyModel& m, const ModelInput& in) {
+    check_dtype("prefix.dtype", in.batch.ids.dtype, {"int32"});
+    const Sizes ids = dims(in.batch.ids, "prefix");
+    if (!(ids.size() == 1 || (ids.size() == 2 && ids[0] == 1)))
+        throw std::invalid_argument("prefix must have shape (T) or (1, T): one sequence, got " + shape_to_string(ids));
+    const ModelOptions& o = in.options;
+    if (!o.steps) throw std::invalid_argument("options.steps must be given: the number of ids to draw");
+    const std::int64_t steps = integer(*o.steps, "steps", 0, static_cast<std::int64_t>(kMaxSafe));
+    model::Sampling sampling{.temperature = o.temperature.value_or(1.0), .top_k = std::nullopt};
+    if (o.top_k) sampling.top_k = integer(*o.top_k, "topK", 1, static_cast<std::int64_t>(kMaxSafe));
+    const std::uint64_t seed = model::seed_from_number(o.seed.value_or(0));
+    const auto prefix = in_span<std::int32_t>(in.batch.ids);
+    std::vector<Result> results;
+    m.visit([&]<class T>(const model::Model<T>& net) {
+        net.check_generate(prefix, steps, sampling);
+        const std::int64_t total = static_cast<std::int64_t>(prefix.size()) + steps;
+        m.check_room(model::saturating_add(model::Decoder<T>::bytes(net.config(), total), model::saturating_mul(total, 4)),
+                     "generate's " + std::to_string(total) + " positions need", "the key/value cache and the ids");
+        results.push_back(make_result("ids", "int32", {total}, std::nullopt));
+        net.generate(out_span<std::int32_t>(results[0]), prefix, steps, sampling, seed);
+    });
+    return results;
+}
+
+std::vector<Result> model_save(const AnyModel& m) {
+    std::vector<Result> results;
+    m.visit([&]<class T>(const model::Model<T>& net) {
+        const auto count = static_cast<std::int64_t>(net.values().size());
+        for (const auto& [name, from] : {std::pair{"parameters", net.values()},
+                                         std::pair{"m", net.optimizer().first_moment()},
+                                         std::pair{"v", net.optimizer().second_moment()}}) {
+            Result& r = results.emplace_back(make_result(name, dtype_name(m), {count}, std::nullopt));
+            std::copy(from.begin(), from.end(), out_span<T>(r).begin());
+        }
+        results.push_back(scalar(static_cast<double>(net.steps())));
+    });
+    return results;
+}
+
 ModelTable::ModelTable(MemoryRoom room) : room_(std::move(room)) {}
 ModelTable::~ModelTable() = default;
 
@@ -308,6 +347,32 @@ CreatedModel ModelTable::create(const ModelArgs& args) {
     models_.emplace(next_, std::move(created));
     next_ += 1;
     return made;
+}
+
+CreatedModel ModelTable::load(const SavedModel& saved) {
+    const CreatedModel made = create(saved.config);
+    try {
+        AnyModel& m = at(made.model);
+        const std::string dtype = dtype_name(m);
+        const std::int64_t steps = integer(saved.steps, "steps", 0, std::int64_t{1} << 53);
+        m.visit([&]<class T>(model::Model<T>& net) {
+            const auto count = static_cast<std::int64_t>(net.values().size());
+            const auto read = [&](const TensorArg& t, const char* name) {
+                check_dtype(std::string(name) + ".dtype", t.dtype, {dtype.c_str()});
+                const Sizes shape = dims(t, name);
+                if (shape != Sizes{count})
+                    throw std::invalid_argument(std::string(name) + " must have shape (" + std::to_string(count) +
+                                                "): the parameter count of the model's configuration, got " +
+                                                shape_to_string(shape));
+                return in_span<T>(t);
+            };
+            net.restore(read(saved.parameters, "parameters"), read(saved.m, "m"), read(saved.v, "v"), steps);
+        });
+        return made;
+    } catch (...) {
+        models_.erase(made.model);
+        throw;
+    }
 }
 
 AnyModel& ModelTable::at(double handle) const {

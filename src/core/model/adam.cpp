@@ -116,6 +116,18 @@ std::optional<std::size_t> Adam<F>::first_not_finite(std::span<const F> paramete
     return first_bad(p, m, v, g, i, n, r);
 }
 
+template <class F>
+void Adam<F>::restore(std::span<const F> m, std::span<const F> v, std::int64_t steps) {
+    std::copy(m.begin(), m.end(), m_.begin());
+    std::copy(v.begin(), v.end(), v_.begin());
+    t_ = steps;
+    beta1_power_ = beta2_power_ = 1;
+    for (std::int64_t t = 0; t < steps && (beta1_power_ != 0 || beta2_power_ != 0); ++t) {
+        beta1_power_ *= kAdamBeta1;
+        beta2_power_ *= kAdamBeta2;
+    }
+}
+
 template class Adam<double>;
 template class Adam<float>;
 

@@ -34,6 +34,12 @@ public:
     std::span<const F> first_moment() const noexcept { return m_; }
     std::span<const F> second_moment() const noexcept { return v_; }
 
+    // Puts back a state read from first_moment(), second_moment() and steps() (a saved model): m and v must hold the
+    // parameter count (the caller checks them and steps >= 0). beta^t is recomputed as step() computes it, t products
+    // in float64 (ending early once both are 0, below 1e-323 after some 745,000 steps), so the next step gives the bits
+    // of a model that never stopped.
+    void restore(std::span<const F> m, std::span<const F> v, std::int64_t steps);
+
 private:
     std::vector<F> m_, v_;
     double beta1_power_ = 1, beta2_power_ = 1;

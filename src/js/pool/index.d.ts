@@ -7,7 +7,7 @@
 // Types for seqorder/pool (written by hand, as seqorder.d.ts, whose types these use).
 import type {
   AttentionOptions, DTypeOfInput, FloatDType, FloatTensorInput, LoadOptions, Model, ModelConfig, ModelOptions, Parameters,
-  ResultOf, SimdBuild, StepOptions, StepsOf, Tensor, TensorInput, TrainingBatch,
+  ResultOf, GenerateOptions, SimdBuild, StepOptions, StepsOf, Tensor, TensorInput, TrainingBatch,
 } from '../seqorder.js';
 
 /** Options of loadSeqorderPool. */
@@ -92,6 +92,15 @@ export interface SeqorderPool {
    *         Seqorder.createModel, after the options are read)
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Promise<PoolModel<D>>;
+  /**
+   * Seqorder.loadModel in one of the workers: the bytes read here (the same errors), then a copy of them made a model
+   * in the worker.
+   * @example
+   * const remote = await pool.loadModel(model.save());
+   * @throws {TypeError | RangeError} (a rejection) as Seqorder.loadModel
+   * @throws {Error} (a rejection) as createModel
+   */
+  loadModel<D extends FloatDType = FloatDType>(bytes: Uint8Array): Promise<PoolModel<D>>;
   /**
    * Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended.
    * @example
@@ -179,6 +188,21 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
   attentionWeights(ids: TensorInput<'int32'>): Promise<Tensor<D>>;
+  /**
+   * Model.generate, in the worker.
+   * @example
+   * const text = await remote.generate([3, 1, 4], { steps: 20, seed: 1 });   // Int32Array(23)
+   * @throws {TypeError | RangeError} (a rejection) as Model.generate, with the same message
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
+  generate(prefix: Int32Array | readonly number[], options: GenerateOptions): Promise<Int32Array>;
+  /**
+   * Model.save, in the worker.
+   * @example
+   * const model = so.loadModel(await remote.save());
+   * @throws {Error} (a rejection) when the model is disposed or its worker stopped
+   */
+  save(): Promise<Uint8Array>;
   /**
    * Frees the model in its worker; later calls reject. Calling it again does nothing.
    * @example

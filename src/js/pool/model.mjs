@@ -11,7 +11,7 @@
 // come back moved, not copied), and dispose.
 import { DTYPES, eachTensor } from '../arguments.mjs';
 import { checkTensor } from '../heap.mjs';
-import { MODEL_METHODS, readModelOptions } from '../model.mjs';
+import { MODEL_METHODS, readModelOptions, readSavedModel } from '../model.mjs';
 
 const DISPOSED = 'seqorder: this model was disposed; create a new one with createModel()';
 
@@ -30,7 +30,7 @@ function sent(record, maxTensorBytes, moved) {
 }
 
 /**
- * createModel(options) over the worker set `workers` (protocol.mjs), for a module whose tensors may hold at most
+ * { createModel(options), loadModel(bytes) } over the worker set `workers` (protocol.mjs), for a module whose tensors may hold at most
  * maxTensorBytes: each model goes to the worker that holds the fewest (the first of them on a tie), so a pool of N
  * workers gives N models one worker each. A model lost with a worker that stopped is no longer counted.
  * compiledModel() → a promise of the compiled model module, { compiled, url }, which goes to the worker with the model.
@@ -46,8 +46,8 @@ export function modelMaker(workers, maxTensorBytes, compiledModel) {
     return counts;
   }
 
-  return async function createModel(options) {
-    const args = readModelOptions(options);
+  /** A model made in a worker: createModel's options read (args), or the bytes of a saved model (saved). */
+  async function make(args, saved) {
     if (workers.closed) throw new Error(workers.closed);
     const { compiled, url } = await compiledModel();
     if (workers.closed) throw new Error(workers.closed);
@@ -57,12 +57,22 @@ export function modelMaker(workers, maxTensorBytes, compiledModel) {
     live.set(id, { worker, generation: workers.generation(worker) });
     let config;
     try {
-      config = await workers.request(worker, 'modelCreate', { id, options: args, model: { module: compiled, url: url?.href } });
+      const model = { module: compiled, url: url?.href };
+      config = await workers.request(worker, 'modelCreate', { id, options: args, saved, model }, saved ? [saved.buffer] : []);
     } catch (error) {
       live.delete(id);
       throw error;
     }
     return handle(workers, worker, id, config, maxTensorBytes, () => live.delete(id));
+  }
+
+  return {
+    createModel: async (options) => make(readModelOptions(options)),
+    /** so.loadModel's: the bytes read here as one thread reads them, then a copy of them moved to the worker. */
+    loadModel: async (bytes) => {
+      readSavedModel(bytes);
+      return make(undefined, bytes.slice());
+    },
   };
 }
 

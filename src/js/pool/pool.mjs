@@ -258,6 +258,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     return assemble(read.plan, read.out, sent, await answers, arrays, spares);
   }
 
+  const models = modelMaker(workers, core.maxTensorBytes(), compiledModel);
   const pool = Object.freeze({
     version,
     build: core.build(),
@@ -266,7 +267,9 @@ export async function loadSeqorderPool(options, packaged = {}) {
     sharedMemory: false,
     attention,
     /** so.createModel in one of the workers: a promise of a handle whose methods are the model's, as promises. */
-    createModel: modelMaker(workers, core.maxTensorBytes(), compiledModel),
+    createModel: models.createModel,
+    /** so.loadModel in one of the workers: a promise of such a handle. */
+    loadModel: models.loadModel,
     /** Ends the workers: calls still pending reject, and so do later ones. Resolves once every worker has ended. */
     close: () => workers.close().finally(starter.release),
   });

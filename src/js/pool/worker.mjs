@@ -56,12 +56,12 @@ const ops = {
   },
 
   /**
-   * A new model, so.createModel(options), kept here under `id` (the pool's name for it) → its config. model: the
+   * A new model, so.createModel(options) (or so.loadModel(saved), a saved model's bytes), kept here under `id` (the pool's name for it) → its config. model: the
    * compiled model module, { module, url }, which the worker's first model starts.
    */
-  modelCreate({ id, options, model: compiled }) {
+  modelCreate({ id, options, saved, model: compiled }) {
     compiledModel ??= compiled;
-    const model = so.createModel(options);
+    const model = saved ? so.loadModel(saved) : so.createModel(options);
     models.set(id, model);
     return { value: model.config };
   },
