@@ -62,6 +62,17 @@ void fields(TrainCall& c, Field&& field) {
     fields(c.options, field);
 }
 
+// generate: the handle, the prefix and generate's options, side by side.
+struct GenerateCall {
+    double model = 0;
+    calls::GenerateInput input;
+};
+template <class Field>
+void fields(GenerateCall& c, Field&& field) {
+    field("model", c.model);
+    fields(c.input, field);
+}
+
 // setParameters: the handle and the parameters to replace, [{ name, tensor }].
 struct SetParametersCall {
     double model = 0;
@@ -108,7 +119,9 @@ val train(const TrainCall& c) {
 val attention_weights(const ModelCall& c) {
     return run([&] { return calls::model_attention_weights(models().at(c.model), c.input); });
 }
-val generate(const ModelCall& c) { return run([&] { return calls::model_generate(models().at(c.model), c.input); }); }
+val generate(const GenerateCall& c) {
+    return run([&] { return calls::model_generate(models().at(c.model), c.input); });
+}
 val save(const Handle& h) { return run([&] { return calls::model_save(models().at(h.model)); }); }
 // { model, config, names } as create's, of the model a saved state makes
 val load(const calls::SavedModel& s) {

@@ -45,8 +45,9 @@ const MODEL_OPTIONS = Object.freeze({
 });
 
 /**
- * The options of the model's methods, each once, with its reader: members of the core's ModelOptions under the same
- * names (src/core/api/model_calls.hpp). A method reads those it takes (readCallOptions in its `read` below).
+ * The options of the model's methods, each once, with its reader: members of the core's ModelOptions (generate's:
+ * GenerateInput) under the same names (src/core/api/model_calls.hpp). A method reads those it takes (readCallOptions
+ * in its `read` below).
  */
 const CALL_OPTIONS = Object.freeze({
   __proto__: null,
@@ -176,7 +177,7 @@ export const MODEL_METHODS = Object.freeze({
    * making each new id one row of work (model/generate.hpp).
    */
   generate: {
-    read: (prefix, options) => ({ ids: readPrefix(prefix), ...readCallOptions(options, ['steps', 'temperature', 'topK', 'seed']) }),
+    read: (prefix, options) => ({ prefix: readPrefix(prefix), ...readCallOptions(options, ['steps', 'temperature', 'topK', 'seed']) }),
     core: 'modelGenerate',
     result: (call, [ids]) => call.output(ids).data,
   },

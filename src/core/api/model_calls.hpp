@@ -103,17 +103,10 @@ void fields(ModelBatch& b, Field&& field) {
 // src/js/model.mjs's table of methods); an option not given keeps its default. An option given per call goes here.
 struct ModelOptions {
     std::optional<double> lr;            // Adam's learning rate, default 1e-3
-    // generate's: the ids to draw (required), the temperature (1; 0: greedy), the k largest logits kept (all) and the
-    // seed of the draws (0, an integer in 0 .. 2^53)
-    std::optional<double> steps, temperature, top_k, seed;
 };
 template <class Field>
 void fields(ModelOptions& o, Field&& field) {
     field("lr", o.lr);
-    field("steps", o.steps);
-    field("temperature", o.temperature);
-    field("topK", o.top_k);
-    field("seed", o.seed);
 }
 
 // The inputs of forward, loss, gradients, step and attentionWeights: a batch and the options, their members side by
@@ -163,9 +156,23 @@ std::vector<Result> model_step(AnyModel& model, const ModelInput& input);
 std::vector<Result> model_train(AnyModel& model, std::span<const ModelBatch> batches, const ModelOptions& options);
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T).
 std::vector<Result> model_attention_weights(AnyModel& model, const ModelInput& input);
-// A next-token model's generation: ids (T) or (1, T), the prefix, and the options steps, temperature, topK and seed
-// -> [ids int32 (T + steps)]: the prefix, then the ids drawn (model::Model::generate's rules). Changes nothing.
-std::vector<Result> model_generate(const AnyModel& model, const ModelInput& input);
+// generate's arguments: the prefix, int32 (T) or (1, T), and the options: the ids to draw (required), the temperature
+// (1; 0: greedy), the k largest logits kept (all) and the seed of the draws (0, an integer in 0 .. 2^53).
+struct GenerateInput {
+    TensorArg prefix;
+    std::optional<double> steps, temperature, top_k, seed;
+};
+template <class Field>
+void fields(GenerateInput& in, Field&& field) {
+    field("prefix", in.prefix);
+    field("steps", in.steps);
+    field("temperature", in.temperature);
+    field("topK", in.top_k);
+    field("seed", in.seed);
+}
+// A next-token model's generation -> [ids int32 (T + steps)]: the prefix, then the ids drawn (model::Model::generate's
+// rules). Changes nothing.
+std::vector<Result> model_generate(const AnyModel& model, const GenerateInput& input);
 // The state a saved model holds beside its configuration -> [parameters (P), m (P), v (P), steps float64 []]: every
 // parameter's values one after another in the order of model_parameters, Adam's two moments laid out the same, and
 // Adam's step count.

@@ -298,18 +298,17 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
     return results;
 }
 
-std::vector<Result> model_generate(const AnyModel& m, const ModelInput& in) {
-    check_dtype("prefix.dtype", in.batch.ids.dtype, {"int32"});
-    const Sizes ids = dims(in.batch.ids, "prefix");
+std::vector<Result> model_generate(const AnyModel& m, const GenerateInput& o) {
+    check_dtype("prefix.dtype", o.prefix.dtype, {"int32"});
+    const Sizes ids = dims(o.prefix, "prefix");
     if (!(ids.size() == 1 || (ids.size() == 2 && ids[0] == 1)))
         throw std::invalid_argument("prefix must have shape (T) or (1, T): one sequence, got " + shape_to_string(ids));
-    const ModelOptions& o = in.options;
     if (!o.steps) throw std::invalid_argument("options.steps must be given: the number of ids to draw");
     const std::int64_t steps = integer(*o.steps, "steps", 0, static_cast<std::int64_t>(kMaxSafe));
     model::Sampling sampling{.temperature = o.temperature.value_or(1.0), .top_k = std::nullopt};
     if (o.top_k) sampling.top_k = integer(*o.top_k, "topK", 1, static_cast<std::int64_t>(kMaxSafe));
     const std::uint64_t seed = model::seed_from_number(o.seed.value_or(0));
-    const auto prefix = in_span<std::int32_t>(in.batch.ids);
+    const auto prefix = in_span<std::int32_t>(o.prefix);
     std::vector<Result> results;
     m.visit([&]<class T>(const model::Model<T>& net) {
         net.check_generate(prefix, steps, sampling);
@@ -354,7 +353,7 @@ CreatedModel ModelTable::load(const SavedModel& saved) {
     try {
         AnyModel& m = at(made.model);
         const std::string dtype = dtype_name(m);
-        const std::int64_t steps = integer(saved.steps, "steps", 0, std::int64_t{1} << 53);
+        const std::int64_t steps = integer(saved.steps, "Adam's saved step count", 0, std::int64_t{1} << 53);
         m.visit([&]<class T>(model::Model<T>& net) {
             const auto count = static_cast<std::int64_t>(net.values().size());
             const auto read = [&](const TensorArg& t, const char* name) {
@@ -362,8 +361,8 @@ CreatedModel ModelTable::load(const SavedModel& saved) {
                 const Sizes shape = dims(t, name);
                 if (shape != Sizes{count})
                     throw std::invalid_argument(std::string(name) + " must have shape (" + std::to_string(count) +
-                                                "): the parameter count of the model's configuration, got " +
-                                                shape_to_string(shape));
+                                                "): the parameter count of the saved configuration, got " +
+                                                shape_to_string(shape) + " (bytes cut short or damaged?)");
                 return in_span<T>(t);
             };
             net.restore(read(saved.parameters, "parameters"), read(saved.m, "m"), read(saved.v, "v"), steps);

@@ -110,31 +110,33 @@ void Decoder<F>::push(std::int32_t id) {
 template <class F>
 std::int32_t sample_next(std::span<const F> logits, const Sampling& s, SplitMix64& random) {
     const std::size_t C = logits.size();
-    std::vector<std::size_t> kept(C);
-    std::iota(kept.begin(), kept.end(), std::size_t{0});
-    // the largest first, the lower id first among equal ones
+    std::vector<std::size_t> order(C);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    // the largest first, the lower id first among equal ones (a total order: the ranking is unique)
     const auto before = [&](std::size_t a, std::size_t b) { return logits[a] > logits[b] || (logits[a] == logits[b] && a < b); };
-    if (s.temperature == 0) return static_cast<std::int32_t>(*std::min_element(kept.begin(), kept.end(), before));
+    if (s.temperature == 0) return static_cast<std::int32_t>(*std::min_element(order.begin(), order.end(), before));
+    std::vector<bool> kept(C, true);
     if (s.top_k && static_cast<std::size_t>(*s.top_k) < C) {
-        std::stable_sort(kept.begin(), kept.end(), before);
-        kept.resize(static_cast<std::size_t>(*s.top_k));
-        std::sort(kept.begin(), kept.end());
+        std::sort(order.begin(), order.end(), before);
+        for (std::size_t r = static_cast<std::size_t>(*s.top_k); r < C; ++r) kept[order[r]] = false;
     }
     double top = -std::numeric_limits<double>::infinity();
-    for (std::size_t i : kept) top = std::max(top, static_cast<double>(logits[i]));
-    std::vector<double> weights(kept.size());
+    for (std::size_t i = 0; i < C; ++i)
+        if (kept[i]) top = std::max(top, static_cast<double>(logits[i]));
+    std::vector<double> weights(C, 0.0);
     double total = 0;
-    for (std::size_t n = 0; n < kept.size(); ++n) {
-        weights[n] = std::exp((static_cast<double>(logits[kept[n]]) - top) / s.temperature);
-        total += weights[n];
-    }
+    for (std::size_t i = 0; i < C; ++i)
+        if (kept[i]) total += weights[i] = std::exp((static_cast<double>(logits[i]) - top) / s.temperature);
     const double target = random.uniform() * total;
     double running = 0;
-    for (std::size_t n = 0; n < kept.size(); ++n) {
-        running += weights[n];
-        if (running > target) return static_cast<std::int32_t>(kept[n]);
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < C; ++i) {
+        if (!kept[i]) continue;
+        running += weights[i];
+        if (running > target) return static_cast<std::int32_t>(i);
+        last = i;
     }
-    return static_cast<std::int32_t>(kept.back());
+    return static_cast<std::int32_t>(last);
 }
 
 template class Decoder<double>;

@@ -370,7 +370,7 @@ void Model<T>::check_generate(std::span<const std::int32_t> prefix, std::int64_t
                                 str(steps) + " steps make " + str(total) +
                                 " positions, but the learned table has " + str(*config_.max_length) +
                                 " rows (maxLength)");
-    if (Decoder<T>::bytes(config_, total) > kMaxTensorBytes)
+    if (Decoder<T>::bytes(config_, total) > static_cast<std::int64_t>(kMaxTensorBytes))
         throw std::length_error("the prefix and steps make " + str(total) +
                                 " positions: their key/value cache needs more than the " +
                                 str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
