@@ -47,7 +47,7 @@ export function encodeModel(config, keys, { parameters, m, v, steps }) {
  * version, or cut short.
  */
 export function decodeModel(bytes) {
-  if (!(bytes instanceof Uint8Array)) throw new TypeError(`bytes must be a Uint8Array (what model.save() returned), got ${describe(bytes)}`);
+  if (Object.prototype.toString.call(bytes) !== '[object Uint8Array]') throw new TypeError(`bytes must be a Uint8Array (what model.save() returned), got ${describe(bytes)}`);
   const head = String.fromCharCode(...bytes.subarray(0, MAGIC.length));
   if (head !== MAGIC) throw new RangeError(`bytes are not a saved seqorder model: they must begin with '${MAGIC}' (model.save()'s format)`);
   if (bytes.length < HEADER) throw new RangeError(`bytes hold ${bytes.length} bytes, fewer than a saved model's ${HEADER}-byte header: they were cut short`);

@@ -82,7 +82,7 @@ function readPrefix(prefix) {
       if (!Number.isInteger(id) || id < -(2 ** 31) || id >= 2 ** 31) throw new RangeError(`prefix[${i}] must be an integer id, got ${id}`);
       data[i] = id;
     }
-  } else if (!(prefix instanceof Int32Array)) {
+  } else if (Object.prototype.toString.call(prefix) !== '[object Int32Array]') {  // (one of another realm too)
     throw new TypeError(`prefix must be an Int32Array or an array of ids, got ${describe(prefix)}`);
   }
   return readTensor('prefix', { data, shape: [data.length], dtype: 'int32' });
@@ -94,8 +94,9 @@ const readBatch = (ids, targets) => ({ ids: readTensor('ids', ids), targets: rea
 /**
  * The model's methods (dispose aside), each once: `read` reads its arguments into the binding's call (JS kinds only,
  * each read once; the core checks the rest; tensors as readTensor's records), `core` names the binding's function
- * (src/bindings/model.cpp) and `result` makes what the method returns of the core's results. The model's own methods
- * (Model below) are made from this table, and so are the pool's handles (pool/model.mjs), which read the arguments on
+ * (src/bindings/model.cpp) and `result(call, results, names, config)` makes what the method returns of the core's
+ * results (names: the parameters', config: the model's). The model's own methods (Model below) are made from this
+ * table, and so are the pool's handles (pool/model.mjs), which read the arguments on
  * the calling thread and send what they read to the model in a worker (callModel), so that both refuse the same
  * arguments with the same errors.
  */

@@ -69,22 +69,22 @@ TEST_CASE("generate: past the tables' 256-row anchors", "[model][generate]") {
 
 TEST_CASE("generate: sampling's rules", "[model][generate]") {
     SplitMix64 random(1);
-    const std::vector<float> logits{1, 3, 3, -2};
-    CHECK(seqorder::model::sample_next<float>(logits, {.temperature = 0, .top_k = std::nullopt}, random) == 1);  // ties to the lowest id
+    const std::vector<double> logits{1, 3, 3, -2};
+    CHECK(seqorder::model::sample_next(logits, {.temperature = 0, .top_k = std::nullopt}, random) == 1);  // ties to the lowest id
     // topK 1 always takes the largest, whatever the draw
-    for (int i = 0; i < 20; ++i) CHECK(seqorder::model::sample_next<float>(logits, {.temperature = 5, .top_k = 1}, random) == 1);
+    for (int i = 0; i < 20; ++i) CHECK(seqorder::model::sample_next(logits, {.temperature = 5, .top_k = 1}, random) == 1);
     // topK 2 never takes ids 0 or 3
     for (int i = 0; i < 50; ++i) {
-        const std::int32_t id = seqorder::model::sample_next<float>(logits, {.temperature = 1, .top_k = 2}, random);
+        const std::int32_t id = seqorder::model::sample_next(logits, {.temperature = 1, .top_k = 2}, random);
         CHECK((id == 1 || id == 2));
     }
     // the frequencies of temperature 1 come near the softmax of the logits
     std::vector<int> counts(4);
     SplitMix64 draws(3);
-    for (int i = 0; i < 20000; ++i) counts[static_cast<std::size_t>(seqorder::model::sample_next<float>(logits, {.temperature = 1, .top_k = std::nullopt}, draws))] += 1;
+    for (int i = 0; i < 20000; ++i) counts[static_cast<std::size_t>(seqorder::model::sample_next(logits, {.temperature = 1, .top_k = std::nullopt}, draws))] += 1;
     const double z = std::exp(1.0) + 2 * std::exp(3.0) + std::exp(-2.0);
     for (std::size_t i = 0; i < 4; ++i)
-        CHECK(std::abs(counts[i] / 20000.0 - std::exp(static_cast<double>(logits[i])) / z) < 0.015);
+        CHECK(std::abs(counts[i] / 20000.0 - std::exp(logits[i]) / z) < 0.015);
 }
 
 TEST_CASE("generate: a model restored from its state continues as the saved one", "[model][generate]") {

@@ -6,18 +6,9 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
+import { parameterHash as hash } from './helpers/model-helpers.mjs';
 
 const so = await loadSeqorder();
-
-/** FNV-1a over the bytes of every parameter, in order: equal hashes, equal parameters. */
-function hash(model) {
-  let h = 0x811c9dc5;
-  for (const { data } of Object.values(model.parameters())) {
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 /** A next-token batch: ids (B, T) of a seeded cycle, targets the next id. */
 function batch(vocab, k, B = 4, T = 8) {

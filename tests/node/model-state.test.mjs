@@ -6,18 +6,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder } from './helpers/load.mjs';
+import { parameterHash as hash } from './helpers/model-helpers.mjs';
 
 const so = await loadSeqorder();
-
-/** FNV-1a over the bytes of every parameter, in order: equal hashes, equal parameters. */
-function hash(model) {
-  let h = 0x811c9dc5;
-  for (const { data } of Object.values(model.parameters())) {
-    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
-    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
-  }
-  return h;
-}
 
 /** ids (B, T) cycling through the vocabulary from `start`. */
 function sentences(B, T, vocab, start = 0) {

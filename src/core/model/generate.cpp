@@ -39,7 +39,7 @@ std::int64_t Decoder<F>::bytes(const Config& c, std::int64_t capacity) {
     const std::int64_t D = c.width, cache = saturating_product({2, c.layers, D, capacity});
     std::int64_t n = saturating_add(cache, saturating_add(saturating_mul(capacity, D), saturating_mul(12, D)));
     if (c.positions == Positions::rotary) n = saturating_add(n, saturating_product({2, D, capacity}));
-    n = saturating_add(n, saturating_add(capacity, c.classes));
+    n = saturating_add(n, saturating_add(capacity, saturating_mul(8, c.classes)));
     return saturating_mul(n, static_cast<std::int64_t>(sizeof(F)));
 }
 
@@ -107,8 +107,7 @@ void Decoder<F>::push(std::int32_t id) {
     length_ = keys;
 }
 
-template <class F>
-std::int32_t sample_next(std::span<const F> logits, const Sampling& s, SplitMix64& random) {
+std::int32_t sample_next(std::span<const double> logits, const Sampling& s, SplitMix64& random) {
     const std::size_t C = logits.size();
     std::vector<std::size_t> order(C);
     std::iota(order.begin(), order.end(), std::size_t{0});
@@ -122,11 +121,11 @@ std::int32_t sample_next(std::span<const F> logits, const Sampling& s, SplitMix6
     }
     double top = -std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < C; ++i)
-        if (kept[i]) top = std::max(top, static_cast<double>(logits[i]));
+        if (kept[i]) top = std::max(top, logits[i]);
     std::vector<double> weights(C, 0.0);
     double total = 0;
     for (std::size_t i = 0; i < C; ++i)
-        if (kept[i]) total += weights[i] = std::exp((static_cast<double>(logits[i]) - top) / s.temperature);
+        if (kept[i]) total += weights[i] = std::exp((logits[i] - top) / s.temperature);
     const double target = random.uniform() * total;
     double running = 0;
     std::size_t last = 0;
@@ -141,7 +140,5 @@ std::int32_t sample_next(std::span<const F> logits, const Sampling& s, SplitMix6
 
 template class Decoder<double>;
 template class Decoder<float>;
-template std::int32_t sample_next<double>(std::span<const double>, const Sampling&, SplitMix64&);
-template std::int32_t sample_next<float>(std::span<const float>, const Sampling&, SplitMix64&);
 
 }  // namespace seqorder::model

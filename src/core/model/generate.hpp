@@ -5,7 +5,8 @@
 //
 //   Decoder<float> decoder(config, view, capacity);  // capacity: the most tokens it will hold
 //   for (std::int32_t id : prefix) decoder.push(id);   // decoder.logits(): the next token's logits (classes)
-//   const std::int32_t next = sample_next(decoder.logits(), sampling, random);
+//   std::vector<double> logits(decoder.logits().begin(), decoder.logits().end());
+//   const std::int32_t next = sample_next(logits, sampling, random);
 //
 // Each push runs, for the token at position t, the steps of network.hpp on one row: its input row (the sinusoidal or
 // learned table's row t), per layer LN1, its q, k and v, k and q rotated to position t (rotary), k and v appended to
@@ -32,7 +33,8 @@ public:
     // A cache for up to `capacity` tokens (>= 1) of a causal model of `config`, whose parameters `p` must outlive it.
     Decoder(const Config& config, const ParameterView<const F>& p, std::size_t capacity);
 
-    // The bytes a Decoder of `capacity` tokens allocates (the caches, the tables and one row of each step).
+    // The bytes a Decoder of `capacity` tokens allocates (the caches, the tables and one row of each step), and
+    // sampling's buffers (a few values per class).
     static std::int64_t bytes(const Config& config, std::int64_t capacity);
 
     // Appends the token `id` (checked by the caller: 0 .. vocab - 1) at the next position t (fewer than capacity
@@ -60,11 +62,10 @@ struct Sampling {
     std::optional<std::int64_t> top_k; // keep the k largest logits (ties: the lower ids first); none: every id
 };
 
-// The next id: temperature 0 takes the largest logit (the lowest id among equal ones) and draws nothing. Otherwise
+// The next id, from a row of logits (classes, as float64): temperature 0 takes the largest logit (the lowest id among equal ones) and draws nothing. Otherwise
 // one draw u = random.uniform() (53 bits, [0, 1)); the kept ids (every id, or the top_k largest) get weights
 // w_i = exp((z_i - z_max) / temperature), in float64, summed in order of id into W; the id drawn is the first kept id,
 // in order of id, whose running sum exceeds u W (the last kept id if rounding leaves none).
-template <class F>
-std::int32_t sample_next(std::span<const F> logits, const Sampling& sampling, SplitMix64& random);
+std::int32_t sample_next(std::span<const double> logits, const Sampling& sampling, SplitMix64& random);
 
 }  // namespace seqorder::model

@@ -388,10 +388,13 @@ void Model<T>::generate(std::span<std::int32_t> out, std::span<const std::int32_
     check_size("out", out.size(), static_cast<std::int64_t>(total), "the prefix's ids + steps");
     Decoder<T> decoder(config_, parameter_view(), total);
     SplitMix64 random(seed);
+    std::vector<double> logits(static_cast<std::size_t>(config_.classes));
     std::copy(prefix.begin(), prefix.end(), out.begin());
     for (std::size_t n = 0; n + 1 < total; ++n) {
         decoder.push(out[n]);
-        if (n + 1 >= prefix.size()) out[n + 1] = sample_next<T>(decoder.logits(), sampling, random);
+        if (n + 1 < prefix.size()) continue;
+        std::copy(decoder.logits().begin(), decoder.logits().end(), logits.begin());
+        out[n + 1] = sample_next(logits, sampling, random);
     }
 }
 

@@ -1,5 +1,5 @@
 // Helpers of the model's node tests: int32 tensors from rows, a model set up from the numpy fixture, accuracy on the
-// order task.
+// order task, a hash of the parameters.
 
 /** An int32 tensor from rows of ids ([[1, 2], [3, 4]] -> (2, 2)) or a flat list ([0, 2] -> (2)). */
 export function ids(rows) {
@@ -44,4 +44,14 @@ export function accuracy(so, model, T) {
     if (row.indexOf(Math.max(...row)) === targets.data[s]) right++;
   }
   return right / 512;
+}
+
+/** FNV-1a over the bytes of every parameter, in order: equal hashes, equal parameters. */
+export function parameterHash(model) {
+  let h = 0x811c9dc5;
+  for (const { data } of Object.values(model.parameters())) {
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    for (let i = 0; i < bytes.length; i++) h = Math.imul(h ^ bytes[i], 0x01000193) >>> 0;
+  }
+  return h;
 }
