@@ -74,13 +74,13 @@ test('generate refuses what it cannot do, changing nothing and keeping no memory
   const refused = [
     [[], { steps: 1 }, RangeError, /prefix must hold at least one id/],
     [[9], { steps: 1 }, RangeError, /prefix\[0\] = 9 is outside 0 \.\. vocab - 1 = 0 \.\. 8/],
-    [[1, 2], { steps: 5 }, RangeError, /make 7 positions, but the learned table has 6 rows \(maxLength\)/],
+    [[1, 2], { steps: 5 }, RangeError, /the prefix and steps make 7 positions: past the learned table's maxLength rows, or the tensor limit/],
     [[1], { steps: -1 }, RangeError, /steps must be an integer at least 0, got -1/],
     [[1], { steps: 1.5 }, RangeError, /steps must be an integer/],
     [[1], {}, TypeError, /steps must be a number/],
     [[1], { steps: 1, temperature: -1 }, RangeError, /temperature must be a finite number >= 0/],
     [[1], { steps: 1, topK: 0 }, RangeError, /topK must be an integer at least 1, got 0/],
-    [[1], { steps: 1, topK: 10 }, RangeError, /topK must be an integer in 1 \.\. classes = 1 \.\. 9, got 10/],
+    [[1], { steps: 1, topK: 10 }, RangeError, /topK must be an integer in 1 \.\. classes = 1 \.\. 9$/],
     [[1], { steps: 1, topk: 2 }, TypeError, /topk/],
     ['12', { steps: 1 }, TypeError, /prefix must be an Int32Array or an array of ids/],
     [[0.5], { steps: 1 }, RangeError, /prefix\[0\] must be an integer id/],
@@ -91,13 +91,10 @@ test('generate refuses what it cannot do, changing nothing and keeping no memory
   assert.equal(hash(model), before);
   assert.equal(so.memoryStats().allocatedBytes, bytes);
   model.dispose();
-  for (const [options, message] of [
-    [{ causal: false }, /generate needs a next-token model, causal: true and readout: 'each'; this one has causal: false/],
-    [{ readout: 'mean' }, /readout: 'mean'/],
-    [{ classes: 4 }, /it needs classes = vocab, got classes 4 and vocab 9/],
-  ]) {
+  for (const options of [{ causal: false }, { readout: 'mean' }, { classes: 4 }]) {
     const m = so.createModel(nextToken(options));
-    assert.throws(() => m.generate([1], { steps: 1 }), (e) => e instanceof RangeError && message.test(e.message));
+    assert.throws(() => m.generate([1], { steps: 1 }),
+      (e) => e instanceof RangeError && e.message === "generate needs a next-token model: causal: true, readout: 'each' and classes = vocab");
     m.dispose();
   }
 });
@@ -143,12 +140,12 @@ test('bytes that are not a whole saved model are refused clearly, and nothing is
     [good.subarray(0, 12), RangeError, /fewer than a saved model's 16-byte header: they were cut short/],
     [good.subarray(0, 40), RangeError, /cut short/],
     [good.subarray(0, good.length - 4), RangeError, /cut short or damaged/],
-    [good.subarray(0, good.length - 12), RangeError, /parameters must have shape \(\d+\): the parameter count of the saved configuration, got \[\d+\] \(bytes cut short or damaged\?\)/],
+    [good.subarray(0, good.length - 12), RangeError, /parameters, m and v must each hold the \d+ float32 values of the saved configuration \(bytes cut short or damaged\?\)/],
     [edited((b, v) => v.setUint32(8, 2, true)), RangeError, /format version 2; this seqorder reads version 1: update seqorder/],
     [withJson(json.replace('"heads":2', '"heads":3')), RangeError, /heads/],
     [withJson(json.replace('"width":8', '"width":x')), RangeError, /not JSON/],
-    [edited((b, v) => v.setFloat32(payload + 4 * 5, NaN, true)), RangeError, /the value of parameter 'embed' \[0, 5\] is NaN: it must be finite/],
-    [edited((b, v) => v.setFloat32(b.length - 4, -1, true)), RangeError, /Adam's second moment of parameter 'readout.bias' \[8\] is -1: it must be finite and >= 0/],
+    [edited((b, v) => v.setFloat32(payload + 4 * 5, NaN, true)), RangeError, /every parameter and Adam's moments must be finite, and the second moment >= 0/],
+    [edited((b, v) => v.setFloat32(b.length - 4, -1, true)), RangeError, /every parameter and Adam's moments must be finite, and the second moment >= 0/],
     [edited((b, v) => v.setFloat64(payload - 8, 0.5, true)), RangeError, /Adam's saved step count must be an integer/],
   ];
   for (const [bytes, Class, message] of cases)

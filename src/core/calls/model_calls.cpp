@@ -309,30 +309,30 @@ std::vector<Result> model_generate(const AnyModel& m, const GenerateInput& o) {
     if (o.top_k) sampling.top_k = integer(*o.top_k, "topK", 1, static_cast<std::int64_t>(kMaxSafe));
     const std::uint64_t seed = model::seed_from_number(o.seed.value_or(0));
     const auto prefix = in_span<std::int32_t>(o.prefix);
+    const std::size_t element_bytes = m.dtype() == DType::float32 ? sizeof(float) : sizeof(double);
+    model::check_generate(m.config(), prefix, steps, sampling, element_bytes);
+    const std::int64_t total = static_cast<std::int64_t>(prefix.size()) + steps;
+    m.check_room(model::saturating_add(model::decoder_bytes(m.config(), total, element_bytes), total * 4),
+                 "generate needs", "the key/value cache and the ids");
     std::vector<Result> results;
-    m.visit([&]<class T>(const model::Model<T>& net) {
-        net.check_generate(prefix, steps, sampling);
-        const std::int64_t total = static_cast<std::int64_t>(prefix.size()) + steps;
-        m.check_room(model::saturating_add(model::Decoder<T>::bytes(net.config(), total), model::saturating_mul(total, 4)),
-                     "generate's " + std::to_string(total) + " positions need", "the key/value cache and the ids");
-        results.push_back(make_result("ids", "int32", {total}, std::nullopt));
-        net.generate(out_span<std::int32_t>(results[0]), prefix, steps, sampling, seed);
-    });
+    results.push_back(make_result("ids", "int32", {total}, std::nullopt));
+    m.visit([&](const auto& net) { net.generate(out_span<std::int32_t>(results[0]), prefix, steps, sampling, seed); });
     return results;
 }
 
 std::vector<Result> model_save(const AnyModel& m) {
+    const model::ParameterInfo& last = m.parameters().back();
+    const auto count = static_cast<std::int64_t>(last.offset + last.size);
     std::vector<Result> results;
+    for (const char* name : {"parameters", "m", "v"}) results.push_back(make_result(name, dtype_name(m), {count}, std::nullopt));
+    std::int64_t steps = 0;
     m.visit([&]<class T>(const model::Model<T>& net) {
-        const auto count = static_cast<std::int64_t>(net.values().size());
-        for (const auto& [name, from] : {std::pair{"parameters", net.values()},
-                                         std::pair{"m", net.optimizer().first_moment()},
-                                         std::pair{"v", net.optimizer().second_moment()}}) {
-            Result& r = results.emplace_back(make_result(name, dtype_name(m), {count}, std::nullopt));
-            std::copy(from.begin(), from.end(), out_span<T>(r).begin());
-        }
-        results.push_back(scalar(static_cast<double>(net.steps())));
+        std::copy(net.values().begin(), net.values().end(), out_span<T>(results[0]).begin());
+        std::copy(net.optimizer().first_moment().begin(), net.optimizer().first_moment().end(), out_span<T>(results[1]).begin());
+        std::copy(net.optimizer().second_moment().begin(), net.optimizer().second_moment().end(), out_span<T>(results[2]).begin());
+        steps = net.steps();
     });
+    results.push_back(scalar(static_cast<double>(steps)));
     return results;
 }
 
@@ -353,19 +353,15 @@ CreatedModel ModelTable::load(const SavedModel& saved) {
     try {
         AnyModel& m = at(made.model);
         const std::string dtype = dtype_name(m);
+        const model::ParameterInfo& last = m.parameters().back();
+        const Sizes count{static_cast<std::int64_t>(last.offset + last.size)};
+        for (const TensorArg* t : {&saved.parameters, &saved.m, &saved.v})
+            if (t->dtype != dtype || dims(*t, "parameters") != count)
+                throw std::invalid_argument("parameters, m and v must each hold the " + std::to_string(count[0]) + " " +
+                                            dtype + " values of the saved configuration (bytes cut short or damaged?)");
         const std::int64_t steps = integer(saved.steps, "Adam's saved step count", 0, std::int64_t{1} << 53);
         m.visit([&]<class T>(model::Model<T>& net) {
-            const auto count = static_cast<std::int64_t>(net.values().size());
-            const auto read = [&](const TensorArg& t, const char* name) {
-                check_dtype(std::string(name) + ".dtype", t.dtype, {dtype.c_str()});
-                const Sizes shape = dims(t, name);
-                if (shape != Sizes{count})
-                    throw std::invalid_argument(std::string(name) + " must have shape (" + std::to_string(count) +
-                                                "): the parameter count of the saved configuration, got " +
-                                                shape_to_string(shape) + " (bytes cut short or damaged?)");
-                return in_span<T>(t);
-            };
-            net.restore(read(saved.parameters, "parameters"), read(saved.m, "m"), read(saved.v, "v"), steps);
+            net.restore(in_span<T>(saved.parameters), in_span<T>(saved.m), in_span<T>(saved.v), steps);
         });
         return made;
     } catch (...) {

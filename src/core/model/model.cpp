@@ -322,70 +322,23 @@ void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int3
 
 template <class T>
 void Model<T>::restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps) {
-    const auto count = static_cast<std::int64_t>(values_.size());
-    check_size("parameters", values.size(), count, "the parameter count of the model's configuration");
-    check_size("Adam's first moment", m.size(), count, "the parameter count");
-    check_size("Adam's second moment", v.size(), count, "the parameter count");
-    if (steps < 0 || steps > (std::int64_t{1} << 53))
-        throw std::invalid_argument("Adam's step count must be an integer in 0 .. 2^53, got " + str(steps));
-    const auto check = [&](std::span<const T> x, const std::string& what, bool non_negative) {
-        const auto bad = std::find_if(x.begin(), x.end(),
-                                      [&](T e) { return !std::isfinite(e) || (non_negative && e < T{0}); });
-        if (bad == x.end()) return;
-        const auto i = static_cast<std::size_t>(bad - x.begin());
-        const auto p = std::find_if(layout_.begin(), layout_.end(),
-                                    [&](const ParameterInfo& q) { return i < q.offset + q.size; });
-        throw std::invalid_argument(what + " of parameter '" + p->name + "' " + element_of(*p, i - p->offset) + " is " +
-                                    number_text(static_cast<double>(*bad)) + ": it must be finite" +
-                                    (non_negative ? " and >= 0" : ""));
-    };
-    check(values, "the value", false);
-    check(m, "Adam's first moment", false);
-    check(v, "Adam's second moment", true);
+    const std::size_t n = values_.size();
+    if (values.size() != n || m.size() != n || v.size() != n || steps < 0 || steps > (std::int64_t{1} << 53))
+        throw std::invalid_argument("restore takes the parameter count of values, m and v, and steps in 0 .. 2^53");
+    const auto finite = [](T x) { return std::isfinite(x); };
+    if (!std::all_of(values.begin(), values.end(), finite) || !std::all_of(m.begin(), m.end(), finite) ||
+        !std::all_of(v.begin(), v.end(), [&](T x) { return finite(x) && x >= T{0}; }))
+        throw std::invalid_argument("every parameter and Adam's moments must be finite, and the second moment >= 0");
     std::copy(values.begin(), values.end(), values_.begin());
     adam_.restore(m, v, steps);
 }
 
 template <class T>
-void Model<T>::check_generate(std::span<const std::int32_t> prefix, std::int64_t steps, const Sampling& s) const {
-    if (!config_.causal || config_.readout != Readout::each)
-        throw std::invalid_argument(std::string("generate needs a next-token model, causal: true and readout: 'each'; "
-                                                "this one has causal: ") +
-                                    (config_.causal ? "true" : "false") + " and readout: '" +
-                                    std::string(name_of(config_.readout)) + "'");
-    if (config_.classes != config_.vocab)
-        throw std::invalid_argument("generate feeds each id it draws back in: it needs classes = vocab, got classes " +
-                                    str(config_.classes) + " and vocab " + str(config_.vocab));
-    if (prefix.empty()) throw std::invalid_argument("prefix must hold at least one id");
-    if (steps < 0) throw std::invalid_argument("steps must be an integer >= 0, got " + str(steps));
-    if (!(std::isfinite(s.temperature) && s.temperature >= 0))
-        throw std::invalid_argument("temperature must be a finite number >= 0 (0: greedy), got " +
-                                    number_text(s.temperature));
-    if (s.top_k && (*s.top_k < 1 || *s.top_k > config_.classes))
-        throw std::invalid_argument("topK must be an integer in 1 .. classes = 1 .. " + str(config_.classes) + ", got " +
-                                    str(*s.top_k));
-    const std::int64_t total = saturating_add(static_cast<std::int64_t>(prefix.size()), steps);
-    if (config_.positions == Positions::learned && total > *config_.max_length)
-        throw std::out_of_range("the prefix (" + str(static_cast<std::int64_t>(prefix.size())) + " ids) and " +
-                                str(steps) + " steps make " + str(total) +
-                                " positions, but the learned table has " + str(*config_.max_length) +
-                                " rows (maxLength)");
-    if (Decoder<T>::bytes(config_, total) > static_cast<std::int64_t>(kMaxTensorBytes))
-        throw std::length_error("the prefix and steps make " + str(total) +
-                                " positions: their key/value cache needs more than the " +
-                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
-    for (std::size_t n = 0; n < prefix.size(); ++n)
-        if (prefix[n] < 0 || prefix[n] >= config_.vocab)
-            throw std::out_of_range("prefix[" + std::to_string(n) + "] = " + str(prefix[n]) +
-                                    " is outside 0 .. vocab - 1 = 0 .. " + str(config_.vocab - 1));
-}
-
-template <class T>
 void Model<T>::generate(std::span<std::int32_t> out, std::span<const std::int32_t> prefix, std::int64_t steps,
                         const Sampling& sampling, std::uint64_t seed) const {
-    check_generate(prefix, steps, sampling);
+    check_generate(config_, prefix, steps, sampling, sizeof(T));
     const std::size_t total = prefix.size() + static_cast<std::size_t>(steps);
-    check_size("out", out.size(), static_cast<std::int64_t>(total), "the prefix's ids + steps");
+    if (out.size() != total) throw std::invalid_argument("out must hold the prefix's ids and steps");
     Decoder<T> decoder(config_, parameter_view(), total);
     SplitMix64 random(seed);
     std::vector<double> logits(static_cast<std::size_t>(config_.classes));

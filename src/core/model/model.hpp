@@ -152,21 +152,16 @@ public:
 
     // Puts back a saved state: every parameter (values, laid out as values()), Adam's moments m and v (laid out the
     // same) and its step count, so that the model continues as the saved one would have, bit for bit. Each span must
-    // hold the parameter count, every value and m be finite, v finite and >= 0, and steps in 0 .. 2^53
-    // (std::invalid_argument naming the first that is not, before anything is written).
+    // hold the parameter count, steps be in 0 .. 2^53, every value, m and v finite and v >= 0: std::invalid_argument,
+    // before anything is written.
     void restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps);
 
-    // A next-token model's generation (causal, readout 'each', classes = vocab; std::invalid_argument otherwise):
-    // out (prefix + steps) = the prefix, then `steps` ids drawn one at a time by sample_next (generate.hpp) from the
-    // logits after the sequence so far, computed by a Decoder (a key/value cache: the last row of forward, bit for
-    // bit), with one SplitMix64(seed) for the whole call. Checked before anything is computed: the prefix (at least
-    // one id, each 0 .. vocab - 1: std::out_of_range naming it), steps >= 0, temperature finite >= 0, topK in
-    // 1 .. classes (std::invalid_argument), and prefix + steps <= maxLength with learned positions (std::out_of_range).
-    // Changes nothing in the model.
+    // A next-token model's generation: out (prefix + steps) = the prefix, then `steps` ids drawn one at a time by
+    // sample_next (generate.hpp) from the logits after the sequence so far, computed by a Decoder (a key/value cache:
+    // the last row of forward, bit for bit), with one SplitMix64(seed) for the whole call; check_generate's rules
+    // (generate.hpp) first. Changes nothing in the model.
     void generate(std::span<std::int32_t> out, std::span<const std::int32_t> prefix, std::int64_t steps,
                   const Sampling& sampling, std::uint64_t seed) const;
-    // generate's checks of its arguments, computing nothing (for callers that allocate the result first).
-    void check_generate(std::span<const std::int32_t> prefix, std::int64_t steps, const Sampling& sampling) const;
 
     // Which implementation runs the hot steps (float32 only; tests and benchmarks compare the two).
     void set_kernels(Kernels kernels) noexcept { kernels_ = kernels; }
