@@ -349,7 +349,7 @@ CreatedModel ModelTable::create(const ModelArgs& args) {
 }
 
 CreatedModel ModelTable::load(const SavedModel& saved) {
-    const CreatedModel made = create(saved.config);
+    CreatedModel made = create(saved.config);
     try {
         AnyModel& m = at(made.model);
         const std::string dtype = dtype_name(m);

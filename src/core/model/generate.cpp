@@ -57,13 +57,13 @@ void Decoder<F>::push(std::int32_t id) {
             for (std::size_t b = 0; b < 2 * H; ++b) {
                 F* block = rotated_.data() + b * keys * hd;
                 std::fill(block, block + t * hd, F{0});
-                const F* from = (b < H ? q_.data() : k_.data()) + (b % H) * hd;
+                const F* from = (b < H ? q_.data() + b * hd : k_.data() + (b - H) * hd);
                 std::copy(from, from + hd, block + t * hd);
             }
             rotary_forward<F>(rotated_.data(), 2 * H, keys, hd, pairs_, rotary_base(c_));
             for (std::size_t b = 0; b < 2 * H; ++b) {
                 const F* rotated = rotated_.data() + (b * keys + t) * hd;
-                std::copy(rotated, rotated + hd, (b < H ? q_.data() : k_.data()) + (b % H) * hd);
+                std::copy(rotated, rotated + hd, b < H ? q_.data() + b * hd : k_.data() + (b - H) * hd);
             }
         }
         for (std::size_t h = 0; h < H; ++h) {
