@@ -83,7 +83,7 @@ async function problems(browser, label) {
 eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
   test(`${s.engine}: the lab's swept settings: the run trains them, every check passes, every claim holds`, { timeout: 2_400_000 }, async (t) => {
     const chromium = s.engine === 'chromium';
-    const visits = chromium ? plan() : [{ models: KINDS.map((k) => k.key) }];
+    const visits = chromium ? plan() : [{ models: KINDS.slice(0, 8).map((k) => k.key) }];
     const refused = (v) => v.shortest > v.longest;
     await s.browser.goto(`${s.site.origin}/${hashOf(visits[0])}`);
     await s.browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
