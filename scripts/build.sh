@@ -40,7 +40,6 @@ if [ -f "$wasm/seqorder_core_relaxed.wasm" ]; then
 fi
 cp -r web/. "$dist/site/"
 cp -r "$dist/lib" "$dist/site/lib"
-node scripts/preload.mjs "$dist/site"  # each page's first-screen modules preloaded with what they import
 # The documentation (the API reference and the guides, scripts/docs.mjs: built again only when its sources changed),
 # served with the lesson page.
 node scripts/docs.mjs "$dist/docs"
