@@ -29,6 +29,21 @@ const BATCHES = 200;  // step k trains on orderTask(32, 12, seed 1000 + k % 200)
 // transposed weight, another epsilon) moves them by 1e-3 or more
 const TOLERANCE = { first: 1e-5, afterOneStep: 1e-4 };
 const PYTHON = '/usr/bin/python3';
+// The second model whose step is counted against the peak: two layers of width 64 on sentences of 32 tokens.
+export const WIDE = { ...LAB, width: 64, layers: 2 };
+export const WIDE_LENGTH = 32;
+
+/**
+ * The floating-point operations of one training step counted by its matrix products and attention (2 per multiply-add;
+ * the backward pass twice the forward's: a gradient for each operand): per layer and token, q, k, v and Wo (4 D²) and
+ * the MLP (8 D²) times 2, plus the scores and the weighted values (2 · 2 T D per token, every key counted), and the
+ * readout (2 D C per sentence, 'mean'). LayerNorm, softmax, the embedding, positions and Adam are not counted.
+ */
+export function stepFlops({ width: D, layers, classes }, batch, length) {
+  const tokens = batch * length;
+  const forward = layers * (2 * 12 * D * D * tokens + 2 * 2 * length * D * tokens) + 2 * D * classes * batch;
+  return 3 * forward;
+}
 
 /** PyTorch's ms per step over `steps` steps and its loss on the first batch, or { missing } when it cannot run. */
 function pytorch(steps) {
@@ -49,10 +64,12 @@ function pytorch(steps) {
  * Runs the comparison: { rounds } interleaved; `cpuSeconds(f)` times f in this process. Returns the report: the
  * configuration, per contender its steps per second (median), per-round samples and losses, and the ratios.
  */
-export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log }) {
+export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log, peakGflops }) {
   const batches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: LENGTH, seed: 1000 + k }));
+  const wideBatches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: WIDE_LENGTH, seed: 1000 + k }));
   const plainBatches = batches.map(({ ids, targets }) => ({ ids: ids.data, targets: targets.data }));
   const model = so.createModel(LAB);
+  const wide = so.createModel(WIDE);
   const relaxed = soRelaxed?.createModel(LAB);
   const initial = model.parameters();
   const reference = { first: model.loss(batches[0].ids, batches[0].targets) };
@@ -70,6 +87,9 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       step: (_, k) => plain.step(plainBatches[k].ids, plainBatches[k].targets, BATCH, LENGTH, LR),
       loss: (_, k) => plain.forward(plainBatches[k].ids, plainBatches[k].targets, BATCH, LENGTH) },
   ];
+  // timed in the same rounds for its share of the peak only (no other contender trains it)
+  const wideContender = { name: 'seqorder, 2 layers, width 64, T = 32', next: 0,
+    step: (_, k) => wide.step(wideBatches[k].ids, wideBatches[k].targets, { lr: LR }) };
   // The same computation: the first batch's loss, one Adam step on it, the second batch's loss
   for (const c of contenders) {
     c.first = c.loss(batches[0], 0);
@@ -98,28 +118,38 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       c.step(batches[k], k);
     }
   };
-  for (const c of contenders) {
+  const timed = [...contenders, wideContender];
+  for (const c of timed) {
     run(c, 5);
     c.steps = Math.max(3, Math.round(roundSeconds / (cpuSeconds(() => run(c, 3)) / 3)));
     c.samples = [];
   }
   for (let r = 0; r < rounds; r++) {
-    for (let i = 0; i < contenders.length; i++) {
-      const c = contenders[(r + i) % contenders.length];
+    for (let i = 0; i < timed.length; i++) {
+      const c = timed[(r + i) % timed.length];
       c.samples.push(c.steps / cpuSeconds(() => run(c, c.steps)));  // steps per second
     }
     if (torch) torch.samples.push(1000 / pytorch(torchSteps).msPerStep);
     log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s`);
   }
   model.dispose();
+  wide.dispose();
   relaxed?.dispose();
   tfModel.dispose();
 
   const [first, ...others] = contenders;
   const all = [first, ...others.filter((c) => c.name === 'seqorder relaxed'), ...(torch ? [torch] : []), ...others.filter((c) => c.name !== 'seqorder relaxed')];
   const seqorder = contenders[0].samples;
+  const share = (config, length, c) => {
+    const flopsPerStep = stepFlops(config, BATCH, length);
+    const gflops = (flopsPerStep * median(c.samples)) / 1e9;
+    return { config: { ...config, batch: BATCH, length }, flopsPerStep, stepsPerSecond: median(c.samples), gflops,
+      fractionOfPeak: gflops / peakGflops };
+  };
   return {
     config: { ...LAB, batch: BATCH, length: LENGTH, lr: LR },
+    // each step's operations (stepFlops) at seqorder's median speed, over the run's SIMD128 peak
+    shareOfPeak: [share(LAB, LENGTH, contenders[0]), share(WIDE, WIDE_LENGTH, wideContender)],
     pytorch: torch ? `${PYTHON} bench/model_reference.py --time, OMP_NUM_THREADS=1` : `skipped: ${torchFirst.missing}`,
     contenders: all.map((c) => ({
       name: c.name, label: c.label, stepsPerSecond: median(c.samples), samples: c.samples, stepsPerRound: c.steps ?? torchSteps,
@@ -147,4 +177,10 @@ export function trainingTable({ config, contenders, pytorch: torchNote }) {
   ];
   if (!contenders.some((c) => c.name === 'PyTorch')) rows.push('', `PyTorch: ${torchNote}.`);
   return rows.join('\n');
+}
+
+/** A training step's share of the run's SIMD128 peak (the report's shareOfPeak): one row per model. */
+export function shareOfPeakTable({ shareOfPeak }) {
+  return ['| model | MFLOP per step | steps/s | GFLOP/s | share of the peak |', '| --- | --- | --- | --- | --- |',
+    ...shareOfPeak.map((s) => `| width ${s.config.width}, ${s.config.layers} layer${s.config.layers > 1 ? 's' : ''}, ${s.config.heads} heads, ${s.config.positions}; batch ${s.config.batch} × T ${s.config.length} | ${(s.flopsPerStep / 1e6).toFixed(1)} | ${s.stepsPerSecond.toFixed(0)} | ${s.gflops.toFixed(1)} | ${(100 * s.fractionOfPeak).toFixed(0)}% |`)].join('\n');
 }

@@ -257,7 +257,7 @@ if (only.includes('training')) {
   log('model training...');
   report.training = await benchTraining({
     ...libraries, rounds: settings.trainingRounds, roundSeconds: settings.trainingRoundSeconds, torchSteps: settings.torchSteps,
-    cpuSeconds: cpuSecondsSync, log,
+    cpuSeconds: cpuSecondsSync, log, peakGflops: peak,
   });
 }
 if (only.includes('schemes')) {

@@ -1,5 +1,6 @@
 // The performance goals on each machine kind (docs/performance.md's summary), from the latest results of each kind.
 import { speedup } from '../../web/js/bench-kernels.mjs';
+import { ortThreadsName, poolName } from '../harness.mjs';
 import { isKernel } from './kernel.mjs';
 import { pageMedians } from './page-ready.mjs';
 import { fixed, table, times } from './tables.mjs';
@@ -12,6 +13,14 @@ const byContender = (c) => Object.fromEntries(c?.results.map((r) => [r.name, r])
 const attentionCase = (report, T, causal) => byContender(report.attention.find((c) => c.T === T && c.causal === causal));
 const positionsCase = (report, length, width, dtype) =>
   byContender(report.positions.find((c) => c.length === length && c.width === width && c.dtype === dtype));
+const stepShares = (report) => report.training?.shareOfPeak?.map((s) => s.fractionOfPeak) ?? [NaN];
+// the pool with every worker at T = 1024 (not causal), over one thread or onnxruntime-web with as many threads
+const poolRatio = (report, other) => {
+  const c = report.attention.find((x) => x.T === 1024 && !x.causal);
+  const cores = Math.max(...c.pools);
+  const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
+  return speedup(by[poolName(cores)], by[other === 'ort' ? ortThreadsName(cores) : 'seqorder, 1 thread']);
+};
 const kernelShares = (report) => [256, 1024, 4096]
   .map((T) => report.rows.find((r) => r.T === T && !r.causal && isKernel(r.name))?.fractionOfPeak);
 
@@ -32,6 +41,13 @@ export const GOALS = [
   { goal: 'training the lab model ÷ PyTorch (native, 1 thread): ≥ 1.5×', source: 'latest',
     figure: (r) => r.training?.contenders.find((c) => c.name === 'PyTorch')?.seqorderTimes ?? NaN,
     text: times, met: (x) => x >= 1.5 },
+  { goal: 'a training step (JS API, float32; its matrix products and attention counted), the lab model / 2 layers of width 64 at T = 32: ≥ 65% of the same run\'s SIMD128 peak',
+    source: 'latest', figure: stepShares, text: (f) => `${f.map((x) => fixed(100 * x, 0)).join(' / ')}%`,
+    met: (f) => f.every((x) => x >= 0.65) },
+  { goal: 'the pool, every core, T = 1024 ÷ one thread: ≥ 1.7×', source: 'pool',
+    figure: (r) => poolRatio(r, 'one'), text: times, met: (x) => x >= 1.7 },
+  { goal: 'the same ÷ onnxruntime-web with as many threads: ≥ 1.5×', source: 'pool',
+    figure: (r) => poolRatio(r, 'ort'), text: times, met: (x) => x >= 1.5 },
   { goal: 'positions, float32 2048 × 512 into `out`, ÷ plain JS into one array: ≥ 10×', source: 'latest',
     figure: (r) => { const c = positionsCase(r, 2048, 512, 'float32'); return speedup(c['seqorder, out'], c['plain JS, out']); },
     text: times, met: (x) => x >= 10 },
@@ -49,7 +65,7 @@ export const GOALS = [
  * `read(source)` gives bench/results/<source>.json, parsed; a file not there is a run not made on that kind.
  */
 export function goalsParts(read) {
-  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', 'page-ready': 'bench/page-ready.mjs' };
+  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', pool: 'bench/pool.mjs', 'page-ready': 'bench/page-ready.mjs' };
   const readIfThere = (source) => {
     try {
       return read(source);

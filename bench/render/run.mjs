@@ -2,7 +2,7 @@
 // attention, positions, training and the positions' cost.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { RUN_SECTIONS } from '../harness.mjs';
-import { trainingTable } from '../model-train.mjs';
+import { shareOfPeakTable, trainingTable } from '../model-train.mjs';
 import { schemesTable } from '../model-schemes.mjs';
 import { fixed, table, times } from './tables.mjs';
 
@@ -39,7 +39,7 @@ function runPositionsTable(cases) {
   return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
 }
 
-/** The parts of bench/run.mjs's report (its JSON): { machine (a paragraph), attention, positions, training (tables) }. */
+/** The parts of bench/run.mjs's report (its JSON): { machine (a paragraph), attention, positions, training, stepShare (tables) }. */
 export function runParts(report) {
   const m = report.machine;
   const peak = report.simdPeak.gflops;
@@ -53,6 +53,7 @@ export function runParts(report) {
     positions: report.positions.length ? runPositionsTable(report.positions) : undefined,
     // the table alone (what the benchmark prints puts a paragraph before it)
     training: report.training ? trainingTable(report.training).split('\n').filter((l) => l.startsWith('|')).join('\n') : undefined,
+    stepShare: report.training?.shareOfPeak ? shareOfPeakTable(report.training) : undefined,
   };
 }
 
@@ -67,6 +68,7 @@ export function runText(report) {
       '', parts.attention, ''] : []),
     ...(parts.positions ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', parts.positions, ''] : []),
     ...(report.training ? [trainingTable(report.training), ''] : []),
+    ...(parts.stepShare ? ["A training step's operations (its matrix products and attention, forward and backward: bench/model-train.mjs's stepFlops) at seqorder's speed, against this run's SIMD128 peak.", '', parts.stepShare, ''] : []),
     ...(report.schemes ? [schemesTable(report.schemes), ''] : []),
     `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < RUN_SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
   ].join('\n');
