@@ -4,7 +4,7 @@
 // and the names of their contenders. Their tables are rendered by bench/render/, which may import this file (never the
 // other way round).
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -104,3 +104,8 @@ export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${core
 
 /** bench/run.mjs's sections (its --only). */
 export const RUN_SECTIONS = ['attention', 'positions', 'training', 'schemes'];
+
+/** The core's and the model's C++ sources (src/core, src/core/model; not the calls and bindings the package adds), for
+ * the native harnesses (model-speed.mjs, model-study.mjs), relative to the repository. */
+export const modelSources = () => ['src/core', 'src/core/model'].flatMap((dir) =>
+  readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.cpp')).sort().map((f) => `${dir}/${f}`));

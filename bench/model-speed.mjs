@@ -12,6 +12,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from '../web/js/median.mjs';
+import { modelSources } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -22,10 +23,8 @@ const torch = !args.includes('--no-torch');
 
 const out = path.join(root, 'build-bench');
 mkdirSync(out, { recursive: true });
-const core = ['tensor', 'positions', 'embed', 'attention', 'attention_fast', 'rope'].map((f) => `src/core/${f}.cpp`);
-const model = ['adam', 'config', 'init', 'model', 'network', 'parameters', 'random', 'steps', 'steps_fast', 'task']
-  .map((f) => `src/core/model/${f}.cpp`);
-const sources = ['bench/model_step.cpp', ...core, ...model];
+
+const sources = ['bench/model_step.cpp', ...modelSources()];
 const flags = ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', '-Isrc/core'];
 
 console.error('building the native harness (g++ -O2) and the WebAssembly one (em++ -O2 -msimd128) ...');

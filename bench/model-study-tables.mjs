@@ -14,6 +14,63 @@ const LABELS = {
 };
 const LENGTHS = [16, 32, 64];
 
+/**
+ * The schemes study: every kind of positions on each task the model has, trained on lengths 8 … 16 and measured at 1×,
+ * 2×, 4× and 8× the longest (token vectors × √D, the lab's default). Order and the word 2 back with one layer (the
+ * lab's setup), bidirectional and causal; induction with two layers (one cannot learn it), causal, with a
+ * bidirectional model without positions beside. Each setup: its row's label and the options the runners take
+ * (bench/model_study.cpp's key=value setups).
+ */
+export const SCHEMES = {
+  tasks: { order: { back: 0, layers: 1 }, lookback: { back: 2, layers: 1 }, induction: { back: 0, layers: 2 } },
+  lengths: [16, 32, 64, 128],
+  kinds: [
+    ['none', 'none', {}], ['sinusoidal', 'sinusoidal', {}], ['learned', 'learned (16 rows)', {}], ['rotary', 'rotary', {}],
+    ['rotary-half', 'rotary, 4 of 8 pairs', { positions: 'rotary', rotaryPairs: 4 }], ['alibi', 'ALiBi', {}],
+    ['relative', 'T5 relative bias', {}],
+  ],
+};
+
+/** The setups of the schemes study on `task`: [{ name, label, options }]. */
+export function schemeSetups(task) {
+  const { layers } = SCHEMES.tasks[task];
+  const masks = task === 'induction' ? [true] : [false, true];
+  const setups = SCHEMES.kinds.flatMap(([kind, label, options]) => masks.map((causal) => ({
+    name: `${kind}${causal ? '-causal' : ''}`, label: `${label}, ${causal ? 'causal' : 'bidirectional'}`,
+    options: { positions: kind, ...options, causal, layers },
+  })));
+  if (task === 'induction') setups.unshift({ name: 'none', label: 'none, bidirectional', options: { positions: 'none', causal: false, layers } });
+  return setups;
+}
+
+/** A setup's options as the runners read them: positions=rotary,causal=1,layers=2,rotaryPairs=4. */
+export const setupArgument = (options) => Object.entries(options)
+  .map(([key, value]) => `${key}=${value === true ? 1 : value === false ? 0 : value}`).join(',');
+
+/** The schemes study's table (bench/results/model-study-schemes.json): a row per task and setup. */
+export function schemesText({ results, seeds, steps, machine }) {
+  const head = ['task', 'positions', `steps to 95%, seeds ${seeds.join(' / ')}`, ...SCHEMES.lengths.map((t, i) => `T = ${t} (${2 ** i}×)`)];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  const names = { order: 'order', lookback: `the word ${SCHEMES.tasks.lookback.back} back`, induction: 'induction, 2 layers' };
+  for (const task of Object.keys(SCHEMES.tasks)) {
+    for (const { name, label } of schemeSetups(task)) {
+      const [ours, torch] = ['seqorder', 'pytorch'].map((impl) => results.filter((r) => r.implementation === impl && r.task === task && r.setup === name));
+      if (ours.length + torch.length === 0) continue;
+      const reached = (rows) => seeds.map((s) => rows.find((r) => r.seed === s)?.stepsTo95 ?? '—').join(' / ');
+      const cells = [names[task], label, `${reached(ours)}; ${reached(torch)}`];
+      for (const T of SCHEMES.lengths) {
+        const values = (rows) => rows.map((r) => r.accuracy[T]).filter((a) => a !== undefined);
+        cells.push(values(ours).length || values(torch).length ? `${spread(values(ours))}; ${spread(values(torch))}` : '—');
+      }
+      lines.push(`| ${cells.join(' | ')} |`);
+    }
+  }
+  return `${lines.join('\n')}\n\nEach cell: seqorder; PyTorch. Steps: the first multiple of 20 at which the validation ` +
+    `accuracy reached 95% (— never, within ${steps}), per seed; accuracies (%, over the counted positions): median ` +
+    `(min–max) over seeds ${seeds.join(', ')}; trained on 8 … 16 words, token vectors × √D. ` +
+    `\`node bench/model-study.mjs schemes\`, ${machine.cpu}, ${machine.date.slice(0, 10)}.`;
+}
+
 const percent = (x) => (100 * x).toFixed(1).replace(/\.0$/, '').replace(/^100\.0$/, '100');
 /** "97.7 (95.1–99.0)": the median and the range over seeds. */
 function spread(values) {

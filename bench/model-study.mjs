@@ -1,5 +1,5 @@
-// node bench/model-study.mjs [order] [lookback] [--seeds 1,2,3] [--steps 800] [--backs 1,2,3] [--scales 1,sqrtWidth]
-//                            [--write]
+// node bench/model-study.mjs [order] [lookback] [schemes] [--seeds 1,2,3] [--steps 800] [--backs 1,2,3]
+//                            [--scales 1,sqrtWidth] [--write] [--results file]
 //
 // The lab's training runs (web/js/lab/run.mjs's schedule) with seqorder (bench/model_study.cpp, built here
 // with g++ -O2: the same core, so the same bits as the WebAssembly build) and with the PyTorch reference
@@ -12,17 +12,23 @@
 //             sqrt(width) (embedScale 'sqrtWidth')
 //   lookback  the word k places back, for each k of --backs
 // each at every embedScale of --scales.
+//   schemes   every kind of positions on order, the word 2 back and induction (2 layers), measured at 1× … 8× the
+//             longest trained length (model-study-tables.mjs's SCHEMES), token vectors × √D
 // Runs go two at a time. The results go to bench/results/model-study-<task>.json and, as tables, to stdout; with
 // --write, into docs/model.md between its <!-- model-study:<task> --> markers, and with both tasks the compact table
 // into README.md between its <!-- model-study:readme --> markers (bench/model-study-tables.mjs renders them all).
-// --from-results writes the tables of the last saved results, running nothing.
+// --from-results writes the tables of the last saved results, running nothing; --results file keeps a run's results
+// there instead of bench/results/ (a trial run that must not replace them).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SETUPS, readmeText, studyText, variantsOf, withBlock } from './model-study-tables.mjs';
+import {
+  SCHEMES, SETUPS, readmeText, schemeSetups, schemesText, setupArgument, studyText, variantsOf, withBlock,
+} from './model-study-tables.mjs';
+import { modelSources } from './harness.mjs';
 
 const run = promisify(execFile);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -33,18 +39,18 @@ const seeds = numbers(option('--seeds', '1,2,3'));
 const steps = Number(option('--steps', '800'));
 const backs = numbers(option('--backs', '1,2,3'));
 const scales = option('--scales', '1,sqrtWidth').split(',');
-const tasks = ['order', 'lookback'].filter((t) => args.includes(t));
+const tasks = ['order', 'lookback', 'schemes'].filter((t) => args.includes(t));
 if (tasks.length === 0) tasks.push('order', 'lookback');
+const resultsFile = (task) => (args.includes('--results') ? path.resolve(option('--results'))
+  : path.join(root, 'bench', 'results', `model-study-${task}.json`));
 
 const fromResults = args.includes('--from-results');
 const out = path.join(root, 'build-bench');
 mkdirSync(out, { recursive: true });
-const core = ['tensor', 'positions', 'embed', 'attention', 'attention_fast', 'rope'].map((f) => `src/core/${f}.cpp`);
-const model = ['adam', 'config', 'init', 'model', 'network', 'parameters', 'random', 'steps', 'steps_fast', 'task']
-  .map((f) => `src/core/model/${f}.cpp`);
+
 if (!fromResults) console.error('building bench/model_study.cpp (g++ -O2) ...');
 if (!fromResults) execFileSync('g++', ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', '-Isrc/core', 'bench/model_study.cpp',
-  ...core, ...model, '-o', path.join(out, 'model_study')], { cwd: root, stdio: 'inherit' });
+  ...modelSources(), '-o', path.join(out, 'model_study')], { cwd: root, stdio: 'inherit' });
 
 /** One invocation of either implementation: its JSON lines. */
 async function runs(implementation, argv) {
@@ -73,10 +79,20 @@ async function all(jobs) {
 
 /** The runs of `task`: made now, or (--from-results) those saved last. */
 async function measure(task) {
-  const file = path.join(root, 'bench', 'results', `model-study-${task}.json`);
+  const file = resultsFile(task);
   if (fromResults) return JSON.parse(readFileSync(file, 'utf8'));
   const jobs = [];
-  for (const implementation of ['pytorch', 'seqorder'])
+  if (task === 'schemes') {
+    for (const implementation of ['pytorch', 'seqorder'])
+      for (const [name, { back }] of Object.entries(SCHEMES.tasks))
+        for (const setup of schemeSetups(name))
+          jobs.push({
+            label: `${implementation} ${name} ${setup.name}`,
+            run: async () => (await runs(implementation, [name, back, steps, 'sqrtWidth', setupArgument(setup.options), ...seeds]))
+              .map((r) => ({ ...r, setup: setup.name })),
+          });
+  }
+  for (const implementation of task === 'schemes' ? [] : ['pytorch', 'seqorder'])
     for (const setup of SETUPS[task])
       for (const [back, embedScale] of variantsOf(task, backs, scales))
         jobs.push({
@@ -87,11 +103,18 @@ async function measure(task) {
   const results = await all(jobs);
   const cpu = os.cpus()[0]?.model ?? 'unknown';
   const report = {
-    task, steps, seeds, backs: task === 'lookback' ? backs : undefined, scales,
+    task, steps, seeds, backs: task === 'lookback' ? backs : undefined, scales: task === 'schemes' ? ['sqrtWidth'] : scales,
     machine: { cpu, date: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1e3) },
     results,
   };
   writeFileSync(file, `${JSON.stringify(report, null, 1)}\n`);
+  // both implementations start from the same parameters on the same sentences: their first losses agree to float32
+  // rounding (~1e-6), or the runners read a setup differently and the study would compare two computations
+  for (const ours of results.filter((r) => r.implementation === 'seqorder')) {
+    const torch = results.find((r) => r.implementation === 'pytorch' && ['task', 'setup', 'back', 'embedScale', 'seed'].every((k) => r[k] === ours[k]));
+    if (torch && !(Math.abs(torch.firstLoss - ours.firstLoss) <= 1e-4))
+      throw new Error(`(kept in ${file}) ${task} ${ours.setup} seed ${ours.seed}: first loss ${ours.firstLoss} (seqorder) vs ${torch.firstLoss} (PyTorch): not one computation`);
+  }
   return report;
 }
 
@@ -99,7 +122,7 @@ const reports = {};
 for (const task of tasks) {
   const report = await measure(task);
   reports[task] = report;
-  const text = studyText(report);
+  const text = task === 'schemes' ? schemesText(report) : studyText(report);
   console.log(`\n${text}\n`);
   if (args.includes('--write')) {
     const docs = path.join(root, 'docs', 'model.md');

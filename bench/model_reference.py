@@ -45,6 +45,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from make_model_fixtures import SplitMix64  # noqa: E402
 
 import position_schemes  # noqa: E402  (bench/, beside this file)
+from make_model_fixtures import induction_task as induction_task_numpy  # noqa: E402
 from make_model_fixtures import lookback_task as lookback_task_numpy  # noqa: E402
 from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
 
@@ -52,6 +53,12 @@ from make_model_fixtures import order_task as order_task_numpy  # noqa: E402
 def order_task(count, length, seed, mirrored):
     """ids (count, length) and targets (count) as the core's order_task draws them, as torch tensors."""
     ids, targets = order_task_numpy(count, length, seed, mirrored)
+    return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
+
+
+def induction_task(count, length, seed):
+    """ids and targets (count, length) as the core's induction_task draws them (-1: ignored), as torch tensors."""
+    ids, targets = induction_task_numpy(count, length, seed)
     return torch.from_numpy(ids).long(), torch.from_numpy(targets).long()
 
 
@@ -280,17 +287,40 @@ def data_seed(seed, n):
     return 1_000_000 * seed + n
 
 
+def study_options(setup):
+    """The Model options a study setup gives (bench/model_study.cpp's apply_setup): a name (its kind of positions and
+    mask, 'sinusoidal-causal') or the options spelled out, comma-separated key=value (positions=alibi,causal=1)."""
+    options = {}
+    if "=" not in setup:
+        kind = setup.split("-")[0]
+        options["causal"] = setup == "causal" or setup.endswith("-causal")
+        options["positions"] = "none" if kind in ("none", "causal") else kind
+    else:
+        names = {"positions": "positions", "causal": "causal", "layers": "layers", "maxLength": "max_length",
+                 "rotaryBase": "rotary_base", "rotaryPairs": "rotary_pairs", "buckets": "buckets",
+                 "maxDistance": "max_distance"}
+        for item in setup.split(","):
+            key, value = item.split("=", 1)
+            if key not in names:
+                raise ValueError(f"model_reference: unknown setup option {key}")
+            options[names[key]] = (value if key == "positions" else value == "1" if key == "causal"
+                                   else float(value) if key == "rotaryBase" else int(value))
+    if options.get("positions") == "learned":
+        options.setdefault("max_length", 16)
+    return options
+
+
 def study(task, back, steps, embed_scale, setup, seeds):
     """bench/model_study.cpp's runs, in PyTorch: one JSON line per seed (the lab's schedule and sets; see that file)."""
     order = task == "order"
-    kind = setup.split("-")[0]
-    causal = setup == "causal" or setup.endswith("-causal")
-    positions = "none" if kind in ("none", "causal") else kind
-    max_length = 16 if positions == "learned" else None
+    options = study_options(setup)
+    max_length = options.get("max_length")
     scale = embed_scale if embed_scale == "sqrtWidth" else float(embed_scale)
 
     def sentences(count, length, seed, mirrored):
-        return order_task(count, length, seed, mirrored) if order else lookback_task(count, length, back, seed)
+        if order:
+            return order_task(count, length, seed, mirrored)
+        return induction_task(count, length, seed) if task == "induction" else lookback_task(count, length, back, seed)
 
     def accuracy_on(model, ids, targets):
         with torch.no_grad():
@@ -299,8 +329,8 @@ def study(task, back, steps, embed_scale, setup, seeds):
         return ((said == targets) & counted).sum().item() / counted.sum().item()
 
     for seed in seeds:
-        model = Model(positions=positions, max_length=max_length, causal=causal, seed=seed, embed_scale=scale,
-                      readout="mean" if order else "each", classes=2 if order else 16)
+        model = Model(**options, seed=seed, embed_scale=scale, readout="mean" if order else "each",
+                      classes=2 if order else 16)
         optimizer = torch.optim.Adam(model.parameters(), lr=3e-3, betas=(0.9, 0.999), eps=1e-8)
         validation = sentences(128, 12, data_seed(seed, 7), True)
         curve, reached, first_loss = [], None, None
@@ -317,7 +347,7 @@ def study(task, back, steps, embed_scale, setup, seeds):
                 if reached is None and curve[-1] >= 0.95:
                     reached = k + 1
         lengths = {str(t): accuracy_on(model, *sentences(256, t, data_seed(seed, 500 + t), True))
-                   for t in (8, 12, 16, 32, 64) if max_length is None or t <= max_length}
+                   for t in (8, 12, 16, 32, 64, 128) if max_length is None or t <= max_length}
         print(json.dumps({"implementation": "pytorch", "task": task, "back": back, "steps": steps,
                           "embedScale": embed_scale, "setup": setup, "seed": seed, "firstLoss": first_loss,
                           "lastLoss": loss.item(), "stepsTo95": reached, "validation": curve, "accuracy": lengths}),

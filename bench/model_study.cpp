@@ -2,18 +2,24 @@
 // (which runs bench/model_reference.py's --study the same way and writes the tables of docs/model.md):
 //
 //   model_study <task> <back> <steps> <embedScale> <setup> <seed>...
-//     task        order (readout 'mean', 2 classes) or lookback (readout 'each', 16 classes, the word `back` places back)
+//     task        order (readout 'mean', 2 classes), lookback (readout 'each', 16 classes, the word `back` places back)
+//                 or induction (readout 'each', 16 classes; `back` unused)
 //     embedScale  a number, or sqrtWidth
-//     setup       none | causal | sinusoidal | learned | rotary, each optionally suffixed "-causal" (sinusoidal-causal)
+//     setup       none | causal | sinusoidal | learned | rotary, each optionally suffixed "-causal" (sinusoidal-causal),
+//                 or the options themselves, comma-separated: positions=<kind>, causal=1, layers=<n>, maxLength=<n>,
+//                 rotaryBase=<x>, rotaryPairs=<n>, buckets=<n>, maxDistance=<n> (positions=alibi,causal=1,layers=2)
 //
-// The lab's schedule and sets (web/js/lab/tasks.mjs): vocab 16, width 32, 2 heads, 1 layer, float32, Adam at lr 3e-3,
-// batch 32, step k on sentences of length 8 + k % 9; every 20 steps the accuracy on the held-out sentences (128 of
-// length 12; the order task's mirrored); after the last step the accuracy at lengths 8, 12, 16, 32 and 64 (256
-// sentences of length T, mirrored). The seed draws the initial parameters and every sentence: step k's are seeded
-// data_seed(seed, 1000 + k), the held-out ones data_seed(seed, 7), those at length T data_seed(seed, 500 + T), with
-// data_seed(seed, n) = 1,000,000 seed + n. A learned table has 16 rows: no accuracy past 16.
+// The lab's schedule and sets (web/js/lab/tasks.mjs): vocab 16, width 32, 2 heads, 1 layer unless the setup says
+// more, float32, Adam at lr 3e-3, batch 32, step k on sentences of length 8 + k % 9; every 20 steps the accuracy on the
+// held-out sentences (128 of length 12; the order task's mirrored); after the last step the accuracy at lengths 8, 12,
+// 16, 32, 64 and 128 (256 sentences of length T, mirrored). The seed draws the initial parameters and every sentence:
+// step k's are seeded data_seed(seed, 1000 + k), the held-out ones data_seed(seed, 7), those at length T
+// data_seed(seed, 500 + T), with data_seed(seed, n) = 1,000,000 seed + n. A learned table has 16 rows unless the setup
+// says otherwise: no accuracy past them.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,9 +38,36 @@ struct Study {
     std::int64_t back;
     bool order() const { return task == "order"; }
     TaskBatch sentences(std::int64_t count, std::int64_t length, std::uint64_t seed, bool mirrored) const {
-        return order() ? order_task(count, length, seed, mirrored) : lookback_task(count, length, back, seed);
+        if (order()) return order_task(count, length, seed, mirrored);
+        return task == "induction" ? induction_task(count, length, seed) : lookback_task(count, length, back, seed);
     }
 };
+
+/** The configuration a setup names (its kind of positions and mask), or spells out as key=value options. */
+void apply_setup(Config& c, const std::string& setup) {
+    if (setup.find('=') == std::string::npos) {
+        const std::string kind = setup.substr(0, setup.find('-'));
+        c.causal = setup == "causal" || setup.ends_with("-causal");
+        c.positions = kind == "none" || kind == "causal" ? Positions::none : positions_from_name(kind);
+    } else {
+        for (std::size_t at = 0; at < setup.size();) {
+            const std::size_t end = std::min(setup.find(',', at), setup.size()), eq = setup.find('=', at);
+            const std::string key = setup.substr(at, eq - at), value = setup.substr(eq + 1, end - eq - 1);
+            const auto integer = [&] { return static_cast<std::int64_t>(std::atoll(value.c_str())); };
+            if (key == "positions") c.positions = positions_from_name(value);
+            else if (key == "causal") c.causal = value == "1";
+            else if (key == "layers") c.layers = integer();
+            else if (key == "maxLength") c.max_length = integer();
+            else if (key == "rotaryBase") c.rotary_base = std::strtod(value.c_str(), nullptr);
+            else if (key == "rotaryPairs") c.rotary_pairs = integer();
+            else if (key == "buckets") c.buckets = integer();
+            else if (key == "maxDistance") c.max_distance = integer();
+            else throw std::invalid_argument("model_study: unknown setup option " + key);
+            at = end + 1;
+        }
+    }
+    if (c.positions == Positions::learned && !c.max_length) c.max_length = 16;
+}
 
 /** The seed of a run's sentences of stream n (lab/tasks.mjs's dataSeed). */
 std::uint64_t data_seed(std::uint64_t seed, std::uint64_t n) { return 1'000'000 * seed + n; }
@@ -50,10 +83,7 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     c.width = 32;
     c.heads = 2;
     c.layers = 1;
-    const std::string kind = setup.substr(0, setup.find('-'));
-    c.causal = setup == "causal" || setup.ends_with("-causal");
-    c.positions = kind == "none" || kind == "causal" ? Positions::none : positions_from_name(kind);
-    if (c.positions == Positions::learned) c.max_length = 16;
+    apply_setup(c, setup);
     c.readout = study.order() ? Readout::mean : Readout::each;
     c.classes = study.order() ? 2 : 16;
     c.seed = seed;
@@ -75,7 +105,7 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
         }
     }
     std::string lengths;
-    for (std::int64_t T : {8, 12, 16, 32, 64}) {
+    for (std::int64_t T : {8, 12, 16, 32, 64, 128}) {
         if (c.max_length && T > *c.max_length) continue;
         const double a = accuracy(model, study.sentences(256, T, data_seed(seed, 500 + static_cast<std::uint64_t>(T)), true));
         lengths += (lengths.empty() ? "" : ",") + ("\"" + std::to_string(T) + "\":" + std::to_string(a));
@@ -93,7 +123,7 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
 
 int main(int argc, char** argv) {
     if (argc < 7) {
-        std::fprintf(stderr, "usage: model_study <order|lookback> <back> <steps> <embedScale> <setup> <seed>...\n");
+        std::fprintf(stderr, "usage: model_study <order|lookback|induction> <back> <steps> <embedScale> <setup> <seed>...\n");
         return 2;
     }
     const Study study{argv[1], std::atoll(argv[2])};

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { readmeText, studyText, withBlock } from '../../bench/model-study-tables.mjs';
+import { readmeText, schemeSetups, schemesText, setupArgument, studyText, withBlock } from '../../bench/model-study-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
@@ -37,4 +37,19 @@ test('a number changed by hand in a generated table is caught', () => {
   const edited = readme.replace(/(\| sinusoidal \| )\d+/, '$1999');
   assert.notEqual(edited, readme);
   assert.notEqual(withBlock(edited, 'readme', readmeText(order, lookback)), edited);
+});
+
+test('the schemes study: its setups as the runners read them, and its table from a report', () => {
+  const induction = schemeSetups('induction');
+  assert.deepEqual(induction.map((s) => s.name).slice(0, 3), ['none', 'none-causal', 'sinusoidal-causal']);
+  assert.ok(induction.every((s) => s.options.layers === 2));
+  assert.ok(induction.slice(1).every((s) => s.options.causal));
+  const half = schemeSetups('order').find((s) => s.name === 'rotary-half');
+  assert.equal(setupArgument(half.options), 'positions=rotary,rotaryPairs=4,causal=0,layers=1');
+  const run = (implementation, seed, accuracy) => ({ implementation, task: 'induction', setup: 'alibi-causal', seed, stepsTo95: seed === 2 ? 300 : null,
+    accuracy: { 16: accuracy, 32: accuracy / 2, 64: 0.25, 128: 0.125 } });
+  const report = { seeds: [1, 2, 3], steps: 800, machine: { cpu: 'a core', date: '2026-12-05T00:00:00Z' },
+    results: [run('seqorder', 1, 0.9), run('seqorder', 2, 0.95), run('seqorder', 3, 0.7), run('pytorch', 1, 0.9), run('pytorch', 2, 0.9), run('pytorch', 3, 0.9)] };
+  const rows = schemesText(report).split('\n').filter((l) => l.startsWith('| induction'));
+  assert.deepEqual(rows, ['| induction, 2 layers | ALiBi, causal | — / 300 / —; — / 300 / — | 90 (70–95); 90 | 45 (35–47.5); 45 | 25; 25 | 12.5; 12.5 |']);
 });
