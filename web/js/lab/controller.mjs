@@ -9,6 +9,7 @@
 import { count, fmt } from '../format.mjs';
 import { WORK_RATE, differInScaleOnly, runConfig, runCost, runWork } from './config.mjs';
 import { CHUNK, createRun, measureRun, runHashes } from './run.mjs';
+import { probeRun } from './probe.mjs';
 import { addChunk, newRecord } from './record.mjs';
 
 /** The phases in which nothing runs: a run may start. */
@@ -37,11 +38,12 @@ export function timeLeft(samples, total) {
 
 /**
  * The lab. `so`: the API; `pool()`: a promise of the pool; `workers`, `cores`: the pool's size and the device's cores;
- * `values()`: the current settings' values; `refused()`: the settings' refusals ([{ message }]); `ui`: { phase(phase),
+ * `values()`: the current settings' values; `refused()`: the settings' refusals ([{ message }]); `probe`: whether a
+ * measured run is probed too (probe.mjs: the positions its models' final vectors give back); `ui`: { phase(phase),
  * status(text, ms?), started(record), progress(), measured(run, record) (async: the figures drawn), cleared(),
  * failed(error) }. Returns the actions and the state the section reads.
  */
-export function createLab({ so, pool, workers, cores, values, refused, ui }) {
+export function createLab({ so, pool, workers, cores, values, refused, probe = false, ui }) {
   const lab = {
     phase: 'idle', run: null, record: null, generation: 0, elapsed: 0, since: 0, samples: [], rate: WORK_RATE,
     runs: { order: null, lookback: null, induction: null, scaling: null }, finished: [],
@@ -146,10 +148,13 @@ export function createLab({ so, pool, workers, cores, values, refused, ui }) {
     ui.status(`Measuring the models at step ${count(current.step)}…`);
     const started = performance.now();
     try {
-      const [hashes, measured] = await Promise.all([runHashes(current), measureRun(current)]);
+      const made = probe ? await pool() : null;
+      const [hashes, measured, probed] = await Promise.all([
+        runHashes(current), measureRun(current), probe ? probeRun((options) => made.createModel(options), so, current) : null,
+      ]);
       if (lab.run !== current) return;
       hashes.forEach((hash, i) => { record.models[i].hash = hash; });
-      Object.assign(record, { state: current.state, step: current.step, measured, measuredAt: current.step });
+      Object.assign(record, { state: current.state, step: current.step, measured, measuredAt: current.step, probe: probed });
     } catch (error) {
       if (lab.run === current) failed(error);
       return;

@@ -5,6 +5,7 @@
 // and its predicate compute the same fact again from the views as the page drew them, and compare. Pure: no DOM.
 import { median } from '../median.mjs';
 import { kindLabel, runName } from './config.mjs';
+import { distanceChance } from './probe.mjs';
 import { MEASURED_COUNT, VALIDATION_COUNT, answers, chance, measuredLengths, trainedLength, validationLength, versusChance } from './tasks.mjs';
 
 /** The accuracy the curves' claims call "reached". */
@@ -66,6 +67,31 @@ export function lengthsView(record) {
     answers: Object.fromEntries(lengths.map((T) => [T, answers(config, MEASURED_COUNT, T)])),
     kinds: config.kinds.map((key) => ({ key, label: kindLabel(key, config), cells: Object.fromEntries(lengths.map((T) => [T, kindAt(record, key, T)])) })),
   };
+}
+
+/**
+ * The probe's view of a record (probed: record.probe): { run, task, back, layers, seeds, T, chance (1/T), distance (a
+ * readout that knows nothing: distanceChance), words (scored per model), kinds: [{ key, label, median, min, max,
+ * distance (the median of the mean distances) }] }, or null before the probe has run.
+ */
+export function probeView(record) {
+  const { config, probe } = record;
+  if (!probe?.length) return null;
+  const { T, scored } = probe[0];
+  return {
+    ...runOf(config), T, chance: 1 / T, distance: distanceChance(T), words: scored,
+    kinds: config.kinds.map((key) => {
+      const rows = probe.filter((r) => r.key === key);
+      const values = rows.map((r) => r.accuracy);
+      return { key, label: kindLabel(key, config), median: median(values), min: Math.min(...values), max: Math.max(...values), distance: median(rows.map((r) => r.meanDistance)) };
+    }),
+  };
+}
+
+/** A kind's probe with where it stands against chance: { median, min, max, distance, chance: 'at', 'above' or 'below' }. */
+export function probeStanding(view, key) {
+  const kind = kindIn(view, key);
+  return kind ? { median: kind.median, min: kind.min, max: kind.max, distance: kind.distance, chance: versusChance(kind.median, view.chance, view.words) } : null;
 }
 
 const kindIn = (view, key) => view.kinds.find((k) => k.key === key);

@@ -7,7 +7,8 @@
 // and only past the run's spread; reasons only where the run tests them. Pure: no DOM.
 import { fmt } from '../format.mjs';
 import { DECODER, kindLabel, kindOf } from './config.mjs';
-import { LEARNED, REACHED, beyond, curvesView, gap, learning, lengthsView, reach } from './facts.mjs';
+import { LEARNED, MARGIN, REACHED, beyond, curvesView, gap, learning, lengthsView, probeStanding, probeView, reach } from './facts.mjs';
+import { ORTHOGONAL } from './probe.mjs';
 import { MEASURED_COUNT, SAME_LOGITS, measuredLengths, trainedLength } from './tasks.mjs';
 
 export const percent = (x) => `${fmt(100 * x, 3)}%`;
@@ -25,7 +26,7 @@ const times = (view, T) => `${fmt(T / view.longest)}×`;
 const lowest = (l) => (l.low === null ? 'no answer at a trained length' : score({ median: l.low, chance: l.chance }));
 
 /** The views of a record as its figures draw them: { curves, lengths } (lengths null until it is measured). */
-export const viewsOf = (record) => ({ curves: curvesView(record), lengths: record.measured ? lengthsView(record) : null });
+export const viewsOf = (record) => ({ curves: curvesView(record), lengths: record.measured ? lengthsView(record) : null, probe: probeView(record) });
 
 /** The conclusion's views of its runs ({ order, lookback, induction, scaling: { scaled, unscaled } }, records or null). */
 export function runsView(runs) {
@@ -140,6 +141,33 @@ const TYPES = {
         `past the trained lengths, ${moved.length ? `beyond the run’s spread: ${list(moved)}; the rest within it` : 'every difference within the run’s spread'}.`;
     },
     details: ({ runs: { scaling } }) => ['scaled', 'unscaled'].map((w) => `${scaling[w].lengths.run}: ${scaling[w].lengths.kinds.map((k) => `${k.label} ${scaling[w].lengths.lengths.map((T) => score(k.cells[T])).join(' / ')}`).join('; ')}`).join('. '),
+  },
+  probe: {
+    of: ({ probe: v }) => ({
+      run: v.run, T: v.T, words: v.words, kinds: v.kinds.map((k) => ({ key: k.key, ...probeStanding(v, k.key) })),
+    }),
+    text(p, v) {
+      const said = p.kinds.map((k) => `${label(v, k.key)} ${percent(k.median)}${versus[k.chance] ?? ''}, off by ${fmt(k.distance, 3)}`);
+      return `${capital(p.run)}: a linear readout fitted on other sentences names the position of each of ${p.words} held-out words (T = ${p.T}) ` +
+        `from its final vector; it is right for ${list(said)} (chance 1/${p.T} = ${percent(1 / p.T)}; a readout that knows nothing is off by ` +
+        `${fmt(v.distance, 3)} positions on average).`;
+    },
+    details: ({ probe: v }) => v.kinds.map((k) => `${k.label}: ${percent(k.median)}${k.min === k.max ? '' : ` (${percent(k.min)}–${percent(k.max)})`}, mean distance ${fmt(k.distance, 3)}`).join('; '),
+  },
+  mask: {
+    of({ probe: v }) {
+      const [a, b] = [probeStanding(v, 'causal'), probeStanding(v, 'none')];
+      const threshold = Math.max(MARGIN, ...(v.seeds > 1 ? [a.max - a.min, b.max - b.min] : []));
+      return { run: v.run, causal: a, none: b, threshold, higher: Math.abs(a.median - b.median) <= threshold ? null : a.median > b.median ? 'causal' : 'none' };
+    },
+    text(p) {
+      const outcome = {
+        causal: `the causal model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)}): the two differ in the mask alone, so the mask is what tells its words where they are`,
+        none: `the bidirectional model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)})`,
+      }[p.higher] ?? `no difference this run can tell (within ${percent(p.threshold)})`;
+      return `${capital(p.run)}, the two models without positions: causal ${score(p.causal)} and bidirectional ${score(p.none)} of positions read back: ${outcome}.`;
+    },
+    details: ({ probe: v }) => ['causal', 'none'].map((key) => `${label(v, key)}: ${percent(probeStanding(v, key).median)}, mean distance ${fmt(probeStanding(v, key).distance, 3)}`).join('; '),
   },
 };
 
@@ -283,3 +311,29 @@ export function pendingChecks(config, why) {
   return names.map((name) => ({ name, pending: true, claim: claim(name), details: why }));
 }
 
+
+/**
+ * The probe's claims of a probed record (record.probe): every model's positions read back, and, when the run has both
+ * models without positions, the mask's part (the causal one against the bidirectional one).
+ */
+export function probeClaims(record) {
+  const views = viewsOf(record);
+  if (!views.probe) return [];
+  const out = [claimOf('probe', 'probe', null, views, views.probe)];
+  if (['causal', 'none'].every((key) => record.config.kinds.includes(key))) out.push(claimOf('mask', 'mask', null, views, views.probe));
+  return out;
+}
+
+/** The probe's check of what makes it least squares: on its fitting words, its residual is orthogonal to every coordinate. */
+export function probeChecks(record) {
+  if (!record.probe?.length) return [];
+  const largest = Math.max(...record.probe.map((r) => r.orthogonality));
+  const kept = [...new Set(record.probe.map((r) => r.kept))].sort((a, b) => a - b);
+  return [{
+    name: 'lab-probe-least-squares',
+    claim: 'Each readout is the least-squares one: on the words it was fitted on, what it gets wrong is orthogonal to every coordinate of the final vectors',
+    pass: largest <= ORTHOGONAL,
+    details: `largest |cosine| between a readout’s residual and a coordinate, over ${record.probe.length} models: ${fmt(largest, 2)} (≤ ${fmt(ORTHOGONAL)}); ` +
+      `coordinates used: ${kept.join(', ')} of ${record.config.width}`,
+  }];
+}

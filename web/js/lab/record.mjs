@@ -18,6 +18,8 @@ export function newRecord(config, settings) {
     }))),
     measured: null,
     measuredAt: null,
+    // the position probe's results (probe.mjs's probeRun), on the bench page
+    probe: null,
     // milliseconds of the run (its pauses left out) when its models were created, had trained, had been measured
     timing: {},
   };
@@ -47,7 +49,8 @@ const csvCell = (v) => {
 /**
  * The record as one CSV table, one value a row: model, seed, measure, step, T, value. The settings come first
  * (measure "setting:<name>"), then each model's curves (measure "loss" or "accuracy", by step), its parameter hash,
- * and the lengths table (measure "accuracy at T", or "refused" with the API's message as the value).
+ * the lengths table (measure "accuracy at T", or "refused" with the API's message as the value), and the position
+ * probe (measure "probe: position named right" and "probe: mean distance", at its T).
  */
 export function recordCsv(record) {
   const rows = [['model', 'seed', 'measure', 'step', 'T', 'value']];
@@ -64,6 +67,11 @@ export function recordCsv(record) {
     for (const [T, at] of Object.entries(row.lengths)) {
       rows.push(at.error ? [label, row.seed, 'refused', record.measuredAt, T, at.error.message] : [label, row.seed, 'accuracy at T', record.measuredAt, T, at.accuracy]);
     }
+  }
+  for (const row of record.probe ?? []) {
+    const label = record.models.find((m) => m.key === row.key).label;
+    rows.push([label, row.seed, 'probe: position named right', record.measuredAt, row.T, row.accuracy]);
+    rows.push([label, row.seed, 'probe: mean distance', record.measuredAt, row.T, row.meanDistance]);
   }
   return `${rows.map((r) => r.map(csvCell).join(',')).join('\n')}\n`;
 }

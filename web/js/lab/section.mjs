@@ -14,13 +14,14 @@ import { settingsHash } from '../url-state.mjs';
 import { watchNear } from '../near.mjs';
 import { SETTINGS, runConfig, secondTaskValues } from './config.mjs';
 import { createLab } from './controller.mjs';
-import { checkOf, conclusionClaims, curveClaims, pendingChecks, propertyChecks } from './findings.mjs';
+import { checkOf, conclusionClaims, curveClaims, pendingChecks, probeChecks, probeClaims, propertyChecks } from './findings.mjs';
 import { lengthsView } from './facts.mjs';
 import { recordCsv, recordJson } from './record.mjs';
 import { poolSize } from './run.mjs';
 import { conclusionFigure } from './conclusion-figure.mjs';
 import { lengthsFigure } from './lengths-figure.mjs';
 import { mapsFigure } from './maps-figure.mjs';
+import { probeFigure } from './probe-figure.mjs';
 import { runFigure } from './run-figure.mjs';
 import { settingsFigure } from './settings-figure.mjs';
 
@@ -66,11 +67,13 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
   });
   const lengths = lengthsFigure(results, { map: page === 'bench' });
   const maps = mapsFigure(results, so.taskWords, state);
+  // the bench page's: the positions each model's final vectors give back (the lesson keeps to its word count)
+  const probe = page === 'bench' ? probeFigure(results) : null;
   const conclusion = conclusionFigure(results, { secondTask, compareScale });
   recordDrawn(root.querySelector('#lab-run'), 'record', () => lab.lab.record);
 
   const lab = createLab({
-    so, workers, cores, pool: () => poolReady, values: () => state.values, refused: () => settingsView.refused(),
+    so, workers, cores, pool: () => poolReady, values: () => state.values, refused: () => settingsView.refused(), probe: Boolean(probe),
     ui: {
       phase: setPhase,
       status: (text, ms) => runs.status(text, ms),
@@ -88,6 +91,11 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         const drawn = drawnIn(section);
         show(runs.checks, [...curveClaims(record).map((c) => checkOf(c, drawn)), ...propertyChecks(record).filter((c) => !c.name.endsWith('-refuses'))]);
         show(lengths.checks, propertyChecks(record).filter((c) => c.name.endsWith('-refuses')));
+        if (probe) {
+          probe.show(record);
+          const probed = drawnIn(section);
+          show(probe.checks, [...probeClaims(record).map((c) => checkOf(c, probed)), ...probeChecks(record)]);
+        }
         conclude();
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
@@ -119,6 +127,10 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
     const checks = pendingChecks(config, why);
     show(runs.checks, checks.filter((c) => !c.name.endsWith('-refuses')));
     show(lengths.checks, checks.filter((c) => c.name.endsWith('-refuses')));
+    if (probe) {
+      probe.wait('Probed when the run pauses or ends.');
+      show(probe.checks, [{ name: 'lab-probe', pending: true, claim: 'The positions a readout of each model’s final vectors names', details: why }]);
+    }
   }
 
   /** The conclusion's claims, from the runs the lab has finished (and not reset), each a check. */
