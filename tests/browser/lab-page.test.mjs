@@ -22,6 +22,7 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/
 const { BENCH_RUN, SETTINGS, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
 const { TASKS, measuredLengths, measuredSet, trainingBatch } = await siteModule('js/lab/tasks.mjs');
 const { percent } = await siteModule('js/lab/findings.mjs');
+const { finalVectors, probeSets, probeVectors } = await siteModule('js/lab/probe.mjs');
 const so = await loadSeqorder();
 
 /** A small run: every kind of answer (one that learns, one at chance, a learned table that refuses the longer lengths). */
@@ -56,6 +57,28 @@ function nodeTable(values) {
       model.dispose();
     }
   });
+}
+
+/**
+ * The position probe of the run of `values`, computed here in node on one thread: each model trained with step on the
+ * run's batches, then probed (probe.mjs) through createModel: [[kind, accuracy, mean distance]].
+ */
+async function nodeProbe(values) {
+  const config = runConfig(values);
+  const out = [];
+  for (const key of config.kinds) {
+    const model = so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length));
+    for (let k = 0; k < config.steps; k++) {
+      const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
+      model.step(ids, targets, { lr: config.lr });
+    }
+    const { fit, scored } = probeSets(so, config, config.seeds[0]);
+    const [a, b] = await finalVectors((o) => so.createModel(o), model, [fit.ids, scored.ids], config);
+    const { accuracy, meanDistance } = probeVectors(a, b);
+    out.push([key, accuracy, meanDistance]);
+    model.dispose();
+  }
+  return out;
 }
 
 eachEngine({ requires: 'lab.html' }, (s) => {
@@ -122,6 +145,40 @@ describe('chromium: the page as every page of the site', () => {
     assert.equal(hash, `#${settings.join('&')}`);
     assert.ok(checks.length >= 8, JSON.stringify(checks));
     assert.deepEqual(checks.filter(([, v]) => v !== 'pass'), []);
+  });
+
+  test('the probe and the relative bias by offset: the probe\'s numbers are the same run\'s in node; their claims hold; sabotaged, they do not', { timeout: 150_000 }, async () => {
+    const values = { ...SMALL, models: ['none', 'causal', 'causal-relative'] };
+    await open(hashOf(values));
+    await runEnds();
+    const found = await session.page.evaluate(async () => {
+      const { drawnIn } = await import('/js/drawn.mjs');
+      const { verifyClaims } = await import('/js/claims.mjs');
+      const section = document.getElementById('lab');
+      const names = ['lab-probe', 'lab-mask', 'offsets-causal-relative'];
+      const holding = () => Object.fromEntries(verifyClaims(section).filter((c) => names.includes(c.name)).map((c) => [c.name, c.holds]));
+      const checks = Object.fromEntries([...document.querySelectorAll('#lab-probe [data-check]')].map((c) => [c.dataset.check, c.dataset.status]));
+      const drawn = drawnIn(section);
+      const kinds = drawn.probe.kinds.map((k) => [k.key, k.median, k.distance]);
+      const before = holding();
+      // sabotage: the probe's numbers as drawn one point higher; the plot's first head read one offset further out
+      const { probe } = drawn;
+      const y = drawn['offsets-causal-relative'].series[0].y;
+      const kept = [probe.kinds.map((k) => k.median), Float64Array.from(y)];
+      probe.kinds.forEach((k) => { k.median += 0.01; });
+      y.copyWithin(0, 1);
+      const sabotaged = holding();
+      probe.kinds.forEach((k, i) => { k.median = kept[0][i]; });
+      y.set(kept[1]);
+      return { kinds, checks, before, sabotaged, after: holding(), plots: document.querySelectorAll('#lab-offsets:not([hidden]) canvas').length };
+    });
+    assert.deepEqual(found.kinds, await nodeProbe(values));
+    assert.deepEqual(found.checks, { 'lab-probe': 'pass', 'lab-mask': 'pass', 'lab-probe-least-squares': 'pass' });
+    assert.deepEqual(found.before, { 'lab-probe': true, 'lab-mask': true, 'offsets-causal-relative': true });
+    assert.deepEqual(found.sabotaged, { 'lab-probe': false, 'lab-mask': false, 'offsets-causal-relative': false });
+    assert.deepEqual(found.after, found.before);
+    assert.equal(found.plots, 1);
+    assert.deepEqual(errors, []);
   });
 
   test('a run: the CSP is the lesson\'s, nothing violates it, no error, no failed or cross-origin request; the settings sit beside the results', { timeout: 150_000 }, async () => {

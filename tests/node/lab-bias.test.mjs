@@ -3,12 +3,13 @@
 // softmax of its bias alone; for ALiBi (1 … 8 heads, causal and bidirectional) and the T5 relative bias (distinct
 // learned values, sentences past maxDistance, causal and bidirectional) the softmax of the drawn matrix, computed here
 // in float64, equals model.attentionWeights. Sabotaged matrices (the slopes of twice the heads, the distance's sign
-// flipped, the buckets shifted by one) fail the same comparison.
+// flipped, the buckets shifted by one) fail the same comparison. The bias by offset (the bench page's plot of a trained
+// relative model) is every row of that matrix: entry (i, j) is its value at d = j − i; read one offset off, it is not.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder, siteModule } from './helpers/load.mjs';
 
-const { alibiSlopes, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
+const { alibiSlopes, biasByOffset, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
 const so = await loadSeqorder();
 
 /** The largest |softmax(bias row) − weight| over every head and query (masked keys: −Infinity, weight 0). */
@@ -84,4 +85,33 @@ test('the T5 relative bias: the drawn bias is what the model adds, past maxDista
   // docs/model.md's example, bidirectional with the defaults: −8 … −11 bucket 8, −12 … −15 bucket 9, −128 bucket 15, +3 bucket 19
   const defaults = { causal: false, buckets: 32, maxDistance: 128 };
   assert.deepEqual([-7, -8, -11, -12, -15, -128, -400, 3].map((d) => relativeBucket(d, defaults)), [7, 8, 8, 9, 9, 15, 15, 19]);
+});
+
+test('the relative bias by offset: entry (i, j) of the matrix the model adds is its value at d = j − i; an offset off is not', () => {
+  for (const causal of [false, true]) {
+    const T = 140;
+    const model = zeroQueries({ positions: 'relative', heads: 2, causal });
+    const { relativeBias } = model.parameters();
+    const matrix = biasMatrix(model.config, T, relativeBias);
+    const { offsets, values, shape } = biasByOffset(model.config, T, relativeBias);
+    assert.deepEqual(shape, [2, causal ? T : 2 * T - 1]);
+    assert.equal(offsets[0], -(T - 1));
+    assert.equal(offsets.at(-1), causal ? 0 : T - 1);
+    const at = (h, d, shift = 0) => values[h * offsets.length + offsets.indexOf(d) + shift];
+    let same = true;
+    let shifted = 0;
+    for (let h = 0; h < 2; h++) {
+      for (let i = 0; i < T; i++) {
+        for (let j = 0; j < (causal ? i + 1 : T); j++) {
+          const m = matrix.data[(h * T + i) * T + j];
+          same &&= m === at(h, j - i);
+          // sabotage: the value one offset further out (towards −(T − 1))
+          if (j - i > -(T - 1) && m !== at(h, j - i, -1)) shifted += 1;
+        }
+      }
+    }
+    assert.ok(same, `causal ${causal}`);
+    assert.ok(shifted > 0, `an offset off passes, causal ${causal}`);
+    model.dispose();
+  }
 });

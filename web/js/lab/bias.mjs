@@ -50,3 +50,18 @@ export function biasMatrix(config, T, relativeBias = null) {
   }
   return { data, shape: [H, T, T] };
 }
+
+/**
+ * A relative-bias model's learned bias by offset: { offsets: d = key − query from −(T − 1) to T − 1 (to 0 when causal),
+ * values: Float32Array (H, offsets.length) } with values[h, k] = relativeBias[bucket(offsets[k]), h], what head h adds
+ * to the score of a key d places from its query (the same at every query: biasMatrix's row i holds it at j = i + d).
+ */
+export function biasByOffset(config, T, relativeBias) {
+  const H = config.heads;
+  const offsets = Array.from({ length: config.causal ? T : 2 * T - 1 }, (_, k) => k - (T - 1));
+  const values = new Float32Array(H * offsets.length);
+  for (let h = 0; h < H; h += 1) {
+    offsets.forEach((d, k) => { values[h * offsets.length + k] = relativeBias.data[relativeBucket(d, config) * H + h]; });
+  }
+  return { offsets, values, shape: [H, offsets.length] };
+}

@@ -21,6 +21,7 @@ import { poolSize } from './run.mjs';
 import { conclusionFigure } from './conclusion-figure.mjs';
 import { lengthsFigure } from './lengths-figure.mjs';
 import { mapsFigure } from './maps-figure.mjs';
+import { offsetsFigure } from './offsets-figure.mjs';
 import { probeFigure } from './probe-figure.mjs';
 import { runFigure } from './run-figure.mjs';
 import { settingsFigure } from './settings-figure.mjs';
@@ -68,6 +69,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
   const lengths = lengthsFigure(results, { map: page === 'bench' });
   const maps = mapsFigure(results, so.taskWords, state);
   // the bench page's: the positions each model's final vectors give back (the lesson keeps to its word count)
+  const offsets = page === 'bench' ? offsetsFigure(results) : null;
   const probe = page === 'bench' ? probeFigure(results) : null;
   const conclusion = conclusionFigure(results, { secondTask, compareScale });
   recordDrawn(root.querySelector('#lab-run'), 'record', () => lab.lab.record);
@@ -81,6 +83,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         runs.show(record);
         lengths.wait('Measured when the run pauses or ends.');
         maps.hide('The models answer when the run pauses or ends.');
+        offsets?.hide();
         pending(record.config, `waiting for ${record.name} to finish`);
         conclude();
       },
@@ -99,12 +102,13 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         conclude();
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
-        await maps.show(current, lengthsView(record));
+        await Promise.all([maps.show(current, lengthsView(record)), offsets?.show(current)]);
       },
       cleared() {
         runs.show(null);
         lengths.wait('Measured when the run pauses or ends.');
         maps.hide('The models answer when the run pauses or ends.');
+        offsets?.hide();
         pending(runConfig(state.values), 'reset: press Train or Step to start a run with the settings above');
         conclude();
         runs.status('Reset: press Train, or Step to train 20 steps at a time.');
