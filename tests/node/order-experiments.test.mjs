@@ -13,7 +13,8 @@ const { maxAbsDiff } = await siteModule('js/experiments/reference.mjs');
 const {
   REORDERINGS, SENTENCE, causalExperiment, positionsExperiment, reorderingExperiment,
 } = await siteModule('js/experiments/order-experiments.mjs');
-const { STEPS_SENTENCE, fourSteps, repeatedWordCheck, stepChecks } = await siteModule('js/experiments/four-steps.mjs');
+const { ALIBI_SLOPE, STEPS_SENTENCE, fourSteps, repeatedWordCheck, rowConstantChange, rowConstantCheck, stepChecks } = await siteModule('js/experiments/four-steps.mjs');
+const { alibiSlopes } = await siteModule('js/lab/bias.mjs');
 const { INCREMENTAL_TEXT, incrementalExperiment } = await siteModule('js/experiments/incremental.mjs');
 
 const so = await loadSeqorder();
@@ -112,6 +113,27 @@ test('the four steps: shapes, and every step check passes', () => {
   assertAllPass([repeatedWordCheck(so, table), repeatedWordCheck(so, table, { words: ['a', 'robot', 'sees', 'a', 'box'] })]);
   assert.throws(() => repeatedWordCheck(so, table, { words: SENTENCE }), /no repeated word/);
   assert.equal(repeatedWordCheck(sabotaged({ addPositions: (x) => x }), table).pass, false);
+});
+
+test('the four steps with ALiBi: step 2 shifted by −|i − j|/2, every step check passes; a constant per row leaves the weights, a column term does not', () => {
+  assert.equal(ALIBI_SLOPE, alibiSlopes(8)[0]);
+  const T = STEPS_SENTENCE.length;
+  for (const causal of [false, true]) {
+    const plain = fourSteps(so, table, { causal });
+    const s = fourSteps(so, table, { causal, alibi: true });
+    for (let i = 0; i < T; i++) {
+      for (let j = 0; j < T; j++) {
+        const [a, b] = [plain.scaled.data[i * T + j], s.scaled.data[i * T + j]];
+        assert.ok(a === -Infinity ? b === -Infinity : Math.abs(b - (a - Math.abs(i - j) / 2)) < 1e-12);
+      }
+    }
+    assertAllPass(stepChecks(so, table, { causal, alibi: true }));
+    assertAllPass([rowConstantCheck(s)]);
+    // sabotage: the weights of the scores without the bias (a term that differs along the row)
+    assert.ok(rowConstantChange({ scaled: s.scaled, weights: plain.weights }) > 1e-3, `causal ${causal}`);
+    // and step checks computed on the bias-free steps fail
+    assert.ok(Object.values(verdicts(stepChecks(sabotaged({ softmax: (x, o) => so.softmax({ ...x, data: x.data.map((v, n) => v + (n % T)) }, o) }), table, { causal, alibi: true }))).includes(false));
+  }
 });
 
 test('step checks fail on unnormalized weights, a missing mask, or a wrong scale', () => {

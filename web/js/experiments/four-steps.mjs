@@ -1,7 +1,7 @@
 // Attention as the lesson's four visible steps, on a short sentence, and checks that each step is what it claims to
 // be, recomputed here independently of the core:
 //   1. scores  = q·kᵀ            (T, T)
-//   2. scaled  = scores / √D      (T, T), masked entries −∞
+//   2. scaled  = scores / √D      (T, T), masked entries −∞; with ALiBi, + its bias −m·|i − j|
 //   3. weights = softmax per row  (T, T), rows sum to 1, masked entries exactly 0
 //   4. output  = weights·v        (T, D)
 // Queries and keys are the input rows x themselves (no learned projections yet), or, to show what changes when a
@@ -14,6 +14,12 @@ import { WIDTH, row, sentenceInput, uniformGenerator } from './sentence.mjs';
 
 export const STEPS_SENTENCE = Object.freeze(['the', 'robot', 'follows', 'the', 'person']);
 
+/** The ALiBi slope the section draws: that of ALiBi's first head of 8, 2^(−8/8) = 1/2 (bias.mjs's alibiSlopes(8)[0]). */
+export const ALIBI_SLOPE = 0.5;
+
+/** ALiBi's bias for query i and key j: −m·|i − j| (−m·(i − j) under the causal mask, the same for the keys it sees). */
+export const alibiBias = (i, j) => -ALIBI_SLOPE * Math.abs(i - j);
+
 /** Stand-ins for learned projections Wq, Wk (D, D): seeded uniform entries of variance 1/D. */
 export const PROJECTIONS = Object.freeze(Object.fromEntries(['Wq', 'Wk'].map((name, n) => {
   const uniform = uniformGenerator(9001 + n);
@@ -24,23 +30,68 @@ export const PROJECTIONS = Object.freeze(Object.fromEntries(['Wq', 'Wk'].map((na
 
 /**
  * The four steps of self-attention over the sentence's input (lookup + positions, or lookup alone): q = k = v = x,
- * or q = x·Wq, k = x·Wk, v = x with `projections`.
+ * or q = x·Wq, k = x·Wk, v = x with `projections`. With `alibi`, step 2 adds ALiBi's bias (alibiBias) to the scaled
+ * scores, and steps 3 and 4 follow from it (the API's softmax and matmul).
  */
-export function fourSteps(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false } = {}) {
+export function fourSteps(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false, alibi = false } = {}) {
   const x = sentenceInput(so, table, words, { positions });
   const q = projections ? matmul(x, PROJECTIONS.Wq) : x;
   const k = projections ? matmul(x, PROJECTIONS.Wk) : x;
-  return { words, causal, positions, projections, x, q, k, v: x, ...so.attention(q, k, x, { causal, steps: true }) };
+  const steps = so.attention(q, k, x, { causal, steps: true });
+  if (alibi) {
+    const T = words.length;
+    const scaled = { ...steps.scaled, data: Float64Array.from(steps.scaled.data, (v, n) => v + alibiBias(Math.floor(n / T), n % T)) };
+    const weights = so.softmax(scaled, { causal });
+    Object.assign(steps, { scaled, weights, output: so.matmul(weights, x) });
+  }
+  return { words, causal, positions, projections, alibi, x, q, k, v: x, ...steps };
+}
+
+/** Row-wise softmax in plain JS of a (T, T) map (tensor or plot options), −∞ entries weight 0. */
+function softmaxRows(t) {
+  const T = t.shape?.[0] ?? t.rows;
+  const out = new Float64Array(T * T);
+  for (let i = 0; i < T; i += 1) {
+    const row = t.data.subarray(i * T, (i + 1) * T);
+    const top = Math.max(...row);
+    let total = 0;
+    for (let j = 0; j < T; j += 1) total += Math.exp(row[j] - top);
+    for (let j = 0; j < T; j += 1) out[i * T + j] = Math.exp(row[j] - top) / total;
+  }
+  return out;
+}
+
+/** max |softmax(scaled + i, row by row) − weights| of two (T, T) maps: what a constant added per row changes. */
+export function rowConstantChange({ scaled, weights }) {
+  const T = scaled.shape?.[0] ?? scaled.rows;
+  const shifted = { data: Float64Array.from(scaled.data, (v, n) => v + Math.floor(n / T)), shape: [T, T] };
+  return maxAbsDiff(softmaxRows(shifted), weights.data);
+}
+
+/**
+ * With ALiBi on: a constant added to every score of a row (i to row i) leaves its weights as drawn, computed from the
+ * drawn steps 2 and 3; so under the causal mask, ALiBi's −m·(i − j) = m·j − m·i counts by m·j alone.
+ */
+export function rowConstantCheck(steps) {
+  const change = rowConstantChange(steps);
+  return {
+    name: 'steps-alibi-row-constant',
+    pass: change <= TOL.same,
+    holds: (drawn) => rowConstantChange(drawn) <= TOL.same,
+    claim: `Adding a constant to a row of step 2 leaves its weights unchanged${steps.causal ? ': under the mask ALiBi’s −(i − j)/2 counts as j/2' : ''}.`,
+    details: `i added to row i of the scaled scores drawn, softmax in plain JS: max |difference from the weights drawn| = ${fmt(change)} ≤ ${TOL.same}`,
+  };
 }
 
 /** Is entry (query i, key j) hidden by the causal mask (self-attention: queries sit at positions 0 … T−1)? */
 const hidden = (causal, i, j) => causal && j > i;
 
 /** Checks of the four steps, run on both the unmasked and the causal version of the sentence. */
-export function stepChecks(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false } = {}) {
+export function stepChecks(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false, alibi = false } = {}) {
   // Each step is checked as drawn and with the mask the other way, which the claims name as not drawn.
   const also = causal ? ' (here and without the mask, not drawn)' : ' (here and under the causal mask, not drawn)';
-  const runs = [false, true].map((causal) => fourSteps(so, table, { words, causal, positions, projections }));
+  const runs = [false, true].map((causal) => fourSteps(so, table, { words, causal, positions, projections, alibi }));
+  const bias = (i, j) => (alibi ? alibiBias(i, j) : 0);
   const scoresError = Math.max(...runs.map((r) => maxAbsDiff(r.scores, dotProducts(r.q, r.k)))); // step 1 vs plain JS
   let scaleError = 0; // |scaled − scores/√D| over visible entries
   let softmaxError = 0; // |weights − exp(scaled − max)/Σ| over every entry
@@ -56,9 +107,9 @@ export function stepChecks(so, table, { words = STEPS_SENTENCE, causal = false, 
     const [T, D] = q.shape;
     for (let i = 0; i < T; i += 1) {
       let max = -Infinity;
-      for (let j = 0; j < T; j += 1) if (!hidden(causal, i, j)) max = Math.max(max, scores.data[i * T + j] / Math.sqrt(D));
+      for (let j = 0; j < T; j += 1) if (!hidden(causal, i, j)) max = Math.max(max, scores.data[i * T + j] / Math.sqrt(D) + bias(i, j));
       let total = 0;
-      for (let j = 0; j < T; j += 1) if (!hidden(causal, i, j)) total += Math.exp(scores.data[i * T + j] / Math.sqrt(D) - max);
+      for (let j = 0; j < T; j += 1) if (!hidden(causal, i, j)) total += Math.exp(scores.data[i * T + j] / Math.sqrt(D) + bias(i, j) - max);
       let sum = 0;
       for (let j = 0; j < T; j += 1) {
         const k = i * T + j;
@@ -71,8 +122,8 @@ export function stepChecks(so, table, { words = STEPS_SENTENCE, causal = false, 
           softmaxError = Math.max(softmaxError, Math.abs(w));
         } else {
           if (!causal && scaled.data[k] === -Infinity) maskedOutsideCausal += 1;
-          scaleError = Math.max(scaleError, Math.abs(scaled.data[k] - scores.data[k] / Math.sqrt(D)));
-          softmaxError = Math.max(softmaxError, Math.abs(w - Math.exp(scores.data[k] / Math.sqrt(D) - max) / total));
+          scaleError = Math.max(scaleError, Math.abs(scaled.data[k] - (scores.data[k] / Math.sqrt(D) + bias(i, j))));
+          softmaxError = Math.max(softmaxError, Math.abs(w - Math.exp(scores.data[k] / Math.sqrt(D) + bias(i, j) - max) / total));
           if (!(w > 0)) visiblePositive = false;
         }
       }
@@ -96,8 +147,8 @@ export function stepChecks(so, table, { words = STEPS_SENTENCE, causal = false, 
     {
       name: 'steps-scaled-is-scores-over-sqrt-d',
       pass: scaleError <= TOL.same,
-      claim: `Step 2 divides every visible score by √D${also}.`,
-      details: `D = ${runs[0].q.shape[1]}, max |scaled − scores/√D| = ${fmt(scaleError)} ≤ ${TOL.same}`,
+      claim: `Step 2 divides every visible score by √D${alibi ? ' and adds ALiBi’s −|i − j|/2' : ''}${also}.`,
+      details: `D = ${runs[0].q.shape[1]}, max |scaled − (scores/√D${alibi ? ' − |i − j|/2' : ''})| = ${fmt(scaleError)} ≤ ${TOL.same}`,
     },
     {
       name: 'steps-weights-are-softmax',
@@ -233,8 +284,8 @@ export function rowsOutscored(scores, causal) {
  * the scores are no longer symmetric and nothing reserves the diagonal. Computed at the settings drawn (the mask
  * hides keys; scores are taken before it).
  */
-export function diagonalCheck(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false } = {}) {
-  const { x, scores, weights } = fourSteps(so, table, { words, causal, positions, projections });
+export function diagonalCheck(so, table, { words = STEPS_SENTENCE, causal = false, positions = true, projections = false, alibi = false } = {}) {
+  const { x, scores, weights } = fourSteps(so, table, { words, causal, positions, projections, alibi });
   const [T, D] = x.shape;
   const at = (i, j) => scores.data[i * T + j];
   const norms2 = Array.from({ length: T }, (_, i) => row(x, i).reduce((sum, value) => sum + value * value, 0));
@@ -285,7 +336,7 @@ export function diagonalCheck(so, table, { words = STEPS_SENTENCE, causal = fals
  * The sentences under the four maps, from the steps drawn (fourSteps at the current settings), each with its
  * predicate on what the section draws (drawn.weights, drawn.output: the maps' options).
  */
-export function stepsSentences(steps, { words, causal, projections }) {
+export function stepsSentences(steps, { words, causal, projections, alibi = false }) {
   const T = words.length;
   const self = rowsWeighingThemselvesMost(steps.weights);
   const why = projections
@@ -312,9 +363,11 @@ export function stepsSentences(steps, { words, causal, projections }) {
       holds: (drawn) => drawnGap(drawn) === 0,
     });
   } else {
-    const by = causal
-      ? (steps.positions ? 'the mask and the positions both tell them apart' : 'no positions are added, so the mask alone tells them apart')
-      : 'their positions tell them apart';
+    const by = alibi
+      ? `${[causal && 'the mask', steps.positions && 'the positions', 'the ALiBi bias'].filter(Boolean).join(' and ')} tell${causal || steps.positions ? '' : 's'} them apart`
+      : causal
+        ? (steps.positions ? 'the mask and the positions both tell them apart' : 'no positions are added, so the mask alone tells them apart')
+        : 'their positions tell them apart';
     const [w, o] = gaps(steps).split(' ');
     sentences.push({
       name: 'steps-repeated-rows',

@@ -147,7 +147,7 @@ const TYPES = {
       run: v.run, T: v.T, words: v.words, kinds: v.kinds.map((k) => ({ key: k.key, ...probeStanding(v, k.key) })),
     }),
     text(p, v) {
-      const said = p.kinds.map((k) => `${label(v, k.key)} ${percent(k.median)}${versus[k.chance] ?? ''}, off by ${fmt(k.distance, 3)}`);
+      const said = p.kinds.map((k) => `${label(v, k.key)} ${percent(k.median)} (${k.chance} chance), off by ${fmt(k.distance, 3)}`);
       return `${capital(p.run)}: a linear readout fitted on other sentences names the position of each of ${p.words} held-out words (T = ${p.T}) ` +
         `from its final vector; it is right for ${list(said)} (chance 1/${p.T} = ${percent(1 / p.T)}; a readout that knows nothing is off by ` +
         `${fmt(v.distance, 3)} positions on average).`;
@@ -165,7 +165,8 @@ const TYPES = {
         causal: `the causal model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)}): the two differ in the mask alone, so the mask is what tells its words where they are`,
         none: `the bidirectional model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)})`,
       }[p.higher] ?? `no difference this run can tell (within ${percent(p.threshold)})`;
-      return `${capital(p.run)}, the two models without positions: causal ${score(p.causal)} and bidirectional ${score(p.none)} of positions read back: ${outcome}.`;
+      return `${capital(p.run)}, the two models without positions: causal ${percent(p.causal.median)} (${p.causal.chance} chance) and bidirectional ` +
+        `${percent(p.none.median)} (${p.none.chance} chance) of positions read back: ${outcome}.`;
     },
     details: ({ probe: v }) => ['causal', 'none'].map((key) => `${label(v, key)}: ${percent(probeStanding(v, key).median)}, mean distance ${fmt(probeStanding(v, key).distance, 3)}`).join('; '),
   },

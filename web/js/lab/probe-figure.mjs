@@ -35,10 +35,10 @@ export function probeFigure(root) {
     'each token can attend to, thereby approximating its absolute position.” Their probes read positions from every layer ' +
     'of models far larger than these, trained on text; this probe is linear and reads the last layer only.',
     'Kazemnejad et al. (2023, “The Impact of Positional Encoding on Length Generalization in Transformers”), Theorem 1, ' +
-    'for a sequence [<bos>, x₁, …, x_T] of length T + 1: “the first layer of f_θ can recover absolute positions [1, …, T + 1] ' +
+    'for a sequence [&lt;bos&gt;, x₁, …, x_T] of length T + 1: “the first layer of f_θ can recover absolute positions [1, …, T + 1] ' +
     'in the hidden state H⁽¹⁾.” Their proof builds the weights: every key the same, so the causal softmax gives each of ' +
-    'the t tokens a query sees the weight 1/t, and only <bos> has a value, so the head writes 1/t; the feedforward layer ' +
-    'then turns 1/t into t. It is a construction, not a trained model, and it needs a <bos> token, which these sentences ' +
+    'the t tokens a query sees the weight 1/t, and only &lt;bos&gt; has a value, so the head writes 1/t; the feedforward layer ' +
+    'then turns 1/t into t. It is a construction, not a trained model, and it needs a &lt;bos&gt; token, which these sentences ' +
     'do not have; 1/t is not linear in t, so a linear readout of it alone would not name every position.');
 
   const wait = (text) => {
@@ -69,7 +69,9 @@ export function probeFigure(root) {
           `(${PROBE_COUNT} sentences of ${view.T}), against chance.`,
       });
       table.element.hidden = false;
-      waiting.hidden = true;
+      const missing = ['causal', 'none'].filter((key) => !record.config.kinds.includes(key));
+      waiting.textContent = missing.length ? `To see what the mask alone does, train both models without positions, causal and bidirectional: this run has ${missing.length === 2 ? 'neither' : `no ${missing[0] === 'none' ? 'bidirectional' : 'causal'} one`}.` : '';
+      waiting.hidden = !missing.length;
       drawn = view;
     },
   };

@@ -1,6 +1,7 @@
 // Section "four-steps": scaled dot-product attention drawn as its four steps (scores, scaled, weights, output) for a
 // short sentence, with toggles for the causal mask, the positions and projected queries and keys, and checks that
-// each step is what it says. The computation is experiments/four-steps.mjs; this module draws it.
+// each step is what it says; a toggle adds ALiBi's bias to step 2, with the check that a constant added to a row leaves
+// its weights unchanged. The computation is experiments/four-steps.mjs; this module draws it.
 import { controlGroup, settingControl } from '../controls.mjs';
 import { fmt } from '../format.mjs';
 import { heatmap } from '../../lib/figures/plot/index.mjs';
@@ -10,7 +11,7 @@ import { declareSettings } from '../settings.mjs';
 import { drawnPlot } from '../drawn.mjs';
 import { say, showChecks } from '../claims.mjs';
 import {
-  STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, stepChecks, stepsSentences,
+  STEPS_SENTENCE, diagonalCheck, fourSteps, repeatedWord, repeatedWordCheck, rowConstantCheck, stepChecks, stepsSentences,
 } from '../experiments/four-steps.mjs';
 
 const SENTENCES = [STEPS_SENTENCE, ['robot', 'follows', 'person'], ['a', 'robot', 'sees', 'a', 'box', 'and', 'lifts', 'it']];
@@ -19,6 +20,7 @@ export const settings = declareSettings({
   causal: { kind: 'toggle', id: 'steps-causal', label: 'Causal mask', default: false },
   positions: { kind: 'toggle', id: 'steps-positions', label: 'Positions added', default: true },
   projections: { kind: 'toggle', id: 'steps-projections', label: 'Wq, Wk projections', default: false },
+  alibi: { kind: 'toggle', id: 'steps-alibi', label: 'ALiBi', default: false },
   sentence: {
     kind: 'select', id: 'steps-sentence', label: 'Sentence', default: '0',
     options: SENTENCES.map((s, i) => ({ value: String(i), label: s.join(' ') })),
@@ -27,7 +29,7 @@ export const settings = declareSettings({
 
 const STEP_VIEWS = [
   { key: 'scores', title: 'Scores', formula: 'q·kᵀ: a row per query, a column per key', scale: 'diverging' },
-  { key: 'scaled', title: 'Scaled', formula: 'scores / √D; hidden keys −∞', scale: 'diverging' },
+  { key: 'scaled', title: 'Scaled', formula: 'scores / √D; hidden keys −∞', alibi: 'scores / √D − |i − j|/2 (ALiBi); hidden keys −∞', scale: 'diverging' },
   { key: 'weights', title: 'Weights', formula: 'softmax of each row; rows sum to 1', scale: 'sequential', range: 1 },
   { key: 'output', title: 'Output', formula: 'weights · v: a row per query, D features', scale: 'diverging' },
 ];
@@ -38,6 +40,7 @@ export async function run(so, root, state) {
   const settings = {
     get words() { return SENTENCES[Number(values.sentence)]; },
     get causal() { return values.causal; }, get positions() { return values.positions; }, get projections() { return values.projections; },
+    get alibi() { return values.alibi; },
   };
 
   prose(root,
@@ -46,16 +49,17 @@ export async function run(so, root, state) {
   const f = fig(root);
   const group = controlGroup(f, 'what attention runs on');
   const redraw = perFrame(() => render());
-  for (const name of ['causal', 'positions', 'projections', 'sentence']) settingControl(group, state, name, { onChange: redraw });
+  for (const name of ['causal', 'positions', 'projections', 'alibi', 'sentence']) settingControl(group, state, name, { onChange: redraw });
 
   const grid = el('div', { className: 'steps-grid' });
   f.append(grid);
   const word = (i) => settings.words[i];
   const maps = {};
+  const formulas = {};
   STEP_VIEWS.forEach((view, n) => {
+    formulas[view.key] = el('p', { className: 'step-formula' }, view.formula);
     const block = el('div', { className: 'figure-block' },
-      el('p', { className: 'step-title' }, el('span', { className: 'step-num' }, `${n + 1}.`), view.title),
-      el('p', { className: 'step-formula' }, view.formula));
+      el('p', { className: 'step-title' }, el('span', { className: 'step-num' }, `${n + 1}.`), view.title), formulas[view.key]);
     grid.append(block);
     const isOutput = view.key === 'output';
     maps[view.key] = drawnPlot(view.key, heatmap(block, {
@@ -92,7 +96,8 @@ export async function run(so, root, state) {
 
   function render() {
     const steps = fourSteps(so, table, settings);
-    for (const { key } of STEP_VIEWS) {
+    for (const { key, formula, alibi } of STEP_VIEWS) {
+      formulas[key].textContent = settings.alibi && alibi ? alibi : formula;
       const t = steps[key];
       maps[key].update({ data: t.data, rows: t.shape[0], cols: t.shape[1] });
     }
@@ -103,11 +108,12 @@ export async function run(so, root, state) {
     showChecks(list, [
       ...stepChecks(so, table, settings),
       diagonalCheck(so, table, settings),
-      repeated ? repeat : {
-        // about another sentence than the one drawn: nothing drawn to hold it against
+      repeated && !settings.alibi ? repeat : {
+        // about another sentence than the one drawn, or without the bias drawn: nothing drawn to hold it against
         ...repeat, fixed: true, holds: undefined,
-        claim: `This sentence repeats no word, so on “${STEPS_SENTENCE.join(' ')}”: ${repeat.claim}`,
+        claim: repeated ? `Without ALiBi (not drawn): ${repeat.claim}` : `This sentence repeats no word, so on “${STEPS_SENTENCE.join(' ')}”: ${repeat.claim}`,
       },
+      ...(settings.alibi ? [rowConstantCheck(steps)] : []),
     ]);
   }
   render();
