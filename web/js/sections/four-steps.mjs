@@ -105,6 +105,7 @@ export async function run(so, root, state) {
     const repeat = repeatedWordCheck(so, table, { ...settings, words: repeated ? settings.words : STEPS_SENTENCE });
     say(line, stepsSentences(steps, settings));
     bridge.hidden = !settings.causal;
+    if (!settings.alibi) list.querySelector('[data-check="steps-alibi-row-constant"]')?.remove();  // (shown with ALiBi only)
     showChecks(list, [
       ...stepChecks(so, table, settings),
       diagonalCheck(so, table, settings),
