@@ -74,6 +74,47 @@ test('the causal toggle works from the keyboard: scaled scores get masked cells,
   assertAllPass(await statuses());
 });
 
+test('the ALiBi toggle from the keyboard: step 2 shifts by −|i − j|/2, step 1 stays; its row-constant check passes, and fails on weights of other scores', async () => {
+  const maps = () => page.evaluate(async () => {
+    const { drawnIn } = await import('/js/drawn.mjs');
+    const d = drawnIn(document.getElementById('four-steps'));
+    return { scores: Array.from(d.scores.data), scaled: Array.from(d.scaled.data), T: d.scaled.rows };
+  });
+  const before = await maps();
+  await page.focus('#steps-alibi');
+  await page.keyboard.press('Space');
+  await frames();
+  await frames();
+  assert.equal(await page.getAttribute('#steps-alibi', 'aria-pressed'), 'true');
+  const after = await maps();
+  assert.deepEqual(after.scores, before.scores);
+  const { T } = after;
+  assert.ok(after.scaled.every((v, n) => Math.abs(v - (before.scaled[n] - Math.abs(Math.floor(n / T) - (n % T)) / 2)) < 1e-12));
+  const found = await statuses();
+  assert.match(found['steps-alibi-row-constant'] ?? '', /^pass/);
+  assertAllPass(found);
+  const holds = await page.evaluate(async () => {
+    const { verifyClaims } = await import('/js/claims.mjs');
+    const { drawnIn } = await import('/js/drawn.mjs');
+    const section = document.getElementById('four-steps');
+    const verdict = () => verifyClaims(section).find((c) => c.name === 'steps-alibi-row-constant').holds;
+    const real = verdict();
+    // sabotage: step 2 as drawn with a term that differs along each row (j added to column j)
+    const { scaled } = drawnIn(section);
+    const kept = Float64Array.from(scaled.data);
+    scaled.data.forEach((v, n) => { scaled.data[n] = v + (n % scaled.cols); });
+    const sabotaged = verdict();
+    scaled.data.set(kept);
+    return { real, sabotaged, restored: verdict() };
+  });
+  assert.deepEqual(holds, { real: true, sabotaged: false, restored: true });
+  await page.keyboard.press('Enter');
+  await frames();
+  assert.equal(await page.getAttribute('#steps-alibi', 'aria-pressed'), 'false');
+  assert.equal('steps-alibi-row-constant' in await statuses(), false);
+  assertAllPass(await statuses());
+});
+
 test('hovering a weight, or moving to it with the arrow keys, reads its value', async () => {
   const canvas = (await page.$$('#four-steps canvas'))[2];
   await canvas.scrollIntoViewIfNeeded();
