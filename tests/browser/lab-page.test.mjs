@@ -7,7 +7,8 @@
 // request; axe-core finds no serious or critical violation (light and dark, and at a phone's 390 px, where the page
 // does not scroll sideways); the settings sit beside the results on a wide screen; the link to the lesson carries the
 // run's settings, and the lesson's "open this run in the lab" carries them back; a hostile hash falls back to the
-// defaults with notes, and a long or large run waits for the reader's press.
+// defaults with notes, and a long or large run waits for the reader's press. The position probe gives the numbers the
+// same run gives in node, and its claims and the relative bias plot's hold, and fail when what is drawn is sabotaged.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -185,7 +186,7 @@ describe('chromium: the page as every page of the site', () => {
     const requests = [];
     session.page.on('requestfinished', async (r) => requests.push({ url: r.url(), status: (await r.response())?.status() }));
     session.page.on('requestfailed', (r) => requests.push({ url: r.url(), status: 'failed' }));
-    await open(hashOf({ ...SMALL, models: ['causal-rotary', 'causal-alibi'], mapA: 'causal-alibi' }));
+    await open(hashOf({ ...SMALL, models: ['causal-rotary', 'causal-alibi', 'causal-relative'], mapA: 'causal-alibi' }));
     await runEnds();
     const csp = await session.page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
     const lesson = readFileSync(path.join(siteDir, 'index.html'), 'utf8').match(/http-equiv="Content-Security-Policy" content="([^"]+)"/)[1];
@@ -200,6 +201,9 @@ describe('chromium: the page as every page of the site', () => {
     assert.equal(await session.page.locator('#lab-lengths .lab-lengths-map:not([hidden]) canvas').count(), 1);
     await session.page.evaluate(() => { document.querySelector('#lab-maps details').open = true; });
     await waitInPage(session.page, () => document.querySelectorAll('.lab-bias-block:not([hidden]) .plot-heatmap').length === 2, null);
+    // the relative model's bias by offset, and the probe's table (the axe test below reads them too)
+    assert.equal(await session.page.locator('#lab-offsets:not([hidden]) canvas').count(), 1);
+    assert.equal(await session.page.locator('#lab-probe .lab-probe-table tbody tr').count(), 4);
     assert.deepEqual(errors, []);
   });
 
@@ -226,7 +230,7 @@ describe('chromium: the page as every page of the site', () => {
   test('the link to the lesson carries the run\'s settings, and the lesson\'s link to the lab carries them back', { timeout: 120_000 }, async () => {
     // the settings as this page wrote them in its URL (the non-default ones, as the lesson reads them)
     const settings = await session.page.evaluate(() => location.hash.slice(1));
-    assert.match(settings, /^lab-task=lookback&lab-back=1&lab-models=causal-rotary%2Ccausal-alibi&lab-width=8&lab-steps=100&lab-shortest=4&lab-longest=6&lab-seed=5&lab-mapA=causal-alibi$/);
+    assert.match(settings, /^lab-task=lookback&lab-back=1&lab-models=causal-rotary%2Ccausal-alibi%2Ccausal-relative&lab-width=8&lab-steps=100&lab-shortest=4&lab-longest=6&lab-seed=5&lab-mapA=causal-alibi$/);
     assert.equal(await session.page.getAttribute('#lab-elsewhere', 'href'), `index.html#lab&${settings}`);
     await session.page.click('#lab-elsewhere');
     await waitInPage(session.page, () => document.querySelector('#lab-elsewhere'), null, { timeout: 60_000 });
