@@ -5,7 +5,7 @@
 // its params: its check (checkOf) shows it with that verdict, and the browser tests evaluate the same predicate on
 // the page. A model that did not learn is a finding like any other; comparisons are made between models that learnt
 // and only past the run's spread; reasons only where the run tests them. Pure: no DOM.
-import { fmt } from '../format.mjs';
+import { count, fmt } from '../format.mjs';
 import { DECODER, kindLabel, kindOf } from './config.mjs';
 import { LEARNED, MARGIN, REACHED, beyond, curvesView, gap, learning, lengthsView, probeStanding, probeView, reach } from './facts.mjs';
 import { ORTHOGONAL } from './probe.mjs';
@@ -25,7 +25,7 @@ const times = (view, T) => `${fmt(T / view.longest)}×`;
 /** A kind's lowest median at the trained lengths (learning's) as a claim says it. */
 const lowest = (l) => (l.low === null ? 'no answer at a trained length' : score({ median: l.low, chance: l.chance }));
 
-/** The views of a record as its figures draw them: { curves, lengths } (lengths null until it is measured). */
+/** The views of a record as its figures draw them: { curves, lengths, probe } (lengths and probe null until measured, probed). */
 export const viewsOf = (record) => ({ curves: curvesView(record), lengths: record.measured ? lengthsView(record) : null, probe: probeView(record) });
 
 /** The conclusion's views of its runs ({ order, lookback, induction, scaling: { scaled, unscaled } }, records or null). */
@@ -148,7 +148,7 @@ const TYPES = {
     }),
     text(p, v) {
       const said = p.kinds.map((k) => `${label(v, k.key)} ${percent(k.median)} (${k.chance} chance), off by ${fmt(k.distance, 3)}`);
-      return `${capital(p.run)}: a linear readout fitted on other sentences names the position of each of ${p.words} held-out words (T = ${p.T}) ` +
+      return `${capital(p.run)}: a linear readout fitted on other sentences names the position of each of ${count(p.words)} held-out words (T = ${p.T}) ` +
         `from its final vector; it is right for ${list(said)} (chance 1/${p.T} = ${percent(1 / p.T)}; a readout that knows nothing is off by ` +
         `${fmt(v.distance, 3)} positions on average).`;
     },
@@ -162,9 +162,9 @@ const TYPES = {
     },
     text(p) {
       const outcome = {
-        causal: `the causal model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)}): the two differ in the mask alone, so the mask is what tells its words where they are`,
-        none: `the bidirectional model’s positions are read back more often, by more than the run’s spread (${percent(p.threshold)})`,
-      }[p.higher] ?? `no difference this run can tell (within ${percent(p.threshold)})`;
+        causal: `the causal model’s positions are read back more often, by more than the run’s spread (${fmt(100 * p.threshold, 3)} points): the two differ in the mask alone, so the mask is what tells its words where they are`,
+        none: `the bidirectional model’s positions are read back more often, by more than the run’s spread (${fmt(100 * p.threshold, 3)} points)`,
+      }[p.higher] ?? `no difference this run can tell (within ${fmt(100 * p.threshold, 3)} points)`;
       return `${capital(p.run)}, the two models without positions: causal ${percent(p.causal.median)} (${p.causal.chance} chance) and bidirectional ` +
         `${percent(p.none.median)} (${p.none.chance} chance) of positions read back: ${outcome}.`;
     },
@@ -311,7 +311,6 @@ export function pendingChecks(config, why) {
   const claim = (name) => claims[name] ?? `The ${kindLabel(name.slice(4, -8), config)} model refuses sentences longer than its table`;
   return names.map((name) => ({ name, pending: true, claim: claim(name), details: why }));
 }
-
 
 /**
  * The probe's claims of a probed record (record.probe): every model's positions read back, and, when the run has both

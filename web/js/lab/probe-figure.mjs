@@ -3,11 +3,11 @@
 // written from the run (findings.mjs's probeClaims) and the probe's check, and what the literature reports beside it.
 // It records the table as drawn ("probe": the view its claims are read again from).
 import { checkList } from '../../lib/figures/checks.mjs';
-import { fmt } from '../format.mjs';
+import { count, fmt } from '../format.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { probeView } from './facts.mjs';
-import { percent } from './findings.mjs';
+import { capital, percent } from './findings.mjs';
 import { PROBE_COUNT } from './probe.mjs';
 import { labTable } from './table.mjs';
 
@@ -65,7 +65,7 @@ export function probeFigure(root) {
         ...view.kinds.map((k) => [k.label, cell(k), `${fmt(k.distance, 3)} positions`]),
         ['chance', `1/${view.T} = ${percent(view.chance)}`, `${fmt(view.distance, 3)} positions`],
       ], {
-        caption: `${view.run}: the position a linear readout of each model’s final vectors names, for ${view.words} held-out words ` +
+        caption: `${capital(view.run)}: the position a linear readout of each model’s final vectors names, for ${count(view.words)} held-out words ` +
           `(${PROBE_COUNT} sentences of ${view.T}), against chance.`,
       });
       table.element.hidden = false;
