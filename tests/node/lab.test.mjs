@@ -325,7 +325,7 @@ test('the lookback task: its score against a plain reference', () => {
   assert.deepEqual([score.answered, score.accuracy], [4 * 7, 27 / 28]);
 });
 
-test('the record as JSON and as CSV: its name, settings, curves, hashes, the lengths table', async () => {
+test('the record as JSON and as CSV: its name, settings, curves, hashes, the lengths table, the probe', async () => {
   const record = { ...lesson, settings: { ...DEFAULTS } };
   const json = JSON.parse(recordJson(record, { version: '1.2.3' }));
   assert.equal(json.seqorder, '1.2.3');
@@ -338,6 +338,12 @@ test('the record as JSON and as CSV: its name, settings, curves, hashes, the len
   assert.ok(rows.includes(`sinusoidal,1,parameters sha256,800,,${lesson.models[1].hash}`));
   assert.equal(rows.filter((r) => r.includes(',loss,')).length, LESSON_MODELS.length * 40);
   assert.equal(await parameterHash({ a: { data: new Uint8Array(0) } }), createHash('sha256').digest('hex'));
+  // the bench page's position probe, when the run has one
+  const probe = [{ key: 'none', seed: 1, T: 16, fitted: 1024, scored: 1024, accuracy: 0.0625, meanDistance: 4, chance: 1 / 16, kept: 31, width: 32, orthogonality: 1e-8 }];
+  assert.deepEqual(JSON.parse(recordJson({ ...record, probe })).probe, probe);
+  const probed = recordCsv({ ...record, probe }).trim().split('\n');
+  assert.ok(probed.includes('without positions,1,probe: position named right,800,16,0.0625'));
+  assert.ok(probed.includes('without positions,1,probe: mean distance,800,16,4'));
 });
 
 test('the pool\'s size, and the second task as the conclusion trains it', () => {
