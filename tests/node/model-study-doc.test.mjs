@@ -31,6 +31,9 @@ test('the README\'s compact table is the rendering of both tasks\' results', () 
 
 test('docs/model.md\'s tables are the rendering of each task\'s results', () => {
   assert.equal(withBlock(withBlock(model, 'order', studyText(order)), 'lookback', studyText(lookback)), model);
+  const schemes = JSON.parse(read('bench/results/model-study-schemes.json'));
+  assert.equal(withBlock(model, 'schemes', schemesText(schemes)), model);
+  assert.match(model, /<!-- model-study:schemes -->\n\| task \| positions \|/);
 });
 
 test('a number changed by hand in a generated table is caught', () => {
