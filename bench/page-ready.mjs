@@ -1,13 +1,15 @@
 // How soon the lesson page is ready: the built site (dist/site, or $SEQORDER_DIST/site) served on 127.0.0.1 by
 // scripts/serve.mjs, opened in headless Chromium (Debian's /usr/bin/chromium, or $CHROMIUM, driven by playwright-core
-// with the flags of tests/browser/helpers/engines/chromium.mjs), or in another test engine (--browser firefox or webkit), at
-// 1000 × 900 CSS pixels. First visits: `cold` loads, each in a browser started with a new profile (no HTTP cache, no
-// compiled code: what a reader's first visit gets). Then second visits: 1 + `loads` loads in one profile, the first
-// filling the caches (shown, not counted), the others warm. For each load: navigation start → first contentful paint
-// (the Paint Timing entry) and navigation start → <body data-ready="true"> (the page's User Timing mark
-// `seqorder:ready`, made as it sets the flag; docs/page.md says what the flag means). Then the medians of the cold and
-// of the warm loads apart, the processor and the load average before and after.
-//   node bench/page-ready.mjs [--browser chromium|firefox|webkit] [--cold 5] [--loads 5] [--json [path]]
+// with the flags of tests/browser/helpers/engines/chromium.mjs), or in another test engine (--browser firefox or
+// webkit), at 1000 × 900 CSS pixels. First visits: `cold` loads, each in a browser started with a new profile (no HTTP
+// cache, no compiled code: what a reader's first visit gets), opened `settle` ms after the browser started: a reader's
+// browser is running already, and Chromium's own start (its profile, its top-chrome WebUI renderer) takes more of the 2
+// cores than the page does for a second or so (--settle 0 times it with the page). Then second visits: 1 + `loads`
+// loads in one profile, the first filling the caches (shown, not counted), the others warm. For each load: navigation
+// start → first contentful paint (the Paint Timing entry) and navigation start → <body data-ready="true"> (the page's
+// User Timing mark `seqorder:ready`, made as it sets the flag; docs/page.md says what the flag means). Then the medians
+// of the cold and of the warm loads apart, the processor and the load average before and after.
+//   node bench/page-ready.mjs [--browser chromium|firefox|webkit] [--cold 5] [--settle 2000] [--loads 5] [--json [path]]
 //   (--json: bench/results/<machine kind>/page-ready.json, page-ready-firefox.json or page-ready-webkit.json, unless a
 //   path follows)
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -22,9 +24,10 @@ const args = process.argv.slice(2);
 const option = (name) => (args.includes(name) ? args[args.indexOf(name) + 1] : undefined);
 const loads = Number(option('--loads') ?? 5);
 const cold = Number(option('--cold') ?? 5);
-for (const [name, value] of [['--loads', loads], ['--cold', cold]]) {
-  if (!Number.isInteger(value) || value < 1) {
-    console.error(`bench/page-ready: ${name} must be a positive whole number`);
+const settle = Number(option('--settle') ?? 2000);
+for (const [name, value, least] of [['--loads', loads, 1], ['--cold', cold, 1], ['--settle', settle, 0]]) {
+  if (!Number.isInteger(value) || value < least) {
+    console.error(`bench/page-ready: ${name} must be a ${least ? 'positive' : 'non-negative'} whole number`);
     process.exit(1);
   }
 }
@@ -70,6 +73,7 @@ try {
     const browser = await openBrowser(engine, { viewport: VIEWPORT });
     try {
       version = browser.version;
+      await new Promise((resolve) => setTimeout(resolve, settle));
       rows.push(await counted(browser, `${server.url}?cold=${n}`, `cold ${n + 1}`));
     } finally {
       await browser.close();
@@ -91,6 +95,7 @@ const medians = (list) => ({ fcp: median(list.map((r) => r.fcp)), ready: median(
 const report = {
   machine: { ...before, loadAverageAtEnd: loadAverage() },
   browser: `${version} (${engine === 'webkit' ? 'in an Xvfb display' : 'headless'}), 1000×900`,
+  settle,
   loads: rows,
   median: { cold: medians(firsts), warm: medians(warm) },
 };

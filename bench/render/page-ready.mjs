@@ -17,7 +17,8 @@ export function pageReadyParts(report) {
   const counted = (kind) => report.loads.filter((l) => String(l.load).startsWith(kind)).length;
   const nWarm = cold ? counted('warm') : report.loads.filter((l) => l.load !== 'cold').length;
   const how = cold
-    ? `${counted('cold')} first visits, each in a browser started with a new profile (no HTTP cache, no compiled code); ` +
+    ? `${counted('cold')} first visits, each in a browser started with a new profile (no HTTP cache, no compiled code)` +
+      (report.settle === undefined ? '' : report.settle ? `, opened ${report.settle} ms after it started` : ', opened as it started') + '; ' +
       `then one profile: a load filling its caches (not counted) and ${nWarm} warm loads.`
     : `one profile: a first load (cold, not counted), then ${nWarm} warm loads.`;
   const machine = `${report.browser}, ${how} ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; ` +

@@ -1,4 +1,4 @@
-// bench/page-ready.mjs in each test engine (ENGINES): one first visit (a new profile), then a load filling a profile's
+// bench/page-ready.mjs in each test engine (ENGINES): one first visit (a new profile, opened as it starts), then a load filling a profile's
 // caches and one warm load of the built site, the JSON it writes holding, for each load, a first contentful paint and the page's seqorder:ready mark as positive times with the paint
 // first (the page paints before its sections have run), and the first visit's and the warm load's as the medians. Times are never bounded.
 import { test } from 'node:test';
@@ -17,9 +17,10 @@ for (const engine of ENGINES) test(`${engine}: page-ready times a cold and a war
   const dir = mkdtempSync(path.join(tmpdir(), 'seqorder-page-ready-'));
   try {
     const json = path.join(dir, 'page-ready.json');
-    await promisify(execFile)(process.execPath, [script, '--browser', engine, '--cold', '1', '--loads', '1', '--json', json], { timeout: 180_000 });
+    await promisify(execFile)(process.execPath, [script, '--browser', engine, '--cold', '1', '--settle', '0', '--loads', '1', '--json', json], { timeout: 180_000 });
     const report = JSON.parse(readFileSync(json, 'utf8'));
     assert.match(report.browser, VERSION_PATTERNS[engine]);
+    assert.equal(report.settle, 0);
     assert.deepEqual(report.loads.map((l) => l.load), ['cold 1', 'fill', 'warm 1']);
     for (const { load, fcp, ready, flag } of report.loads) {
       assert.equal(flag, 'true', `load ${load}`);
