@@ -298,7 +298,7 @@ def study_options(setup):
     else:
         names = {"positions": "positions", "causal": "causal", "layers": "layers", "maxLength": "max_length",
                  "rotaryBase": "rotary_base", "rotaryPairs": "rotary_pairs", "buckets": "buckets",
-                 "maxDistance": "max_distance"}
+                 "maxDistance": "max_distance", "positionRange": "position_range"}
         for item in setup.split(","):
             key, value = item.split("=", 1)
             if key not in names:
@@ -314,6 +314,7 @@ def study(task, back, steps, embed_scale, setup, seeds):
     """bench/model_study.cpp's runs, in PyTorch: one JSON line per seed (the lab's schedule and sets; see that file)."""
     order = task == "order"
     options = study_options(setup)
+    position_range = options.pop("position_range", None)  # randomized positions: drawn in training and evaluation
     max_length = options.get("max_length")
     scale = embed_scale if embed_scale == "sqrtWidth" else float(embed_scale)
 
@@ -324,7 +325,7 @@ def study(task, back, steps, embed_scale, setup, seeds):
 
     def accuracy_on(model, ids, targets):
         with torch.no_grad():
-            said = model(ids).argmax(dim=-1)
+            said = model(ids, position_ids=call_positions(model, ids, position_range)).argmax(dim=-1)
         counted = targets != -1
         return ((said == targets) & counted).sum().item() / counted.sum().item()
 
@@ -336,12 +337,8 @@ def study(task, back, steps, embed_scale, setup, seeds):
         curve, reached, first_loss = [], None, None
         for k in range(steps):
             ids, targets = sentences(32, 8 + k % 9, data_seed(seed, 1000 + k), False)
-            logits = model(ids)
-            loss = F.cross_entropy(logits.reshape(-1, logits.shape[-1]), targets.reshape(-1), ignore_index=-1)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            first_loss = loss.item() if first_loss is None else first_loss
+            loss = adam_step(model, optimizer, ids, targets, position_range=position_range)
+            first_loss = loss if first_loss is None else first_loss
             if (k + 1) % 20 == 0:
                 curve.append(accuracy_on(model, *validation))
                 if reached is None and curve[-1] >= 0.95:
@@ -350,7 +347,7 @@ def study(task, back, steps, embed_scale, setup, seeds):
                    for t in (8, 12, 16, 32, 64, 128) if max_length is None or t <= max_length}
         print(json.dumps({"implementation": "pytorch", "task": task, "back": back, "steps": steps,
                           "embedScale": embed_scale, "setup": setup, "seed": seed, "firstLoss": first_loss,
-                          "lastLoss": loss.item(), "stepsTo95": reached, "validation": curve, "accuracy": lengths}),
+                          "lastLoss": loss, "stepsTo95": reached, "validation": curve, "accuracy": lengths}),
               flush=True)
 
 
