@@ -415,7 +415,7 @@ void Run<T>::train() {
     for (const DrawnBatch& d : drawn)  // a call too large to run here is out of scope
         if (activations_of(c, 3, d.length + 1) > 16 * kMaxWork) return;
     std::vector<TrainBatch> batches;
-    for (const DrawnBatch& d : drawn) batches.push_back({d.ids, d.targets, d.batch, d.length});
+    for (const DrawnBatch& d : drawn) batches.push_back({d.ids, d.targets, d.batch, d.length, {}});
     Expected expected;
     std::optional<std::size_t> first_broken;
     if (!lr_ok) {
@@ -547,7 +547,8 @@ void Run<T>::package_round() {
                 const bool each = c.readout == Readout::each;
                 batches.push_back({drawn_tensor(in, d.ids, {d.batch, d.length}),
                                    drawn_tensor(in, d.targets, each ? std::vector<std::int64_t>{d.batch, d.length}
-                                                                     : std::vector<std::int64_t>{d.batch})});
+                                                                     : std::vector<std::int64_t>{d.batch}),
+                                   std::nullopt});
             }
             static constexpr double rates[] = {1e-3, 0.05, -1.0, NAN};
             const std::uint8_t r = in.byte() % 5;
@@ -592,7 +593,7 @@ void Run<T>::package_round() {
         const calls::TensorArg ids = drawn_tensor(in, d.ids, {d.batch, d.length});
         const calls::TensorArg targets = drawn_tensor(in, d.targets, each ? std::vector<std::int64_t>{d.batch, d.length}
                                                                            : std::vector<std::int64_t>{d.batch});
-        calls::ModelInput input{{ids, targets}, {}};
+        calls::ModelInput input{{ids, targets, std::nullopt}, {}};
         if (kind == 0) {  // forward: the targets play no part
             input.batch.targets.reset();
             std::vector<calls::Result> results;

@@ -56,6 +56,7 @@ const CALL_OPTIONS = Object.freeze({
   temperature: optionalNumber,
   topK: optionalNumber,
   seed: optionalNumber,
+  positionIds: optional(readTensor),
 });
 
 /** The options object of a method that takes the options `names` (of CALL_OPTIONS): { [name]: value read }. */
@@ -88,8 +89,9 @@ function readPrefix(prefix) {
   return readTensor('prefix', { data, shape: [data.length], dtype: 'int32' });
 }
 
-/** A batch's ids and targets, as loss and gradients take them. */
-const readBatch = (ids, targets) => ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets) });
+/** A batch's ids and targets, as loss and gradients take them, and the options `names` (positionIds: each token's position). */
+const readBatch = (ids, targets, options, names = ['positionIds']) =>
+  ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets), ...readCallOptions(options, names) });
 
 /**
  * The model's methods (dispose aside), each once: `read` reads its arguments into the binding's call (JS kinds only,
@@ -117,9 +119,9 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelSetParameters',
     result: () => undefined,
   },
-  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'. */
+  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each' (options: { positionIds }). */
   forward: {
-    read: (ids) => ({ ids: readTensor('ids', ids) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds']) }),
     core: 'modelForward',
     result: (call, [logits]) => call.output(logits),
   },
@@ -135,20 +137,20 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelGradients',
     result: (call, [loss, ...grads], names) => ({ loss: call.number(loss), grads: named(call, grads, names) }),
   },
-  /** One Adam step (options: { lr }, default 1e-3); returns the loss before it. */
+  /** One Adam step (options: { lr }, default 1e-3, and { positionIds }); returns the loss before it. */
   step: {
-    read: (ids, targets, options) => ({ ...readBatch(ids, targets), ...readCallOptions(options, ['lr']) }),
+    read: (ids, targets, options) => readBatch(ids, targets, options, ['lr', 'positionIds']),
     core: 'modelStep',
     result: (call, [loss]) => call.number(loss),
   },
-  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T). */
+  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T) (options: { positionIds }). */
   attentionWeights: {
-    read: (ids) => ({ ids: readTensor('ids', ids) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds']) }),
     core: 'modelAttentionWeights',
     result: (call, [weights]) => call.output(weights),
   },
   /**
-   * One Adam step on each of `batches` ([{ ids, targets }]), in order; returns the losses before each step (a
+   * One Adam step on each of `batches` ([{ ids, targets, positionIds? }]), in order; returns the losses before each step (a
    * Float64Array). All or nothing: the options ({ lr }, as step's) and every batch, as step reads its tensors, are
    * read first, then their sizes; then the core checks lr's value, every batch (its message prefixed `batches[i]: `)
    * and the memory the steps need, before the first step. A step refused after that (a loss that is not finite), or
@@ -164,8 +166,11 @@ export const MODEL_METHODS = Object.freeze({
         const given = Object.hasOwn(batches, i);  // (a hole is not a batch, nor what Array.prototype may hold there)
         const batch = given ? batches[i] : undefined;
         if (batch === undefined) throw new TypeError(`${name} must be an object { ids, targets }, got ${given ? 'undefined' : 'a hole'}`);
-        const { ids, targets } = readOptions(name, batch, ['ids', 'targets']);
-        list.push({ ids: readTensor(`${name}.ids`, ids), targets: readTensor(`${name}.targets`, targets) });
+        const { ids, targets, positionIds } = readOptions(name, batch, ['ids', 'targets', 'positionIds']);
+        list.push({
+          ids: readTensor(`${name}.ids`, ids), targets: readTensor(`${name}.targets`, targets),
+          positionIds: positionIds === undefined ? undefined : readTensor(`${name}.positionIds`, positionIds),
+        });
       }
       return { batches: list, ...read };
     },

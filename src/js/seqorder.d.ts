@@ -325,7 +325,20 @@ export type ModelConfig<D extends FloatDType = FloatDType> = ModelConfigBase<D> 
  */
 export type Parameters<D extends FloatDType = FloatDType> = Record<string, Tensor<D>>;
 
-/** Options of Model.step and PoolModel.train. */
+/**
+ * Options of the calls that run the model (forward, loss, gradients, step, train's batches, attentionWeights): the
+ * positions each token is at (docs/model.md, "The positions of a sentence").
+ */
+export interface PositionOptions {
+  /**
+   * Each token's position: an int32 tensor of the shape of ids, each row strictly increasing, every value ≥ 0 (and
+   * < maxLength for learned positions); default 0 … T − 1 in every row (and given so, the same bits). Refused by a model
+   * with positions 'none'.
+   */
+  positionIds?: TensorInput<'int32'>;
+}
+
+/** Options of Model.step and Model.train (and the pool's). */
 export interface StepOptions {
   /** Adam's learning rate (default 1e-3; a finite number ≥ 0). */
   lr?: number;
@@ -344,7 +357,7 @@ export interface GenerateOptions {
 }
 
 /** One batch of training data for Model.train and PoolModel.train: what Model.step takes. */
-export interface TrainingBatch {
+export interface TrainingBatch extends PositionOptions {
   ids: TensorInput<'int32'>;
   targets: TensorInput<'int32'>;
 }
@@ -376,11 +389,14 @@ export interface Model<D extends FloatDType = FloatDType> {
    * ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each'.
    * @example
    * const logits = model.forward(so.orderTask({ count: 8, length: 12 }).ids);   // (8, 2)
-   * @throws {TypeError} when ids is not an int32 tensor
-   * @throws {RangeError} when ids is not (B, T), an id is outside 0 … vocab − 1, or T passes a learned table's rows
+   * const shifted = model.forward(ids, { positionIds });   // each token at the position given (see PositionOptions)
+   * @throws {TypeError} when ids or positionIds is not an int32 tensor
+   * @throws {RangeError} when ids is not (B, T), an id is outside 0 … vocab − 1, or T passes a learned table's rows;
+   *         positionIds not of ids' shape, a row not strictly increasing, a value below 0 or past maxLength − 1
+   *         (learned), or given to a model with positions 'none'
    * @throws {Error} when the model is disposed
    */
-  forward(ids: TensorInput<'int32'>): Tensor<D>;
+  forward(ids: TensorInput<'int32'>, options?: PositionOptions): Tensor<D>;
   /**
    * The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1.
    * @example
@@ -391,7 +407,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    *         −1 … classes − 1
    * @throws {Error} when the model is disposed
    */
-  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): number;
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions): number;
   /**
    * The loss and its gradient with respect to every parameter (the names and shapes of parameters()).
    * @example
@@ -400,7 +416,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as loss
    * @throws {Error} when the model is disposed
    */
-  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>): { loss: number; grads: Parameters<D> };
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions): { loss: number; grads: Parameters<D> };
   /**
    * One Adam step (β 0.9, 0.999, ε 1e-8); returns the loss before it. A step whose loss, or whose new parameters or
    * moments, would not be finite is refused with a RangeError, and the model is unchanged (as after any failed call).
@@ -411,7 +427,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {RangeError} as loss, when lr is not a finite number ≥ 0, or when the step would not be finite
    * @throws {Error} when the model is disposed
    */
-  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions): number;
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions): number;
   /**
    * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. All or
    * nothing: before the first step, the options, every batch's tensors (named `batches[i].ids`, `batches[i].targets`;
@@ -433,7 +449,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as forward, or when ids holds more than one sentence
    * @throws {Error} when the model is disposed
    */
-  attentionWeights(ids: TensorInput<'int32'>): Tensor<D>;
+  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions): Tensor<D>;
   /**
    * A next-token model's text (causal: true, readout: 'each', classes = vocab): the prefix, then options.steps ids,
    * each drawn from the logits after the sequence so far (softmax of logits / temperature over the topK largest, one

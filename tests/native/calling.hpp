@@ -19,6 +19,7 @@
 #include <string>
 #include <type_traits>
 #include <utility>
+#include <optional>
 #include <vector>
 
 #include "attention.hpp"
@@ -198,15 +199,23 @@ inline double scalar(const seqorder::calls::Result& r) {
 }
 
 // ids (B, T) -> logits (B, classes) or (B, T, classes): calls::model_forward.
+// positionIds, when given (a null pointer: none).
+inline std::optional<seqorder::calls::TensorArg> position_arg(const seqorder::Tensor<std::int32_t>* positions) {
+    if (!positions) return std::nullopt;
+    return arg(*positions);
+}
+
 template <class T>
-seqorder::Tensor<T> model_forward(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids) {
-    return tensor<T>(seqorder::calls::model_forward(model, {{arg(ids), {}}, {}}).at(0));
+seqorder::Tensor<T> model_forward(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
+                                  const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+    return tensor<T>(seqorder::calls::model_forward(model, {{arg(ids), {}, position_arg(positions)}, {}}).at(0));
 }
 
 // The loss of ids (B, T) and targets (B) or (B, T): calls::model_loss.
 inline double model_loss(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
-                         const seqorder::Tensor<std::int32_t>& targets) {
-    return scalar(seqorder::calls::model_loss(model, {{arg(ids), arg(targets)}, {}}).at(0));
+                         const seqorder::Tensor<std::int32_t>& targets,
+                         const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+    return scalar(seqorder::calls::model_loss(model, {{arg(ids), arg(targets), position_arg(positions)}, {}}).at(0));
 }
 
 // The loss and every parameter's gradient, laid out as the model's values(): calls::model_gradients.
@@ -217,9 +226,10 @@ struct Gradients {
 };
 template <class T>
 Gradients<T> model_gradients(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
-                             const seqorder::Tensor<std::int32_t>& targets) {
+                             const seqorder::Tensor<std::int32_t>& targets,
+                             const seqorder::Tensor<std::int32_t>* positions = nullptr) {
     const std::vector<seqorder::calls::Result> results =
-        seqorder::calls::model_gradients(model, {{arg(ids), arg(targets)}, {}});
+        seqorder::calls::model_gradients(model, {{arg(ids), arg(targets), position_arg(positions)}, {}});
     Gradients<T> g{scalar(results.at(0)), {}};
     for (std::size_t i = 1; i < results.size(); ++i) {
         const seqorder::Tensor<T> gradient = tensor<T>(results[i]);
@@ -231,15 +241,19 @@ Gradients<T> model_gradients(seqorder::calls::AnyModel& model, const seqorder::T
 // One Adam step with learning rate lr; the loss before it: calls::model_step. (Nothing is allocated once the step has
 // been taken.)
 inline double model_step(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
-                         const seqorder::Tensor<std::int32_t>& targets, double lr) {
-    return scalar(seqorder::calls::model_step(model, {{arg(ids), arg(targets)}, {.lr = lr}}).at(0));
+                         const seqorder::Tensor<std::int32_t>& targets, double lr,
+                         const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+    return scalar(
+        seqorder::calls::model_step(model, {{arg(ids), arg(targets), position_arg(positions)}, {.lr = lr}}).at(0));
 }
 
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T): calls::model_attention_weights.
 template <class T>
 seqorder::Tensor<T> model_attention_weights(seqorder::calls::AnyModel& model,
-                                            const seqorder::Tensor<std::int32_t>& ids) {
-    return tensor<T>(seqorder::calls::model_attention_weights(model, {{arg(ids), {}}, {}}).at(0));
+                                            const seqorder::Tensor<std::int32_t>& ids,
+                                            const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+    return tensor<T>(
+        seqorder::calls::model_attention_weights(model, {{arg(ids), {}, position_arg(positions)}, {}}).at(0));
 }
 
 }  // namespace testing

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "compare.hpp"
 #include "model_testing.hpp"
 
 namespace {
@@ -277,10 +278,51 @@ TEST_CASE("model errors: every input rule, and the model keeps working afterward
     CHECK_THROWS_MATCHES(testing::model_attention_weights<float>(any, ids), std::invalid_argument,
                          Says("ids must have shape (1, T) or (T): one sequence, got [2, 3]"));
 
+    // positionIds (call_positions.hpp, and the package's shape and dtype)
+    const auto rows = [](std::vector<std::int32_t> values, std::size_t B, std::size_t T) {
+        return Tensor<std::int32_t>(Shape{B, T}, std::move(values));
+    };
+    const auto repeated = rows({0, 1, 2, 3, 3, 4}, 2, 3), past = rows({0, 1, 9, 0, 1, 2}, 2, 3),
+               negative = rows({-1, 1, 2, 0, 1, 2}, 2, 3), one = rows({1, 2, 3}, 1, 3), column = rows({1, 2, 3}, 3, 1);
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(any, ids, &targets), std::invalid_argument,
+                         Says("positionIds must have the shape of ids, [2, 3], got [2]"));
+    CHECK_THROWS_MATCHES(testing::model_loss(any, ids, targets, &repeated), std::out_of_range,
+                         Says("positionIds[1, 1] = 3 is not above the position before it: each row must be "
+                              "strictly increasing"));
+    CHECK_THROWS_MATCHES(testing::model_step(any, ids, targets, 1e-3, &past), std::out_of_range,
+                         Says("positionIds[0, 2] = 9 is outside 0 .. maxLength - 1 = 0 .. 8 (the learned table's rows)"));
+    CHECK_THROWS_MATCHES(testing::model_gradients<float>(any, ids, targets, &negative), std::out_of_range,
+                         Says("positionIds[0, 0] = -1 is outside"));
+    CHECK_THROWS_MATCHES(testing::model_attention_weights<float>(any, one, &column), std::invalid_argument,
+                         Says("positionIds must have the shape of ids"));
+    const std::vector<std::int32_t> short_rows{0, 1, 2};
+    CHECK_THROWS_MATCHES(model.forward(logits, id_span, 2, 3, {short_rows}), std::invalid_argument,
+                         Says("positionIds must have the shape of ids, (B, T) = (2, 3), got 3 values"));
+
     // nothing changed, and it still works
     CHECK(model.steps() == 0);
     for (std::size_t i = 0; i < parameters.size(); ++i) REQUIRE(model.values()[i] == parameters[i]);
     CHECK(forward_of(any, ids) == expected);
+}
+
+TEST_CASE("model errors: positionIds on a model without positions, and positions 0 .. T - 1 given", "[model][errors]") {
+    AnyModel none = testing::make_model<float>(with([](Config& c) { c.positions = Positions::none; }));
+    const auto ids = random_ids(2, 3, 16, 9);
+    const Tensor<std::int32_t> plain(Shape{2, 3}, std::vector<std::int32_t>{0, 1, 2, 0, 1, 2});
+    CHECK_THROWS_MATCHES(testing::model_forward<float>(none, ids, &plain), std::invalid_argument,
+                         Says("positionIds: a model with positions 'none' reads no positions"));
+    // positions 0 .. T - 1 given are the default's: the same bits (the same kernels)
+    for (Positions p : {Positions::sinusoidal, Positions::learned, Positions::rotary, Positions::alibi,
+                        Positions::relative}) {
+        AnyModel any = testing::make_model<float>(with([&](Config& c) {
+            c.positions = p;
+            if (p == Positions::learned) c.max_length = 4;
+        }));
+        INFO(describe(testing::net<float>(any).config()));
+        testing::check_identical<float>("logits at positions 0 .. T - 1 given",
+                                        testing::model_forward<float>(any, ids, &plain).data(),
+                                        testing::model_forward<float>(any, ids).data());
+    }
 }
 
 TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]") {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <random>
 #include <string>
 #include <vector>
@@ -246,7 +247,6 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
                 }
                 ++cases;
                 const std::size_t B = 1 + g() % 5, T = 1 + g() % 9;
-                INFO(describe(c) << ", B " << B << ", T " << T);
                 AnyModel fast_any = testing::make_model<float>(c), reference_any = testing::make_model<float>(c);
                 Model<float>& fast_model = testing::net<float>(fast_any);
                 Model<float>& reference_model = testing::net<float>(reference_any);
@@ -255,15 +255,27 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
                 copy_parameters(reference_model, fast_model);
                 const auto ids = random_ids(B, T, c.vocab, g());
                 const auto targets = random_targets(c, B, T, g(), 0.2);
-                testing::check_identical<float>("logits", testing::model_forward<float>(fast_any, ids).data(),
-                                                testing::model_forward<float>(reference_any, ids).data());
-                const testing::Gradients<float> a = testing::model_gradients<float>(fast_any, ids, targets),
-                                                b = testing::model_gradients<float>(reference_any, ids, targets);
+                // every other model at positions given (positionIds): T of 0 .. 8 (the learned table's rows) or of
+                // 0 .. 3 T in each row, increasing
+                Tensor<std::int32_t> rows({B, T});
+                for (std::size_t b = 0; b < B; ++b) {
+                    std::vector<std::int32_t> all(p == Positions::learned ? 9 : 3 * T + 1);
+                    std::iota(all.begin(), all.end(), 0);
+                    std::shuffle(all.begin(), all.end(), g);
+                    std::sort(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(T));
+                    std::copy_n(all.begin(), T, rows.data().begin() + static_cast<std::ptrdiff_t>(b * T));
+                }
+                const auto* at = p != Positions::none && cases % 2 == 0 ? &rows : nullptr;
+                INFO(describe(c) << ", B " << B << ", T " << T << (at ? ", positions given" : ""));
+                testing::check_identical<float>("logits", testing::model_forward<float>(fast_any, ids, at).data(),
+                                                testing::model_forward<float>(reference_any, ids, at).data());
+                const testing::Gradients<float> a = testing::model_gradients<float>(fast_any, ids, targets, at),
+                                                b = testing::model_gradients<float>(reference_any, ids, targets, at);
                 CHECK(a.loss == b.loss);
                 testing::check_identical<float>("gradients", a.values, b.values);
                 for (int s = 0; s < 3; ++s)
-                    CHECK(testing::model_step(fast_any, ids, targets, 1e-2) ==
-                          testing::model_step(reference_any, ids, targets, 1e-2));
+                    CHECK(testing::model_step(fast_any, ids, targets, 1e-2, at) ==
+                          testing::model_step(reference_any, ids, targets, 1e-2, at));
                 testing::check_identical<float>("parameters after 3 steps", fast_model.values(), reference_model.values());
             }
 }

@@ -1,7 +1,7 @@
 // The model against its independent numpy implementation (tests/fixtures/make_model_fixtures.py): the generator, the
-// order task, and the logits, loss and every gradient of twelve small configurations (each kind of positions, rotary's
-// base and partial rotation, causal and bidirectional, both readouts, one to three heads, one and two layers, ignored
-// targets).
+// order task, and the logits, loss and every gradient of seventeen small configurations (each kind of positions,
+// rotary's base and partial rotation, positionIds for every scheme that reads positions, causal and bidirectional,
+// both readouts, one to three heads, one and two layers, ignored targets).
 //
 // Tolerances, and why:
 //   float64: 1e-10 absolute. Both sides compute in float64 in different orders (numpy's einsum and pairwise sums, the
@@ -105,17 +105,19 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
     model.set_kernels(kernels);
     const auto ids = int_tensor(f[prefix + "/ids"]);
     const auto targets = int_tensor(f[prefix + "/targets"]);
+    const auto positions = f.has(prefix + "/positions") ? int_tensor(f[prefix + "/positions"]) : ids;
+    const auto* at = f.has(prefix + "/positions") ? &positions : nullptr;  // positionIds, when the case gives them
     const std::string kind = std::string(sizeof(T) == 8 ? "float64" : "float32") +
                              (kernels == Kernels::fast ? "" : " reference") + " " + prefix + " (" +
                              describe(model.config()) + ")";
     INFO(kind);
-    const Tensor<T> logits = testing::model_forward<T>(any, ids);
+    const Tensor<T> logits = testing::model_forward<T>(any, ids, at);
     REQUIRE(logits.shape() == Shape(f[prefix + "/logits"].shape.begin(), f[prefix + "/logits"].shape.end()));
     testing::check_within_abs<T>("model logits, " + kind, logits.data(), f[prefix + "/logits"], value_tolerance);
-    const double loss = testing::model_loss(any, ids, targets);
+    const double loss = testing::model_loss(any, ids, targets, at);
     testing::check_within_abs<double>("model loss, " + kind, std::span<const double>(&loss, 1), f[prefix + "/loss"],
                                       value_tolerance);
-    const testing::Gradients<T> g = testing::model_gradients<T>(any, ids, targets);
+    const testing::Gradients<T> g = testing::model_gradients<T>(any, ids, targets, at);
     CHECK_THAT(g.loss, Catch::Matchers::WithinAbs(loss, 0.0));
     for (const auto& p : model.parameters())
         testing::check_within_abs<T>("model gradient " + p.name + ", " + kind,
@@ -125,7 +127,8 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
 
 TEST_CASE("model fixture: float64 logits, loss and every gradient match numpy within 1e-10", "[model][fixtures]") {
     const std::size_t cases = model_fixture().count("model", "config");
-    REQUIRE(cases == 12);  // 4 and 5 scale the token vectors (embedScale); 6 .. 11 alibi, relative, rotary's options
+    REQUIRE(cases == 17);  // 4 and 5 scale the token vectors (embedScale); 6 .. 11 alibi, relative, rotary's options;
+                           // 12 .. 16 positionIds, each scheme that reads positions
     for (std::size_t c = 0; c < cases; ++c) check_case<double>("model/" + std::to_string(c), Kernels::fast, 1e-10, 1e-10);
 }
 
@@ -150,14 +153,17 @@ TEST_CASE("model fixture: three Adam steps of the position schemes' cases match 
         const Model<double>& model = testing::net<double>(any);
         const auto ids = int_tensor(f[prefix + "/ids"]);
         const auto targets = int_tensor(f[prefix + "/targets"]);
+        const auto positions = f.has(prefix + "/positions") ? int_tensor(f[prefix + "/positions"]) : ids;
+        const auto* at = f.has(prefix + "/positions") ? &positions : nullptr;
         INFO(prefix << " (" << describe(model.config()) << ")");
         const auto& losses = f[prefix + "/adam/losses"].values;
-        for (double want : losses) CHECK_THAT(testing::model_step(any, ids, targets, 1e-2), Catch::Matchers::WithinAbs(want, 1e-10));
+        for (double want : losses)
+            CHECK_THAT(testing::model_step(any, ids, targets, 1e-2, at), Catch::Matchers::WithinAbs(want, 1e-10));
         for (const auto& p : model.parameters())
             testing::check_within_abs<double>("parameter " + p.name + " after the steps", model.values(p),
                                               f[prefix + "/adam/param/" + p.name], 1e-10);
     }
-    CHECK(checked == 6);
+    CHECK(checked == 9);
 }
 
 }  // namespace

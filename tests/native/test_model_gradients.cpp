@@ -69,49 +69,73 @@ std::vector<Case> gradient_cases() {
     };
 }
 
+// Every element of every parameter: the backward pass against central finite differences, at positions (B, T) given
+// (positionIds) or 0 .. T - 1 (null).
+void check_finite_differences(const Case& c, std::uint32_t& seed, const Tensor<std::int32_t>* positions = nullptr) {
+    INFO(describe(c.config) << ", B " << c.B << ", T " << c.T << (positions ? ", positions given" : ""));
+    AnyModel any = testing::make_model<double>(c.config);
+    Model<double>& model = testing::net<double>(any);
+    randomize(model, ++seed);
+    const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
+    const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
+    const Gradients<double> g = testing::model_gradients<double>(any, ids, targets, positions);
+    CHECK(g.loss == testing::model_loss(any, ids, targets, positions));
+
+    const double h = 1e-5;
+    std::vector<double> values(model.values().begin(), model.values().end());
+    double worst = 0;
+    for (const auto& p : model.parameters()) {
+        for (std::size_t i = 0; i < p.size; ++i) {
+            const double saved = values[p.offset + i];
+            auto loss_at = [&](double x) {
+                values[p.offset + i] = x;
+                const ParameterUpdate<double> u{p.name, p.shape,
+                                                std::span<const double>(values).subspan(p.offset, p.size)};
+                model.set_parameters(std::span(&u, 1));
+                return testing::model_loss(any, ids, targets, positions);
+            };
+            const double numeric = (loss_at(saved + h) - loss_at(saved - h)) / (2 * h);
+            loss_at(saved);
+            const double analytic = g.values[p.offset + i];
+            const double error = std::abs(numeric - analytic) / std::max(1.0, std::abs(analytic));
+            worst = std::max(worst, error);
+            if (error > 1e-7) {
+                INFO(p.name << "[" << i << "]: backward " << analytic << ", finite difference " << numeric);
+                CHECK(error <= 1e-7);
+            }
+        }
+    }
+    testing::report("model finite differences, " + describe(c.config) + (positions ? ", positions given" : ""), worst,
+                    1e-7);
+    // Not all zero: the check above compared something.
+    double largest = 0;
+    for (double x : g.values) largest = std::max(largest, std::abs(x));
+    CHECK(largest > 1e-3);
+}
+
 TEST_CASE("model gradients: every parameter's gradient matches central finite differences (float64)",
           "[model][gradients]") {
     std::uint32_t seed = 100;
-    for (const Case& c : gradient_cases()) {
-        INFO(describe(c.config) << ", B " << c.B << ", T " << c.T);
-        AnyModel any = testing::make_model<double>(c.config);
-        Model<double>& model = testing::net<double>(any);
-        randomize(model, ++seed);
-        const auto ids = random_ids(c.B, c.T, c.config.vocab, ++seed);
-        const auto targets = random_targets(c.config, c.B, c.T, ++seed, c.ignored);
-        const Gradients<double> g = testing::model_gradients<double>(any, ids, targets);
-        CHECK(g.loss == testing::model_loss(any, ids, targets));
+    for (const Case& c : gradient_cases()) check_finite_differences(c, seed);
+}
 
-        const double h = 1e-5;
-        std::vector<double> values(model.values().begin(), model.values().end());
-        double worst = 0;
-        for (const auto& p : model.parameters()) {
-            for (std::size_t i = 0; i < p.size; ++i) {
-                const double saved = values[p.offset + i];
-                auto loss_at = [&](double x) {
-                    values[p.offset + i] = x;
-                    const ParameterUpdate<double> u{p.name, p.shape,
-                                                    std::span<const double>(values).subspan(p.offset, p.size)};
-                    model.set_parameters(std::span(&u, 1));
-                    return testing::model_loss(any, ids, targets);
-                };
-                const double numeric = (loss_at(saved + h) - loss_at(saved - h)) / (2 * h);
-                loss_at(saved);
-                const double analytic = g.values[p.offset + i];
-                const double error = std::abs(numeric - analytic) / std::max(1.0, std::abs(analytic));
-                worst = std::max(worst, error);
-                if (error > 1e-7) {
-                    INFO(p.name << "[" << i << "]: backward " << analytic << ", finite difference " << numeric);
-                    CHECK(error <= 1e-7);
-                }
-            }
-        }
-        testing::report("model finite differences, " + describe(c.config), worst, 1e-7);
-        // Not all zero: the check above compared something.
-        double largest = 0;
-        for (double x : g.values) largest = std::max(largest, std::abs(x));
-        CHECK(largest > 1e-3);
-    }
+TEST_CASE("model gradients: finite differences at positions given (positionIds), each scheme that reads positions",
+          "[model][gradients]") {
+    // rows apart and past T, the two rows sharing learned rows, distances past relative's maxDistance
+    const std::vector<std::int32_t> rows{0, 2, 3, 7, 8, 1, 2, 5, 6, 7};  // (learned: maxLength 9)
+    Tensor<std::int32_t> positions({2, 5});
+    std::copy(rows.begin(), rows.end(), positions.data().begin());
+    std::uint32_t seed = 500;
+    const Case cases[] = {
+        {make_config(6, 8, 2, 1, Positions::sinusoidal, true, Readout::mean, 2), 2, 5, 0.0},
+        {make_config(5, 4, 1, 2, Positions::learned, false, Readout::each, 3), 2, 5, 0.2},
+        {with_options(make_config(5, 12, 2, 2, Positions::rotary, true, Readout::each, 2), 0, 0, 200, 2), 2, 5, 0.2},
+        {make_config(5, 12, 3, 1, Positions::alibi, true, Readout::each, 3), 2, 5, 0.0},
+        {make_config(6, 8, 2, 1, Positions::alibi, false, Readout::mean, 2), 2, 5, 0.0},
+        {with_options(make_config(6, 8, 2, 2, Positions::relative, false, Readout::each, 3), 8, 3), 2, 5, 0.2},
+        {with_options(make_config(5, 8, 2, 1, Positions::relative, true, Readout::mean, 2), 5, 3), 2, 5, 0.0},
+    };
+    for (const Case& c : cases) check_finite_differences(c, seed, &positions);
 }
 
 TEST_CASE("model gradients: float32 agrees with float64 on the same parameters", "[model][gradients]") {

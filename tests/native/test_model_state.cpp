@@ -96,9 +96,9 @@ void train(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int
     Model<T>& m = testing::net<T>(any);
     const auto B = static_cast<std::int64_t>(ids.dim(0)), L = static_cast<std::int64_t>(ids.dim(1));
     const std::size_t per_row = m.config().readout == Readout::each ? ids.dim(1) : 1;
-    const std::vector<TrainBatch> batches{{ids.data(), targets.data(), B, L},
-                                          {ids.data().first(ids.dim(1)), targets.data().first(per_row), 1, L},
-                                          {ids.data(), targets.data(), B, L}};
+    const std::vector<TrainBatch> batches{{ids.data(), targets.data(), B, L, {}},
+                                          {ids.data().first(ids.dim(1)), targets.data().first(per_row), 1, L, {}},
+                                          {ids.data(), targets.data(), B, L, {}}};
     double losses[3];
     m.train(losses, batches, 3e-3);
     out.assign(losses, losses + 3);
@@ -289,7 +289,7 @@ TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[mod
     testing::model_step(model_any, ids, targets, 1e-2);
     testing::model_step(twin_any, ids, targets, 1e-2);
     const State<float> before(model);
-    const TrainBatch good{ids.data(), targets.data(), 2, 6}, other{wide.data(), wide_targets.data(), 4, 11};
+    const TrainBatch good{ids.data(), targets.data(), 2, 6, {}}, other{wide.data(), wide_targets.data(), 4, 11, {}};
     std::vector<double> losses;  // one per batch
     auto unchanged = [&] {
         REQUIRE(State<float>(model) == before);
@@ -299,7 +299,7 @@ TEST_CASE("model state: train fails as a whole, its earlier steps undone", "[mod
     SECTION("a bad id in the third batch: refused before the first step, the batch named") {
         auto bad = ids;
         bad(1, 4) = 16;
-        const std::vector<TrainBatch> batches{good, other, {bad.data(), targets.data(), 2, 6}, good};
+        const std::vector<TrainBatch> batches{good, other, {bad.data(), targets.data(), 2, 6, {}}, good};
         losses.resize(batches.size());
         REQUIRE_THROWS_MATCHES(model.train(losses, batches, 1e-2), std::out_of_range,
                                Says("batches[2]: ids[1, 4] = 16 is outside 0 .. vocab - 1 = 0 .. 15"));

@@ -104,6 +104,37 @@ describe('the bits of one thread', () => {
   }
 });
 
+test('positionIds: every method at positions given has the bits of one thread, and the same errors', async () => {
+  const config = { vocab: 16, width: 24, heads: 3, layers: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 8 };
+  const local = so.createModel(config);
+  const remote = await pool.createModel(config);
+  try {
+    // row b of batch k at 3 t + (b + k) mod 3: apart, shifted, increasing
+    const spread = (B, T, k) => ({ data: Int32Array.from({ length: B * T }, (_, i) => 3 * (i % T) + ((Math.floor(i / T) + k) % 3)), shape: [B, T] });
+    const batches = Array.from({ length: 4 }, (_, k) => {
+      const { ids, targets } = so.orderTask({ count: 8, length: 6, seed: 200 + k });
+      return { ids, targets, positionIds: spread(8, 6, k) };
+    });
+    const wanted = batches.slice(0, 3).map(({ ids, targets, positionIds }) => local.step(ids, targets, { lr: 3e-3, positionIds }));
+    assert.deepEqual([...await remote.train(batches.slice(0, 3), { lr: 3e-3 })], wanted, 'the losses of train()');
+    const { ids, targets, positionIds } = batches[3];
+    assert.equal(await remote.step(ids, targets, { lr: 3e-3, positionIds }), local.step(ids, targets, { lr: 3e-3, positionIds }));
+    assertSameTensors(await remote.parameters(), local.parameters(), 'parameters');
+    assertSameTensors(await remote.forward(ids, { positionIds }), local.forward(ids, { positionIds }), 'forward');
+    assert.equal(await remote.loss(ids, targets, { positionIds }), local.loss(ids, targets, { positionIds }));
+    const [g, w] = [await remote.gradients(ids, targets, { positionIds }), local.gradients(ids, targets, { positionIds })];
+    assertSameTensors(g.grads, w.grads, 'gradients');
+    const one = { data: ids.data.subarray(0, 6), shape: [1, 6] }, six = { data: Int32Array.of(0, 4, 5, 9, 20, 21), shape: [1, 6] };
+    assertSameTensors(await remote.attentionWeights(one, { positionIds: six }), local.attentionWeights(one, { positionIds: six }), 'attention weights');
+    const backwards = { data: Int32Array.of(0, 4, 3, 9, 20, 21), shape: [1, 6] };
+    await assertSameError(remote.forward(one, { positionIds: backwards }), () => local.forward(one, { positionIds: backwards }), 'a row not increasing');
+    await assertSameError(remote.forward(one, { positionIds: one.data }), () => local.forward(one, { positionIds: one.data }), 'not a tensor');
+  } finally {
+    local.dispose();
+    await remote.dispose();
+  }
+});
+
 test('each model stays in one worker; new models go to the worker holding the fewest', async () => {
   const config = { vocab: 16, width: 8, classes: 2 };
   const models = [];

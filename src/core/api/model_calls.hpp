@@ -87,16 +87,19 @@ void fields(CreatedModel& m, Field&& field) {
     field("names", m.names);
 }
 
-// A batch of sequences: ids, and targets for the calls that take them (loss, gradients, step, train). An input given
-// per token or per sequence goes here.
+// A batch of sequences: ids, and targets for the calls that take them (loss, gradients, step, train), and the
+// positions of every token when given (docs/model.md, "The positions of a sentence"). An input given per token or per
+// sequence goes here.
 struct ModelBatch {
     TensorArg ids;                       // int32 (B, T); for attention_weights (1, T) or (T)
     std::optional<TensorArg> targets;    // int32 (B) for readout 'mean', (B, T) for 'each'
+    std::optional<TensorArg> position_ids;  // int32, the shape of ids: each row strictly increasing (default 0 .. T - 1)
 };
 template <class Field>
 void fields(ModelBatch& b, Field&& field) {
     field("ids", b.ids);
     field("targets", b.targets);
+    field("positionIds", b.position_ids);
 }
 
 // The options of the model's methods ({ lr }: step's and train's). Each method reads those it takes (the JS layer:

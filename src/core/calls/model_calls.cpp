@@ -89,14 +89,26 @@ struct Batch {
     std::int64_t batch, length;
     std::span<const std::int32_t> ids;
     std::span<const std::int32_t> targets;  // empty when the call takes none
+    model::CallPositions positions;         // positionIds, or none given
 };
+
+// positionIds, when given: int32, of the shape of ids (the model checks the values).
+model::CallPositions positions_of(const ModelBatch& given, const Sizes& ids) {
+    if (!given.position_ids) return {};
+    check_dtype("positionIds.dtype", given.position_ids->dtype, {"int32"});
+    const Sizes shape = dims(*given.position_ids, "positionIds");
+    if (shape != ids)
+        throw std::invalid_argument("positionIds must have the shape of ids, " + shape_to_string(ids) + ", got " +
+                                    shape_to_string(shape));
+    return {in_span<std::int32_t>(*given.position_ids)};
+}
 
 // ids, and targets when the call takes them.
 Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets) {
     check_dtype("ids.dtype", given.ids.dtype, {"int32"});
     const Sizes ids = dims(given.ids, "ids");
     if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
-    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}};
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}, positions_of(given, ids)};
     if (!with_targets) return b;
     if (!given.targets) throw std::invalid_argument("targets must be given");
     check_dtype("targets.dtype", given.targets->dtype, {"int32"});
@@ -188,13 +200,14 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
     const Batch b = batch_of(m, in.batch, false);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
-        net.check_inputs(b.ids, nullptr, b.batch, b.length);
+        net.check_inputs(b.ids, nullptr, b.batch, b.length, b.positions);
         const Shape shape = net.logits_shape(b.batch, b.length);
         auto logits = static_cast<std::int64_t>(sizeof(T));
         for (std::size_t n : shape) logits = model::saturating_mul(logits, static_cast<std::int64_t>(n));
-        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length), logits), b.batch, b.length);
+        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length, b.positions), logits), b.batch,
+                        b.length);
         results.push_back(make_result("logits", dtype_name(m), Sizes(shape.begin(), shape.end()), std::nullopt));
-        net.forward(out_span<T>(results[0]), b.ids, b.batch, b.length);
+        net.forward(out_span<T>(results[0]), b.ids, b.batch, b.length, b.positions);
     });
     return results;
 }
@@ -203,9 +216,9 @@ std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
     const Batch b = batch_of(m, in.batch, true);
     std::vector<Result> results;
     m.visit([&](auto& net) {
-        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
-        check_call_room(m, net.call_bytes(b.batch, b.length), b.batch, b.length);
-        results.push_back(scalar(net.loss(b.ids, b.targets, b.batch, b.length)));
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
+        check_call_room(m, net.call_bytes(b.batch, b.length, b.positions), b.batch, b.length);
+        results.push_back(scalar(net.loss(b.ids, b.targets, b.batch, b.length, b.positions)));
     });
     return results;
 }
@@ -214,12 +227,12 @@ std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
     const Batch b = batch_of(m, in.batch, true);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
-        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
         const auto parameter_bytes = static_cast<std::int64_t>(net.values().size() * sizeof(T));
-        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length), 2 * parameter_bytes), b.batch,
-                        b.length);
+        check_call_room(m, model::saturating_add(net.call_bytes(b.batch, b.length, b.positions), 2 * parameter_bytes),
+                        b.batch, b.length);
         std::vector<T> gradients(net.values().size());
-        const double loss = net.gradients(gradients, b.ids, b.targets, b.batch, b.length);
+        const double loss = net.gradients(gradients, b.ids, b.targets, b.batch, b.length, b.positions);
         results.push_back(scalar(loss));
         append_parameters(results, m, std::span<const T>(gradients));
     });
@@ -232,10 +245,10 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
     std::vector<Result> results;
     m.visit([&](auto& net) {
         net.check_lr(lr);
-        net.check_inputs(b.ids, &b.targets, b.batch, b.length);
-        check_call_room(m, net.call_bytes(b.batch, b.length), b.batch, b.length);
+        net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
+        check_call_room(m, net.call_bytes(b.batch, b.length, b.positions), b.batch, b.length);
         results.push_back(scalar(0));  // allocated before the step: once it has changed the model, nothing may fail
-        out_span<double>(results[0])[0] = net.step(b.ids, b.targets, b.batch, b.length, lr);
+        out_span<double>(results[0])[0] = net.step(b.ids, b.targets, b.batch, b.length, lr, b.positions);
     });
     return results;
 }
@@ -252,9 +265,9 @@ std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches
         for (std::size_t i = 0; i < batches.size(); ++i) {
             try {
                 const Batch b = batch_of(m, batches[i], true);
-                net.check_inputs(b.ids, &b.targets, b.batch, b.length);
-                checked.push_back({b.ids, b.targets, b.batch, b.length});
-                if (const std::int64_t bytes = net.call_bytes(b.batch, b.length); bytes >= activations) {
+                net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
+                checked.push_back({b.ids, b.targets, b.batch, b.length, b.positions});
+                if (const std::int64_t bytes = net.call_bytes(b.batch, b.length, b.positions); bytes >= activations) {
                     activations = bytes;
                     largest = {b.batch, b.length};
                 }
@@ -285,15 +298,16 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
         throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_to_string(ids));
     const std::int64_t length = ids.back();
     const auto values = in_span<std::int32_t>(in.batch.ids);
+    const model::CallPositions positions = positions_of(in.batch, ids);
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
-        net.check_inputs(values, nullptr, 1, length);
+        net.check_inputs(values, nullptr, 1, length, positions);
         const model::Config& c = net.config();
         const std::int64_t weights =
             model::saturating_product({c.layers, c.heads, length, length, static_cast<std::int64_t>(sizeof(T))});
-        check_call_room(m, model::saturating_add(net.call_bytes(1, length), weights), 1, length);
+        check_call_room(m, model::saturating_add(net.call_bytes(1, length, positions), weights), 1, length);
         results.push_back(make_result("weights", dtype_name(m), {c.layers, c.heads, length, length}, std::nullopt));
-        net.attention_weights(out_span<T>(results[0]), values, length);
+        net.attention_weights(out_span<T>(results[0]), values, length, positions);
     });
     return results;
 }

@@ -43,9 +43,10 @@ void check_size(const char* what, std::size_t size, std::int64_t expected, const
 }
 
 // Model<T>::check_call's checks, one copy for both dtypes: the model's config, its element size and parameter count.
-void check_call_of(const Config& config, std::size_t element_bytes, std::size_t parameter_count,
-                   std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets, std::int64_t batch,
-                   std::int64_t length, CallOutput output, std::size_t output_size) {
+const std::int32_t* check_call_of(const Config& config, std::size_t element_bytes, std::size_t parameter_count,
+                                  std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
+                                  std::int64_t batch, std::int64_t length, CallOutput output, std::size_t output_size,
+                                  const CallPositions& positions) {
     // 1. shapes and span lengths
     if (batch < 1 || length < 1)
         throw std::invalid_argument("ids must have shape (B, T) with B >= 1 and T >= 1, got " +
@@ -75,8 +76,10 @@ void check_call_of(const Config& config, std::size_t element_bytes, std::size_t 
     if (config.positions == Positions::learned && length > *config.max_length)
         throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
                                 str(*config.max_length) + " rows (maxLength)");
+    // the positions (their checks: call_positions.hpp)
+    const std::int32_t* at = checked_positions(config, positions, batch, length);
     // 3. memory
-    if (activation_count(config, batch, length) > max_elements(element_bytes))
+    if (activation_count(config, batch, length, at != nullptr) > max_elements(element_bytes))
         throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
                                 " need more activations than the " +
                                 str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
@@ -92,6 +95,7 @@ void check_call_of(const Config& config, std::size_t element_bytes, std::size_t 
                 throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
                                         " is outside -1 .. classes - 1 = -1 .. " + str(config.classes - 1) +
                                         " (-1 ignores a target)");
+    return at;
 }
 
 // Model<T>::check_lr's messages, one copy for both dtypes.
@@ -122,9 +126,11 @@ std::int64_t Model<T>::state_bytes(const Config& config) {
 }
 
 template <class T>
-std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length) const {
-    if (activation_count(config_, batch, length) > max_elements(sizeof(T))) return kSaturated;
-    return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length));
+std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length, const CallPositions& positions) const {
+    const bool per_row = checked_positions(config_, positions, batch, length) != nullptr;
+    if (activation_count(config_, batch, length, per_row) > max_elements(sizeof(T))) return kSaturated;
+    return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
+                            per_row);
 }
 
 template <class T>
@@ -189,9 +195,12 @@ Shape Model<T>::logits_shape(std::int64_t batch, std::int64_t length) const {
 }
 
 template <class T>
-void Model<T>::check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
-                          std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const {
-    check_call_of(config_, sizeof(T), values_.size(), ids, targets, batch, length, output, output_size);
+const std::int32_t* Model<T>::check_call(std::span<const std::int32_t> ids,
+                                         const std::span<const std::int32_t>* targets, std::int64_t batch,
+                                         std::int64_t length, Output output, std::size_t output_size,
+                                         const CallPositions& positions) const {
+    return check_call_of(config_, sizeof(T), values_.size(), ids, targets, batch, length, output, output_size,
+                         positions);
 }
 
 template <class T>
@@ -200,56 +209,59 @@ ParameterView<const T> Model<T>::parameter_view() const {
 }
 
 template <class T>
-void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length) {
-    prepare<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length));
-    network_forward<T>(activations_, config_, parameter_view(), ids.data(), kernels_);
+void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
+                           const std::int32_t* positions) {
+    prepare<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
+               positions != nullptr);
+    network_forward<T>(activations_, config_, parameter_view(), ids.data(), kernels_, positions);
 }
 
 template <class T>
 double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                               std::int64_t batch, std::int64_t length) {
-    run_forward(ids, batch, length);
+                               std::int64_t batch, std::int64_t length, const std::int32_t* positions) {
+    run_forward(ids, batch, length, positions);
     Activations<T>& a = activations_;
     const std::size_t rows = targets.size(), classes = static_cast<std::size_t>(config_.classes);
     const double loss = crossentropy<T>(a.d_logits.data(), a.logits.data(), targets.data(), rows, classes);
     network_backward<T>(a, config_, parameter_view(), view_of<T>(std::span<T>(gradients_), layout_, config_),
-                        ids.data(), kernels_);
+                        ids.data(), kernels_, positions);
     return loss;
 }
 
 template <class T>
 void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch,
-                       std::int64_t length) {
-    check_call(ids, nullptr, batch, length, Output::logits, logits.size());
+                       std::int64_t length, const CallPositions& positions) {
+    const std::int32_t* at = check_call(ids, nullptr, batch, length, Output::logits, logits.size(), positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, batch, length);
+    run_forward(ids, batch, length, at);
     std::copy(activations_.logits.begin(), activations_.logits.end(), logits.begin());
 }
 
 template <class T>
 double Model<T>::loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                      std::int64_t length) {
-    check_call(ids, &targets, batch, length, Output::none, 0);
+                      std::int64_t length, const CallPositions& positions) {
+    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, batch, length);
+    run_forward(ids, batch, length, at);
     return crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
                            static_cast<std::size_t>(config_.classes));
 }
 
 template <class T>
 double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t> ids,
-                           std::span<const std::int32_t> targets, std::int64_t batch, std::int64_t length) {
-    check_call(ids, &targets, batch, length, Output::gradients, gradients.size());
+                           std::span<const std::int32_t> targets, std::int64_t batch, std::int64_t length,
+                           const CallPositions& positions) {
+    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::gradients, gradients.size(), positions);
     const ScratchGuard guard(activations_);
-    const double loss = run_gradients(ids, targets, batch, length);
+    const double loss = run_gradients(ids, targets, batch, length, at);
     std::copy(gradients_.begin(), gradients_.end(), gradients.begin());
     return loss;
 }
 
 template <class T>
 double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                          std::int64_t batch, std::int64_t length, double lr) {
-    const double loss = run_gradients(ids, targets, batch, length);
+                          std::int64_t batch, std::int64_t length, double lr, const std::int32_t* positions) {
+    const double loss = run_gradients(ids, targets, batch, length, positions);
     if (!std::isfinite(loss))
         throw std::range_error("the loss is " + number_text(loss) +
                                ": a step on a loss that is not finite is refused (the model is unchanged)");
@@ -266,21 +278,22 @@ double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std
 
 template <class T>
 double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                      std::int64_t length, double lr) {
+                      std::int64_t length, double lr, const CallPositions& positions) {
     check_lr(lr);
-    check_call(ids, &targets, batch, length, Output::none, 0);
+    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
-    return run_step(ids, targets, batch, length, lr);
+    return run_step(ids, targets, batch, length, lr, at);
 }
 
 template <class T>
 void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batches, double lr) {
     check_lr(lr);
     check_size("losses", losses.size(), static_cast<std::int64_t>(batches.size()), "one value per batch");
+    std::vector<const std::int32_t*> positions(batches.size());
     for (std::size_t i = 0; i < batches.size(); ++i) {
         const TrainBatch& b = batches[i];
         try {
-            check_call(b.ids, &b.targets, b.batch, b.length, Output::none, 0);
+            positions[i] = check_call(b.ids, &b.targets, b.batch, b.length, Output::none, 0, b.positions);
         } catch (...) {
             rethrow_prefixed(batch_prefix(i));
         }
@@ -298,7 +311,7 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
         for (std::size_t i = 0; i < batches.size(); ++i) {
             const TrainBatch& b = batches[i];
             try {
-                losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr);
+                losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr, positions[i]);
             } catch (...) {
                 rethrow_prefixed(batch_prefix(i));
             }
@@ -313,10 +326,11 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
 }
 
 template <class T>
-void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length) {
-    check_call(ids, nullptr, 1, length, Output::weights, weights.size());
+void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length,
+                                 const CallPositions& positions) {
+    const std::int32_t* at = check_call(ids, nullptr, 1, length, Output::weights, weights.size(), positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, 1, length);
+    run_forward(ids, 1, length, at);
     std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)
 }
 

@@ -23,6 +23,7 @@
 //                             B < 1 or T < 1; a span whose length is not what the shapes need (ids, targets, and the
 //                             logits, gradients or weights written)
 //   2. std::out_of_range      T > maxLength with learned positions
+//      then the positions given (call_positions.hpp's checked_positions: invalid_argument, out_of_range)
 //   3. std::length_error      the activations kept for (B, T) (activation_count, network.hpp) beyond kMaxTensorBytes,
 //                             in 64-bit arithmetic, so a huge shape is refused before any value is read
 //   4. std::out_of_range      an id outside 0 .. vocab-1, then a target outside -1 .. classes-1 (named by [b] or
@@ -54,6 +55,7 @@
 #include <vector>
 
 #include "adam.hpp"
+#include "call_positions.hpp"
 #include "config.hpp"
 #include "generate.hpp"
 #include "network.hpp"
@@ -70,10 +72,11 @@ struct ParameterUpdate {
     std::span<const T> values;
 };
 
-// One batch of train: ids (batch, length) and targets, as step takes them.
+// One batch of train: ids (batch, length), targets and positions, as step takes them.
 struct TrainBatch {
     std::span<const std::int32_t> ids, targets;
     std::int64_t batch = 0, length = 0;
+    CallPositions positions;
 };
 
 // Which span a call on a model writes (Model's check_call).
@@ -90,7 +93,8 @@ public:
     static std::int64_t state_bytes(const Config& config);
     // The bytes a call on ids (batch, length) (B, T >= 1) allocates for its activations beyond what the model holds now
     // (prepare_bytes, network.hpp): 0 when the buffers held are large enough; INT64_MAX past the tensor limit.
-    std::int64_t call_bytes(std::int64_t batch, std::int64_t length) const;
+    // positions: the call's (their values checked), which may need more (a bias per sentence, say).
+    std::int64_t call_bytes(std::int64_t batch, std::int64_t length, const CallPositions& positions = {}) const;
     // The bytes train on `batches` batches holds beside its steps' activations: with two or more, a copy of the
     // parameters and Adam's moments, to restore if a step fails.
     std::int64_t train_bytes(std::size_t batches) const;
@@ -112,8 +116,8 @@ public:
     // Every check forward, loss, gradients and step make on their inputs (targets null for forward; attention_weights
     // is batch 1), in the order above, computing nothing: for callers that allocate their results before the call.
     void check_inputs(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
-                      std::int64_t batch, std::int64_t length) const {
-        check_call(ids, targets, batch, length, Output::none, 0);
+                      std::int64_t batch, std::int64_t length, const CallPositions& positions = {}) const {
+        check_call(ids, targets, batch, length, Output::none, 0, positions);
     }
 
     // Replaces any subset of the parameters. Every name must exist and appear once, every shape must be the
@@ -124,27 +128,30 @@ public:
     // The shape of forward's result for ids (batch, length): (batch, classes) or (batch, length, classes).
     Shape logits_shape(std::int64_t batch, std::int64_t length) const;
 
-    // ---- the calls, on ids (batch, length) row-major (model_calls.hpp checks the caller's tensors, then calls these)
+    // ---- the calls, on ids (batch, length) row-major (model_calls.hpp checks the caller's tensors, then calls these),
+    // at the positions given (call_positions.hpp: checked after the shapes, 1. and 2. above; default 0 .. T - 1)
 
     // logits: (B, classes) for readout 'mean', (B, T, classes) for 'each'.
-    void forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length);
+    void forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
+                 const CallPositions& positions = {});
     // targets: (B) for readout 'mean', (B, T) for 'each'.
     double loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                std::int64_t length);
+                std::int64_t length, const CallPositions& positions = {});
     // The loss, and every parameter's gradient written to `gradients` (laid out as values()).
     double gradients(std::span<T> gradients, std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                     std::int64_t batch, std::int64_t length);
+                     std::int64_t batch, std::int64_t length, const CallPositions& positions = {});
     // One Adam step (adam.hpp) with learning rate lr; returns the loss before the step. Refused (std::range_error,
     // nothing changed) when the loss, or any new parameter or moment, would not be finite.
     double step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                std::int64_t length, double lr);
+                std::int64_t length, double lr, const CallPositions& positions = {});
     // One Adam step on each batch, in order, with learning rate lr; losses[i] (one per batch) is the loss before step
     // i. lr and then every batch are checked (1-4 above; an error names the batch: "batches[2]: ids[1, 2] = 11 is
     // outside ...") before the first step. A step refused (5, "batches[i]: the loss is NaN: ...") or an allocation
     // failing at any point undoes the steps before it: the call fails and the model is exactly as it was.
     void train(std::span<double> losses, std::span<const TrainBatch> batches, double lr);
     // ids (1, T) -> weights (layers, heads, T, T): every layer's attention weights for one sequence.
-    void attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length);
+    void attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length,
+                           const CallPositions& positions = {});
 
     // Adam steps taken so far.
     std::int64_t steps() const noexcept { return adam_.steps(); }
@@ -171,16 +178,19 @@ private:
     using Output = CallOutput;
     // Every check of a call on ids (batch, length), in the order documented above; targets may be null, output says
     // which span the call writes and output_size its length.
-    void check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
-                    std::int64_t batch, std::int64_t length, Output output, std::size_t output_size) const;
-    // The forward pass on checked ids, into activations_.
-    void run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length);
+    // Returns the positions to run with (checked_positions: null for 0 .. T - 1).
+    const std::int32_t* check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
+                                   std::int64_t batch, std::int64_t length, Output output, std::size_t output_size,
+                                   const CallPositions& positions) const;
+    // The forward pass on checked ids and positions (null: 0 .. T - 1), into activations_.
+    void run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
+                     const std::int32_t* positions);
     // The forward and backward passes on checked inputs: the loss, and gradients_.
     double run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                         std::int64_t batch, std::int64_t length);
+                         std::int64_t batch, std::int64_t length, const std::int32_t* positions);
     // One Adam step on checked inputs (5. above, then the update): the loss before it.
     double run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                    std::int64_t length, double lr);
+                    std::int64_t length, double lr, const std::int32_t* positions);
     ParameterView<const T> parameter_view() const;
 
     // Ends a call's use of the activations: releases them when the call is failing (an exception is propagating

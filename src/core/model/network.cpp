@@ -6,6 +6,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "call_positions.hpp"
 #include "position_bias.hpp"
 #include "positions.hpp"
 #include "sizes.hpp"
@@ -124,15 +125,16 @@ void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
     mean_backward<F>(dinp, dout, d.B, d.T, d.D);
 }
 
-// bias: (H, T, T) added to the scaled scores, or null.
+// bias: (bias_blocks, T, T) added to the scaled scores (block bh takes bias block bh % bias_blocks), or null.
+// bias_blocks: H (one bias for every sentence), or B H (one per sentence: positions given).
 template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
-                   const Dims& d, bool causal, const F* bias) {
+                   const Dims& d, bool causal, const F* bias, std::size_t bias_blocks) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
             return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace, bias,
-                                           d.H);
-    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, d.H);
+                                           bias_blocks);
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, bias_blocks);
 }
 
 // dbias: (B H, T, T), the gradient with respect to the bias, or null.
@@ -162,9 +164,19 @@ LayerActivations<F> layer_of(Activations<F>& a, const Dims& d, std::size_t l) {
             a.att.data() + l * nd,        a.mid.data() + l * nd,        a.hidden.data() + l * 4 * nd};
 }
 
+// Rotates q or k (B, H, T, hd) in place (transposed: the backward): today's rotary kernels for positions 0 .. T - 1,
+// else the turns of the call's positions (a.turns, per token).
+template <class F>
+void rotate(Activations<F>& a, const Config& c, F* x, const Dims& d, bool per_row, bool transposed) {
+    const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
+    if (per_row) return rotary_turn<F>(x, a.turns.data(), d.B, d.H, d.T, d.hd, pairs, true, transposed);
+    if (transposed) return rotary_backward<F>(x, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+    rotary_forward<F>(x, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+}
+
 template <class F>
 void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const Dims& d, std::size_t l,
-                   Kernels kernels) {
+                   Kernels kernels, bool per_row) {
     const LayerActivations<F> s = layer_of(a, d, l);
     const std::size_t N = d.N, D = d.D;
     F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
@@ -176,13 +188,12 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
         split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
-        const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
-        rotary_forward<F>(s.q, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
-        rotary_forward<F>(s.k, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+        rotate<F>(a, c, s.q, d, per_row, false);
+        rotate<F>(a, c, s.k, d, per_row, false);
     }
     F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
     heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal,
-                     has_score_bias(c) ? a.bias.data() : nullptr);
+                     has_score_bias(c) ? a.bias.data() : nullptr, per_row ? d.B * d.H : d.H);
     merge<F>(kernels, s.att, heads_out, d);
     linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
@@ -195,7 +206,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
 // relative_table: the relativeBias gradient, added to (relative positions), else null.
 template <class F>
 void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const LayerView<F>& g,
-                    F* relative_table, const Dims& d, std::size_t l, Kernels kernels) {
+                    F* relative_table, const Dims& d, std::size_t l, Kernels kernels, const std::int32_t* positions) {
     const LayerActivations<F> s = layer_of(a, d, l);
     const std::size_t N = d.N, D = d.D;
     F *dx = a.d_x.data(), *dln = a.d_ln.data(), *dtmp = a.d_tmp.data(), *dproj = a.d_proj.data();
@@ -211,11 +222,10 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     const bool relative = c.positions == Positions::relative;
     heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
                       s.weights, d, c.causal, relative ? a.d_bias.data() : nullptr);
-    if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T);
+    if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T, positions);
     if (c.positions == Positions::rotary) {
-        const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
-        rotary_backward<F>(a.d_q.data(), d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
-        rotary_backward<F>(a.d_k.data(), d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
+        rotate<F>(a, c, a.d_q.data(), d, positions != nullptr, true);
+        rotate<F>(a, c, a.d_k.data(), d, positions != nullptr, true);
     }
     // q, k, v = LN1(x) Wq, Wk, Wv: their three gradients with respect to LN1(x), added in that order
     const std::tuple<const F*, F*, F*> projections[] = {
@@ -233,7 +243,7 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
 
 }  // namespace
 
-std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
+std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T, bool per_row) {
     // the formula of network.hpp, term by term
     const std::int64_t N = saturating_mul(B, T), D = c.width, L = c.layers, hd = D / c.heads;
     const std::int64_t nd = saturating_mul(N, D), R = c.readout == Readout::mean ? B : N;
@@ -246,6 +256,8 @@ std::int64_t activation_count(const Config& c, std::int64_t B, std::int64_t T) {
     total = saturating_add(total, saturating_add(saturating_product({4, D, D}), saturating_mul(D, c.classes)));
     if (has_score_bias(c)) total = saturating_add(total, saturating_product({c.heads, T, T}));
     if (c.positions == Positions::relative) total = saturating_add(total, saturating_product({B, c.heads, T, T}));
+    if (per_row)
+        total = saturating_add(total, saturating_add(saturating_mul(2, nd), saturating_product({B, c.heads, T, T})));
     return saturating_add(total, saturating_add(saturating_mul(hd, T), saturating_mul(T, T)));
 }
 
@@ -259,16 +271,22 @@ auto buffers_of(A& a) {
                       &a.lnf,      &a.lnf_mean, &a.lnf_rstd, &a.pooled,   &a.d_pooled, &a.logits, &a.d_logits,
                       &a.d_x,      &a.d_ln,     &a.d_tmp,    &a.d_proj,   &a.d_heads, &a.d_q,    &a.d_k,
                       &a.d_v,      &a.d_hidden, &a.table,
-                      &a.bias,     &a.d_bias};
+                      &a.bias,     &a.d_bias,   &a.turns};
+}
+
+// The rows of a.table: T sinusoid rows, or a row per token for positions given (sinusoidal or learned).
+std::size_t table_rows(const Config& c, const Dims& d, bool per_row) {
+    if (per_row) return c.positions == Positions::sinusoidal || c.positions == Positions::learned ? d.N : 0;
+    return c.positions == Positions::sinusoidal ? d.T : 0;
 }
 
 // The size of each buffer for (B, T), in the order of buffers_of; and of the fast kernels' packed operands: a
 // transposed weight (at most 4 D^2 or D C) or hd T + T^2 in attention.
 template <class F>
 struct Sizes {
-    std::array<std::size_t, 33> buffers;
+    std::array<std::size_t, 34> buffers;
     std::size_t packed;
-    Sizes(const Config& c, std::size_t B, std::size_t T) {
+    Sizes(const Config& c, std::size_t B, std::size_t T, bool per_row) {
         const Dims d(c, B, T);
         const std::size_t nd = d.N * d.D, L = d.L, pooled = c.readout == Readout::mean ? B * d.D : 0;
         packed = std::is_same_v<F, float> ? std::max({4 * d.D * d.D, d.D * d.C, d.hd * T + T * T}) : 0;
@@ -276,9 +294,10 @@ struct Sizes {
                    L * nd,       L * d.N, L * d.N, L * d.N, L * d.N, L * B * d.H * T * T, L * 4 * nd,
                    nd,           d.N,     d.N,     pooled,  pooled,  d.R * d.C, d.R * d.C,
                    nd,           nd,      nd,      nd,      nd,      nd,      nd,
-                   nd,           4 * nd,  c.positions == Positions::sinusoidal ? T * d.D : 0,
-                   has_score_bias(c) ? d.H * T * T : 0,
-                   c.positions == Positions::relative ? B * d.H * T * T : 0};
+                   nd,           4 * nd,  table_rows(c, d, per_row) * d.D,
+                   has_score_bias(c) ? (per_row ? B : 1) * d.H * T * T : 0,
+                   c.positions == Positions::relative ? B * d.H * T * T : 0,
+                   c.positions == Positions::rotary && per_row ? d.N * 2 * static_cast<std::size_t>(rotary_pairs(c)) : 0};
     }
     // whether any buffer of a must grow
     bool grows(const Activations<F>& a) const {
@@ -304,20 +323,21 @@ std::int64_t held_bytes(const Activations<F>& a) noexcept {
 }
 
 template <class F>
-std::int64_t prepare_bytes(const Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
-    const Sizes<F> sizes(c, B, T);
+std::int64_t prepare_bytes(const Activations<F>& a, const Config& c, std::size_t B, std::size_t T, bool per_row) {
+    const Sizes<F> sizes(c, B, T, per_row);
     return sizes.grows(a) ? std::max<std::int64_t>(0, sizes.bytes() - held_bytes(a)) : 0;
 }
 
 template <class F>
-void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
-    const Sizes<F> sizes(c, B, T);
+void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T, bool per_row) {
+    const Sizes<F> sizes(c, B, T, per_row);
     if (sizes.grows(a)) a = Activations<F>{};  // release first: the old buffers never coexist with the new ones
     a.B = a.T = 0;
     const auto buffers = buffers_of(a);
     for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i]->resize(sizes.buffers[i]);
     a.workspace.resize(sizes.packed);
-    if (c.positions == Positions::sinusoidal && a.table_length != T) {
+    if (per_row) a.table_length = 0;  // network_forward writes each token's row
+    if (c.positions == Positions::sinusoidal && !per_row && a.table_length != T) {
         a.table_length = 0;
         positions_fast<F>(a.table, static_cast<std::int64_t>(T), c.width);
         a.table_length = T;
@@ -328,14 +348,27 @@ void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T) {
 
 template <class F>
 void network_forward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const std::int32_t* ids,
-                     Kernels kernels) {
+                     Kernels kernels, const std::int32_t* positions) {
     const Dims d(c, a.B, a.T);
+    const bool per_row = positions != nullptr;
     const F* table = c.positions == Positions::sinusoidal ? a.table.data()
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
-    input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D);
-    if (has_score_bias(c)) score_bias<F>(a.bias.data(), c, p.relative_bias, d.T);  // every layer's
-    for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels);
+    if (per_row && (table || c.positions == Positions::rotary)) {  // each token's row at its position
+        for (std::size_t n = 0; c.positions == Positions::learned && n < d.N; ++n)
+            std::copy_n(p.positions + static_cast<std::size_t>(positions[n]) * d.D, d.D, a.table.data() + n * d.D);
+        const std::vector<double> frequencies = position_frequencies(c);
+        if (c.positions != Positions::learned)
+            position_turns<F>(c.positions == Positions::rotary ? a.turns.data() : a.table.data(), positions, d.N,
+                              frequencies.data(), frequencies.size());
+        if (table) table = a.table.data();
+    }
+    input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_row);
+    if (has_score_bias(c))  // every layer's: one for all sentences, or each sentence's
+        for (std::size_t b = 0; b < (per_row ? d.B : 1); ++b)
+            score_bias<F>(a.bias.data() + b * d.H * d.T * d.T, c, p.relative_bias, d.T,
+                          per_row ? positions + b * d.T : nullptr);
+    for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels, per_row);
     const F* last = a.x.data() + d.L * d.N * d.D;
     norm_forward<F>(kernels, a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N,
                     d.D);
@@ -349,7 +382,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
 
 template <class F>
 void network_backward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const ParameterView<F>& g,
-                      const std::int32_t* ids, Kernels kernels) {
+                      const std::int32_t* ids, Kernels kernels, const std::int32_t* positions) {
     const Dims d(c, a.B, a.T);
     F* dlnf = a.d_ln.data();
     if (c.readout == Readout::mean) {
@@ -365,28 +398,35 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
                      a.lnf_rstd.data(), d.N, d.D);
     if (g.relative_bias) std::fill(g.relative_bias, g.relative_bias + buckets(c) * c.heads, F{0});
     for (std::size_t l = d.L; l-- > 0;)
-        block_backward<F>(a, c, p.layers[l], g.layers[l], g.relative_bias, d, l, kernels);
+        block_backward<F>(a, c, p.layers[l], g.layers[l], g.relative_bias, d, l, kernels, positions);
+    const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));
+    if (positions && g.positions) {  // each token's gradient into the row of its position
+        input_backward<F>(g.embed, nullptr, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
+        positions_backward<F>(g.positions, a.d_x.data(), positions, rows, d.N, d.D);
+        return;
+    }
     input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
     if (g.positions) {
         // the learned table's rows past T took no part: their gradient is 0
-        const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));
         std::fill(g.positions + d.T * d.D, g.positions + rows * d.D, F{0});
     }
 }
 
 template std::int64_t held_bytes<double>(const Activations<double>&) noexcept;
 template std::int64_t held_bytes<float>(const Activations<float>&) noexcept;
-template std::int64_t prepare_bytes<double>(const Activations<double>&, const Config&, std::size_t, std::size_t);
-template std::int64_t prepare_bytes<float>(const Activations<float>&, const Config&, std::size_t, std::size_t);
-template void prepare<double>(Activations<double>&, const Config&, std::size_t, std::size_t);
-template void prepare<float>(Activations<float>&, const Config&, std::size_t, std::size_t);
+template std::int64_t prepare_bytes<double>(const Activations<double>&, const Config&, std::size_t, std::size_t,
+                                            bool);
+template std::int64_t prepare_bytes<float>(const Activations<float>&, const Config&, std::size_t, std::size_t, bool);
+template void prepare<double>(Activations<double>&, const Config&, std::size_t, std::size_t, bool);
+template void prepare<float>(Activations<float>&, const Config&, std::size_t, std::size_t, bool);
 template void network_forward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
-                                      const std::int32_t*, Kernels);
+                                      const std::int32_t*, Kernels, const std::int32_t*);
 template void network_forward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
-                                     const std::int32_t*, Kernels);
+                                     const std::int32_t*, Kernels, const std::int32_t*);
 template void network_backward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
-                                       const ParameterView<double>&, const std::int32_t*, Kernels);
+                                       const ParameterView<double>&, const std::int32_t*, Kernels,
+                                       const std::int32_t*);
 template void network_backward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
-                                      const ParameterView<float>&, const std::int32_t*, Kernels);
+                                      const ParameterView<float>&, const std::int32_t*, Kernels, const std::int32_t*);
 
 }  // namespace seqorder::model

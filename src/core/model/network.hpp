@@ -41,9 +41,12 @@ struct Activations {
     std::vector<F> lnf, lnf_mean, lnf_rstd;  // (N, D), (N), (N)
     std::vector<F> pooled;                  // (B, D), readout 'mean'
     std::vector<F> logits;                  // (B, C) or (N, C)
-    std::vector<F> table;                   // (table_length, D): the sinusoidal rows
-    std::size_t table_length = 0;           // rows the table holds (0 until it is filled)
-    std::vector<F> bias;                    // (H, T, T): the scores' position bias (alibi, relative), every layer's
+    std::vector<F> table;                   // (table_length, D): the sinusoidal rows; positions given: (N, D), each
+                                            // token's row (sinusoidal or learned)
+    std::size_t table_length = 0;           // rows 0 .. T - 1 the table holds (0 until it is filled, or per token)
+    std::vector<F> turns;                   // (N, pairs, 2): rotary's cos and sin of each token, positions given
+    std::vector<F> bias;                    // (H, T, T): the scores' position bias (alibi, relative), every layer's;
+                                            // positions given: (B, H, T, T), each sentence's
     std::vector<F> d_bias;                  // (B, H, T, T): a layer's gradient with respect to it (relative)
     // backward and scratch
     std::vector<F> d_x, d_ln, d_tmp, d_proj, d_heads;  // (N, D) each
@@ -71,32 +74,37 @@ inline constexpr std::int64_t kKeptActivationBytes = std::int64_t{64} << 20;
 //   + 4 D^2 + D C + hd T + T^2        the fast kernels' packed operands
 //   + H T^2                           the scores' bias, alibi and relative positions only
 //   + B H T^2                         its gradient, relative positions only
+//   + 2 N D + B H T^2                 positions given (per_row): each token's table row and rotary turns, and a
+//                                     bias per sentence
 // (an upper bound: the readout 'each' has no pooled rows, only sinusoidal positions a table, only float32 packed
 // operands, and those need the largest of 4 D^2, D C and hd T + T^2).
-std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T);
+std::int64_t activation_count(const Config& config, std::int64_t B, std::int64_t T, bool per_row = false);
 
-// Sizes every buffer for (B, T) and, for sinusoidal positions, fills the table. Buffers that are large enough are
+// Sizes every buffer for (B, T) (per_row: for positions given, call_positions.hpp) and, for sinusoidal positions, fills the table. Buffers that are large enough are
 // resized in place (repeated calls of one shape allocate nothing); when any must grow, every buffer is released first
 // and each allocated once at its size, so the peak is what (B, T) needs. a.B and a.T are 0 until every buffer is
 // sized and the table filled: after an exception (std::bad_alloc) a may hold some buffers, but none is trusted until
 // a prepare() succeeds.
 template <class F>
-void prepare(Activations<F>& a, const Config& config, std::size_t B, std::size_t T);
+void prepare(Activations<F>& a, const Config& config, std::size_t B, std::size_t T, bool per_row = false);
 
 // The bytes prepare(a, config, B, T) would take beyond what a holds: 0 when every buffer is large enough, else what
 // (B, T) needs less what a holds now (released first). (B, T) must be within activation_count's limit.
 template <class F>
-std::int64_t prepare_bytes(const Activations<F>& a, const Config& config, std::size_t B, std::size_t T);
+std::int64_t prepare_bytes(const Activations<F>& a, const Config& config, std::size_t B, std::size_t T,
+                           bool per_row = false);
 
-// ids (B, T) -> a.logits, keeping what the backward pass needs.
+// ids (B, T) -> a.logits, keeping what the backward pass needs. positions: (B, T) checked (call_positions.hpp), the
+// activations prepared per_row; or null, 0 .. T - 1 in every row.
 template <class F>
 void network_forward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
-                     const std::int32_t* ids, Kernels kernels);
+                     const std::int32_t* ids, Kernels kernels, const std::int32_t* positions = nullptr);
 
 // From a.d_logits (the loss's gradient with respect to a.logits) to the gradient of every parameter, written
-// (overwritten) through g. Needs the activations of the network_forward call just before.
+// (overwritten) through g. Needs the activations of the network_forward call just before, and its positions.
 template <class F>
 void network_backward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
-                      const ParameterView<F>& g, const std::int32_t* ids, Kernels kernels);
+                      const ParameterView<F>& g, const std::int32_t* ids, Kernels kernels,
+                      const std::int32_t* positions = nullptr);
 
 }  // namespace seqorder::model

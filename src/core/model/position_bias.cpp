@@ -13,14 +13,36 @@ void geometric_slopes(std::vector<double>& out, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out.push_back(start * std::pow(start, static_cast<double>(i)));
 }
 
-// The bucket of every distance j - i of a sentence of T: entry T - 1 + (j - i).
-std::vector<std::size_t> buckets_of(const Config& c, std::size_t T) {
-    std::vector<std::size_t> bucket(2 * T - 1);
-    const auto last = static_cast<std::int64_t>(T) - 1;
-    for (std::int64_t d = -last; d <= last; ++d)
-        bucket[static_cast<std::size_t>(d + last)] =
-            static_cast<std::size_t>(relative_bucket(d, c.causal, buckets(c), max_distance(c)));
-    return bucket;
+// T5's bucket of every distance d = p_j - p_i a call meets: looked up for |d| < span (the distances of a sentence of
+// T, or of the positions given), computed for the others.
+class Buckets {
+public:
+    Buckets(const Config& c, std::int64_t span) : c_(c), span_(span), table_(static_cast<std::size_t>(2 * span - 1)) {
+        for (std::int64_t d = 1 - span; d < span; ++d) table_[static_cast<std::size_t>(d + span - 1)] = compute(d);
+    }
+    std::size_t operator()(std::int64_t d) const {
+        return d > -span_ && d < span_ ? table_[static_cast<std::size_t>(d + span_ - 1)] : compute(d);
+    }
+
+private:
+    std::size_t compute(std::int64_t d) const {
+        return static_cast<std::size_t>(relative_bucket(d, c_.causal, buckets(c_), max_distance(c_)));
+    }
+    const Config& c_;
+    std::int64_t span_;
+    std::vector<std::size_t> table_;
+};
+
+// The distances looked up: those of 0 .. T - 1, and with positions given at most 4096 either way (T5's buckets end
+// at maxDistance; past the table each bucket is computed).
+std::int64_t bucket_span(const Config& c, std::size_t T, const std::int32_t* positions) {
+    const auto length = static_cast<std::int64_t>(T);
+    return positions ? std::max(length, std::min<std::int64_t>(2 * max_distance(c) + 2, 4096)) : length;
+}
+
+// position t of a row: positions[t], or t
+std::int64_t position_at(const std::int32_t* positions, std::size_t t) {
+    return positions ? positions[t] : static_cast<std::int64_t>(t);
 }
 
 }  // namespace
@@ -61,43 +83,49 @@ std::int64_t relative_bucket(std::int64_t distance, bool causal, std::int64_t bu
 }
 
 template <class F>
-void score_bias(F* bias, const Config& c, const F* table, std::size_t T) {
+void score_bias(F* bias, const Config& c, const F* table, std::size_t T, const std::int32_t* positions) {
     const auto H = static_cast<std::size_t>(c.heads);
     if (c.positions == Positions::alibi) {
         const std::vector<double> slopes = alibi_slopes(c.heads);
         for (std::size_t h = 0; h < H; ++h)
             for (std::size_t i = 0; i < T; ++i)
                 for (std::size_t j = 0; j < T; ++j) {
-                    const double distance = static_cast<double>(i) - static_cast<double>(j);
+                    const double distance = static_cast<double>(position_at(positions, i) - position_at(positions, j));
                     const double d = c.causal ? distance : std::abs(distance);
                     bias[(h * T + i) * T + j] = j > i && c.causal ? F{0} : static_cast<F>(-(slopes[h] * d));
                 }
         return;
     }
-    const std::vector<std::size_t> bucket = buckets_of(c, T);
+    const Buckets bucket(c, bucket_span(c, T, positions));
     for (std::size_t i = 0; i < T; ++i)
-        for (std::size_t j = 0; j < T; ++j)
-            for (std::size_t h = 0; h < H; ++h) bias[(h * T + i) * T + j] = table[bucket[T - 1 + j - i] * H + h];
+        for (std::size_t j = 0; j < T; ++j) {
+            const std::size_t k = bucket(position_at(positions, j) - position_at(positions, i));
+            for (std::size_t h = 0; h < H; ++h) bias[(h * T + i) * T + j] = table[k * H + h];
+        }
 }
 
 template <class F>
-void relative_bias_backward(F* dtable, const F* dscores, const Config& c, std::size_t B, std::size_t T) {
+void relative_bias_backward(F* dtable, const F* dscores, const Config& c, std::size_t B, std::size_t T,
+                            const std::int32_t* positions) {
     const auto H = static_cast<std::size_t>(c.heads);
-    const std::vector<std::size_t> bucket = buckets_of(c, T);
+    const Buckets bucket(c, bucket_span(c, T, positions));
     for (std::size_t n = 0; n < B * H; ++n) {
         const std::size_t h = n % H;
         const F* ds = dscores + n * T * T;
+        const std::int32_t* row = positions ? positions + (n / H) * T : nullptr;
         for (std::size_t i = 0; i < T; ++i) {
             const std::size_t visible = c.causal ? i + 1 : T;
-            for (std::size_t j = 0; j < visible; ++j) dtable[bucket[T - 1 + j - i] * H + h] += ds[i * T + j];
+            for (std::size_t j = 0; j < visible; ++j)
+                dtable[bucket(position_at(row, j) - position_at(row, i)) * H + h] += ds[i * T + j];
         }
     }
 }
 
 // NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
-    template void score_bias<F>(F*, const Config&, const F*, std::size_t);                                           \
-    template void relative_bias_backward<F>(F*, const F*, const Config&, std::size_t, std::size_t);
+    template void score_bias<F>(F*, const Config&, const F*, std::size_t, const std::int32_t*);                      \
+    template void relative_bias_backward<F>(F*, const F*, const Config&, std::size_t, std::size_t,                   \
+                                            const std::int32_t*);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE

@@ -1,6 +1,7 @@
 // The position schemes that act on the attention scores instead of the token vectors (docs/model.md, "Position
 // schemes"): a bias (H, T, T) added to every head's scaled scores, s_hij = (q_i . k_j) / sqrt(D / H) + bias[h, i, j],
-// the same in every layer and every sequence of a batch (positions 0 .. T - 1).
+// the same in every layer; for positions 0 .. T - 1 the same in every sequence of a batch, for positions given (B, T)
+// one bias per sequence.
 //
 //   ALiBi (Press, Smith and Lewis 2022): bias[h, i, j] = -(m_h (i - j)) causal, -(m_h |i - j|) bidirectional; no
 //     parameters. The slopes m_h are the authors' get_slopes.
@@ -31,16 +32,17 @@ inline bool has_score_bias(const Config& c) {
     return c.positions == Positions::alibi || c.positions == Positions::relative;
 }
 
-// bias (H, T, T) for positions 0 .. T - 1: ALiBi's (each value one float64 product of the slope and the distance,
+// bias (H, T, T) for the positions of one sentence (positions: its T positions, increasing; null: 0 .. T - 1): ALiBi's (each value one float64 product of the slope and the distance,
 // rounded once to F), or the relative table's entries (table: (buckets, H), the relativeBias parameter). The entries of
 // hidden keys (causal, j > i) are written too (0 for ALiBi; the table's entry for relative) and never read.
 template <class F>
-void score_bias(F* bias, const Config& config, const F* table, std::size_t T);
+void score_bias(F* bias, const Config& config, const F* table, std::size_t T, const std::int32_t* positions);
 
-// The relative table's gradient: dtable (buckets, H) += dscores[b, h, i, j] at [bucket(j - i), h] for every b, h, i
-// and j (hidden keys' are 0), in order of b, h, i, j. dscores (B, H, T, T): the gradient with respect to the scaled
+// The relative table's gradient: dtable (buckets, H) += dscores[b, h, i, j] at [bucket(p_j - p_i), h] for every b, h,
+// i and j (hidden keys' are 0), in order of b, h, i, j; positions (B, T) as given, or null: 0 .. T - 1. dscores (B, H, T, T): the gradient with respect to the scaled
 // scores (attention_backward's dbias).
 template <class F>
-void relative_bias_backward(F* dtable, const F* dscores, const Config& config, std::size_t B, std::size_t T);
+void relative_bias_backward(F* dtable, const F* dscores, const Config& config, std::size_t B, std::size_t T,
+                            const std::int32_t* positions);
 
 }  // namespace seqorder::model

@@ -84,6 +84,14 @@ export const MODEL_RUNS = [
     (so) => train(so, { vocab: 16, width: 16, heads: 2, layers: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 6 }, { steps: 10, count: 8, length: 12 })],
   ['rotary, base 500, 2 of 4 pairs, float32, 10 steps', 'float32',
     (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryBase: 500, rotaryPairs: 2, classes: 2, seed: 7 }, { steps: 10, count: 8, length: 12 })],
+  ['positionIds: sinusoidal, float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, classes: 2, seed: 8 }, { steps: 6, count: 8, length: 12, spread: true })],
+  ['positionIds: rotary, 2 of 4 pairs, causal, float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryPairs: 2, causal: true, classes: 2, seed: 9 }, { steps: 6, count: 8, length: 12, spread: true })],
+  ['positionIds: ALiBi, causal, 3 heads, float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 24, heads: 3, positions: 'alibi', causal: true, classes: 2, seed: 10 }, { steps: 6, count: 8, length: 12, spread: true })],
+  ['positionIds: relative bias (8 buckets, maxDistance 6), float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 11 }, { steps: 6, count: 8, length: 12, spread: true })],
 ];
 
 // SHA-256 of each training run's parameters (MODEL_RUNS), from the default (SIMD128) module.
@@ -99,9 +107,18 @@ export const MODEL_HASHES = {
   'rotary, base 500, 2 of 4 pairs, float32, 10 steps': '1b55a4d45625106d04125481c6293543f1265f3ec167ae5afd3a08679953ff82',
 };
 
+/** positionIds (count, length) of step k: row b at t · (1 + (b + k) mod 3) + b mod 2, increasing, apart and shifted. */
+function spreadPositions(count, length, k) {
+  const data = Int32Array.from({ length: count * length }, (_, i) => {
+    const b = Math.floor(i / length), t = i % length;
+    return t * (1 + ((b + k) % 3)) + (b % 2);
+  });
+  return { data, shape: [count, length] };
+}
+
 /** Trains a new model of `config` for `steps` Adam steps (lr 3e-3) on orderTask batches (inductionTask's with `task:
- * 'induction'); its parameters as one tensor. */
-function train(so, config, { steps, count, length, task = 'order' }) {
+ * 'induction'; spread: at spreadPositions' positionIds); its parameters as one tensor. */
+function train(so, config, { steps, count, length, task = 'order', spread = false }) {
   const model = so.createModel(config);
   for (let k = 0; k < steps; k++) {
     if (task === 'induction') {
@@ -112,7 +129,7 @@ function train(so, config, { steps, count, length, task = 'order' }) {
     const { ids, targets } = so.orderTask({ count, length, seed: 100 + k });
     // readout 'each': the sentence's target at its last position, the others ignored (-1)
     const each = { data: Int32Array.from({ length: count * length }, (_, i) => (i % length === length - 1 ? targets.data[Math.floor(i / length)] : -1)), shape: [count, length] };
-    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3 });
+    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3, ...(spread ? { positionIds: spreadPositions(count, length, k) } : {}) });
   }
   const parameters = Object.values(model.parameters());
   model.dispose();
