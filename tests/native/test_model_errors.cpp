@@ -290,7 +290,7 @@ TEST_CASE("model errors: every input rule, and the model keeps working afterward
                          Says("positionIds[1, 1] = 3 is not above the position before it: each row must be "
                               "strictly increasing"));
     CHECK_THROWS_MATCHES(testing::model_step(any, ids, targets, 1e-3, &past), std::out_of_range,
-                         Says("positionIds[0, 2] = 9 is outside 0 .. maxLength - 1 = 0 .. 8 (the learned table's rows)"));
+                         Says("positionIds[0, 2] = 9 is outside 0 .. 8 (maxLength - 1: the learned table's rows)"));
     CHECK_THROWS_MATCHES(testing::model_gradients<float>(any, ids, targets, &negative), std::out_of_range,
                          Says("positionIds[0, 0] = -1 is outside"));
     CHECK_THROWS_MATCHES(testing::model_attention_weights<float>(any, one, &column), std::invalid_argument,

@@ -1,5 +1,5 @@
 // Every rule of the model's API: createModel's options, the inputs of forward, loss, gradients, step and
-// attentionWeights, setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
+// attentionWeights (positionIds too), setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
 // value (or shape, or size) a RangeError, and the message names the argument. After every error the module still
 // works, the model is unchanged, and the heap holds what it held before.
 import { test, describe } from 'node:test';
@@ -141,7 +141,7 @@ for (const [fn, call] of Object.entries(METHODS)) {
   add(fn, 'a target below -1', () => call(each, ids, idsOf([[0, 1, 2, 0], [1, 1, -2, 0]])), RangeError, /^targets\[1, 2\] = -2 is outside -1 \.\. classes - 1 = -1 \.\. 2/);
   add(fn, 'a bad id and a bad target: the id first', () => call(mean, idsOf([[9, 0, 0, 0], [0, 0, 0, 0]]), idsOf([5, 5])), RangeError, /^ids\[0, 0\] = 9/);
 }
-for (const [label, options, Class, message] of badOptions(['lr']))
+for (const [label, options, Class, message] of badOptions(['lr', 'positionIds']))
   add('step', `options ${label}`, () => mean.step(ids, targets, options), Class, message);
 for (const [label, value, Class, message] of badNumbers('lr', { integer: false }).filter(([l]) => !['missing', 'zero', '-0'].includes(l)))
   add('step', `lr ${label}`, () => mean.step(ids, targets, { lr: value }), Class, message);
@@ -155,6 +155,21 @@ add('attentionWeights', 'two sentences', () => mean.attentionWeights(ids), Range
 add('attentionWeights', 'no tokens', () => mean.attentionWeights({ data: new Int32Array(0), shape: [0] }), RangeError, /^ids must have shape \(B, T\) with B >= 1 and T >= 1, got \[1, 0\]/);
 add('attentionWeights', 'T past maxLength (learned)', () => mean.attentionWeights(idsOf([0, 1, 2, 3, 4, 5, 6])), RangeError, /^ids have T = 7 positions, but the learned table has 6 rows/);
 add('attentionWeights', 'an id past the vocabulary', () => each.attentionWeights(idsOf([0, 7])), RangeError, /^ids\[0, 1\] = 7 is outside 0 \.\. vocab - 1 = 0 \.\. 6/);
+// ---- positionIds (forward, loss, gradients, step, train's batches, attentionWeights) ----
+const none = so.createModel({ ...VALID, positions: 'none' });
+const spread = idsOf([[0, 2, 4, 5], [1, 3, 4, 5]]);
+const shapeRule = /^positionIds must have the shape of ids, \[2, 4\], got \[/;
+for (const [label, value, Class, message] of badTensors('positionIds', spread, { dtypes: ['int32'], ranks: [2], rankRule: shapeRule }).filter(([l]) => l !== 'missing'))
+  add('positionIds', `positionIds ${label}`, () => mean.forward(ids, { positionIds: value }), Class, message);
+add('positionIds', 'not the shape of ids', () => mean.loss(ids, targets, { positionIds: idsOf([0, 1, 2, 3]) }), RangeError, /^positionIds must have the shape of ids, \[2, 4\], got \[4\]/);
+add('positionIds', 'a row not increasing', () => mean.step(ids, targets, { positionIds: idsOf([[0, 2, 2, 5], [0, 1, 2, 3]]) }), RangeError, /^positionIds\[0, 2\] = 2 is not above the position before it: each row must be strictly increasing/);
+add('positionIds', 'negative', () => each.gradients(ids, eachTargets, { positionIds: idsOf([[0, 1, 2, 3], [-4, 1, 2, 3]]) }), RangeError, /^positionIds\[1, 0\] = -4 is outside 0 \.\. 2147483647 \(int32\)/);
+add('positionIds', 'past maxLength (learned)', () => mean.attentionWeights(idsOf([[1, 2]]), { positionIds: idsOf([[2, 6]]) }), RangeError, /^positionIds\[0, 1\] = 6 is outside 0 \.\. 5 \(maxLength - 1: the learned table's rows\)/);
+add('positionIds', 'positions none', () => none.forward(ids, { positionIds: spread }), RangeError, /^positionIds: a model with positions 'none' reads no positions/);
+add('positionIds', 'in train, batch 1', () => mean.train([{ ids, targets }, { ids, targets, positionIds: idsOf([[0, 1, 2, 3], [3, 2, 1, 0]]) }]), RangeError, /^batches\[1\]: positionIds\[1, 1\] = 2 is not above/);
+add('positionIds', 'in train, not a tensor', () => mean.train([{ ids, targets, positionIds: [0, 1, 2, 3] }]), TypeError, /^batches\[0\]\.positionIds/);
+add('positionIds', "train's options", () => mean.train([{ ids, targets }], { positionIds: spread }), TypeError, /unknown option 'positionIds'/);
+
 add('attentionWeights', 'weights past the tensor limit', () => each.attentionWeights({ data: new Int32Array(2 ** 14), shape: [2 ** 14] }), RangeError, /^ids of shape \(B, T\) = \[1, 16384\] need more activations/);
 
 // ---- setParameters(parameters) ----

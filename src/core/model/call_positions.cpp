@@ -23,13 +23,13 @@ const std::int32_t* checked_positions(const Config& c, const CallPositions& posi
         const std::int32_t p = positions.ids[n];
         const std::size_t t = n % T;
         const bool below = t > 0 && p <= positions.ids[n - 1];
-        if (p < 0 || p >= rows || below)
-            throw std::out_of_range(
-                "positionIds[" + std::to_string(n / T) + ", " + std::to_string(t) + "] = " + std::to_string(p) +
-                (below ? " is not above the position before it: each row must be strictly increasing"
-                 : c.positions == Positions::learned
-                     ? " is outside 0 .. maxLength - 1 = 0 .. " + std::to_string(rows - 1) + " (the learned table's rows)"
-                     : " is below 0"));
+        if (p < 0 || p >= rows || below) {
+            std::string rule = below ? " is not above the position before it: each row must be strictly increasing"
+                                     : " is outside 0 .. " + std::to_string(rows - 1);
+            if (!below) rule += c.positions == Positions::learned ? " (maxLength - 1: the learned table's rows)" : " (int32)";
+            throw std::out_of_range("positionIds[" + std::to_string(n / T) + ", " + std::to_string(t) +
+                                    "] = " + std::to_string(p) + rule);
+        }
         plain = plain && static_cast<std::size_t>(p) == t;
     }
     return plain ? nullptr : positions.ids.data();
@@ -63,9 +63,24 @@ void position_turns(F* out, const std::int32_t* positions, std::size_t rows, con
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t i = 0; i < pairs; ++i) {
             const double angle = static_cast<double>(positions[r]) * frequencies[i];
-            out[(r * pairs + i) * 2] = static_cast<F>(std::sin(angle));
-            out[(r * pairs + i) * 2 + 1] = static_cast<F>(std::cos(angle));
+            const double sine = std::sin(angle), cosine = std::cos(angle);
+            out[(r * pairs + i) * 2] = static_cast<F>(sine);
+            out[(r * pairs + i) * 2 + 1] = static_cast<F>(cosine);
         }
+}
+
+template <class F>
+void token_rows(F* table, F* turns, const Config& c, const F* learned, const std::int32_t* positions, std::size_t N) {
+    const auto D = static_cast<std::size_t>(c.width);
+    if (c.positions == Positions::learned) {
+        for (std::size_t n = 0; n < N; ++n)
+            std::copy_n(learned + static_cast<std::size_t>(positions[n]) * D, D, table + n * D);
+        return;
+    }
+    if (c.positions != Positions::sinusoidal && c.positions != Positions::rotary) return;
+    const std::vector<double> frequencies = position_frequencies(c);
+    position_turns<F>(c.positions == Positions::rotary ? turns : table, positions, N, frequencies.data(),
+                      frequencies.size());
 }
 
 template <class F>
@@ -90,6 +105,7 @@ void rotary_turn(F* x, const F* turns, std::size_t B, std::size_t H, std::size_t
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void positions_backward<F>(F*, const F*, const std::int32_t*, std::size_t, std::size_t, std::size_t);    \
     template void position_turns<F>(F*, const std::int32_t*, std::size_t, const double*, std::size_t);                \
+    template void token_rows<F>(F*, F*, const Config&, const F*, const std::int32_t*, std::size_t);                   \
     template void rotary_turn<F>(F*, const F*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, bool, \
                                  bool);
 SEQORDER_INSTANTIATE(double)

@@ -354,13 +354,8 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
     const F* table = c.positions == Positions::sinusoidal ? a.table.data()
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
-    if (per_row && (table || c.positions == Positions::rotary)) {  // each token's row at its position
-        for (std::size_t n = 0; c.positions == Positions::learned && n < d.N; ++n)
-            std::copy_n(p.positions + static_cast<std::size_t>(positions[n]) * d.D, d.D, a.table.data() + n * d.D);
-        const std::vector<double> frequencies = position_frequencies(c);
-        if (c.positions != Positions::learned)
-            position_turns<F>(c.positions == Positions::rotary ? a.turns.data() : a.table.data(), positions, d.N,
-                              frequencies.data(), frequencies.size());
+    if (per_row) {  // each token's row at its position
+        token_rows<F>(a.table.data(), a.turns.data(), c, p.positions, positions, d.N);
         if (table) table = a.table.data();
     }
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_row);
@@ -400,13 +395,11 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     for (std::size_t l = d.L; l-- > 0;)
         block_backward<F>(a, c, p.layers[l], g.layers[l], g.relative_bias, d, l, kernels, positions);
     const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));
+    input_backward<F>(g.embed, positions ? nullptr : g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)),
+                      d.B, d.T, d.D, d.V);
     if (positions && g.positions) {  // each token's gradient into the row of its position
-        input_backward<F>(g.embed, nullptr, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
         positions_backward<F>(g.positions, a.d_x.data(), positions, rows, d.N, d.D);
-        return;
-    }
-    input_backward<F>(g.embed, g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, d.V);
-    if (g.positions) {
+    } else if (g.positions) {
         // the learned table's rows past T took no part: their gradient is 0
         std::fill(g.positions + d.T * d.D, g.positions + rows * d.D, F{0});
     }
