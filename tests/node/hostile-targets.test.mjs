@@ -527,7 +527,7 @@ describe("a model's methods", () => {
       'a number': [[[batch(), 3]], /^TypeError: batches\[1\] must be an object, got number 3$/],
       'not an array': [[batch()], /^TypeError: batches must be an array of \{ ids, targets \}, got object$/],
       'an array-like': [[{ length: 1, 0: batch() }], /^TypeError: batches must be an array of \{ ids, targets \}, got object$/],
-      'an unknown key': [[[{ ...batch(), weights: 1 }]], /^TypeError: batches\[0\]: unknown option 'weights' \(known: ids, targets\)$/],
+      'an unknown key': [[[{ ...batch(), weights: 1 }]], /^TypeError: batches\[0\]: unknown option 'weights' \(known: ids, targets, positionIds\)$/],
       'a class instance': [[[Object.assign(new (class B {})(), batch())]], /^TypeError: batches\[0\] must be a plain object like \{ ids: … \}, got B instance$/],
       'options 5 and no batches': [[[], 5], /^TypeError: options must be an object, got number 5$/],
       'lr -1 and no batches': [[[], { lr: -1 }], /^RangeError: lr must be a finite number >= 0, got -1$/],

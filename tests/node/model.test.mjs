@@ -300,6 +300,8 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
       const model = modelFromFixture(so, get);
       const ids = { data: Int32Array.from(get('ids').values), shape: get('ids').shape };
       const targets = { data: Int32Array.from(get('targets').values), shape: get('targets').shape };
+      const given = fixtures.has(`model/${c}/positions`);  // positionIds, in the cases that give them
+      const options = given ? { positionIds: { data: Int32Array.from(get('positions').values), shape: get('positions').shape } } : undefined;
       let worst = 0;
       const compare = (what, got, want) => {
         assert.deepEqual(got.shape, want.shape, what);
@@ -309,12 +311,12 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
           assert.ok(error <= 1e-10, `model ${c}: ${what}[${i}]: ${got.data[i]} vs numpy ${want.values[i]}`);
         }
       };
-      compare('logits', model.forward(ids), get('logits'));
-      const { loss, grads } = model.gradients(ids, targets);
+      compare('logits', model.forward(ids, options), get('logits'));
+      const { loss, grads } = model.gradients(ids, targets, options);
       compare('loss', { data: [loss], shape: [1] }, get('loss'));
-      assert.equal(model.loss(ids, targets), loss);
+      assert.equal(model.loss(ids, targets, options), loss);
       for (const [name, g] of Object.entries(grads)) compare(`grad ${name}`, g, get(`grad/${name}`));
-      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}): largest error ${worst.toExponential(2)}`);
+      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}${given ? ', positionIds' : ''}): largest error ${worst.toExponential(2)}`);
       model.dispose();
     }
   });

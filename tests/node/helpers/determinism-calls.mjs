@@ -105,6 +105,10 @@ export const MODEL_HASHES = {
   'ALiBi: the induction task, 2 layers, causal, 3 heads, float32, 10 steps': '6e33fcdadc732ac053c0241e66f18192b7c701359a097edebdef0f091f8d3564',
   'relative bias (8 buckets, maxDistance 6), 2 layers, float32, 10 steps': 'e574b6db722002af6cedca4e3288466c935e935abbeabc80cac0d492db9449ee',
   'rotary, base 500, 2 of 4 pairs, float32, 10 steps': '1b55a4d45625106d04125481c6293543f1265f3ec167ae5afd3a08679953ff82',
+  'positionIds: sinusoidal, float32, 6 steps': 'cf89450fda5e15878ae0d2f745d6bd74cdc86835bf4807848abbff11571077f8',
+  'positionIds: rotary, 2 of 4 pairs, causal, float32, 6 steps': '868af435fa8793b16787fb34baac83ac42b9e7a3e52bd55ea3cd8cdc6ffc059b',
+  'positionIds: ALiBi, causal, 3 heads, float32, 6 steps': '9121b516f8ccf8950852938de56dac2c029915c890a0df43567d7aa39fb837bc',
+  'positionIds: relative bias (8 buckets, maxDistance 6), float32, 6 steps': '88f35dbac47020c71dd8ece3d033231f1dee43e58f43ad32fccc2a09fd077dd3',
 };
 
 /** positionIds (count, length) of step k: row b at t · (1 + (b + k) mod 3) + b mod 2, increasing, apart and shifted. */
