@@ -182,10 +182,17 @@ describe('chromium: the page as every page of the site', () => {
     assert.deepEqual(errors, []);
   });
 
-  test('a run: the CSP is the lesson\'s, nothing violates it, no error, no failed or cross-origin request; the settings sit beside the results', { timeout: 150_000 }, async () => {
+  test('a run: the CSP is the lesson\'s, nothing violates it, no error, no failed or cross-origin request; the settings sit beside the results', { timeout: 150_000 }, async (t) => {
     const requests = [];
-    session.page.on('requestfinished', async (r) => requests.push({ url: r.url(), status: (await r.response())?.status() }));
-    session.page.on('requestfailed', (r) => requests.push({ url: r.url(), status: 'failed' }));
+    // this test's requests only: the listeners go when it ends (a response read after the browser closed would reject)
+    const finished = (r) => r.response().then((response) => requests.push({ url: r.url(), status: response?.status() }), () => {});
+    const failed = (r) => requests.push({ url: r.url(), status: 'failed' });
+    session.page.on('requestfinished', finished);
+    session.page.on('requestfailed', failed);
+    t.after(() => {
+      session.page.off('requestfinished', finished);
+      session.page.off('requestfailed', failed);
+    });
     await open(hashOf({ ...SMALL, models: ['causal-rotary', 'causal-alibi', 'causal-relative'], mapA: 'causal-alibi' }));
     await runEnds();
     const csp = await session.page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
