@@ -5,8 +5,6 @@
 #include <stdexcept>
 #include <string>
 
-#include "tensor.hpp"
-
 namespace seqorder::model {
 
 namespace {
