@@ -35,14 +35,15 @@ std::int64_t check_attention_args(const AttentionShape& s, const CausalMask& mas
 
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
-                         const AttentionShape& s, const CausalMask& mask, std::span<const T> bias) {
+                         const AttentionShape& s, const CausalMask& mask, std::span<const T> bias,
+                         double temperature) {
     const std::int64_t query_start = mask.causal ? mask.query_start.value_or(s.keys - s.queries) : 0;
     assert_attention_args(s, mask.causal, query_start);
     const auto B = static_cast<std::size_t>(s.batch), Tq = static_cast<std::size_t>(s.queries),
                Tk = static_cast<std::size_t>(s.keys), D = static_cast<std::size_t>(s.width),
                Dv = static_cast<std::size_t>(s.value_width);
     if (B == 0 || Tq == 0) return;  // no query rows: nothing to write, no row buffers of Tk
-    const T sqrt_d = static_cast<T>(std::sqrt(static_cast<double>(D)));
+    const T sqrt_d = score_divisor<T>(D, temperature);
     const T minus_inf = -std::numeric_limits<T>::infinity();
     std::vector<T> scores_row(Tk), scaled_row(Tk), weights_row(Tk);
     const std::size_t bias_blocks = Tk == 0 ? 0 : bias.size() / (Tq * Tk);  // 0: no bias
@@ -92,7 +93,7 @@ void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::sp
 #define SEQORDER_INSTANTIATE(T)                                                                                        \
     template void attention_reference<T>(AttentionStepsOut<T>, std::span<const T>, std::span<const T>,                  \
                                          std::span<const T>, const AttentionShape&, const CausalMask&,                 \
-                                         std::span<const T>);
+                                         std::span<const T>, double);
 SEQORDER_INSTANTIATE(double)
 SEQORDER_INSTANTIATE(float)
 #undef SEQORDER_INSTANTIATE

@@ -15,6 +15,8 @@
 #pragma once
 
 #include <cassert>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -59,12 +61,21 @@ struct AttentionStepsOut {
     std::span<T> scores, scaled, weights, output;
 };
 
+// What the scores are divided by: sqrt(D); with a temperature t (the model's YaRN, multiplying the scaled scores),
+// sqrt(D) / t, one float64 division, rounded once to T (t = 1: sqrt(D) rounded once, as without one).
+template <class T>
+T score_divisor(std::size_t D, double temperature = 1.0) {
+    return static_cast<T>(std::sqrt(static_cast<double>(D)) / temperature);
+}
+
 // The readable reference: every step in the order of the lesson, accumulating in T.
 // bias, when not empty: (P, Tq, Tk) with P dividing B, added to the scaled scores of batch block b before the mask
 // (scaled = scores / sqrt(D) + bias[b mod P]): the model's position schemes that act on the scores
-// (model/position_bias.hpp), whose blocks b H + h share head h's bias.
+// (model/position_bias.hpp), whose blocks b H + h share head h's bias. temperature: the scores divided by
+// score_divisor(D, temperature) instead (the model's ropeScaling 'yarn').
 template <class T>
 void attention_reference(AttentionStepsOut<T> out, std::span<const T> q, std::span<const T> k, std::span<const T> v,
-                         const AttentionShape& shape, const CausalMask& mask = {}, std::span<const T> bias = {});
+                         const AttentionShape& shape, const CausalMask& mask = {}, std::span<const T> bias = {},
+                         double temperature = 1.0);
 
 }  // namespace seqorder

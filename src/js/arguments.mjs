@@ -69,7 +69,7 @@ export function readString(name, value) {
   return value;
 }
 
-/** One of the given strings: for options of the JS layer itself (the loader's), which never reach the core. */
+/** One of the given strings: for options of the JS layer itself (the loader's), and names it maps (ropeScaling.method). */
 export function readChoice(name, value, choices) {
   const list = choices.map((c) => `'${c}'`).join(', ');
   if (typeof value !== 'string') throw new TypeError(`${name} must be a string, one of ${list}; got ${describe(value)}`);

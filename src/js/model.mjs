@@ -6,7 +6,7 @@
 // A model lives in the module's heap until dispose(); the object createModel returns holds its handle. Nothing here
 // assumes a page: it runs the same in a Web Worker (or a node worker thread), and parameters() / setParameters()
 // carry a trained model from one thread to another (plain tensors, each on its own ArrayBuffer: transferable).
-import { describe, eachTensor, optional, readBoolean, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
+import { describe, eachTensor, optional, readBoolean, readChoice, readNamed, readNumber, readOptions, readString, readTensor } from './arguments.mjs';
 import { decodeModel, encodeModel } from './model-bytes.mjs';
 
 const optionalNumber = optional(readNumber);
@@ -44,6 +44,23 @@ const MODEL_OPTIONS = Object.freeze({
   maxDistance: optionalNumber,
 });
 
+/** ropeScaling's methods, in the order of the core's (src/core/model/call_positions.hpp: RopeMethod). */
+const ROPE_METHODS = ['linear', 'ntk', 'yarn'];
+
+/**
+ * ropeScaling: { method, factor, originalLength? } (docs/model.md, "Stretching rotary positions"): the kind of each
+ * member and the method's name (the core checks the values: a RangeError naming the member). Read as the core's
+ * ModelOptions holds them, side by side: { ropeMethod (its index), ropeFactor, ropeOriginalLength }.
+ */
+function readRopeScaling(name, value) {
+  const { method, factor, originalLength } = readOptions(name, value, ['method', 'factor', 'originalLength']);
+  return {
+    ropeMethod: ROPE_METHODS.indexOf(readChoice(`${name}.method`, method, ROPE_METHODS)),
+    ropeFactor: readNumber(`${name}.factor`, factor),
+    ropeOriginalLength: optionalNumber(`${name}.originalLength`, originalLength),
+  };
+}
+
 /**
  * The options of the model's methods, each once, with its reader: members of the core's ModelOptions (generate's:
  * GenerateInput) under the same names (src/core/api/model_calls.hpp). A method reads those it takes (readCallOptions
@@ -57,13 +74,21 @@ const CALL_OPTIONS = Object.freeze({
   topK: optionalNumber,
   seed: optionalNumber,
   positionIds: optional(readTensor),
+  ropeScaling: optional(readRopeScaling),
 });
 
-/** The options object of a method that takes the options `names` (of CALL_OPTIONS): { [name]: value read }. */
+/**
+ * The options object of a method that takes the options `names` (of CALL_OPTIONS): { [name]: value read }
+ * (ropeScaling: its members read, { ropeMethod, ropeFactor, ropeOriginalLength }).
+ */
 function readCallOptions(options, names) {
   const o = readOptions('options', options, names);
   const read = {};
-  for (const name of names) read[name] = CALL_OPTIONS[name](name, o[name]);
+  for (const name of names) {
+    const value = CALL_OPTIONS[name](name, o[name]);
+    if (name === 'ropeScaling') Object.assign(read, value);
+    else read[name] = value;
+  }
   return read;
 }
 
@@ -89,8 +114,11 @@ function readPrefix(prefix) {
   return readTensor('prefix', { data, shape: [data.length], dtype: 'int32' });
 }
 
-/** A batch's ids and targets, as loss and gradients take them, and the options `names` (positionIds: each token's position). */
-const readBatch = (ids, targets, options, names = ['positionIds']) =>
+/**
+ * A batch's ids and targets, as loss and gradients take them, and the options `names` (positionIds: each token's
+ * position; ropeScaling: rotary's frequencies stretched).
+ */
+const readBatch = (ids, targets, options, names = ['positionIds', 'ropeScaling']) =>
   ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets), ...readCallOptions(options, names) });
 
 /**
@@ -119,9 +147,12 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelSetParameters',
     result: () => undefined,
   },
-  /** ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each' (options: { positionIds }). */
+  /**
+   * ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each' (options: { positionIds,
+   * ropeScaling }).
+   */
   forward: {
-    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds']) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds', 'ropeScaling']) }),
     core: 'modelForward',
     result: (call, [logits]) => call.output(logits),
   },
@@ -137,21 +168,25 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelGradients',
     result: (call, [loss, ...grads], names) => ({ loss: call.number(loss), grads: named(call, grads, names) }),
   },
-  /** One Adam step (options: { lr }, default 1e-3, and { positionIds }); returns the loss before it. */
+  /** One Adam step (options: { lr }, default 1e-3, and { positionIds, ropeScaling }); returns the loss before it. */
   step: {
-    read: (ids, targets, options) => readBatch(ids, targets, options, ['lr', 'positionIds']),
+    read: (ids, targets, options) => readBatch(ids, targets, options, ['lr', 'positionIds', 'ropeScaling']),
     core: 'modelStep',
     result: (call, [loss]) => call.number(loss),
   },
-  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T) (options: { positionIds }). */
+  /**
+   * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T) (options: { positionIds,
+   * ropeScaling }).
+   */
   attentionWeights: {
-    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds']) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds', 'ropeScaling']) }),
     core: 'modelAttentionWeights',
     result: (call, [weights]) => call.output(weights),
   },
   /**
    * One Adam step on each of `batches` ([{ ids, targets, positionIds? }]), in order; returns the losses before each step (a
-   * Float64Array). All or nothing: the options ({ lr }, as step's) and every batch, as step reads its tensors, are
+   * Float64Array). All or nothing: the options ({ lr, ropeScaling }, as step's; ropeScaling for every batch) and every
+   * batch, as step reads its tensors, are
    * read first, then their sizes; then the core checks lr's value, every batch (its message prefixed `batches[i]: `)
    * and the memory the steps need, before the first step. A step refused after that (a loss that is not finite), or
    * memory running out, undoes the steps before it: the call fails and the model is exactly as it was.
@@ -159,7 +194,7 @@ export const MODEL_METHODS = Object.freeze({
   train: {
     read: (batches, options) => {
       if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
-      const read = readCallOptions(options, ['lr']);
+      const read = readCallOptions(options, ['lr', 'ropeScaling']);
       const list = [];
       for (let i = 0; i < batches.length; i++) {
         const name = `batches[${i}]`;

@@ -338,6 +338,27 @@ export interface PositionOptions {
   positionIds?: TensorInput<'int32'>;
 }
 
+/**
+ * A stretch of rotary positions (docs/model.md, "Stretching rotary positions"): the frequencies of one call changed,
+ * for a model with positions 'rotary'. 'linear': position interpolation (each frequency divided by factor); 'ntk': the
+ * base times factor^(d/(d−2)); 'yarn': NTK-by-parts (α 1, β 32) with originalLength (the longest length trained on)
+ * and the attention temperature (0.1 ln factor + 1)² on the scaled scores. factor: a finite number ≥ 1.
+ */
+export type RopeScaling =
+  | { method: 'linear' | 'ntk'; factor: number; originalLength?: undefined }
+  | { method: 'yarn'; factor: number; originalLength: number };
+
+/** The stretch option of forward, loss, gradients, step, train (for every batch) and attentionWeights. */
+export interface StretchOptions {
+  /**
+   * The rotary frequencies of this call stretched (none: the model's own, today's bits). Refused (a RangeError) by a
+   * model whose positions are not rotary, with a factor not finite or below 1, 'ntk' with one rotated pair, 'yarn'
+   * without originalLength (an integer ≥ 1) or another method with it; an unknown method is a RangeError, a member of
+   * the wrong kind a TypeError.
+   */
+  ropeScaling?: RopeScaling;
+}
+
 /** Options of Model.step and Model.train (and the pool's). */
 export interface StepOptions {
   /** Adam's learning rate (default 1e-3; a finite number ≥ 0). */
@@ -390,13 +411,14 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @example
    * const logits = model.forward(so.orderTask({ count: 8, length: 12 }).ids);   // (8, 2)
    * const shifted = model.forward(ids, { positionIds });   // each token at the position given (see PositionOptions)
-   * @throws {TypeError} when ids or positionIds is not an int32 tensor
+   * const longer = model.forward(ids, { ropeScaling: { method: 'yarn', factor: 4, originalLength: 16 } });
+   * @throws {TypeError} when ids or positionIds is not an int32 tensor, or a member of ropeScaling has the wrong kind
    * @throws {RangeError} when ids is not (B, T), an id is outside 0 … vocab − 1, or T passes a learned table's rows;
    *         positionIds not of ids' shape, a row not strictly increasing, a value below 0 or past maxLength − 1
-   *         (learned), or given to a model with positions 'none'
+   *         (learned), or given to a model with positions 'none'; ropeScaling outside its rules (StretchOptions)
    * @throws {Error} when the model is disposed
    */
-  forward(ids: TensorInput<'int32'>, options?: PositionOptions): Tensor<D>;
+  forward(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Tensor<D>;
   /**
    * The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1.
    * @example
@@ -407,7 +429,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    *         −1 … classes − 1
    * @throws {Error} when the model is disposed
    */
-  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions): number;
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): number;
   /**
    * The loss and its gradient with respect to every parameter (the names and shapes of parameters()).
    * @example
@@ -416,7 +438,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as loss
    * @throws {Error} when the model is disposed
    */
-  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions): { loss: number; grads: Parameters<D> };
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): { loss: number; grads: Parameters<D> };
   /**
    * One Adam step (β 0.9, 0.999, ε 1e-8); returns the loss before it. A step whose loss, or whose new parameters or
    * moments, would not be finite is refused with a RangeError, and the model is unchanged (as after any failed call).
@@ -427,7 +449,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {RangeError} as loss, when lr is not a finite number ≥ 0, or when the step would not be finite
    * @throws {Error} when the model is disposed
    */
-  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions): number;
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions & StretchOptions): number;
   /**
    * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. All or
    * nothing: before the first step, the options, every batch's tensors (named `batches[i].ids`, `batches[i].targets`;
@@ -441,7 +463,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    *         is kept)
    * @throws {Error} when the model is disposed
    */
-  train(batches: readonly TrainingBatch[], options?: StepOptions): Float64Array;
+  train(batches: readonly TrainingBatch[], options?: StepOptions & StretchOptions): Float64Array;
   /**
    * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0.
    * @example
@@ -449,7 +471,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as forward, or when ids holds more than one sentence
    * @throws {Error} when the model is disposed
    */
-  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions): Tensor<D>;
+  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Tensor<D>;
   /**
    * A next-token model's text (causal: true, readout: 'each', classes = vocab): the prefix, then options.steps ids,
    * each drawn from the logits after the sequence so far (softmax of logits / temperature over the topK largest, one

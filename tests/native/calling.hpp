@@ -205,17 +205,34 @@ inline std::optional<seqorder::calls::TensorArg> position_arg(const seqorder::Te
     return arg(*positions);
 }
 
+// A call's ropeScaling (no method: none), and the options of a call with it and lr.
+struct Stretch {
+    std::optional<double> method;  // 0 'linear', 1 'ntk', 2 'yarn'
+    double factor = 1;
+    std::optional<double> original_length;
+};
+inline seqorder::calls::ModelOptions options_of(std::optional<double> lr, const Stretch& s) {
+    seqorder::calls::ModelOptions o;
+    o.lr = lr;
+    o.rope_method = s.method;
+    if (s.method) o.rope_factor = s.factor;
+    o.rope_original_length = s.original_length;
+    return o;
+}
+
 template <class T>
 seqorder::Tensor<T> model_forward(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
-                                  const seqorder::Tensor<std::int32_t>* positions = nullptr) {
-    return tensor<T>(seqorder::calls::model_forward(model, {{arg(ids), {}, position_arg(positions)}, {}}).at(0));
+                                  const seqorder::Tensor<std::int32_t>* positions = nullptr,
+                         const Stretch& rope_scaling = {}) {
+    return tensor<T>(seqorder::calls::model_forward(model, {{arg(ids), {}, position_arg(positions)}, options_of(std::nullopt, rope_scaling)}).at(0));
 }
 
 // The loss of ids (B, T) and targets (B) or (B, T): calls::model_loss.
 inline double model_loss(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
                          const seqorder::Tensor<std::int32_t>& targets,
-                         const seqorder::Tensor<std::int32_t>* positions = nullptr) {
-    return scalar(seqorder::calls::model_loss(model, {{arg(ids), arg(targets), position_arg(positions)}, {}}).at(0));
+                         const seqorder::Tensor<std::int32_t>* positions = nullptr,
+                         const Stretch& rope_scaling = {}) {
+    return scalar(seqorder::calls::model_loss(model, {{arg(ids), arg(targets), position_arg(positions)}, options_of(std::nullopt, rope_scaling)}).at(0));
 }
 
 // The loss and every parameter's gradient, laid out as the model's values(): calls::model_gradients.
@@ -227,9 +244,10 @@ struct Gradients {
 template <class T>
 Gradients<T> model_gradients(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
                              const seqorder::Tensor<std::int32_t>& targets,
-                             const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+                             const seqorder::Tensor<std::int32_t>* positions = nullptr,
+                         const Stretch& rope_scaling = {}) {
     const std::vector<seqorder::calls::Result> results =
-        seqorder::calls::model_gradients(model, {{arg(ids), arg(targets), position_arg(positions)}, {}});
+        seqorder::calls::model_gradients(model, {{arg(ids), arg(targets), position_arg(positions)}, options_of(std::nullopt, rope_scaling)});
     Gradients<T> g{scalar(results.at(0)), {}};
     for (std::size_t i = 1; i < results.size(); ++i) {
         const seqorder::Tensor<T> gradient = tensor<T>(results[i]);
@@ -242,18 +260,20 @@ Gradients<T> model_gradients(seqorder::calls::AnyModel& model, const seqorder::T
 // been taken.)
 inline double model_step(seqorder::calls::AnyModel& model, const seqorder::Tensor<std::int32_t>& ids,
                          const seqorder::Tensor<std::int32_t>& targets, double lr,
-                         const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+                         const seqorder::Tensor<std::int32_t>* positions = nullptr,
+                         const Stretch& rope_scaling = {}) {
     return scalar(
-        seqorder::calls::model_step(model, {{arg(ids), arg(targets), position_arg(positions)}, {.lr = lr}}).at(0));
+        seqorder::calls::model_step(model, {{arg(ids), arg(targets), position_arg(positions)}, options_of(lr, rope_scaling)}).at(0));
 }
 
 // ids (1, T) or (T) -> every layer's attention weights (layers, heads, T, T): calls::model_attention_weights.
 template <class T>
 seqorder::Tensor<T> model_attention_weights(seqorder::calls::AnyModel& model,
                                             const seqorder::Tensor<std::int32_t>& ids,
-                                            const seqorder::Tensor<std::int32_t>* positions = nullptr) {
+                                            const seqorder::Tensor<std::int32_t>* positions = nullptr,
+                         const Stretch& rope_scaling = {}) {
     return tensor<T>(
-        seqorder::calls::model_attention_weights(model, {{arg(ids), {}, position_arg(positions)}, {}}).at(0));
+        seqorder::calls::model_attention_weights(model, {{arg(ids), {}, position_arg(positions)}, options_of(std::nullopt, rope_scaling)}).at(0));
 }
 
 }  // namespace testing

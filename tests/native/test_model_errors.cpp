@@ -325,6 +325,46 @@ TEST_CASE("model errors: positionIds on a model without positions, and positions
     }
 }
 
+TEST_CASE("model errors: ropeScaling's rules; a refused call changes nothing", "[model][errors]") {
+    using seqorder::model::CallPositions;
+    using seqorder::model::RopeMethod;
+    using seqorder::model::RopeScaling;
+    AnyModel any = testing::make_model<float>(with([](Config& c) { c.positions = Positions::rotary; }));
+    Model<float>& model = testing::net<float>(any);
+    const auto ids = random_ids(2, 3, 16, 9);
+    const auto targets = random_targets(model.config(), 2, 3, 8);
+    const std::vector<float> parameters(model.values().begin(), model.values().end());
+    const auto refused = [&](Model<float>& net, const RopeScaling& s, const std::string& rule) {
+        INFO(rule);
+        CHECK_THROWS_MATCHES(net.step(ids.data(), targets.data(), 2, 3, 1e-2, CallPositions{{}, s}), std::out_of_range,
+                             Says(rule));
+    };
+    refused(model, {RopeMethod::unknown, 2, std::nullopt}, "ropeScaling.method must be 'linear', 'ntk' or 'yarn'");
+    for (double factor : {0.5, 0.0, -2.0, std::nan(""), HUGE_VAL})
+        refused(model, {RopeMethod::linear, factor, std::nullopt}, "ropeScaling.factor must be a finite number >= 1");
+    refused(model, {RopeMethod::yarn, 4, std::nullopt}, "ropeScaling.originalLength must be given with method 'yarn'");
+    refused(model, {RopeMethod::ntk, 4, 16.0}, "ropeScaling.originalLength is only for method 'yarn'");
+    for (double length : {0.0, 2.5, -1.0, HUGE_VAL})
+        refused(model, {RopeMethod::yarn, 4, length}, "ropeScaling.originalLength must be an integer >= 1");
+    CHECK(model.steps() == 0);
+    for (std::size_t i = 0; i < parameters.size(); ++i) REQUIRE(model.values()[i] == parameters[i]);
+    AnyModel one_pair = testing::make_model<float>(with([](Config& c) {
+        c.positions = Positions::rotary;
+        c.rotary_pairs = 1;
+    }));
+    refused(testing::net<float>(one_pair), {RopeMethod::ntk, 2, std::nullopt}, "ropeScaling.method 'ntk' needs rotaryPairs >= 2");
+    AnyModel learned = testing::make_model<float>(with([](Config& c) {
+        c.positions = Positions::learned;
+        c.max_length = 4;
+    }));
+    refused(testing::net<float>(learned), {RopeMethod::linear, 2, std::nullopt}, "ropeScaling: the model's positions are not rotary");
+    // factor 1 with 'ntk': the base unchanged, the turns per token: the frequencies of the model (b^(-x) against
+    // 1 / b^x: within an ulp of the angle), so logits within float32 rounding of the unscaled ones
+    const Tensor<float> plain = testing::model_forward<float>(any, ids);
+    const Tensor<float> same = testing::model_forward<float>(any, ids, nullptr, testing::Stretch{1, 1, std::nullopt});
+    for (std::size_t i = 0; i < plain.data().size(); ++i) CHECK(std::abs(plain.data()[i] - same.data()[i]) < 1e-5f);
+}
+
 TEST_CASE("model errors: a 'each' model wants (B, T) targets", "[model][errors]") {
     AnyModel any = testing::make_model<double>(with([](Config& c) { c.readout = Readout::each; }));
     Model<double>& model = testing::net<double>(any);

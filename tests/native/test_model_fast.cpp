@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -195,27 +196,31 @@ TEST_CASE("model fast kernels: attention forward and backward give the reference
                 for (std::size_t T : kSizes)
                     for (std::size_t hd : {1, 2, 3, 4, 5, 8, 9, 16}) {
                         if (BH == 6 && hd % 4 != 0) continue;
+                        // half the shapes with a temperature on the scaled scores (ropeScaling 'yarn''s)
+                        const double temperature = (T + hd) % 2 ? 1.0 : 1.3 + 0.1 * static_cast<double>(hd % 3);
                         INFO("BH " << BH << ", T " << T << ", hd " << hd << (causal ? ", causal" : "")
-                                   << (H ? ", a bias of heads " + std::to_string(H) : std::string()));
+                                   << (H ? ", a bias of heads " + std::to_string(H) : std::string())
+                                   << ", temperature " << temperature);
                         const std::size_t n = BH * T * hd;
                         const auto q = random_floats(n, g), k = random_floats(n, g), v = random_floats(n, g),
                                    dout = random_floats(n, g), bias_values = random_floats(std::max<std::size_t>(H, 1) * T * T, g);
                         const float* bias = H ? bias_values.data() : nullptr;
                         std::vector<float> out(n), weights(BH * T * T), out2(n), weights2(BH * T * T), workspace;
                         reference::attention_forward<float>(out.data(), weights.data(), q.data(), k.data(), v.data(),
-                                                            BH, T, hd, causal, bias, std::max<std::size_t>(H, 1));
+                                                            BH, T, hd, causal, bias, std::max<std::size_t>(H, 1),
+                                                            temperature);
                         fast::attention_forward(out2.data(), weights2.data(), q.data(), k.data(), v.data(), BH, T, hd,
-                                                causal, workspace, bias, std::max<std::size_t>(H, 1));
+                                                causal, workspace, bias, std::max<std::size_t>(H, 1), temperature);
                         testing::check_identical<float>("attention weights", weights2, weights);
                         testing::check_identical<float>("attention output", out2, out);
                         std::vector<float> dq(n), dk(n), dv(n), dq2(n), dk2(n), dv2(n), db(BH * T * T, -1.0f),
                             db2(BH * T * T, -2.0f);
                         reference::attention_backward<float>(dq.data(), dk.data(), dv.data(), dout.data(), q.data(),
                                                              k.data(), v.data(), weights.data(), BH, T, hd, causal,
-                                                             H ? db.data() : nullptr);
+                                                             H ? db.data() : nullptr, temperature);
                         fast::attention_backward(dq2.data(), dk2.data(), dv2.data(), dout.data(), q.data(), k.data(),
                                                  v.data(), weights.data(), BH, T, hd, causal, workspace,
-                                                 H ? db2.data() : nullptr);
+                                                 H ? db2.data() : nullptr, temperature);
                         testing::check_identical<float>("attention dq", dq2, dq);
                         testing::check_identical<float>("attention dk", dk2, dk);
                         testing::check_identical<float>("attention dv", dv2, dv);
@@ -266,16 +271,25 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
                     std::copy_n(all.begin(), T, rows.data().begin() + static_cast<std::ptrdiff_t>(b * T));
                 }
                 const auto* at = p != Positions::none && cases % 2 == 0 ? &rows : nullptr;
-                INFO(describe(c) << ", B " << B << ", T " << T << (at ? ", positions given" : ""));
-                testing::check_identical<float>("logits", testing::model_forward<float>(fast_any, ids, at).data(),
-                                                testing::model_forward<float>(reference_any, ids, at).data());
-                const testing::Gradients<float> a = testing::model_gradients<float>(fast_any, ids, targets, at),
-                                                b = testing::model_gradients<float>(reference_any, ids, targets, at);
+                // rotary models cycle through no ropeScaling and its three methods ('ntk' needs two pairs)
+                testing::Stretch scaling;
+                const std::int64_t pairs = c.rotary_pairs.value_or(width / heads / 2);
+                if (p == Positions::rotary && cases % 4 == 1) scaling = {0, 2.5, std::nullopt};  // linear
+                if (p == Positions::rotary && cases % 4 == 2 && pairs >= 2) scaling = {1, 4, std::nullopt};  // ntk
+                if (p == Positions::rotary && cases % 4 == 3) scaling = {2, 8, 6.0};  // yarn
+                INFO(describe(c) << ", B " << B << ", T " << T << (at ? ", positions given" : "")
+                                 << (scaling.method ? ", ropeScaling method " + std::to_string(*scaling.method) : std::string()));
+                testing::check_identical<float>("logits",
+                                                testing::model_forward<float>(fast_any, ids, at, scaling).data(),
+                                                testing::model_forward<float>(reference_any, ids, at, scaling).data());
+                const testing::Gradients<float> a = testing::model_gradients<float>(fast_any, ids, targets, at, scaling),
+                                                b = testing::model_gradients<float>(reference_any, ids, targets, at,
+                                                                                    scaling);
                 CHECK(a.loss == b.loss);
                 testing::check_identical<float>("gradients", a.values, b.values);
                 for (int s = 0; s < 3; ++s)
-                    CHECK(testing::model_step(fast_any, ids, targets, 1e-2, at) ==
-                          testing::model_step(reference_any, ids, targets, 1e-2, at));
+                    CHECK(testing::model_step(fast_any, ids, targets, 1e-2, at, scaling) ==
+                          testing::model_step(reference_any, ids, targets, 1e-2, at, scaling));
                 testing::check_identical<float>("parameters after 3 steps", fast_model.values(), reference_model.values());
             }
 }

@@ -1,7 +1,7 @@
 // The model against its independent numpy implementation (tests/fixtures/make_model_fixtures.py): the generator, the
-// order task, and the logits, loss and every gradient of seventeen small configurations (each kind of positions,
-// rotary's base and partial rotation, positionIds for every scheme that reads positions, causal and bidirectional,
-// both readouts, one to three heads, one and two layers, ignored targets).
+// order task, and the logits, loss and every gradient of twenty-one small configurations (each kind of positions,
+// rotary's base and partial rotation, positionIds for every scheme that reads positions, ropeScaling's three methods,
+// causal and bidirectional, both readouts, one to three heads, one and two layers, ignored targets).
 //
 // Tolerances, and why:
 //   float64: 1e-10 absolute. Both sides compute in float64 in different orders (numpy's einsum and pairwise sums, the
@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "compare.hpp"
@@ -97,6 +98,16 @@ TEST_CASE("model fixture: induction_task draws the numpy port's sentences", "[mo
     }
 }
 
+// The case's ropeScaling, when it gives one ([method 0 linear, 1 ntk, 2 yarn; factor; originalLength, 0: none]).
+testing::Stretch rope_scaling_of(const std::string& prefix) {
+    const fixtures::File& f = model_fixture();
+    if (!f.has(prefix + "/rope_scaling")) return {};
+    const fixtures::Array& a = f[prefix + "/rope_scaling"];
+    testing::Stretch s{a.values[0], a.values[1], std::nullopt};
+    if (a.values[2] != 0) s.original_length = a.values[2];
+    return s;
+}
+
 template <class T>
 void check_case(const std::string& prefix, Kernels kernels, double value_tolerance, double gradient_tolerance) {
     const fixtures::File& f = model_fixture();
@@ -107,17 +118,18 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
     const auto targets = int_tensor(f[prefix + "/targets"]);
     const auto positions = f.has(prefix + "/positions") ? int_tensor(f[prefix + "/positions"]) : ids;
     const auto* at = f.has(prefix + "/positions") ? &positions : nullptr;  // positionIds, when the case gives them
+    const auto scaling = rope_scaling_of(prefix);
     const std::string kind = std::string(sizeof(T) == 8 ? "float64" : "float32") +
                              (kernels == Kernels::fast ? "" : " reference") + " " + prefix + " (" +
                              describe(model.config()) + ")";
     INFO(kind);
-    const Tensor<T> logits = testing::model_forward<T>(any, ids, at);
+    const Tensor<T> logits = testing::model_forward<T>(any, ids, at, scaling);
     REQUIRE(logits.shape() == Shape(f[prefix + "/logits"].shape.begin(), f[prefix + "/logits"].shape.end()));
     testing::check_within_abs<T>("model logits, " + kind, logits.data(), f[prefix + "/logits"], value_tolerance);
-    const double loss = testing::model_loss(any, ids, targets, at);
+    const double loss = testing::model_loss(any, ids, targets, at, scaling);
     testing::check_within_abs<double>("model loss, " + kind, std::span<const double>(&loss, 1), f[prefix + "/loss"],
                                       value_tolerance);
-    const testing::Gradients<T> g = testing::model_gradients<T>(any, ids, targets, at);
+    const testing::Gradients<T> g = testing::model_gradients<T>(any, ids, targets, at, scaling);
     CHECK_THAT(g.loss, Catch::Matchers::WithinAbs(loss, 0.0));
     for (const auto& p : model.parameters())
         testing::check_within_abs<T>("model gradient " + p.name + ", " + kind,
@@ -127,8 +139,8 @@ void check_case(const std::string& prefix, Kernels kernels, double value_toleran
 
 TEST_CASE("model fixture: float64 logits, loss and every gradient match numpy within 1e-10", "[model][fixtures]") {
     const std::size_t cases = model_fixture().count("model", "config");
-    REQUIRE(cases == 17);  // 4 and 5 scale the token vectors (embedScale); 6 .. 11 alibi, relative, rotary's options;
-                           // 12 .. 16 positionIds, each scheme that reads positions
+    REQUIRE(cases == 21);  // 4 and 5 scale the token vectors (embedScale); 6 .. 11 alibi, relative, rotary's options;
+                           // 12 .. 16 positionIds, each scheme that reads positions; 17 .. 20 ropeScaling
     for (std::size_t c = 0; c < cases; ++c) check_case<double>("model/" + std::to_string(c), Kernels::fast, 1e-10, 1e-10);
 }
 
@@ -158,12 +170,13 @@ TEST_CASE("model fixture: three Adam steps of the position schemes' cases match 
         INFO(prefix << " (" << describe(model.config()) << ")");
         const auto& losses = f[prefix + "/adam/losses"].values;
         for (double want : losses)
-            CHECK_THAT(testing::model_step(any, ids, targets, 1e-2, at), Catch::Matchers::WithinAbs(want, 1e-10));
+            CHECK_THAT(testing::model_step(any, ids, targets, 1e-2, at, rope_scaling_of(prefix)),
+                       Catch::Matchers::WithinAbs(want, 1e-10));
         for (const auto& p : model.parameters())
             testing::check_within_abs<double>("parameter " + p.name + " after the steps", model.values(p),
                                               f[prefix + "/adam/param/" + p.name], 1e-10);
     }
-    CHECK(checked == 9);
+    CHECK(checked == 13);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "compare.hpp"
+#include "model/call_positions.hpp"
 #include "model/position_bias.hpp"
 #include "model_testing.hpp"
 
@@ -27,6 +28,25 @@ TEST_CASE("model schemes: ALiBi's slopes are get_slopes' bit for bit (H = 1 .. 1
     }
     CHECK(alibi_slopes(2) == std::vector<double>{0x1p-4, 0x1p-8});
     CHECK(alibi_slopes(6) == std::vector<double>{0x1p-2, 0x1p-4, 0x1p-6, 0x1p-8, 0x1p-1, 0x1p-3});
+}
+
+TEST_CASE("model schemes: ropeScaling's frequencies are rotary_frequencies' (bench/position_schemes.py) bit for bit",
+          "[model][schemes]") {
+    const fixtures::File& f = model_fixture();
+    const std::size_t cases = f.count("scheme/rope", "args");
+    REQUIRE(cases == 58);
+    for (std::size_t i = 0; i < cases; ++i) {
+        const std::string prefix = "scheme/rope/" + std::to_string(i);
+        const fixtures::Array& a = f[prefix + "/args"];
+        Config c = make_config(5, 2 * a.integer(0), 1, 1, Positions::rotary, false, Readout::mean, 2, 1);
+        c.rotary_base = a.values[1];
+        seqorder::model::RopeScaling s{static_cast<seqorder::model::RopeMethod>(a.integer(2)), a.values[3], std::nullopt};
+        if (a.values[4] != 0) s.original_length = a.values[4];
+        INFO(prefix << ": " << a.integer(0) << " pairs, base " << a.values[1] << ", method " << a.integer(2) << ", factor "
+                    << a.values[3] << ", originalLength " << a.values[4]);
+        testing::check_identical<double>("frequencies", seqorder::model::position_frequencies(c, &s),
+                                         f[prefix + "/frequencies"].values);
+    }
 }
 
 TEST_CASE("model schemes: T5's bucket of every distance -300 .. 300 as _relative_position_bucket", "[model][schemes]") {

@@ -1,5 +1,5 @@
 // Every rule of the model's API: createModel's options, the inputs of forward, loss, gradients, step and
-// attentionWeights (positionIds too), setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
+// attentionWeights (positionIds and ropeScaling too), setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
 // value (or shape, or size) a RangeError, and the message names the argument. After every error the module still
 // works, the model is unchanged, and the heap holds what it held before.
 import { test, describe } from 'node:test';
@@ -19,6 +19,7 @@ const VALID = { vocab: 7, width: 8, heads: 2, classes: 3 };
 // between calls, so the heap's baseline is taken after these).
 const mean = so.createModel({ ...VALID, positions: 'learned', maxLength: 6 });
 const each = so.createModel({ ...VALID, readout: 'each', causal: true, dtype: 'float64' });
+const spin = so.createModel({ ...VALID, positions: 'rotary' });  // (a stretch runs the turns per token: their buffers)
 const ids = idsOf([[0, 6, 2, 3], [1, 1, 5, 4]]);
 const targets = idsOf([2, 0]);
 const eachTargets = idsOf([[0, 1, 2, -1], [2, 2, 1, 0]]);
@@ -29,6 +30,8 @@ for (const model of [mean, each]) {
   model.step(ids, t, { lr: 0 });
   model.attentionWeights(idsOf([[1, 2, 3, 4]]));
 }
+spin.step(ids, targets, { lr: 0, ropeScaling: { method: 'linear', factor: 2 } });
+spin.attentionWeights(idsOf([[1, 2, 3, 4]]), { ropeScaling: { method: 'linear', factor: 2 } });
 
 // Every case: [function, what is wrong, call, error class, message pattern].
 const cases = [];
@@ -141,7 +144,7 @@ for (const [fn, call] of Object.entries(METHODS)) {
   add(fn, 'a target below -1', () => call(each, ids, idsOf([[0, 1, 2, 0], [1, 1, -2, 0]])), RangeError, /^targets\[1, 2\] = -2 is outside -1 \.\. classes - 1 = -1 \.\. 2/);
   add(fn, 'a bad id and a bad target: the id first', () => call(mean, idsOf([[9, 0, 0, 0], [0, 0, 0, 0]]), idsOf([5, 5])), RangeError, /^ids\[0, 0\] = 9/);
 }
-for (const [label, options, Class, message] of badOptions(['lr', 'positionIds']))
+for (const [label, options, Class, message] of badOptions(['lr', 'positionIds', 'ropeScaling']))
   add('step', `options ${label}`, () => mean.step(ids, targets, options), Class, message);
 for (const [label, value, Class, message] of badNumbers('lr', { integer: false }).filter(([l]) => !['missing', 'zero', '-0'].includes(l)))
   add('step', `lr ${label}`, () => mean.step(ids, targets, { lr: value }), Class, message);
@@ -169,6 +172,42 @@ add('positionIds', 'positions none', () => none.forward(ids, { positionIds: spre
 add('positionIds', 'in train, batch 1', () => mean.train([{ ids, targets }, { ids, targets, positionIds: idsOf([[0, 1, 2, 3], [3, 2, 1, 0]]) }]), RangeError, /^batches\[1\]: positionIds\[1, 1\] = 2 is not above/);
 add('positionIds', 'in train, not a tensor', () => mean.train([{ ids, targets, positionIds: [0, 1, 2, 3] }]), TypeError, /^batches\[0\]\.positionIds/);
 add('positionIds', "train's options", () => mean.train([{ ids, targets }], { positionIds: spread }), TypeError, /unknown option 'positionIds'/);
+
+// ---- ropeScaling (forward, loss, gradients, step, train's options, attentionWeights) ----
+const onePair = so.createModel({ ...VALID, positions: 'rotary', rotaryPairs: 1 });
+const stretch = (ropeScaling) => [
+  ['forward', () => spin.forward(ids, { ropeScaling })], ['loss', () => spin.loss(ids, targets, { ropeScaling })],
+  ['gradients', () => spin.gradients(ids, targets, { ropeScaling })], ['step', () => spin.step(ids, targets, { ropeScaling })],
+  ['train', () => spin.train([{ ids, targets }, { ids, targets }], { ropeScaling })],
+  ['attentionWeights', () => spin.attentionWeights(idsOf([[1, 2, 3]]), { ropeScaling })],
+];
+const ropeCases = [
+  ['not an object', 2, TypeError, /^ropeScaling must be an object, got number 2/],
+  ['null', null, TypeError, /^ropeScaling must be an object, got null/],
+  ['an unknown member', { method: 'linear', factor: 2, base: 3 }, TypeError, /^ropeScaling: unknown option 'base' \(known: method, factor, originalLength\)/],
+  ['method missing', { factor: 2 }, TypeError, /^ropeScaling\.method must be a string, one of 'linear', 'ntk', 'yarn'; got undefined/],
+  ['method a number', { method: 1, factor: 2 }, TypeError, /^ropeScaling\.method must be a string, one of 'linear', 'ntk', 'yarn'; got number 1/],
+  ['factor missing', { method: 'ntk' }, TypeError, /^ropeScaling\.factor must be a number, got undefined/],
+  ['factor a string', { method: 'ntk', factor: '2' }, TypeError, /^ropeScaling\.factor must be a number, got the string "2"/],
+  ['originalLength a string', { method: 'yarn', factor: 2, originalLength: '16' }, TypeError, /^ropeScaling\.originalLength must be a number/],
+  ['an unknown method', { method: 'dynamic', factor: 2 }, RangeError, /^ropeScaling\.method must be one of 'linear', 'ntk', 'yarn', got 'dynamic'/],
+  ['factor below 1', { method: 'linear', factor: 0.5 }, RangeError, /^(batches\[0\]: )?ropeScaling\.factor must be a finite number >= 1$/],
+  ['factor NaN', { method: 'ntk', factor: NaN }, RangeError, /^(batches\[0\]: )?ropeScaling\.factor must be a finite number >= 1$/],
+  ['factor Infinity', { method: 'linear', factor: Infinity }, RangeError, /^(batches\[0\]: )?ropeScaling\.factor must be a finite number >= 1$/],
+  ["'yarn' without originalLength", { method: 'yarn', factor: 4 }, RangeError, /^(batches\[0\]: )?ropeScaling\.originalLength must be given with method 'yarn'/],
+  ["originalLength with 'linear'", { method: 'linear', factor: 4, originalLength: 16 }, RangeError, /^(batches\[0\]: )?ropeScaling\.originalLength is only for method 'yarn'/],
+  ["originalLength with 'ntk'", { method: 'ntk', factor: 4, originalLength: 16 }, RangeError, /^(batches\[0\]: )?ropeScaling\.originalLength is only for method 'yarn'/],
+  ['originalLength 0', { method: 'yarn', factor: 4, originalLength: 0 }, RangeError, /^(batches\[0\]: )?ropeScaling\.originalLength must be an integer >= 1$/],
+  ['originalLength a fraction', { method: 'yarn', factor: 4, originalLength: 2.5 }, RangeError, /^(batches\[0\]: )?ropeScaling\.originalLength must be an integer >= 1$/],
+];
+for (const [label, value, Class, message] of ropeCases)
+  for (const [fn, call] of stretch(value)) add('ropeScaling', `${fn}: ${label}`, call, Class, message);
+add('ropeScaling', "'ntk' with one pair", () => onePair.forward(ids, { ropeScaling: { method: 'ntk', factor: 2 } }), RangeError, /^ropeScaling\.method 'ntk' needs rotaryPairs >= 2$/);
+add('ropeScaling', 'a model without rotary positions', () => mean.step(ids, targets, { ropeScaling: { method: 'linear', factor: 2 } }), RangeError, /^ropeScaling: the model's positions are not rotary/);
+add('ropeScaling', 'positions none', () => none.forward(ids, { ropeScaling: { method: 'linear', factor: 2 } }), RangeError, /^ropeScaling: the model's positions are not rotary/);
+add('ropeScaling', 'in a batch of train', () => spin.train([{ ids, targets, ropeScaling: { method: 'linear', factor: 2 } }]), TypeError, /^batches\[0\]: unknown option 'ropeScaling'/);
+add('ropeScaling', 'with a bad batch of train', () => spin.train([{ ids, targets }, { ids: idsOf([[0, 9]]), targets: idsOf([0]) }], { ropeScaling: { method: 'linear', factor: 2 } }), RangeError, /^batches\[1\]: ids\[0, 1\] = 9/);
+add('ropeScaling', "generate's options", () => spin.generate([1], { steps: 1, ropeScaling: { method: 'linear', factor: 2 } }), TypeError, /unknown option 'ropeScaling'/);
 
 add('attentionWeights', 'weights past the tensor limit', () => each.attentionWeights({ data: new Int32Array(2 ** 14), shape: [2 ** 14] }), RangeError, /^ids of shape \(B, T\) = \[1, 16384\] need more activations/);
 
@@ -248,7 +287,7 @@ function canary() {
 describe('every error path of the model\'s API: TypeError for kinds, RangeError for values, the argument named', () => {
   const before = so.memoryStats().allocatedBytes;
   const state = (model) => ({ parameters: model.parameters(), logits: model.forward(ids) });
-  const states = [state(mean), state(each)];
+  const states = [state(mean), state(each), state(spin)];
   for (const fn of [...new Set(cases.map((c) => c.fn))]) {
     test(fn, () => {
       for (const { label, call, Class, message } of cases.filter((c) => c.fn === fn)) {
@@ -256,7 +295,7 @@ describe('every error path of the model\'s API: TypeError for kinds, RangeError 
         canary();
         assert.equal(so.memoryStats().allocatedBytes, before, `${fn}: ${label}: the heap holds what it held before`);
       }
-      assert.deepEqual([state(mean), state(each)], states, `${fn}: the models are unchanged by the failed calls`);
+      assert.deepEqual([state(mean), state(each), state(spin)], states, `${fn}: the models are unchanged by the failed calls`);
     });
   }
   test('count', (t) => {

@@ -301,7 +301,12 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
       const ids = { data: Int32Array.from(get('ids').values), shape: get('ids').shape };
       const targets = { data: Int32Array.from(get('targets').values), shape: get('targets').shape };
       const given = fixtures.has(`model/${c}/positions`);  // positionIds, in the cases that give them
-      const options = given ? { positionIds: { data: Int32Array.from(get('positions').values), shape: get('positions').shape } } : undefined;
+      const options = given ? { positionIds: { data: Int32Array.from(get('positions').values), shape: get('positions').shape } } : {};
+      const stretched = fixtures.has(`model/${c}/rope_scaling`);  // ropeScaling: [method 0 linear, 1 ntk, 2 yarn; factor; originalLength, 0: none]
+      if (stretched) {
+        const [method, factor, originalLength] = get('rope_scaling').values;
+        options.ropeScaling = { method: ['linear', 'ntk', 'yarn'][method], factor, ...(originalLength ? { originalLength } : {}) };
+      }
       let worst = 0;
       const compare = (what, got, want) => {
         assert.deepEqual(got.shape, want.shape, what);
@@ -316,7 +321,7 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
       compare('loss', { data: [loss], shape: [1] }, get('loss'));
       assert.equal(model.loss(ids, targets, options), loss);
       for (const [name, g] of Object.entries(grads)) compare(`grad ${name}`, g, get(`grad/${name}`));
-      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}${given ? ', positionIds' : ''}): largest error ${worst.toExponential(2)}`);
+      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}${given ? ', positionIds' : ''}${stretched ? `, ropeScaling '${options.ropeScaling.method}'` : ''}): largest error ${worst.toExponential(2)}`);
       model.dispose();
     }
   });

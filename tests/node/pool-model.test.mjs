@@ -135,6 +135,33 @@ test('positionIds: every method at positions given has the bits of one thread, a
   }
 });
 
+test('ropeScaling: every method stretched has the bits of one thread, and the same errors', async () => {
+  const config = { vocab: 16, width: 24, heads: 2, layers: 2, positions: 'rotary', causal: true, readout: 'each', classes: 16, seed: 9 };
+  const local = so.createModel(config);
+  const remote = await pool.createModel(config);
+  try {
+    const batches = Array.from({ length: 3 }, (_, k) => so.lookbackTask({ count: 8, length: 10, seed: 300 + k }));
+    const yarn = { method: 'yarn', factor: 4, originalLength: 6 };
+    const wanted = batches.map(({ ids, targets }) => local.step(ids, targets, { lr: 3e-3, ropeScaling: yarn }));
+    assert.deepEqual([...await remote.train(batches, { lr: 3e-3, ropeScaling: yarn })], wanted, 'the losses of train()');
+    assertSameTensors(await remote.parameters(), local.parameters(), 'parameters');
+    const { ids, targets } = batches[0];
+    for (const ropeScaling of [{ method: 'linear', factor: 2 }, { method: 'ntk', factor: 3 }, yarn]) {
+      assertSameTensors(await remote.forward(ids, { ropeScaling }), local.forward(ids, { ropeScaling }), `forward, ${ropeScaling.method}`);
+      assert.equal(await remote.loss(ids, targets, { ropeScaling }), local.loss(ids, targets, { ropeScaling }));
+      assertSameTensors((await remote.gradients(ids, targets, { ropeScaling })).grads, local.gradients(ids, targets, { ropeScaling }).grads, 'gradients');
+      const one = { data: ids.data.subarray(0, 10), shape: [1, 10] };
+      assertSameTensors(await remote.attentionWeights(one, { ropeScaling }), local.attentionWeights(one, { ropeScaling }), 'attention weights');
+    }
+    await assertSameError(remote.forward(ids, { ropeScaling: { method: 'yarn', factor: 2 } }), () => local.forward(ids, { ropeScaling: { method: 'yarn', factor: 2 } }), 'yarn without originalLength');
+    await assertSameError(remote.forward(ids, { ropeScaling: { method: 'dynamic', factor: 2 } }), () => local.forward(ids, { ropeScaling: { method: 'dynamic', factor: 2 } }), 'an unknown method');
+    await assertSameError(remote.train(batches, { ropeScaling: { method: 'linear', factor: '2' } }), () => local.train(batches, { ropeScaling: { method: 'linear', factor: '2' } }), 'factor a string');
+  } finally {
+    local.dispose();
+    await remote.dispose();
+  }
+});
+
 test('each model stays in one worker; new models go to the worker holding the fewest', async () => {
   const config = { vocab: 16, width: 8, classes: 2 };
   const models = [];

@@ -102,14 +102,23 @@ void fields(ModelBatch& b, Field&& field) {
     field("positionIds", b.position_ids);
 }
 
-// The options of the model's methods ({ lr }: step's and train's). Each method reads those it takes (the JS layer:
-// src/js/model.mjs's table of methods); an option not given keeps its default. An option given per call goes here.
+// The options of the model's methods ({ lr }: step's and train's; { ropeScaling }: every call but generate's, train's
+// for every batch). Each method reads those it takes (the JS layer: src/js/model.mjs's table of methods); an option
+// not given keeps its default. An option given per call goes here.
 struct ModelOptions {
     std::optional<double> lr;            // Adam's learning rate, default 1e-3
+    // ropeScaling: the rotary frequencies of the call stretched (docs/model.md, "Stretching rotary positions"), its
+    // members side by side (the JS layer writes { method, factor, originalLength } as these); no method: none
+    std::optional<double> rope_method;           // 0 'linear', 1 'ntk', 2 'yarn' (the JS layer names them)
+    std::optional<double> rope_factor;           // a finite number >= 1
+    std::optional<double> rope_original_length;  // 'yarn' only: an integer >= 1
 };
 template <class Field>
 void fields(ModelOptions& o, Field&& field) {
     field("lr", o.lr);
+    field("ropeMethod", o.rope_method);
+    field("ropeFactor", o.rope_factor);
+    field("ropeOriginalLength", o.rope_original_length);
 }
 
 // The inputs of forward, loss, gradients, step and attentionWeights: a batch and the options, their members side by

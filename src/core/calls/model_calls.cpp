@@ -92,23 +92,35 @@ struct Batch {
     model::CallPositions positions;         // positionIds, or none given
 };
 
-// positionIds, when given: int32, of the shape of ids (the model checks the values).
-model::CallPositions positions_of(const ModelBatch& given, const Sizes& ids) {
-    if (!given.position_ids) return {};
+// ropeScaling, when given (the model checks it with the positions, call_positions.hpp: a method outside the three,
+// or no factor, is refused there).
+std::optional<model::RopeScaling> rope_scaling_of(const ModelOptions& options) {
+    if (!options.rope_method) return std::nullopt;
+    const double method = *options.rope_method;
+    return model::RopeScaling{method == 0 || method == 1 || method == 2 ? static_cast<model::RopeMethod>(method)
+                                                                        : model::RopeMethod::unknown,
+                              options.rope_factor.value_or(NAN), options.rope_original_length};
+}
+
+// positionIds, when given: int32, of the shape of ids (the model checks the values); and the call's ropeScaling.
+model::CallPositions positions_of(const ModelBatch& given, const Sizes& ids,
+                                  const std::optional<model::RopeScaling>& scaling) {
+    if (!given.position_ids) return {{}, scaling};
     check_dtype("positionIds.dtype", given.position_ids->dtype, {"int32"});
     const Sizes shape = dims(*given.position_ids, "positionIds");
     if (shape != ids)
         throw std::invalid_argument("positionIds must have the shape of ids, " + shape_to_string(ids) + ", got " +
                                     shape_to_string(shape));
-    return {in_span<std::int32_t>(*given.position_ids)};
+    return {in_span<std::int32_t>(*given.position_ids), scaling};
 }
 
-// ids, and targets when the call takes them.
-Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets) {
+// ids, and targets when the call takes them; the positions at which they run.
+Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets,
+               const std::optional<model::RopeScaling>& scaling) {
     check_dtype("ids.dtype", given.ids.dtype, {"int32"});
     const Sizes ids = dims(given.ids, "ids");
     if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
-    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}, positions_of(given, ids)};
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}, positions_of(given, ids, scaling)};
     if (!with_targets) return b;
     if (!given.targets) throw std::invalid_argument("targets must be given");
     check_dtype("targets.dtype", given.targets->dtype, {"int32"});
@@ -197,7 +209,7 @@ void model_set_parameters(AnyModel& m, std::span<const NamedTensor> updates) {
 }
 
 std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, false);
+    const Batch b = batch_of(m, in.batch, false, rope_scaling_of(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, nullptr, b.batch, b.length, b.positions);
@@ -213,7 +225,7 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true);
+    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
     std::vector<Result> results;
     m.visit([&](auto& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
@@ -224,7 +236,7 @@ std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true);
+    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
@@ -240,7 +252,7 @@ std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true);
+    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
     const double lr = in.options.lr.value_or(1e-3);
     std::vector<Result> results;
     m.visit([&](auto& net) {
@@ -255,6 +267,7 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
 
 std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches, const ModelOptions& options) {
     const double lr = options.lr.value_or(1e-3);
+    const std::optional<model::RopeScaling> scaling = rope_scaling_of(options);  // every batch's
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_lr(lr);
@@ -264,7 +277,7 @@ std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches
         std::array<std::int64_t, 2> largest{0, 0};      // the (B, T) that needs it
         for (std::size_t i = 0; i < batches.size(); ++i) {
             try {
-                const Batch b = batch_of(m, batches[i], true);
+                const Batch b = batch_of(m, batches[i], true, scaling);
                 net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
                 checked.push_back({b.ids, b.targets, b.batch, b.length, b.positions});
                 if (const std::int64_t bytes = net.call_bytes(b.batch, b.length, b.positions); bytes >= activations) {
@@ -298,7 +311,7 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
         throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_to_string(ids));
     const std::int64_t length = ids.back();
     const auto values = in_span<std::int32_t>(in.batch.ids);
-    const model::CallPositions positions = positions_of(in.batch, ids);
+    const model::CallPositions positions = positions_of(in.batch, ids, rope_scaling_of(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(values, nullptr, 1, length, positions);

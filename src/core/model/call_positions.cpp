@@ -7,8 +7,11 @@
 
 namespace seqorder::model {
 
-const std::int32_t* checked_positions(const Config& c, const CallPositions& positions, std::int64_t batch,
-                                      std::int64_t length) {
+namespace {
+
+// The ids of a call: null when none are given or every row is 0 .. T - 1, else the ids given (their checks above).
+const std::int32_t* checked_ids(const Config& c, const CallPositions& positions, std::int64_t batch,
+                                std::int64_t length) {
     if (positions.ids.empty()) return nullptr;
     if (c.positions == Positions::none)
         throw std::invalid_argument("positionIds: a model with positions 'none' reads no positions");
@@ -23,26 +26,100 @@ const std::int32_t* checked_positions(const Config& c, const CallPositions& posi
         const std::int32_t p = positions.ids[n];
         const std::size_t t = n % T;
         const bool below = t > 0 && p <= positions.ids[n - 1];
-        if (p < 0 || p >= rows || below) {
-            std::string rule = below ? " is not above the position before it: each row must be strictly increasing"
-                                     : " is outside 0 .. " + std::to_string(rows - 1);
-            if (!below) rule += c.positions == Positions::learned ? " (maxLength - 1: the learned table's rows)" : " (int32)";
-            throw std::out_of_range("positionIds[" + std::to_string(n / T) + ", " + std::to_string(t) +
-                                    "] = " + std::to_string(p) + rule);
+        if (p < 0 || p >= rows || below) {  // (appended piece by piece: the model module's size)
+            std::string message = "positionIds[";
+            message += std::to_string(n / T);
+            message += ", ";
+            message += std::to_string(t);
+            message += "] = ";
+            message += std::to_string(p);
+            if (below) {
+                message += " is not above the position before it: each row must be strictly increasing";
+            } else {
+                message += " is outside 0 .. ";
+                message += std::to_string(rows - 1);
+                message += c.positions == Positions::learned ? " (maxLength - 1: the learned table's rows)" : " (int32)";
+            }
+            throw std::out_of_range(message);
         }
         plain = plain && static_cast<std::size_t>(p) == t;
     }
     return plain ? nullptr : positions.ids.data();
 }
 
-std::vector<double> position_frequencies(const Config& c) {
+}  // namespace
+
+void check_rope_scaling(const Config& c, const RopeScaling& s) {
+    // (the rule broken, thrown once: the model module's size)
+    const bool yarn = s.method == RopeMethod::yarn;
+    const double length = s.original_length ? *s.original_length : 1;
+    const char* rule = nullptr;
+    if (c.positions != Positions::rotary)
+        rule = "ropeScaling: the model's positions are not rotary";
+    else if (s.method == RopeMethod::unknown)
+        rule = "ropeScaling.method must be 'linear', 'ntk' or 'yarn'";
+    else if (!(std::isfinite(s.factor) && s.factor >= 1))
+        rule = "ropeScaling.factor must be a finite number >= 1";
+    else if (s.method == RopeMethod::ntk && rotary_pairs(c) < 2)
+        rule = "ropeScaling.method 'ntk' needs rotaryPairs >= 2";
+    else if (yarn && !s.original_length)
+        rule = "ropeScaling.originalLength must be given with method 'yarn'";
+    else if (!yarn && s.original_length)
+        rule = "ropeScaling.originalLength is only for method 'yarn'";
+    else if (!(length >= 1 && length <= 0x1p53 && std::floor(length) == length))
+        rule = "ropeScaling.originalLength must be an integer >= 1";
+    if (rule) throw std::out_of_range(rule);
+}
+
+RunPositions checked_positions(const Config& c, const CallPositions& positions, std::int64_t batch,
+                               std::int64_t length) {
+    const std::int32_t* ids = checked_ids(c, positions, batch, length);
+    if (!positions.rope_scaling) return {ids, nullptr};
+    check_rope_scaling(c, *positions.rope_scaling);
+    return {ids, &*positions.rope_scaling};
+}
+
+std::vector<double> position_frequencies(const Config& c, const RopeScaling* scaling) {
     const bool rotary = c.positions == Positions::rotary;
     const auto pairs = static_cast<std::size_t>(rotary ? rotary_pairs(c) : c.width / 2);
     const auto d = static_cast<double>(2 * pairs);
+    const double base = rotary ? rotary_base(c) : 10000.0;
     std::vector<double> f(pairs);
-    for (std::size_t i = 0; i < pairs; ++i)
-        f[i] = std::pow(rotary ? rotary_base(c) : 10000.0, -static_cast<double>(2 * i) / d);
+    const RopeMethod method = scaling ? scaling->method : RopeMethod::linear;
+    const double factor = scaling ? scaling->factor : 1;
+    // YaRN's ramp between lo and hi (its pairs below lo keep their frequency, above hi are divided by the factor)
+    double lo = 0, hi = 1;
+    if (scaling && method == RopeMethod::yarn) {
+        const auto correction = [&](double rotations) {
+            return (d * std::log(*scaling->original_length / (rotations * 2 * 3.141592653589793))) /
+                   (2 * std::log(base));
+        };
+        lo = std::floor(correction(32));
+        lo = lo > 0 ? lo : 0;
+        hi = std::ceil(correction(1));
+        hi = hi < d - 1 ? hi : d - 1;
+        if (lo == hi) hi += 0.001;
+    }
+    const bool ntk = scaling && method == RopeMethod::ntk;
+    const double b = ntk ? base * std::pow(factor, d / (d - 2)) : base;  // 'ntk' stretches the base
+    for (std::size_t i = 0; i < pairs; ++i) {
+        const double x = static_cast<double>(2 * i) / d;
+        // unscaled: b^(-x) (= std::pow(b, -(2i) / d): -(2i) / d is -x exactly); else b^x, then as the method says
+        const double power = std::pow(b, scaling ? x : -x);
+        const double ramp = (static_cast<double>(i) - lo) / (hi - lo);
+        const double extrapolation = 1.0 - (ramp < 0 ? 0 : ramp > 1 ? 1 : ramp);  // 'yarn'
+        f[i] = !scaling                      ? power
+               : ntk                         ? 1.0 / power
+               : method == RopeMethod::linear ? (1.0 / power) / factor
+                                             : (1.0 / (factor * power)) * (1.0 - extrapolation) + (1.0 / power) * extrapolation;
+    }
     return f;
+}
+
+double score_temperature(const RopeScaling* scaling) {
+    if (!scaling || scaling->method != RopeMethod::yarn) return 1.0;
+    const double m = 0.1 * std::log(scaling->factor) + 1.0;
+    return m * m;
 }
 
 template <class F>
@@ -62,7 +139,7 @@ void position_turns(F* out, const std::int32_t* positions, std::size_t rows, con
     // out: (rows, pairs, 2)
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t i = 0; i < pairs; ++i) {
-            const double angle = static_cast<double>(positions[r]) * frequencies[i];
+            const double angle = static_cast<double>(positions ? positions[r] : static_cast<std::int32_t>(r)) * frequencies[i];
             const double sine = std::sin(angle), cosine = std::cos(angle);
             out[(r * pairs + i) * 2] = static_cast<F>(sine);
             out[(r * pairs + i) * 2 + 1] = static_cast<F>(cosine);
@@ -70,7 +147,8 @@ void position_turns(F* out, const std::int32_t* positions, std::size_t rows, con
 }
 
 template <class F>
-void token_rows(F* table, F* turns, const Config& c, const F* learned, const std::int32_t* positions, std::size_t N) {
+void token_rows(F* table, F* turns, const Config& c, const F* learned, const std::int32_t* positions, std::size_t N,
+                const RopeScaling* scaling) {
     const auto D = static_cast<std::size_t>(c.width);
     if (c.positions == Positions::learned) {
         for (std::size_t n = 0; n < N; ++n)
@@ -78,7 +156,7 @@ void token_rows(F* table, F* turns, const Config& c, const F* learned, const std
         return;
     }
     if (c.positions != Positions::sinusoidal && c.positions != Positions::rotary) return;
-    const std::vector<double> frequencies = position_frequencies(c);
+    const std::vector<double> frequencies = position_frequencies(c, scaling);
     position_turns<F>(c.positions == Positions::rotary ? turns : table, positions, N, frequencies.data(),
                       frequencies.size());
 }
@@ -105,7 +183,8 @@ void rotary_turn(F* x, const F* turns, std::size_t B, std::size_t H, std::size_t
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void positions_backward<F>(F*, const F*, const std::int32_t*, std::size_t, std::size_t, std::size_t);    \
     template void position_turns<F>(F*, const std::int32_t*, std::size_t, const double*, std::size_t);                \
-    template void token_rows<F>(F*, F*, const Config&, const F*, const std::int32_t*, std::size_t);                   \
+    template void token_rows<F>(F*, F*, const Config&, const F*, const std::int32_t*, std::size_t,                    \
+                                const RopeScaling*);                                                                  \
     template void rotary_turn<F>(F*, const F*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, bool, \
                                  bool);
 SEQORDER_INSTANTIATE(double)

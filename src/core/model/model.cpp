@@ -43,7 +43,7 @@ void check_size(const char* what, std::size_t size, std::int64_t expected, const
 }
 
 // Model<T>::check_call's checks, one copy for both dtypes: the model's config, its element size and parameter count.
-const std::int32_t* check_call_of(const Config& config, std::size_t element_bytes, std::size_t parameter_count,
+RunPositions check_call_of(const Config& config, std::size_t element_bytes, std::size_t parameter_count,
                                   std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
                                   std::int64_t batch, std::int64_t length, CallOutput output, std::size_t output_size,
                                   const CallPositions& positions) {
@@ -77,9 +77,9 @@ const std::int32_t* check_call_of(const Config& config, std::size_t element_byte
         throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
                                 str(*config.max_length) + " rows (maxLength)");
     // the positions (their checks: call_positions.hpp)
-    const std::int32_t* at = checked_positions(config, positions, batch, length);
+    const RunPositions at = checked_positions(config, positions, batch, length);
     // 3. memory
-    if (activation_count(config, batch, length, at != nullptr) > max_elements(element_bytes))
+    if (activation_count(config, batch, length, at.per_token()) > max_elements(element_bytes))
         throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
                                 " need more activations than the " +
                                 str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
@@ -127,7 +127,7 @@ std::int64_t Model<T>::state_bytes(const Config& config) {
 
 template <class T>
 std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length, const CallPositions& positions) const {
-    const bool per_row = checked_positions(config_, positions, batch, length) != nullptr;
+    const bool per_row = checked_positions(config_, positions, batch, length).per_token();
     if (activation_count(config_, batch, length, per_row) > max_elements(sizeof(T))) return kSaturated;
     return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
                             per_row);
@@ -195,7 +195,7 @@ Shape Model<T>::logits_shape(std::int64_t batch, std::int64_t length) const {
 }
 
 template <class T>
-const std::int32_t* Model<T>::check_call(std::span<const std::int32_t> ids,
+RunPositions Model<T>::check_call(std::span<const std::int32_t> ids,
                                          const std::span<const std::int32_t>* targets, std::int64_t batch,
                                          std::int64_t length, Output output, std::size_t output_size,
                                          const CallPositions& positions) const {
@@ -210,15 +210,15 @@ ParameterView<const T> Model<T>::parameter_view() const {
 
 template <class T>
 void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
-                           const std::int32_t* positions) {
+                           RunPositions positions) {
     prepare<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
-               positions != nullptr);
+               positions.per_token());
     network_forward<T>(activations_, config_, parameter_view(), ids.data(), kernels_, positions);
 }
 
 template <class T>
 double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                               std::int64_t batch, std::int64_t length, const std::int32_t* positions) {
+                               std::int64_t batch, std::int64_t length, RunPositions positions) {
     run_forward(ids, batch, length, positions);
     Activations<T>& a = activations_;
     const std::size_t rows = targets.size(), classes = static_cast<std::size_t>(config_.classes);
@@ -231,7 +231,7 @@ double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<cons
 template <class T>
 void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch,
                        std::int64_t length, const CallPositions& positions) {
-    const std::int32_t* at = check_call(ids, nullptr, batch, length, Output::logits, logits.size(), positions);
+    const RunPositions at = check_call(ids, nullptr, batch, length, Output::logits, logits.size(), positions);
     const ScratchGuard guard(activations_);
     run_forward(ids, batch, length, at);
     std::copy(activations_.logits.begin(), activations_.logits.end(), logits.begin());
@@ -240,7 +240,7 @@ void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, s
 template <class T>
 double Model<T>::loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length, const CallPositions& positions) {
-    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
+    const RunPositions at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
     run_forward(ids, batch, length, at);
     return crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
@@ -251,7 +251,7 @@ template <class T>
 double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t> ids,
                            std::span<const std::int32_t> targets, std::int64_t batch, std::int64_t length,
                            const CallPositions& positions) {
-    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::gradients, gradients.size(), positions);
+    const RunPositions at = check_call(ids, &targets, batch, length, Output::gradients, gradients.size(), positions);
     const ScratchGuard guard(activations_);
     const double loss = run_gradients(ids, targets, batch, length, at);
     std::copy(gradients_.begin(), gradients_.end(), gradients.begin());
@@ -260,7 +260,7 @@ double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t>
 
 template <class T>
 double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                          std::int64_t batch, std::int64_t length, double lr, const std::int32_t* positions) {
+                          std::int64_t batch, std::int64_t length, double lr, RunPositions positions) {
     const double loss = run_gradients(ids, targets, batch, length, positions);
     if (!std::isfinite(loss))
         throw std::range_error("the loss is " + number_text(loss) +
@@ -280,7 +280,7 @@ template <class T>
 double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length, double lr, const CallPositions& positions) {
     check_lr(lr);
-    const std::int32_t* at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
+    const RunPositions at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
     return run_step(ids, targets, batch, length, lr, at);
 }
@@ -289,11 +289,10 @@ template <class T>
 void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batches, double lr) {
     check_lr(lr);
     check_size("losses", losses.size(), static_cast<std::int64_t>(batches.size()), "one value per batch");
-    std::vector<const std::int32_t*> positions(batches.size());
     for (std::size_t i = 0; i < batches.size(); ++i) {
         const TrainBatch& b = batches[i];
         try {
-            positions[i] = check_call(b.ids, &b.targets, b.batch, b.length, Output::none, 0, b.positions);
+            check_call(b.ids, &b.targets, b.batch, b.length, Output::none, 0, b.positions);
         } catch (...) {
             rethrow_prefixed(batch_prefix(i));
         }
@@ -311,7 +310,9 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
         for (std::size_t i = 0; i < batches.size(); ++i) {
             const TrainBatch& b = batches[i];
             try {
-                losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr, positions[i]);
+                // (the positions checked above, found again: a pass over the ids, no allocation)
+                losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr,
+                                     checked_positions(config_, b.positions, b.batch, b.length));
             } catch (...) {
                 rethrow_prefixed(batch_prefix(i));
             }
@@ -328,7 +329,7 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
 template <class T>
 void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length,
                                  const CallPositions& positions) {
-    const std::int32_t* at = check_call(ids, nullptr, 1, length, Output::weights, weights.size(), positions);
+    const RunPositions at = check_call(ids, nullptr, 1, length, Output::weights, weights.size(), positions);
     const ScratchGuard guard(activations_);
     run_forward(ids, 1, length, at);
     std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)

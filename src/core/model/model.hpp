@@ -178,19 +178,19 @@ private:
     using Output = CallOutput;
     // Every check of a call on ids (batch, length), in the order documented above; targets may be null, output says
     // which span the call writes and output_size its length.
-    // Returns the positions to run with (checked_positions: null for 0 .. T - 1).
-    const std::int32_t* check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
+    // Returns the positions to run with (checked_positions).
+    RunPositions check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
                                    std::int64_t batch, std::int64_t length, Output output, std::size_t output_size,
                                    const CallPositions& positions) const;
-    // The forward pass on checked ids and positions (null: 0 .. T - 1), into activations_.
+    // The forward pass on checked ids and positions, into activations_.
     void run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
-                     const std::int32_t* positions);
+                     RunPositions positions);
     // The forward and backward passes on checked inputs: the loss, and gradients_.
     double run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                         std::int64_t batch, std::int64_t length, const std::int32_t* positions);
+                         std::int64_t batch, std::int64_t length, RunPositions positions);
     // One Adam step on checked inputs (5. above, then the update): the loss before it.
     double run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                    std::int64_t length, double lr, const std::int32_t* positions);
+                    std::int64_t length, double lr, RunPositions positions);
     ParameterView<const T> parameter_view() const;
 
     // Ends a call's use of the activations: releases them when the call is failing (an exception is propagating

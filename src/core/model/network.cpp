@@ -126,26 +126,27 @@ void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
 }
 
 // bias: (bias_blocks, T, T) added to the scaled scores (block bh takes bias block bh % bias_blocks), or null.
-// bias_blocks: H (one bias for every sentence), or B H (one per sentence: positions given).
+// bias_blocks: H (one bias for every sentence), or B H (one per sentence: positions given). temperature: the scaled
+// scores' (score_temperature: 1 but with ropeScaling 'yarn').
 template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
-                   const Dims& d, bool causal, const F* bias, std::size_t bias_blocks) {
+                   const Dims& d, bool causal, const F* bias, std::size_t bias_blocks, double temperature) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
             return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace, bias,
-                                           bias_blocks);
-    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, bias_blocks);
+                                           bias_blocks, temperature);
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, bias_blocks, temperature);
 }
 
 // dbias: (B H, T, T), the gradient with respect to the bias, or null.
 template <class F>
 void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
-                    const F* v, const F* weights, const Dims& d, bool causal, F* dbias) {
+                    const F* v, const F* weights, const Dims& d, bool causal, F* dbias, double temperature) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
             return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal,
-                                            a.workspace, dbias);
-    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal, dbias);
+                                            a.workspace, dbias, temperature);
+    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal, dbias, temperature);
 }
 
 // Pointers to layer l's slice of each per-layer activation.
@@ -164,20 +165,22 @@ LayerActivations<F> layer_of(Activations<F>& a, const Dims& d, std::size_t l) {
             a.att.data() + l * nd,        a.mid.data() + l * nd,        a.hidden.data() + l * 4 * nd};
 }
 
-// Rotates q or k (B, H, T, hd) in place (transposed: the backward): today's rotary kernels for positions 0 .. T - 1,
-// else the turns of the call's positions (a.turns, per token).
+// Rotates q or k (B, H, T, hd) in place (transposed: the backward): today's rotary kernels for positions 0 .. T - 1
+// without a ropeScaling, else the turns of the call (a.turns: per token for positions given, else per t).
 template <class F>
-void rotate(Activations<F>& a, const Config& c, F* x, const Dims& d, bool per_row, bool transposed) {
+void rotate(Activations<F>& a, const Config& c, F* x, const Dims& d, RunPositions positions, bool transposed) {
     const auto pairs = static_cast<std::size_t>(rotary_pairs(c));
-    if (per_row) return rotary_turn<F>(x, a.turns.data(), d.B, d.H, d.T, d.hd, pairs, true, transposed);
+    if (positions.per_token())
+        return rotary_turn<F>(x, a.turns.data(), d.B, d.H, d.T, d.hd, pairs, positions.ids != nullptr, transposed);
     if (transposed) return rotary_backward<F>(x, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
     rotary_forward<F>(x, d.B * d.H, d.T, d.hd, pairs, rotary_base(c));
 }
 
 template <class F>
 void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const Dims& d, std::size_t l,
-                   Kernels kernels, bool per_row) {
+                   Kernels kernels, RunPositions positions) {
     const LayerActivations<F> s = layer_of(a, d, l);
+    const bool per_row = positions.ids != nullptr;
     const std::size_t N = d.N, D = d.D;
     F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
     // attention: x (N, D) -> LN1 -> q, k, v (B, H, T, hd) -> weights (B, H, T, T), heads (B, H, T, hd) -> att (N, D)
@@ -188,12 +191,13 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
         split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
-        rotate<F>(a, c, s.q, d, per_row, false);
-        rotate<F>(a, c, s.k, d, per_row, false);
+        rotate<F>(a, c, s.q, d, positions, false);
+        rotate<F>(a, c, s.k, d, positions, false);
     }
     F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
     heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal,
-                     has_score_bias(c) ? a.bias.data() : nullptr, per_row ? d.B * d.H : d.H);
+                     has_score_bias(c) ? a.bias.data() : nullptr, per_row ? d.B * d.H : d.H,
+                     score_temperature(positions.scaling));
     merge<F>(kernels, s.att, heads_out, d);
     linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
@@ -206,7 +210,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
 // relative_table: the relativeBias gradient, added to (relative positions), else null.
 template <class F>
 void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>& w, const LayerView<F>& g,
-                    F* relative_table, const Dims& d, std::size_t l, Kernels kernels, const std::int32_t* positions) {
+                    F* relative_table, const Dims& d, std::size_t l, Kernels kernels, RunPositions positions) {
     const LayerActivations<F> s = layer_of(a, d, l);
     const std::size_t N = d.N, D = d.D;
     F *dx = a.d_x.data(), *dln = a.d_ln.data(), *dtmp = a.d_tmp.data(), *dproj = a.d_proj.data();
@@ -221,11 +225,12 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     split<F>(kernels, a.d_heads.data(), dproj, d);
     const bool relative = c.positions == Positions::relative;
     heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
-                      s.weights, d, c.causal, relative ? a.d_bias.data() : nullptr);
-    if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T, positions);
+                      s.weights, d, c.causal, relative ? a.d_bias.data() : nullptr,
+                      score_temperature(positions.scaling));
+    if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T, positions.ids);
     if (c.positions == Positions::rotary) {
-        rotate<F>(a, c, a.d_q.data(), d, positions != nullptr, true);
-        rotate<F>(a, c, a.d_k.data(), d, positions != nullptr, true);
+        rotate<F>(a, c, a.d_q.data(), d, positions, true);
+        rotate<F>(a, c, a.d_k.data(), d, positions, true);
     }
     // q, k, v = LN1(x) Wq, Wk, Wv: their three gradients with respect to LN1(x), added in that order
     const std::tuple<const F*, F*, F*> projections[] = {
@@ -348,22 +353,23 @@ void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T, b
 
 template <class F>
 void network_forward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const std::int32_t* ids,
-                     Kernels kernels, const std::int32_t* positions) {
+                     Kernels kernels, RunPositions positions) {
     const Dims d(c, a.B, a.T);
-    const bool per_row = positions != nullptr;
+    const bool per_row = positions.ids != nullptr;
     const F* table = c.positions == Positions::sinusoidal ? a.table.data()
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
-    if (per_row) {  // each token's row at its position
-        token_rows<F>(a.table.data(), a.turns.data(), c, p.positions, positions, d.N);
-        if (table) table = a.table.data();
-    }
+    // each token's row at its position; or, with a ropeScaling alone, rotary's turns at 0 .. T - 1
+    if (positions.per_token())
+        token_rows<F>(a.table.data(), a.turns.data(), c, p.positions, positions.ids, per_row ? d.N : d.T,
+                      positions.scaling);
+    if (per_row && table) table = a.table.data();
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_row);
     if (has_score_bias(c))  // every layer's: one for all sentences, or each sentence's
         for (std::size_t b = 0; b < (per_row ? d.B : 1); ++b)
             score_bias<F>(a.bias.data() + b * d.H * d.T * d.T, c, p.relative_bias, d.T,
-                          per_row ? positions + b * d.T : nullptr);
-    for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels, per_row);
+                          per_row ? positions.ids + b * d.T : nullptr);
+    for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels, positions);
     const F* last = a.x.data() + d.L * d.N * d.D;
     norm_forward<F>(kernels, a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N,
                     d.D);
@@ -377,7 +383,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
 
 template <class F>
 void network_backward(Activations<F>& a, const Config& c, const ParameterView<const F>& p, const ParameterView<F>& g,
-                      const std::int32_t* ids, Kernels kernels, const std::int32_t* positions) {
+                      const std::int32_t* ids, Kernels kernels, RunPositions positions) {
     const Dims d(c, a.B, a.T);
     F* dlnf = a.d_ln.data();
     if (c.readout == Readout::mean) {
@@ -395,10 +401,10 @@ void network_backward(Activations<F>& a, const Config& c, const ParameterView<co
     for (std::size_t l = d.L; l-- > 0;)
         block_backward<F>(a, c, p.layers[l], g.layers[l], g.relative_bias, d, l, kernels, positions);
     const std::size_t rows = static_cast<std::size_t>(c.max_length.value_or(0));
-    input_backward<F>(g.embed, positions ? nullptr : g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)),
+    input_backward<F>(g.embed, positions.ids ? nullptr : g.positions, a.d_x.data(), ids, static_cast<F>(embed_factor(c)),
                       d.B, d.T, d.D, d.V);
-    if (positions && g.positions) {  // each token's gradient into the row of its position
-        positions_backward<F>(g.positions, a.d_x.data(), positions, rows, d.N, d.D);
+    if (positions.ids && g.positions) {  // each token's gradient into the row of its position
+        positions_backward<F>(g.positions, a.d_x.data(), positions.ids, rows, d.N, d.D);
     } else if (g.positions) {
         // the learned table's rows past T took no part: their gradient is 0
         std::fill(g.positions + d.T * d.D, g.positions + rows * d.D, F{0});
@@ -413,13 +419,13 @@ template std::int64_t prepare_bytes<float>(const Activations<float>&, const Conf
 template void prepare<double>(Activations<double>&, const Config&, std::size_t, std::size_t, bool);
 template void prepare<float>(Activations<float>&, const Config&, std::size_t, std::size_t, bool);
 template void network_forward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
-                                      const std::int32_t*, Kernels, const std::int32_t*);
+                                      const std::int32_t*, Kernels, RunPositions);
 template void network_forward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
-                                     const std::int32_t*, Kernels, const std::int32_t*);
+                                     const std::int32_t*, Kernels, RunPositions);
 template void network_backward<double>(Activations<double>&, const Config&, const ParameterView<const double>&,
                                        const ParameterView<double>&, const std::int32_t*, Kernels,
-                                       const std::int32_t*);
+                                       RunPositions);
 template void network_backward<float>(Activations<float>&, const Config&, const ParameterView<const float>&,
-                                      const ParameterView<float>&, const std::int32_t*, Kernels, const std::int32_t*);
+                                      const ParameterView<float>&, const std::int32_t*, Kernels, RunPositions);
 
 }  // namespace seqorder::model

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "call_positions.hpp"
 #include "config.hpp"
 #include "parameters.hpp"
 
@@ -94,17 +95,18 @@ template <class F>
 std::int64_t prepare_bytes(const Activations<F>& a, const Config& config, std::size_t B, std::size_t T,
                            bool per_row = false);
 
-// ids (B, T) -> a.logits, keeping what the backward pass needs. positions: (B, T) checked (call_positions.hpp), the
-// activations prepared per_row; or null, 0 .. T - 1 in every row.
+// ids (B, T) -> a.logits, keeping what the backward pass needs. positions: as checked_positions returns them
+// (call_positions.hpp), the activations prepared per_row = positions.per_token(); by default 0 .. T - 1 in every row
+// and no ropeScaling.
 template <class F>
 void network_forward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
-                     const std::int32_t* ids, Kernels kernels, const std::int32_t* positions = nullptr);
+                     const std::int32_t* ids, Kernels kernels, RunPositions positions = {});
 
 // From a.d_logits (the loss's gradient with respect to a.logits) to the gradient of every parameter, written
 // (overwritten) through g. Needs the activations of the network_forward call just before, and its positions.
 template <class F>
 void network_backward(Activations<F>& a, const Config& config, const ParameterView<const F>& p,
                       const ParameterView<F>& g, const std::int32_t* ids, Kernels kernels,
-                      const std::int32_t* positions = nullptr);
+                      RunPositions positions = {});
 
 }  // namespace seqorder::model

@@ -194,21 +194,22 @@ void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd, std::
 
 template <class F>
 void attention_forward(F* out, F* weights, const F* q, const F* k, const F* v, std::size_t BH, std::size_t T,
-                       std::size_t hd, bool causal, const F* bias, std::size_t H) {
+                       std::size_t hd, bool causal, const F* bias, std::size_t H, double temperature) {
     // out, q, k, v: (BH, T, hd), weights: (BH, T, T), bias: (H, T, T) or null
     const auto tokens = static_cast<std::int64_t>(T), width = static_cast<std::int64_t>(hd);
     const AttentionShape shape{static_cast<std::int64_t>(BH), tokens, tokens, width, width};
     const std::size_t n = BH * T * hd;
     attention_reference<F>({{}, {}, std::span<F>(weights, BH * T * T), std::span<F>(out, n)},
                            std::span<const F>(q, n), std::span<const F>(k, n), std::span<const F>(v, n), shape,
-                           CausalMask{causal, {}}, bias ? std::span<const F>(bias, H * T * T) : std::span<const F>());
+                           CausalMask{causal, {}}, bias ? std::span<const F>(bias, H * T * T) : std::span<const F>(),
+                           temperature);
 }
 
 template <class F>
 void attention_backward(F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k, const F* v, const F* weights,
-                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias) {
+                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias, double temperature) {
     // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T), dbias: (BH, T, T) or null
-    const F sqrt_d = static_cast<F>(std::sqrt(static_cast<double>(hd)));  // as attention_reference scales
+    const F sqrt_d = score_divisor<F>(hd, temperature);  // as attention_reference scales
     std::fill(dq, dq + BH * T * hd, F{0});
     std::fill(dk, dk + BH * T * hd, F{0});
     std::fill(dv, dv + BH * T * hd, F{0});
@@ -328,9 +329,9 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
     template void rotary_forward<F>(F*, std::size_t, std::size_t, std::size_t, std::size_t, double);                 \
     template void rotary_backward<F>(F*, std::size_t, std::size_t, std::size_t, std::size_t, double);                \
     template void attention_forward<F>(F*, F*, const F*, const F*, const F*, std::size_t, std::size_t, std::size_t,   \
-                                       bool, const F*, std::size_t);                                                  \
+                                       bool, const F*, std::size_t, double);                                          \
     template void attention_backward<F>(F*, F*, F*, const F*, const F*, const F*, const F*, const F*, std::size_t,    \
-                                        std::size_t, std::size_t, bool, F*);                                         \
+                                        std::size_t, std::size_t, bool, F*, double);                                 \
     template void relu_forward<F>(F*, const F*, std::size_t);                                                         \
     template void relu_backward<F>(F*, const F*, const F*, std::size_t);                                              \
     template void add<F>(F*, const F*, const F*, std::size_t);                                                        \

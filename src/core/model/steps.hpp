@@ -68,21 +68,24 @@ void rotary_backward(F* dx, std::size_t BH, std::size_t T, std::size_t hd, std::
 // Scaled dot-product attention of each of BH blocks (attention.hpp's reference, the lesson's four steps):
 // q, k, v (BH, T, hd) -> out (BH, T, hd), weights (BH, T, T) kept for the backward pass. Causal: query i sees keys
 // 0 .. i, and the weights of hidden keys are exactly 0. bias, when not null: (H, T, T), added to the scaled scores of
-// block bh = b H + h (position_bias.hpp).
+// block bh = b H + h (position_bias.hpp). temperature: the scores divided by score_divisor(hd, temperature)
+// (attention.hpp) instead of sqrt(hd): the scaled scores times the temperature (ropeScaling 'yarn').
 template <class F>
 void attention_forward(F* out, F* weights, const F* q, const F* k, const F* v, std::size_t BH, std::size_t T,
-                       std::size_t hd, bool causal, const F* bias = nullptr, std::size_t H = 1);
+                       std::size_t hd, bool causal, const F* bias = nullptr, std::size_t H = 1,
+                       double temperature = 1.0);
 
 // dq, dk, dv (BH, T, hd) from dout (BH, T, hd). Per query row i, over its visible keys j (in order):
 //   dweights[j] = dout[i] . v[j]                                      (a sum in order of e)
 //   dscaled[j]  = weights[i, j] (dweights[j] - sum_j' weights[i, j'] dweights[j'])
-//   dscores[j]  = dscaled[j] / sqrt(hd)
+//   dscores[j]  = dscaled[j] / sqrt(hd)                               (score_divisor(hd, temperature))
 // and a hidden key's dscores is exactly 0: the mask passes no gradient. Then dq[i] = sum_j dscores[j] k[j] (in order
 // of j), dk[j] = sum_i dscores[i, j] q[i] and dv[j] = sum_i weights[i, j] dout[i] (in order of i). dbias, when not
 // null (BH, T, T): dscaled, the gradient with respect to a bias added to the scaled scores (0 for hidden keys).
 template <class F>
 void attention_backward(F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k, const F* v, const F* weights,
-                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias = nullptr);
+                        std::size_t BH, std::size_t T, std::size_t hd, bool causal, F* dbias = nullptr,
+                        double temperature = 1.0);
 
 // out (n) = max(inp, 0).
 template <class F>

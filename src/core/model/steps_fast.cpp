@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "attention.hpp"
 #include "expf4.hpp"
 #include "f32x4.hpp"
 #include "steps.hpp"
@@ -387,9 +388,9 @@ void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std
 
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace,
-                       const float* bias, std::size_t H) {
+                       const float* bias, std::size_t H, double temperature) {
     // out, q, k, v: (BH, T, hd), weights: (BH, T, T), bias: (H, T, T) or null
-    const auto sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(hd)));
+    const auto sqrt_d = score_divisor<float>(hd, temperature);
     constexpr float minus_inf = -std::numeric_limits<float>::infinity();
     float* k_t = room(workspace, hd * T);
     for (std::size_t bh = 0; bh < BH; ++bh) {
@@ -445,9 +446,9 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
 
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
                         const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
-                        bool causal, std::vector<float>& workspace, float* dbias) {
+                        bool causal, std::vector<float>& workspace, float* dbias, double temperature) {
     // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T), dbias: (BH, T, T) or null
-    const auto sqrt_d = static_cast<float>(std::sqrt(static_cast<double>(hd)));
+    const auto sqrt_d = score_divisor<float>(hd, temperature);
     float* v_t = room(workspace, hd * T + T * T);
     float* ds = v_t + hd * T;  // (T, T): dweights, then dscores in place
     for (std::size_t bh = 0; bh < BH; ++bh) {

@@ -55,12 +55,12 @@ void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T,
 void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 
-// As attention_forward / attention_backward in steps.hpp (bias (H, T, T) and dbias (BH, T, T) as there).
+// As attention_forward / attention_backward in steps.hpp (bias (H, T, T), dbias (BH, T, T) and temperature as there).
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace,
-                       const float* bias = nullptr, std::size_t H = 1);
+                       const float* bias = nullptr, std::size_t H = 1, double temperature = 1.0);
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
                         const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
-                        bool causal, std::vector<float>& workspace, float* dbias = nullptr);
+                        bool causal, std::vector<float>& workspace, float* dbias = nullptr, double temperature = 1.0);
 
 }  // namespace seqorder::model::fast

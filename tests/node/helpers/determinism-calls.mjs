@@ -92,6 +92,10 @@ export const MODEL_RUNS = [
     (so) => train(so, { vocab: 16, width: 24, heads: 3, positions: 'alibi', causal: true, classes: 2, seed: 10 }, { steps: 6, count: 8, length: 12, spread: true })],
   ['positionIds: relative bias (8 buckets, maxDistance 6), float32, 6 steps', 'float32',
     (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'relative', buckets: 8, maxDistance: 6, classes: 2, seed: 11 }, { steps: 6, count: 8, length: 12, spread: true })],
+  ["ropeScaling: rotary, 'yarn' (factor 4, originalLength 6), causal, float32, 6 steps", 'float32',
+    (so) => train(so, { vocab: 16, width: 32, heads: 2, positions: 'rotary', causal: true, classes: 2, seed: 12 }, { steps: 6, count: 8, length: 12, ropeScaling: { method: 'yarn', factor: 4, originalLength: 6 } })],
+  ["ropeScaling: rotary, 'ntk' (factor 3) at positions given, 3 of 4 pairs, float32, 6 steps", 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryPairs: 3, classes: 2, seed: 13 }, { steps: 6, count: 8, length: 12, spread: true, ropeScaling: { method: 'ntk', factor: 3 } })],
 ];
 
 // SHA-256 of each training run's parameters (MODEL_RUNS), from the default (SIMD128) module.
@@ -109,6 +113,8 @@ export const MODEL_HASHES = {
   'positionIds: rotary, 2 of 4 pairs, causal, float32, 6 steps': '868af435fa8793b16787fb34baac83ac42b9e7a3e52bd55ea3cd8cdc6ffc059b',
   'positionIds: ALiBi, causal, 3 heads, float32, 6 steps': '9121b516f8ccf8950852938de56dac2c029915c890a0df43567d7aa39fb837bc',
   'positionIds: relative bias (8 buckets, maxDistance 6), float32, 6 steps': '88f35dbac47020c71dd8ece3d033231f1dee43e58f43ad32fccc2a09fd077dd3',
+  "ropeScaling: rotary, 'yarn' (factor 4, originalLength 6), causal, float32, 6 steps": '40ab340064bf134866782ac81fe3f6277eeb536e8704c5f417f2820ab9f203db',
+  "ropeScaling: rotary, 'ntk' (factor 3) at positions given, 3 of 4 pairs, float32, 6 steps": '07d91b0f4d9040d6f669b973af7c2eb995c57f41a695fa126fab68baccfd0fa9',
 };
 
 /** positionIds (count, length) of step k: row b at t · (1 + (b + k) mod 3) + b mod 2, increasing, apart and shifted. */
@@ -121,8 +127,8 @@ function spreadPositions(count, length, k) {
 }
 
 /** Trains a new model of `config` for `steps` Adam steps (lr 3e-3) on orderTask batches (inductionTask's with `task:
- * 'induction'; spread: at spreadPositions' positionIds); its parameters as one tensor. */
-function train(so, config, { steps, count, length, task = 'order', spread = false }) {
+ * 'induction'; spread: at spreadPositions' positionIds; ropeScaling: with that stretch); its parameters as one tensor. */
+function train(so, config, { steps, count, length, task = 'order', spread = false, ropeScaling = undefined }) {
   const model = so.createModel(config);
   for (let k = 0; k < steps; k++) {
     if (task === 'induction') {
@@ -133,7 +139,7 @@ function train(so, config, { steps, count, length, task = 'order', spread = fals
     const { ids, targets } = so.orderTask({ count, length, seed: 100 + k });
     // readout 'each': the sentence's target at its last position, the others ignored (-1)
     const each = { data: Int32Array.from({ length: count * length }, (_, i) => (i % length === length - 1 ? targets.data[Math.floor(i / length)] : -1)), shape: [count, length] };
-    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3, ...(spread ? { positionIds: spreadPositions(count, length, k) } : {}) });
+    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3, ropeScaling, ...(spread ? { positionIds: spreadPositions(count, length, k) } : {}) });
   }
   const parameters = Object.values(model.parameters());
   model.dispose();
