@@ -9,6 +9,7 @@ import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { say, showChecks } from '../claims.mjs';
 import { drawnIn, drawnPlot, recordDrawn } from '../drawn.mjs';
 import { fmt } from '../format.mjs';
+import { button, controlGroup, select } from '../controls.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { kindLabel } from './config.mjs';
 import { capital, percent } from './findings.mjs';
@@ -31,18 +32,16 @@ const rowsOf = (s) => [
 /** The figure, hidden until a run with a rotary model is shown. Returns { checks, show(run, record), hide() }. */
 export function stretchFigure(root, { so, pool }) {
   const f = fig(root, { title: 'Stretch it: a rotary model taken past its training length', id: 'lab-stretch' });
-  const select = (id, label, options, value) => {
-    const input = el('select', { id }, ...options.map(([v, text]) => el('option', { value: String(v) }, text)));
-    input.value = String(value);
-    return { input, element: el('label', { className: 'control' }, el('span', { className: 'control-label' }, label), input) };
-  };
-  const modelPick = select('lab-stretch-model', 'model', [], '');
-  const methodPick = select('lab-stretch-method', 'stretch', Object.entries(METHODS), 'ntk');
-  const factorPick = select('lab-stretch-factor', 'factor', FACTORS.map((s) => [s, `×${s}`]), 4);
-  const tunePick = select('lab-stretch-steps', 'fine-tuning steps', TUNE_STEPS.map((n) => [n, String(n)]), DEFAULT_TUNE);
-  const button = el('button', { type: 'button', id: 'lab-stretch-go' }, 'Stretch');
+  const group = controlGroup(f, 'the stretch');
+  const pick = (id, label, options, value) => select(group, { id, label, value, onChange: drawFrequencies,
+    options: options.map(([v, text]) => ({ value: v, label: text })) });
+  const modelPick = pick('lab-stretch-model', 'model', [], '');
+  const methodPick = pick('lab-stretch-method', 'stretch', Object.entries(METHODS), 'ntk');
+  const factorPick = pick('lab-stretch-factor', 'factor', FACTORS.map((s) => [s, `×${s}`]), 4);
+  const tunePick = pick('lab-stretch-steps', 'fine-tuning steps', TUNE_STEPS.map((n) => [n, String(n)]), DEFAULT_TUNE);
+  const go = button(group, { id: 'lab-stretch-go', label: 'Stretch', onClick: () => { stretch(); } });
   const status = el('p', { className: 'lab-wait', role: 'status' });
-  f.append(el('div', { className: 'controls lab-stretch-controls' }, modelPick.element, methodPick.element, factorPick.element, tunePick.element, button), status);
+  f.append(status);
   const plotBlock = el('div', { className: 'figure-block' });
   f.append(plotBlock);
   const plot = drawnPlot('stretch-frequencies', linePlot(plotBlock, {
@@ -72,15 +71,15 @@ export function stretchFigure(root, { so, pool }) {
   let shown = null;  // { run, record }
   let latest = 0;
 
-  const modelOf = () => shown && rotaryModels(shown.run)[Number(modelPick.input.value)];
+  const modelOf = () => shown && rotaryModels(shown.run)[Number(modelPick.value)];
 
   function drawFrequencies() {
     const m = modelOf();
     if (!m) return;
     const { rotaryPairs, rotaryBase = 10000, width, heads } = m.handle.config;
     const pairs = rotaryPairs ?? width / heads / 2;
-    const method = methodPick.input.value;
-    const factor = Number(factorPick.input.value);
+    const method = methodPick.value;
+    const factor = Number(factorPick.value);
     const scaling = { method, factor, ...(method === 'yarn' ? { originalLength: shown.run.config.longest } : {}) };
     const before = ropeFrequencies(pairs, rotaryBase, null).frequencies;
     const after = ropeFrequencies(pairs, rotaryBase, scaling);
@@ -98,7 +97,6 @@ export function stretchFigure(root, { so, pool }) {
       yarnNote.hidden = false;
     } else yarnNote.hidden = true;
   }
-  for (const pick of [modelPick, methodPick, factorPick]) pick.input.addEventListener('change', drawFrequencies);
 
   function wait(text) {
     status.textContent = text;
@@ -110,14 +108,14 @@ export function stretchFigure(root, { so, pool }) {
 
   async function stretch() {
     const m = modelOf();
-    if (!m || button.disabled) return;
+    if (!m || go.disabled) return;
     const request = ++latest;
     const { run, record } = shown;
     const config = run.config;
-    const method = methodPick.input.value;
-    const factor = Number(factorPick.input.value);
-    const tune = Number(tunePick.input.value);
-    button.disabled = true;
+    const method = methodPick.value;
+    const factor = Number(factorPick.value);
+    const tune = Number(tunePick.value);
+    go.disabled = true;
     wait(`Stretching ${kindLabel(m.key, config)} (seed ${m.seed}) by ${METHODS[method]} ×${factor}, then ${tune} steps on ${factor * config.longest}-word sentences…`);
     try {
       const result = await stretchModel({ pool: await pool(), so, config, model: m, method, factor, tune });
@@ -151,10 +149,9 @@ export function stretchFigure(root, { so, pool }) {
     } catch (error) {
       if (request === latest) wait(`The stretch failed: ${error?.message ?? error}`);
     } finally {
-      if (request === latest) button.disabled = false;
+      if (request === latest) go.disabled = false;
     }
   }
-  button.addEventListener('click', () => { stretch(); });
 
   return {
     checks,
@@ -165,8 +162,8 @@ export function stretchFigure(root, { so, pool }) {
       f.hidden = models.length === 0 || !record?.measured;
       if (f.hidden) return;
       shown = { run, record };
-      modelPick.input.replaceChildren(...models.map((m, i) => el('option', { value: String(i) }, `${kindLabel(m.key, run.config)}, seed ${m.seed}`)));
-      button.disabled = false;
+      modelPick.replaceChildren(...models.map((m, i) => el('option', { value: String(i) }, `${kindLabel(m.key, run.config)}, seed ${m.seed}`)));
+      go.disabled = false;
       wait(`Pick a stretch and press Stretch: the model is copied, the run stays as it is.`);
       drawFrequencies();
     },
