@@ -21,8 +21,8 @@ export const FACTORS = Object.freeze([2, 4, 8]);
 export const TUNE_STEPS = Object.freeze([0, 25, 50, 100, 200]);
 export const DEFAULT_TUNE = 50;
 
-/** The first step's stream of the fine-tuning sentences (dataSeed(seed, TUNE_STREAM + k)): apart from the run's. */
-const TUNE_STREAM = 3000;
+/** The first fine-tuning step's stream (dataSeed(seed, TUNE_STREAM + k)): past the run's (its steps, at most 4,000, take 1000 + k). */
+const TUNE_STREAM = 10_000;
 
 /** A run's rotary models ([{ key, seed }] of its models whose positions are rotary). */
 export const rotaryModels = (run) => run.models.filter((m) => kindOf(m.key).positions === 'rotary');
