@@ -11,7 +11,7 @@ import { drawnIn, drawnPlot, recordDrawn } from '../drawn.mjs';
 import { fmt } from '../format.mjs';
 import { button, controlGroup, select } from '../controls.mjs';
 import { el, fig, more } from '../ui.mjs';
-import { kindLabel } from './config.mjs';
+import { MEMORY_BUDGET, kindLabel, runCost } from './config.mjs';
 import { capital, percent } from './findings.mjs';
 import { labTable } from './table.mjs';
 import { chance, trainedLength } from './tasks.mjs';
@@ -115,8 +115,16 @@ export function stretchFigure(root, { so, pool }) {
     const method = methodPick.value;
     const factor = Number(factorPick.value);
     const tune = Number(tunePick.value);
+    // what the two copies' steps on the longer sentences and their measurements cost, as a run of them would
+    const length = factor * config.longest;
+    const cost = runCost({ ...config, kinds: [m.key, m.key], seeds: [m.seed], shortest: length, longest: length, steps: tune },
+      { cores: globalThis.navigator?.hardwareConcurrency ?? 2 });
+    if (cost.bytes > MEMORY_BUDGET) {
+      wait(`Not run: two copies training on ${length}-word sentences would take about ${Math.ceil(cost.bytes / 2 ** 20)} MiB, past this page's ${MEMORY_BUDGET / 2 ** 20} MiB: pick a smaller factor.`);
+      return;
+    }
     go.disabled = true;
-    wait(`Stretching ${kindLabel(m.key, config)} (seed ${m.seed}) by ${METHODS[method]} ×${factor}, then ${tune} steps on ${factor * config.longest}-word sentences…`);
+    wait(`Stretching ${kindLabel(m.key, config)} (seed ${m.seed}) by ${METHODS[method]} ×${factor}, then ${tune} steps on ${length}-word sentences (about ${Math.max(1, Math.round(cost.seconds))} s)…`);
     try {
       const result = await stretchModel({ pool: await pool(), so, config, model: m, method, factor, tune });
       if (request !== latest) return;
