@@ -8,7 +8,8 @@
 // does not scroll sideways); the settings sit beside the results on a wide screen; the link to the lesson carries the
 // run's settings, and the lesson's "open this run in the lab" carries them back; a hostile hash falls back to the
 // defaults with notes, and a long or large run waits for the reader's press. The position probe gives the numbers the
-// same run gives in node, and its claims and the relative bias plot's hold, and fail when what is drawn is sabotaged.
+// same run gives in node, and its claims and the relative bias plot's hold, and fail when what is drawn is sabotaged;
+// so does "Stretch it": its table holds the numbers of the same stretch in node, its claims hold and fail sabotaged.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -24,6 +25,7 @@ const { BENCH_RUN, SETTINGS, modelOptions, runConfig } = await siteModule('js/la
 const { TASKS, measuredLengths, measuredSet, trainingBatch } = await siteModule('js/lab/tasks.mjs');
 const { percent } = await siteModule('js/lab/findings.mjs');
 const { finalVectors, probeSets, probeVectors } = await siteModule('js/lab/probe.mjs');
+const { stretchModel } = await siteModule('js/lab/stretch.mjs');
 const so = await loadSeqorder();
 
 /** A small run: every kind of answer (one that learns, one at chance, a learned table that refuses the longer lengths). */
@@ -179,6 +181,57 @@ describe('chromium: the page as every page of the site', () => {
     assert.deepEqual(found.sabotaged, { 'lab-probe': false, 'lab-mask': false, 'offsets-causal-relative': false });
     assert.deepEqual(found.after, found.before);
     assert.equal(found.plots, 1);
+    assert.deepEqual(errors, []);
+  });
+
+  test('stretch it: a causal rotary model stretched by NTK ×2 and fine-tuned 25 steps gives the numbers of the same stretch in node; its claims hold; sabotaged, they do not', { timeout: 150_000 }, async () => {
+    const values = { ...SMALL, models: ['causal-rotary'] };
+    await open(hashOf(values));
+    await runEnds();
+    await session.page.selectOption('#lab-stretch-method', 'ntk');
+    await session.page.selectOption('#lab-stretch-factor', '2');
+    await session.page.selectOption('#lab-stretch-steps', '25');
+    await session.page.click('#lab-stretch-go');
+    await session.page.waitForSelector('#lab-stretch [data-check="lab-stretch-tuned"]', { timeout: 60_000 });
+    const found = await session.page.evaluate(async () => {
+      const { drawnIn } = await import('/js/drawn.mjs');
+      const { verifyClaims } = await import('/js/claims.mjs');
+      const section = document.getElementById('lab');
+      const names = ['stretch-zero', 'stretch-tuned'];
+      const holding = () => Object.fromEntries(verifyClaims(section).filter((c) => names.includes(c.name)).map((c) => [c.name, c.holds]));
+      const checks = Object.fromEntries([...document.querySelectorAll('#lab-stretch [data-check]')].map((c) => [c.dataset.check, c.dataset.status]));
+      const { stretch } = drawnIn(section);
+      const rows = structuredClone(stretch.rows);
+      const before = holding();
+      // sabotage: the stretched model's accuracy at the stretched length, zero-shot and tuned, as drawn 6 points lower
+      const at = stretch.lengths.indexOf(stretch.length);
+      stretch.rows.zeroShot[at] -= 0.06;
+      stretch.rows.tuned[at] -= 0.06;
+      const sabotaged = holding();
+      stretch.rows = rows;
+      return { rows, checks, before, sabotaged, after: holding(), frequencies: drawnIn(section)['stretch-frequencies'].series.map((x) => Array.from(x.y)) };
+    });
+    // the same stretch in node, on the model the same run trains (stretch.mjs with the JS API in place of the pool)
+    const config = runConfig(values);
+    const model = so.createModel(modelOptions(config, 'causal-rotary', config.seeds[0], so.taskWords.length));
+    for (let k = 0; k < config.steps; k++) {
+      const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
+      model.step(ids, targets, { lr: config.lr });
+    }
+    const result = await stretchModel({ pool: { createModel: (o) => so.createModel(o) }, so, config,
+      model: { key: 'causal-rotary', seed: config.seeds[0], handle: model }, method: 'ntk', factor: 2, tune: 25 });
+    model.dispose();
+    for (const row of ['zeroShot', 'tuned', 'plain'])
+      assert.deepEqual(found.rows[row], result.lengths.map((T) => result[row][T].accuracy), row);
+    assert.deepEqual(found.checks, { 'lab-stretch-zero': 'pass', 'lab-stretch-tuned': 'pass' });
+    assert.deepEqual(found.before, { 'stretch-zero': true, 'stretch-tuned': true });
+    assert.deepEqual(found.sabotaged, { 'stretch-zero': false, 'stretch-tuned': false });
+    assert.deepEqual(found.after, found.before);
+    // width 8, 2 heads: 2 pairs each, turning by 1 and 10000^(−1/2) = 1/100 a word; NTK ×2 raises the base to
+    // 10000 · 2^(4/2), so the second turns by 1/200
+    const near = (xs, ys) => xs.length === ys.length && xs.every((x, i) => Math.abs(x - ys[i]) <= 1e-15 * ys[i]);
+    assert.ok(near(found.frequencies[0], [1, 1 / 100]), String(found.frequencies[0]));
+    assert.ok(near(found.frequencies[1], [1, 1 / 200]), String(found.frequencies[1]));
     assert.deepEqual(errors, []);
   });
 

@@ -236,9 +236,9 @@ function nextTask() {
  * One model measured at every length of `sets` (Map T → the task's sentences): { [T]: the task's score, or { error: {
  * name, message } } where the model refuses T (a RangeError; any other error fails) }. Each length goes in slices of
  * measureSlice sentences (a sentence's logits do not depend on the others in its call), every message at once: the
- * worker answers them in order.
+ * worker answers them in order. `options`: forward's (a stretch's ropeScaling), or none.
  */
-async function measureModel(config, handle, sets) {
+export async function measureModel(config, handle, sets, options) {
   const task = TASKS[config.task];
   const lengths = [...sets.keys()];
   const answers = await Promise.all(lengths.map(async (T) => {
@@ -248,7 +248,8 @@ async function measureModel(config, handle, sets) {
     const calls = [];
     for (let from = 0; from < count; from += slice) {
       const n = Math.min(slice, count - from);
-      calls.push(handle.forward({ data: ids.data.slice(from * T, (from + n) * T), shape: [n, T] }));
+      const part = { data: ids.data.slice(from * T, (from + n) * T), shape: [n, T] };
+      calls.push(options ? handle.forward(part, options) : handle.forward(part));
     }
     try {
       const parts = await Promise.all(calls);

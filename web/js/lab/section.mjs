@@ -25,6 +25,7 @@ import { offsetsFigure } from './offsets-figure.mjs';
 import { probeFigure } from './probe-figure.mjs';
 import { runFigure } from './run-figure.mjs';
 import { settingsFigure } from './settings-figure.mjs';
+import { stretchFigure } from './stretch-figure.mjs';
 
 export const settings = SETTINGS;
 /** It makes models (to check a run's settings before the pool trains them): main.mjs loads the model module first. */
@@ -71,6 +72,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
   // the bench page's: the positions each model's final vectors give back (the lesson keeps to its word count)
   const offsets = page === 'bench' ? offsetsFigure(results) : null;
   const probe = page === 'bench' ? probeFigure(results) : null;
+  const stretch = page === 'bench' ? stretchFigure(results, { so, pool: () => poolReady }) : null;
   const conclusion = conclusionFigure(results, { secondTask, compareScale });
   recordDrawn(root.querySelector('#lab-run'), 'record', () => lab.lab.record);
 
@@ -84,6 +86,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         lengths.wait('Measured when the run pauses or ends.');
         maps.hide('The models answer when the run pauses or ends.');
         offsets?.hide();
+        stretch?.hide();
         pending(record.config, `waiting for ${record.name} to finish`);
         conclude();
       },
@@ -102,6 +105,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         conclude();
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
+        stretch?.show(current, record);
         await Promise.all([maps.show(current, lengthsView(record)), offsets?.show(current)]);
       },
       cleared() {
@@ -109,6 +113,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         lengths.wait('Measured when the run pauses or ends.');
         maps.hide('The models answer when the run pauses or ends.');
         offsets?.hide();
+        stretch?.hide();
         pending(runConfig(state.values), 'reset: press Train or Step to start a run with the settings above');
         conclude();
         runs.status('Reset: press Train, or Step to train 20 steps at a time.');
