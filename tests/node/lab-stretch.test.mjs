@@ -59,6 +59,8 @@ test('a stretch\'s sentences hold on the table they were written from and fail o
   const moved = structuredClone(view);
   moved.rows.tuned[4] = 0.5;
   assert.equal(claims[1].holds({ stretch: moved }), false);
-  assert.match(stretchClaims(moved, 'rotary (seed 1)')[1].text, /the stretch hurts by 48 points/);
+  assert.match(stretchClaims(moved, 'rotary (seed 1)')[1].text, /not compared: below 90% at 64 words, not both learned/);
+  moved.rows.tuned[4] = 0.91;
+  assert.match(stretchClaims(moved, 'rotary (seed 1)')[1].text, /the stretch hurts by 7 points/);
   assert.equal(claims[0].holds({ stretch: null }), false);
 });

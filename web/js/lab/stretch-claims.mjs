@@ -1,7 +1,7 @@
 // What the bench page's "Stretch it" says (stretch-figure.mjs draws it): its sentences, written from the numbers of its
 // table, each a claim whose predicate reads the same numbers again from what is drawn. Pure: no DOM.
 import { fmt } from '../format.mjs';
-import { MARGIN } from './facts.mjs';
+import { LEARNED, MARGIN } from './facts.mjs';
 import { capital, percent } from './findings.mjs';
 import { METHODS } from './stretch.mjs';
 
@@ -21,7 +21,9 @@ export function stretchClaims(view, label) {
   if (view.tune > 0) {
     const compare = () => {
       const gap = at('tuned', L) - at('plain', L);
-      const verdict = Math.abs(gap) <= MARGIN ? `no difference this run can tell (within ${fmt(100 * MARGIN, 2)} points)`
+      // a comparison only between models that learned (LEARNED at L, as the lab's facts say it)
+      const verdict = Math.min(at('tuned', L), at('plain', L)) < LEARNED ? `not compared: below ${percent(LEARNED)} at ${L} words, not both learned`
+        : Math.abs(gap) <= MARGIN ? `no difference this run can tell (within ${fmt(100 * MARGIN, 2)} points)`
         : `the stretch ${gap > 0 ? 'helps' : 'hurts'} by ${fmt(100 * Math.abs(gap), 3)} points`;
       return `After ${view.tune} steps on ${L}-word sentences: ${percent(at('tuned', L))} at ${L} words stretched, ` +
         `${percent(at('plain', L))} with the same steps and no stretch: ${verdict}.`;
