@@ -14,11 +14,16 @@ const LABELS = {
 };
 const LENGTHS = [16, 32, 64];
 
+/** Randomized positions' range in the schemes study: twice the longest test length, so that every test position has
+ * been drawn in training (Ruoss et al. 2023 draw from 0 … L − 1 with L well past the longest test length). */
+const RANGE = 256;
+
 /**
  * The schemes study: every kind of positions on each task the model has, trained on lengths 8 … 16 and measured at 1×,
  * 2×, 4× and 8× the longest (token vectors × √D, the lab's default). Order and the word 2 back with one layer (the
  * lab's setup), bidirectional and causal; induction with two layers (one cannot learn it), causal, with a
- * bidirectional model without positions beside. Each setup: its row's label and the options the runners take
+ * bidirectional model without positions beside; randomized positions (positionRange) for the schemes that read
+ * positions from a formula or a bias. Each setup: its row's label and the options the runners take
  * (bench/model_study.cpp's key=value setups).
  */
 export const SCHEMES = {
@@ -28,6 +33,9 @@ export const SCHEMES = {
     ['none', 'none', {}], ['sinusoidal', 'sinusoidal', {}], ['learned', 'learned (16 rows)', {}], ['rotary', 'rotary', {}],
     ['rotary-half', 'rotary, 4 of 8 pairs', { positions: 'rotary', rotaryPairs: 4 }], ['alibi', 'ALiBi', {}],
     ['relative', 'T5 relative bias', {}],
+    ...['sinusoidal', 'rotary', 'alibi', 'relative'].map((kind) => [`${kind}-randomized`,
+      `${{ alibi: 'ALiBi', relative: 'T5 relative bias' }[kind] ?? kind}, randomized positions (0 … ${RANGE - 1})`,
+      { positions: kind, positionRange: RANGE }]),
   ],
 };
 
@@ -48,7 +56,7 @@ export const setupArgument = (options) => Object.entries(options)
   .map(([key, value]) => `${key}=${value === true ? 1 : value === false ? 0 : value}`).join(',');
 
 /** The schemes study's table (bench/results/model-study-schemes.json): a row per task and setup. */
-export function schemesText({ results, seeds, steps, machine }) {
+export function schemesText({ results, seeds, steps, machine, added = [] }) {
   const head = ['task', 'positions', `steps to 95%, seeds ${seeds.join(' / ')}`, ...SCHEMES.lengths.map((t, i) => `T = ${t} (${2 ** i}×)`)];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   const names = { order: 'order', lookback: `the word ${SCHEMES.tasks.lookback.back} back`, induction: 'induction, 2 layers' };
@@ -68,7 +76,8 @@ export function schemesText({ results, seeds, steps, machine }) {
   return `${lines.join('\n')}\n\nEach cell: seqorder; PyTorch. Steps: the first multiple of 20 at which the validation ` +
     `accuracy reached 95% (— never, within ${steps}), per seed; accuracies (%, over the counted positions): median ` +
     `(min–max) over seeds ${seeds.join(', ')}; trained on 8 … 16 words, token vectors × √D. ` +
-    `\`node bench/model-study.mjs schemes\`, ${machine.cpu}, ${machine.date.slice(0, 10)}.`;
+    `\`node bench/model-study.mjs schemes\`, ${machine.cpu}, ${machine.date.slice(0, 10)}` +
+    added.map((a) => `; the rows of ${a.setups.join(', ')}: \`… schemes --setups\`, ${a.cpu}, ${a.date.slice(0, 10)}`).join('') + '.';
 }
 
 const percent = (x) => (100 * x).toFixed(1).replace(/\.0$/, '').replace(/^100\.0$/, '100');

@@ -1,5 +1,5 @@
 // node bench/model-study.mjs [order] [lookback] [schemes] [--seeds 1,2,3] [--steps 800] [--backs 1,2,3]
-//                            [--scales 1,sqrtWidth] [--write] [--results file]
+//                            [--scales 1,sqrtWidth] [--setups a,b [--implementations pytorch]] [--write] [--results file]
 //
 // The lab's training runs (web/js/lab/run.mjs's schedule) with seqorder (bench/model_study.cpp, built here
 // with g++ -O2: the same core, so the same bits as the WebAssembly build) and with the PyTorch reference
@@ -18,7 +18,10 @@
 // --write, into docs/model.md between its <!-- model-study:<task> --> markers, and with both tasks the compact table
 // into README.md between its <!-- model-study:readme --> markers (bench/model-study-tables.mjs renders them all).
 // --from-results writes the tables of the last saved results, running nothing; --results file keeps a run's results
-// there instead of bench/results/ (a trial run that must not replace them).
+// there instead of bench/results/ (a trial run that must not replace them). schemes --setups a,b runs only the setups of
+// those names (schemeSetups' names, e.g. rotary-randomized-causal) and puts their rows into the saved results in place
+// of the same setups' earlier rows, the run noted in the report's `added`; with --implementations, only those
+// implementations' runs (and rows).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -45,11 +48,15 @@ const resultsFile = (task) => (args.includes('--results') ? path.resolve(option(
   : path.join(root, 'bench', 'results', `model-study-${task}.json`));
 
 const fromResults = args.includes('--from-results');
+const chosen = args.includes('--setups') ? option('--setups').split(',') : null;
+if (chosen && (tasks.length !== 1 || tasks[0] !== 'schemes')) throw new Error('--setups: for the schemes study alone');
+const implementations = option('--implementations', 'pytorch,seqorder').split(',');
+if (!chosen && implementations.length < 2) throw new Error('--implementations: with --setups alone');
 const out = path.join(root, 'build-bench');
 mkdirSync(out, { recursive: true });
 
-if (!fromResults) console.error('building bench/model_study.cpp (g++ -O2) ...');
-if (!fromResults) execFileSync('g++', ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', '-Isrc/core', 'bench/model_study.cpp',
+if (!fromResults && implementations.includes('seqorder')) console.error('building bench/model_study.cpp (g++ -O2) ...');
+if (!fromResults && implementations.includes('seqorder')) execFileSync('g++', ['-std=c++20', '-O2', '-ffp-contract=off', '-fno-fast-math', '-Isrc/core', 'bench/model_study.cpp',
   ...modelSources(), '-o', path.join(out, 'model_study')], { cwd: root, stdio: 'inherit' });
 
 /** One invocation of either implementation: its JSON lines. */
@@ -83,9 +90,9 @@ async function measure(task) {
   if (fromResults) return JSON.parse(readFileSync(file, 'utf8'));
   const jobs = [];
   if (task === 'schemes') {
-    for (const implementation of ['pytorch', 'seqorder'])
+    for (const implementation of implementations)
       for (const [name, { back }] of Object.entries(SCHEMES.tasks))
-        for (const setup of schemeSetups(name))
+        for (const setup of schemeSetups(name).filter((s) => !chosen || chosen.includes(s.name)))
           jobs.push({
             label: `${implementation} ${name} ${setup.name}`,
             run: async () => (await runs(implementation, [name, back, steps, 'sqrtWidth', setupArgument(setup.options), ...seeds]))
@@ -102,16 +109,25 @@ async function measure(task) {
   const started = Date.now();
   const results = await all(jobs);
   const cpu = os.cpus()[0]?.model ?? 'unknown';
-  const report = {
+  const machine = { cpu, date: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1e3) };
+  let report = {
     task, steps, seeds, backs: task === 'lookback' ? backs : undefined, scales: task === 'schemes' ? ['sqrtWidth'] : scales,
-    machine: { cpu, date: new Date().toISOString(), seconds: Math.round((Date.now() - started) / 1e3) },
-    results,
+    machine, results,
   };
+  if (chosen) {
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    if (saved.steps !== steps || saved.seeds.join() !== seeds.join()) throw new Error(`--setups: ${file} holds another schedule (steps, seeds)`);
+    report = {
+      ...saved, results: [...saved.results.filter((r) => !(chosen.includes(r.setup) && implementations.includes(r.implementation))), ...results],
+      added: [...(saved.added ?? []).filter((a) => !(a.setups.every((s) => chosen.includes(s))
+        && a.implementations.every((i) => implementations.includes(i)))), { setups: chosen, implementations, ...machine }],
+    };
+  }
   writeFileSync(file, `${JSON.stringify(report, null, 1)}\n`);
   // both implementations start from the same parameters on the same sentences: their first losses agree to float32
   // rounding (~1e-6), or the runners read a setup differently and the study would compare two computations
-  for (const ours of results.filter((r) => r.implementation === 'seqorder')) {
-    const torch = results.find((r) => r.implementation === 'pytorch' && ['task', 'setup', 'back', 'embedScale', 'seed'].every((k) => r[k] === ours[k]));
+  for (const ours of report.results.filter((r) => r.implementation === 'seqorder')) {
+    const torch = report.results.find((r) => r.implementation === 'pytorch' && ['task', 'setup', 'back', 'embedScale', 'seed'].every((k) => r[k] === ours[k]));
     if (torch && !(Math.abs(torch.firstLoss - ours.firstLoss) <= 1e-4))
       throw new Error(`(kept in ${file}) ${task} ${ours.setup} seed ${ours.seed}: first loss ${ours.firstLoss} (seqorder) vs ${torch.firstLoss} (PyTorch): not one computation`);
   }
