@@ -77,7 +77,7 @@ export function schemesText({ results, seeds, steps, machine, added = [] }) {
     `accuracy reached 95% (— never, within ${steps}), per seed; accuracies (%, over the counted positions): median ` +
     `(min–max) over seeds ${seeds.join(', ')}; trained on 8 … 16 words, token vectors × √D. ` +
     `\`node bench/model-study.mjs schemes\`, ${machine.cpu}, ${machine.date.slice(0, 10)}` +
-    added.map((a) => `; the rows of ${a.setups.join(', ')}: \`… schemes --setups\`, ${a.cpu}, ${a.date.slice(0, 10)}`).join('') + '.';
+    added.map((a) => `; ${a.implementations.join(' and ')} on ${a.setups.join(', ')}: \`… schemes --setups\`, ${a.cpu}, ${a.date.slice(0, 10)}`).join('') + '.';
 }
 
 const percent = (x) => (100 * x).toFixed(1).replace(/\.0$/, '').replace(/^100\.0$/, '100');
