@@ -2,9 +2,10 @@
 // another of the test engines (Firefox, WebKit: tests/browser/helpers/engines), on a page served from this repository on
 // 127.0.0.1 (cross-origin isolated, so that its clock is as fine as the browser allows):
 //
-//   node bench/chromium-attention.mjs [--browser chromium|firefox|webkit] [--quick] [--json out.json]
+//   node bench/chromium-attention.mjs [--browser chromium|firefox|webkit] [--pool] [--quick] [--json out.json]
 // (default bench/results/<machine kind>/<engine>.json: chromium.json, firefox.json, webkit.json; --quick: T = 256 and
-// 1024, 5 rounds, into <engine>-quick.json, not committed)
+// 1024, 5 rounds, into <engine>-quick.json, not committed; --pool: measurePool's run instead, into <engine>-pool.json,
+// --quick: T = 1024, 5 rounds, into <engine>-pool-quick.json)
 //
 // For T = 256, 1024, 4096, D = 64, causal and not, interleaved rounds of: seqorder's attention (the built package,
 // dist/lib: npm run build), with a new output and with `out`; its fused kernel alone (as bench/attention-kernel.mjs
@@ -15,7 +16,7 @@
 // bench/run.mjs.
 // Every contender's output is checked against the others' before timing.
 // (No node: imports up here: the page imports this module.)
-import { additiveCausalMask, measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
 
@@ -128,11 +129,85 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
     versions: { seqorder: so.version } };
 }
 
+/**
+ * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops }], ratios: { overOne, overOrt } }] }.
+ * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency) and onnxruntime-web's
+ * threaded build with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's
+ * output checked to be one thread's bits, onnxruntime-web's within 1e-4, before anything is timed. After
+ * onnxruntime-web's samples a pause of 200 ms: its threads spin for a while after a call (bench/pool.mjs).
+ */
+export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleSeconds = 0.1 } = {}) {
+  const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
+  const { loadSeqorderPool } = await import('/dist/lib/pool/index.mjs');
+  const so = await loadSeqorder();
+  const threads = navigator.hardwareConcurrency;
+  const pool = await loadSeqorderPool({ workers: threads });
+  const ort = await import(`${ORT_DIST}ort.wasm.min.mjs`);
+  ort.env.wasm.numThreads = threads;
+  ort.env.wasm.wasmPaths = ORT_DIST;
+  ort.env.logLevel = 'error';
+  const sessions = {};
+  for (const causal of [false, true]) {
+    const graph = new Uint8Array(await (await fetch(`/bench/models/attention${causal ? '-causal' : ''}-d${WIDTH}.onnx`)).arrayBuffer());
+    sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
+  }
+  const names = { one: 'seqorder, 1 thread', pool: `pool, ${threads} workers`, ort: `onnxruntime-web, ${threads} threads` };
+  let lastRan = '';
+  const pause = () => new Promise((resolve) => setTimeout(resolve, lastRan === names.ort ? 200 : 10));
+  const cases = [];
+  try {
+    for (const T of lengths)
+      for (const causal of [false, true]) {
+        const mask = causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
+        const sets = freshInputSets(T, WIDTH).map(({ q, k, v }) => {
+          const feeds = { q: new ort.Tensor('float32', q.data, q.shape), k: new ort.Tensor('float32', k.data, k.shape), v: new ort.Tensor('float32', v.data, v.shape) };
+          if (mask) feeds.mask = mask;
+          return { q, k, v, feeds };
+        });
+        const calls = [
+          { name: names.one, call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
+          { name: names.pool, call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data },
+          { name: names.ort, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data },
+        ];
+        const expected = calls[0].call(sets[0]);
+        const pooled = await calls[1].call(sets[0]);
+        if (pooled.length !== expected.length || !pooled.every((x, i) => Object.is(x, expected[i])))
+          throw new Error(`chromium-attention: the pool's output is not one thread's bits at T = ${T}${causal ? ' causal' : ''}`);
+        const worst = maxAbsDiff(await calls[2].call(sets[0]), expected);
+        if (!(worst <= 1e-4)) throw new Error(`chromium-attention: onnxruntime-web differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
+        const contenders = calls.map(({ name, call }, n) => {
+          const next = ring(sets, call, Math.floor((n * sets.length) / calls.length));
+          return { name, run: () => { lastRan = name; return next(); } };
+        });
+        for (const c of contenders) await c.run();
+        const results = await measure(contenders, { rounds, sampleSeconds, time: wallSeconds, pause, warm: 1 });
+        const [one, pooledResult, ortResult] = results;
+        const flops = 4 * T * T * WIDTH * (causal ? 0.5 : 1);
+        cases.push({
+          T, causal,
+          results: results.map((r) => ({ name: r.name, gflops: flops / r.seconds / 1e9, samples: r.samples })),
+          ratios: { overOne: speedup(pooledResult, one), overOrt: speedup(pooledResult, ortResult) },
+        });
+      }
+  } finally {
+    await pool.close();
+  }
+  return { threads, cases, versions: { seqorder: so.version } };
+}
+
 /** measureAttention(options) in a page of `engine`, this repository served to it: { browser, ...its result }. */
 export async function measureInBrowser(engine, options = {}) {
   const { inEnginePage } = await import('./chromium-page.mjs');
   const { browser, result } = await inEnginePage(engine, 'chromium-attention',
     async (o) => (await import('/bench/chromium-attention.mjs')).measureAttention(o), options);
+  return { browser, ...result };
+}
+
+/** measurePool(options) in a page of `engine`: { browser, ...its result }. */
+export async function measurePoolInBrowser(engine, options = {}) {
+  const { inEnginePage } = await import('./chromium-page.mjs');
+  const { browser, result } = await inEnginePage(engine, 'chromium-attention pool',
+    async (o) => (await import('/bench/chromium-attention.mjs')).measurePool(o), options);
   return { browser, ...result };
 }
 
@@ -149,10 +224,26 @@ async function main() {
     console.error(`chromium-attention: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
     process.exit(2);
   }
-  const { quick, jsonPath } = benchArgs(engine, `${engine}-quick`);
+  const poolRun = process.argv.includes('--pool');
+  const { quick, jsonPath } = poolRun ? benchArgs(`${engine}-pool`, `${engine}-pool-quick`) : benchArgs(engine, `${engine}-quick`);
   if (!existsSync(new URL(`${ORT_DIR}ort.wasm.min.mjs`, import.meta.url))) {
     console.error('chromium-attention: onnxruntime-web is not installed: run npm run bench once (it installs bench/package.json)');
     process.exit(1);
+  }
+  if (poolRun) {
+    const atStart = machine('wall time in the page (performance.now): the pool and onnxruntime-web run several threads');
+    const result = await measurePoolInBrowser(engine, quick ? { lengths: [1024], rounds: 5 } : {});
+    const report = { machine: atStart, engine, ...result };
+    report.versions['onnxruntime-web'] = JSON.parse(readFileSync(new URL(`${ORT_DIR}../package.json`, import.meta.url), 'utf8')).version;
+    console.log(`${report.machine.cpu}, ${result.browser}, ${result.threads} threads; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    for (const c of result.cases)
+      console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${c.results.map((r) => `${r.name} ${r.gflops.toFixed(1)}`).join(', ')} GFLOP/s; ` +
+        `the pool ${c.ratios.overOne.toFixed(2)}x one thread, ${c.ratios.overOrt.toFixed(2)}x onnxruntime-web`);
+    report.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
+    mkdirSync(path.dirname(jsonPath), { recursive: true });
+    writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
+    console.error(`wrote ${jsonPath}`);
+    return;
   }
   const atStart = machine('wall time in the page (performance.now), one thread per contender');
   const result = await measureInBrowser(engine, quick ? { lengths: [256, 1024], rounds: 5 } : {});

@@ -4,7 +4,8 @@
 // onnxruntime-web's threaded WebAssembly build with as many threads as this machine has cores, in one node process:
 //   attention, float32, D = 64, T = 256 … 4096 (and T = 2048 causal): GFLOP/s of
 //     seqorder on this thread, the pool with 1 worker and with one per core, onnxruntime-web (wasm, numThreads = cores;
-//     the graphs of bench/make-onnx-graphs.mjs);
+//     the graphs of bench/make-onnx-graphs.mjs), with fresh inputs each call (web/js/bench-kernels.mjs's
+//     freshInputSets: each call reads inputs no call has read for the last 64 MiB of them);
 //   the pool's overhead at T = 256: a pool of 1 worker against seqorder on this thread, with its two parts measured
 //     apart: a round trip that computes (almost) nothing (T = 1), and the copies of q, k and v the pool sends.
 // Several threads work at once here, so times are wall-clock (performance.now), not CPU time: on a machine shared with
@@ -28,7 +29,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, poolName } from './harness.mjs';
 import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { measure, randomTensor, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -61,21 +62,28 @@ async function load() {
 
 const ortName = ortThreadsName(cores);
 
-/** The contenders of one attention case, over shared inputs. */
+/** The sets of inputs of one attention case (freshInputSets), each with its onnxruntime-web feeds. */
+function inputSets(ort, T, causal) {
+  const mask = causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
+  return freshInputSets(T, WIDTH).map(({ q, k, v }) => {
+    const feeds = Object.fromEntries(Object.entries({ q, k, v }).map(([name, t]) => [name, new ort.Tensor('float32', t.data, t.shape)]));
+    if (mask) feeds.mask = mask;
+    return { q, k, v, feeds };
+  });
+}
+
+/**
+ * The contenders of one attention case: [{ name, call(set), run }], run() calling call() on the next set of the ring
+ * (fresh inputs), call(sets[0]) what runCase checks.
+ */
 function attentionContenders({ so, pools, ort, sessions }, T, causal) {
-  const D = WIDTH;
-  const q = randomTensor([T, D], 1), k = randomTensor([T, D], 2), v = randomTensor([T, D], 3);
-  const feeds = { q: new ort.Tensor('float32', q.data, [T, D]), k: new ort.Tensor('float32', k.data, [T, D]), v: new ort.Tensor('float32', v.data, [T, D]) };
-  if (causal) {
-    const mask = new Float32Array(T * T);  // (T, T): 0 where key j <= query i, −inf above the diagonal
-    for (let i = 0; i < T; i++) mask.fill(-Infinity, i * T + i + 1, (i + 1) * T);
-    feeds.mask = new ort.Tensor('float32', mask, [T, T]);
-  }
-  return [
-    { name: 'seqorder, 1 thread', run: () => so.attention(q, k, v, { causal }).data },
-    ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), run: async () => (await pool.attention(q, k, v, { causal })).data })),
-    { name: ortName, run: async () => (await sessions[causal].run(feeds)).output.data },
+  const sets = inputSets(ort, T, causal);
+  const contenders = [
+    { name: 'seqorder, 1 thread', call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
+    ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data })),
+    { name: ortName, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data },
   ];
+  return contenders.map((c, n) => ({ ...c, sets, run: ring(sets, c.call, Math.floor((n * sets.length) / contenders.length)) }));
 }
 
 /**
@@ -88,8 +96,9 @@ const settle = () => sleep(lastRan === ortName ? 200 : 10);
 const WARM_CALLS = 1;  // untimed calls at the start of each sample (see the top of this file)
 
 /**
- * Calls each contender once, checks it (the pool: the bits seqorder computes on this thread; onnxruntime-web: within
- * 1e-4, far above float32 rounding differences and far below a wrong mask or scale), then times them in rounds.
+ * Checks each contender on the first set of inputs (the pool: the bits seqorder computes on this thread;
+ * onnxruntime-web: within 1e-4, far above float32 rounding differences and far below a wrong mask or scale), calls it
+ * once more, then times them in rounds.
  */
 async function runCase(contenders, rounds, label) {
   // each contender's CPU time per call, every thread of the process counted: what its work costs in all
@@ -107,10 +116,10 @@ async function runCase(contenders, rounds, label) {
     };
   }
   const [reference] = contenders;
-  const expected = await reference.run();
+  const expected = await reference.call(reference.sets[0]);
   for (const c of contenders) {
-    let result;
-    c.once = await wallSeconds(async () => { result = await c.run(); });
+    const result = await c.call(c.sets[0]);
+    c.once = await wallSeconds(c.run);
     c.maxAbsDiff = maxAbsDiff(result, expected);
     const exact = c.name.startsWith('pool');
     if (exact ? !Buffer.from(result.buffer, result.byteOffset, result.byteLength).equals(Buffer.from(expected.buffer)) : !(c.maxAbsDiff <= 1e-4))

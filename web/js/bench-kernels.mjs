@@ -40,6 +40,32 @@ export function randomTensor(shape, seed = 1, dtype = 'float32') {
 }
 
 /**
+ * The bytes of inputs a benchmark with fresh inputs walks through (freshInputSets): twice the L3 cache of the largest
+ * core complex of the machines measured, so that a call's inputs come from memory, as a caller's new inputs do, and
+ * not from a cache the last calls left them in.
+ */
+export const FRESH_BYTES = 64 * 2 ** 20;
+
+/**
+ * Sets [{ q, k, v }] of attention inputs (T, D) of random values (float32), as many as `bytes` hold (at least 2): a
+ * contender that calls on the next set each time (ring()) reads in each call inputs no call has read for the last
+ * `bytes` of them.
+ */
+export function freshInputSets(T, D, bytes = FRESH_BYTES) {
+  const count = Math.max(2, Math.ceil(bytes / (3 * T * D * 4)));
+  return Array.from({ length: count }, (_, s) => {
+    const [q, k, v] = [1, 2, 3].map((n) => randomTensor([T, D], 3 * s + n));
+    return { q, k, v };
+  });
+}
+
+/** call(set) on the sets in turn from sets[first] on: () => call(the next set). */
+export function ring(sets, call, first = 0) {
+  let next = first;
+  return () => call(sets[next++ % sets.length]);
+}
+
+/**
  * Scaled dot-product attention in plain JS. q: (Tq, D), k: (Tk, D), v: (Tk, Dv) typed arrays, row-major, with Tq =
  * queries, Tk = keys, D = width, Dv = valueWidth -> (Tq, Dv) written into `out` (or a new array of q's class). Causal:
  * query i sees keys 0 .. i + Tk − Tq, the others are skipped (as -inf scores would give them weight 0). Sums in
