@@ -21,6 +21,8 @@ const poolRatio = (report, other) => {
   const by = Object.fromEntries(c.results.map((r) => [r.name, r]));
   return speedup(by[poolName(cores)], by[other === 'ort' ? ortThreadsName(cores) : 'seqorder, 1 thread']);
 };
+// the same in a page (bench/chromium-attention.mjs --pool): its case at T = 1024 (not causal)
+const pagePoolRatio = (report, other) => report.cases.find((x) => x.T === 1024 && !x.causal)?.ratios[other === 'ort' ? 'overOrt' : 'overOne'] ?? NaN;
 const kernelShares = (report) => [256, 1024, 4096]
   .map((T) => report.rows.find((r) => r.T === T && !r.causal && isKernel(r.name))?.fractionOfPeak);
 
@@ -48,6 +50,10 @@ export const GOALS = [
     figure: (r) => poolRatio(r, 'one'), text: times, met: (x) => x >= 1.7 },
   { goal: 'the same ÷ onnxruntime-web with as many threads: ≥ 1.5×', source: 'pool',
     figure: (r) => poolRatio(r, 'ort'), text: times, met: (x) => x >= 1.5 },
+  { goal: 'the pool in Chromium, every core, T = 1024 ÷ one thread: ≥ 1.7×', source: 'chromium-pool',
+    figure: (r) => pagePoolRatio(r, 'one'), text: times, met: (x) => x >= 1.7 },
+  { goal: 'the same ÷ onnxruntime-web with as many threads: ≥ 1.5×', source: 'chromium-pool',
+    figure: (r) => pagePoolRatio(r, 'ort'), text: times, met: (x) => x >= 1.5 },
   { goal: 'positions, float32 2048 × 512 into `out`, ÷ plain JS into one array: ≥ 10×', source: 'latest',
     figure: (r) => { const c = positionsCase(r, 2048, 512, 'float32'); return speedup(c['seqorder, out'], c['plain JS, out']); },
     text: times, met: (x) => x >= 10 },
@@ -65,7 +71,7 @@ export const GOALS = [
  * `read(source)` gives bench/results/<source>.json, parsed; a file not there is a run not made on that kind.
  */
 export function goalsParts(read) {
-  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', pool: 'bench/pool.mjs', 'page-ready': 'bench/page-ready.mjs' };
+  const scripts = { latest: 'bench/run.mjs', kernel: 'bench/attention-kernel.mjs', pool: 'bench/pool.mjs', 'chromium-pool': 'bench/chromium-attention.mjs --pool', 'page-ready': 'bench/page-ready.mjs' };
   const readIfThere = (source) => {
     try {
       return read(source);
