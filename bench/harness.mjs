@@ -56,8 +56,12 @@ export async function importPackage(file = 'seqorder.mjs') {
     console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
     process.exit(1);
   }
-  return import(pathToFileURL(path.join(lib, file)).href);
+  return import(packageUrl(file));
 }
+
+/** The URL of a module of the built package (importPackage's), for a worker to import it. */
+export const packageUrl = (file = 'seqorder.mjs') =>
+  pathToFileURL(path.join(path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib'), file)).href;
 
 /**
  * The kind of processor this runs on, which names the folder of its results (bench/results/<kind>/): the same
@@ -101,6 +105,7 @@ export function benchArgs(name, quickName, partial = false) {
 /** The names bench/pool.mjs gives its contenders. */
 export const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
 export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
+export const poolBoundName = (workers) => `${workers} workers, inputs in place (the pool's bound)`;
 
 /** bench/run.mjs's sections (its --only). */
 export const RUN_SECTIONS = ['attention', 'positions', 'training', 'schemes'];

@@ -25,8 +25,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { Worker } from 'node:worker_threads';
 
-import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, poolName } from './harness.mjs';
+import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, packageUrl, poolBoundName, poolName } from './harness.mjs';
 import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, wallSeconds } from '../web/js/bench-kernels.mjs';
@@ -57,7 +58,15 @@ async function load() {
   for (const causal of [false, true])
     sessions[causal] = await ort.InferenceSession.create(readFileSync(graphFile(causal)), { executionProviders: ['wasm'] });
   const version = JSON.parse(readFileSync(path.join(benchModules, 'onnxruntime-web', 'package.json'), 'utf8')).version;
-  return { so, pools, ort, sessions, versions: { seqorder: so.version, 'onnxruntime-web': version } };
+  let bound;
+  if (cores > 1) {
+    const { attentionPlanner } = await importPackage('api.mjs');
+    const { compileSeqorder, instantiateCore } = await importPackage('load.mjs');
+    const { cutRows } = await importPackage('pool/split.mjs');
+    const { compiled, url } = await compileSeqorder({});
+    bound = await poolBound({ planner: attentionPlanner(await instantiateCore(compiled, url)), cutRows }, cores);
+  }
+  return { so, pools, ort, sessions, bound, versions: { seqorder: so.version, 'onnxruntime-web': version } };
 }
 
 const ortName = ortThreadsName(cores);
@@ -76,14 +85,47 @@ function inputSets(ort, T, causal) {
  * The contenders of one attention case: [{ name, call(set), run }], run() calling call() on the next set of the ring
  * (fresh inputs), call(sets[0]) what runCase checks.
  */
-function attentionContenders({ so, pools, ort, sessions }, T, causal) {
+function attentionContenders({ so, pools, ort, sessions, bound }, T, causal) {
   const sets = inputSets(ort, T, causal);
   const contenders = [
     { name: 'seqorder, 1 thread', call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
     ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data })),
     { name: ortName, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data },
   ];
-  return contenders.map((c, n) => ({ ...c, sets, run: ring(sets, c.call, Math.floor((n * sets.length) / contenders.length)) }));
+  const ringed = contenders.map((c, n) => ({ ...c, sets, run: ring(sets, c.call, Math.floor((n * sets.length) / contenders.length)) }));
+  return bound ? [...ringed, { name: poolBoundName(cores), bound: true, setup: () => bound.setup(sets[0], causal), run: bound.run }] : ringed;
+}
+
+/**
+ * The pool's bound (poolBoundName): a worker per core, each holding its part of the case (the pool's own cut, from its
+ * plan) and computing it when asked, all at once: the speed of the pool's threads on this machine without what the
+ * pool adds (the calling thread's plan and copies, the inputs' messages, the assembly). Its inputs stay in place, so
+ * its caches are warm: a bound, not a contender the pool could match. { contender, setup(set), close() }.
+ */
+async function poolBound({ planner, cutRows }, workers) {
+  const threads = await Promise.all(Array.from({ length: workers }, () => new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('./pool-bound-worker.mjs', import.meta.url), { workerData: { seqorder: packageUrl() } });
+    worker.once('message', () => resolve(worker)).once('error', reject);
+  })));
+  const ask = (worker, message) => new Promise((resolve) => {
+    worker.once('message', resolve);
+    worker.postMessage(message);
+  });
+  let parts = 0;
+  return {
+    async setup({ q, k, v }, causal) {
+      const { plan } = planner(q, k, v, { causal });
+      const runs = cutRows(plan, workers);
+      parts = runs.length;
+      await Promise.all(runs.map(([first, end], n) => {
+        const rows = { data: q.data.slice(first * WIDTH, end * WIDTH), shape: [end - first, WIDTH], dtype: 'float32' };
+        const out = new Float32Array((end - first) * WIDTH);
+        return ask(threads[n], { q: rows, k, v, options: causal ? { causal, queryStart: first, out } : { out } });
+      }));
+    },
+    run: () => Promise.all(threads.slice(0, parts).map((worker) => ask(worker, null))),
+    close: () => Promise.all(threads.map((worker) => worker.terminate())),
+  };
 }
 
 /**
@@ -118,6 +160,11 @@ async function runCase(contenders, rounds, label) {
   const [reference] = contenders;
   const expected = await reference.call(reference.sets[0]);
   for (const c of contenders) {
+    if (c.bound) {  // its parts are the pool's, and its output is not read
+      await c.setup();
+      c.once = await wallSeconds(c.run);
+      continue;
+    }
     const result = await c.call(c.sets[0]);
     c.once = await wallSeconds(c.run);
     c.maxAbsDiff = maxAbsDiff(result, expected);
@@ -172,7 +219,12 @@ const libraries = await load();
 report.versions = libraries.versions;
 
 // warm-up: every contender's code compiled by its optimizing tier before anything is timed
-for (const causal of [false, true]) for (const c of attentionContenders(libraries, 128, causal)) for (let i = 0; i < 20; i++) await c.run();
+for (const causal of [false, true]) {
+  for (const c of attentionContenders(libraries, 128, causal)) {
+    await c.setup?.();
+    for (let i = 0; i < 20; i++) await c.run();
+  }
+}
 await sleep(300);
 
 report.overhead = await measure(overheadContenders(libraries), { rounds: settings.overheadRounds, sampleSeconds: settings.sampleSeconds, time: wallSeconds, pause: settle, warm: WARM_CALLS });
@@ -196,5 +248,5 @@ for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
 log(`wrote ${path.relative(process.cwd(), jsonPath)}`);
-await Promise.all(Object.values(libraries.pools).map((pool) => pool.close()));
+await Promise.all([...Object.values(libraries.pools).map((pool) => pool.close()), libraries.bound?.close()]);
 process.exit(0);  // onnxruntime-web's threads keep node running otherwise

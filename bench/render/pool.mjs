@@ -2,7 +2,7 @@
 // overhead.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { median } from '../../web/js/median.mjs';
-import { ortThreadsName, poolName } from '../harness.mjs';
+import { ortThreadsName, poolBoundName, poolName } from '../harness.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 /** The worker counts of a case's pools: an object keyed by them while the benchmark runs, their list in its JSON. */
@@ -16,7 +16,10 @@ function poolAttentionTable(cases) {
   // runs made while the pool shared memory where it could also timed a pool that copied, under this name
   const copyingName = `${poolName(cores)}, no shared memory`;
   const copying = cores > 1 && byName.every((by) => by[copyingName]);
-  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(copying ? [copyingName] : []), ortName];
+  // runs from the bound's introduction on also timed it
+  const boundName = poolBoundName(cores);
+  const bound = cores > 1 && byName.every((by) => by[boundName]);
+  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(copying ? [copyingName] : []), ...(bound ? [boundName] : []), ortName];
   const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
   // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
@@ -32,6 +35,10 @@ function poolAttentionTable(cases) {
     ratio(`**${all} ÷ ${ortName}**`, all, ortName);
     spread('its rounds\' middle half', all, ortName);
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
+    if (bound) {
+      ratio(`${all} ÷ its bound`, all, boundName);
+      ratio(`its bound ÷ seqorder, 1 thread`, boundName, 'seqorder, 1 thread');
+    }
   }
   if (copying) {
     ratio(`${copyingName} ÷ seqorder, 1 thread`, copyingName, 'seqorder, 1 thread');
