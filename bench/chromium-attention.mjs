@@ -130,26 +130,30 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
 }
 
 /**
- * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops }], ratios: { overOne, overOrt } }] }.
+ * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops, samples }], ratios: { overOne,
+ * overOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed).
  * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency) and onnxruntime-web's
  * threaded build with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's
  * output checked to be one thread's bits, onnxruntime-web's within 1e-4, before anything is timed. After
  * onnxruntime-web's samples a pause of 200 ms: its threads spin for a while after a call (bench/pool.mjs).
  */
-export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleSeconds = 0.1 } = {}) {
+export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleSeconds = 0.1, ort: withOrt = true } = {}) {
   const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
   const { loadSeqorderPool } = await import('/dist/lib/pool/index.mjs');
   const so = await loadSeqorder();
   const threads = navigator.hardwareConcurrency;
   const pool = await loadSeqorderPool({ workers: threads });
-  const ort = await import(`${ORT_DIST}ort.wasm.min.mjs`);
-  ort.env.wasm.numThreads = threads;
-  ort.env.wasm.wasmPaths = ORT_DIST;
-  ort.env.logLevel = 'error';
+  let ort;
   const sessions = {};
-  for (const causal of [false, true]) {
-    const graph = new Uint8Array(await (await fetch(`/bench/models/attention${causal ? '-causal' : ''}-d${WIDTH}.onnx`)).arrayBuffer());
-    sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
+  if (withOrt) {
+    ort = await import(`${ORT_DIST}ort.wasm.min.mjs`);
+    ort.env.wasm.numThreads = threads;
+    ort.env.wasm.wasmPaths = ORT_DIST;
+    ort.env.logLevel = 'error';
+    for (const causal of [false, true]) {
+      const graph = new Uint8Array(await (await fetch(`/bench/models/attention${causal ? '-causal' : ''}-d${WIDTH}.onnx`)).arrayBuffer());
+      sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
+    }
   }
   const names = { one: 'seqorder, 1 thread', pool: `pool, ${threads} workers`, ort: `onnxruntime-web, ${threads} threads` };
   let lastRan = '';
@@ -158,8 +162,9 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
   try {
     for (const T of lengths)
       for (const causal of [false, true]) {
-        const mask = causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
+        const mask = withOrt && causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
         const sets = freshInputSets(T, WIDTH).map(({ q, k, v }) => {
+          if (!withOrt) return { q, k, v };
           const feeds = { q: new ort.Tensor('float32', q.data, q.shape), k: new ort.Tensor('float32', k.data, k.shape), v: new ort.Tensor('float32', v.data, v.shape) };
           if (mask) feeds.mask = mask;
           return { q, k, v, feeds };
@@ -167,13 +172,13 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
         const calls = [
           { name: names.one, call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
           { name: names.pool, call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data },
-          { name: names.ort, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data },
+          ...(withOrt ? [{ name: names.ort, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data }] : []),
         ];
         const expected = calls[0].call(sets[0]);
         const pooled = await calls[1].call(sets[0]);
         if (pooled.length !== expected.length || !pooled.every((x, i) => Object.is(x, expected[i])))
           throw new Error(`chromium-attention: the pool's output is not one thread's bits at T = ${T}${causal ? ' causal' : ''}`);
-        const worst = maxAbsDiff(await calls[2].call(sets[0]), expected);
+        const worst = withOrt ? maxAbsDiff(await calls[2].call(sets[0]), expected) : 0;
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: onnxruntime-web differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
         const contenders = calls.map(({ name, call }, n) => {
           const next = ring(sets, call, Math.floor((n * sets.length) / calls.length));
@@ -186,7 +191,7 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
         cases.push({
           T, causal,
           results: results.map((r) => ({ name: r.name, gflops: flops / r.seconds / 1e9, samples: r.samples })),
-          ratios: { overOne: speedup(pooledResult, one), overOrt: speedup(pooledResult, ortResult) },
+          ratios: { overOne: speedup(pooledResult, one), ...(withOrt ? { overOrt: speedup(pooledResult, ortResult) } : {}) },
         });
       }
   } finally {

@@ -2,11 +2,12 @@
 // where npm run bench installed it, onnxruntime-web, measured in a page of each test engine (ENGINES: Chromium,
 // Firefox, WebKit) against the SIMD peak of the same rounds: the module and what it imports load in the page, every
 // contender's output agrees with seqorder's before it is timed, and each result is a positive, finite speed, share of
-// the peak and (with onnxruntime-web) ratio. Speeds are never asserted.
+// the peak and (with onnxruntime-web) ratio; and the pool's run (--pool) in Chromium: its output one thread's bits, each
+// result a positive, finite speed and ratio. Speeds are never asserted.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { measureInBrowser } from '../../bench/chromium-attention.mjs';
+import { measureInBrowser, measurePoolInBrowser } from '../../bench/chromium-attention.mjs';
 import { ENGINES, VERSION_PATTERNS } from './helpers/engines/index.mjs';
 
 // onnxruntime-web is one of the benchmark's contenders (bench/package.json), not a test dependency
@@ -27,5 +28,17 @@ for (const engine of ENGINES) test(`${engine}: chromium-attention measures atten
       assert.ok(Number.isFinite(r.gflops) && r.gflops > 0 && r.fractionOfPeak > 0, `${r.name}: ${r.gflops}`);
       if (ort && r.name.startsWith('seqorder')) assert.ok(r.overOrt > 0, `${r.name} over onnxruntime-web: ${r.overOrt}`);
     }
+  }
+});
+
+test(`chromium: chromium-attention --pool measures the pool in the page${withOrt}`, { skip: !ENGINES.includes('chromium') }, async () => {
+  const result = await measurePoolInBrowser('chromium', { lengths: [64], rounds: 1, sampleSeconds: 0.002, ort });
+  assert.ok(result.threads >= 1);
+  assert.deepEqual(result.cases.map((c) => [c.T, c.causal]), [[64, false], [64, true]]);
+  const names = ['seqorder, 1 thread', `pool, ${result.threads} workers`, ...(ort ? [`onnxruntime-web, ${result.threads} threads`] : [])];
+  for (const c of result.cases) {
+    assert.deepEqual(c.results.map((r) => r.name), names);
+    for (const r of c.results) assert.ok(Number.isFinite(r.gflops) && r.gflops > 0, `${r.name}: ${r.gflops}`);
+    assert.ok(c.ratios.overOne > 0 && (!ort || c.ratios.overOrt > 0), JSON.stringify(c.ratios));
   }
 });
