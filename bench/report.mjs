@@ -9,7 +9,7 @@ import { browserAttentionParts } from './render/browser-attention.mjs';
 import { goalsParts } from './render/goals.mjs';
 import { kernelParts } from './render/kernel.mjs';
 import { pageReadyParts } from './render/page-ready.mjs';
-import { poolParts } from './render/pool.mjs';
+import { pagePoolParts, poolParts } from './render/pool.mjs';
 import { runParts } from './render/run.mjs';
 import { simdLoadsParts } from './render/simd-loads.mjs';
 import { sizeParts } from './render/sizes.mjs';
@@ -27,6 +27,7 @@ const SOURCES = {
   'page-ready-firefox': pageReadyParts, 'page-ready-webkit': pageReadyParts, 'simd-loads': simdLoadsParts,
   'simd-loads-chromium': simdLoadsParts, 'simd-loads-firefox': simdLoadsParts, 'simd-loads-webkit': simdLoadsParts,
   chromium: browserAttentionParts, firefox: browserAttentionParts, webkit: browserAttentionParts,
+  'chromium-pool': pagePoolParts,
 };
 
 /** The parts that gather several results files: `<!-- report: <name> <part> -->`, parts(read)[part]. */

@@ -79,6 +79,29 @@ export function poolParts(report) {
   };
 }
 
+/**
+ * The parts of bench/chromium-attention.mjs --pool's report (bench/results/<machine kind>/<engine>-pool.json):
+ * { machine, attention (GFLOP/s of each contender, the pool's two ratios) }.
+ */
+export function pagePoolParts(report) {
+  const m = report.machine;
+  const machine = [
+    `${report.browser} (headless), on ${m.cpu}, ${m.cores} cores; ${m.date.slice(0, 10)}; commit ${m.commit}; load average ` +
+      `${m.loadAverage.join(' ')} at the start, ${m.loadAverageAtEnd.join(' ')} at the end.`,
+    `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, numThreads = ${report.threads}). Wall time in the page, ` +
+      'medians of interleaved rounds, each sample after one untimed call, fresh inputs each call; ratios are medians of per-round ratios.',
+  ].join('\n');
+  const cases = report.cases;
+  const names = cases[0].results.map((r) => r.name);
+  const pool = names[1];
+  const attention = table('GFLOP/s (wall time)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), [
+    ...names.map((name) => [name, ...cases.map((c) => fixed(c.results.find((r) => r.name === name)?.gflops))]),
+    [`**${pool} ÷ ${names[0]}**`, ...cases.map((c) => `**${times(c.ratios.overOne)}**`)],
+    [`**${pool} ÷ ${names[2]}**`, ...cases.map((c) => `**${times(c.ratios.overOrt)}**`)],
+  ]);
+  return { machine, attention };
+}
+
 /** What bench/pool.mjs prints (and keeps in its JSON as `table`). */
 export function poolText(report) {
   const parts = poolParts(report);

@@ -2,9 +2,10 @@
 // Firefox and WebKit step performance.now() in whole milliseconds on pages that are not cross-origin isolated, so a
 // single fast call reads 0 or 1 ms. measure() must still time each contender right (it once read 0 ns per element in
 // those browsers). Here the clock is simulated: every call costs a known virtual time, read through a 1 ms step.
+// And the fresh inputs the pool's benchmarks walk: as many sets as the bytes asked hold, each its own values, in turn.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { measure, speedup } from '../../web/js/bench-kernels.mjs';
+import { freshInputSets, measure, ring, speedup } from '../../web/js/bench-kernels.mjs';
 
 /** A virtual clock stepping in `step` seconds, and contenders that advance it by their cost per call. */
 function virtualClock(step = 0.001) {
@@ -76,4 +77,14 @@ test('warm: that many untimed calls start each sample, and only the steady state
   const [unwarmed] = await measure([contender], { rounds: 3, sampleSeconds: 0.05, time: clock.time, pause });
   assert.equal(calls, 3);
   assert.ok(Math.abs(unwarmed.seconds - 0.5) < 0.002, `${unwarmed.seconds} s per call: each sample its cold first call`);
+});
+
+test('fresh inputs: as many distinct sets as the bytes hold (at least 2), walked in turn from the place asked', () => {
+  const sets = freshInputSets(4, 2, 3 * 4 * 2 * 4 * 5);  // five sets of three (4, 2) float32 tensors
+  assert.equal(sets.length, 5);
+  const values = sets.flatMap(({ q, k, v }) => [q, k, v].map((t) => (assert.deepEqual(t.shape, [4, 2]), t.data.join())));
+  assert.equal(new Set(values).size, 15);
+  assert.equal(freshInputSets(4, 2, 1).length, 2);
+  const next = ring(sets, (set) => sets.indexOf(set), 3);
+  assert.deepEqual(Array.from({ length: 7 }, next), [3, 4, 0, 1, 2, 3, 4]);
 });
