@@ -162,13 +162,7 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
   try {
     for (const T of lengths)
       for (const causal of [false, true]) {
-        const mask = withOrt && causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
-        const sets = freshInputSets(T, WIDTH).map(({ q, k, v }) => {
-          if (!withOrt) return { q, k, v };
-          const feeds = { q: new ort.Tensor('float32', q.data, q.shape), k: new ort.Tensor('float32', k.data, k.shape), v: new ort.Tensor('float32', v.data, v.shape) };
-          if (mask) feeds.mask = mask;
-          return { q, k, v, feeds };
-        });
+        const sets = freshInputSets(T, WIDTH, { ort, causal });
         const calls = [
           { name: names.one, call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
           { name: names.pool, call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data },

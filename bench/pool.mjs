@@ -31,7 +31,7 @@ import { Worker } from 'node:worker_threads';
 import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, packageUrl, poolBoundName, poolName } from './harness.mjs';
 import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
-import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { freshInputSets, measure, randomTensor, ring, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -72,22 +72,12 @@ async function load() {
 
 const ortName = ortThreadsName(cores);
 
-/** The sets of inputs of one attention case (freshInputSets), each with its onnxruntime-web feeds. */
-function inputSets(ort, T, causal) {
-  const mask = causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
-  return freshInputSets(T, WIDTH).map(({ q, k, v }) => {
-    const feeds = Object.fromEntries(Object.entries({ q, k, v }).map(([name, t]) => [name, new ort.Tensor('float32', t.data, t.shape)]));
-    if (mask) feeds.mask = mask;
-    return { q, k, v, feeds };
-  });
-}
-
 /**
  * The contenders of one attention case: [{ name, call(set), run }], run() calling call() on the next set of the ring
  * (fresh inputs), call(sets[0]) what runCase checks.
  */
 function attentionContenders({ so, pools, ort, sessions, bound }, T, causal) {
-  const sets = inputSets(ort, T, causal);
+  const sets = freshInputSets(T, WIDTH, { ort, causal });
   const contenders = [
     { name: 'seqorder, 1 thread', call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
     ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data })),

@@ -80,11 +80,11 @@ test('warm: that many untimed calls start each sample, and only the steady state
 });
 
 test('fresh inputs: as many distinct sets as the bytes hold (at least 2), walked in turn from the place asked', () => {
-  const sets = freshInputSets(4, 2, 3 * 4 * 2 * 4 * 5);  // five sets of three (4, 2) float32 tensors
+  const sets = freshInputSets(4, 2, { bytes: 3 * 4 * 2 * 4 * 5 });  // five sets of three (4, 2) float32 tensors
   assert.equal(sets.length, 5);
   const values = sets.flatMap(({ q, k, v }) => [q, k, v].map((t) => (assert.deepEqual(t.shape, [4, 2]), t.data.join())));
   assert.equal(new Set(values).size, 15);
-  assert.equal(freshInputSets(4, 2, 1).length, 2);
+  assert.equal(freshInputSets(4, 2, { bytes: 1 }).length, 2);
   const next = ring(sets, (set) => sets.indexOf(set), 3);
   assert.deepEqual(Array.from({ length: 7 }, next), [3, 4, 0, 1, 2, 3, 4]);
 });

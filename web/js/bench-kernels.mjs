@@ -47,15 +47,20 @@ export function randomTensor(shape, seed = 1, dtype = 'float32') {
 export const FRESH_BYTES = 64 * 2 ** 20;
 
 /**
- * Sets [{ q, k, v }] of attention inputs (T, D) of random values (float32), as many as `bytes` hold (at least 2): a
- * contender that calls on the next set each time (ring()) reads in each call inputs no call has read for the last
- * `bytes` of them.
+ * Sets [{ q, k, v, feeds }] of attention inputs (T, D) of random values (float32), as many as `bytes` hold (at least
+ * 2): a contender that calls on the next set each time (ring()) reads in each call inputs no call has read for the last
+ * `bytes` of them. With `ort` (onnxruntime-web's module), each set's feeds of its attention graphs too (q, k, v, and
+ * with `causal` the additive mask, one for every set).
  */
-export function freshInputSets(T, D, bytes = FRESH_BYTES) {
+export function freshInputSets(T, D, { bytes = FRESH_BYTES, ort, causal = false } = {}) {
   const count = Math.max(2, Math.ceil(bytes / (3 * T * D * 4)));
+  const mask = ort && causal ? new ort.Tensor('float32', additiveCausalMask(T), [T, T]) : undefined;
   return Array.from({ length: count }, (_, s) => {
     const [q, k, v] = [1, 2, 3].map((n) => randomTensor([T, D], 3 * s + n));
-    return { q, k, v };
+    if (!ort) return { q, k, v };
+    const feeds = Object.fromEntries(Object.entries({ q, k, v }).map(([name, t]) => [name, new ort.Tensor('float32', t.data, t.shape)]));
+    if (mask) feeds.mask = mask;
+    return { q, k, v, feeds };
   });
 }
 
