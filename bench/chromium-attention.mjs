@@ -131,13 +131,14 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
 
 /**
  * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops, samples }], ratios: { overOne,
- * overOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed).
+ * overOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed; `freshBytes`: the
+ * fresh inputs' bytes, freshInputSets's by default).
  * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency) and onnxruntime-web's
  * threaded build with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's
  * output checked to be one thread's bits, onnxruntime-web's within 1e-4, before anything is timed. After
  * onnxruntime-web's samples a pause of 200 ms: its threads spin for a while after a call (bench/pool.mjs).
  */
-export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleSeconds = 0.1, ort: withOrt = true } = {}) {
+export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleSeconds = 0.1, ort: withOrt = true, freshBytes } = {}) {
   const { loadSeqorder } = await import('/dist/lib/seqorder.mjs');
   const { loadSeqorderPool } = await import('/dist/lib/pool/index.mjs');
   const so = await loadSeqorder();
@@ -162,7 +163,7 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
   try {
     for (const T of lengths)
       for (const causal of [false, true]) {
-        const sets = freshInputSets(T, WIDTH, { ort, causal });
+        const sets = freshInputSets(T, WIDTH, { ort, causal, bytes: freshBytes });
         const calls = [
           { name: names.one, call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
           { name: names.pool, call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data },

@@ -32,7 +32,7 @@ for (const engine of ENGINES) test(`${engine}: chromium-attention measures atten
 });
 
 test(`chromium: chromium-attention --pool measures the pool in the page${withOrt}`, { skip: !ENGINES.includes('chromium') }, async () => {
-  const result = await measurePoolInBrowser('chromium', { lengths: [64], rounds: 1, sampleSeconds: 0.002, ort });
+  const result = await measurePoolInBrowser('chromium', { lengths: [64], rounds: 1, sampleSeconds: 0.002, ort, freshBytes: 2 ** 20 });
   assert.ok(result.threads >= 1);
   assert.deepEqual(result.cases.map((c) => [c.T, c.causal]), [[64, false], [64, true]]);
   const names = ['seqorder, 1 thread', `pool, ${result.threads} workers`, ...(ort ? [`onnxruntime-web, ${result.threads} threads`] : [])];
