@@ -51,7 +51,7 @@ export function machine(clock) {
  * seqorder/pool); exits with a hint when it is not built.
  */
 export async function importPackage(file = 'seqorder.mjs') {
-  const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
+  const lib = packageLib();
   if (!existsSync(path.join(lib, file))) {
     console.error(`bench: no built package in ${lib}: run npm run build first (or set SEQORDER_DIST)`);
     process.exit(1);
@@ -59,9 +59,9 @@ export async function importPackage(file = 'seqorder.mjs') {
   return import(packageUrl(file));
 }
 
-/** The URL of a module of the built package (importPackage's), for a worker to import it. */
-export const packageUrl = (file = 'seqorder.mjs') =>
-  pathToFileURL(path.join(path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib'), file)).href;
+/** The built package's folder, and the URL of one of its modules (importPackage's), for a worker to import it. */
+const packageLib = () => path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
+export const packageUrl = (file = 'seqorder.mjs') => pathToFileURL(path.join(packageLib(), file)).href;
 
 /**
  * The kind of processor this runs on, which names the folder of its results (bench/results/<kind>/): the same
