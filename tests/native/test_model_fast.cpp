@@ -117,6 +117,36 @@ TEST_CASE("model fast kernels: the step after a product, fused into it, gives th
                 }
 }
 
+TEST_CASE("model fast kernels: sums past 256 terms, taken in blocks, give the reference's bits", "[model][fast]") {
+    // K (C forward, OC for dinp, N for dweight) past 2 x 128, not a multiple of 128: the last block short
+    std::mt19937 g(5);
+    const fast::Then thens[] = {fast::Then::store, fast::Then::relu, fast::Then::add, fast::Then::accumulate,
+                                fast::Then::relu_mask};
+    const std::size_t shapes[][3] = {{300, 5, 9}, {385, 12, 1}, {6, 300, 9}, {5, 517, 8}, {7, 8, 260}};
+    for (const auto& [N, C, OC] : shapes)
+        for (const fast::Then then : thens) {
+            INFO("N " << N << ", C " << C << ", OC " << OC << ", then " << static_cast<int>(then));
+            const auto inp = random_floats(N * C, g), weight = random_floats(C * OC, g), bias = random_floats(OC, g),
+                       dout = random_floats(N * OC, g), other = planted(N * OC, g), dinp_other = planted(N * C, g);
+            const auto before = planted(N * OC, g), dinp_before = planted(N * C, g);
+            std::vector<float> product(N * OC), want = before, got = before;
+            reference::matmul_forward<float>(product.data(), inp.data(), weight.data(), bias.data(), N, C, OC);
+            then_reference(then, want.data(), other.data(), product.data(), N * OC);
+            fast::matmul_forward(got.data(), inp.data(), weight.data(), bias.data(), N, C, OC, then, other.data());
+            testing::check_identical<float>("matmul forward, then", got, want);
+            std::vector<float> dproduct(N * C), dwant = dinp_before, dgot = dinp_before, dweight(C * OC), dbias(OC),
+                dweight2(C * OC), dbias2(OC), workspace;
+            reference::matmul_backward<float>(dproduct.data(), dweight.data(), dbias.data(), dout.data(), inp.data(),
+                                              weight.data(), N, C, OC);
+            then_reference(then, dwant.data(), dinp_other.data(), dproduct.data(), N * C);
+            fast::matmul_backward(dgot.data(), dweight2.data(), dbias2.data(), dout.data(), inp.data(), weight.data(),
+                                  N, C, OC, workspace, then, dinp_other.data());
+            testing::check_identical<float>("matmul dinp, then", dgot, dwant);
+            testing::check_identical<float>("matmul dweight", dweight2, dweight);
+            testing::check_identical<float>("matmul dbias", dbias2, dbias);
+        }
+}
+
 TEST_CASE("model fast kernels: LayerNorm forward and backward give the reference's bits", "[model][fast]") {
     std::mt19937 g(3);
     for (std::size_t N : {1, 3, 4, 5, 8, 13, 37})

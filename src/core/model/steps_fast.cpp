@@ -35,7 +35,10 @@ struct Operands {
     std::size_t K;
     Then then = Then::store;
     const float* other = nullptr;  // (M, N), rows ldc apart: the residual (Then::add) or the ReLU's output (relu_mask)
+    bool resume = false;           // start from what C holds (a sum over the earlier values of p), not from `start`
 };
+
+alignas(16) constexpr float kZeros[8] = {};
 
 // f(i) for i = 0 .. N - 1, i a compile-time constant (so that arrays indexed by it stay in registers).
 template <std::size_t... I, class F>
@@ -97,12 +100,13 @@ template <std::size_t R, std::size_t V>
 SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
     const std::size_t K = o.K, ldb = o.ldb, a_step = o.a_col;
     f32x4 acc[R][V];
+    // each sum's start: C's element (resume), or the bias (the same on every row), or 0
+    const float* start = o.resume ? o.c + m * o.ldc + n : o.bias ? o.bias + n : kZeros;
+    const std::size_t start_row = o.resume ? o.ldc : 0;
 #pragma GCC unroll 2
-    for (std::size_t v = 0; v < V; ++v) {
-        const f32x4 start = o.bias ? simd::load(o.bias + n + 4 * v) : simd::splat(0.0f);
+    for (std::size_t v = 0; v < V; ++v)
 #pragma GCC unroll 4
-        for (std::size_t r = 0; r < R; ++r) acc[r][v] = start;
-    }
+        for (std::size_t r = 0; r < R; ++r) acc[r][v] = simd::load(start + r * start_row + 4 * v);
     const float* b = o.b + n;
     const float* a[R];
 #pragma GCC unroll 4
@@ -126,8 +130,19 @@ SEQORDER_INLINE void tile(const Operands& o, std::size_t m, std::size_t n) {
     finish<R, V>(o.then, o.c + m * ldc + n, o.other ? o.other + m * ldc + n : nullptr, ldc, acc);
 }
 
-// R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns (in scalar code that
-// adds in the same order).
+// Columns n .. N - 1 of rows m .. end - 1, one element at a time, in scalar code that adds in the same order (the last
+// N % 4 columns: out of line, one copy for every tile height).
+[[gnu::noinline]] void columns(const Operands& o, std::size_t m, std::size_t end, std::size_t n, std::size_t N) {
+    for (; n < N; ++n)
+        for (std::size_t r = m; r < end; ++r) {
+            const std::size_t at = r * o.ldc + n;
+            float sum = o.resume ? o.c[at] : o.bias ? o.bias[n] : 0.0f;
+            for (std::size_t p = 0; p < o.K; ++p) sum += o.a[r * o.a_row + p * o.a_col] * o.b[p * o.ldb + n];
+            o.c[at] = finish_one(o.then, o.c + at, o.other ? o.other + at : nullptr, sum);
+        }
+}
+
+// R rows starting at m, every column: tiles of 8 columns, then one of 4, then single columns.
 template <std::size_t R>
 void rows(const Operands& o, std::size_t m, std::size_t N) {
     std::size_t n = 0;
@@ -136,23 +151,37 @@ void rows(const Operands& o, std::size_t m, std::size_t N) {
         tile<R, 1>(o, m, n);
         n += 4;
     }
-    for (; n < N; ++n) {
-        for (std::size_t r = m; r < m + R; ++r) {
-            float sum = o.bias ? o.bias[n] : 0.0f;
-            for (std::size_t p = 0; p < o.K; ++p) sum += o.a[r * o.a_row + p * o.a_col] * o.b[p * o.ldb + n];
-            const std::size_t at = r * o.ldc + n;
-            o.c[at] = finish_one(o.then, o.c + at, o.other ? o.other + at : nullptr, sum);
-        }
-    }
+    if (n < N) columns(o, m, m + R, n, N);
 }
 
 // Rows four at a time, then the last M % 4 one at a time (a row's elements are the same sums whatever the tile: one
 // tile height for the rest keeps the module small).
-void gemm(const Operands& o, std::size_t M, std::size_t N) {
-    assert(o.a_col == 1 || o.a_row == 1);
+void panels(const Operands& o, std::size_t M, std::size_t N) {
     std::size_t m = 0;
     for (; m + 4 <= M; m += 4) rows<4>(o, m, N);
     for (; m < M; ++m) rows<1>(o, m, N);
+}
+
+// A long K (a weight's gradient sums over every token) in blocks of kBlock values of p, whose rows of A and B stay in
+// the cache while every tile of C runs over them: each block's sums are stored in C and the next block takes them up
+// from there (a float stored and loaded is the same float, so each element is the one sum over p, in order); the last
+// block applies `then`. (Not for accumulate, which reads C.)
+constexpr std::size_t kBlock = 128;
+
+void gemm(const Operands& o, std::size_t M, std::size_t N) {
+    assert(o.a_col == 1 || o.a_row == 1);
+    const std::size_t block = o.K > 2 * kBlock && o.then != Then::accumulate ? kBlock : o.K;
+    Operands part = o;
+    std::size_t p = 0;
+    do {
+        part.K = std::min(block, o.K - p);
+        part.a = o.a + p * o.a_col;
+        part.b = o.b + p * o.ldb;
+        part.then = p + part.K == o.K ? o.then : Then::store;
+        part.resume = p > 0;
+        panels(part, M, N);
+        p += part.K;
+    } while (p < o.K);
 }
 
 // out (cols, rows) = inp (rows, cols)^T: blocks of 4 x 4 by simd::transpose where both sizes are multiples of 4

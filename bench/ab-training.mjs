@@ -1,0 +1,82 @@
+// Builds of the package timed against each other on training steps, in one process: Adam steps (model.step, lr 3e-3)
+// of the lab model and of 2 layers of width 64 at T = 32 (bench/model-train.mjs's LAB and WIDE), through each build's
+// JS API, float32. On a shared machine whose speed swings between runs, only rounds interleaved in one process compare
+// builds fairly (bench/ab.mjs does the same for attention).
+//
+//   node bench/ab-training.mjs [--rounds 15] [--sample 0.2] A B ...
+//
+// Each contender is a folder of the built package (a checkout's dist/lib). Every contender trains its own copy of each
+// model from the same seed on the same batches; before anything is timed, each must give the first contender's losses
+// over 20 steps and its parameters after them, bit for bit. Times are this process's CPU time; each round runs every
+// contender in turn (the first one of the round rotating), each sample about --sample seconds of steps after one
+// untimed step. A contender's speed over the first's is the median of the per-round ratios, with their middle half;
+// GFLOP/s count each step's matrix products and attention (stepFlops).
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { measure, speedup } from '../web/js/bench-kernels.mjs';
+import { BATCH, LAB, LENGTH, WIDE, WIDE_LENGTH, stepFlops } from './model-train.mjs';
+
+const args = process.argv.slice(2);
+const take = (name, fallback) => {
+  const at = args.indexOf(name);
+  if (at < 0) return fallback;
+  const [, value] = args.splice(at, 2);
+  return Number(value);
+};
+const rounds = take('--rounds', 15), sampleSeconds = take('--sample', 0.2);
+if (args.length < 2 || args.some((a) => a.startsWith('--')) || !(Number.isInteger(rounds) && rounds >= 1) || !(sampleSeconds > 0)) {
+  console.error('usage: node bench/ab-training.mjs [--rounds 15] [--sample 0.2] A B ...');
+  process.exit(2);
+}
+
+const MODELS = [{ name: 'the lab model', config: LAB, length: LENGTH }, { name: '2 layers, width 64, T = 32', config: WIDE, length: WIDE_LENGTH }];
+const cpuSeconds = async (f) => {
+  const before = process.cpuUsage();
+  await f();
+  const { user, system } = process.cpuUsage(before);
+  return (user + system) / 1e6;
+};
+const bitsOf = (model, losses) => {
+  const parts = [new Float64Array(losses), ...Object.values(model.parameters()).map((t) => t.data)];
+  return parts.flatMap((p) => Array.from(new Uint32Array(p.buffer, p.byteOffset, p.byteLength / 4)));
+};
+const quartiles = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
+  return [at(0.25), at(0.75)];
+};
+
+// each contender's API (a build given twice is loaded twice: a control, whose ratio to itself is the run's noise)
+const apis = [];
+for (const [i, folder] of args.entries()) {
+  const { loadSeqorder } = await import(`${pathToFileURL(path.resolve(folder, 'model-entry.mjs')).href}?${i}`);
+  apis.push({ name: args.indexOf(folder) < i ? `${folder} (again)` : folder, so: await loadSeqorder() });
+}
+console.log(`node ${process.versions.node}; CPU time, ${rounds} interleaved rounds; ratios are medians of per-round ratios (quartiles)\n`);
+console.log('| model | contender | ms per step | GFLOP/s | speed ÷ the first (quartiles) |\n| --- | --- | --- | --- | --- |');
+for (const { name, config, length } of MODELS) {
+  const batches = Array.from({ length: 50 }, (_, k) => apis[0].so.orderTask({ count: BATCH, length, seed: 1000 + k }));
+  const contenders = apis.map(({ name: who, so }) => {
+    const model = so.createModel(config);
+    let next = 0;
+    const losses = [];
+    for (; next < 20; next++) losses.push(model.step(batches[next].ids, batches[next].targets, { lr: 3e-3 }));
+    const bits = bitsOf(model, losses);
+    return { name: who, model, bits, run: () => {
+      const b = batches[next++ % batches.length];
+      model.step(b.ids, b.targets, { lr: 3e-3 });
+    } };
+  });
+  for (const c of contenders.slice(1))
+    if (c.bits.length !== contenders[0].bits.length || c.bits.some((x, i) => x !== contenders[0].bits[i]))
+      throw new Error(`ab-training: ${c.name} differs from ${contenders[0].name} on ${name} (losses or parameters after 20 steps)`);
+  const timed = await measure(contenders, { rounds, sampleSeconds, time: cpuSeconds, warm: 1 });
+  const flops = stepFlops(config, BATCH, length);
+  for (const r of timed) {
+    const seconds = [...r.samples].sort((a, b) => a - b)[Math.floor(r.samples.length / 2)];
+    const [low, high] = quartiles(r.samples.map((s, round) => timed[0].samples[round] / s));
+    console.log(`| ${name} | ${r.name} | ${(1e3 * seconds).toFixed(3)} | ${(flops / seconds / 1e9).toFixed(1)} | ` +
+      `${speedup(r, timed[0]).toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)}) |`);
+  }
+  for (const c of contenders) c.model.dispose();
+}
