@@ -38,6 +38,7 @@ struct Operands {
     bool resume = false;           // start from what C holds (a sum over the earlier values of p), not from `start`
 };
 
+// The start of the sums of a product without a bias (a tile reads up to 8).
 alignas(16) constexpr float kZeros[8] = {};
 
 // f(i) for i = 0 .. N - 1, i a compile-time constant (so that arrays indexed by it stay in registers).
