@@ -51,7 +51,7 @@ export function schemeSetups(task) {
   return setups;
 }
 
-/** A setup's options as the runners read them: positions=rotary,causal=1,layers=2,rotaryPairs=4. */
+/** A setup's options as the runners read them: positions=rotary,causal=1,layers=2,rotaryPairs=4 (and the call option positionRange=64). */
 export const setupArgument = (options) => Object.entries(options)
   .map(([key, value]) => `${key}=${value === true ? 1 : value === false ? 0 : value}`).join(',');
 

@@ -7,7 +7,10 @@
 //     embedScale  a number, or sqrtWidth
 //     setup       none | causal | sinusoidal | learned | rotary, each optionally suffixed "-causal" (sinusoidal-causal),
 //                 or the options themselves, comma-separated: positions=<kind>, causal=1, layers=<n>, maxLength=<n>,
-//                 rotaryBase=<x>, rotaryPairs=<n>, buckets=<n>, maxDistance=<n> (positions=alibi,causal=1,layers=2)
+//                 rotaryBase=<x>, rotaryPairs=<n>, buckets=<n>, maxDistance=<n> (positions=alibi,causal=1,layers=2),
+//                 and the call option positionRange=<L> (randomized positions: every step's positions drawn from the
+//                 model's training stream, every evaluation's from its evaluation stream; L at least every length
+//                 measured), as bench/model_reference.py's --study takes them
 //
 // The lab's schedule and sets (web/js/lab/tasks.mjs): vocab 16, width 32, 2 heads, 1 layer unless the setup says
 // more, float32, Adam at lr 3e-3, batch 32, step k on sentences of length 8 + k % 9; every 20 steps the accuracy on the
@@ -43,8 +46,9 @@ struct Study {
     }
 };
 
-/** The configuration a setup names (its kind of positions and mask), or spells out as key=value options. */
-void apply_setup(Config& c, const std::string& setup) {
+/** The configuration a setup names (its kind of positions and mask), or spells out as key=value options; and the
+ * options of its calls (positionRange). */
+void apply_setup(Config& c, CallPositions& calls, const std::string& setup) {
     if (setup.find('=') == std::string::npos) {
         const std::string kind = setup.substr(0, setup.find('-'));
         c.causal = setup == "causal" || setup.ends_with("-causal");
@@ -62,6 +66,7 @@ void apply_setup(Config& c, const std::string& setup) {
             else if (key == "rotaryPairs") c.rotary_pairs = integer();
             else if (key == "buckets") c.buckets = integer();
             else if (key == "maxDistance") c.max_distance = integer();
+            else if (key == "positionRange") calls.range = static_cast<double>(integer());
             else throw std::invalid_argument("model_study: unknown setup option " + key);
             at = end + 1;
         }
@@ -72,8 +77,8 @@ void apply_setup(Config& c, const std::string& setup) {
 /** The seed of a run's sentences of stream n (lab/tasks.mjs's dataSeed). */
 std::uint64_t data_seed(std::uint64_t seed, std::uint64_t n) { return 1'000'000 * seed + n; }
 
-double accuracy(Model<float>& model, const TaskBatch& batch) {
-    const auto logits = logits_of(model, batch.ids);
+double accuracy(Model<float>& model, const TaskBatch& batch, const CallPositions& calls) {
+    const auto logits = logits_of(model, batch.ids, calls);
     return score<float>(logits, batch.targets.data(), model.config().classes).fraction();
 }
 
@@ -83,7 +88,8 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     c.width = 32;
     c.heads = 2;
     c.layers = 1;
-    apply_setup(c, setup);
+    CallPositions calls;  // every step's and evaluation's
+    apply_setup(c, calls, setup);
     c.readout = study.order() ? Readout::mean : Readout::each;
     c.classes = study.order() ? 2 : 16;
     c.seed = seed;
@@ -96,10 +102,10 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     double first_loss = 0, loss = 0;
     for (int k = 0; k < steps; ++k) {
         const TaskBatch batch = study.sentences(32, 8 + k % 9, data_seed(seed, 1000 + static_cast<std::uint64_t>(k)), false);
-        loss = step_on(model, batch);
+        loss = step_on(model, batch, calls);
         if (k == 0) first_loss = loss;
         if ((k + 1) % 20 == 0) {
-            const double a = accuracy(model, validation);
+            const double a = accuracy(model, validation, calls);
             if (reached < 0 && a >= 0.95) reached = k + 1;
             curve += (curve.empty() ? "" : ",") + std::to_string(a);
         }
@@ -107,7 +113,8 @@ void run(const Study& study, int steps, const std::string& scale, const std::str
     std::string lengths;
     for (std::int64_t T : {8, 12, 16, 32, 64, 128}) {
         if (c.max_length && T > *c.max_length) continue;
-        const double a = accuracy(model, study.sentences(256, T, data_seed(seed, 500 + static_cast<std::uint64_t>(T)), true));
+        const double a =
+            accuracy(model, study.sentences(256, T, data_seed(seed, 500 + static_cast<std::uint64_t>(T)), true), calls);
         lengths += (lengths.empty() ? "" : ",") + ("\"" + std::to_string(T) + "\":" + std::to_string(a));
     }
     std::printf("{\"implementation\":\"seqorder\",\"task\":\"%s\",\"back\":%lld,\"steps\":%d,\"embedScale\":\"%s\","

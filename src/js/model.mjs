@@ -75,7 +75,14 @@ const CALL_OPTIONS = Object.freeze({
   seed: optionalNumber,
   positionIds: optional(readTensor),
   ropeScaling: optional(readRopeScaling),
+  positionRange: optionalNumber,
 });
+
+/**
+ * The position options of forward, loss, gradients, step and attentionWeights (positionIds: each token's position;
+ * ropeScaling: rotary's frequencies stretched; positionRange: each row's positions drawn from 0 … L − 1).
+ */
+const POSITION_OPTIONS = ['positionIds', 'ropeScaling', 'positionRange'];
 
 /**
  * The options object of a method that takes the options `names` (of CALL_OPTIONS): { [name]: value read }
@@ -114,11 +121,8 @@ function readPrefix(prefix) {
   return readTensor('prefix', { data, shape: [data.length], dtype: 'int32' });
 }
 
-/**
- * A batch's ids and targets, as loss and gradients take them, and the options `names` (positionIds: each token's
- * position; ropeScaling: rotary's frequencies stretched).
- */
-const readBatch = (ids, targets, options, names = ['positionIds', 'ropeScaling']) =>
+/** A batch's ids and targets, as loss and gradients take them, and the options `names` (POSITION_OPTIONS). */
+const readBatch = (ids, targets, options, names = POSITION_OPTIONS) =>
   ({ ids: readTensor('ids', ids), targets: readTensor('targets', targets), ...readCallOptions(options, names) });
 
 /**
@@ -148,11 +152,11 @@ export const MODEL_METHODS = Object.freeze({
     result: () => undefined,
   },
   /**
-   * ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each' (options: { positionIds,
-   * ropeScaling }).
+   * ids int32 (B, T) → logits (B, classes) for readout 'mean', (B, T, classes) for 'each' (options: POSITION_OPTIONS;
+   * positionRange draws from the evaluation stream, as loss, gradients and attentionWeights do).
    */
   forward: {
-    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds', 'ropeScaling']) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, POSITION_OPTIONS) }),
     core: 'modelForward',
     result: (call, [logits]) => call.output(logits),
   },
@@ -168,33 +172,33 @@ export const MODEL_METHODS = Object.freeze({
     core: 'modelGradients',
     result: (call, [loss, ...grads], names) => ({ loss: call.number(loss), grads: named(call, grads, names) }),
   },
-  /** One Adam step (options: { lr }, default 1e-3, and { positionIds, ropeScaling }); returns the loss before it. */
+  /**
+   * One Adam step (options: { lr }, default 1e-3, and POSITION_OPTIONS; positionRange draws from the training stream);
+   * returns the loss before it.
+   */
   step: {
-    read: (ids, targets, options) => readBatch(ids, targets, options, ['lr', 'positionIds', 'ropeScaling']),
+    read: (ids, targets, options) => readBatch(ids, targets, options, ['lr', ...POSITION_OPTIONS]),
     core: 'modelStep',
     result: (call, [loss]) => call.number(loss),
   },
-  /**
-   * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T) (options: { positionIds,
-   * ropeScaling }).
-   */
+  /** ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T) (options: POSITION_OPTIONS). */
   attentionWeights: {
-    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, ['positionIds', 'ropeScaling']) }),
+    read: (ids, options) => ({ ids: readTensor('ids', ids), ...readCallOptions(options, POSITION_OPTIONS) }),
     core: 'modelAttentionWeights',
     result: (call, [weights]) => call.output(weights),
   },
   /**
    * One Adam step on each of `batches` ([{ ids, targets, positionIds? }]), in order; returns the losses before each step (a
-   * Float64Array). All or nothing: the options ({ lr, ropeScaling }, as step's; ropeScaling for every batch) and every
-   * batch, as step reads its tensors, are
-   * read first, then their sizes; then the core checks lr's value, every batch (its message prefixed `batches[i]: `)
-   * and the memory the steps need, before the first step. A step refused after that (a loss that is not finite), or
+   * Float64Array). All or nothing: the options ({ lr, ropeScaling, positionRange }, as step's, for every batch;
+   * positionRange's rows drawn batch after batch) and every batch, as step reads its tensors, are read first, then
+   * their sizes; then the core checks lr's value, every batch (its message prefixed `batches[i]: `) and the memory the
+   * steps need, before the first step. A step refused after that (a loss that is not finite), or
    * memory running out, undoes the steps before it: the call fails and the model is exactly as it was.
    */
   train: {
     read: (batches, options) => {
       if (!Array.isArray(batches)) throw new TypeError(`batches must be an array of { ids, targets }, got ${describe(batches)}`);
-      const read = readCallOptions(options, ['lr', 'ropeScaling']);
+      const read = readCallOptions(options, ['lr', 'ropeScaling', 'positionRange']);
       const list = [];
       for (let i = 0; i < batches.length; i++) {
         const name = `batches[${i}]`;
@@ -226,8 +230,9 @@ export const MODEL_METHODS = Object.freeze({
   save: {
     read: () => ({}),
     core: 'modelSave',
-    result: (call, [parameters, m, v, steps], names, config) => encodeModel(config, Object.keys(MODEL_OPTIONS), {
+    result: (call, [parameters, m, v, steps, streams], names, config) => encodeModel(config, Object.keys(MODEL_OPTIONS), {
       parameters: call.output(parameters).data, m: call.output(m).data, v: call.output(v).data, steps: call.number(steps),
+      streams: call.output(streams).data,
     }),
   },
 });
@@ -344,11 +349,14 @@ export function makeModelApi(core, run) {
 
 /**
  * A saved model's bytes read into what the core's modelLoad takes: createModel's options (read as createModel reads
- * them) beside the state { parameters, m, v, steps } (model-bytes.mjs; tensors as readTensor's records). The pool
- * reads them so too, on the calling thread.
+ * them) beside the state { parameters, m, v, steps, streams } (model-bytes.mjs; tensors as readTensor's records;
+ * streams undefined in bytes of format version 1). The pool reads them so too, on the calling thread.
  */
 export function readSavedModel(bytes) {
-  const { config, parameters, m, v, steps } = decodeModel(bytes);
-  const tensor = (name, data) => readTensor(name, { data, shape: [data.length], dtype: config.dtype });
-  return { ...readModelOptions(config), parameters: tensor('parameters', parameters), m: tensor('m', m), v: tensor('v', v), steps };
+  const { config, parameters, m, v, steps, streams } = decodeModel(bytes);
+  const tensor = (name, data, dtype = config.dtype) => readTensor(name, { data, shape: [data.length], dtype });
+  return {
+    ...readModelOptions(config), parameters: tensor('parameters', parameters), m: tensor('m', m), v: tensor('v', v), steps,
+    streams: streams && tensor('streams', streams, 'int32'),
+  };
 }

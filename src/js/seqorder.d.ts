@@ -359,6 +359,22 @@ export interface StretchOptions {
   ropeScaling?: RopeScaling;
 }
 
+/**
+ * Randomized positions (docs/model.md, "Randomized positions"; Ruoss et al. 2023): the option of forward, loss,
+ * gradients, step, train (for every batch) and attentionWeights.
+ */
+export interface RangeOptions {
+  /**
+   * L: each sentence (row) of length T gets T positions drawn without replacement from 0 … L − 1, sorted, from the
+   * model's own seeded streams: step and train draw from its training stream (train batch after batch), forward, loss,
+   * gradients and attentionWeights from its evaluation stream, so evaluating never changes how the model trains (both
+   * streams are saved with the model). L = T gives the bits of the call without the option. Refused (a RangeError)
+   * unless an integer from T (train: every batch's) to 2^31, and at most maxLength for learned positions; with
+   * positionIds in the same call, or by a model with positions 'none'; not a number: a TypeError.
+   */
+  positionRange?: number;
+}
+
 /** Options of Model.step and Model.train (and the pool's). */
 export interface StepOptions {
   /** Adam's learning rate (default 1e-3; a finite number ≥ 0). */
@@ -412,13 +428,15 @@ export interface Model<D extends FloatDType = FloatDType> {
    * const logits = model.forward(so.orderTask({ count: 8, length: 12 }).ids);   // (8, 2)
    * const shifted = model.forward(ids, { positionIds });   // each token at the position given (see PositionOptions)
    * const longer = model.forward(ids, { ropeScaling: { method: 'yarn', factor: 4, originalLength: 16 } });
+   * const drawn = model.forward(ids, { positionRange: 64 });   // each row at 12 sorted positions of 0 … 63
    * @throws {TypeError} when ids or positionIds is not an int32 tensor, or a member of ropeScaling has the wrong kind
    * @throws {RangeError} when ids is not (B, T), an id is outside 0 … vocab − 1, or T passes a learned table's rows;
    *         positionIds not of ids' shape, a row not strictly increasing, a value below 0 or past maxLength − 1
-   *         (learned), or given to a model with positions 'none'; ropeScaling outside its rules (StretchOptions)
+   *         (learned), or given to a model with positions 'none'; ropeScaling outside its rules (StretchOptions);
+   *         positionRange outside its rules (RangeOptions)
    * @throws {Error} when the model is disposed
    */
-  forward(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Tensor<D>;
+  forward(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Tensor<D>;
   /**
    * The mean cross-entropy over the targets (int32 (B) for 'mean', (B, T) for 'each') that are not −1.
    * @example
@@ -429,7 +447,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    *         −1 … classes − 1
    * @throws {Error} when the model is disposed
    */
-  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): number;
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): number;
   /**
    * The loss and its gradient with respect to every parameter (the names and shapes of parameters()).
    * @example
@@ -438,18 +456,19 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as loss
    * @throws {Error} when the model is disposed
    */
-  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): { loss: number; grads: Parameters<D> };
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): { loss: number; grads: Parameters<D> };
   /**
    * One Adam step (β 0.9, 0.999, ε 1e-8); returns the loss before it. A step whose loss, or whose new parameters or
    * moments, would not be finite is refused with a RangeError, and the model is unchanged (as after any failed call).
    * @example
    * const { ids, targets } = so.orderTask({ count: 32, length: 12, seed: 1 });
    * const lossBefore = model.step(ids, targets, { lr: 1e-2 });
+   * model.step(ids, targets, { lr: 1e-2, positionRange: 64 });   // randomized positions (RangeOptions)
    * @throws {TypeError} as loss, or when lr is not a number
    * @throws {RangeError} as loss, when lr is not a finite number ≥ 0, or when the step would not be finite
    * @throws {Error} when the model is disposed
    */
-  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions & StretchOptions): number;
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions & StretchOptions & RangeOptions): number;
   /**
    * One Adam step on each batch, in order (step's, one after another); returns the losses before each step. All or
    * nothing: before the first step, the options, every batch's tensors (named `batches[i].ids`, `batches[i].targets`;
@@ -459,11 +478,12 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @example
    * const batches = Array.from({ length: 40 }, (_, k) => so.orderTask({ count: 32, length: 12, seed: k }));
    * const losses = model.train(batches, { lr: 3e-3 });   // Float64Array(40)
+   * model.train(batches, { lr: 3e-3, positionRange: 48 });   // each batch's rows drawn in turn
    * @throws {TypeError | RangeError} as step; an error of batch i has its message prefixed `batches[i]: ` (no step
    *         is kept)
    * @throws {Error} when the model is disposed
    */
-  train(batches: readonly TrainingBatch[], options?: StepOptions & StretchOptions): Float64Array;
+  train(batches: readonly TrainingBatch[], options?: StepOptions & StretchOptions & RangeOptions): Float64Array;
   /**
    * ids (1, T) (or (T)) → every layer's attention weights, (layers, heads, T, T): rows sum to 1, masked keys exactly 0.
    * @example
@@ -471,7 +491,7 @@ export interface Model<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} as forward, or when ids holds more than one sentence
    * @throws {Error} when the model is disposed
    */
-  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Tensor<D>;
+  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Tensor<D>;
   /**
    * A next-token model's text (causal: true, readout: 'each', classes = vocab): the prefix, then options.steps ids,
    * each drawn from the logits after the sequence so far (softmax of logits / temperature over the topK largest, one
@@ -489,8 +509,9 @@ export interface Model<D extends FloatDType = FloatDType> {
    */
   generate(prefix: Int32Array | readonly number[], options: GenerateOptions): Int32Array;
   /**
-   * The model as bytes (format version 1, docs/api.md): its configuration, its parameters and Adam's state (moments
-   * and step count), which Seqorder.loadModel makes a model of again, one that trains on as this one would.
+   * The model as bytes (format version 2, docs/api.md): its configuration, its parameters, Adam's state (moments and
+   * step count) and the position streams, which Seqorder.loadModel makes a model of again, one that trains on as this
+   * one would.
    * @example
    * const bytes = model.save();                       // Uint8Array
    * const again = so.loadModel(bytes);                // the same parameters, bit for bit
@@ -718,8 +739,9 @@ export interface Seqorder {
    */
   createModel<D extends FloatDType = 'float32'>(options: ModelOptions<D>): Model<D>;
   /**
-   * A model made again from Model.save()'s bytes: the same configuration, parameters and Adam state, bit for bit, so
-   * that it trains on exactly as the saved model would have. In the model module, as createModel.
+   * A model made again from Model.save()'s bytes: the same configuration, parameters, Adam state and position streams,
+   * bit for bit, so that it trains on exactly as the saved model would have (bytes of format version 1, saved before
+   * the streams: they start where a new model's do). In the model module, as createModel.
    * @example
    * const model = so.loadModel(bytes);
    * model.train(batches, { lr: 3e-3 });

@@ -205,18 +205,27 @@ inline std::optional<seqorder::calls::TensorArg> position_arg(const seqorder::Te
     return arg(*positions);
 }
 
-// A call's ropeScaling (no method: none), and the options of a call with it and lr.
+// A call's ropeScaling (no method: none) and positionRange (none: no draw), and the options of a call with them and
+// lr.
 struct Stretch {
     std::optional<double> method;  // 0 'linear', 1 'ntk', 2 'yarn'
     double factor = 1;
     std::optional<double> original_length;
+    std::optional<double> position_range;
 };
+// A call's positionRange alone.
+inline Stretch with_range(double range) {
+    Stretch s;
+    s.position_range = range;
+    return s;
+}
 inline seqorder::calls::ModelOptions options_of(std::optional<double> lr, const Stretch& s) {
     seqorder::calls::ModelOptions o;
     o.lr = lr;
     o.rope_method = s.method;
     if (s.method) o.rope_factor = s.factor;
     o.rope_original_length = s.original_length;
+    o.position_range = s.position_range;
     return o;
 }
 

@@ -336,7 +336,7 @@ TEST_CASE("model errors: ropeScaling's rules; a refused call changes nothing", "
     const std::vector<float> parameters(model.values().begin(), model.values().end());
     const auto refused = [&](Model<float>& net, const RopeScaling& s, const std::string& rule) {
         INFO(rule);
-        CHECK_THROWS_MATCHES(net.step(ids.data(), targets.data(), 2, 3, 1e-2, CallPositions{{}, s}), std::out_of_range,
+        CHECK_THROWS_MATCHES(net.step(ids.data(), targets.data(), 2, 3, 1e-2, CallPositions{{}, s, std::nullopt}), std::out_of_range,
                              Says(rule));
     };
     refused(model, {RopeMethod::unknown, 2, std::nullopt}, "ropeScaling.method must be 'linear', 'ntk' or 'yarn'");
@@ -361,7 +361,7 @@ TEST_CASE("model errors: ropeScaling's rules; a refused call changes nothing", "
     // factor 1 with 'ntk': the base unchanged, the turns per token: the frequencies of the model (b^(-x) against
     // 1 / b^x: within an ulp of the angle), so logits within float32 rounding of the unscaled ones
     const Tensor<float> plain = testing::model_forward<float>(any, ids);
-    const Tensor<float> same = testing::model_forward<float>(any, ids, nullptr, testing::Stretch{1, 1, std::nullopt});
+    const Tensor<float> same = testing::model_forward<float>(any, ids, nullptr, testing::Stretch{1, 1, std::nullopt, std::nullopt});
     for (std::size_t i = 0; i < plain.data().size(); ++i) CHECK(std::abs(plain.data()[i] - same.data()[i]) < 1e-5f);
 }
 

@@ -304,9 +304,9 @@ TEST_CASE("model fast kernels: whole models (forward, gradients, Adam steps) giv
                 // rotary models cycle through no ropeScaling and its three methods ('ntk' needs two pairs)
                 testing::Stretch scaling;
                 const std::int64_t pairs = c.rotary_pairs.value_or(width / heads / 2);
-                if (p == Positions::rotary && cases % 4 == 1) scaling = {0, 2.5, std::nullopt};  // linear
-                if (p == Positions::rotary && cases % 4 == 2 && pairs >= 2) scaling = {1, 4, std::nullopt};  // ntk
-                if (p == Positions::rotary && cases % 4 == 3) scaling = {2, 8, 6.0};  // yarn
+                if (p == Positions::rotary && cases % 4 == 1) scaling = {0, 2.5, std::nullopt, std::nullopt};  // linear
+                if (p == Positions::rotary && cases % 4 == 2 && pairs >= 2) scaling = {1, 4, std::nullopt, std::nullopt};  // ntk
+                if (p == Positions::rotary && cases % 4 == 3) scaling = {2, 8, 6.0, std::nullopt};  // yarn
                 INFO(describe(c) << ", B " << B << ", T " << T << (at ? ", positions given" : "")
                                  << (scaling.method ? ", ropeScaling method " + std::to_string(*scaling.method) : std::string()));
                 testing::check_identical<float>("logits",

@@ -1,5 +1,6 @@
 // A model's state is transactional: a call that fails, for any reason (a rule broken, a step refused, an allocation
-// failing at any point of the call), leaves the parameters, Adam's moments and step count exactly as they were, and
+// failing at any point of the call), leaves the parameters, Adam's moments and step count, and both position streams,
+// exactly as they were, and
 // the model then behaves bit for bit like a twin that never saw the failing call. Also: what a model keeps between
 // calls, and the rules that keep its parameters and moments finite.
 //
@@ -8,6 +9,7 @@
 // succeeds, so each of its allocations fails once.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -37,19 +39,23 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
     return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
-// Everything a call may not change: the parameters, Adam's moments and its step count, compared bit for bit.
+// Everything a call may not change: the parameters, Adam's moments, its step count and the position streams, compared
+// bit for bit.
 template <class T>
 struct State {
     std::vector<T> values, m, v;
     std::int64_t steps = 0;
+    std::array<std::uint64_t, 2> streams{};
     explicit State(AnyModel& any) : State(testing::net<T>(any)) {}
     explicit State(const Model<T>& model)
         : values(model.values().begin(), model.values().end()),
           m(model.optimizer().first_moment().begin(), model.optimizer().first_moment().end()),
           v(model.optimizer().second_moment().begin(), model.optimizer().second_moment().end()),
-          steps(model.steps()) {}
+          steps(model.steps()),
+          streams(model.position_streams()) {}
     bool operator==(const State& o) const {
-        return steps == o.steps && same_bits(values, o.values) && same_bits(m, o.m) && same_bits(v, o.v);
+        return steps == o.steps && streams == o.streams && same_bits(values, o.values) && same_bits(m, o.m) &&
+               same_bits(v, o.v);
     }
 };
 
@@ -102,6 +108,37 @@ void train(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int
     double losses[3];
     m.train(losses, batches, 3e-3);
     out.assign(losses, losses + 3);
+}
+// forward, step and train with positionRange 9: rows drawn from the evaluation and the training stream (forward: the
+// model's own, its logits allocated before the call, since the call changes the evaluation stream)
+const testing::Stretch kRange = testing::with_range(9.0);
+template <class T>
+void forward_range(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>&,
+                   std::vector<double>& out) {
+    Model<T>& m = testing::net<T>(any);
+    const auto B = static_cast<std::int64_t>(ids.dim(0)), L = static_cast<std::int64_t>(ids.dim(1));
+    std::size_t count = 1;
+    for (const std::size_t d : m.logits_shape(B, L)) count *= d;
+    std::vector<T> logits(count);
+    m.forward(logits, ids.data(), B, L, {{}, std::nullopt, kRange.position_range});
+    out.assign(logits.begin(), logits.end());
+}
+template <class T>
+void step_range(AnyModel& m, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+                std::vector<double>& out) {
+    out.assign(1, testing::model_step(m, ids, targets, 3e-3, nullptr, kRange));
+}
+template <class T>
+void train_range(AnyModel& any, const Tensor<std::int32_t>& ids, const Tensor<std::int32_t>& targets,
+                 std::vector<double>& out) {
+    Model<T>& m = testing::net<T>(any);
+    const auto B = static_cast<std::int64_t>(ids.dim(0)), L = static_cast<std::int64_t>(ids.dim(1));
+    const seqorder::model::CallPositions drawn{{}, std::nullopt, kRange.position_range};
+    const std::vector<TrainBatch> batches{{ids.data(), targets.data(), B, L, drawn},
+                                          {ids.data(), targets.data(), B, L, drawn}};
+    double losses[2];
+    m.train(losses, batches, 3e-3);
+    out.assign(losses, losses + 2);
 }
 template <class T>
 void set_embed(AnyModel& any, const Tensor<std::int32_t>&, const Tensor<std::int32_t>&, std::vector<double>& out) {
@@ -165,10 +202,14 @@ void every_call_fails_cleanly(const Config& c) {
         testing::model_step(twin, ids, targets, 1e-2);
     }
     REQUIRE(State<T>(model) == State<T>(twin));
-    const std::pair<Call, const char*> calls[] = {
+    std::vector<std::pair<Call, const char*>> calls = {
         {forward<T>, "forward"},     {loss<T>, "loss"},           {gradients<T>, "gradients"},
         {step<T>, "step"},           {weights<T>, "attention_weights"}, {set_embed<T>, "set_parameters"},
         {train<T>, "train"}};
+    if (c.positions != Positions::none)
+        calls.insert(calls.end(), {{forward_range<T>, "forward with positionRange 9"},
+                                   {step_range<T>, "step with positionRange 9"},
+                                   {train_range<T>, "train with positionRange 9"}});
     std::uint32_t seed = 100;
     for (const auto& [call, name] : calls)
         for (std::size_t length : {std::size_t{9}, std::size_t{3}, std::size_t{7}}) {  // new lengths, longer and shorter

@@ -535,7 +535,7 @@ describe("a model's methods", () => {
       'lr NaN': [[[batch()], { lr: NaN }], /^RangeError: lr must be a finite number >= 0, got NaN$/],
       'lr 1e308': [[[batch(), batch()], { lr: 1e308 }], /^RangeError: lr must be at most 3\.4028234663852886e\+38 \(the largest finite float32, the model's dtype\), got 1e\+308$/],
       'lr a string before a bad batch': [[[3], { lr: 'fast' }], /^TypeError: lr must be a number, got the string "fast"$/],
-      'an unknown option': [[[batch()], { rate: 1 }], /^TypeError: options: unknown option 'rate' \(known: lr, ropeScaling\)$/],
+      'an unknown option': [[[batch()], { rate: 1 }], /^TypeError: options: unknown option 'rate' \(known: lr, ropeScaling, positionRange\)$/],
       'a function as ids data': [[[batch(), { ids: { data: () => {}, shape: [2, 4] }, targets: targets() }]], /^TypeError: batches\[1\]\.ids\.data must be a typed array \(Float64Array or Float32Array or Int32Array\), got function$/],
       'a symbol as targets dtype': [[[batch(), { ids: ids(), targets: { ...targets(), dtype: Symbol('x') } }]], /^TypeError: batches\[1\]\.targets\.dtype must be a string, got symbol$/],
       'a WeakMap as ids': [[[batch(), { ids: new WeakMap(), targets: targets() }]], /^TypeError: batches\[1\]\.ids\.data must be a typed array \(Float64Array or Float32Array or Int32Array\), got undefined$/],

@@ -1,5 +1,5 @@
 // Every rule of the model's API: createModel's options, the inputs of forward, loss, gradients, step and
-// attentionWeights (positionIds and ropeScaling too), setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
+// attentionWeights (positionIds, ropeScaling and positionRange too), setParameters' tensors, orderTask's and lookbackTask's options. A wrong kind of argument is a TypeError, a wrong
 // value (or shape, or size) a RangeError, and the message names the argument. After every error the module still
 // works, the model is unchanged, and the heap holds what it held before.
 import { test, describe } from 'node:test';
@@ -144,7 +144,7 @@ for (const [fn, call] of Object.entries(METHODS)) {
   add(fn, 'a target below -1', () => call(each, ids, idsOf([[0, 1, 2, 0], [1, 1, -2, 0]])), RangeError, /^targets\[1, 2\] = -2 is outside -1 \.\. classes - 1 = -1 \.\. 2/);
   add(fn, 'a bad id and a bad target: the id first', () => call(mean, idsOf([[9, 0, 0, 0], [0, 0, 0, 0]]), idsOf([5, 5])), RangeError, /^ids\[0, 0\] = 9/);
 }
-for (const [label, options, Class, message] of badOptions(['lr', 'positionIds', 'ropeScaling']))
+for (const [label, options, Class, message] of badOptions(['lr', 'positionIds', 'ropeScaling', 'positionRange']))
   add('step', `options ${label}`, () => mean.step(ids, targets, options), Class, message);
 for (const [label, value, Class, message] of badNumbers('lr', { integer: false }).filter(([l]) => !['missing', 'zero', '-0'].includes(l)))
   add('step', `lr ${label}`, () => mean.step(ids, targets, { lr: value }), Class, message);
@@ -208,6 +208,30 @@ add('ropeScaling', 'positions none', () => none.forward(ids, { ropeScaling: { me
 add('ropeScaling', 'in a batch of train', () => spin.train([{ ids, targets, ropeScaling: { method: 'linear', factor: 2 } }]), TypeError, /^batches\[0\]: unknown option 'ropeScaling'/);
 add('ropeScaling', 'with a bad batch of train', () => spin.train([{ ids, targets }, { ids: idsOf([[0, 9]]), targets: idsOf([0]) }], { ropeScaling: { method: 'linear', factor: 2 } }), RangeError, /^batches\[1\]: ids\[0, 1\] = 9/);
 add('ropeScaling', "generate's options", () => spin.generate([1], { steps: 1, ropeScaling: { method: 'linear', factor: 2 } }), TypeError, /unknown option 'ropeScaling'/);
+
+// ---- positionRange (forward, loss, gradients, step, train's options, attentionWeights) ----
+const drawn = (positionRange) => [
+  ['forward', () => spin.forward(ids, { positionRange })], ['loss', () => spin.loss(ids, targets, { positionRange })],
+  ['gradients', () => spin.gradients(ids, targets, { positionRange })], ['step', () => spin.step(ids, targets, { positionRange })],
+  ['train', () => spin.train([{ ids, targets }, { ids, targets }], { positionRange })],
+  ['attentionWeights', () => spin.attentionWeights(idsOf([[1, 2, 3, 4]]), { positionRange })],
+];
+const rangeRule = /^(batches\[0\]: )?positionRange must be an integer from T \(the sentences' length\) to 2\^31$/;
+const rangeCases = [
+  ['a string', '8', TypeError, /^positionRange must be a number, got the string "8"/],
+  ['null', null, TypeError, /^positionRange must be a number, got null/],
+  ['below T', 3, RangeError, rangeRule], ['a fraction', 6.5, RangeError, rangeRule], ['negative', -8, RangeError, rangeRule],
+  ['NaN', NaN, RangeError, rangeRule], ['Infinity', Infinity, RangeError, rangeRule], ['2^31 + 1', 2 ** 31 + 1, RangeError, rangeRule],
+];
+for (const [label, value, Class, message] of rangeCases)
+  for (const [fn, call] of drawn(value)) add('positionRange', `${fn}: ${label}`, call, Class, message);
+add('positionRange', 'past maxLength (learned)', () => mean.step(ids, targets, { positionRange: 7 }), RangeError, /^positionRange must be an integer from T \(the sentences' length\) to maxLength$/);
+add('positionRange', 'with positionIds', () => mean.forward(ids, { positionIds: spread, positionRange: 6 }), RangeError, /^positionRange and positionIds cannot be given together$/);
+add('positionRange', 'positions none', () => none.forward(ids, { positionRange: 8 }), RangeError, /^positionRange: a model with positions 'none' reads no positions/);
+add('positionRange', 'in train, batch 1 with positionIds', () => spin.train([{ ids, targets }, { ids, targets, positionIds: spread }], { positionRange: 8 }), RangeError, /^batches\[1\]: positionRange and positionIds cannot be given together/);
+add('positionRange', 'in train, batch 1 longer than L', () => spin.train([{ ids, targets }, { ids: idsOf([[0, 1, 2, 3, 4, 5]]), targets: idsOf([0]) }], { positionRange: 5 }), RangeError, /^batches\[1\]: positionRange must be an integer from T \(the sentences' length\) to 2\^31$/);
+add('positionRange', 'in a batch of train', () => spin.train([{ ids, targets, positionRange: 8 }]), TypeError, /^batches\[0\]: unknown option 'positionRange'/);
+add('positionRange', "generate's options", () => spin.generate([1], { steps: 1, positionRange: 8 }), TypeError, /unknown option 'positionRange'/);
 
 add('attentionWeights', 'weights past the tensor limit', () => each.attentionWeights({ data: new Int32Array(2 ** 14), shape: [2 ** 14] }), RangeError, /^ids of shape \(B, T\) = \[1, 16384\] need more activations/);
 
@@ -286,7 +310,8 @@ function canary() {
 
 describe('every error path of the model\'s API: TypeError for kinds, RangeError for values, the argument named', () => {
   const before = so.memoryStats().allocatedBytes;
-  const state = (model) => ({ parameters: model.parameters(), logits: model.forward(ids) });
+  // (save(): the parameters, Adam's state and the position streams)
+  const state = (model) => ({ saved: model.save(), logits: model.forward(ids) });
   const states = [state(mean), state(each), state(spin)];
   for (const fn of [...new Set(cases.map((c) => c.fn))]) {
     test(fn, () => {

@@ -117,6 +117,29 @@ test('a saved model, loaded, has the same configuration and parameters and train
   }
 });
 
+test('positionRange: a loaded model draws on as the saved one; bytes of format version 1 load with a new model\'s streams', () => {
+  const model = so.createModel(nextToken({ positions: 'rotary' }));
+  model.train([batch(9, 1), batch(9, 2)], { lr: 1e-2, positionRange: 40 });
+  model.forward(batch(9, 3).ids, { positionRange: 40 });  // the evaluation stream drawn from too
+  const bytes = model.save();
+  const loaded = so.loadModel(bytes);
+  for (const m of [model, loaded]) m.train([batch(9, 4), batch(9, 5)], { lr: 1e-2, positionRange: 40 });
+  assert.deepEqual(loaded.forward(batch(9, 6).ids, { positionRange: 40 }), model.forward(batch(9, 6).ids, { positionRange: 40 }));
+  assert.deepEqual(loaded.save(), model.save(), 'the parameters, Adam\'s state and both streams');
+  // version 1: the same bytes without the two states
+  const o = Math.ceil((16 + new DataView(bytes.buffer).getUint32(12, true)) / 8) * 8;
+  const old = new Uint8Array(bytes.length - 16);
+  old.set(bytes.subarray(0, o + 8));
+  old.set(bytes.subarray(o + 24), o + 8);
+  new DataView(old.buffer).setUint32(8, 1, true);
+  const fresh = so.createModel(model.config);
+  const streams = (m) => m.save().subarray(o + 8, o + 24);
+  const older = so.loadModel(old);
+  assert.deepEqual(streams(older), streams(fresh));
+  assert.deepEqual(older.save().subarray(o + 24), bytes.subarray(o + 24), 'the parameters and Adam\'s state');
+  for (const m of [model, loaded, fresh, older]) m.dispose();
+});
+
 test('bytes that are not a whole saved model are refused clearly, and nothing is kept', () => {
   const model = so.createModel(nextToken({ positions: 'sinusoidal' }));
   model.step(batch(9, 1).ids, batch(9, 1).targets, { lr: 1e-2 });
@@ -129,7 +152,7 @@ test('bytes that are not a whole saved model are refused clearly, and nothing is
     return b;
   };
   const jsonEnd = 16 + new DataView(good.buffer).getUint32(12, true);
-  const payload = Math.ceil(jsonEnd / 8) * 8 + 8;
+  const payload = Math.ceil(jsonEnd / 8) * 8 + 24;  // after the step count and the two stream states
   const json = new TextDecoder().decode(good.subarray(16, jsonEnd));
   const withJson = (text) => edited((b) => b.set(new TextEncoder().encode(text), 16));
   const cases = [
@@ -141,12 +164,12 @@ test('bytes that are not a whole saved model are refused clearly, and nothing is
     [good.subarray(0, 40), RangeError, /cut short/],
     [good.subarray(0, good.length - 4), RangeError, /cut short or damaged/],
     [good.subarray(0, good.length - 12), RangeError, /parameters, m and v must each hold the \d+ float32 values of the saved configuration \(bytes cut short or damaged\?\)/],
-    [edited((b, v) => v.setUint32(8, 2, true)), RangeError, /format version 2; this seqorder reads version 1: update seqorder/],
+    [edited((b, v) => v.setUint32(8, 3, true)), RangeError, /format version 3; this seqorder reads versions 1 and 2: update seqorder/],
     [withJson(json.replace('"heads":2', '"heads":3')), RangeError, /heads/],
     [withJson(json.replace('"width":8', '"width":x')), RangeError, /not JSON/],
     [edited((b, v) => v.setFloat32(payload + 4 * 5, NaN, true)), RangeError, /every parameter and Adam's moments must be finite, and the second moment >= 0/],
     [edited((b, v) => v.setFloat32(b.length - 4, -1, true)), RangeError, /every parameter and Adam's moments must be finite, and the second moment >= 0/],
-    [edited((b, v) => v.setFloat64(payload - 8, 0.5, true)), RangeError, /Adam's saved step count must be an integer/],
+    [edited((b, v) => v.setFloat64(payload - 24, 0.5, true)), RangeError, /Adam's saved step count must be an integer/],
   ];
   for (const [bytes, Class, message] of cases)
     assert.throws(() => so.loadModel(bytes), (e) => e instanceof Class && message.test(e.message), String(message));

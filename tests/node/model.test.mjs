@@ -300,8 +300,9 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
       const model = modelFromFixture(so, get);
       const ids = { data: Int32Array.from(get('ids').values), shape: get('ids').shape };
       const targets = { data: Int32Array.from(get('targets').values), shape: get('targets').shape };
-      const given = fixtures.has(`model/${c}/positions`);  // positionIds, in the cases that give them
-      const options = given ? { positionIds: { data: Int32Array.from(get('positions').values), shape: get('positions').shape } } : {};
+      const range = fixtures.has(`model/${c}/position_range`);  // positionRange: its positions the first evaluation draw
+      const given = fixtures.has(`model/${c}/positions`) && !range;  // positionIds, in the cases that give them
+      const options = range ? { positionRange: get('position_range').values[0] } : given ? { positionIds: { data: Int32Array.from(get('positions').values), shape: get('positions').shape } } : {};
       const stretched = fixtures.has(`model/${c}/rope_scaling`);  // ropeScaling: [method 0 linear, 1 ntk, 2 yarn; factor; originalLength, 0: none]
       if (stretched) {
         const [method, factor, originalLength] = get('rope_scaling').values;
@@ -316,13 +317,15 @@ describe('the numpy fixture (tests/fixtures/model.txt), float64', () => {
           assert.ok(error <= 1e-10, `model ${c}: ${what}[${i}]: ${got.data[i]} vs numpy ${want.values[i]}`);
         }
       };
-      compare('logits', model.forward(ids, options), get('logits'));
-      const { loss, grads } = model.gradients(ids, targets, options);
+      // with a positionRange, each call on a new model: its draw is then the evaluation stream's first
+      const models = range ? [model, modelFromFixture(so, get), modelFromFixture(so, get)] : [model, model, model];
+      compare('logits', models[0].forward(ids, options), get('logits'));
+      const { loss, grads } = models[1].gradients(ids, targets, options);
       compare('loss', { data: [loss], shape: [1] }, get('loss'));
-      assert.equal(model.loss(ids, targets, options), loss);
+      assert.equal(models[2].loss(ids, targets, options), loss);
       for (const [name, g] of Object.entries(grads)) compare(`grad ${name}`, g, get(`grad/${name}`));
-      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}${given ? ', positionIds' : ''}${stretched ? `, ropeScaling '${options.ropeScaling.method}'` : ''}): largest error ${worst.toExponential(2)}`);
-      model.dispose();
+      t.diagnostic(`model ${c} (${model.config.positions}, ${model.config.readout}, causal ${model.config.causal}${given ? ', positionIds' : ''}${range ? `, positionRange ${options.positionRange}` : ''}${stretched ? `, ropeScaling '${options.ropeScaling.method}'` : ''}): largest error ${worst.toExponential(2)}`);
+      for (const m of new Set(models)) m.dispose();
     }
   });
 });

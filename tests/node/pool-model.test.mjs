@@ -162,6 +162,31 @@ test('ropeScaling: every method stretched has the bits of one thread, and the sa
   }
 });
 
+test('positionRange: every method draws what one thread draws (both streams), save and load, and the same errors', async () => {
+  const config = { vocab: 16, width: 16, heads: 2, positions: 'alibi', causal: true, readout: 'each', classes: 16, seed: 10 };
+  const local = so.createModel(config);
+  const remote = await pool.createModel(config);
+  try {
+    const batches = Array.from({ length: 3 }, (_, k) => so.lookbackTask({ count: 8, length: 10, seed: 400 + k }));
+    const wanted = batches.slice(0, 2).map(({ ids, targets }) => local.step(ids, targets, { lr: 3e-3, positionRange: 64 }));
+    assert.deepEqual([...await remote.train(batches.slice(0, 2), { lr: 3e-3, positionRange: 64 })], wanted, 'the losses of train()');
+    const { ids, targets } = batches[2];
+    assert.equal(await remote.step(ids, targets, { lr: 3e-3, positionRange: 64 }), local.step(ids, targets, { lr: 3e-3, positionRange: 64 }));
+    assertSameTensors(await remote.forward(ids, { positionRange: 64 }), local.forward(ids, { positionRange: 64 }), 'forward');
+    assert.equal(await remote.loss(ids, targets, { positionRange: 64 }), local.loss(ids, targets, { positionRange: 64 }));
+    assertSameTensors((await remote.gradients(ids, targets, { positionRange: 64 })).grads, local.gradients(ids, targets, { positionRange: 64 }).grads, 'gradients');
+    const one = { data: ids.data.subarray(0, 10), shape: [1, 10] };
+    assertSameTensors(await remote.attentionWeights(one, { positionRange: 64 }), local.attentionWeights(one, { positionRange: 64 }), 'attention weights');
+    assert.deepEqual(await remote.save(), local.save(), 'the parameters, Adam\'s state and both streams');
+    await assertSameError(remote.step(ids, targets, { positionRange: 9 }), () => local.step(ids, targets, { positionRange: 9 }), 'L below T');
+    await assertSameError(remote.train(batches, { positionRange: '64' }), () => local.train(batches, { positionRange: '64' }), 'L a string');
+    assert.deepEqual(await remote.save(), local.save(), 'unchanged by the failed calls');
+  } finally {
+    local.dispose();
+    await remote.dispose();
+  }
+});
+
 test('each model stays in one worker; new models go to the worker holding the fewest', async () => {
   const config = { vocab: 16, width: 8, classes: 2 };
   const models = [];

@@ -398,6 +398,8 @@ const shifted: Tensor<'float32'> = model.forward(task.ids, { positionIds: task.i
 model.train([{ ids: task.ids, targets: task.targets, positionIds: task.ids }], { lr: 1e-3 });
 const stretched: Tensor<'float32'> = model.forward(task.ids, { ropeScaling: { method: 'yarn', factor: 2, originalLength: 12 } });
 model.train([task], { lr: 1e-3, ropeScaling: { method: 'linear', factor: 2 } });
+const drawnLogits: Tensor<'float32'> = model.forward(task.ids, { positionRange: 48 });
+model.train([task], { lr: 1e-3, positionRange: 48 });
 const exact: Model<'float64'> = so.createModel({ ...model.config, dtype: 'float64' });
 const learnedModel = so.createModel({ vocab: 16, width: 32, classes: 2, positions: 'learned', maxLength: 12 });
 const rebuilt: Model<'float32'> = so.createModel(learnedModel.config);
@@ -414,7 +416,7 @@ const unionTable: Tensor<'float64'> | Tensor<'float32'> = so.positions(4, 8, { d
 console.log(rebuilt.config.maxLength, narrowed, unionTable.dtype);
 const attention: Float64Array = exact.attentionWeights({ data: task.ids.data.subarray(0, 12), shape: [1, 12] }).data;
 const word: string = so.taskWords[1];
-console.log(lossBefore, logits.shape, shifted.shape, stretched.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
+console.log(lossBefore, logits.shape, shifted.shape, stretched.shape, drawnLogits.shape, loss, grads['readout.bias'].data, attention.length, word, model.disposed);
 model.dispose();
 // a model in a pool's worker: the same methods, as promises, and train
 const pool = await loadSeqorderPool({ workers: 2, sharedMemory: false });
@@ -517,6 +519,10 @@ model.loss(task.ids, task.targets, { positionIds: { data: new Float32Array(12), 
 model.train([task], { positionIds: task.ids });
 // @ts-expect-error 'yarn' needs originalLength
 model.forward(task.ids, { ropeScaling: { method: 'yarn', factor: 2 } });
+// @ts-expect-error positionRange is a number
+model.step(task.ids, task.targets, { positionRange: '64' });
+// @ts-expect-error positionRange goes with train's options, for every batch, not with a batch
+model.train([{ ...task, positionRange: 64 }]);
 // @ts-expect-error taskWords is read-only
 so.taskWords.push('robots');
 // @ts-expect-error train takes an array of batches

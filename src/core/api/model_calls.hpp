@@ -102,8 +102,8 @@ void fields(ModelBatch& b, Field&& field) {
     field("positionIds", b.position_ids);
 }
 
-// The options of the model's methods ({ lr }: step's and train's; { ropeScaling }: every call but generate's, train's
-// for every batch). Each method reads those it takes (the JS layer: src/js/model.mjs's table of methods); an option
+// The options of the model's methods ({ lr }: step's and train's; { ropeScaling, positionRange }: every call but
+// generate's, train's for every batch). Each method reads those it takes (the JS layer: src/js/model.mjs's table of methods); an option
 // not given keeps its default. An option given per call goes here.
 struct ModelOptions {
     std::optional<double> lr;            // Adam's learning rate, default 1e-3
@@ -112,6 +112,9 @@ struct ModelOptions {
     std::optional<double> rope_method;           // 0 'linear', 1 'ntk', 2 'yarn' (the JS layer names them)
     std::optional<double> rope_factor;           // a finite number >= 1
     std::optional<double> rope_original_length;  // 'yarn' only: an integer >= 1
+    // positionRange: each row's positions drawn from 0 .. L - 1 (docs/model.md, "Randomized positions"), an integer in
+    // T .. 2^31 (learned: .. maxLength); not with positionIds
+    std::optional<double> position_range;
 };
 template <class Field>
 void fields(ModelOptions& o, Field&& field) {
@@ -119,6 +122,7 @@ void fields(ModelOptions& o, Field&& field) {
     field("ropeMethod", o.rope_method);
     field("ropeFactor", o.rope_factor);
     field("ropeOriginalLength", o.rope_original_length);
+    field("positionRange", o.position_range);
 }
 
 // The inputs of forward, loss, gradients, step and attentionWeights: a batch and the options, their members side by
@@ -185,17 +189,20 @@ void fields(GenerateInput& in, Field&& field) {
 // A next-token model's generation -> [ids int32 (T + steps)]: the prefix, then the ids drawn (model::Model::generate's
 // rules). Changes nothing.
 std::vector<Result> model_generate(const AnyModel& model, const GenerateInput& input);
-// The state a saved model holds beside its configuration -> [parameters (P), m (P), v (P), steps float64 []]: every
-// parameter's values one after another in the order of model_parameters, Adam's two moments laid out the same, and
-// Adam's step count.
+// The state a saved model holds beside its configuration -> [parameters (P), m (P), v (P), steps float64 [],
+// streams int32 (4)]: every parameter's values one after another in the order of model_parameters, Adam's two moments
+// laid out the same, Adam's step count, and the two position streams' 64-bit states (the training stream's, then the
+// evaluation stream's), each as its low and high 32 bits.
 std::vector<Result> model_save(const AnyModel& model);
 
 // A saved model: its configuration (createModel's options) and model_save's state, each of the model's dtype and
-// shape (P), and the step count.
+// shape (P), the step count, and the position streams (int32 (4), as model_save's; absent in a state saved before
+// they existed: the streams then start where a new model's do).
 struct SavedModel {
     ModelArgs config;
     TensorArg parameters, m, v;
     double steps = 0;
+    std::optional<TensorArg> streams;
 };
 template <class Field>
 void fields(SavedModel& s, Field&& field) {
@@ -204,6 +211,7 @@ void fields(SavedModel& s, Field&& field) {
     field("m", s.m);
     field("v", s.v);
     field("steps", s.steps);
+    field("streams", s.streams);
 }
 
 // The models one caller owns, by handle: positive integers, never reused, so a handle kept after dispose finds

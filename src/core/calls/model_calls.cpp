@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 
@@ -102,25 +103,30 @@ std::optional<model::RopeScaling> rope_scaling_of(const ModelOptions& options) {
                               options.rope_factor.value_or(NAN), options.rope_original_length};
 }
 
-// positionIds, when given: int32, of the shape of ids (the model checks the values); and the call's ropeScaling.
-model::CallPositions positions_of(const ModelBatch& given, const Sizes& ids,
-                                  const std::optional<model::RopeScaling>& scaling) {
-    if (!given.position_ids) return {{}, scaling};
+// What every batch of a call takes from its options: ropeScaling and positionRange.
+model::CallPositions shared_positions(const ModelOptions& options) {
+    return {{}, rope_scaling_of(options), options.position_range};
+}
+
+// positionIds, when given: int32, of the shape of ids (the model checks the values); and the options every batch
+// shares.
+model::CallPositions positions_of(const ModelBatch& given, const Sizes& ids, model::CallPositions shared) {
+    if (!given.position_ids) return shared;
     check_dtype("positionIds.dtype", given.position_ids->dtype, {"int32"});
     const Sizes shape = dims(*given.position_ids, "positionIds");
     if (shape != ids)
         throw std::invalid_argument("positionIds must have the shape of ids, " + shape_to_string(ids) + ", got " +
                                     shape_to_string(shape));
-    return {in_span<std::int32_t>(*given.position_ids), scaling};
+    shared.ids = in_span<std::int32_t>(*given.position_ids);
+    return shared;
 }
 
 // ids, and targets when the call takes them; the positions at which they run.
-Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets,
-               const std::optional<model::RopeScaling>& scaling) {
+Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets, const model::CallPositions& shared) {
     check_dtype("ids.dtype", given.ids.dtype, {"int32"});
     const Sizes ids = dims(given.ids, "ids");
     if (ids.size() != 2) throw std::invalid_argument("ids must have shape (B, T), got " + shape_to_string(ids));
-    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}, positions_of(given, ids, scaling)};
+    Batch b{ids[0], ids[1], in_span<std::int32_t>(given.ids), {}, positions_of(given, ids, shared)};
     if (!with_targets) return b;
     if (!given.targets) throw std::invalid_argument("targets must be given");
     check_dtype("targets.dtype", given.targets->dtype, {"int32"});
@@ -209,7 +215,7 @@ void model_set_parameters(AnyModel& m, std::span<const NamedTensor> updates) {
 }
 
 std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, false, rope_scaling_of(in.options));
+    const Batch b = batch_of(m, in.batch, false, shared_positions(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, nullptr, b.batch, b.length, b.positions);
@@ -225,7 +231,7 @@ std::vector<Result> model_forward(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
+    const Batch b = batch_of(m, in.batch, true, shared_positions(in.options));
     std::vector<Result> results;
     m.visit([&](auto& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
@@ -236,7 +242,7 @@ std::vector<Result> model_loss(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
+    const Batch b = batch_of(m, in.batch, true, shared_positions(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
@@ -252,7 +258,7 @@ std::vector<Result> model_gradients(AnyModel& m, const ModelInput& in) {
 }
 
 std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
-    const Batch b = batch_of(m, in.batch, true, rope_scaling_of(in.options));
+    const Batch b = batch_of(m, in.batch, true, shared_positions(in.options));
     const double lr = in.options.lr.value_or(1e-3);
     std::vector<Result> results;
     m.visit([&](auto& net) {
@@ -267,7 +273,7 @@ std::vector<Result> model_step(AnyModel& m, const ModelInput& in) {
 
 std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches, const ModelOptions& options) {
     const double lr = options.lr.value_or(1e-3);
-    const std::optional<model::RopeScaling> scaling = rope_scaling_of(options);  // every batch's
+    const model::CallPositions shared = shared_positions(options);  // every batch's
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_lr(lr);
@@ -277,7 +283,7 @@ std::vector<Result> model_train(AnyModel& m, std::span<const ModelBatch> batches
         std::array<std::int64_t, 2> largest{0, 0};      // the (B, T) that needs it
         for (std::size_t i = 0; i < batches.size(); ++i) {
             try {
-                const Batch b = batch_of(m, batches[i], true, scaling);
+                const Batch b = batch_of(m, batches[i], true, shared);
                 net.check_inputs(b.ids, &b.targets, b.batch, b.length, b.positions);
                 checked.push_back({b.ids, b.targets, b.batch, b.length, b.positions});
                 if (const std::int64_t bytes = net.call_bytes(b.batch, b.length, b.positions); bytes >= activations) {
@@ -311,7 +317,7 @@ std::vector<Result> model_attention_weights(AnyModel& m, const ModelInput& in) {
         throw std::invalid_argument("ids must have shape (1, T) or (T): one sequence, got " + shape_to_string(ids));
     const std::int64_t length = ids.back();
     const auto values = in_span<std::int32_t>(in.batch.ids);
-    const model::CallPositions positions = positions_of(in.batch, ids, rope_scaling_of(in.options));
+    const model::CallPositions positions = positions_of(in.batch, ids, shared_positions(in.options));
     std::vector<Result> results;
     m.visit([&]<class T>(model::Model<T>& net) {
         net.check_inputs(values, nullptr, 1, length, positions);
@@ -353,13 +359,17 @@ std::vector<Result> model_save(const AnyModel& m) {
     std::vector<Result> results;
     for (const char* name : {"parameters", "m", "v"}) results.push_back(make_result(name, dtype_name(m), {count}, std::nullopt));
     std::int64_t steps = 0;
+    std::array<std::uint64_t, 2> streams{};
     m.visit([&]<class T>(const model::Model<T>& net) {
         std::copy(net.values().begin(), net.values().end(), out_span<T>(results[0]).begin());
         std::copy(net.optimizer().first_moment().begin(), net.optimizer().first_moment().end(), out_span<T>(results[1]).begin());
         std::copy(net.optimizer().second_moment().begin(), net.optimizer().second_moment().end(), out_span<T>(results[2]).begin());
         steps = net.steps();
+        streams = net.position_streams();
     });
     results.push_back(scalar(static_cast<double>(steps)));
+    results.push_back(make_result("streams", "int32", {4}, std::nullopt));
+    std::memcpy(out_span<std::int32_t>(results[4]).data(), streams.data(), 16);  // (little-endian: low, then high words)
     return results;
 }
 
@@ -387,8 +397,15 @@ CreatedModel ModelTable::load(const SavedModel& saved) {
                 throw std::invalid_argument("parameters, m and v must each hold the " + std::to_string(count[0]) + " " +
                                             dtype + " values of the saved configuration (bytes cut short or damaged?)");
         const std::int64_t steps = integer(saved.steps, "Adam's saved step count", 0, std::int64_t{1} << 53);
+        std::optional<std::array<std::uint64_t, 2>> streams;
+        if (saved.streams) {
+            if (saved.streams->dtype != "int32" || dims(*saved.streams, "streams") != Sizes{4})
+                throw std::invalid_argument("streams must hold the 4 int32 words of the two position streams");
+            streams.emplace();
+            std::memcpy(streams->data(), in_span<std::int32_t>(*saved.streams).data(), 16);
+        }
         m.visit([&]<class T>(model::Model<T>& net) {
-            net.restore(in_span<T>(saved.parameters), in_span<T>(saved.m), in_span<T>(saved.v), steps);
+            net.restore(in_span<T>(saved.parameters), in_span<T>(saved.m), in_span<T>(saved.v), steps, streams);
         });
         return made;
     } catch (...) {

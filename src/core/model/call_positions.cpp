@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "random.hpp"
+
 namespace seqorder::model {
 
 namespace {
@@ -47,6 +49,24 @@ const std::int32_t* checked_ids(const Config& c, const CallPositions& positions,
     return plain ? nullptr : positions.ids.data();
 }
 
+// The positionRange of a call, checked: 0 when none is given. (The rule broken, thrown once: the model module's size.)
+std::int64_t checked_range(const Config& c, const CallPositions& positions, std::int64_t length) {
+    if (!positions.range) return 0;
+    const double range = *positions.range;
+    const bool learned = c.positions == Positions::learned;
+    const char* rule = nullptr;
+    if (c.positions == Positions::none)
+        rule = "positionRange: a model with positions 'none' reads no positions";
+    else if (!positions.ids.empty())
+        rule = "positionRange and positionIds cannot be given together";
+    else if (!(range >= static_cast<double>(length) && range <= (learned ? static_cast<double>(*c.max_length) : 0x1p31) &&
+               std::floor(range) == range))
+        rule = learned ? "positionRange must be an integer from T (the sentences' length) to maxLength"
+                       : "positionRange must be an integer from T (the sentences' length) to 2^31";
+    if (rule) throw std::out_of_range(rule);
+    return static_cast<std::int64_t>(range);
+}
+
 }  // namespace
 
 void check_rope_scaling(const Config& c, const RopeScaling& s) {
@@ -74,9 +94,32 @@ void check_rope_scaling(const Config& c, const RopeScaling& s) {
 RunPositions checked_positions(const Config& c, const CallPositions& positions, std::int64_t batch,
                                std::int64_t length) {
     const std::int32_t* ids = checked_ids(c, positions, batch, length);
-    if (!positions.rope_scaling) return {ids, nullptr};
+    const std::int64_t range = checked_range(c, positions, length);
+    if (!positions.rope_scaling) return {ids, nullptr, range};
     check_rope_scaling(c, *positions.rope_scaling);
-    return {ids, &*positions.rope_scaling};
+    return {ids, &*positions.rope_scaling, range};
+}
+
+bool draw_positions(std::int32_t* out, SplitMix64& stream, std::size_t B, std::size_t T, std::int64_t range) {
+    // Floyd's sample, row after row: for j = range - T .. range - 1, r uniform in 0 .. j joins the row, or j when r is
+    // in it already. Every number in the row is below j: each joins where it sorts, and the row stays in order.
+    for (std::size_t n = 0; n < B * T; ++n) {
+        const std::size_t t = n % T;
+        std::int32_t* row = out + (n - t);
+        const auto j = static_cast<std::int32_t>(range - static_cast<std::int64_t>(T - t));
+        auto r = static_cast<std::int32_t>(stream.uniform_below(static_cast<std::uint64_t>(j) + 1));
+        std::size_t at = t;
+        while (at > 0 && row[at - 1] > r) --at;
+        if (at > 0 && row[at - 1] == r) {
+            at = t;
+            r = j;
+        }
+        std::copy_backward(row + at, row + t, row + t + 1);
+        row[at] = r;
+    }
+    bool plain = true;
+    for (std::size_t n = 0; n < B * T; ++n) plain = plain && out[n] == static_cast<std::int32_t>(n % T);
+    return plain;
 }
 
 std::vector<double> position_frequencies(const Config& c, const RopeScaling* scaling) {

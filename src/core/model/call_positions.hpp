@@ -1,7 +1,8 @@
 // The positions a call reads (docs/model.md, "The positions of a sentence"): by default 0 .. T - 1 in every row of a
 // batch (B, T), the kernels of today's bits; or positions given per row (positionIds), each row strictly increasing,
-// every value >= 0 (and < maxLength for learned positions); and rotary's frequencies, stretched by a ropeScaling
-// ("Stretching rotary positions"): their checks, and the steps that read them.
+// every value >= 0 (and < maxLength for learned positions); or drawn per row from 0 .. L - 1 (positionRange: L,
+// "Randomized positions"); and rotary's frequencies, stretched by a ropeScaling ("Stretching rotary positions"): their
+// checks, the draw, and the steps that read them.
 #pragma once
 
 #include <cstddef>
@@ -13,6 +14,8 @@
 #include "config.hpp"
 
 namespace seqorder::model {
+
+class SplitMix64;
 
 // A call's ropeScaling: position interpolation ('linear'), NTK-aware ('ntk') or YaRN ('yarn') by `factor`;
 // original_length: YaRN's (the longest length trained on). (unknown: a method the caller named wrongly, refused.)
@@ -28,26 +31,40 @@ struct RopeScaling {
 // >= 1).
 void check_rope_scaling(const Config& config, const RopeScaling& scaling);
 
-// A call's positions: ids (B, T) row-major, or empty for 0 .. T - 1 in every row; and a ropeScaling, or none.
+// A call's positions: ids (B, T) row-major, or empty for 0 .. T - 1 in every row; a ropeScaling, or none; and a
+// positionRange L, or none: each row's positions drawn from 0 .. L - 1 (draw_positions).
 struct CallPositions {
     std::span<const std::int32_t> ids;
     std::optional<RopeScaling> rope_scaling = std::nullopt;
+    std::optional<double> range = std::nullopt;
 };
 
-// What a call runs with: the ids (null: 0 .. T - 1 in every row) and the ropeScaling (null: none). Either one takes
-// the per-token rotary path (turns); neither, today's kernels and their bits.
+// What a call runs with: the ids (null: 0 .. T - 1 in every row), the ropeScaling (null: none) and the positionRange
+// still to draw from (0: none; the model draws, then runs with the ids drawn). Any one takes the per-token rotary path
+// (turns); none, today's kernels and their bits.
 struct RunPositions {
     const std::int32_t* ids = nullptr;
     const RopeScaling* scaling = nullptr;
-    bool per_token() const { return ids != nullptr || scaling != nullptr; }
+    std::int64_t range = 0;
+    bool per_token() const { return ids != nullptr || scaling != nullptr || range != 0; }
 };
 
 // Checks the positions of a call on (batch, length) (std::invalid_argument naming positionIds: its size; a model
-// with positions 'none', which reads none; std::out_of_range: a value below 0, a row not strictly increasing, or
-// past maxLength - 1 for learned positions), then its ropeScaling (check_rope_scaling). Returns what to run with: ids null when every row is
-// 0 .. T - 1, scaling pointing into `positions`.
+// with positions 'none', which reads none; std::out_of_range: a value below 0, a row not strictly increasing, or past
+// maxLength - 1 for learned positions; positionRange on a model with positions 'none', with positionIds, or not an
+// integer in T .. 2^31 (learned: .. maxLength)), then its ropeScaling (check_rope_scaling). Returns what to run
+// with: ids null when every row is 0 .. T - 1, scaling pointing into `positions`, range the positionRange (0: none).
 RunPositions checked_positions(const Config& config, const CallPositions& positions, std::int64_t batch,
                                std::int64_t length);
+
+// The seeds of a model's two position streams: SplitMix64(seed XOR these), the training stream's (step, train) and
+// the evaluation stream's (forward, loss, gradients, attentionWeights).
+constexpr std::uint64_t kTrainingStream = std::uint64_t{1} << 63, kEvaluationStream = std::uint64_t{1} << 62;
+
+// Randomized positions: out (B, T), each row T positions of 0 .. range - 1 (T <= range <= 2^31) drawn without
+// replacement from `stream`, row after row, by Floyd's algorithm (exactly T calls of uniform_below a row), in
+// increasing order. Returns whether every row is 0 .. T - 1 (always so when range == T).
+bool draw_positions(std::int32_t* out, SplitMix64& stream, std::size_t B, std::size_t T, std::int64_t range);
 
 // The frequencies f_0 .. f_(p-1) of a model's positions: std::pow(b, -(2i) / d), rotary: b = rotaryBase, d = 2
 // rotaryPairs; sinusoidal: b = 10000, d = width. With a ropeScaling (rotary), the stretched frequencies of

@@ -116,7 +116,9 @@ Model<T>::Model(const Config& config)
       layout_(parameter_layout(config_)),
       values_(total_size(layout_)),
       gradients_(values_.size()),
-      adam_(values_.size()) {
+      adam_(values_.size()),
+      training_stream_(config_.seed ^ kTrainingStream),
+      evaluation_stream_(config_.seed ^ kEvaluationStream) {
     init_parameters<T>(values_, layout_, config_.seed);
 }
 
@@ -127,10 +129,12 @@ std::int64_t Model<T>::state_bytes(const Config& config) {
 
 template <class T>
 std::int64_t Model<T>::call_bytes(std::int64_t batch, std::int64_t length, const CallPositions& positions) const {
-    const bool per_row = checked_positions(config_, positions, batch, length).per_token();
-    if (activation_count(config_, batch, length, per_row) > max_elements(sizeof(T))) return kSaturated;
+    const RunPositions at = checked_positions(config_, positions, batch, length);
+    if (activation_count(config_, batch, length, at.per_token()) > max_elements(sizeof(T))) return kSaturated;
+    const std::int64_t drawn = at.range != 0 ? 4 * batch * length : 0;  // the rows drawn (at most)
     return prepare_bytes<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
-                            per_row);
+                            at.per_token()) +
+           drawn;
 }
 
 template <class T>
@@ -210,7 +214,15 @@ ParameterView<const T> Model<T>::parameter_view() const {
 
 template <class T>
 void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
-                           RunPositions positions) {
+                           RunPositions& positions, std::uint64_t& stream) {
+    if (positions.range != 0) {  // the rows drawn, then run as positions given (0 .. T - 1 in every row: as none)
+        const auto B = static_cast<std::size_t>(batch), columns = static_cast<std::size_t>(length);
+        drawn_.resize(B * columns);
+        SplitMix64 draws(stream);
+        positions.ids = draw_positions(drawn_.data(), draws, B, columns, positions.range) ? nullptr : drawn_.data();
+        positions.range = 0;
+        stream = draws.state();
+    }
     prepare<T>(activations_, config_, static_cast<std::size_t>(batch), static_cast<std::size_t>(length),
                positions.per_token());
     network_forward<T>(activations_, config_, parameter_view(), ids.data(), kernels_, positions);
@@ -218,8 +230,8 @@ void Model<T>::run_forward(std::span<const std::int32_t> ids, std::int64_t batch
 
 template <class T>
 double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                               std::int64_t batch, std::int64_t length, RunPositions positions) {
-    run_forward(ids, batch, length, positions);
+                               std::int64_t batch, std::int64_t length, RunPositions positions, std::uint64_t& stream) {
+    run_forward(ids, batch, length, positions, stream);
     Activations<T>& a = activations_;
     const std::size_t rows = targets.size(), classes = static_cast<std::size_t>(config_.classes);
     const double loss = crossentropy<T>(a.d_logits.data(), a.logits.data(), targets.data(), rows, classes);
@@ -231,20 +243,25 @@ double Model<T>::run_gradients(std::span<const std::int32_t> ids, std::span<cons
 template <class T>
 void Model<T>::forward(std::span<T> logits, std::span<const std::int32_t> ids, std::int64_t batch,
                        std::int64_t length, const CallPositions& positions) {
-    const RunPositions at = check_call(ids, nullptr, batch, length, Output::logits, logits.size(), positions);
+    RunPositions at = check_call(ids, nullptr, batch, length, Output::logits, logits.size(), positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, batch, length, at);
+    std::uint64_t stream = evaluation_stream_;
+    run_forward(ids, batch, length, at, stream);
     std::copy(activations_.logits.begin(), activations_.logits.end(), logits.begin());
+    evaluation_stream_ = stream;
 }
 
 template <class T>
 double Model<T>::loss(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
                       std::int64_t length, const CallPositions& positions) {
-    const RunPositions at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
+    RunPositions at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, batch, length, at);
-    return crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
-                           static_cast<std::size_t>(config_.classes));
+    std::uint64_t stream = evaluation_stream_;
+    run_forward(ids, batch, length, at, stream);
+    const double loss = crossentropy<T>(nullptr, activations_.logits.data(), targets.data(), targets.size(),
+                                        static_cast<std::size_t>(config_.classes));
+    evaluation_stream_ = stream;
+    return loss;
 }
 
 template <class T>
@@ -253,15 +270,18 @@ double Model<T>::gradients(std::span<T> gradients, std::span<const std::int32_t>
                            const CallPositions& positions) {
     const RunPositions at = check_call(ids, &targets, batch, length, Output::gradients, gradients.size(), positions);
     const ScratchGuard guard(activations_);
-    const double loss = run_gradients(ids, targets, batch, length, at);
+    std::uint64_t stream = evaluation_stream_;
+    const double loss = run_gradients(ids, targets, batch, length, at, stream);
     std::copy(gradients_.begin(), gradients_.end(), gradients.begin());
+    evaluation_stream_ = stream;
     return loss;
 }
 
 template <class T>
 double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                          std::int64_t batch, std::int64_t length, double lr, RunPositions positions) {
-    const double loss = run_gradients(ids, targets, batch, length, positions);
+                          std::int64_t batch, std::int64_t length, double lr, RunPositions positions,
+                          std::uint64_t& stream) {
+    const double loss = run_gradients(ids, targets, batch, length, positions, stream);
     if (!std::isfinite(loss))
         throw std::range_error("the loss is " + number_text(loss) +
                                ": a step on a loss that is not finite is refused (the model is unchanged)");
@@ -282,7 +302,10 @@ double Model<T>::step(std::span<const std::int32_t> ids, std::span<const std::in
     check_lr(lr);
     const RunPositions at = check_call(ids, &targets, batch, length, Output::none, 0, positions);
     const ScratchGuard guard(activations_);
-    return run_step(ids, targets, batch, length, lr, at);
+    std::uint64_t stream = training_stream_;
+    const double loss = run_step(ids, targets, batch, length, lr, at, stream);
+    training_stream_ = stream;
+    return loss;
 }
 
 template <class T>
@@ -302,6 +325,7 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
     // parameters and Adam's state are copied before the first step and put back (allocating nothing) on failure.
     std::vector<T> saved_values;
     std::optional<Adam<T>> saved_adam;
+    std::uint64_t stream = training_stream_;  // each batch's rows drawn in turn, kept when every step is taken
     if (batches.size() > 1) {
         saved_values = values_;
         saved_adam.emplace(adam_);
@@ -312,7 +336,7 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
             try {
                 // (the positions checked above, found again: a pass over the ids, no allocation)
                 losses[i] = run_step(b.ids, b.targets, b.batch, b.length, lr,
-                                     checked_positions(config_, b.positions, b.batch, b.length));
+                                     checked_positions(config_, b.positions, b.batch, b.length), stream);
             } catch (...) {
                 rethrow_prefixed(batch_prefix(i));
             }
@@ -324,19 +348,23 @@ void Model<T>::train(std::span<double> losses, std::span<const TrainBatch> batch
         }
         throw;
     }
+    training_stream_ = stream;
 }
 
 template <class T>
 void Model<T>::attention_weights(std::span<T> weights, std::span<const std::int32_t> ids, std::int64_t length,
                                  const CallPositions& positions) {
-    const RunPositions at = check_call(ids, nullptr, 1, length, Output::weights, weights.size(), positions);
+    RunPositions at = check_call(ids, nullptr, 1, length, Output::weights, weights.size(), positions);
     const ScratchGuard guard(activations_);
-    run_forward(ids, 1, length, at);
+    std::uint64_t stream = evaluation_stream_;
+    run_forward(ids, 1, length, at, stream);
     std::copy_n(activations_.weights.begin(), weights.size(), weights.begin());  // (L, 1 * H, T, T)
+    evaluation_stream_ = stream;
 }
 
 template <class T>
-void Model<T>::restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps) {
+void Model<T>::restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps,
+                       std::optional<std::array<std::uint64_t, 2>> streams) {
     const std::size_t n = values_.size();
     if (values.size() != n || m.size() != n || v.size() != n || steps < 0 || steps > (std::int64_t{1} << 53))
         throw std::invalid_argument("restore takes the parameter count of values, m and v, and steps in 0 .. 2^53");
@@ -346,6 +374,10 @@ void Model<T>::restore(std::span<const T> values, std::span<const T> m, std::spa
         throw std::invalid_argument("every parameter and Adam's moments must be finite, and the second moment >= 0");
     std::copy(values.begin(), values.end(), values_.begin());
     adam_.restore(m, v, steps);
+    if (streams) {
+        training_stream_ = (*streams)[0];
+        evaluation_stream_ = (*streams)[1];
+    }
 }
 
 template <class T>

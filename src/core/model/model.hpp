@@ -35,26 +35,34 @@
 // then takes may still be refused (5, prefixed too) or run out of memory: the steps before it are undone.
 //
 // Every call is transactional: one that throws, for any reason (std::bad_alloc included, wherever it strikes), leaves
-// the parameters, Adam's moments and step count exactly as they were, and the model works afterwards as if the call
+// the parameters, Adam's moments and step count, and both position streams, exactly as they were, and the model works afterwards as if the call
 // had never been made. The parameters and moments are always finite: set_parameters refuses values that are not, and
 // a step that would make them so is refused (5).
 //
 // Memory: the parameters, their gradients and Adam's two moments (state_bytes), allocated once by the constructor,
-// plus the activations of the last call (call_bytes says what a call would add). Activations of at most
-// kKeptActivationBytes (network.hpp) are kept between calls, so repeated calls of one shape allocate nothing; larger
-// ones, and those of a call that failed, are released when the call ends.
+// plus the activations of the last call (call_bytes says what a call would add) and the positions a positionRange
+// drew (B T int32). Activations of at most kKeptActivationBytes (network.hpp) are kept between calls, so repeated
+// calls of one shape allocate nothing; larger ones, and those of a call that failed, are released when the call ends.
+//
+// Randomized positions (a call's positionRange, call_positions.hpp): step and train draw each row's positions from the
+// model's training stream, SplitMix64(seed XOR 2^63), train batch after batch; forward, loss, gradients and
+// attention_weights from its evaluation stream, SplitMix64(seed XOR 2^62), so that evaluating never changes how the
+// model trains. A call draws from a copy, kept when the call succeeds.
 //
 // float32 runs the fast kernels (steps_fast.hpp) by default, which give the reference's bits; float64 always runs
 // the reference. A Model is not thread-safe: calls reuse its scratch buffers.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <exception>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
 
 #include "adam.hpp"
+#include "random.hpp"
 #include "call_positions.hpp"
 #include "config.hpp"
 #include "generate.hpp"
@@ -93,7 +101,8 @@ public:
     static std::int64_t state_bytes(const Config& config);
     // The bytes a call on ids (batch, length) (B, T >= 1) allocates for its activations beyond what the model holds now
     // (prepare_bytes, network.hpp): 0 when the buffers held are large enough; INT64_MAX past the tensor limit.
-    // positions: the call's (their values checked), which may need more (a bias per sentence, say).
+    // positions: the call's (their values checked), which may need more (a bias per sentence, say; with a
+    // positionRange, the B T int32 positions drawn).
     std::int64_t call_bytes(std::int64_t batch, std::int64_t length, const CallPositions& positions = {}) const;
     // The bytes train on `batches` batches holds beside its steps' activations: with two or more, a copy of the
     // parameters and Adam's moments, to restore if a step fails.
@@ -157,11 +166,17 @@ public:
     std::int64_t steps() const noexcept { return adam_.steps(); }
     const Adam<T>& optimizer() const noexcept { return adam_; }
 
+    // The states of the two position streams: the training stream's, then the evaluation stream's.
+    std::array<std::uint64_t, 2> position_streams() const noexcept {
+        return {training_stream_, evaluation_stream_};
+    }
+
     // Puts back a saved state: every parameter (values, laid out as values()), Adam's moments m and v (laid out the
-    // same) and its step count, so that the model continues as the saved one would have, bit for bit. Each span must
-    // hold the parameter count, steps be in 0 .. 2^53, every value, m and v finite and v >= 0: std::invalid_argument,
-    // before anything is written.
-    void restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps);
+    // same), its step count and the position streams (position_streams(); none: the model's own are kept), so that the
+    // model continues as the saved one would have, bit for bit. Each span must hold the parameter count, steps be in
+    // 0 .. 2^53, every value, m and v finite and v >= 0: std::invalid_argument, before anything is written.
+    void restore(std::span<const T> values, std::span<const T> m, std::span<const T> v, std::int64_t steps,
+                 std::optional<std::array<std::uint64_t, 2>> streams = std::nullopt);
 
     // A next-token model's generation: out (prefix + steps) = the prefix, then `steps` ids drawn one at a time by
     // sample_next (generate.hpp) from the logits after the sequence so far, computed by a Decoder (a key/value cache:
@@ -182,15 +197,17 @@ private:
     RunPositions check_call(std::span<const std::int32_t> ids, const std::span<const std::int32_t>* targets,
                                    std::int64_t batch, std::int64_t length, Output output, std::size_t output_size,
                                    const CallPositions& positions) const;
-    // The forward pass on checked ids and positions, into activations_.
+    // The forward pass on checked ids and positions, into activations_; with a positionRange, at rows drawn into
+    // drawn_ from SplitMix64(stream) (draw_positions), `stream` the call's copy of a position stream's state, advanced,
+    // and `positions` then the positions drawn (for the backward pass).
     void run_forward(std::span<const std::int32_t> ids, std::int64_t batch, std::int64_t length,
-                     RunPositions positions);
+                     RunPositions& positions, std::uint64_t& stream);
     // The forward and backward passes on checked inputs: the loss, and gradients_.
     double run_gradients(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets,
-                         std::int64_t batch, std::int64_t length, RunPositions positions);
+                         std::int64_t batch, std::int64_t length, RunPositions positions, std::uint64_t& stream);
     // One Adam step on checked inputs (5. above, then the update): the loss before it.
     double run_step(std::span<const std::int32_t> ids, std::span<const std::int32_t> targets, std::int64_t batch,
-                    std::int64_t length, double lr, RunPositions positions);
+                    std::int64_t length, double lr, RunPositions positions, std::uint64_t& stream);
     ParameterView<const T> parameter_view() const;
 
     // Ends a call's use of the activations: releases them when the call is failing (an exception is propagating
@@ -211,7 +228,9 @@ private:
     std::vector<ParameterInfo> layout_;
     std::vector<T> values_, gradients_;
     Adam<T> adam_;
+    std::uint64_t training_stream_, evaluation_stream_;  // the position streams' states (SplitMix64's)
     Activations<T> activations_;
+    std::vector<std::int32_t> drawn_;  // the positions of the last call with a positionRange, (B, T)
     Kernels kernels_ = Kernels::fast;
 };
 

@@ -29,6 +29,10 @@ class SplitMix64 {
 public:
     explicit SplitMix64(std::uint64_t seed) : state_(seed) {}
 
+    // The 64-bit state: SplitMix64(state()) continues with the same outputs (the draws of uniform_below and uniform;
+    // normal's spare value is not in it).
+    std::uint64_t state() const noexcept { return state_; }
+
     std::uint64_t next() {
         std::uint64_t z = (state_ += 0x9E3779B97F4A7C15u);
         z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;

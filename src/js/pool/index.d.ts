@@ -7,7 +7,7 @@
 // Types for seqorder/pool (written by hand, as seqorder.d.ts, whose types these use).
 import type {
   AttentionOptions, DTypeOfInput, FloatDType, FloatTensorInput, LoadOptions, Model, ModelConfig, ModelOptions, Parameters,
-  ResultOf, GenerateOptions, PositionOptions, SimdBuild, StepOptions, StepsOf, StretchOptions, Tensor, TensorInput, TrainingBatch,
+  ResultOf, GenerateOptions, PositionOptions, SimdBuild, StepOptions, StepsOf, StretchOptions, RangeOptions, Tensor, TensorInput, TrainingBatch,
 } from '../seqorder.js';
 
 /** Options of loadSeqorderPool. */
@@ -145,7 +145,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.forward, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  forward(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Promise<Tensor<D>>;
+  forward(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Promise<Tensor<D>>;
   /**
    * Model.loss, in the worker.
    * @example
@@ -153,7 +153,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.loss, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Promise<number>;
+  loss(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Promise<number>;
   /**
    * Model.gradients, in the worker.
    * @example
@@ -161,7 +161,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.gradients, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Promise<{ loss: number; grads: Parameters<D> }>;
+  gradients(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Promise<{ loss: number; grads: Parameters<D> }>;
   /**
    * Model.step, in the worker (train does many steps in one message).
    * @example
@@ -169,7 +169,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.step, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions & StretchOptions): Promise<number>;
+  step(ids: TensorInput<'int32'>, targets: TensorInput<'int32'>, options?: StepOptions & PositionOptions & StretchOptions & RangeOptions): Promise<number>;
   /**
    * Model.train, in the worker: one Adam step on each batch, in order, in one message; resolves to the losses before
    * each step.
@@ -179,7 +179,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.train, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  train(batches: readonly TrainingBatch[], options?: StepOptions & StretchOptions): Promise<Float64Array>;
+  train(batches: readonly TrainingBatch[], options?: StepOptions & StretchOptions & RangeOptions): Promise<Float64Array>;
   /**
    * Model.attentionWeights, in the worker.
    * @example
@@ -187,7 +187,7 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
    * @throws {TypeError | RangeError} (a rejection) as Model.attentionWeights, with the same message
    * @throws {Error} (a rejection) when the model is disposed or its worker stopped
    */
-  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions): Promise<Tensor<D>>;
+  attentionWeights(ids: TensorInput<'int32'>, options?: PositionOptions & StretchOptions & RangeOptions): Promise<Tensor<D>>;
   /**
    * Model.generate, in the worker.
    * @example

@@ -96,6 +96,10 @@ export const MODEL_RUNS = [
     (so) => train(so, { vocab: 16, width: 32, heads: 2, positions: 'rotary', causal: true, classes: 2, seed: 12 }, { steps: 6, count: 8, length: 12, ropeScaling: { method: 'yarn', factor: 4, originalLength: 6 } })],
   ["ropeScaling: rotary, 'ntk' (factor 3) at positions given, 3 of 4 pairs, float32, 6 steps", 'float32',
     (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', rotaryPairs: 3, classes: 2, seed: 13 }, { steps: 6, count: 8, length: 12, spread: true, ropeScaling: { method: 'ntk', factor: 3 } })],
+  ['positionRange 64: rotary, causal, float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'rotary', causal: true, classes: 2, seed: 14 }, { steps: 6, count: 8, length: 12, positionRange: 64 })],
+  ['positionRange 40: learned (maxLength 40), float32, 6 steps', 'float32',
+    (so) => train(so, { vocab: 16, width: 16, heads: 2, positions: 'learned', maxLength: 40, classes: 2, seed: 15 }, { steps: 6, count: 8, length: 12, positionRange: 40 })],
 ];
 
 // SHA-256 of each training run's parameters (MODEL_RUNS), from the default (SIMD128) module.
@@ -115,6 +119,8 @@ export const MODEL_HASHES = {
   'positionIds: relative bias (8 buckets, maxDistance 6), float32, 6 steps': '88f35dbac47020c71dd8ece3d033231f1dee43e58f43ad32fccc2a09fd077dd3',
   "ropeScaling: rotary, 'yarn' (factor 4, originalLength 6), causal, float32, 6 steps": '40ab340064bf134866782ac81fe3f6277eeb536e8704c5f417f2820ab9f203db',
   "ropeScaling: rotary, 'ntk' (factor 3) at positions given, 3 of 4 pairs, float32, 6 steps": '07d91b0f4d9040d6f669b973af7c2eb995c57f41a695fa126fab68baccfd0fa9',
+  'positionRange 64: rotary, causal, float32, 6 steps': '97c52e2f298f0fa325296a1716cf5b1d3ed5915c4825372d88bb0f60f5238d6b',
+  'positionRange 40: learned (maxLength 40), float32, 6 steps': '817e8c7c1fc9a6e4296a674cb4d9b4fe601308debd4fd10a619035b015490207',
 };
 
 /** positionIds (count, length) of step k: row b at t · (1 + (b + k) mod 3) + b mod 2, increasing, apart and shifted. */
@@ -127,8 +133,9 @@ function spreadPositions(count, length, k) {
 }
 
 /** Trains a new model of `config` for `steps` Adam steps (lr 3e-3) on orderTask batches (inductionTask's with `task:
- * 'induction'; spread: at spreadPositions' positionIds; ropeScaling: with that stretch); its parameters as one tensor. */
-function train(so, config, { steps, count, length, task = 'order', spread = false, ropeScaling = undefined }) {
+ * 'induction'; spread: at spreadPositions' positionIds; ropeScaling: with that stretch; positionRange: at positions
+ * drawn, and after each step a loss at positions drawn from the evaluation stream); its parameters as one tensor. */
+function train(so, config, { steps, count, length, task = 'order', spread = false, ropeScaling = undefined, positionRange = undefined }) {
   const model = so.createModel(config);
   for (let k = 0; k < steps; k++) {
     if (task === 'induction') {
@@ -139,7 +146,8 @@ function train(so, config, { steps, count, length, task = 'order', spread = fals
     const { ids, targets } = so.orderTask({ count, length, seed: 100 + k });
     // readout 'each': the sentence's target at its last position, the others ignored (-1)
     const each = { data: Int32Array.from({ length: count * length }, (_, i) => (i % length === length - 1 ? targets.data[Math.floor(i / length)] : -1)), shape: [count, length] };
-    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3, ropeScaling, ...(spread ? { positionIds: spreadPositions(count, length, k) } : {}) });
+    model.step(ids, config.readout === 'each' ? each : targets, { lr: 3e-3, ropeScaling, positionRange, ...(spread ? { positionIds: spreadPositions(count, length, k) } : {}) });
+    if (positionRange !== undefined) model.loss(ids, targets, { positionRange });
   }
   const parameters = Object.values(model.parameters());
   model.dispose();
