@@ -49,6 +49,8 @@ test('the schemes study: its setups as the runners read them, and its table from
   assert.ok(induction.slice(1).every((s) => s.options.causal));
   const half = schemeSetups('order').find((s) => s.name === 'rotary-half');
   assert.equal(setupArgument(half.options), 'positions=rotary,rotaryPairs=4,causal=0,layers=1');
+  const randomized = schemeSetups('induction').find((s) => s.name === 'alibi-randomized-causal');
+  assert.equal(setupArgument(randomized.options), 'positions=alibi,positionRange=256,causal=1,layers=2');
   const run = (implementation, seed, accuracy) => ({ implementation, task: 'induction', setup: 'alibi-causal', seed, stepsTo95: seed === 2 ? 300 : null,
     accuracy: { 16: accuracy, 32: accuracy / 2, 64: 0.25, 128: 0.125 } });
   const report = { seeds: [1, 2, 3], steps: 800, machine: { cpu: 'a core', date: '2026-12-05T00:00:00Z' },
