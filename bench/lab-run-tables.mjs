@@ -1,6 +1,7 @@
 // The lab's speed in the docs, rendered from bench/lab-run.mjs's results (bench/results/<machine kind>/lab-run.json): the README's
-// line (<!-- lab-run:readme -->) and docs/page.md's table (<!-- lab-run:page -->). Pure: no files, no runs;
-// bench/lab-run.mjs writes them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
+// line (<!-- lab-run:readme -->) and docs/page.md's table (<!-- lab-run:page -->); and the bench page's answer to input
+// from bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->). Pure: no files, no runs; the bench scripts
+// write them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const load = (report) => (report.load[0] === report.load[1] ? `${report.load[0]}` : `${report.load[0]}–${report.load[1]}`);
@@ -26,6 +27,20 @@ export function pageText(report) {
   return `${lines.join('\n')}\n\n${report.rounds} interleaved rounds, ${report.machine.cpu} (${report.machine.cores} cores), ` +
     `load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the arithmetic alone: ${seconds(report.arithmetic)} ` +
     `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${['node bench/lab-run.mjs', report.rounds, ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ')}\`.`;
+}
+
+/** docs/page.md's sentence on the bench page's answer to input during its default run (bench/lab-input.mjs's results). */
+export function inputText(report) {
+  const ms = (x) => `${Math.round(x)} ms`;
+  const kinds = { keydown: 'key presses', pointerdown: 'clicks', pointermove: 'pointer moves' };
+  const each = Object.entries(report.byType).map(([type, t]) => `${kinds[type]} ${ms(t.painted.median)} / ${ms(t.painted.max)} (${t.count})`);
+  return `During the bench page's default run, from an input to the next frame painted: median **${ms(report.painted.median)}**, ` +
+    `most **${ms(report.painted.max)}** over ${report.inputs} inputs (${each.join(', ')}; median / most (count)); to the ` +
+    `page's first handler: median ${ms(report.handler.median)}, most ${ms(report.handler.max)}. Chromium's Event Timing ` +
+    `saw ${report.long.count} input${report.long.count === 1 ? '' : 's'} of 16 ms or more${report.long.count ? ` (the longest ${ms(report.long.maxDuration)})` : ''}. ` +
+    `${report.rounds} first visits in headless Chromium, ${report.machine.cpu} (${report.machine.cores} cores), load average ` +
+    `${load(report)}, ${report.machine.date.slice(0, 10)}; the run's median ${seconds(report.run)} from its start. ` +
+    `\`node bench/lab-input.mjs ${report.rounds} --save --write\`.`;
 }
 
 /** `doc` with the text between `<!-- lab-run:<name> -->` and its closing marker replaced by `text`. */

@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { collectErrors, frames, launchBrowser, siteDir, waitInPage } from './helpers/browser.mjs';
 import { eachEngine } from './helpers/each-engine.mjs';
-import { nodeHashes } from './helpers/train-helpers.mjs';
+import { captureDownloads, capturedFiles, nodeHashes } from './helpers/train-helpers.mjs';
 import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -84,11 +84,42 @@ async function nodeProbe(values) {
   return out;
 }
 
+/** The same stretch in node, on the model the same run trains (stretch.mjs with the JS API in place of the pool). */
+let nodeStretched = null;
+async function nodeStretch(values, { method, factor, tune }) {
+  if (nodeStretched) return nodeStretched;
+  const config = runConfig(values);
+  const [key] = config.kinds;
+  const model = so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length));
+  try {
+    for (let k = 0; k < config.steps; k++) {
+      const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
+      model.step(ids, targets, { lr: config.lr });
+    }
+    nodeStretched = await stretchModel({ pool: { createModel: (o) => so.createModel(o) }, so, config,
+      model: { key, seed: config.seeds[0], handle: model }, method, factor, tune });
+    return nodeStretched;
+  } finally {
+    model.dispose();
+  }
+}
+
 eachEngine({ requires: 'lab.html' }, (s) => {
-  test(`${s.engine}: a small seeded run from a link fills the table with the numbers the same run gives in node`, { timeout: 180_000 }, async () => {
-    await s.browser.goto(`${s.site.origin}/lab.html${hashOf(SMALL)}`);
+  let loads = 0;
+  /** Loads the page anew at `hash` (a query of its own each time) and waits for its run to end. */
+  const openRun = async (hash) => {
+    loads += 1;
+    await s.browser.goto(`${s.site.origin}/lab.html?load=${loads}${hash}`);
     await s.browser.waitFor(() => ['done', 'error'].includes(document.querySelector('#lab .section-body')?.dataset.training), null,
       { timeout: 150_000, interval: 200, what: 'the run to end' });
+  };
+  const hashes = () => s.browser.evaluate(() => import('/js/drawn.mjs').then(({ drawnIn }) => {
+    const r = drawnIn(document.getElementById('lab')).record;
+    return { state: r.state, hashes: r.models.map((m) => m.hash) };
+  }));
+
+  test(`${s.engine}: a small seeded run from a link fills the table with the numbers the same run gives in node; the link the page writes gives the same hashes`, { timeout: 300_000 }, async () => {
+    await openRun(hashOf(SMALL));
     const { record, cells } = await s.browser.evaluate(() => import('/js/drawn.mjs').then(({ drawnIn }) => {
       const r = drawnIn(document.getElementById('lab')).record;
       const rows = [...document.querySelectorAll('#lab-lengths table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
@@ -97,6 +128,74 @@ eachEngine({ requires: 'lab.html' }, (s) => {
     assert.equal(record.state, 'done');
     assert.deepEqual(record.hashes, nodeHashes(SMALL));
     assert.deepEqual(cells, nodeTable(SMALL));
+    // the round trip: the page's own link, opened anew, trains the same models bit for bit
+    const link = await s.browser.evaluate(() => location.hash);
+    await openRun(link);
+    assert.equal(await s.browser.evaluate(() => location.hash), link);
+    assert.deepEqual(await hashes(), record);
+    assert.deepEqual(await s.browser.errors(), []);
+  });
+
+  test(`${s.engine}: stretch it: a causal rotary model stretched by NTK ×2 and fine-tuned 25 steps gives the numbers of the same stretch in node; its claims hold, and fail sabotaged; the downloads carry it (Stretch pressed from the keyboard)`, { timeout: 300_000 }, async () => {
+    const values = { ...SMALL, models: ['causal-rotary'] };
+    const stretch = { method: 'ntk', factor: 2, tune: 25 };
+    await openRun(hashOf(values));
+    await s.browser.evaluate(({ method, factor, tune }) => {
+      document.getElementById('lab-stretch-method').set(method);
+      document.getElementById('lab-stretch-factor').set(factor);
+      document.getElementById('lab-stretch-steps').set(tune);
+    }, stretch);
+    // Stretch, from the keyboard
+    await s.browser.focus('#lab-stretch-go');
+    await s.browser.press('Enter');
+    await s.browser.waitForSelector('#lab-stretch [data-check="lab-stretch-tuned"]', { timeout: 120_000 });
+    const found = await s.browser.evaluate(async () => {
+      const { drawnIn } = await import('/js/drawn.mjs');
+      const { verifyClaims } = await import('/js/claims.mjs');
+      const section = document.getElementById('lab');
+      const names = ['stretch-zero', 'stretch-tuned'];
+      const holding = () => Object.fromEntries(verifyClaims(section).filter((c) => names.includes(c.name)).map((c) => [c.name, c.holds]));
+      const checks = Object.fromEntries([...document.querySelectorAll('#lab-stretch [data-check]')].map((c) => [c.dataset.check, c.dataset.status]));
+      const { stretch } = drawnIn(section);
+      const rows = structuredClone(stretch.rows);
+      const before = holding();
+      // sabotage: the stretched model's accuracy at the stretched length, zero-shot and tuned, as drawn 6 points lower
+      const at = stretch.lengths.indexOf(stretch.length);
+      stretch.rows.zeroShot[at] -= 0.06;
+      stretch.rows.tuned[at] -= 0.06;
+      const sabotaged = holding();
+      stretch.rows = rows;
+      return { rows, checks, before, sabotaged, after: holding(), frequencies: drawnIn(section)['stretch-frequencies'].series.map((x) => Array.from(x.y)) };
+    });
+    const result = await nodeStretch(values, stretch);
+    for (const row of ['zeroShot', 'tuned', 'plain'])
+      assert.deepEqual(found.rows[row], result.lengths.map((T) => result[row][T].accuracy), row);
+    assert.deepEqual(found.checks, { 'lab-stretch-zero': 'pass', 'lab-stretch-tuned': 'pass' });
+    assert.deepEqual(found.before, { 'stretch-zero': true, 'stretch-tuned': true });
+    assert.deepEqual(found.sabotaged, { 'stretch-zero': false, 'stretch-tuned': false });
+    assert.deepEqual(found.after, found.before);
+    // width 8, 2 heads: 2 pairs each, turning by 1 and 10000^(−1/2) = 1/100 a word; NTK ×2 raises the base to
+    // 10000 · 2^(4/2), so the second turns by 1/200
+    const near = (xs, ys) => xs.length === ys.length && xs.every((x, i) => Math.abs(x - ys[i]) <= 1e-15 * ys[i]);
+    assert.ok(near(found.frequencies[0], [1, 1 / 100]), String(found.frequencies[0]));
+    assert.ok(near(found.frequencies[1], [1, 1 / 200]), String(found.frequencies[1]));
+    // the downloads: the run with its model's options, its probe and the stretch (its settings and every accuracy)
+    await s.browser.evaluate(captureDownloads);
+    await s.browser.click('#lab-download-json');
+    await s.browser.click('#lab-download-csv');
+    const files = await s.browser.evaluate(capturedFiles);
+    assert.deepEqual(files.map((f) => [f.name, f.type]), [['seqorder-lab-lookback-step100.json', 'application/json'], ['seqorder-lab-lookback-step100.csv', 'text/csv']]);
+    const record = JSON.parse(files[0].text);
+    assert.deepEqual(record.stretches.map((x) => [x.key, x.seed, x.step, x.method, x.factor, x.tune, x.length, x.frequencies.temperature]),
+      [['causal-rotary', 5, 100, 'ntk', 2, 25, 12, 1]]);
+    for (const row of ['zeroShot', 'tuned', 'plain']) assert.deepEqual(record.stretches[0][row], result[row], row);
+    assert.deepEqual([record.models[0].options.positions, record.models[0].options.causal, record.probe.length], ['rotary', true, 1]);
+    const rows = files[1].text.trim().split('\n');
+    for (const row of ['causal rotary,5,option:rotaryBase,,,10000', 'causal rotary,5,stretch 1: method,100,,ntk', 'causal rotary,5,stretch 1: fine-tuning steps,100,,25',
+      `causal rotary,5,"stretch 1: stretched, tuned accuracy",125,12,${result.tuned[12].accuracy}`,
+      `causal rotary,5,"stretch 1: not stretched, tuned accuracy",125,12,${result.plain[12].accuracy}`]) assert.ok(rows.includes(row), row);
+    assert.equal(rows.filter((r) => r.includes(',stretch 1: zero-shot ')).length, result.lengths.length);
+    assert.equal(rows.filter((r) => r.startsWith('causal rotary,5,probe: ')).length, 2);
     assert.deepEqual(await s.browser.errors(), []);
   });
 });
@@ -181,57 +280,6 @@ describe('chromium: the page as every page of the site', () => {
     assert.deepEqual(found.sabotaged, { 'lab-probe': false, 'lab-mask': false, 'offsets-causal-relative': false });
     assert.deepEqual(found.after, found.before);
     assert.equal(found.plots, 1);
-    assert.deepEqual(errors, []);
-  });
-
-  test('stretch it: a causal rotary model stretched by NTK ×2 and fine-tuned 25 steps gives the numbers of the same stretch in node; its claims hold; sabotaged, they do not', { timeout: 150_000 }, async () => {
-    const values = { ...SMALL, models: ['causal-rotary'] };
-    await open(hashOf(values));
-    await runEnds();
-    await session.page.selectOption('#lab-stretch-method', 'ntk');
-    await session.page.selectOption('#lab-stretch-factor', '2');
-    await session.page.selectOption('#lab-stretch-steps', '25');
-    await session.page.click('#lab-stretch-go');
-    await session.page.waitForSelector('#lab-stretch [data-check="lab-stretch-tuned"]', { timeout: 60_000 });
-    const found = await session.page.evaluate(async () => {
-      const { drawnIn } = await import('/js/drawn.mjs');
-      const { verifyClaims } = await import('/js/claims.mjs');
-      const section = document.getElementById('lab');
-      const names = ['stretch-zero', 'stretch-tuned'];
-      const holding = () => Object.fromEntries(verifyClaims(section).filter((c) => names.includes(c.name)).map((c) => [c.name, c.holds]));
-      const checks = Object.fromEntries([...document.querySelectorAll('#lab-stretch [data-check]')].map((c) => [c.dataset.check, c.dataset.status]));
-      const { stretch } = drawnIn(section);
-      const rows = structuredClone(stretch.rows);
-      const before = holding();
-      // sabotage: the stretched model's accuracy at the stretched length, zero-shot and tuned, as drawn 6 points lower
-      const at = stretch.lengths.indexOf(stretch.length);
-      stretch.rows.zeroShot[at] -= 0.06;
-      stretch.rows.tuned[at] -= 0.06;
-      const sabotaged = holding();
-      stretch.rows = rows;
-      return { rows, checks, before, sabotaged, after: holding(), frequencies: drawnIn(section)['stretch-frequencies'].series.map((x) => Array.from(x.y)) };
-    });
-    // the same stretch in node, on the model the same run trains (stretch.mjs with the JS API in place of the pool)
-    const config = runConfig(values);
-    const model = so.createModel(modelOptions(config, 'causal-rotary', config.seeds[0], so.taskWords.length));
-    for (let k = 0; k < config.steps; k++) {
-      const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
-      model.step(ids, targets, { lr: config.lr });
-    }
-    const result = await stretchModel({ pool: { createModel: (o) => so.createModel(o) }, so, config,
-      model: { key: 'causal-rotary', seed: config.seeds[0], handle: model }, method: 'ntk', factor: 2, tune: 25 });
-    model.dispose();
-    for (const row of ['zeroShot', 'tuned', 'plain'])
-      assert.deepEqual(found.rows[row], result.lengths.map((T) => result[row][T].accuracy), row);
-    assert.deepEqual(found.checks, { 'lab-stretch-zero': 'pass', 'lab-stretch-tuned': 'pass' });
-    assert.deepEqual(found.before, { 'stretch-zero': true, 'stretch-tuned': true });
-    assert.deepEqual(found.sabotaged, { 'stretch-zero': false, 'stretch-tuned': false });
-    assert.deepEqual(found.after, found.before);
-    // width 8, 2 heads: 2 pairs each, turning by 1 and 10000^(−1/2) = 1/100 a word; NTK ×2 raises the base to
-    // 10000 · 2^(4/2), so the second turns by 1/200
-    const near = (xs, ys) => xs.length === ys.length && xs.every((x, i) => Math.abs(x - ys[i]) <= 1e-15 * ys[i]);
-    assert.ok(near(found.frequencies[0], [1, 1 / 100]), String(found.frequencies[0]));
-    assert.ok(near(found.frequencies[1], [1, 1 / 200]), String(found.frequencies[1]));
     assert.deepEqual(errors, []);
   });
 

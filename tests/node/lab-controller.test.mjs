@@ -57,6 +57,9 @@ test('two presses of Train in one moment start one run; its curves have one poin
   assert.equal(pool.counts.created, 2, 'one model per kind, once');
   assert.equal(seen.measured, 1);
   assert.deepEqual(lab.lab.record.models.map((m) => m.curve.step.length), [60 / CHUNK, 60 / CHUNK]);
+  // each model's options as the API resolved them (the downloads carry them)
+  assert.deepEqual(lab.lab.record.models.map((m) => m.options), lab.lab.run.models.map((m) => m.handle.config));
+  assert.deepEqual(lab.lab.record.models.map((m) => [m.options.positions, m.options.causal]), [['sinusoidal', false], ['none', true]]);
   // again after it finished: the old run's models freed, one new run
   await Promise.all([lab.train(), lab.train(), lab.step()]);
   assert.deepEqual([pool.counts.created, pool.counts.disposed], [4, 2]);

@@ -1,13 +1,13 @@
 // The lab's speed in the docs is bench/lab-run-tables.mjs's rendering of one committed bench/results/<machine
 // kind>/lab-run.json (bench/lab-run.mjs --save --write on that machine), never copied by hand: the README's line and
 // docs/page.md's table hold what those results give, the results hold this build's row first, and a number changed by
-// hand is caught.
+// hand is caught. So is docs/page.md's sentence on the bench page's answer to input (bench/lab-input.mjs's lab-input.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { pageText, readmeText, withBlock } from '../../bench/lab-run-tables.mjs';
+import { inputText, pageText, readmeText, withBlock } from '../../bench/lab-run-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
@@ -37,4 +37,16 @@ test('a number changed by hand is caught', () => {
   const edited = readme.replace(/took [\d.]+ s/, 'took 0.1 s');
   assert.notEqual(edited, readme);
   assert.notEqual(withBlock(edited, 'readme', readmeText(report)), edited);
+});
+
+test('docs/page.md\'s answer to input is the rendering of a bench/results/<machine kind>/lab-input.json', () => {
+  const inputs = readdirSync(path.join(root, 'bench', 'results'))
+    .map((kind) => path.join('bench', 'results', kind, 'lab-input.json'))
+    .filter((file) => existsSync(path.join(root, file)))
+    .map((file) => JSON.parse(read(file)));
+  assert.ok(inputs.length > 0, 'no bench/results/<machine kind>/lab-input.json');
+  assert.ok(inputs.some((r) => withBlock(page, 'input', inputText(r)) === page), 'run node bench/lab-input.mjs --from-results');
+  const edited = page.replace(/most \*\*\d+ ms\*\*/, 'most **1 ms**');
+  assert.notEqual(edited, page);
+  assert.ok(inputs.every((r) => withBlock(edited, 'input', inputText(r)) !== edited));
 });

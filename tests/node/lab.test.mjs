@@ -325,7 +325,7 @@ test('the lookback task: its score against a plain reference', () => {
   assert.deepEqual([score.answered, score.accuracy], [4 * 7, 27 / 28]);
 });
 
-test('the record as JSON and as CSV: its name, settings, curves, hashes, the lengths table, the probe', async () => {
+test('the record as JSON and as CSV: its name, settings, models\' options, curves, hashes, the lengths table, the probe, the relative bias, the stretches', async () => {
   const record = { ...lesson, settings: { ...DEFAULTS } };
   const json = JSON.parse(recordJson(record, { version: '1.2.3' }));
   assert.equal(json.seqorder, '1.2.3');
@@ -344,6 +344,29 @@ test('the record as JSON and as CSV: its name, settings, curves, hashes, the len
   const probed = recordCsv({ ...record, probe }).trim().split('\n');
   assert.ok(probed.includes('without positions,1,probe: position named right,800,16,0.0625'));
   assert.ok(probed.includes('without positions,1,probe: mean distance,800,16,4'));
+  // each model's options (the bias family's among them), the relative bias by offset, and the reader's stretches
+  const options = { positions: 'relative', causal: true, heads: 2, buckets: 32, maxDistance: 128 };
+  const offsets = [{ key: 'none', seed: 1, step: 800, T: 2, offsets: [-1, 0], heads: [[0.5, -0.25], [1, 2]] }];
+  const score = (accuracy) => ({ accuracy, answered: 10 });
+  const refused = { error: { name: 'RangeError', message: 'ids have T = 32 positions, but the learned table has 16 rows (maxLength)' } };
+  const stretch = {
+    key: 'rotary', seed: 1, step: 800, method: 'yarn', factor: 2, tune: 25, length: 32, scaling: { method: 'yarn', factor: 2, originalLength: 16 },
+    lengths: [16, 32], zeroShot: { 16: score(0.5), 32: refused }, tuned: { 16: score(0.75), 32: score(0.625) }, plain: { 16: score(1), 32: score(0.25) },
+    frequencies: { trained: [1, 0.01], stretched: [0.5, 0.005], temperature: 1.0069555500567189 },
+  };
+  const more = { ...record, models: record.models.map((m, i) => (i === 0 ? { ...m, options } : m)), offsets, stretches: [stretch, { ...stretch, method: 'ntk' }] };
+  const parsed = JSON.parse(recordJson(more));
+  assert.deepEqual([parsed.models[0].options, parsed.offsets, parsed.stretches[0]], [options, offsets, stretch]);
+  const all = recordCsv(more).trim().split('\n');
+  for (const row of ['without positions,1,option:positions,,,relative', 'without positions,1,option:buckets,,,32', 'without positions,1,option:maxDistance,,,128',
+    'without positions,1,"relative bias: head 1, offset -1",800,2,0.5', 'without positions,1,"relative bias: head 2, offset 0",800,2,2',
+    'rotary,1,stretch 1: method,800,,yarn', 'rotary,1,stretch 1: factor,800,,2', 'rotary,1,stretch 1: fine-tuning steps,800,,25',
+    'rotary,1,stretch 1: fine-tuning length,800,,32', 'rotary,1,stretch 1: temperature,800,,1.0069555500567189',
+    'rotary,1,stretch 1: zero-shot accuracy,800,16,0.5', `rotary,1,stretch 1: zero-shot refused,800,32,"${refused.error.message}"`,
+    'rotary,1,"stretch 1: stretched, tuned accuracy",825,32,0.625', 'rotary,1,"stretch 1: not stretched, tuned accuracy",825,32,0.25',
+    'rotary,1,stretch 2: method,800,,ntk']) assert.ok(all.includes(row), row);
+  assert.equal(all.filter((r) => r.includes('relative bias:')).length, 4);
+  assert.equal(all.filter((r) => /^rotary,1,"?stretch \d: .*(accuracy|refused)/.test(r)).length, 2 * 3 * 2);
 });
 
 test('the pool\'s size, and the second task as the conclusion trains it', () => {

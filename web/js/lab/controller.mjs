@@ -106,6 +106,7 @@ export function createLab({ so, pool, workers, cores, values, refused, probe = f
         return false;
       }
       lab.run = made;
+      made.models.forEach(({ handle }, i) => { lab.record.models[i].options = handle.config; });
       lab.elapsed = performance.now() - started;
       lab.record.timing = { created: Math.round(lab.elapsed) };
       return true;

@@ -40,18 +40,22 @@ export function offsetsFigure(root) {
   let latest = 0;
 
   return {
-    /** Draws the relative-bias models of `run` (paused or done) at the step they stand at; resolves when drawn. */
+    /**
+     * Draws the relative-bias models of `run` (paused or done) at the step they stand at; resolves when drawn, to what
+     * is drawn ([{ key, seed, step, T, offsets, heads: [a value per offset, per head] }], the record's `offsets`), or
+     * null when another show or hide came meanwhile.
+     */
     async show(run) {
       const request = ++latest;
       const { config } = run;
       const models = config.kinds.filter((key) => kindOf(key).positions === 'relative')
         .map((key) => run.models.find((m) => m.key === key));
       const tables = await Promise.all(models.map(async (m) => (await m.handle.parameters()).relativeBias));
-      if (request !== latest) return;
+      if (request !== latest) return null;
       f.hidden = models.length === 0;
       body.replaceChildren();
       const T = Math.max(...measuredLengths(config));
-      models.forEach((m, i) => {
+      return models.map((m, i) => {
         const { offsets, values, shape: [H, n] } = biasByOffset(m.handle.config, T, tables[i]);
         const label = kindLabel(m.key, config);
         const block = el('div', { className: 'figure-block' });
@@ -71,6 +75,7 @@ export function offsetsFigure(root) {
           text: `${label}, within the trained distances (|d| < ${config.longest}): ${heads.join('; ')}.`,
           holds: (drawn) => JSON.stringify(extremes(drawn[`offsets-${m.key}`].series, config.longest)) === JSON.stringify(found),
         });
+        return { key: m.key, seed: m.seed, step: run.step, T, offsets, heads: series.map((x) => Array.from(x.y)) };
       });
     },
     /** Hides the figure (a run is training, or none is shown). */

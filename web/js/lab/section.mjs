@@ -106,7 +106,8 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
         stretch?.show(current, record);
-        await Promise.all([maps.show(current, lengthsView(record)), offsets?.show(current)]);
+        const [, drawnOffsets] = await Promise.all([maps.show(current, lengthsView(record)), offsets?.show(current)]);
+        if (drawnOffsets) record.offsets = drawnOffsets;
       },
       cleared() {
         runs.show(null);

@@ -3,7 +3,8 @@
 // turns by per word, as trained and stretched, and a table of the model's accuracy at every measured length: as
 // trained, stretched zero-shot, stretched after the steps, and after the same steps without a stretch (stretch.mjs
 // computes them). Its sentences come from the table's numbers and are checked again against what is drawn
-// ("stretch": the table's view; "stretch-frequencies": the plot).
+// ("stretch": the table's view; "stretch-frequencies": the plot). Each stretch joins the run's record (its
+// downloads): the result, the step it was made at, the frequencies drawn.
 import { checkList } from '../../lib/figures/checks.mjs';
 import { linePlot } from '../../lib/figures/plot/index.mjs';
 import { say, showChecks } from '../claims.mjs';
@@ -73,16 +74,20 @@ export function stretchFigure(root, { so, pool }) {
 
   const modelOf = () => shown && rotaryModels(shown.run)[Number(modelPick.value)];
 
+  /** Model m's rotated pairs (per head), their frequencies as trained, and as stretched by `method` × `factor`. */
+  function frequenciesOf(m, method, factor) {
+    const { rotaryPairs, rotaryBase = 10000, width, heads } = m.handle.config;
+    const pairs = rotaryPairs ?? width / heads / 2;
+    const scaling = { method, factor, ...(method === 'yarn' ? { originalLength: shown.run.config.longest } : {}) };
+    return { pairs, rotaryBase, before: ropeFrequencies(pairs, rotaryBase, null).frequencies, after: ropeFrequencies(pairs, rotaryBase, scaling) };
+  }
+
   function drawFrequencies() {
     const m = modelOf();
     if (!m) return;
-    const { rotaryPairs, rotaryBase = 10000, width, heads } = m.handle.config;
-    const pairs = rotaryPairs ?? width / heads / 2;
     const method = methodPick.value;
     const factor = Number(factorPick.value);
-    const scaling = { method, factor, ...(method === 'yarn' ? { originalLength: shown.run.config.longest } : {}) };
-    const before = ropeFrequencies(pairs, rotaryBase, null).frequencies;
-    const after = ropeFrequencies(pairs, rotaryBase, scaling);
+    const { pairs, rotaryBase, before, after } = frequenciesOf(m, method, factor);
     const x = Float64Array.from({ length: pairs }, (_, i) => i);
     plot.update({
       series: [{ name: 'as trained', x, y: before, markers: true }, { name: `${METHODS[method]} ×${factor}`, x, y: after.frequencies, markers: true, dashed: true }],
@@ -129,6 +134,8 @@ export function stretchFigure(root, { so, pool }) {
       const result = await stretchModel({ pool: await pool(), so, config, model: m, method, factor, tune });
       if (request !== latest) return;
       const trained = record.measured.find((r) => r.key === m.key && r.seed === m.seed).lengths;
+      const { before, after } = frequenciesOf(m, method, factor);
+      record.stretches.push({ ...result, step: record.step, frequencies: { trained: Array.from(before), stretched: Array.from(after.frequencies), temperature: after.temperature } });
       const scores = { trained, zeroShot: result.zeroShot, tuned: result.tuned, plain: result.plain };
       const view = {
         lengths: result.lengths, length: result.length, longest: config.longest, chance: chance(config, so.taskWords.length),
