@@ -6,8 +6,9 @@
 // (its tooltip). For each input the page notes, from the event's timeStamp (when the browser received it): when the
 // page's first handler ran (capture listeners on window), and when the next frame had been painted (a
 // requestAnimationFrame callback, then a message posted from it: the frame's paint is done when it arrives). Beside
-// them, Chromium's Event Timing entries of 16 ms or more (durationThreshold's least; the measure behind INP). Prints one
-// JSON line per round, then the medians and maxima over every input of every round.
+// them, Chromium's Event Timing entries of 16 ms or more (durationThreshold's least; the measure behind INP). Then the
+// same inputs again once the run has ended, the page idle on the machine as loaded: what the run adds. Prints one JSON
+// line per round, then the medians and maxima over every input of every round, during the run and after it.
 // --save keeps the results in bench/results/<machine kind>/lab-input.json; --write (or --from-results, running
 // nothing: this machine kind's file) writes them into docs/page.md between its <!-- lab-run:input --> markers
 // (bench/lab-run-tables.mjs renders them).
@@ -41,32 +42,38 @@ function watchInput() {
     addEventListener(type, (event) => {
       if (!event.isTrusted) return;
       const handler = performance.now() - event.timeStamp;
+      const phase = document.querySelector('#lab .section-body')?.dataset.training;
       requestAnimationFrame(() => {
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => inputs.push({ type, handler, painted: performance.now() - event.timeStamp });
+        channel.port1.onmessage = () => inputs.push({ type, phase, at: event.timeStamp, handler, painted: performance.now() - event.timeStamp });
         channel.port2.postMessage(0);
       });
     }, { capture: true });
   }
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) long.push({ type: e.name, duration: e.duration, delay: e.processingStart - e.startTime });
+    for (const e of list.getEntries()) {
+      long.push({ type: e.name, at: e.startTime, interaction: e.interactionId > 0, duration: e.duration, delay: e.processingStart - e.startTime, processing: e.processingEnd - e.processingStart });
+    }
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+}
+
+/** In the page: the box of the first element matching `selector` whose text starts with `text`, scrolled into view. */
+function boxOf([selector, text]) {
+  const element = [...document.querySelectorAll(selector)].find((e) => e.textContent.startsWith(text));
+  element.scrollIntoView({ block: 'nearest' });
+  const { x, y, width, height } = element.getBoundingClientRect();
+  return { x, y, width, height };
 }
 
 /** The reader's inputs, in turn: a key, a click on a control, the pointer over a plot. */
 const INPUTS = [
   (page) => page.keyboard.press('Tab'),
-  async (page, i) => {
-    const summary = page.locator('#lab-run details:not([hidden]) > summary').last();
-    await summary.scrollIntoViewIfNeeded();
-    const box = await summary.boundingBox();
+  async (page) => {
+    const box = await page.evaluate(boxOf, ['#lab-run details > summary', 'How the models train']);
     await page.mouse.click(box.x + 20, box.y + box.height / 2);
-    return i;
   },
   async (page, i) => {
-    const plot = page.locator('#lab-run canvas').first();
-    await plot.scrollIntoViewIfNeeded();
-    const box = await plot.boundingBox();
+    const box = await page.evaluate(boxOf, ['#lab-run canvas', '']);
     await page.mouse.move(box.x + box.width * (0.2 + 0.06 * (i % 10)), box.y + box.height / 2);
   },
 ];
@@ -81,48 +88,67 @@ async function round() {
     await page.goto(`${server.url}lab.html`, { waitUntil: 'load' });
     const training = () => page.evaluate(() => document.querySelector('#lab .section-body')?.dataset.training);
     await page.waitForFunction(() => ['running', 'done'].includes(document.querySelector('#lab .section-body')?.dataset.training), null, { timeout: 60_000 });
-    let sent = 0;
-    for (let phase = await training(); phase !== 'done' && phase !== 'error'; phase = await training()) {
-      await INPUTS[sent % INPUTS.length](page, sent);
-      sent += 1;
+    const send = async (i) => {
+      await INPUTS[i % INPUTS.length](page, i);
       await new Promise((resolve) => setTimeout(resolve, 150));
-    }
+    };
+    let sent = 0;
+    for (let phase = await training(); phase !== 'done' && phase !== 'error'; phase = await training()) await send(sent++);
+    const ended = await page.evaluate(() => performance.now());
+    // the same inputs again once the run has ended (the page idle, the machine as loaded): what the run adds
+    for (let i = 0; i < sent; i += 1) await send(i);
     await new Promise((resolve) => setTimeout(resolve, 200));  // the last inputs' frames
     const { inputs, long, status, ms } = await page.evaluate(() => ({
       inputs: globalThis.__inputs, long: globalThis.__long,
       status: document.querySelector('.lab-status').textContent, ms: Number(document.querySelector('.lab-status').dataset.milliseconds),
     }));
-    return { load: Number(os.loadavg()[0].toFixed(2)), sent, inputs, long, status, ms };
+    const split = (list) => [list.filter((x) => x.at < ended), list.filter((x) => x.at >= ended)];
+    const [during, after] = split(inputs);
+    const [longDuring, longAfter] = split(long);
+    return { load: Number(os.loadavg()[0].toFixed(2)), sent, during, after, longDuring, longAfter, status, ms };
   } finally {
     await chromium.close();
   }
 }
 
+/** The page answers input within this, from the input to its next frame painted (issue #45's goal). */
+const GOAL_MS = 100;
 const rows = [];
+const of = (inputs, key) => ({ median: Number(median(inputs.map((x) => x[key])).toFixed(1)), max: Number(Math.max(...inputs.map((x) => x[key])).toFixed(1)) });
 try {
   for (let r = 0; r < rounds; r += 1) {
     const row = await round();
     rows.push(row);
-    const ms = (key) => row.inputs.map((x) => x[key]);
-    console.log(JSON.stringify({ load: row.load, run: row.ms, sent: row.sent, noted: row.inputs.length,
-      painted: [median(ms('painted')), Math.max(...ms('painted'))].map(Math.round), long: row.long.length }));
+    console.log(JSON.stringify({ load: row.load, run: row.ms, sent: row.sent, during: of(row.during, 'painted'), after: of(row.after, 'painted') }));
   }
 } finally {
   await server.close();
 }
-const all = rows.flatMap((r) => r.inputs);
-const of = (inputs, key) => ({ median: Number(median(inputs.map((x) => x[key])).toFixed(1)), max: Number(Math.max(...inputs.map((x) => x[key])).toFixed(1)) });
+/** The inputs of one side (during the run, or after it) over every round: medians, maxima, by type, Event Timing's long ones. */
+function summary(inputs, long) {
+  return {
+    inputs: inputs.length, handler: of(inputs, 'handler'), painted: of(inputs, 'painted'), late: inputs.filter((x) => x.painted > GOAL_MS).length,
+    byType: Object.fromEntries(['keydown', 'pointerdown', 'pointermove'].map((type) => {
+      const some = inputs.filter((x) => x.type === type);
+      return [type, { count: some.length, handler: of(some, 'handler'), painted: of(some, 'painted') }];
+    })),
+    // by the lab's phase when the input came: its models created, training, measured and drawn
+    byPhase: Object.fromEntries([...new Set(inputs.map((x) => x.phase))].map((phase) => {
+      const some = inputs.filter((x) => x.phase === phase);
+      return [phase, { count: some.length, handler: of(some, 'handler'), painted: of(some, 'painted') }];
+    })),
+    // Event Timing's interactions (key presses and clicks: INP's) of 16 ms or more, and where the longest went:
+    // waiting for the page's thread, its handlers, then the frame
+    long: long.filter((e) => e.interaction).length,
+    longest: long.filter((e) => e.interaction).toSorted((a, b) => b.duration - a.duration).slice(0, 3),
+  };
+}
 const report = {
-  machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.availableParallelism(), date: new Date().toISOString() },
-  rounds, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
-  run: median(rows.map((r) => r.ms)), inputs: all.length,
-  handler: of(all, 'handler'), painted: of(all, 'painted'),
-  byType: Object.fromEntries(['keydown', 'pointerdown', 'pointermove'].map((type) => {
-    const some = all.filter((x) => x.type === type);
-    return [type, { count: some.length, handler: of(some, 'handler'), painted: of(some, 'painted') }];
-  })),
-  long: { count: rows.reduce((n, r) => n + r.long.length, 0), maxDuration: Math.max(0, ...rows.flatMap((r) => r.long.map((e) => e.duration))) },
-  rows: rows.map(({ inputs, ...row }) => ({ ...row, painted: of(inputs, 'painted') })),
+  machine: { cpu: os.cpus()[0]?.model ?? 'unknown', kind: machineKind(), cores: os.availableParallelism(), date: new Date().toISOString() },
+  goal: GOAL_MS, rounds, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))], run: median(rows.map((r) => r.ms)),
+  during: summary(rows.flatMap((r) => r.during), rows.flatMap((r) => r.longDuring)),
+  after: summary(rows.flatMap((r) => r.after), rows.flatMap((r) => r.longAfter)),
+  rows: rows.map((row) => ({ load: row.load, run: row.ms, sent: row.sent, status: row.status, during: of(row.during, 'painted'), after: of(row.after, 'painted') })),
 };
 console.log(JSON.stringify({ ...report, rows: undefined }));
 if (args.includes('--save')) {

@@ -3,6 +3,7 @@
 // from bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->). Pure: no files, no runs; the bench scripts
 // write them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
 
+const capitalized = (text) => text[0].toUpperCase() + text.slice(1);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const load = (report) => (report.load[0] === report.load[1] ? `${report.load[0]}` : `${report.load[0]}–${report.load[1]}`);
 
@@ -29,18 +30,24 @@ export function pageText(report) {
     `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${['node bench/lab-run.mjs', report.rounds, ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ')}\`.`;
 }
 
-/** docs/page.md's sentence on the bench page's answer to input during its default run (bench/lab-input.mjs's results). */
+/** docs/page.md's table of the bench page's answer to input during its default run and after it (bench/lab-input.mjs's results). */
 export function inputText(report) {
   const ms = (x) => `${Math.round(x)} ms`;
-  const kinds = { keydown: 'key presses', pointerdown: 'clicks', pointermove: 'pointer moves' };
-  const each = Object.entries(report.byType).map(([type, t]) => `${kinds[type]} ${ms(t.painted.median)} / ${ms(t.painted.max)} (${t.count})`);
-  return `During the bench page's default run, from an input to the next frame painted: median **${ms(report.painted.median)}**, ` +
-    `most **${ms(report.painted.max)}** over ${report.inputs} inputs (${each.join(', ')}; median / most (count)); to the ` +
-    `page's first handler: median ${ms(report.handler.median)}, most ${ms(report.handler.max)}. Chromium's Event Timing ` +
-    `saw ${report.long.count} input${report.long.count === 1 ? '' : 's'} of 16 ms or more${report.long.count ? ` (the longest ${ms(report.long.maxDuration)})` : ''}. ` +
-    `${report.rounds} first visits in headless Chromium, ${report.machine.cpu} (${report.machine.cores} cores), load average ` +
-    `${load(report)}, ${report.machine.date.slice(0, 10)}; the run's median ${seconds(report.run)} from its start. ` +
-    `\`node bench/lab-input.mjs ${report.rounds} --save --write\`.`;
+  const head = ['', 'inputs', 'to the next frame painted, median / most', 'key presses', 'clicks', 'pointer moves',
+    'to the first handler, median / most', 'interactions of 16 ms or more (Event Timing), the longest'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const [name, side] of [['during the run', report.during], ['after it, idle', report.after]]) {
+    const pair = (t) => `${ms(t.median)} / ${ms(t.max)}`;
+    lines.push(`| ${[name, side.inputs, `**${pair(side.painted)}**`, ...['keydown', 'pointerdown', 'pointermove'].map((type) => pair(side.byType[type].painted)),
+      pair(side.handler), side.long ? `${side.long}, ${ms(side.longest[0].duration)}` : '0'].join(' | ')} |`);
+  }
+  const { during } = report;
+  const verdict = during.late === 0
+    ? `every input of the run was answered within the goal, ${report.goal} ms`
+    : `${during.late} of the run's ${during.inputs} inputs took longer than the goal, ${report.goal} ms (the median ${ms(during.painted.median)})`;
+  return `${lines.join('\n')}\n\n${capitalized(verdict)}. ${report.rounds} first visits in headless Chromium, ${report.machine.cpu} ` +
+    `(${report.machine.kind}, ${report.machine.cores} cores), load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the ` +
+    `run trained and was measured in ${seconds(report.run)} (median). \`node bench/lab-input.mjs ${report.rounds} --save --write\`.`;
 }
 
 /** `doc` with the text between `<!-- lab-run:<name> -->` and its closing marker replaced by `text`. */
