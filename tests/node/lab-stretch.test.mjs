@@ -63,4 +63,17 @@ test('a stretch\'s sentences hold on the table they were written from and fail o
   moved.rows.tuned[4] = 0.91;
   assert.match(stretchClaims(moved, 'rotary (seed 1)')[1].text, /the stretch hurts by 7 points/);
   assert.equal(claims[0].holds({ stretch: null }), false);
+  // interpolation: what Chen et al. report, beside the run, and whether the run agrees
+  const pi = { ...structuredClone(view), method: 'linear' };
+  pi.rows.tuned[4] = 0.06;
+  const said = stretchClaims(pi, 'rotary (seed 1)');
+  assert.deepEqual(said.map((c) => c.name), ['stretch-zero', 'stretch-tuned', 'stretch-literature']);
+  assert.match(said[2].text, /^Chen et al\. \(2023, .*“RoPE-based pretrained LLMs such as LLaMA models to up to 32768 with minimal fine-tuning \(within 1000 steps\)”/);
+  assert.match(said[2].text, /interpolated ×4 and tuned 50 steps, rotary \(seed 1\) reads 6% at 64 words: below 90%: not learned back, unlike what they report/);
+  assert.equal(said[2].holds({ stretch: pi }), true);
+  const recovered = structuredClone(pi);
+  recovered.rows.tuned[4] = 0.97;
+  assert.equal(said[2].holds({ stretch: recovered }), false);
+  assert.match(stretchClaims(recovered, 'rotary (seed 1)')[2].text, /97% at 64 words: at or above 90%: it learned the longer sentences back, as they report/);
+  assert.equal(stretchClaims({ ...pi, tune: 0 }, 'x').length, 1);
 });

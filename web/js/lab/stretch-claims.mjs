@@ -29,6 +29,19 @@ export function stretchClaims(view, label) {
         `${percent(at('plain', L))} with the same steps and no stretch: ${verdict}.`;
     };
     claims.push({ key: 'tuned', say: compare });
+    // what the paper of the method the reader picked reports, beside this run (PI's: the one that states its steps)
+    if (view.method === 'linear') {
+      const literature = () => {
+        const tuned = at('tuned', L);
+        const verdict = tuned >= LEARNED ? `at or above ${percent(LEARNED)}: it learned the longer sentences back, as they report`
+          : `below ${percent(LEARNED)}: not learned back, unlike what they report (their models, task and steps are not this run's)`;
+        return `Chen et al. (2023, “Extending Context Window of Large Language Models via Positional Interpolation”) extend ` +
+          '“RoPE-based pretrained LLMs such as LLaMA models to up to 32768 with minimal fine-tuning (within 1000 steps)”, ' +
+          'models of 7B to 65B parameters, on passkey retrieval, language modelling and long document summarization. ' +
+          `Here, interpolated ×${view.factor} and tuned ${view.tune} steps, ${label} reads ${percent(tuned)} at ${L} words: ${verdict}.`;
+      };
+      claims.push({ key: 'literature', say: literature });
+    }
   }
   return claims.map(({ key, say: text }) => {
     const said = text();
