@@ -1,15 +1,18 @@
 // The bench page (lab.html: the lesson's lab, full width), on the built site ($SEQORDER_DIST/site, default dist/site).
 // In every engine (tests/browser/helpers/engines; $SEQORDER_BROWSERS chooses): a small seeded run from a link fills
 // the lengths table with exactly the numbers the same run gives through the JS API in node on one thread
-// (createModel, step, forward, the lab's scorers), and its parameters have the same hashes. In Chromium
+// (createModel, step, forward, the lab's scorers), and its parameters have the same hashes, as they have again when
+// the link the page writes is opened anew; "Stretch it" (pressed from the keyboard) gives the numbers of the same
+// stretch in node, its claims hold and fail sabotaged, and the downloads (JSON, CSV) carry it. In Chromium
 // (playwright-core), what every page of the site must do: the build copies it into the site; its
 // Content-Security-Policy is the lesson's, and nothing violates it; no console error, no failed or cross-origin
 // request; axe-core finds no serious or critical violation (light and dark, and at a phone's 390 px, where the page
 // does not scroll sideways); the settings sit beside the results on a wide screen; the link to the lesson carries the
 // run's settings, and the lesson's "open this run in the lab" carries them back; a hostile hash falls back to the
 // defaults with notes, and a long or large run waits for the reader's press. The position probe gives the numbers the
-// same run gives in node, and its claims and the relative bias plot's hold, and fail when what is drawn is sabotaged;
-// so does "Stretch it": its table holds the numbers of the same stretch in node, its claims hold and fail sabotaged.
+// same run gives in node, and its claims and the relative bias plot's hold, and fail when what is drawn is sabotaged.
+// Randomized positions from a link give the hashes and the lengths table of the same run in node, and a range past a
+// learned table's rows is refused.
 import { test, before, after, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
@@ -21,8 +24,9 @@ import { captureDownloads, capturedFiles, nodeHashes } from './helpers/train-hel
 import { loadSeqorder, siteModule } from '../node/helpers/load.mjs';
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-const { BENCH_RUN, SETTINGS, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
-const { TASKS, measuredLengths, measuredSet, trainingBatch } = await siteModule('js/lab/tasks.mjs');
+const { BENCH_RUN, SETTINGS, callOptions, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } = await siteModule('js/lab/tasks.mjs');
+const { CHUNK, measureModel } = await siteModule('js/lab/run.mjs');
 const { percent } = await siteModule('js/lab/findings.mjs');
 const { finalVectors, probeSets, probeVectors } = await siteModule('js/lab/probe.mjs');
 const { stretchModel } = await siteModule('js/lab/stretch.mjs');
@@ -34,32 +38,34 @@ const hashOf = (values) => `#${Object.entries(values).map(([name, v]) => `${SETT
 
 /**
  * The lengths table of the run of `values` (the lab's setting names), computed here in node on one thread through the
- * JS API: each model trained with step on the run's batches, then its logits (forward) on each length's sentences
- * scored by the task's scorer; the rows as the page draws them (median of one seed, or the API's refusal).
+ * JS API: each model trained with step on the run's batches (its held-out sentences asked after every CHUNK steps, as
+ * the page's curves ask them: with randomized positions each call draws from the model's evaluation stream), then its
+ * logits on each length's sentences scored by the task's scorer (run.mjs's measureModel, its calls in the page's
+ * order); the rows as the page draws them (median of one seed, or the API's refusal).
  */
-function nodeTable(values) {
+async function nodeTable(values) {
   const config = runConfig(values);
+  const [seed] = config.seeds;
   const lengths = measuredLengths(config);
-  return config.kinds.map((key) => {
-    const model = so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length));
+  const rows = [];
+  for (const key of config.kinds) {
+    const model = so.createModel(modelOptions(config, key, seed, so.taskWords.length));
+    const calls = callOptions(config, key);
     try {
       for (let k = 0; k < config.steps; k++) {
-        const { ids, targets } = trainingBatch(so, config, config.seeds[0], k);
-        model.step(ids, targets, { lr: config.lr });
+        const { ids, targets } = trainingBatch(so, config, seed, k);
+        model.step(ids, targets, { lr: config.lr, ...calls });
+        if ((k + 1) % CHUNK === 0) model.forward(validationSet(so, config, seed).ids, calls);
       }
-      return lengths.map((T) => {
-        const set = measuredSet(so, config, config.seeds[0], T);
-        try {
-          return percent(TASKS[config.task].score(model.forward(set.ids), set).accuracy);
-        } catch (error) {
-          if (!(error instanceof RangeError)) throw error;
-          return `refused: ${error.message}`;
-        }
-      });
+      // (forward as the pool's: a refusal a rejection, the calls made in the page's order)
+      const handle = { forward: async (ids, options) => model.forward(ids, options) };
+      const measured = await measureModel(config, handle, new Map(lengths.map((T) => [T, measuredSet(so, config, seed, T)])), calls);
+      rows.push(lengths.map((T) => (measured[T].error ? `refused: ${measured[T].error.message}` : percent(measured[T].accuracy))));
     } finally {
       model.dispose();
     }
-  });
+  }
+  return rows;
 }
 
 /**
@@ -127,7 +133,7 @@ eachEngine({ requires: 'lab.html' }, (s) => {
     }));
     assert.equal(record.state, 'done');
     assert.deepEqual(record.hashes, nodeHashes(SMALL));
-    assert.deepEqual(cells, nodeTable(SMALL));
+    assert.deepEqual(cells, await nodeTable(SMALL));
     // the round trip: the page's own link, opened anew, trains the same models bit for bit
     const link = await s.browser.evaluate(() => location.hash);
     await openRun(link);
@@ -280,6 +286,39 @@ describe('chromium: the page as every page of the site', () => {
     assert.deepEqual(found.sabotaged, { 'lab-probe': false, 'lab-mask': false, 'offsets-causal-relative': false });
     assert.deepEqual(found.after, found.before);
     assert.equal(found.plots, 1);
+    assert.deepEqual(errors, []);
+  });
+
+  test('randomized positions from a link: the hashes and the lengths table of the same run in node (lengths past the range refused), the range in the run\'s name and its downloads; past a learned table\'s rows, refused', { timeout: 150_000 }, async () => {
+    const values = { task: 'lookback', back: 1, models: ['causal', 'causal-rotary', 'alibi'], width: 8, heads: 2, steps: 100, seed: 5, positionRange: 64 };
+    await open(hashOf(values));
+    await runEnds();
+    const found = await session.page.evaluate(() => import('/js/drawn.mjs').then(({ drawnIn }) => {
+      const r = drawnIn(document.getElementById('lab')).record;
+      const rows = [...document.querySelectorAll('#lab-lengths table tbody tr')].map((tr) => [...tr.children].map((c) => c.textContent));
+      return { state: r.state, hashes: r.models.map((m) => m.hash), cells: rows.slice(0, -1).map((row) => row.slice(1)), caption: document.querySelector('#lab-run .lab-caption').textContent };
+    }));
+    assert.equal(found.state, 'done');
+    assert.deepEqual(found.hashes, nodeHashes(values));
+    const table = await nodeTable(values);
+    assert.deepEqual(found.cells, table);
+    // 8× the longest (128 words) is past the range for the models that draw positions, not for the one without
+    assert.deepEqual(table.map((row) => row.at(-1).startsWith('refused: ')), [false, true, true]);
+    assert.match(found.caption, /^The word 1 back, width 8, positions drawn from 0 … 63, 100 steps, seed 5: /);
+    await session.page.evaluate(captureDownloads);
+    await session.page.click('#lab-download-csv');
+    const [csv] = await session.page.evaluate(capturedFiles);
+    assert.ok(csv.text.split('\n').includes(',,setting:positionRange,,,64'), csv.text.slice(0, 400));
+    // a learned table of 16 rows cannot take positions drawn from 0 … 63: refused beside the setting, in the API's words
+    await open(hashOf({ ...values, models: ['learned'] }));
+    const refused = await session.page.evaluate(() => ({
+      text: document.getElementById('lab-positionRange-refusal').textContent, hidden: document.getElementById('lab-positionRange-refusal').hidden,
+      train: document.getElementById('lab-train').disabled, status: document.querySelector('.lab-status').textContent,
+    }));
+    assert.equal(refused.hidden, false);
+    assert.match(refused.text, /^learned \(16 rows\): .*positionRange/);
+    assert.equal(refused.train, true);
+    assert.match(refused.status, /^Not run: learned \(16 rows\): /);
     assert.deepEqual(errors, []);
   });
 

@@ -1,13 +1,14 @@
 // The lab's part of the page's sweep (tests/browser/sweep.test.mjs leaves it out: its settings start a training run).
 // Every value each run setting declares to sweep (config.mjs's SETTINGS: each task, each model alone, all eight and
 // the lesson's, width, heads, layers, steps, the shortest and longest sentence and k at their extremes, each learning
-// rate, the token vectors × √D and as they are, one and three seeds) is set through the URL's hash as a link would, one
-// at a time, from a short run (100 Adam steps, the other settings at their defaults; a value another setting must
-// follow comes with it); then the seeds 1, 3, 7, 11, 42 and 1e9 at the lesson's settings (800 steps), each task there,
-// two layers on the word 1 back, the comparison of × √D (the conclusion's button), and Reset then Step. After each:
-// every check of the section passes and every claim (the curves', the table's, the conclusion's) holds against what
-// is drawn; a refused setting shows its refusal, and the status and checks say "not run". Chromium visits every value;
-// Firefox and WebKit the lesson's run with all eight models at one seed.
+// rate, the token vectors × √D and as they are, randomized positions off and at their widest, one and three seeds) is
+// set through the URL's hash as a link would, one at a time, from a short run (100 Adam steps, the other settings at
+// their defaults; a value another setting must follow comes with it); then the seeds 1, 3, 7, 11, 42 and 1e9 at the
+// lesson's settings (800 steps), each task there, two layers on the word 1 back, the comparison of × √D (the
+// conclusion's button), and Reset then Step. After each: every check of the section passes and every claim (the
+// curves', the table's, the conclusion's) holds against what is drawn; a refused setting (the shortest past the
+// longest; positions drawn from past a learned table's rows) shows its refusal, and the status and checks say "not
+// run". Chromium visits every value; Firefox and WebKit the lesson's run with all eight models at one seed.
 //   LAB_SWEEP_ONLY='width lr' node --test tests/browser/lab-sweep.test.mjs   (only those settings, while working)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -42,9 +43,12 @@ function plan() {
     }
   }
   if (!ONLY.length || ONLY.includes('seed')) visits.push(...LESSON_VISITS);
-  // first, refused: a link can ask for it (changed later, one setting moves the other along)
-  return [{ ...BASE, shortest: 16, longest: 8 }, ...new Map(visits.map((v) => [hashOf(v), v])).values()];
+  // first, refused: a link can ask for them (changed later, one setting moves the other along)
+  return [...REFUSED, ...new Map(visits.map((v) => [hashOf(v), v])).values()];
 }
+
+/** Visits the lab refuses: the shortest past the longest; positions drawn from past a learned table's rows. */
+const REFUSED = [{ ...BASE, shortest: 16, longest: 8 }, { ...BASE, models: ['learned'], positionRange: 64 }];
 
 /** A visit's link, as the page writes it: the settings that differ from their defaults, in declaration order. */
 function hashOf(values) {
@@ -84,7 +88,7 @@ eachEngine({ viewport: { width: 1000, height: 900 } }, (s) => {
   test(`${s.engine}: the lab's swept settings: the run trains them, every check passes, every claim holds`, { timeout: 2_400_000 }, async (t) => {
     const chromium = s.engine === 'chromium';
     const visits = chromium ? plan() : [{ models: KINDS.slice(0, 8).map((k) => k.key) }];
-    const refused = (v) => v.shortest > v.longest;
+    const refused = (v) => REFUSED.includes(v);
     await s.browser.goto(`${s.site.origin}/${hashOf(visits[0])}`);
     await s.browser.waitForSelector('body[data-ready]', { timeout: 60_000 });
     assert.equal(await s.browser.attribute('body', 'data-ready'), 'true');

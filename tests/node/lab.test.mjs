@@ -13,7 +13,7 @@ import { loadSeqorder, loadSeqorderPool, siteModule } from './helpers/load.mjs';
 import { assertAllPass, verdicts } from './helpers/verdicts.mjs';
 
 const {
-  DEFAULTS, KINDS, LESSON_MODELS, MAX_MODELS, SETTINGS, TASK_WORDS, differInScaleOnly, headsOffered, modelOptions, refusals, runConfig, runCost,
+  DEFAULTS, KINDS, LESSON_MODELS, MAX_MODELS, SETTINGS, TASK_WORDS, callOptions, differInScaleOnly, headsOffered, modelOptions, refusals, runConfig, runCost,
   runName, secondTaskValues,
 } = await siteModule('js/lab/config.mjs');
 const { CHUNK, MAX_WORKERS, createRun, measureRun, measureSlice, parameterHash, poolSize, runHashes } = await siteModule('js/lab/run.mjs');
@@ -87,6 +87,14 @@ test('the settings: declared once, each id the URL key named as createModel\'s o
   assert.equal(runName(rotary), 'the induction task, rotary base 100, 4 rotary pairs, seed 1');
   assert.equal(runName(runConfig({ models: ['alibi'], rotaryBase: 100 })), 'the order task, seed 1', 'rotary settings without a rotary model');
   assert.deepEqual(refusals(so, runConfig({ models: ['rotary'], width: 8, heads: 2, rotaryPairs: 4 })).map((r) => r.setting), ['rotaryPairs']);
+  // randomized positions: the calls of every model that reads positions take the range; it names the run; a learned
+  // table with fewer rows than the range refuses it, in the API's words
+  const drawn = runConfig({ models: ['none', 'learned', 'rotary'], positionRange: 256 });
+  assert.deepEqual(['none', 'learned', 'rotary'].map((key) => callOptions(drawn, key)), [{}, { positionRange: 256 }, { positionRange: 256 }]);
+  assert.deepEqual(callOptions(runConfig({ models: ['rotary'] }), 'rotary'), {});
+  assert.equal(runName(drawn), 'the order task, positions drawn from 0 … 255, seed 1');
+  assert.deepEqual(refusals(so, drawn), [{ setting: 'positionRange', message: 'learned (16 rows): positionRange must be an integer from T (the sentences\' length) to maxLength' }]);
+  assert.deepEqual(refusals(so, { ...drawn, kinds: ['none', 'rotary'] }), []);
 });
 
 test('the heads offered divide the width, and leave rotary an even head width', () => {

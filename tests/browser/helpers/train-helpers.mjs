@@ -120,12 +120,13 @@ export async function reachLab(browser) {
 }
 
 const so = await loadSeqorder();
-const { modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
+const { callOptions, modelOptions, runConfig } = await siteModule('js/lab/config.mjs');
 const { trainingBatch } = await siteModule('js/lab/tasks.mjs');
 
 /**
  * The SHA-256 (hex) of every model of the lab's run for `settings` (the lab's setting names, defaults filled in),
- * trained here in node, one model after another on this thread with createModel and step: what the page must show.
+ * trained here in node, one model after another on this thread with createModel and step (with the run's call options:
+ * randomized positions drawn from the model's training stream, as train draws them): what the page must show.
  */
 export function nodeHashes(settings, steps) {
   const config = runConfig(settings);
@@ -135,7 +136,7 @@ export function nodeHashes(settings, steps) {
       const model = so.createModel(modelOptions(config, key, seed, so.taskWords.length));
       for (let k = 0; k < (steps ?? config.steps); k++) {
         const { ids, targets } = trainingBatch(so, config, seed, k);
-        model.step(ids, targets, { lr: config.lr });
+        model.step(ids, targets, { lr: config.lr, ...callOptions(config, key) });
       }
       const hash = createHash('sha256');
       for (const t of Object.values(model.parameters())) hash.update(Buffer.from(t.data.buffer, t.data.byteOffset, t.data.byteLength));

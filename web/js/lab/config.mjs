@@ -57,7 +57,7 @@ const modelsSweep = [...KINDS.map((k) => [k.key]), KINDS.slice(0, 8).map((k) => 
 
 /**
  * The lab's settings, declared once (web/js/settings.mjs). Each id is the URL's key: lab- and the name createModel
- * (or the task) gives the option; `was` reads the key an older link used (and its values). The defaults are the
+ * (or the task, or the model's calls: positionRange) gives the option; `was` reads the key an older link used (and its values). The defaults are the
  * lesson's run: five models, width 32, 2 heads, 1 layer, token vectors × √D, 800 Adam steps at 3e-3 on lengths 8 … 16,
  * seed 1 (the project's PyTorch reference's setup, bench/model_reference.py; the scaling as Attention Is All You Need
  * does, chosen by docs/model.md's measurements). `sweep` lists the values tests/browser/lab-sweep.test.mjs visits.
@@ -91,6 +91,11 @@ export const SETTINGS = declareSettings({
     kind: 'select', id: 'lab-embedScale', was: { key: 'train-embed-scale', values: { 0: '1', 1: 'sqrtWidth' } },
     label: 'token vectors', default: 'sqrtWidth', sweep: [1, 'sqrtWidth'],
     options: [{ value: 'sqrtWidth', label: '× √D (as in the paper)' }, { value: 1, label: 'as they are' }],
+  },
+  positionRange: {
+    kind: 'select', id: 'lab-positionRange', label: 'randomized positions', default: 0, sweep: [0, 1024],
+    options: [{ value: 0, label: 'none: 0 … T − 1' }, ...[64, 128, 256, 512, 1024].map((value) => ({ value, label: `drawn from 0 … ${value - 1}` }))],
+    hint: 'each sentence at sorted positions drawn from the range (Ruoss et al. 2023), in training and in the lengths table',
   },
   lr: {
     kind: 'select', id: 'lab-lr', was: { key: 'train-lr' }, label: 'learning rate', default: 3e-3,
@@ -127,7 +132,7 @@ export const DEFAULTS = Object.freeze(Object.fromEntries(Object.values(SETTINGS)
 export const BENCH_RUN = Object.freeze({ task: 'lookback', models: ['none', 'sinusoidal', 'rotary', 'alibi', 'relative'], steps: 400 });
 
 /** The settings a run depends on (the lab's others: the composer's, the maps' pickers). */
-const RUN_SETTINGS = ['task', 'back', 'models', 'width', 'heads', 'layers', 'rotaryBase', 'rotaryPairs', 'embedScale', 'lr', 'steps', 'shortest', 'longest', 'seeds', 'seed'];
+const RUN_SETTINGS = ['task', 'back', 'models', 'width', 'heads', 'layers', 'rotaryBase', 'rotaryPairs', 'embedScale', 'positionRange', 'lr', 'steps', 'shortest', 'longest', 'seeds', 'seed'];
 
 /**
  * A run's configuration from the settings' values (the defaults filled in): frozen, with `kinds` (the chosen models,
@@ -153,7 +158,8 @@ export function runName(config) {
   const words = {
     width: (v) => `width ${v}`, heads: (v) => `${v} head${v === 1 ? '' : 's'}`, layers: (v) => `${v} layer${v === 1 ? '' : 's'}`,
     rotaryBase: (v) => `rotary base ${v}`, rotaryPairs: (v) => `${v} rotary pair${v === 1 ? '' : 's'}`,
-    embedScale: (v) => (v === 1 ? 'token vectors as they are' : 'token vectors × √D'), lr: (v) => `lr ${v}`, steps: (v) => `${v} steps`,
+    embedScale: (v) => (v === 1 ? 'token vectors as they are' : 'token vectors × √D'),
+    positionRange: (v) => `positions drawn from 0 … ${v - 1}`, lr: (v) => `lr ${v}`, steps: (v) => `${v} steps`,
   };
   const differ = Object.entries(words).filter(([name]) => config[name] !== DEFAULTS[name]).map(([name, say]) => say(config[name]));
   if (config.shortest !== DEFAULTS.shortest || config.longest !== DEFAULTS.longest) differ.push(`lengths ${config.shortest} … ${config.longest}`);
@@ -201,6 +207,14 @@ export function modelOptions(config, key, seed, vocab) {
 }
 
 /**
+ * The call options of a model of `key` in a run of `config` (train's with lr, forward's in the held-out curve and the
+ * lengths table): randomized positions' range, for a model that reads positions, when the run draws them.
+ */
+export function callOptions(config, key) {
+  return config.positionRange > 0 && kindOf(key).positions !== 'none' ? { positionRange: config.positionRange } : {};
+}
+
+/**
  * What a run's settings ask that the API refuses, one refusal per rule: [{ setting, message }], empty when the run can
  * start. Each chosen model is created (and freed) with the run's options on `so`, and the task's sentences drawn at
  * the shortest and longest lengths; a message several models give is said once, naming them, beside the setting it
@@ -228,13 +242,19 @@ export function refusals(so, config) {
   if (config.kinds.length * config.seeds.length > MAX_MODELS) {
     add('models', `${config.kinds.length} models × ${config.seeds.length} seeds is more than the ${MAX_MODELS} models a run trains`);
   }
-  const named = [['rotaryPairs', 'rotaryPairs'], ['rotaryBase', 'rotaryBase'], ['maxLength', 'longest'], ['heads', 'heads'], ['width', 'width'], ['layers', 'layers'], ['length', 'shortest']];
+  const named = [['positionRange', 'positionRange'], ['rotaryPairs', 'rotaryPairs'], ['rotaryBase', 'rotaryBase'], ['maxLength', 'longest'], ['heads', 'heads'], ['width', 'width'], ['layers', 'layers'], ['length', 'shortest']];
   for (const key of config.kinds) {
+    let model = null;
     try {
-      so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length)).dispose();
+      model = so.createModel(modelOptions(config, key, config.seeds[0], so.taskWords.length));
+      // the call options, asked of the longest training sentence as the run's steps will
+      const options = callOptions(config, key);
+      if (Object.keys(options).length) model.forward({ data: new Int32Array(config.longest), shape: [1, config.longest] }, options);
     } catch (error) {
       if (!(error instanceof RangeError || error instanceof TypeError)) throw error;
       add(named.find(([word]) => error.message.includes(word))?.[1] ?? 'models', error.message, key);
+    } finally {
+      model?.dispose();
     }
   }
   return found.map(({ setting, rule, keys }) => ({

@@ -2,7 +2,7 @@
 // seqorder pool, paused, resumed and stepped with the same bits as a run never paused, then measured at the lengths
 // it trained on and beyond (tasks.mjs has the sentences). Pure: no DOM; node and the page import it (`so`: the API;
 // `pool`: loadSeqorderPool's).
-import { modelOptions } from './config.mjs';
+import { callOptions, modelOptions } from './config.mjs';
 import { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } from './tasks.mjs';
 
 /** Steps per message to a worker: the curves grow by one point every CHUNK steps; Step trains CHUNK steps. */
@@ -91,7 +91,8 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
 
   function drive(i) {
     drivers[i] ??= (async () => {
-      const { handle, seed } = models[i];
+      const { handle, seed, key } = models[i];
+      const calls = callOptions(config, key);
       const inFlight = [];  // each message's answer, in the order sent: the worker answers them in that order
       try {
         let yielded = false;
@@ -112,8 +113,8 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
             announce();
             // the batches, then the held-out sentences: two messages at once, answered in order
             const set = heldOut.get(seed);
-            const trained = handle.train(batchesFrom(seed, first, n), { lr: config.lr });
-            const answered = handle.forward(set.ids);
+            const trained = handle.train(batchesFrom(seed, first, n), { lr: config.lr, ...calls });
+            const answered = handle.forward(set.ids, calls);
             const chunk = Promise.all([trained, answered]).then(([losses, logits]) => ({ step: first + n, losses, logits, set }));
             chunk.catch(() => {});  // (awaited in its turn below, maybe after it has failed or the run was disposed)
             inFlight.push(chunk);
@@ -128,7 +129,7 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
           taken[i] = step;
           onChunk(i, { step, losses, accuracy: TASKS[config.task].score(logits, set).accuracy });
           if (taken[i] === config.steps && !measuring[i]) {
-            measuring[i] = measureModel(config, handle, setsOf(seed));
+            measuring[i] = measureModel(config, handle, setsOf(seed), calls);
             measuring[i].catch(() => {});  // measure() reports it
           }
         }
@@ -195,7 +196,7 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
     },
     /** Each model's measurements at every measuredLengths(config) (measureModel's), at the step it stands at. */
     measure() {
-      return Promise.all(models.map((m, i) => (taken[i] === config.steps && measuring[i]) || measureModel(config, m.handle, setsOf(m.seed))));
+      return Promise.all(models.map((m, i) => (taken[i] === config.steps && measuring[i]) || measureModel(config, m.handle, setsOf(m.seed), callOptions(config, m.key))));
     },
     /** Resolves when no model is training. */
     settled,
@@ -236,7 +237,7 @@ function nextTask() {
  * One model measured at every length of `sets` (Map T → the task's sentences): { [T]: the task's score, or { error: {
  * name, message } } where the model refuses T (a RangeError; any other error fails) }. Each length goes in slices of
  * measureSlice sentences (a sentence's logits do not depend on the others in its call), every message at once: the
- * worker answers them in order. `options`: forward's (a stretch's ropeScaling), or none.
+ * worker answers them in order. `options`: forward's (the run's callOptions, and a stretch's ropeScaling), or none.
  */
 export async function measureModel(config, handle, sets, options) {
   const task = TASKS[config.task];
@@ -249,7 +250,7 @@ export async function measureModel(config, handle, sets, options) {
     for (let from = 0; from < count; from += slice) {
       const n = Math.min(slice, count - from);
       const part = { data: ids.data.slice(from * T, (from + n) * T), shape: [n, T] };
-      calls.push(options ? handle.forward(part, options) : handle.forward(part));
+      calls.push(handle.forward(part, options));
     }
     try {
       const parts = await Promise.all(calls);

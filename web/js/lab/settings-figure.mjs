@@ -1,4 +1,5 @@
-// The lab's settings: the task, which models (up to eight of the twelve), the architecture, the training, the seeds. Each
+// The lab's settings: the task, which models (up to eight of the twelve), the architecture, the training (randomized
+// positions among it: on the lesson only when a link asks for them), the seeds. Each
 // control is built from the lab's declaration (config.mjs's SETTINGS, through controls.mjs's settingControl), so the
 // URL's hash holds it too. The heads offered are those the width and the models allow; a setting the API refuses
 // otherwise (a link can ask for one) is refused once per rule beside its control, in the API's own words, and nothing
@@ -11,7 +12,7 @@ import { KINDS, MAX_MODELS, hasRotary, headsOffered, kindLabel, refusals, runCon
 const GROUPS = [
   ['the task', ['task', 'back']],
   ['the architecture', ['width', 'heads', 'layers', 'embedScale', 'rotaryBase', 'rotaryPairs']],
-  ['the training', ['lr', 'steps', 'shortest', 'longest']],
+  ['the training', ['lr', 'steps', 'shortest', 'longest', 'positionRange']],
   ['the seeds', ['seeds', 'seed']],
 ];
 
@@ -98,6 +99,7 @@ export function settingsFigure(root, so, state, { page = 'lesson', onChange, onE
     const rotary = hasRotary(runConfig(state.values).kinds);
     const tuned = ['rotaryBase', 'rotaryPairs'].some((name) => state.values[name] !== state.settings[name].default);
     for (const name of ['rotaryBase', 'rotaryPairs']) controls[name].closest('.control').hidden = !rotary || (page === 'lesson' && !tuned);
+    controls.positionRange.closest('.control').hidden = page === 'lesson' && state.values.positionRange === state.settings.positionRange.default;
     current = refusals(so, runConfig(state.values));
     for (const [name, p] of Object.entries(refusalOf)) {
       const mine = current.filter((r) => r.setting === name);

@@ -4,7 +4,7 @@
 // by, before and after, are drawn from ropeFrequencies below (docs/model.md's formulas, one float64 operation at a time;
 // tests/node/lab-stretch.test.mjs compares them with bench/position_schemes.py's, and the model's attention with what
 // they predict). Pure: no DOM; node and the page import it.
-import { kindOf, modelOptions } from './config.mjs';
+import { callOptions, kindOf, modelOptions } from './config.mjs';
 import { BATCH, TASKS, dataSeed, measuredLengths, measuredSet } from './tasks.mjs';
 import { measureModel } from './run.mjs';
 
@@ -90,6 +90,7 @@ export function yarnParts(pairs, base, originalLength) {
  */
 export async function stretchModel({ pool, so, config, model, method, factor, tune }) {
   const scaling = ropeScaling(config, method, factor);
+  const calls = callOptions(config, model.key);  // the run's randomized positions, if it draws them
   const options = modelOptions(config, model.key, model.seed, so.taskWords.length);
   const lengths = measuredLengths(config);
   const sets = new Map(lengths.map((T) => [T, measuredSet(so, config, model.seed, T)]));
@@ -101,14 +102,14 @@ export async function stretchModel({ pool, so, config, model, method, factor, tu
     if (failed) throw failed.reason;
     const [stretched, plain] = copies.map((c) => c.value);
     await Promise.all([stretched.setParameters(parameters), plain.setParameters(parameters)]);
-    const zeroShot = await measureModel(config, stretched, sets, { ropeScaling: scaling });
+    const zeroShot = await measureModel(config, stretched, sets, { ...calls, ropeScaling: scaling });
     if (tune > 0) {
       const task = TASKS[config.task];
       const batches = Array.from({ length: tune }, (_, k) =>
         task.make(so, config, { count: BATCH, length, seed: dataSeed(model.seed, TUNE_STREAM + k) }));
-      await Promise.all([stretched.train(batches, { lr: config.lr, ropeScaling: scaling }), plain.train(batches, { lr: config.lr })]);
+      await Promise.all([stretched.train(batches, { lr: config.lr, ...calls, ropeScaling: scaling }), plain.train(batches, { lr: config.lr, ...calls })]);
     }
-    const [tuned, untuned] = await Promise.all([measureModel(config, stretched, sets, { ropeScaling: scaling }), measureModel(config, plain, sets)]);
+    const [tuned, untuned] = await Promise.all([measureModel(config, stretched, sets, { ...calls, ropeScaling: scaling }), measureModel(config, plain, sets, calls)]);
     return { key: model.key, seed: model.seed, method, factor, tune, length, scaling, lengths, zeroShot, tuned, plain: untuned };
   } finally {
     await Promise.allSettled(copies.filter((c) => c.status === 'fulfilled').map((c) => c.value.dispose()));
