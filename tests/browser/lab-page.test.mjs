@@ -291,6 +291,17 @@ describe('chromium: the page as every page of the site', () => {
 
   test('randomized positions from a link: the hashes and the lengths table of the same run in node (lengths past the range refused), the range in the run\'s name and its downloads; past a learned table\'s rows, refused', { timeout: 150_000 }, async () => {
     const values = { task: 'lookback', back: 1, models: ['causal', 'causal-rotary', 'alibi'], width: 8, heads: 2, steps: 100, seed: 5, positionRange: 64 };
+    // a learned table of 16 rows cannot take positions drawn from 0 … 63: refused beside the setting, in the API's words
+    await open(hashOf({ ...values, models: ['learned'] }));
+    const refused = await session.page.evaluate(() => ({
+      text: document.getElementById('lab-positionRange-refusal').textContent, hidden: document.getElementById('lab-positionRange-refusal').hidden,
+      train: document.getElementById('lab-train').disabled, status: document.querySelector('.lab-status').textContent,
+    }));
+    assert.equal(refused.hidden, false);
+    assert.match(refused.text, /^learned \(16 rows\): .*positionRange/);
+    assert.equal(refused.train, true);
+    assert.match(refused.status, /^Not run: learned \(16 rows\): /);
+    // the run (the page left once it has ended: its pool's workers have loaded)
     await open(hashOf(values));
     await runEnds();
     const found = await session.page.evaluate(() => import('/js/drawn.mjs').then(({ drawnIn }) => {
@@ -309,16 +320,6 @@ describe('chromium: the page as every page of the site', () => {
     await session.page.click('#lab-download-csv');
     const [csv] = await session.page.evaluate(capturedFiles);
     assert.ok(csv.text.split('\n').includes(',,setting:positionRange,,,64'), csv.text.slice(0, 400));
-    // a learned table of 16 rows cannot take positions drawn from 0 … 63: refused beside the setting, in the API's words
-    await open(hashOf({ ...values, models: ['learned'] }));
-    const refused = await session.page.evaluate(() => ({
-      text: document.getElementById('lab-positionRange-refusal').textContent, hidden: document.getElementById('lab-positionRange-refusal').hidden,
-      train: document.getElementById('lab-train').disabled, status: document.querySelector('.lab-status').textContent,
-    }));
-    assert.equal(refused.hidden, false);
-    assert.match(refused.text, /^learned \(16 rows\): .*positionRange/);
-    assert.equal(refused.train, true);
-    assert.match(refused.status, /^Not run: learned \(16 rows\): /);
     assert.deepEqual(errors, []);
   });
 
