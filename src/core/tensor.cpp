@@ -49,6 +49,12 @@ std::string sizes_text(const Sizes& sizes) {
 std::string shape_to_string(const Shape& shape) { return sizes_text(shape); }
 std::string shape_to_string(std::span<const std::int64_t> sizes) { return sizes_text(sizes); }
 
+std::string joined(std::initializer_list<std::string_view> pieces) {
+    std::string message;
+    for (const std::string_view piece : pieces) message += piece;
+    return message;
+}
+
 std::string number_text(double x) {
     if (std::isnan(x)) return "NaN";
     if (std::isinf(x)) return x > 0 ? "Infinity" : "-Infinity";

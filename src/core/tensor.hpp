@@ -7,6 +7,7 @@
 #include <initializer_list>
 #include <span>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -38,6 +39,10 @@ std::string quoted(const std::string& s);
 
 // A number as JavaScript writes it (the shortest text that reads back the same): 4.5, 1e+21, 1e-7, NaN, -Infinity.
 std::string number_text(double x);
+
+// A message of pieces appended one after another: one string built, where a chain of + makes a temporary per piece
+// (each with its cleanup on the exception's path: the model module's size).
+std::string joined(std::initializer_list<std::string_view> pieces);
 
 // An owning, row-major tensor of T (double, float or std::int32_t).
 template <class T>

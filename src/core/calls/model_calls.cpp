@@ -57,21 +57,21 @@ void check_room(const MemoryRoom& room, std::int64_t bytes, const std::string& w
     if (!room) return;
     const std::int64_t left = room();
     if (bytes > left)
-        throw std::length_error(what + " " + mib(bytes) + " more memory (" + why + "), but the heap can give " +
-                                mib(std::max<std::int64_t>(left, 0)) + " more");
+        throw std::length_error(joined({what, " ", mib(bytes), " more memory (", why, "), but the heap can give ",
+                                        mib(std::max<std::int64_t>(left, 0)), " more"}));
 }
 
 AnyModel::Either make_model(const model::Config& config, DType dtype, const MemoryRoom& room) {
     const bool f32 = dtype == DType::float32;
     const std::int64_t bytes = f32 ? model::Model<float>::state_bytes(config) : model::Model<double>::state_bytes(config);
     check_room(room, bytes,
-               "a model of " + std::to_string(model::parameter_count(config)) + " parameters (vocab " +
-                   std::to_string(config.vocab) + ", width " + std::to_string(config.width) + ", layers " +
-                   std::to_string(config.layers) +
-                   (config.max_length ? ", maxLength " + std::to_string(*config.max_length) : std::string()) +
-                   ", classes " + std::to_string(config.classes) + ") needs",
-               std::string("four ") + (f32 ? "4" : "8") +
-                   "-byte values per parameter: its value, its gradient and Adam's two moments");
+               joined({"a model of ", std::to_string(model::parameter_count(config)), " parameters (vocab ",
+                       std::to_string(config.vocab), ", width ", std::to_string(config.width), ", layers ",
+                       std::to_string(config.layers), config.max_length ? ", maxLength " : "",
+                       config.max_length ? std::to_string(*config.max_length) : std::string(), ", classes ",
+                       std::to_string(config.classes), ") needs"}),
+               joined({"four ", f32 ? "4" : "8",
+                       "-byte values per parameter: its value, its gradient and Adam's two moments"}));
     if (f32) return AnyModel::Either(std::in_place_type<model::Model<float>>, config);
     return AnyModel::Either(std::in_place_type<model::Model<double>>, config);
 }
@@ -134,10 +134,10 @@ Batch batch_of(const AnyModel& m, const ModelBatch& given, bool with_targets, co
     const bool each = m.config().readout == model::Readout::each;
     const Sizes want = each ? Sizes{b.batch, b.length} : Sizes{b.batch};
     if (targets != want)
-        throw std::invalid_argument("targets must have shape " + std::string(each ? "(B, T) = " : "(B) = ") +
-                                    shape_to_string(want) + " for readout '" + std::string(model::name_of(m.config().readout)) +
-                                    "' (one target per " + (each ? "position" : "sequence") + "), got " +
-                                    shape_to_string(targets));
+        throw std::invalid_argument(joined({"targets must have shape ", each ? "(B, T) = " : "(B) = ",
+                                            shape_to_string(want), " for readout '", model::name_of(m.config().readout),
+                                            "' (one target per ", each ? "position" : "sequence", "), got ",
+                                            shape_to_string(targets)}));
     b.targets = in_span<std::int32_t>(*given.targets);
     return b;
 }

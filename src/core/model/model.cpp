@@ -27,8 +27,8 @@ std::size_t total_size(const std::vector<ParameterInfo>& layout) { return layout
 
 // "[1, 3]" (rank 2) or "[1]" (rank 1) for flat index n of a (rows, length) array
 std::string index_of(std::size_t n, std::size_t length, bool rank2) {
-    return rank2 ? "[" + std::to_string(n / length) + ", " + std::to_string(n % length) + "]"
-                 : "[" + std::to_string(n) + "]";
+    return rank2 ? joined({"[", std::to_string(n / length), ", ", std::to_string(n % length), "]"})
+                 : joined({"[", std::to_string(n), "]"});
 }
 
 // "[2, 5]" (a matrix) or "[3]" (a vector): the index of element n of parameter p
@@ -36,10 +36,10 @@ std::string element_of(const ParameterInfo& p, std::size_t n) {
     return index_of(n, p.shape.back(), p.shape.size() == 2);
 }
 
-void check_size(const char* what, std::size_t size, std::int64_t expected, const std::string& meaning) {
+void check_size(const char* what, std::size_t size, std::int64_t expected, const char* meaning) {
     if (static_cast<std::uint64_t>(size) != static_cast<std::uint64_t>(expected))
-        throw std::invalid_argument(std::string(what) + " must hold " + meaning + " = " + str(expected) +
-                                    " values, got " + std::to_string(size));
+        throw std::invalid_argument(
+            joined({what, " must hold ", meaning, " = ", str(expected), " values, got ", std::to_string(size)}));
 }
 
 // Model<T>::check_call's checks, one copy for both dtypes: the model's config, its element size and parameter count.
@@ -74,27 +74,27 @@ RunPositions check_call_of(const Config& config, std::size_t element_bytes, std:
     }
     // 2. the learned table's rows
     if (config.positions == Positions::learned && length > *config.max_length)
-        throw std::out_of_range("ids have T = " + str(length) + " positions, but the learned table has " +
-                                str(*config.max_length) + " rows (maxLength)");
+        throw std::out_of_range(joined({"ids have T = ", str(length), " positions, but the learned table has ",
+                                        str(*config.max_length), " rows (maxLength)"}));
     // the positions (their checks: call_positions.hpp)
     const RunPositions at = checked_positions(config, positions, batch, length);
     // 3. memory
     if (activation_count(config, batch, length, at.per_token()) > max_elements(element_bytes))
-        throw std::length_error("ids of shape (B, T) = " + shape_to_string(std::array{batch, length}) +
-                                " need more activations than the " +
-                                str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)) + " MiB a tensor may hold");
+        throw std::length_error(joined({"ids of shape (B, T) = ", shape_to_string(std::array{batch, length}),
+                                         " need more activations than the ",
+                                         str(static_cast<std::int64_t>(kMaxTensorBytes >> 20)), " MiB a tensor may hold"}));
     // 4. values
     const auto columns = static_cast<std::size_t>(length);
     for (std::size_t n = 0; n < ids.size(); ++n)
         if (ids[n] < 0 || ids[n] >= config.vocab)
-            throw std::out_of_range("ids" + index_of(n, columns, true) + " = " + str(ids[n]) +
-                                    " is outside 0 .. vocab - 1 = 0 .. " + str(config.vocab - 1));
+            throw std::out_of_range(joined({"ids", index_of(n, columns, true), " = ", str(ids[n]),
+                                            " is outside 0 .. vocab - 1 = 0 .. ", str(config.vocab - 1)}));
     if (targets)
         for (std::size_t n = 0; n < targets->size(); ++n)
             if ((*targets)[n] < -1 || (*targets)[n] >= config.classes)
-                throw std::out_of_range("targets" + index_of(n, columns, each) + " = " + str((*targets)[n]) +
-                                        " is outside -1 .. classes - 1 = -1 .. " + str(config.classes - 1) +
-                                        " (-1 ignores a target)");
+                throw std::out_of_range(joined({"targets", index_of(n, columns, each), " = ", str((*targets)[n]),
+                                                " is outside -1 .. classes - 1 = -1 .. ", str(config.classes - 1),
+                                                " (-1 ignores a target)"}));
     return at;
 }
 
@@ -104,8 +104,8 @@ void check_lr_number(double lr) {
         throw std::invalid_argument("lr must be a finite number >= 0, got " + number_text(lr));
 }
 [[noreturn]] void throw_lr_too_large(double lr, double largest, const char* dtype) {
-    throw std::invalid_argument("lr must be at most " + number_text(largest) + " (the largest finite " + dtype +
-                                ", the model's dtype), got " + number_text(lr));
+    throw std::invalid_argument(joined({"lr must be at most ", number_text(largest), " (the largest finite ", dtype,
+                                        ", the model's dtype), got ", number_text(lr)}));
 }
 
 }  // namespace
@@ -159,8 +159,8 @@ template <class T>
 const ParameterInfo& Model<T>::parameter(std::string_view name) const {
     const auto it = std::find_if(layout_.begin(), layout_.end(), [&](const ParameterInfo& p) { return p.name == name; });
     if (it == layout_.end())
-        throw std::invalid_argument("the model has no parameter named " + quoted(std::string(name)) +
-                                    " (parameters() lists them: 'embed', 'layers.0.attention.wq', ...)");
+        throw std::invalid_argument(joined({"the model has no parameter named ", quoted(std::string(name)),
+                                            " (parameters() lists them: 'embed', 'layers.0.attention.wq', ...)"}));
     return *it;
 }
 
@@ -170,16 +170,16 @@ void Model<T>::set_parameters(std::span<const ParameterUpdate<T>> updates) {
     for (const ParameterUpdate<T>& u : updates) {
         const ParameterInfo& p = parameter(u.name);
         if (std::find(targets.begin(), targets.end(), &p) != targets.end())
-            throw std::invalid_argument("parameter '" + p.name + "' is given twice");
+            throw std::invalid_argument(joined({"parameter '", p.name, "' is given twice"}));
         if (u.shape != p.shape)
-            throw std::invalid_argument("parameter '" + p.name + "' has shape " + shape_to_string(p.shape) + ", got " +
-                                        shape_to_string(u.shape));
+            throw std::invalid_argument(
+                joined({"parameter '", p.name, "' has shape ", shape_to_string(p.shape), ", got ", shape_to_string(u.shape)}));
         check_size(p.name.c_str(), u.values.size(), static_cast<std::int64_t>(p.size), "its shape's element count");
         const auto bad = std::find_if(u.values.begin(), u.values.end(), [](T x) { return !std::isfinite(x); });
         if (bad != u.values.end())
-            throw std::invalid_argument("parameter '" + p.name + "' holds " + number_text(static_cast<double>(*bad)) +
-                                        " at " + element_of(p, static_cast<std::size_t>(bad - u.values.begin())) +
-                                        ": every parameter must be finite");
+            throw std::invalid_argument(joined({"parameter '", p.name, "' holds ", number_text(static_cast<double>(*bad)),
+                                                " at ", element_of(p, static_cast<std::size_t>(bad - u.values.begin())),
+                                                ": every parameter must be finite"}));
         targets.push_back(&p);
     }
     for (std::size_t i = 0; i < updates.size(); ++i)
@@ -288,9 +288,9 @@ double Model<T>::run_step(std::span<const std::int32_t> ids, std::span<const std
     if (const auto i = adam_.first_not_finite(values_, gradients_, lr)) {
         const auto p = std::find_if(layout_.begin(), layout_.end(),
                                     [&](const ParameterInfo& q) { return *i < q.offset + q.size; });
-        throw std::range_error("lr " + number_text(lr) + " is refused here: the step would make parameter '" + p->name +
-                               "' " + element_of(*p, *i - p->offset) +
-                               " or its Adam moments not finite (the model is unchanged)");
+        throw std::range_error(joined({"lr ", number_text(lr), " is refused here: the step would make parameter '",
+                                       p->name, "' ", element_of(*p, *i - p->offset),
+                                       " or its Adam moments not finite (the model is unchanged)"}));
     }
     adam_.step(values_, gradients_, lr);
     return loss;
