@@ -59,8 +59,8 @@ std::int64_t checked_range(const Config& c, const CallPositions& positions, std:
         rule = "positionRange: a model with positions 'none' reads no positions";
     else if (!positions.ids.empty())
         rule = "positionRange and positionIds cannot be given together";
-    else if (!(range >= static_cast<double>(length) && range <= (learned ? static_cast<double>(*c.max_length) : 0x1p31) &&
-               std::floor(range) == range))
+    else if (!(range >= static_cast<double>(length) &&
+               range <= (learned ? static_cast<double>(*c.max_length) : 0x1p31) && std::floor(range) == range))
         rule = learned ? "positionRange must be an integer from T (the sentences' length) to maxLength"
                        : "positionRange must be an integer from T (the sentences' length) to 2^31";
     if (rule) throw std::out_of_range(rule);

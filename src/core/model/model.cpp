@@ -10,6 +10,7 @@
 
 #include "init.hpp"
 #include "prefixed.hpp"
+#include "random.hpp"
 #include "sizes.hpp"
 #include "steps.hpp"
 

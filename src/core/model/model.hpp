@@ -35,9 +35,9 @@
 // then takes may still be refused (5, prefixed too) or run out of memory: the steps before it are undone.
 //
 // Every call is transactional: one that throws, for any reason (std::bad_alloc included, wherever it strikes), leaves
-// the parameters, Adam's moments and step count, and both position streams, exactly as they were, and the model works afterwards as if the call
-// had never been made. The parameters and moments are always finite: set_parameters refuses values that are not, and
-// a step that would make them so is refused (5).
+// the parameters, Adam's moments and step count, and both position streams, exactly as they were, and the model works
+// afterwards as if the call had never been made. The parameters and moments are always finite: set_parameters refuses
+// values that are not, and a step that would make them so is refused (5).
 //
 // Memory: the parameters, their gradients and Adam's two moments (state_bytes), allocated once by the constructor,
 // plus the activations of the last call (call_bytes says what a call would add) and the positions a positionRange
@@ -62,7 +62,6 @@
 #include <vector>
 
 #include "adam.hpp"
-#include "random.hpp"
 #include "call_positions.hpp"
 #include "config.hpp"
 #include "generate.hpp"
