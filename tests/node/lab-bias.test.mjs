@@ -9,7 +9,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder, siteModule } from './helpers/load.mjs';
 
-const { alibiSlopes, biasByOffset, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
+const { alibiSlopes, biasByOffset, biasCheck, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
 const so = await loadSeqorder();
 
 /** The largest |softmax(bias row) − weight| over every head and query (masked keys: −Infinity, weight 0). */
@@ -112,6 +112,42 @@ test('the relative bias by offset: entry (i, j) of the matrix the model adds is 
     }
     assert.ok(same, `causal ${causal}`);
     assert.ok(shifted > 0, `an offset off passes, causal ${causal}`);
+    model.dispose();
+  }
+});
+
+test('the page\'s bias check: passes on the drawn matrix, fails on twice the heads\' slopes and on the distance\'s sign flipped', () => {
+  const T = 20;
+  for (const options of [{ positions: 'alibi', heads: 4, causal: false }, { positions: 'relative', heads: 2, causal: true }]) {
+    const model = zeroQueries({ ...options, layers: 2 });
+    const weights = model.attentionWeights(sentence(T));
+    const relativeBias = options.positions === 'relative' ? model.parameters().relativeBias : null;
+    const drawn = biasMatrix(model.config, T, relativeBias);
+    const ok = biasCheck('lab-bias-x', 'the model', drawn, weights);
+    assert.equal(ok.pass, true, `${options.positions}: ${ok.claim}`);
+    assert.match(ok.claim, /^the model: .* within 1e-6 \(largest difference \d\.\de-\d+, \d heads, T = 20\)$/);
+    const H = options.heads;
+    // sabotage: the slopes (alibi) or the bias (relative) of twice the heads, the first H kept
+    const twice = options.positions === 'alibi' ? biasMatrix({ ...model.config, heads: 2 * H }, T)
+      : biasMatrix({ ...model.config, heads: 2 * H }, T, { data: Float32Array.from({ length: relativeBias.data.length * 2 }, (_, k) => relativeBias.data[(k * 7) % relativeBias.data.length]) });
+    const fewer = { data: twice.data.slice(0, H * T * T), shape: [H, T, T] };
+    // sabotage: the distance's sign flipped (key − query read as query − key), the mask kept
+    const flipped = biasMatrix(model.config, T, relativeBias);
+    for (let h = 0; h < H; h++) {
+      for (let i = 0; i < T; i++) {
+        for (let j = 0; j < T; j++) {
+          if (Number.isFinite(flipped.data[(h * T + i) * T + j])) {
+            flipped.data[(h * T + i) * T + j] = options.positions === 'alibi' ? -flipped.data[(h * T + i) * T + j]
+              : relativeBias.data[relativeBucket(i - j, model.config) * H + h];
+          }
+        }
+      }
+    }
+    for (const [what, bias] of [['twice the heads', fewer], ['the sign flipped', flipped]]) {
+      const bad = biasCheck('lab-bias-x', 'the model', bias, weights);
+      assert.equal(bad.pass, false, `${options.positions}, ${what}: ${bad.claim}`);
+      assert.match(bad.claim, /not within 1e-6/);
+    }
     model.dispose();
   }
 });
