@@ -103,3 +103,20 @@ export function biasCheck(name, label, bias, weights, tolerance = BIAS_TOLERANCE
     details: 'its layer-0 weights against the softmax of each row of the bias maps, computed in float64',
   };
 }
+
+/**
+ * Layer 0's attention weights for `ids` of a copy of `model` (a model of createModel, or a pool's handle: its config,
+ * parameters()) with the same options and parameters but its first layer's wq zeroed, made by `make(options)`
+ * (createModel, or a pool's) and freed before this resolves: what biasCheck compares with the drawn bias.
+ */
+export async function zeroQueryWeights(make, model, ids) {
+  const parameters = await model.parameters();
+  const wq = parameters['layers.0.attention.wq'];
+  const copy = await make(model.config);
+  try {
+    await copy.setParameters({ ...parameters, 'layers.0.attention.wq': { data: new wq.data.constructor(wq.data.length), shape: wq.shape } });
+    return await copy.attentionWeights(ids);
+  } finally {
+    await copy.dispose();
+  }
+}
