@@ -349,6 +349,12 @@ describe('chromium: the page as every page of the site', () => {
     assert.equal(await session.page.locator('#lab-lengths .lab-lengths-map:not([hidden]) canvas').count(), 1);
     await session.page.evaluate(() => { document.querySelector('#lab-maps details').open = true; });
     await waitInPage(session.page, () => document.querySelectorAll('.lab-bias-block:not([hidden]) .plot-heatmap').length === 2, null);
+    // beside them, the check that the drawn bias is what the model adds (a copy with wq = 0 attends by it alone)
+    const biasChecks = await session.page.evaluate(() => [...document.querySelectorAll('#lab-maps [data-check^="lab-bias-"]')]
+      .map((c) => [c.dataset.check, c.dataset.status, c.querySelector('.check-claim').textContent]));
+    assert.equal(biasChecks.length, 1, JSON.stringify(biasChecks));
+    assert.deepEqual(biasChecks[0].slice(0, 2), ['lab-bias-causal-alibi', 'pass']);
+    assert.match(biasChecks[0][2], /ALiBi.* within 1e-6 \(largest difference \d\.\de-\d+, \d heads?, T = \d+\)$/);
     // the relative model's bias by offset, and the probe's table (the axe test below reads them too)
     assert.equal(await session.page.locator('#lab-offsets:not([hidden]) canvas').count(), 1);
     assert.equal(await session.page.locator('#lab-probe .lab-probe-table tbody tr').count(), 4);

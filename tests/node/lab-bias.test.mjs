@@ -5,11 +5,13 @@
 // in float64, equals model.attentionWeights. Sabotaged matrices (the slopes of twice the heads, the distance's sign
 // flipped, the buckets shifted by one) fail the same comparison. The bias by offset (the bench page's plot of a trained
 // relative model) is every row of that matrix: entry (i, j) is its value at d = j − i; read one offset off, it is not.
+// The page's check beside the bias maps (biasCheck, on the weights of zeroQueryWeights' copy) passes on the drawn
+// matrix and fails on the sabotaged ones and on a model whose queries still score.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { loadSeqorder, siteModule } from './helpers/load.mjs';
 
-const { alibiSlopes, biasByOffset, biasMatrix, relativeBucket } = await siteModule('js/lab/bias.mjs');
+const { alibiSlopes, biasByOffset, biasCheck, biasMatrix, relativeBucket, zeroQueryWeights } = await siteModule('js/lab/bias.mjs');
 const so = await loadSeqorder();
 
 /** The largest |softmax(bias row) − weight| over every head and query (masked keys: −Infinity, weight 0). */
@@ -112,6 +114,56 @@ test('the relative bias by offset: entry (i, j) of the matrix the model adds is 
     }
     assert.ok(same, `causal ${causal}`);
     assert.ok(shifted > 0, `an offset off passes, causal ${causal}`);
+    model.dispose();
+  }
+});
+
+test('the page\'s bias check: passes on the drawn matrix, fails on twice the heads\' slopes and on the distance\'s sign flipped', () => {
+  const T = 20;
+  for (const options of [{ positions: 'alibi', heads: 4, causal: false }, { positions: 'relative', heads: 2, causal: true }]) {
+    const model = zeroQueries({ ...options, layers: 2 });
+    const weights = model.attentionWeights(sentence(T));
+    const relativeBias = options.positions === 'relative' ? model.parameters().relativeBias : null;
+    const drawn = biasMatrix(model.config, T, relativeBias);
+    const ok = biasCheck('lab-bias-x', 'the model', drawn, weights);
+    assert.equal(ok.pass, true, `${options.positions}: ${ok.claim}`);
+    assert.match(ok.claim, /^the model: .* within 1e-6 \(largest difference \d\.\de-\d+, \d heads, T = 20\)$/);
+    const H = options.heads;
+    // sabotage: the slopes (alibi) or the bias (relative) of twice the heads, the first H kept
+    const twice = options.positions === 'alibi' ? biasMatrix({ ...model.config, heads: 2 * H }, T)
+      : biasMatrix({ ...model.config, heads: 2 * H }, T, { data: Float32Array.from({ length: relativeBias.data.length * 2 }, (_, k) => relativeBias.data[(k * 7) % relativeBias.data.length]) });
+    const fewer = { data: twice.data.slice(0, H * T * T), shape: [H, T, T] };
+    // sabotage: the distance's sign flipped (key − query read as query − key), the mask kept
+    const flipped = biasMatrix(model.config, T, relativeBias);
+    for (let h = 0; h < H; h++) {
+      for (let i = 0; i < T; i++) {
+        for (let j = 0; j < T; j++) {
+          if (Number.isFinite(flipped.data[(h * T + i) * T + j])) {
+            flipped.data[(h * T + i) * T + j] = options.positions === 'alibi' ? -flipped.data[(h * T + i) * T + j]
+              : relativeBias.data[relativeBucket(i - j, model.config) * H + h];
+          }
+        }
+      }
+    }
+    for (const [what, bias] of [['twice the heads', fewer], ['the sign flipped', flipped]]) {
+      const bad = biasCheck('lab-bias-x', 'the model', bias, weights);
+      assert.equal(bad.pass, false, `${options.positions}, ${what}: ${bad.claim}`);
+      assert.match(bad.claim, /not within 1e-6/);
+    }
+    model.dispose();
+  }
+});
+
+test('the page\'s copy with wq zeroed: a model whose queries score passes through it; its own weights (wq kept) fail the check', async () => {
+  const T = 16;
+  for (const options of [{ positions: 'alibi', heads: 2, causal: true }, { positions: 'relative', heads: 2, causal: false }]) {
+    const model = so.createModel({ vocab: 16, width: 8, classes: 2, layers: 2, seed: 5, ...options });
+    const relativeBias = options.positions === 'relative' ? model.parameters().relativeBias : null;
+    const drawn = biasMatrix(model.config, T, relativeBias);
+    const copied = biasCheck('lab-bias-x', 'the model', drawn, await zeroQueryWeights((o) => so.createModel(o), model, sentence(T)));
+    assert.equal(copied.pass, true, `${options.positions}: ${copied.claim}`);
+    const own = biasCheck('lab-bias-x', 'the model', drawn, model.attentionWeights(sentence(T)));
+    assert.equal(own.pass, false, `${options.positions}, wq kept: ${own.claim}`);
     model.dispose();
   }
 });

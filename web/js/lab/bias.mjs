@@ -65,3 +65,58 @@ export function biasByOffset(config, T, relativeBias) {
   }
   return { offsets, values, shape: [H, offsets.length] };
 }
+
+/** How far, at most, float32 attention weights may stand from the softmax of the bias, computed in float64. */
+export const BIAS_TOLERANCE = 1e-6;
+
+/**
+ * The largest |softmax(bias row) − weight| over every head h and query i of `bias` (H, T, T) against the first H maps of
+ * `weights` (layer 0 of attentionWeights, batch 1): a key masked in the bias (−Infinity) has softmax 0.
+ */
+export function biasDifference(bias, weights) {
+  const [H, T] = bias.shape;
+  if (weights.data.length < H * T * T) throw new RangeError(`biasDifference: weights must hold ${H} maps of ${T}×${T}, got ${weights.data.length} values`);
+  let largest = 0;
+  for (let r = 0; r < H * T; r += 1) {
+    const row = bias.data.subarray(r * T, (r + 1) * T);
+    const top = Math.max(...row);
+    let sum = 0;
+    for (let j = 0; j < T; j += 1) sum += Math.exp(row[j] - top);
+    for (let j = 0; j < T; j += 1) largest = Math.max(largest, Math.abs(Math.exp(row[j] - top) / sum - weights.data[r * T + j]));
+  }
+  return largest;
+}
+
+/**
+ * The check that the drawn `bias` (H, T, T) is what a model adds: `weights` are layer 0's attention weights of a copy of
+ * the model (`label`) whose first layer's queries are zero (wq = 0), so every score is its bias alone. { name, pass,
+ * claim, details, difference }.
+ */
+export function biasCheck(name, label, bias, weights, tolerance = BIAS_TOLERANCE) {
+  const [H, T] = bias.shape;
+  const difference = biasDifference(bias, weights);
+  const pass = difference <= tolerance;
+  return {
+    name, pass, difference,
+    claim: `${label}: a copy with its first layer’s queries zeroed (wq = 0) attends as the softmax of the bias drawn, ` +
+      `${pass ? 'within' : 'not within'} ${tolerance.toExponential(0)} (largest difference ${difference.toExponential(1)}, ${H} head${H > 1 ? 's' : ''}, T = ${T})`,
+    details: 'its layer-0 weights against the softmax of each row of the bias maps, computed in float64',
+  };
+}
+
+/**
+ * Layer 0's attention weights for `ids` of a copy of `model` (a model of createModel, or a pool's handle: its config,
+ * parameters()) with the same options and parameters but its first layer's wq zeroed, made by `make(options)`
+ * (createModel, or a pool's) and freed before this resolves: what biasCheck compares with the drawn bias.
+ */
+export async function zeroQueryWeights(make, model, ids) {
+  const parameters = await model.parameters();
+  const wq = parameters['layers.0.attention.wq'];
+  const copy = await make(model.config);
+  try {
+    await copy.setParameters({ ...parameters, 'layers.0.attention.wq': { data: new wq.data.constructor(wq.data.length), shape: wq.shape } });
+    return await copy.attentionWeights(ids);
+  } finally {
+    await copy.dispose();
+  }
+}

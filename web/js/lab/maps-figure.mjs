@@ -7,7 +7,9 @@ import { count, fmt } from '../format.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { recordDrawn } from '../drawn.mjs';
 import { el, fig, more } from '../ui.mjs';
-import { biasMatrix } from './bias.mjs';
+import { biasCheck, biasMatrix, zeroQueryWeights } from './bias.mjs';
+import { showChecks } from '../claims.mjs';
+import { checkList } from '../../lib/figures/checks.mjs';
 import { KINDS, kindLabel, kindOf } from './config.mjs';
 import { standing } from './facts.mjs';
 import { trainedLength } from './tasks.mjs';
@@ -45,9 +47,9 @@ function truth(words, config, vocab) {
 
 /**
  * The figure. `state`: the lab's settings state (words, mapA, mapB: read and set through it); `vocab`: the task's
- * words. Returns { show(run), hide(why), redraw() }.
+ * words; `make(options)`: creates a model (createModel), for the bias maps' check. Returns { show(run), hide(why), redraw() }.
  */
-export function mapsFigure(root, vocab, state) {
+export function mapsFigure(root, vocab, state, { make }) {
   const h = fig(root, { title: 'Ask the trained models: your sentence, their answers, their attention', id: 'lab-maps', folded: true });
   const composer = el('div', { className: 'lab-composer', role: 'group', 'aria-label': 'the sentence, one word per position' });
   const sentenceLine = el('p', { className: 'lab-sentence', role: 'status' });
@@ -75,6 +77,9 @@ export function mapsFigure(root, vocab, state) {
   const biasBlock = el('div', { className: 'lab-maps-block lab-bias-block' });
   h.append(block, biasBlock);
   biasBlock.hidden = true;
+  // beside the bias maps: each drawn matrix checked against the model (a copy whose queries are zero scores by it alone)
+  const biasChecks = checkList(h, 'Checked against the models', { foldDetails: true });
+  biasChecks.hidden = true;
   let grid = null;
   let biasGrid = null;
   // what the maps draw: the grid's options, and every label each map wrote (its layout's)
@@ -157,6 +162,7 @@ export function mapsFigure(root, vocab, state) {
       answers.element.hidden = true;
       block.hidden = true;
       biasBlock.hidden = true;
+      biasChecks.hidden = true;
       waiting.hidden = Boolean(problem);
       return;
     }
@@ -174,7 +180,8 @@ export function mapsFigure(root, vocab, state) {
           const { positions } = kindOf(m.key);
           const bias = weights && (positions === 'alibi' || positions === 'relative')
             ? biasMatrix(m.handle.config, T, positions === 'relative' ? (await m.handle.parameters()).relativeBias : null) : null;
-          return { ...m, logits, weights, bias };
+          const zeroed = bias ? await zeroQueryWeights(make, m.handle, ids) : null;
+          return { ...m, logits, weights, bias, zeroed };
         } catch (error) {
           if (!(error instanceof RangeError)) throw error;
           return { ...m, refused: error.message };
@@ -285,7 +292,11 @@ export function mapsFigure(root, vocab, state) {
       }));
     });
     biasBlock.hidden = maps.length === 0;
+    biasChecks.hidden = maps.length === 0;
+    biasChecks.querySelectorAll('[data-check]').forEach((c) => c.remove());
     if (!maps.length) return;
+    const checked = [...new Set(picks)].map((key) => results.find((x) => x.key === key && x.bias)).filter(Boolean);
+    showChecks(biasChecks, checked.map((r) => biasCheck(`lab-bias-${r.key}`, `${kindLabel(r.key, config)} (seed ${r.seed}), “${words.join(' ')}”`, r.bias, r.zeroed)));
     const options = {
       ...layout, maps, scale: 'diverging',
       tooltip: (r, c, v) => `query ${r} (${words[r]}) → key ${c} (${words[c]}): ${v === -Infinity ? 'masked' : `bias ${fmt(v, 4)}`}`,

@@ -68,7 +68,7 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
     train: () => lab.train(), pause: () => lab.pause(), resume: () => lab.resume(), step: () => lab.step(), reset: () => lab.reset(), download,
   });
   const lengths = lengthsFigure(results, { map: page === 'bench' });
-  const maps = mapsFigure(results, so.taskWords, state);
+  const maps = mapsFigure(results, so.taskWords, state, { make: (options) => so.createModel(options) });
   // the bench page's: the positions each model's final vectors give back (the lesson keeps to its word count)
   const offsets = page === 'bench' ? offsetsFigure(results) : null;
   const probe = page === 'bench' ? probeFigure(results) : null;
