@@ -1,8 +1,13 @@
-// The lab's speed in the docs, rendered from bench/lab-run.mjs's results (bench/results/<machine kind>/lab-run.json): the README's
-// line (<!-- lab-run:readme -->) and docs/page.md's table (<!-- lab-run:page -->); and the bench page's answer to input
-// from bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->). Pure: no files, no runs; the bench scripts
-// write them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
+// The lab's speed in the docs, rendered from bench/lab-run.mjs's results (bench/results/<machine kind>/lab-run.json for
+// Chromium, lab-run-firefox.json and lab-run-webkit.json): the README's line (<!-- lab-run:readme -->, Chromium's) and
+// docs/page.md's table (<!-- lab-run:page -->, every engine's); and the bench page's answer to input from
+// bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->). Pure: no files, no runs; the bench scripts write
+// them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
 
+/** The results file of `engine`'s runs, in bench/results/<machine kind>/. */
+export const resultsName = (engine) => (engine === 'chromium' ? 'lab-run.json' : `lab-run-${engine}.json`);
+
+const ENGINES = ['chromium', 'firefox', 'webkit'];
 const capitalized = (text) => text[0].toUpperCase() + text.slice(1);
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 const load = (report) => (report.load[0] === report.load[1] ? `${report.load[0]}` : `${report.load[0]}–${report.load[1]}`);
@@ -16,18 +21,33 @@ export function readmeText(report) {
     `median of ${report.rounds} rounds, \`node bench/lab-run.mjs\`, [docs/page.md](https://github.com/seqorder/seqorder/blob/main/docs/page.md#the-labs-speed)).`;
 }
 
-/** docs/page.md's table: every build timed in the same rounds, its wall time, ratio, CPU time and answer to input. */
-export function pageText(report) {
-  const head = ['build', 'the default run, median (range)', '÷ the arithmetic', 'CPU time', 'CPU ÷ the arithmetic\'s',
-    'a 10 ms timer late by, first second / after'];
+/**
+ * docs/page.md's table, from `reports` (by engine; Chromium's required): every engine's run and every build timed in
+ * its rounds, its wall time, its ratio to the arithmetic of the same rounds, both against Chromium's, its CPU time
+ * (and against Chromium's), the cores the page was told of (its pool's size follows) and its answer to input; then each engine's run named (browser, rounds, load, date, the arithmetic, the command).
+ */
+export function pageText(reports) {
+  const base = reports.chromium.sites[0];
+  const head = ['engine', 'build', 'the default run, median (range)', '÷ Chromium\'s', '÷ the arithmetic', 'that ÷ Chromium\'s',
+    'CPU time', 'CPU ÷ Chromium\'s', 'CPU ÷ the arithmetic\'s', 'the page\'s cores (hardwareConcurrency)', 'a 10 ms timer late by, first second / after'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
-  for (const s of report.sites) {
-    lines.push(`| ${[s.label, `${seconds(s.page)} (${seconds(s.pageRange[0])}–${seconds(s.pageRange[1])})`, `${s.ratio} (${s.ratios[0]}–${s.ratios[1]})`,
-      seconds(s.cpu), String(s.cpuRatio), `${Math.round(s.lagStart)} / ${Math.round(s.lagAfter)} ms`].join(' | ')} |`);
+  const notes = [];
+  for (const engine of ENGINES.filter((name) => reports[name])) {
+    const report = reports[engine];
+    const browser = report.browser ?? 'Chromium';
+    for (const [i, s] of report.sites.entries()) {
+      const cores = [...new Set(report.rows.map((row) => row.sites[i].cores ?? '—'))].join(', ');
+      lines.push(`| ${[browser, s.label, `${seconds(s.page)} (${seconds(s.pageRange[0])}–${seconds(s.pageRange[1])})`,
+        `${(s.page / base.page).toFixed(2)}×`, `${s.ratio} (${s.ratios[0]}–${s.ratios[1]})`, `${(s.ratio / base.ratio).toFixed(2)}×`,
+        seconds(s.cpu), `${(s.cpu / base.cpu).toFixed(2)}×`, String(s.cpuRatio), cores, `${Math.round(s.lagStart)} / ${Math.round(s.lagAfter)} ms`].join(' | ')} |`);
+    }
+    const command = ['node bench/lab-run.mjs', report.rounds, ...(engine === 'chromium' ? [] : ['--browser', engine]),
+      ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ');
+    notes.push(`${browser}: ${report.rounds} interleaved rounds, ${report.machine.cpu} (${report.machine.cores} cores), ` +
+      `load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the arithmetic alone: ${seconds(report.arithmetic)} ` +
+      `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${command}\`.`);
   }
-  return `${lines.join('\n')}\n\n${report.rounds} interleaved rounds, ${report.machine.cpu} (${report.machine.cores} cores), ` +
-    `load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the arithmetic alone: ${seconds(report.arithmetic)} ` +
-    `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${['node bench/lab-run.mjs', report.rounds, ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ')}\`.`;
+  return `${lines.join('\n')}\n\n${notes.join('\n\n')}`;
 }
 
 /** docs/page.md's table of the bench page's answer to input during its default run and after it (bench/lab-input.mjs's results). */

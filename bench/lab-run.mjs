@@ -1,41 +1,49 @@
 // How long the lesson page's lab takes for its default run (section "lab": five models × 800 Adam steps, measured
 // after), against the arithmetic alone: the same five models trained in a node pool of as many workers as the page
 // starts (web/js/lab/run.mjs's poolSize for this machine's cores), 800 steps in one message each, nothing
-// else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded fresh in headless
-// Chromium each round and timed from reaching the section to its last measurement (the section's own
+// else (no held-out curve, no measurements, no page). Rounds are interleaved; the page is loaded fresh in one engine
+// (--browser chromium, firefox or webkit: tests/browser/helpers/engines, headless, WebKitGTK in an Xvfb display) each
+// round, a new profile each time, and timed from reaching the section to its last measurement (the section's own
 // data-milliseconds, and its record's timing: models created, trained, measured). With --site, other builds of the
 // page (a folder like dist/site) are timed in the same rounds, their order turning each round: an A/B comparison on a
 // shared machine. Each page also runs a 10 ms timer during the run: how late it fired at most, in the run's first
 // second and after, is the page's answer to input. Beside the wall times, the CPU time each side used (the node
-// process's threads for the arithmetic; the browser's processes, from /proc, for the page), which other work on a
-// shared machine moves far less. Prints one JSON line per round (with the load average), then the
-// medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and Chromium.
-// --save keeps the results in bench/results/<machine kind>/lab-run.json; --write (or --from-results, running nothing:
-// this machine kind's file) writes them
-// into README.md and docs/page.md between their <!-- lab-run:… --> markers (bench/lab-run-tables.mjs renders them).
-//   node bench/lab-run.mjs [rounds = 5] [--site dir[=label]]... [--save] [--write]
+// process's threads for the arithmetic; for the page, from /proc, every process this one started and theirs: the
+// browser's, and for WebKit its WebDriver's and Xvfb's too), which other work on a shared machine moves far less.
+// Prints one JSON line per round (with the load average and the page's navigator.hardwareConcurrency), then the
+// medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and the engine.
+// --save keeps the results in bench/results/<machine kind>/lab-run.json (Chromium), lab-run-firefox.json or
+// lab-run-webkit.json; --write (or --from-results, running nothing: this machine kind's files) writes them
+// into README.md (Chromium's) and docs/page.md (every engine's) between their <!-- lab-run:… --> markers
+// (bench/lab-run-tables.mjs renders them).
+//   node bench/lab-run.mjs [rounds = 5] [--browser chromium|firefox|webkit] [--site dir[=label]]... [--save] [--write]
 //   node bench/lab-run.mjs --from-results
-import { readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
-import { launchChromium } from '../tests/browser/helpers/engines/chromium.mjs';
+import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
 import { showEverySection } from '../tests/browser/helpers/sections.mjs';
 import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
-import { pageText, readmeText, withBlock } from './lab-run-tables.mjs';
+import { pageText, readmeText, resultsName, withBlock } from './lab-run-tables.mjs';
 import { machineKind } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const resultsFile = path.join(root, 'bench', 'results', machineKind(), 'lab-run.json');
+const resultsDir = path.join(root, 'bench', 'results', machineKind());
 if (args.includes('--from-results')) {
-  writeDocs(JSON.parse(readFileSync(resultsFile, 'utf8')));
+  writeDocs(savedReports());
   process.exit(0);
 }
-const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && args[i - 1] !== '--site') ?? 5);
+const engine = args.includes('--browser') ? args[args.indexOf('--browser') + 1] : 'chromium';
+if (!ALL_ENGINES.includes(engine)) {
+  console.error(`bench/lab-run: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
+  process.exit(1);
+}
+const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && !['--site', '--browser'].includes(args[i - 1])) ?? 5);
 /** The builds timed: this one (dist/site), then each --site dir[=label]. */
 const sites = [{ dir: siteDir, label: 'this build' }, ...args.flatMap((a, i) => {
   if (args[i - 1] !== '--site') return [];
@@ -66,10 +74,10 @@ async function arithmetic() {
 }
 
 /**
- * Milliseconds of CPU used so far by the process `pid` and every process below it (/proc: utime + stime, in clock
+ * Milliseconds of CPU used so far by the processes `pids` and every process below them (/proc: utime + stime, in clock
  * ticks of 10 ms): on a shared machine the CPU a run takes moves far less than its wall time.
  */
-function treeCpu(pid) {
+function treeCpu(pids) {
   const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
     try {
       const text = readFileSync(`/proc/${d}/stat`, 'utf8');
@@ -79,7 +87,7 @@ function treeCpu(pid) {
       return null;  // gone meanwhile
     }
   }).filter(Boolean);
-  const inTree = new Set([pid]);
+  const inTree = new Set(pids);
   for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) { inTree.add(s.pid); grew = true; }
@@ -87,33 +95,33 @@ function treeCpu(pid) {
   return 10 * stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0);
 }
 
-/** The pid of the Chromium this process started last (playwright starts it as a child of this node process). */
-function browserPid() {
-  const children = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
+/** The processes this node process started (the browser, and for WebKit its WebDriver and Xvfb). */
+function children() {
+  return readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((pid) => {
     try {
       const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const ppid = Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]);
-      return ppid === process.pid && readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('chrom');
+      return Number(text.slice(text.lastIndexOf(')') + 2).split(' ')[1]) === process.pid;
     } catch {
-      return false;
+      return false;  // gone meanwhile
     }
   });
-  return children.length ? Math.max(...children) : null;
 }
 
+let version;
 const servers = await Promise.all(sites.map((site) => startServer({ root: site.dir, port: 0 })));
-/** The page's default run: { page (ms from reaching the section), created, trained, measured }. */
+/** The page's default run: { page (ms from reaching the section), created, trained, measured, cpu, lag…, cores }. */
 async function page(server) {
-  const chromium = await launchChromium({ viewport: { width: 1000, height: 900 } });
+  const browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
   try {
-    await chromium.page.goto(server.url, { waitUntil: 'load' });
-    await chromium.page.waitForSelector('body[data-ready="true"]', { timeout: 60_000 });
+    version = browser.version;
+    await browser.goto(server.url);
+    await browser.waitFor(() => document.body.dataset.ready === 'true', null, { timeout: 60_000, what: 'body[data-ready="true"]' });
     // every section shown, "lab" near the screen but not in view: the page runs it (its pool's workers start), and
     // its training run does not start yet
-    await showEverySection(chromium.page);
+    await showEverySection(browser);
     await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
     // the page's answer to input meanwhile: how late a 10 ms timer fires, the most in the run's first second and after
-    await chromium.page.evaluate(() => {
+    await browser.evaluate(() => {
       const lag = (globalThis.__lag = { start: 0, after: 0 });
       const t0 = performance.now();
       let last = t0;
@@ -127,17 +135,21 @@ async function page(server) {
       };
       setTimeout(tick, 10);
     });
-    const pid = browserPid();
-    const cpu0 = pid ? treeCpu(pid) : NaN;
-    await chromium.page.evaluate(() => document.getElementById('lab').scrollIntoView());
-    await chromium.page.waitForSelector('#lab .section-body[data-training="done"]', { timeout: 180_000 });
-    const cpu = pid ? treeCpu(pid) - cpu0 : NaN;
-    const ms = Number(await chromium.page.getAttribute('#lab .lab-status', 'data-milliseconds'));
-    const timing = await chromium.page.evaluate(async () => (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing);
-    const lag = await chromium.page.evaluate(() => globalThis.__lag);
-    return { page: ms, ...timing, cpu, lagStart: Math.round(lag.start), lagAfter: Math.round(lag.after) };
+    const pids = children();
+    const cpu0 = treeCpu(pids);
+    await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
+    await browser.waitFor(() => document.querySelector('#lab .section-body')?.dataset.training === 'done', null,
+      { timeout: 600_000, what: 'the lab\'s run done' });
+    const cpu = treeCpu(pids) - cpu0;
+    const seen = await browser.evaluate(async () => ({
+      ms: Number(document.querySelector('#lab .lab-status').dataset.milliseconds),
+      timing: (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing,
+      lag: globalThis.__lag,
+      cores: navigator.hardwareConcurrency,
+    }));
+    return { page: seen.ms, ...seen.timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores };
   } finally {
-    await chromium.close();
+    await browser.close();
   }
 }
 
@@ -167,19 +179,28 @@ const summary = sites.map((site, i) => {
 });
 const report = {
   machine: { cpu: os.cpus()[0]?.model ?? 'unknown', cores: os.availableParallelism(), date: new Date().toISOString() },
-  rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
+  engine, browser: version, rounds, workers, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))],
   arithmetic: median(rows.map((row) => row.arithmetic)), arithmeticCpu: median(rows.map((row) => row.arithmeticCpu)), sites: summary, rows,
 };
 console.log(JSON.stringify({ ...report, rows: undefined }));
 if (args.includes('--save')) {
-  writeFileSync(resultsFile, `${JSON.stringify(report, null, 1)}\n`);
-  console.error(`wrote ${path.relative(root, resultsFile)}`);
+  const file = path.join(resultsDir, resultsName(engine));
+  mkdirSync(resultsDir, { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 1)}\n`);
+  console.error(`wrote ${path.relative(root, file)}`);
 }
-if (args.includes('--write')) writeDocs(report);
+if (args.includes('--write')) writeDocs({ ...savedReports(), [engine]: report });
 
-/** The README's line and docs/page.md's table, from `report`, between their <!-- lab-run:… --> markers. */
-function writeDocs(results) {
-  for (const [file, name, text] of [['README.md', 'readme', readmeText(results)], [path.join('docs', 'page.md'), 'page', pageText(results)]]) {
+/** This machine kind's saved results, by engine (those saved). */
+function savedReports() {
+  return Object.fromEntries(ALL_ENGINES.map((name) => [name, path.join(resultsDir, resultsName(name))])
+    .filter(([, file]) => existsSync(file)).map(([name, file]) => [name, JSON.parse(readFileSync(file, 'utf8'))]));
+}
+
+/** The README's line (Chromium's) and docs/page.md's table (every engine's), from `reports` (by engine), between their <!-- lab-run:… --> markers. */
+function writeDocs(reports) {
+  if (!reports.chromium) throw new Error('bench/lab-run: no Chromium results to write (run it with --browser chromium --save first)');
+  for (const [file, name, text] of [['README.md', 'readme', readmeText(reports.chromium)], [path.join('docs', 'page.md'), 'page', pageText(reports)]]) {
     const at = path.join(root, file);
     writeFileSync(at, withBlock(readFileSync(at, 'utf8'), name, text));
     console.error(`wrote the lab's speed into ${file}`);

@@ -1,36 +1,46 @@
-// The lab's speed in the docs is bench/lab-run-tables.mjs's rendering of one committed bench/results/<machine
-// kind>/lab-run.json (bench/lab-run.mjs --save --write on that machine), never copied by hand: the README's line and
-// docs/page.md's table hold what those results give, the results hold this build's row first, and a number changed by
+// The lab's speed in the docs is bench/lab-run-tables.mjs's rendering of one machine kind's committed results
+// (bench/results/<machine kind>/lab-run.json for Chromium, lab-run-firefox.json and lab-run-webkit.json, each from
+// bench/lab-run.mjs --browser <engine> --save on that machine), never copied by hand: the README's line holds
+// Chromium's, docs/page.md's table every engine's, the results hold this build's row first, and a number changed by
 // hand is caught. So is docs/page.md's sentence on the bench page's answer to input (bench/lab-input.mjs's lab-input.json).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { inputText, pageText, readmeText, withBlock } from '../../bench/lab-run-tables.mjs';
+import { inputText, pageText, readmeText, resultsName, withBlock } from '../../bench/lab-run-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
 const readme = read('README.md');
 const page = read('docs/page.md');
-const reports = readdirSync(path.join(root, 'bench', 'results'))
-  .map((kind) => path.join('bench', 'results', kind, 'lab-run.json'))
-  .filter((file) => existsSync(path.join(root, file)))
-  .map((file) => ({ file, report: JSON.parse(read(file)) }));
+// each machine kind's results with Chromium's, by engine
+const kinds = readdirSync(path.join(root, 'bench', 'results'))
+  .filter((kind) => existsSync(path.join(root, 'bench', 'results', kind, resultsName('chromium'))))
+  .map((kind) => Object.fromEntries(['chromium', 'firefox', 'webkit']
+    .map((engine) => [engine, path.join('bench', 'results', kind, resultsName(engine))])
+    .filter(([, file]) => existsSync(path.join(root, file)))
+    .map(([engine, file]) => [engine, JSON.parse(read(file))])));
 // the results the docs were written from: the README's line is theirs
-const { report } = reports.find((r) => withBlock(readme, 'readme', readmeText(r.report)) === readme) ?? reports[0];
+const reports = kinds.find((r) => withBlock(readme, 'readme', readmeText(r.chromium)) === readme) ?? kinds[0];
+const report = reports?.chromium;
 
-test('the README\'s line and docs/page.md\'s table are the rendering of a bench/results/<machine kind>/lab-run.json', () => {
-  assert.ok(reports.length > 0, 'no bench/results/<machine kind>/lab-run.json');
-  assert.equal(report.sites[0].label, 'this build');
-  assert.equal(report.rows.length, report.rounds);
+test('the README\'s line and docs/page.md\'s table are the rendering of a machine kind\'s bench/results/<machine kind>/lab-run*.json', () => {
+  assert.ok(kinds.length > 0, 'no bench/results/<machine kind>/lab-run.json');
+  for (const [engine, r] of Object.entries(reports)) {
+    assert.equal(r.sites[0].label, 'this build', engine);
+    assert.equal(r.rows.length, r.rounds, engine);
+    if (engine !== 'chromium') assert.equal(r.engine, engine);
+  }
   assert.equal(withBlock(readme, 'readme', readmeText(report)), readme, 'run node bench/lab-run.mjs --from-results');
-  assert.equal(withBlock(page, 'page', pageText(report)), page, 'run node bench/lab-run.mjs --from-results');
+  assert.equal(withBlock(page, 'page', pageText(reports)), page, 'run node bench/lab-run.mjs --from-results');
   // the medians are the rounds' own
-  const pages = report.rows.map((r) => r.sites[0].page).sort((a, b) => a - b);
-  const middle = pages.length % 2 ? pages[(pages.length - 1) / 2] : (pages[pages.length / 2 - 1] + pages[pages.length / 2]) / 2;
-  assert.equal(report.sites[0].page, middle);
-  assert.ok(readme.includes(`took ${(middle / 1000).toFixed(1)} s from reaching the section`));
+  const middle = (r) => {
+    const pages = r.rows.map((row) => row.sites[0].page).sort((a, b) => a - b);
+    return pages.length % 2 ? pages[(pages.length - 1) / 2] : (pages[pages.length / 2 - 1] + pages[pages.length / 2]) / 2;
+  };
+  for (const [engine, r] of Object.entries(reports)) assert.equal(r.sites[0].page, middle(r), engine);
+  assert.ok(readme.includes(`took ${(middle(report) / 1000).toFixed(1)} s from reaching the section`));
 });
 
 test('a number changed by hand is caught', () => {

@@ -1,0 +1,89 @@
+// Where an engine's time for the lab goes, below the page: in a fresh page of one engine (--browser chromium, firefox
+// or webkit; the built site served as bench/lab-run.mjs does), through the page's own modules (dist/site's lib/ and
+// js/lab/), the lesson's first model (its architecture, its data) timed as
+//   thread  800 Adam steps on the page's thread (loadSeqorder, no worker: the engine's code alone)
+//   worker  800 steps in a pool of one worker, one message
+//   chunks  800 steps in the same worker as the lab sends them: 40 messages of 20 steps, one after the other
+//   message one forward of one short sentence in that worker, one message after the other (a round trip's time)
+//   measure the lengths table's longest set (256 sentences at its longest length) in that worker, in the page's slices
+// each `rounds` times in turn (median printed), with the load average; the same model's steps are not re-created.
+//   node bench/lab-worker.mjs [--browser chromium|firefox|webkit] [--rounds 3]
+import os from 'node:os';
+import { startServer } from '../scripts/serve.mjs';
+import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
+import { siteDir } from '../tests/browser/helpers/site.mjs';
+import { median } from '../web/js/median.mjs';
+
+const args = process.argv.slice(2);
+const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
+const engine = option('--browser', 'chromium');
+const rounds = Number(option('--rounds', 3));
+if (!ALL_ENGINES.includes(engine)) throw new RangeError(`--browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
+if (!Number.isInteger(rounds) || rounds < 1) throw new RangeError('--rounds must be a positive whole number');
+
+/** In the page: the five timings, `rounds` times each, in ms. */
+async function inPage(rounds) {
+  const { loadSeqorder } = await import('/lib/seqorder.mjs');
+  const { loadSeqorderPool } = await import('/lib/pool/index.mjs');
+  const { modelOptions, runConfig } = await import('/js/lab/config.mjs');
+  const { measuredLengths, measuredSet, trainingBatch } = await import('/js/lab/tasks.mjs');
+  const { measureSlice } = await import('/js/lab/run.mjs');
+  const so = await loadSeqorder();
+  await (await import('/lib/model-entry.mjs')).loadModelModule(so);
+  const lesson = runConfig();
+  const options = modelOptions(lesson, lesson.kinds[0], 1, so.taskWords.length);
+  const batches = Array.from({ length: lesson.steps }, (_, k) => trainingBatch(so, lesson, 1, k));
+  const sentence = batches[0].ids.data.slice(0, batches[0].ids.shape[1]);
+  const ids = { data: Int32Array.from(sentence), shape: [1, sentence.length], dtype: 'int32' };
+  const longest = Math.max(...measuredLengths(lesson));
+  const measured = measuredSet(so, lesson, 1, longest).ids;
+  const [count, T] = measured.shape;
+  const slice = measureSlice(lesson, T);
+  const parts = Array.from({ length: Math.ceil(count / slice) }, (_, i) => {
+    const n = Math.min(slice, count - i * slice);
+    return { data: measured.data.slice(i * slice * T, (i * slice + n) * T), shape: [n, T] };
+  });
+  const pool = await loadSeqorderPool({ workers: 1 });
+  const out = { thread: [], worker: [], chunks: [], message: [], measure: [] };
+  try {
+    const time = async (fn) => {
+      const t0 = performance.now();
+      await fn();
+      return performance.now() - t0;
+    };
+    for (let r = 0; r < rounds; r += 1) {
+      const local = so.createModel(options);
+      out.thread.push(await time(() => local.train(batches, { lr: lesson.lr })));
+      local.dispose();
+      const remote = await pool.createModel(options);
+      out.worker.push(await time(() => remote.train(batches, { lr: lesson.lr })));
+      out.chunks.push(await time(async () => {
+        for (let k = 0; k < batches.length; k += 20) await remote.train(batches.slice(k, k + 20), { lr: lesson.lr });
+      }));
+      const n = 200;
+      out.message.push((await time(async () => {
+        for (let k = 0; k < n; k += 1) await remote.forward(ids);
+      })) / n);
+      out.measure.push(await time(() => Promise.all(parts.map((part) => remote.forward(part)))));
+      await remote.dispose?.();
+    }
+  } finally {
+    pool.close();
+  }
+  return { ...out, cores: navigator.hardwareConcurrency, measuredShape: measured.shape };
+}
+
+const server = await startServer({ root: siteDir, port: 0 });
+const browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
+try {
+  // a document of the site that runs nothing of its own (the lesson page would start its sections' work), with its headers
+  await browser.goto(`${server.url}css/style.css`);
+  const load = os.loadavg()[0].toFixed(2);
+  const result = await browser.evaluate(inPage, rounds);
+  const medians = Object.fromEntries(['thread', 'worker', 'chunks', 'message', 'measure'].map((k) => [k, Number(median(result[k]).toFixed(2))]));
+  console.log(JSON.stringify({ engine, browser: browser.version, cpu: os.cpus()[0]?.model, loadBefore: Number(load),
+    loadAfter: Number(os.loadavg()[0].toFixed(2)), cores: result.cores, medians, rounds: result }));
+} finally {
+  await browser.close();
+  await server.close();
+}
