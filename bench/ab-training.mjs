@@ -3,7 +3,10 @@
 // JS API, float32. On a shared machine whose speed swings between runs, only rounds interleaved in one process compare
 // builds fairly (bench/ab.mjs does the same for attention).
 //
-//   node bench/ab-training.mjs [--rounds 15] [--sample 0.2] A B ...
+//   node bench/ab-training.mjs [--rounds 15] [--sample 0.2] [--positions kind] [--range L] A B ...
+//
+// --positions gives both models that kind of positions (createModel's positions; default the models' own), --range
+// trains them with randomized positions (each step's positionRange: L).
 //
 // Each contender is a folder of the built package (a checkout's dist/lib). Every contender trains its own copy of each
 // model from the same seed on the same batches; before anything is timed, each must give the first contender's losses
@@ -23,9 +26,17 @@ const take = (name, fallback) => {
   const [, value] = args.splice(at, 2);
   return Number(value);
 };
-const rounds = take('--rounds', 15), sampleSeconds = take('--sample', 0.2);
-if (args.length < 2 || args.some((a) => a.startsWith('--')) || !(Number.isInteger(rounds) && rounds >= 1) || !(sampleSeconds > 0)) {
-  console.error('usage: node bench/ab-training.mjs [--rounds 15] [--sample 0.2] A B ...');
+const word = (name) => {
+  const at = args.indexOf(name);
+  return at < 0 ? undefined : args.splice(at, 2)[1];
+};
+const rounds = take('--rounds', 15), sampleSeconds = take('--sample', 0.2), range = take('--range', undefined);
+const positions = word('--positions');
+const modelOptions = positions === undefined ? {} : { positions };
+const stepOptions = range === undefined ? { lr: 3e-3 } : { lr: 3e-3, positionRange: range };
+if (args.length < 2 || args.some((a) => a.startsWith('--')) || !(Number.isInteger(rounds) && rounds >= 1) || !(sampleSeconds > 0) ||
+    !(range === undefined || Number.isInteger(range))) {
+  console.error('usage: node bench/ab-training.mjs [--rounds 15] [--sample 0.2] [--positions kind] [--range L] A B ...');
   process.exit(2);
 }
 
@@ -52,19 +63,19 @@ for (const [i, folder] of args.entries()) {
   const { loadSeqorder } = await import(`${pathToFileURL(path.resolve(folder, 'model-entry.mjs')).href}?${i}`);
   apis.push({ name: args.indexOf(folder) < i ? `${folder} (again)` : folder, so: await loadSeqorder() });
 }
-console.log(`node ${process.versions.node}; CPU time, ${rounds} interleaved rounds; ratios are medians of per-round ratios (quartiles)\n`);
+console.log(`node ${process.versions.node}; positions ${positions ?? 'as each model'}${range === undefined ? '' : `, positionRange ${range}`}; CPU time, ${rounds} interleaved rounds; ratios are medians of per-round ratios (quartiles)\n`);
 console.log('| model | contender | ms per step | GFLOP/s | speed ÷ the first (quartiles) |\n| --- | --- | --- | --- | --- |');
 for (const { name, config, length } of MODELS) {
   const batches = Array.from({ length: 50 }, (_, k) => apis[0].so.orderTask({ count: BATCH, length, seed: 1000 + k }));
   const contenders = apis.map(({ name: who, so }) => {
-    const model = so.createModel(config);
+    const model = so.createModel({ ...config, ...modelOptions });
     let next = 0;
     const losses = [];
-    for (; next < 20; next++) losses.push(model.step(batches[next].ids, batches[next].targets, { lr: 3e-3 }));
+    for (; next < 20; next++) losses.push(model.step(batches[next].ids, batches[next].targets, stepOptions));
     const bits = bitsOf(model, losses);
     return { name: who, model, bits, run: () => {
       const b = batches[next++ % batches.length];
-      model.step(b.ids, b.targets, { lr: 3e-3 });
+      model.step(b.ids, b.targets, stepOptions);
     } };
   });
   for (const c of contenders.slice(1))

@@ -21,7 +21,9 @@ export const SCHEMES = [
   ["rotary, ropeScaling 'yarn' (factor 4, originalLength 16)", { positions: 'rotary' },
     { ropeScaling: { method: 'yarn', factor: 4, originalLength: 16 } }, 'rotary'],
   ['rotary, positionRange 64', { positions: 'rotary' }, { positionRange: 64 }, 'rotary'],
+  ['sinusoidal, positionRange 64', { positions: 'sinusoidal' }, { positionRange: 64 }, 'sinusoidal'],
   ['alibi, positionRange 64', { positions: 'alibi' }, { positionRange: 64 }, 'alibi'],
+  ['relative, positionRange 64', { positions: 'relative' }, { positionRange: 64 }, 'relative (32 buckets, maxDistance 128)'],
 ];
 
 /**

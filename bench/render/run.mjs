@@ -39,7 +39,7 @@ function runPositionsTable(cases) {
   return table('ns per element', cases.map((c) => `${c.length}×${c.width} ${c.dtype}`), rows);
 }
 
-/** The parts of bench/run.mjs's report (its JSON): { machine (a paragraph), attention, positions, training, stepShare (tables) }. */
+/** The parts of bench/run.mjs's report (its JSON): { machine (a paragraph), attention, positions, training, stepShare, schemes (tables) }. */
 export function runParts(report) {
   const m = report.machine;
   const peak = report.simdPeak.gflops;
@@ -54,6 +54,7 @@ export function runParts(report) {
     // the table alone (what the benchmark prints puts a paragraph before it)
     training: report.training ? trainingTable(report.training).split('\n').filter((l) => l.startsWith('|')).join('\n') : undefined,
     stepShare: report.training?.shareOfPeak ? shareOfPeakTable(report.training) : undefined,
+    schemes: report.schemes ? schemesTable(report.schemes).split('\n').filter((l) => l.startsWith('|')).join('\n') : undefined,
   };
 }
 

@@ -94,3 +94,71 @@ TEST_CASE("model schemes: bidirectional ALiBi sees distances, not directions: a 
 }
 
 }  // namespace
+
+namespace {
+
+// rows sentences of T positions, each increasing, some repeated across rows, the largest `top`
+std::vector<std::int32_t> repeating_positions(std::size_t rows, std::size_t T, std::int32_t top) {
+    std::vector<std::int32_t> p(rows * T);
+    for (std::size_t r = 0; r < rows; ++r)
+        for (std::size_t t = 0; t < T; ++t)
+            p[r * T + t] = static_cast<std::int32_t>((r % 3) + 2 * t) + (t + 1 == T && r == 1 ? top - static_cast<std::int32_t>(2 * t + 1) : 0);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("model schemes: each token's sinusoid or turns at a repeated position are those of its position, computed alone",
+          "[model][schemes]") {
+    for (const Positions kind : {Positions::sinusoidal, Positions::rotary}) {
+        const Config c = make_config(9, 8, 2, 1, kind, false, Readout::mean, 2, 1);
+        const std::size_t pairs = kind == Positions::rotary ? 2 : 4;
+        // positions below N (each position's row computed once, then copied) and reaching past it (each token's own)
+        for (const std::int32_t top : {20, 200}) {
+            INFO((kind == Positions::rotary ? "rotary" : "sinusoidal") << ", largest position " << top);
+            const std::size_t rows = 6, T = 5, N = rows * T;
+            const std::vector<std::int32_t> p = repeating_positions(rows, T, top);
+            REQUIRE(p[T + T - 1] == top);
+            std::vector<float> table(N * 8), turns(N * pairs * 2);
+            seqorder::model::token_rows<float>(table.data(), turns.data(), c, nullptr, p.data(), N, nullptr);
+            const std::vector<double> f = seqorder::model::position_frequencies(c, nullptr);
+            std::vector<float> want(N * pairs * 2);
+            for (std::size_t n = 0; n < N; ++n)
+                seqorder::model::position_turns<float>(want.data() + n * pairs * 2, p.data() + n, 1, f.data(), pairs);
+            testing::check_identical<float>("rows", kind == Positions::rotary ? turns : table, want);
+        }
+    }
+}
+
+TEST_CASE("model schemes: the bias of several sentences at given positions is each one's, as T5's table and ALiBi's slopes say",
+          "[model][schemes]") {
+    for (const Positions kind : {Positions::alibi, Positions::relative}) {
+        for (const bool causal : {false, true}) {
+            Config c = make_config(9, 8, 2, 1, kind, causal, Readout::mean, 2, 1);
+            c.buckets = 6;
+            c.max_distance = 9;
+            const std::size_t rows = 4, T = 5, H = 2;
+            const std::vector<std::int32_t> p = repeating_positions(rows, T, 300);
+            std::vector<double> table(6 * H);
+            for (std::size_t k = 0; k < table.size(); ++k) table[k] = 0.25 * static_cast<double>(k) - 1;
+            std::vector<double> bias(rows * H * T * T, -7);
+            seqorder::model::score_bias<double>(bias.data(), c, table.data(), rows, T, p.data());
+            const std::vector<double> slopes = seqorder::model::alibi_slopes(2);
+            for (std::size_t r = 0; r < rows; ++r)
+                for (std::size_t h = 0; h < H; ++h)
+                    for (std::size_t i = 0; i < T; ++i)
+                        for (std::size_t j = 0; j < T; ++j) {
+                            if (causal && j > i) continue;  // never read
+                            const std::int64_t d = std::int64_t{p[r * T + j]} - p[r * T + i];
+                            const double want =
+                                kind == Positions::alibi
+                                    ? -(slopes[h] * static_cast<double>(causal ? -d : (d < 0 ? -d : d)))
+                                    : table[static_cast<std::size_t>(relative_bucket(d, causal, 6, 9)) * H + h];
+                            INFO((kind == Positions::alibi ? "alibi" : "relative") << (causal ? ", causal" : "")
+                                                                                   << ": row " << r << ", head " << h
+                                                                                   << ", query " << i << ", key " << j);
+                            CHECK(bias[((r * H + h) * T + i) * T + j] == want);
+                        }
+        }
+    }
+}

@@ -200,8 +200,19 @@ void token_rows(F* table, F* turns, const Config& c, const F* learned, const std
     }
     if (c.positions != Positions::sinusoidal && c.positions != Positions::rotary) return;
     const std::vector<double> frequencies = position_frequencies(c, scaling);
-    position_turns<F>(c.positions == Positions::rotary ? turns : table, positions, N, frequencies.data(),
-                      frequencies.size());
+    const std::size_t pairs = frequencies.size();
+    F* out = c.positions == Positions::rotary ? turns : table;
+    // Positions drawn from a small range repeat: when the largest is below N, each position's row (the same values
+    // whichever token is there) is computed once, then copied to its tokens.
+    const std::int32_t largest = positions ? *std::max_element(positions, positions + N) : 0;
+    if (!positions || static_cast<std::size_t>(largest) + 1 >= N) {
+        position_turns<F>(out, positions, N, frequencies.data(), pairs);
+        return;
+    }
+    std::vector<F> rows((static_cast<std::size_t>(largest) + 1) * pairs * 2);
+    position_turns<F>(rows.data(), nullptr, static_cast<std::size_t>(largest) + 1, frequencies.data(), pairs);
+    for (std::size_t n = 0; n < N; ++n)
+        std::copy_n(rows.data() + static_cast<std::size_t>(positions[n]) * pairs * 2, pairs * 2, out + n * pairs * 2);
 }
 
 template <class F>

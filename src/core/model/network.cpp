@@ -366,9 +366,7 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
     if (per_row && table) table = a.table.data();
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_row);
     if (has_score_bias(c))  // every layer's: one for all sentences, or each sentence's
-        for (std::size_t b = 0; b < (per_row ? d.B : 1); ++b)
-            score_bias<F>(a.bias.data() + b * d.H * d.T * d.T, c, p.relative_bias, d.T,
-                          per_row ? positions.ids + b * d.T : nullptr);
+        score_bias<F>(a.bias.data(), c, p.relative_bias, d.B, d.T, positions.ids);
     for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels, positions);
     const F* last = a.x.data() + d.L * d.N * d.D;
     norm_forward<F>(kernels, a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), last, p.norm_gain, p.norm_bias, d.N,

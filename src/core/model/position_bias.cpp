@@ -13,6 +13,11 @@ void geometric_slopes(std::vector<double>& out, std::int64_t n) {
     for (std::int64_t i = 0; i < n; ++i) out.push_back(start * std::pow(start, static_cast<double>(i)));
 }
 
+// position t of a row: positions[t], or t
+std::int64_t position_at(const std::int32_t* positions, std::size_t t) {
+    return positions ? positions[t] : static_cast<std::int64_t>(t);
+}
+
 // T5's bucket of every distance d = p_j - p_i a call meets: looked up for |d| < span (the distances of a sentence of
 // T, or of the positions given), computed for the others.
 class Buckets {
@@ -20,8 +25,24 @@ public:
     Buckets(const Config& c, std::int64_t span) : c_(c), span_(span), table_(static_cast<std::size_t>(2 * span - 1)) {
         for (std::int64_t d = 1 - span; d < span; ++d) table_[static_cast<std::size_t>(d + span - 1)] = compute(d);
     }
-    std::size_t operator()(std::int64_t d) const {
-        return d > -span_ && d < span_ ? table_[static_cast<std::size_t>(d + span_ - 1)] : compute(d);
+    // at[j] = bucket(p_j - p_i) H for the keys j < count of query i in a row of T (positions: the row's, or null:
+    // 0 .. T - 1): from the table alone when the row's distances are all in it
+    void row(std::size_t* at, const std::int32_t* positions, std::size_t i, std::size_t count, std::size_t T,
+             std::size_t H) const {
+        const std::int64_t p = position_at(positions, i);
+        if (position_at(positions, T - 1) - position_at(positions, 0) < span_) {
+            const std::size_t* centre = table_.data() + (span_ - 1);
+            if (positions) {
+                for (std::size_t j = 0; j < count; ++j) at[j] = centre[positions[j] - p] * H;
+            } else {
+                for (std::size_t j = 0; j < count; ++j) at[j] = centre[static_cast<std::int64_t>(j) - p] * H;
+            }
+            return;
+        }
+        for (std::size_t j = 0; j < count; ++j) {
+            const std::int64_t d = position_at(positions, j) - p;
+            at[j] = (d > -span_ && d < span_ ? table_[static_cast<std::size_t>(d + span_ - 1)] : compute(d)) * H;
+        }
     }
 
 private:
@@ -33,16 +54,16 @@ private:
     std::vector<std::size_t> table_;
 };
 
-// The distances looked up: those of 0 .. T - 1, and with positions given at most 4096 either way (T5's buckets end
-// at maxDistance; past the table each bucket is computed).
-std::int64_t bucket_span(const Config& c, std::size_t T, const std::int32_t* positions) {
-    const auto length = static_cast<std::int64_t>(T);
-    return positions ? std::max(length, std::min<std::int64_t>(2 * max_distance(c) + 2, 4096)) : length;
-}
-
-// position t of a row: positions[t], or t
-std::int64_t position_at(const std::int32_t* positions, std::size_t t) {
-    return positions ? positions[t] : static_cast<std::int64_t>(t);
+// The distances looked up: those of 0 .. T - 1, or with positions given (rows, T) those of the widest row (each row
+// increasing: |p_j - p_i| <= its last minus its first), at most 2 maxDistance + 2 and 4096 either way (T5's buckets
+// end at maxDistance; past the table each bucket is computed).
+std::int64_t bucket_span(const Config& c, std::size_t rows, std::size_t T, const std::int32_t* positions) {
+    auto span = static_cast<std::int64_t>(T);
+    if (!positions) return span;
+    std::int64_t widest = 0;
+    for (std::size_t r = 0; r < rows; ++r)
+        widest = std::max<std::int64_t>(widest, std::int64_t{positions[r * T + T - 1]} - positions[r * T] + 1);
+    return std::max(span, std::min({widest, 2 * max_distance(c) + 2, std::int64_t{4096}}));
 }
 
 }  // namespace
@@ -83,47 +104,65 @@ std::int64_t relative_bucket(std::int64_t distance, bool causal, std::int64_t bu
 }
 
 template <class F>
-void score_bias(F* bias, const Config& c, const F* table, std::size_t T, const std::int32_t* positions) {
+void score_bias(F* bias, const Config& c, const F* table, std::size_t rows, std::size_t T,
+                const std::int32_t* positions) {
     const auto H = static_cast<std::size_t>(c.heads);
+    if (!positions) rows = 1;
     if (c.positions == Positions::alibi) {
         const std::vector<double> slopes = alibi_slopes(c.heads);
-        for (std::size_t h = 0; h < H; ++h)
-            for (std::size_t i = 0; i < T; ++i)
+        for (std::size_t r = 0; r < rows; ++r) {
+            const std::int32_t* row = positions ? positions + r * T : nullptr;
+            F* out = bias + r * H * T * T;
+            for (std::size_t i = 0; i < T; ++i) {
+                const std::int64_t p = position_at(row, i);
                 for (std::size_t j = 0; j < T; ++j) {
-                    const double distance = static_cast<double>(position_at(positions, i) - position_at(positions, j));
+                    const double distance = static_cast<double>(p - position_at(row, j));
                     const double d = c.causal ? distance : std::abs(distance);
-                    bias[(h * T + i) * T + j] = j > i && c.causal ? F{0} : static_cast<F>(-(slopes[h] * d));
+                    const bool hidden = j > i && c.causal;
+                    for (std::size_t h = 0; h < H; ++h)
+                        out[(h * T + i) * T + j] = hidden ? F{0} : static_cast<F>(-(slopes[h] * d));
                 }
+            }
+        }
         return;
     }
-    const Buckets bucket(c, bucket_span(c, T, positions));
-    for (std::size_t i = 0; i < T; ++i)
-        for (std::size_t j = 0; j < T; ++j) {
-            const std::size_t k = bucket(position_at(positions, j) - position_at(positions, i));
-            for (std::size_t h = 0; h < H; ++h) bias[(h * T + i) * T + j] = table[k * H + h];
+    const Buckets bucket(c, bucket_span(c, rows, T, positions));
+    std::vector<std::size_t> at(T);
+    for (std::size_t r = 0; r < rows; ++r) {
+        const std::int32_t* row = positions ? positions + r * T : nullptr;
+        F* out = bias + r * H * T * T;
+        for (std::size_t i = 0; i < T; ++i) {
+            bucket.row(at.data(), row, i, T, T, H);
+            for (std::size_t j = 0; j < T; ++j)
+                for (std::size_t h = 0; h < H; ++h) out[(h * T + i) * T + j] = table[at[j] + h];
         }
+    }
 }
 
 template <class F>
 void relative_bias_backward(F* dtable, const F* dscores, const Config& c, std::size_t B, std::size_t T,
                             const std::int32_t* positions) {
+    // In order of b, i, h, j: each entry of dtable is one (bucket, h), so its sum still runs in order of b, i, j, as
+    // in order of b, h, i, j; the buckets of row i (times H), found once for every head.
     const auto H = static_cast<std::size_t>(c.heads);
-    const Buckets bucket(c, bucket_span(c, T, positions));
-    for (std::size_t n = 0; n < B * H; ++n) {
-        const std::size_t h = n % H;
-        const F* ds = dscores + n * T * T;
-        const std::int32_t* row = positions ? positions + (n / H) * T : nullptr;
+    const Buckets bucket(c, bucket_span(c, B, T, positions));
+    std::vector<std::size_t> at(T);
+    for (std::size_t b = 0; b < B; ++b) {
+        const std::int32_t* row = positions ? positions + b * T : nullptr;
         for (std::size_t i = 0; i < T; ++i) {
             const std::size_t visible = c.causal ? i + 1 : T;
-            for (std::size_t j = 0; j < visible; ++j)
-                dtable[bucket(position_at(row, j) - position_at(row, i)) * H + h] += ds[i * T + j];
+            bucket.row(at.data(), row, i, visible, T, H);
+            for (std::size_t h = 0; h < H; ++h) {
+                const F* ds = dscores + ((b * H + h) * T + i) * T;
+                for (std::size_t j = 0; j < visible; ++j) dtable[at[j] + h] += ds[j];
+            }
         }
     }
 }
 
 // NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
-    template void score_bias<F>(F*, const Config&, const F*, std::size_t, const std::int32_t*);                      \
+    template void score_bias<F>(F*, const Config&, const F*, std::size_t, std::size_t, const std::int32_t*);         \
     template void relative_bias_backward<F>(F*, const F*, const Config&, std::size_t, std::size_t,                   \
                                             const std::int32_t*);
 SEQORDER_INSTANTIATE(double)

@@ -32,15 +32,17 @@ inline bool has_score_bias(const Config& c) {
     return c.positions == Positions::alibi || c.positions == Positions::relative;
 }
 
-// bias (H, T, T) for the positions of one sentence (positions: its T positions, increasing; null: 0 .. T - 1): ALiBi's (each value one float64 product of the slope and the distance,
-// rounded once to F), or the relative table's entries (table: (buckets, H), the relativeBias parameter). The entries of
-// hidden keys (causal, j > i) are written too (0 for ALiBi; the table's entry for relative) and never read.
+// bias (rows, H, T, T) for the positions of `rows` sentences (positions: (rows, T), each row increasing; null: one
+// bias (H, T, T) for 0 .. T - 1, whatever rows is): ALiBi's (each value one float64 product of the slope and the
+// distance, rounded once to F), or the relative table's entries (table: (buckets, H), the relativeBias parameter). The
+// entries of hidden keys (causal, j > i) are written too (0 for ALiBi; the table's entry for relative) and never read.
 template <class F>
-void score_bias(F* bias, const Config& config, const F* table, std::size_t T, const std::int32_t* positions);
+void score_bias(F* bias, const Config& config, const F* table, std::size_t rows, std::size_t T,
+                const std::int32_t* positions);
 
 // The relative table's gradient: dtable (buckets, H) += dscores[b, h, i, j] at [bucket(p_j - p_i), h] for every b, h,
-// i and j (hidden keys' are 0), in order of b, h, i, j; positions (B, T) as given, or null: 0 .. T - 1. dscores (B, H, T, T): the gradient with respect to the scaled
-// scores (attention_backward's dbias).
+// i and j but hidden keys (causal, j > i), each entry's sum in order of b, i, j; positions (B, T) as given, or null:
+// 0 .. T - 1. dscores (B, H, T, T): the gradient with respect to the scaled scores (attention_backward's dbias).
 template <class F>
 void relative_bias_backward(F* dtable, const F* dscores, const Config& config, std::size_t B, std::size_t T,
                             const std::int32_t* positions);
