@@ -6,6 +6,7 @@
 #include <string>
 
 #include "random.hpp"
+#include "sin_cos.hpp"
 
 namespace seqorder::model {
 
@@ -183,7 +184,8 @@ void position_turns(F* out, const std::int32_t* positions, std::size_t rows, con
     for (std::size_t r = 0; r < rows; ++r)
         for (std::size_t i = 0; i < pairs; ++i) {
             const double angle = static_cast<double>(positions ? positions[r] : static_cast<std::int32_t>(r)) * frequencies[i];
-            const double sine = std::sin(angle), cosine = std::cos(angle);
+            double sine = 0, cosine = 0;
+            sin_cos(angle, sine, cosine);
             out[(r * pairs + i) * 2] = static_cast<F>(sine);
             out[(r * pairs + i) * 2 + 1] = static_cast<F>(cosine);
         }
