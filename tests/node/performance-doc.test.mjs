@@ -88,6 +88,12 @@ test('the goals\' summary says met or not met from each kind\'s figures, and "no
     'amd-zen5/page-ready': { machine: { date: '2026-12-04T00:00:00Z', commit: 'def5678' },
       median: { cold: { ready: 999, fcp: 300 }, warm: { ready: 1000, fcp: 100 } } },
     'amd-zen3/page-ready': { machine: { date: '2026-12-02T00:00:00Z', commit: '98dca44' }, median: { ready: 600, fcp: 150 } },
+    // the lab's run: Chromium's in seconds; Firefox's and WebKit's over Chromium's of the same kind (none without it)
+    'amd-zen5/lab-run': { machine: { date: '2026-12-06T00:00:00Z' }, sites: [{ label: 'this build', page: 4000 }] },
+    'amd-zen5/lab-run-firefox': { sites: [{ page: 8000 }] },
+    'amd-zen5/lab-run-webkit': { sites: [{ page: 8400 }] },
+    'amd-zen3/lab-run-webkit': { sites: [{ page: 8400 }] },
+    'intel/lab-run': { sites: [{ page: 4100 }] },
   };
   const read = (source) => {
     if (files[source]) return files[source];
@@ -98,12 +104,14 @@ test('the goals\' summary says met or not met from each kind\'s figures, and "no
   assert.equal(rows.length, GOALS.length);
   const column = (kind) => rows.map((r) => r[GOAL_MACHINES.findIndex(([k]) => k === kind)]);
   assert.deepEqual(column('intel'), ['79 / 85 / 85%, **not met**', '1.59×, **not met**', '3.00×, met', '1.50×, met',
-    '65 / 70%, met', '1.70×, met', '1.49×, **not met**', '1.72×, met', '1.40×, **not met**', '12.0×, met', 'no run', 'no run', 'no run']);
-  assert.deepEqual(column('amd-zen5'), [...Array(10).fill('no run'), '999 ms, met', '300 ms, **not met**', '1000 ms, **not met**']);
-  // a report of before first visits were timed apart: its median is of warm loads only
-  assert.deepEqual(column('amd-zen3'), [...Array(10).fill('no run'), '—', '—', '600 ms, met']);
+    '65 / 70%, met', '1.70×, met', '1.49×, **not met**', '1.72×, met', '1.40×, **not met**', '12.0×, met', 'no run', 'no run', 'no run',
+    '4.1 s, **not met**', 'no run', 'no run']);
+  assert.deepEqual(column('amd-zen5'), [...Array(10).fill('no run'), '999 ms, met', '300 ms, **not met**', '1000 ms, **not met**',
+    '4.0 s, met', "2.00× Chromium's, met", "2.10× Chromium's, **not met**"]);
+  // a report of before first visits were timed apart: its median is of warm loads only; WebKit's run without Chromium's
+  assert.deepEqual(column('amd-zen3'), [...Array(10).fill('no run'), '—', '—', '600 ms, met', 'no run', 'no run', '—']);
   assert.deepEqual(column('amd-zen4'), Array(GOALS.length).fill('no run'));
-  assert.match(runs, /Intel Xeon: bench\/run\.mjs at abc1234 \(2026-12-04\); bench\/attention-kernel\.mjs \(its commit and date not kept\); bench\/pool\.mjs \(its commit and date not kept\); bench\/chromium-attention\.mjs --pool at fed4321 \(2026-12-06\); bench\/page-ready\.mjs: no run\./);
+  assert.match(runs, /Intel Xeon: bench\/run\.mjs at abc1234 \(2026-12-04\); bench\/attention-kernel\.mjs \(its commit and date not kept\); bench\/pool\.mjs \(its commit and date not kept\); bench\/chromium-attention\.mjs --pool at fed4321 \(2026-12-06\); bench\/page-ready\.mjs: no run; bench\/lab-run\.mjs \(its commit and date not kept\); bench\/lab-run\.mjs --browser firefox: no run; bench\/lab-run\.mjs --browser webkit: no run\./);
   // a results file without the goal's case gives no figure, and an unreadable file is an error, not "no run"
   files['intel/latest'].attention = [];
   assert.equal(goalsParts(read).table.split('\n')[3].split(' | ')[1], '—');
