@@ -74,7 +74,7 @@ function watchInput() {
       for (const s of frame.scripts) {
         scripts.push({
           at: s.startTime, duration: s.duration, layout: s.forcedStyleAndLayoutDuration, invoker: s.invoker,
-          function: s.sourceFunctionName, source: `${s.sourceURL.replace(/^.*\/js\//, '')}:${s.sourceCharPosition}`,
+          function: s.sourceFunctionName, source: `${s.sourceURL.replace(/^[a-z]+:\/\/[^/]+\//, '')}:${s.sourceCharPosition}`,
         });
       }
     }

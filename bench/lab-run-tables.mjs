@@ -68,7 +68,7 @@ export function inputText(report) {
     : `${during.late} of the run's ${during.inputs} inputs took longer than the goal, ${report.goal} ms (the median ${ms(during.painted.median)})`;
   const [script] = during.scripts ?? [];
   const longest = script
-    ? ` The run's longest script (Long Animation Frames): ${script.function || 'an anonymous function'} (${script.source}, ${script.invoker}), ${ms(script.duration)}, ` +
+    ? ` The run's longest script (Long Animation Frames): ${script.function || 'an anonymous function'} (${script.source.replace(/^[a-z]+:\/\/[^/]+\//, '')}, ${script.invoker}), ${ms(script.duration)}, ` +
       `${ms(script.layout)} of it forced style and layout, while the lab was ${script.phase}.`
     : '';
   return `${lines.join('\n')}\n\n${capitalized(verdict)}.${longest} ${report.rounds} first visits in headless Chromium, ${report.machine.cpu} ` +
