@@ -6,13 +6,16 @@
 // (its tooltip). For each input the page notes, from the event's timeStamp (when the browser received it): when the
 // page's first handler ran (capture listeners on window), and when the next frame had been painted (a
 // requestAnimationFrame callback, then a message posted from it: the frame's paint is done when it arrives). Beside
-// them, Chromium's Event Timing entries of 16 ms or more (durationThreshold's least; the measure behind INP). Then the
-// same inputs again once the run has ended, the page idle on the machine as loaded: what the run adds. Prints one JSON
-// line per round, then the medians and maxima over every input of every round, during the run and after it.
+// them, Chromium's Event Timing entries of 16 ms or more (durationThreshold's least; the measure behind INP), the
+// page's tasks of 50 ms or more from the run's start (Long Tasks, by the lab's phase when each began) and the longest
+// scripts of its long animation frames (Long Animation Frames: the function that started each, its time and the style
+// and layout it forced). Then the same inputs again once the run has ended, the page idle on the machine as loaded:
+// what the run adds. Prints one JSON line per round (--scripts: and its twelve longest scripts), then the medians and
+// maxima over every input of every round, during the run and after it.
 // --save keeps the results in bench/results/<machine kind>/lab-input.json; --write (or --from-results, running
 // nothing: this machine kind's file) writes them into docs/page.md between its <!-- lab-run:input --> markers
 // (bench/lab-run-tables.mjs renders them).
-//   node bench/lab-input.mjs [rounds = 3] [--save] [--write]
+//   node bench/lab-input.mjs [rounds = 3] [--scripts] [--save] [--write]
 //   node bench/lab-input.mjs --from-results
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -55,6 +58,27 @@ function watchInput() {
       long.push({ type: e.name, at: e.startTime, interaction: e.interactionId > 0, duration: e.duration, delay: e.processingStart - e.startTime, processing: e.processingEnd - e.processingStart });
     }
   }).observe({ type: 'event', durationThreshold: 16, buffered: true });
+  // the page's tasks of 50 ms or more (Long Tasks), and what ran in them: each long animation frame's scripts of 5 ms
+  // or more (the functions that started them, their own time and the style and layout they forced)
+  const phases = (globalThis.__phases = []);
+  new MutationObserver((records) => {
+    for (const r of records) if (r.target.matches('#lab .section-body')) phases.push({ at: performance.now(), phase: r.target.dataset.training });
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: ['data-training'] });
+  const tasks = (globalThis.__tasks = []);
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) tasks.push({ at: e.startTime, duration: e.duration });
+  }).observe({ type: 'longtask', buffered: true });
+  const scripts = (globalThis.__scripts = []);
+  new PerformanceObserver((list) => {
+    for (const frame of list.getEntries()) {
+      for (const s of frame.scripts) {
+        scripts.push({
+          at: s.startTime, duration: s.duration, layout: s.forcedStyleAndLayoutDuration, invoker: s.invoker,
+          function: s.sourceFunctionName, source: `${s.sourceURL.replace(/^[a-z]+:\/\/[^/]+\//, '')}:${s.sourceCharPosition}`,
+        });
+      }
+    }
+  }).observe({ type: 'long-animation-frame', buffered: true });
 }
 
 /** In the page: the box of the first element matching `selector` whose text starts with `text`, scrolled into view. */
@@ -98,14 +122,22 @@ async function round() {
     // the same inputs again once the run has ended (the page idle, the machine as loaded): what the run adds
     for (let i = 0; i < sent; i += 1) await send(i);
     await new Promise((resolve) => setTimeout(resolve, 200));  // the last inputs' frames
-    const { inputs, long, status, ms } = await page.evaluate(() => ({
-      inputs: globalThis.__inputs, long: globalThis.__long,
+    const { inputs, long, tasks, scripts, phases, status, ms } = await page.evaluate(() => ({
+      inputs: globalThis.__inputs, long: globalThis.__long, tasks: globalThis.__tasks, scripts: globalThis.__scripts, phases: globalThis.__phases,
       status: document.querySelector('.lab-status').textContent, ms: Number(document.querySelector('.lab-status').dataset.milliseconds),
     }));
     const split = (list) => [list.filter((x) => x.at < ended), list.filter((x) => x.at >= ended)];
     const [during, after] = split(inputs);
     const [longDuring, longAfter] = split(long);
-    return { load: Number(os.loadavg()[0].toFixed(2)), sent, during, after, longDuring, longAfter, status, ms };
+    // the lab's phase when each task started (the last change before it)
+    const phaseAt = (at) => phases.findLast((p) => p.at <= at)?.phase ?? 'idle';
+    const [tasksDuring, tasksAfter] = split(tasks.map((t) => ({ ...t, phase: phaseAt(t.at) })));
+    const [scriptsDuring] = split(scripts.map((x) => ({ ...x, phase: phaseAt(x.at) })));
+    const started = phases.find((p) => p.phase === 'running')?.at ?? 0;
+    return {
+      load: Number(os.loadavg()[0].toFixed(2)), sent, during, after, longDuring, longAfter, status, ms,
+      tasksDuring: tasksDuring.filter((t) => t.at >= started), tasksAfter, scriptsDuring: scriptsDuring.filter((x) => x.at >= started),
+    };
   } finally {
     await chromium.close();
   }
@@ -119,11 +151,19 @@ try {
   for (let r = 0; r < rounds; r += 1) {
     const row = await round();
     rows.push(row);
-    console.log(JSON.stringify({ load: row.load, run: row.ms, sent: row.sent, during: of(row.during, 'painted'), after: of(row.after, 'painted') }));
+    console.log(JSON.stringify({ load: row.load, run: row.ms, sent: row.sent, during: of(row.during, 'painted'), after: of(row.after, 'painted'), tasks: taskSummary(row.tasksDuring) }));
+    if (args.includes('--scripts')) console.log(JSON.stringify(row.scriptsDuring.toSorted((a, b) => b.duration - a.duration).slice(0, 12)));
   }
 } finally {
   await server.close();
 }
+/** Tasks of 50 ms or more (Long Tasks): how many, the longest, how many by the lab's phase. */
+function taskSummary(tasks) {
+  const byPhase = {};
+  for (const t of tasks) byPhase[t.phase] = (byPhase[t.phase] ?? 0) + 1;
+  return { count: tasks.length, longest: tasks.length ? Math.round(Math.max(...tasks.map((t) => t.duration))) : 0, byPhase };
+}
+
 /** The inputs of one side (during the run, or after it) over every round: medians, maxima, by type, Event Timing's long ones. */
 function summary(inputs, long) {
   return {
@@ -146,9 +186,16 @@ function summary(inputs, long) {
 const report = {
   machine: { cpu: os.cpus()[0]?.model ?? 'unknown', kind: machineKind(), cores: os.availableParallelism(), date: new Date().toISOString() },
   goal: GOAL_MS, rounds, load: [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))], run: median(rows.map((r) => r.ms)),
-  during: summary(rows.flatMap((r) => r.during), rows.flatMap((r) => r.longDuring)),
-  after: summary(rows.flatMap((r) => r.after), rows.flatMap((r) => r.longAfter)),
-  rows: rows.map((row) => ({ load: row.load, run: row.ms, sent: row.sent, status: row.status, during: of(row.during, 'painted'), after: of(row.after, 'painted') })),
+  during: {
+    ...summary(rows.flatMap((r) => r.during), rows.flatMap((r) => r.longDuring)), tasks: taskSummary(rows.flatMap((r) => r.tasksDuring)),
+    // the longest scripts of the run's long animation frames, over every round: what ran in its longest tasks
+    scripts: rows.flatMap((r) => r.scriptsDuring).toSorted((a, b) => b.duration - a.duration).slice(0, 5)
+      .map((x) => ({ ...x, at: Math.round(x.at), duration: Math.round(x.duration), layout: Math.round(x.layout) })),
+  },
+  after: { ...summary(rows.flatMap((r) => r.after), rows.flatMap((r) => r.longAfter)), tasks: taskSummary(rows.flatMap((r) => r.tasksAfter)) },
+  rows: rows.map((row) => ({
+    load: row.load, run: row.ms, sent: row.sent, status: row.status, during: of(row.during, 'painted'), after: of(row.after, 'painted'), tasks: taskSummary(row.tasksDuring),
+  })),
 };
 console.log(JSON.stringify({ ...report, rows: undefined }));
 if (args.includes('--save')) {

@@ -54,18 +54,24 @@ export function pageText(reports) {
 export function inputText(report) {
   const ms = (x) => `${Math.round(x)} ms`;
   const head = ['', 'inputs', 'to the next frame painted, median / most', 'key presses', 'clicks', 'pointer moves',
-    'to the first handler, median / most', 'interactions of 16 ms or more (Event Timing), the longest'];
+    'to the first handler, median / most', 'interactions of 16 ms or more (Event Timing), the longest', 'the page\'s tasks of 50 ms or more (Long Tasks), the longest'];
   const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
   for (const [name, side] of [['during the run', report.during], ['after it, idle', report.after]]) {
     const pair = (t) => `${ms(t.median)} / ${ms(t.max)}`;
+    const tasks = !side.tasks ? '—' : side.tasks.count ? `${side.tasks.count}, ${ms(side.tasks.longest)}` : '0';
     lines.push(`| ${[name, side.inputs, `**${pair(side.painted)}**`, ...['keydown', 'pointerdown', 'pointermove'].map((type) => pair(side.byType[type].painted)),
-      pair(side.handler), side.long ? `${side.long}, ${ms(side.longest[0].duration)}` : '0'].join(' | ')} |`);
+      pair(side.handler), side.long ? `${side.long}, ${ms(side.longest[0].duration)}` : '0', tasks].join(' | ')} |`);
   }
   const { during } = report;
   const verdict = during.late === 0
     ? `every input of the run was answered within the goal, ${report.goal} ms`
     : `${during.late} of the run's ${during.inputs} inputs took longer than the goal, ${report.goal} ms (the median ${ms(during.painted.median)})`;
-  return `${lines.join('\n')}\n\n${capitalized(verdict)}. ${report.rounds} first visits in headless Chromium, ${report.machine.cpu} ` +
+  const [script] = during.scripts ?? [];
+  const longest = script
+    ? ` The run's longest script (Long Animation Frames): ${script.function || 'an anonymous function'} (${script.source.replace(/^[a-z]+:\/\/[^/]+\//, '')}, ${script.invoker}), ${ms(script.duration)}, ` +
+      `${ms(script.layout)} of it forced style and layout, while the lab was ${script.phase}.`
+    : '';
+  return `${lines.join('\n')}\n\n${capitalized(verdict)}.${longest} ${report.rounds} first visits in headless Chromium, ${report.machine.cpu} ` +
     `(${report.machine.kind}, ${report.machine.cores} cores), load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the ` +
     `run trained and was measured in ${seconds(report.run)} (median). \`node bench/lab-input.mjs ${report.rounds} --save --write\`.`;
 }

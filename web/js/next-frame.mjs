@@ -25,3 +25,21 @@ export function atNextFrame(callback) {
   const timer = setTimeout(call, FRAME_WAIT_MS);
   return cancel;
 }
+
+/**
+ * Resolves in a task of its own once the next frame has been drawn (atNextFrame's callback, then a message to oneself,
+ * which comes after that frame's paint): what was changed before it is on screen, and input that came meanwhile has
+ * been answered. Work split at such points takes one frame at a time.
+ */
+export function afterNextFrame() {
+  return new Promise((resolve) => {
+    atNextFrame(() => {
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => {
+        port1.close();
+        resolve();
+      };
+      port2.postMessage(null);
+    });
+  });
+}

@@ -6,6 +6,7 @@ import { button, controlGroup, select } from '../controls.mjs';
 import { count, fmt } from '../format.mjs';
 import { heatmapGrid } from '../../lib/figures/plot/index.mjs';
 import { recordDrawn } from '../drawn.mjs';
+import { afterNextFrame } from '../next-frame.mjs';
 import { el, fig, more } from '../ui.mjs';
 import { biasCheck, biasMatrix, zeroQueryWeights } from './bias.mjs';
 import { showChecks } from '../claims.mjs';
@@ -197,8 +198,15 @@ export function mapsFigure(root, vocab, state, { make }) {
     }
     if (request !== latest || run !== asked) return;  // a later sentence, pick or run has come since
     showAnswers(asked.config, results, T);
-    showMaps(asked.config, results, picks, T);
     waiting.hidden = true;
+    // then the maps and the bias maps, each a frame later: each a task of its own, so that the page answers input
+    // between them
+    await afterNextFrame();
+    if (request !== latest || run !== asked) return;
+    showMaps(asked.config, results, picks, T);
+    await afterNextFrame();
+    if (request !== latest || run !== asked) return;
+    showBias(asked.config, results, picks, T);
   }
 
   /** Whether a model's answers are a guess's at length T: its measured accuracy at the nearest length is at chance. */
@@ -260,16 +268,11 @@ export function mapsFigure(root, vocab, state, { make }) {
     });
     const missing = picks.filter((key) => !results.some((x) => x.key === key && x.weights));
     block.dataset.missing = missing.map((key) => (config.kinds.includes(key) ? `${kindLabel(key, config)} refuses this length` : `${kindLabel(key, config)} is not in this run`)).join('; ');
-    const name = (i) => `${i} ${words[i]}`;
-    // every row and column labelled: at least 12 px a row, and columns wide enough for their names turned 45°
-    const side = Math.max(150, 12 * T + 40);
     const options = {
-      maps, range: 1, scale: 'sequential', rowLabel: 'query', colLabel: 'key', rowName: name, colName: name,
-      minHeight: side, maxHeight: Math.max(300, side), minWidth: `${Math.max(14, Math.ceil((16 * T + 130) / 16))}rem`,
+      ...mapLayout(T), maps, range: 1, scale: 'sequential',
       tooltip: (r, c, v) => `query ${r} (${words[r]}) → key ${c} (${words[c]}): weight ${v === 0 ? '0 exactly' : fmt(v, 4)}`,
       ariaLabel: 'attention weights of one head: a row per query word, a column per key word',
     };
-    showBias(config, results, picks, T, options);
     if (!maps.length) {
       block.hidden = true;
       return;
@@ -281,8 +284,19 @@ export function mapsFigure(root, vocab, state, { make }) {
     for (const map of grid.maps()) map.flush();
   }
 
+  /** The layout of a map of the sentence (T words), the attention maps' and the bias maps'. */
+  function mapLayout(T) {
+    const name = (i) => `${i} ${words[i]}`;
+    // every row and column labelled: at least 12 px a row, and columns wide enough for their names turned 45°
+    const side = Math.max(150, 12 * T + 40);
+    return {
+      rowLabel: 'query', colLabel: 'key', rowName: name, colName: name,
+      minHeight: side, maxHeight: Math.max(300, side), minWidth: `${Math.max(14, Math.ceil((16 * T + 130) / 16))}rem`,
+    };
+  }
+
   /** The bias the picked ALiBi and relative models add to each head's scores (the maps' layout, a diverging scale). */
-  function showBias(config, results, picks, T, layout) {
+  function showBias(config, results, picks, T) {
     const maps = picks.flatMap((key) => {
       const r = results.find((x) => x.key === key && x.bias);
       if (!r) return [];
@@ -297,12 +311,12 @@ export function mapsFigure(root, vocab, state, { make }) {
     if (!maps.length) return;
     const checked = [...new Set(picks)].map((key) => results.find((x) => x.key === key && x.bias)).filter(Boolean);
     showChecks(biasChecks, checked.map((r) => biasCheck(`lab-bias-${r.key}`, `${kindLabel(r.key, config)} (seed ${r.seed}), “${words.join(' ')}”`, r.bias, r.zeroed)));
+    // (the bias on its own scale, the grid's largest |value|: no range)
     const options = {
-      ...layout, maps, scale: 'diverging',
+      ...mapLayout(T), maps, scale: 'diverging',
       tooltip: (r, c, v) => `query ${r} (${words[r]}) → key ${c} (${words[c]}): ${v === -Infinity ? 'masked' : `bias ${fmt(v, 4)}`}`,
       ariaLabel: 'the bias one head adds to its scores: a row per query word, a column per key word',
     };
-    delete options.range;  // (the bias on its own scale: the grid's largest |value|)
     if (!biasGrid) biasGrid = heatmapGrid(biasBlock, options);
     else biasGrid.update(options);
     for (const map of biasGrid.maps()) map.flush();

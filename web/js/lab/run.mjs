@@ -61,9 +61,19 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
   const ending = models.map(() => 0);  // where each model's last message sent ends
   const drivers = models.map(() => null);
   const measuring = models.map(() => null);  // each model's measurements, asked for as soon as it has finished
-  const measuredSets = new Map();  // seed → Map T → sentences
+  const measuredSets = new Map();  // seed → a promise of Map T → sentences
   const setsOf = (seed) => {
-    if (!measuredSets.has(seed)) measuredSets.set(seed, new Map(measuredLengths(config).map((T) => [T, measuredSet(so, config, seed, T)])));
+    if (!measuredSets.has(seed)) {
+      measuredSets.set(seed, (async () => {
+        const sets = new Map();
+        for (const T of measuredLengths(config)) {
+          // each length's sentences drawn in a task of their own, so that the page's thread answers input between two
+          if (sets.size) await nextTask();
+          sets.set(T, measuredSet(so, config, seed, T));
+        }
+        return sets;
+      })());
+    }
     return measuredSets.get(seed);
   };
   let target = 0;
@@ -129,7 +139,7 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
           taken[i] = step;
           onChunk(i, { step, losses, accuracy: TASKS[config.task].score(logits, set).accuracy });
           if (taken[i] === config.steps && !measuring[i]) {
-            measuring[i] = measureModel(config, handle, setsOf(seed), calls);
+            measuring[i] = setsOf(seed).then((sets) => measureModel(config, handle, sets, calls));
             measuring[i].catch(() => {});  // measure() reports it
           }
         }
@@ -196,7 +206,8 @@ export async function createRun(pool, so, config, { onChunk = () => {} } = {}) {
     },
     /** Each model's measurements at every measuredLengths(config) (measureModel's), at the step it stands at. */
     measure() {
-      return Promise.all(models.map((m, i) => (taken[i] === config.steps && measuring[i]) || measureModel(config, m.handle, setsOf(m.seed), callOptions(config, m.key))));
+      return Promise.all(models.map((m, i) => (taken[i] === config.steps && measuring[i])
+        || setsOf(m.seed).then((sets) => measureModel(config, m.handle, sets, callOptions(config, m.key)))));
     },
     /** Resolves when no model is training. */
     settled,
@@ -254,8 +265,12 @@ export async function measureModel(config, handle, sets, options) {
     }
     try {
       const parts = await Promise.all(calls);
-      const data = new Float32Array(parts.reduce((n, p) => n + p.data.length, 0));
-      parts.reduce((at, p) => { data.set(p.data, at); return at + p.data.length; }, 0);
+      // one slice's logits as they came; more, one after another
+      let data = parts[0].data;
+      if (parts.length > 1) {
+        data = new Float32Array(parts.reduce((n, p) => n + p.data.length, 0));
+        parts.reduce((at, p) => { data.set(p.data, at); return at + p.data.length; }, 0);
+      }
       return task.score({ data, shape: [count, ...parts[0].shape.slice(1)] }, sets.get(T));
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;

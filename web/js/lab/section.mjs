@@ -12,6 +12,7 @@ import { drawnIn, recordDrawn } from '../drawn.mjs';
 import { el, prose } from '../ui.mjs';
 import { settingsHash } from '../url-state.mjs';
 import { watchNear } from '../near.mjs';
+import { afterNextFrame } from '../next-frame.mjs';
 import { SETTINGS, runConfig, secondTaskValues } from './config.mjs';
 import { createLab } from './controller.mjs';
 import { checkOf, conclusionClaims, curveClaims, pendingChecks, probeChecks, probeClaims, propertyChecks } from './findings.mjs';
@@ -92,20 +93,30 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
       },
       progress: (then) => runs.changed(then),
       async measured(current, record) {
+        // one figure a frame (each with its checks), so that the page answers input between them; a run dropped
+        // meanwhile (Reset) draws no more
+        const shown = async () => {
+          await afterNextFrame();
+          return lab.lab.run === current;
+        };
         runs.flush();
+        if (!(await shown())) return;
         lengths.show(record);
         const drawn = drawnIn(section);
         show(runs.checks, [...curveClaims(record).map((c) => checkOf(c, drawn)), ...propertyChecks(record).filter((c) => !c.name.endsWith('-refuses'))]);
         show(lengths.checks, propertyChecks(record).filter((c) => c.name.endsWith('-refuses')));
         if (probe) {
+          if (!(await shown())) return;
           probe.show(record);
           const probed = drawnIn(section);
           show(probe.checks, [...probeClaims(record).map((c) => checkOf(c, probed)), ...probeChecks(record)]);
         }
+        if (!(await shown())) return;
         conclude();
         // The phase changes once the models' answers and maps are drawn: the buttons below them are enabled where they
         // stay (a browser without scroll anchoring would move them under the reader's pointer).
         stretch?.show(current, record);
+        if (!(await shown())) return;
         const [, drawnOffsets] = await Promise.all([maps.show(current, lengthsView(record)), offsets?.show(current)]);
         if (drawnOffsets) record.offsets = drawnOffsets;
       },
