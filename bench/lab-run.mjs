@@ -10,13 +10,15 @@
 // second and after, is the page's answer to input. Beside the wall times, the CPU time each side used (the node
 // process's threads for the arithmetic; for the page, from /proc, every process this one started and theirs: the
 // browser's, and for WebKit its WebDriver's and Xvfb's too), which other work on a shared machine moves far less.
+// With --threads, each page's CPU time by thread as well (named by process and thread, /proc's comm: which of the
+// engine's threads, the workers', its compilers', its garbage collector's, the compositor's, took it).
 // Prints one JSON line per round (with the load average and the page's navigator.hardwareConcurrency), then the
 // medians and the ratio page / arithmetic per site. Needs the built site (npm run build) and the engine.
 // --save keeps the results in bench/results/<machine kind>/lab-run.json (Chromium), lab-run-firefox.json or
 // lab-run-webkit.json; --write (or --from-results, running nothing: this machine kind's files) writes them
 // into README.md (Chromium's) and docs/page.md (every engine's) between their <!-- lab-run:… --> markers
 // (bench/lab-run-tables.mjs renders them).
-//   node bench/lab-run.mjs [rounds = 5] [--browser chromium|firefox|webkit] [--site dir[=label]]... [--save] [--write]
+//   node bench/lab-run.mjs [rounds = 5] [--browser chromium|firefox|webkit] [--site dir[=label]]... [--threads] [--save] [--write]
 //   node bench/lab-run.mjs --from-results
 import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -43,6 +45,8 @@ if (!ALL_ENGINES.includes(engine)) {
   console.error(`bench/lab-run: --browser must be one of ${ALL_ENGINES.join(', ')}, got ${engine}`);
   process.exit(1);
 }
+/** --threads: each page's CPU time by thread too (its rows' `threads`). */
+const byThread = args.includes('--threads');
 const rounds = Number(args.find((a, i) => /^\d+$/.test(a) && !['--site', '--browser'].includes(args[i - 1])) ?? 5);
 /** The builds timed: this one (dist/site), then each --site dir[=label]. */
 const sites = [{ dir: siteDir, label: 'this build' }, ...args.flatMap((a, i) => {
@@ -73,26 +77,69 @@ async function arithmetic() {
   }
 }
 
-/**
- * Milliseconds of CPU used so far by the processes `pids` and every process below them (/proc: utime + stime, in clock
- * ticks of 10 ms): on a shared machine the CPU a run takes moves far less than its wall time.
- */
-function treeCpu(pids) {
-  const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => {
-    try {
-      const text = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-      return { pid: Number(d), ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) };
-    } catch {
-      return null;  // gone meanwhile
-    }
-  }).filter(Boolean);
+/** /proc/<pid>/stat's or /proc/<pid>/task/<tid>/stat's fields after the command: { ppid, ticks (utime + stime), comm }, or null. */
+function statOf(file) {
+  try {
+    const text = readFileSync(file, 'utf8');
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
+    return { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]), comm: text.slice(text.indexOf('(') + 1, text.lastIndexOf(')')) };
+  } catch {
+    return null;  // gone meanwhile
+  }
+}
+
+/** The processes `pids` and every process below them: [{ pid, ppid, ticks, comm }]. */
+function processTree(pids) {
+  const stats = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((d) => ({ pid: Number(d), ...statOf(`/proc/${d}/stat`) }))
+    .filter((s) => s.comm !== undefined);
   const inTree = new Set(pids);
   for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) if (!inTree.has(s.pid) && inTree.has(s.ppid)) { inTree.add(s.pid); grew = true; }
   }
-  return 10 * stats.filter((s) => inTree.has(s.pid)).reduce((n, s) => n + s.ticks, 0);
+  return stats.filter((s) => inTree.has(s.pid));
+}
+
+/**
+ * Milliseconds of CPU used so far by the processes `pids` and every process below them (/proc: utime + stime, in clock
+ * ticks of 10 ms): on a shared machine the CPU a run takes moves far less than its wall time.
+ */
+const treeCpu = (pids) => 10 * processTree(pids).reduce((n, s) => n + s.ticks, 0);
+
+/**
+ * With --threads: the same tree's CPU by thread, { 'process/thread' (their names, digits dropped): ms } (a process's
+ * threads that ended meanwhile count in its totals, not here: `threadsDuring` gives them a line of their own).
+ */
+function threadCpu(pids) {
+  const threads = new Map();
+  for (const proc of processTree(pids)) {
+    let tids = [];
+    try {
+      tids = readdirSync(`/proc/${proc.pid}/task`);
+    } catch {
+      continue;  // gone meanwhile
+    }
+    for (const tid of tids) {
+      const stat = statOf(`/proc/${proc.pid}/task/${tid}/stat`);
+      if (stat) threads.set(`${proc.pid}/${tid}`, { name: `${proc.comm}/${stat.comm}`.replace(/\d+/g, '#'), ticks: stat.ticks, pid: proc.pid });
+    }
+  }
+  return { threads, processes: new Map(processTree(pids).map((p) => [p.pid, p])) };
+}
+
+/** The CPU by thread name between two threadCpu() snapshots (ms, most first), with the threads that ended as one line. */
+function threadsDuring(before, after) {
+  const byName = {};
+  let live = 0;
+  for (const [id, t] of after.threads) {
+    const ms = 10 * (t.ticks - (before.threads.get(id)?.ticks ?? 0));
+    byName[t.name] = (byName[t.name] ?? 0) + ms;
+    live += ms;
+  }
+  const total = 10 * ([...after.processes.values()].reduce((n, p) => n + p.ticks, 0)
+    - [...before.processes.values()].filter((p) => after.processes.has(p.pid)).reduce((n, p) => n + p.ticks, 0));
+  byName['(threads and processes that ended)'] = total - live;
+  return Object.fromEntries(Object.entries(byName).filter(([, ms]) => ms > 0).sort((a, b) => b[1] - a[1]));
 }
 
 /** The processes this node process started (the browser, and for WebKit its WebDriver and Xvfb). */
@@ -137,17 +184,19 @@ async function page(server) {
     });
     const pids = children();
     const cpu0 = treeCpu(pids);
+    const threads0 = byThread ? threadCpu(pids) : null;
     await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
     await browser.waitFor(() => document.querySelector('#lab .section-body')?.dataset.training === 'done', null,
       { timeout: 600_000, what: 'the lab\'s run done' });
     const cpu = treeCpu(pids) - cpu0;
+    const threads = byThread ? threadsDuring(threads0, threadCpu(pids)) : undefined;
     const seen = await browser.evaluate(async () => ({
       ms: Number(document.querySelector('#lab .lab-status').dataset.milliseconds),
       timing: (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing,
       lag: globalThis.__lag,
       cores: navigator.hardwareConcurrency,
     }));
-    return { page: seen.ms, ...seen.timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores };
+    return { page: seen.ms, ...seen.timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores, threads };
   } finally {
     await browser.close();
   }

@@ -3,11 +3,15 @@
 // js/lab/), the lesson's first model (its architecture, its data) timed as
 //   thread  800 Adam steps on the page's thread (loadSeqorder, no worker: the engine's code alone)
 //   worker  800 steps in a pool of one worker, one message
+//   fresh   the same in a new pool of one worker each round (its own instance of the module the page compiled once,
+//           in a new thread): how much of an engine's first run is its code being compiled again for that worker
 //   chunks  800 steps in the same worker as the lab sends them: 40 messages of 20 steps, one after the other
 //   message one forward of one short sentence in that worker, one message after the other (a round trip's time)
 //   measure the lengths table's longest set (256 sentences at its longest length) in that worker, in the page's slices
-// each `rounds` times in turn (median printed), with the load average; the same model's steps are not re-created.
-//   node bench/lab-worker.mjs [--browser chromium|firefox|webkit] [--rounds 3]
+// each `rounds` times in turn (median printed, and every round: the first is the engine's code compiling), with the
+// load average; the same model's steps are not re-created. --site: another build of the page (a folder like
+// dist/site: one whose modules were built without SIMD, say).
+//   node bench/lab-worker.mjs [--browser chromium|firefox|webkit] [--rounds 3] [--site dir]
 import os from 'node:os';
 import { startServer } from '../scripts/serve.mjs';
 import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
@@ -44,7 +48,7 @@ async function inPage(rounds) {
     return { data: measured.data.slice(i * slice * T, (i * slice + n) * T), shape: [n, T] };
   });
   const pool = await loadSeqorderPool({ workers: 1 });
-  const out = { thread: [], worker: [], chunks: [], message: [], measure: [] };
+  const out = { thread: [], worker: [], fresh: [], chunks: [], message: [], measure: [] };
   try {
     const time = async (fn) => {
       const t0 = performance.now();
@@ -57,6 +61,13 @@ async function inPage(rounds) {
       local.dispose();
       const remote = await pool.createModel(options);
       out.worker.push(await time(() => remote.train(batches, { lr: lesson.lr })));
+      const own = await loadSeqorderPool({ workers: 1 });
+      try {
+        const alone = await own.createModel(options);
+        out.fresh.push(await time(() => alone.train(batches, { lr: lesson.lr })));
+      } finally {
+        await own.close();
+      }
       out.chunks.push(await time(async () => {
         for (let k = 0; k < batches.length; k += 20) await remote.train(batches.slice(k, k + 20), { lr: lesson.lr });
       }));
@@ -73,16 +84,16 @@ async function inPage(rounds) {
   return { ...out, cores: navigator.hardwareConcurrency, measuredShape: measured.shape };
 }
 
-const server = await startServer({ root: siteDir, port: 0 });
+const server = await startServer({ root: option('--site', siteDir), port: 0 });
 const browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
 try {
   // a document of the site that runs nothing of its own (the lesson page would start its sections' work), with its headers
   await browser.goto(`${server.url}css/style.css`);
   const load = os.loadavg()[0].toFixed(2);
   const result = await browser.evaluate(inPage, rounds);
-  const medians = Object.fromEntries(['thread', 'worker', 'chunks', 'message', 'measure'].map((k) => [k, Number(median(result[k]).toFixed(2))]));
+  const medians = Object.fromEntries(['thread', 'worker', 'fresh', 'chunks', 'message', 'measure'].map((k) => [k, Number(median(result[k]).toFixed(2))]));
   console.log(JSON.stringify({ engine, browser: browser.version, cpu: os.cpus()[0]?.model, loadBefore: Number(load),
-    loadAfter: Number(os.loadavg()[0].toFixed(2)), cores: result.cores, medians, rounds: result }));
+    loadAfter: Number(os.loadavg()[0].toFixed(2)), site: option('--site', siteDir), cores: result.cores, medians, rounds: result }));
 } finally {
   await browser.close();
   await server.close();
