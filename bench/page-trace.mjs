@@ -31,14 +31,23 @@ const { page, close } = await launchChromium({ viewport: { width: 1000, height: 
 let events = [];
 try {
   const cdp = await page.context().newCDPSession(page);
-  cdp.on('Tracing.dataCollected', ({ value }) => events.push(...value));
   const complete = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
   await new Promise((resolve) => setTimeout(resolve, settle));
-  await cdp.send('Tracing.start', { transferMode: 'ReportEvents', traceConfig: { includedCategories: CATEGORIES } });
+  // The trace is kept by the browser until the end (a stream, read then): sent as it is made, it would keep this
+  // process, which also serves the page, busy while the page loads, and its requests would wait for it.
+  await cdp.send('Tracing.start', { transferMode: 'ReturnAsStream', traceConfig: { includedCategories: CATEGORIES } });
   await page.goto(`${server.url}?trace`);
   await page.waitForFunction(() => document.body?.dataset.ready, null, { timeout: 60_000, polling: 50 });
   await cdp.send('Tracing.end');
-  await complete;
+  const { stream } = await complete;
+  let text = '';
+  for (let chunk = { eof: false }; !chunk.eof;) {
+    chunk = await cdp.send('IO.read', { handle: stream });
+    text += chunk.base64Encoded ? Buffer.from(chunk.data, 'base64').toString('utf8') : chunk.data;
+  }
+  await cdp.send('IO.close', { handle: stream });
+  const trace = JSON.parse(text);
+  events = Array.isArray(trace) ? trace : trace.traceEvents;
 } finally {
   await close();
   await server.close();

@@ -40,6 +40,8 @@ if [ -f "$wasm/seqorder_core_relaxed.wasm" ]; then
 fi
 cp -r web/. "$dist/site/"
 cp -r "$dist/lib" "$dist/site/lib"
+# Each page's stylesheets joined into one (css/page-<page>.css), which its first paint waits for.
+node scripts/stylesheets.mjs "$dist/site"
 # The documentation (the API reference and the guides, scripts/docs.mjs: built again only when its sources changed),
 # served with the lesson page.
 node scripts/docs.mjs "$dist/docs"
