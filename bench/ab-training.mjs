@@ -32,7 +32,8 @@ const word = (name) => {
 };
 const rounds = take('--rounds', 15), sampleSeconds = take('--sample', 0.2), range = take('--range', undefined);
 const positions = word('--positions');
-const modelOptions = positions === undefined ? {} : { positions };
+// (a learned table of positions: maxLength rows, the range's or 64)
+const modelOptions = positions === undefined ? {} : positions === 'learned' ? { positions, maxLength: range ?? 64 } : { positions };
 const stepOptions = range === undefined ? { lr: 3e-3 } : { lr: 3e-3, positionRange: range };
 if (args.length < 2 || args.some((a) => a.startsWith('--')) || !(Number.isInteger(rounds) && rounds >= 1) || !(sampleSeconds > 0) ||
     !(range === undefined || Number.isInteger(range))) {

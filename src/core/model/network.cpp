@@ -279,10 +279,10 @@ auto buffers_of(A& a) {
                       &a.bias,     &a.d_bias,   &a.turns};
 }
 
-// The rows of a.table: T sinusoid rows, or a row per token for positions given (sinusoidal or learned).
+// The rows of a.table: T sinusoid rows, or N for positions given (sinusoidal: the rows by position, or a row per
+// token; the learned rows are read from the table by position).
 std::size_t table_rows(const Config& c, const Dims& d, bool per_row) {
-    if (per_row) return c.positions == Positions::sinusoidal || c.positions == Positions::learned ? d.N : 0;
-    return c.positions == Positions::sinusoidal ? d.T : 0;
+    return c.positions == Positions::sinusoidal ? (per_row ? d.N : d.T) : 0;
 }
 
 // The size of each buffer for (B, T), in the order of buffers_of; and of the fast kernels' packed operands: a
@@ -341,7 +341,8 @@ void prepare(Activations<F>& a, const Config& c, std::size_t B, std::size_t T, b
     const auto buffers = buffers_of(a);
     for (std::size_t i = 0; i < buffers.size(); ++i) buffers[i]->resize(sizes.buffers[i]);
     a.workspace.resize(sizes.packed);
-    if (per_row) a.table_length = 0;  // network_forward writes each token's row
+    if (per_row) a.table_length = 0;  // network_forward writes the rows by position, or each token's
+    a.exact_rows = per_row ? std::min(a.exact_rows, a.table.size() / static_cast<std::size_t>(c.width)) : 0;
     if (c.positions == Positions::sinusoidal && !per_row && a.table_length != T) {
         a.table_length = 0;
         positions_fast<F>(a.table, static_cast<std::int64_t>(T), c.width);
@@ -359,12 +360,24 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
     const F* table = c.positions == Positions::sinusoidal ? a.table.data()
                      : c.positions == Positions::learned  ? p.positions
                                                           : nullptr;
-    // each token's row at its position; or, with a ropeScaling alone, rotary's turns at 0 .. T - 1
-    if (positions.per_token())
-        token_rows<F>(a.table.data(), a.turns.data(), c, p.positions, positions.ids, per_row ? d.N : d.T,
-                      positions.scaling);
-    if (per_row && table) table = a.table.data();
-    input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_row);
+    // positions given: each token reads the row of its position (the learned table's; the exact sinusoid rows of
+    // 0 .. the largest position, kept in a.table from call to call), or, past N rows, its own row
+    const std::int32_t* by_position = positions.ids;
+    bool per_token = false;
+    if (per_row && c.positions == Positions::sinusoidal) {
+        const auto count = static_cast<std::size_t>(*std::max_element(positions.ids, positions.ids + d.N)) + 1;
+        per_token = count > d.N;
+        if (per_token || a.exact_rows < count)  // (the rows of 0 .. count - 1: token_rows at no positions)
+            token_rows<F>(a.table.data(), nullptr, c, nullptr, per_token ? positions.ids : nullptr,
+                          per_token ? d.N : count, nullptr);
+        a.exact_rows = per_token ? 0 : std::max(a.exact_rows, count);
+        if (per_token) by_position = nullptr;
+    }
+    // rotary's turns at each token's position; or, with a ropeScaling alone, at 0 .. T - 1
+    if (c.positions == Positions::rotary && positions.per_token())
+        token_rows<F>(nullptr, a.turns.data(), c, nullptr, positions.ids, per_row ? d.N : d.T, positions.scaling);
+    input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_token,
+                     by_position);
     if (has_score_bias(c))  // every layer's: one for all sentences, or each sentence's
         score_bias<F>(a.bias.data(), c, p.relative_bias, d.B, d.T, positions.ids);
     for (std::size_t l = 0; l < d.L; ++l) block_forward<F>(a, c, p.layers[l], d, l, kernels, positions);

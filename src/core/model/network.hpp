@@ -42,9 +42,11 @@ struct Activations {
     std::vector<F> lnf, lnf_mean, lnf_rstd;  // (N, D), (N), (N)
     std::vector<F> pooled;                  // (B, D), readout 'mean'
     std::vector<F> logits;                  // (B, C) or (N, C)
-    std::vector<F> table;                   // (table_length, D): the sinusoidal rows; positions given: (N, D), each
-                                            // token's row (sinusoidal or learned)
+    std::vector<F> table;                   // (table_length, D): the sinusoidal rows; positions given: (N, D), the
+                                            // exact rows of positions 0 .. exact_rows - 1, or each token's row
     std::size_t table_length = 0;           // rows 0 .. T - 1 the table holds (0 until it is filled, or per token)
+    std::size_t exact_rows = 0;             // positions given: the exact sinusoid rows the table holds (position_turns',
+                                            // kept from call to call; 0: none)
     std::vector<F> turns;                   // (N, pairs, 2): rotary's cos and sin of each token, positions given
     std::vector<F> bias;                    // (H, T, T): the scores' position bias (alibi, relative), every layer's;
                                             // positions given: (B, H, T, T), each sentence's

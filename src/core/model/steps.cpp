@@ -13,13 +13,14 @@ namespace seqorder::model {
 
 template <class F>
 void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, F scale, std::size_t B,
-                   std::size_t T, std::size_t D, bool per_token) {
-    // out: (B, T, D), embed: (V, D), table: (T, D), (B, T, D) when per_token, or null
+                   std::size_t T, std::size_t D, bool per_token, const std::int32_t* positions) {
+    // out: (B, T, D), embed: (V, D), table: (T, D), (B, T, D) when per_token, rows by position, or null
     for (std::size_t b = 0; b < B; ++b) {
         for (std::size_t t = 0; t < T; ++t) {
             F* o = out + (b * T + t) * D;
             const F* e = embed + static_cast<std::size_t>(ids[b * T + t]) * D;
-            const F* row = table ? table + ((per_token ? b * T : 0) + t) * D : nullptr;
+            const std::size_t at = positions ? static_cast<std::size_t>(positions[b * T + t]) : (per_token ? b * T : 0) + t;
+            const F* row = table ? table + at * D : nullptr;
             for (std::size_t d = 0; d < D; ++d) {
                 const F token = scale == F{1} ? e[d] : scale * e[d];
                 o[d] = row ? token + row[d] : token;
@@ -316,7 +317,7 @@ double crossentropy(F* dlogits, const F* logits, const std::int32_t* targets, st
 // NOLINTBEGIN(bugprone-macro-parentheses): F is a type, and (F)* would not parse
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void input_forward<F>(F*, const std::int32_t*, const F*, const F*, F, std::size_t, std::size_t,         \
-                                   std::size_t, bool);                                                               \
+                                   std::size_t, bool, const std::int32_t*);                                          \
     template void input_backward<F>(F*, F*, const F*, const std::int32_t*, F, std::size_t, std::size_t, std::size_t,   \
                                     std::size_t);                                                                    \
     template void layernorm_forward<F>(F*, F*, F*, const F*, const F*, const F*, std::size_t, std::size_t);           \

@@ -14,10 +14,11 @@ namespace seqorder::model {
 inline constexpr double kLayerNormEps = 1e-5;
 
 // out (B, T, D) = scale embed[ids[b, t]] + table[t]; table (T, D), the first T rows of a positions table, or null;
-// per_token: table (B, T, D), one row per token, added as table[b, t]. (scale 1: embed[ids[b, t]] as it is.)
+// per_token: table (B, T, D), one row per token, added as table[b, t]; positions (B, T), when not null: the row of
+// each token's position, table[positions[b, t]]. (scale 1: embed[ids[b, t]] as it is.)
 template <class F>
 void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* table, F scale, std::size_t B,
-                   std::size_t T, std::size_t D, bool per_token = false);
+                   std::size_t T, std::size_t D, bool per_token = false, const std::int32_t* positions = nullptr);
 
 // dembed (V, D) = sum of scale dout's rows over the tokens with each id, in order of the tokens (scale 1: dout's).
 // dtable (T, D), when not null: sum over b of dout[b, t], in order of b.
