@@ -561,3 +561,28 @@ describe('dispose', () => {
     c.dispose();
   });
 });
+
+test('sinusoidal and learned rows at positions given, kept from call to call, are a new model\'s: calls of many shapes in turn, with and without positions', () => {
+  // every call's logits against the same call on a model that never ran (nothing kept from earlier calls)
+  // (the largest position below B·T: rows by position, computed up to it and kept; else each token's own)
+  const shapes = [[6, 9, 5], [6, 9, 20], [4, 10, 2], [8, 9, 40], [4, 6, 40], [1, 3, 2], [6, 9, 20], [2, 5, 0], [4, 10, 2], [6, 9, 300], [5, 7, 60], [1, 8, 0], [6, 9, 20]];
+  for (const positions of ['sinusoidal', 'learned']) {
+    const options = { vocab: 7, width: 8, heads: 2, layers: 1, positions, classes: 2, dtype: 'float32', seed: 3, ...(positions === 'learned' ? { maxLength: 400 } : {}) };
+    const kept = so.createModel(options);
+    try {
+      for (const [B, T, shift] of shapes) {
+        const ids = { data: Int32Array.from({ length: B * T }, (_, n) => (n * 5 + 1) % 7), shape: [B, T], dtype: 'int32' };
+        // rows increasing, repeating across sentences, reaching `shift` + 3 (T − 1); shift 0: no positions given
+        const call = shift ? { positionIds: { data: Int32Array.from({ length: B * T }, (_, n) => (n % T) * 3 + ((n / T) | 0) % 3 + (n % T === T - 1 ? shift : 0)), shape: [B, T], dtype: 'int32' } } : {};
+        const fresh = so.createModel(options);
+        try {
+          assert.deepEqual(kept.forward(ids, call).data, fresh.forward(ids, call).data, `${positions}: B ${B}, T ${T}, shift ${shift}`);
+        } finally {
+          fresh.dispose();
+        }
+      }
+    } finally {
+      kept.dispose();
+    }
+  }
+});
