@@ -120,7 +120,7 @@ TEST_CASE("model schemes: each token's sinusoid or turns at a repeated position 
             const std::vector<std::int32_t> p = repeating_positions(rows, T, top);
             REQUIRE(p[T + T - 1] == top);
             std::vector<float> table(N * 8), turns(N * pairs * 2);
-            seqorder::model::token_rows<float>(table.data(), turns.data(), c, nullptr, p.data(), N, nullptr);
+            seqorder::model::token_rows<float>(table.data(), turns.data(), c, p.data(), N, nullptr);
             const std::vector<double> f = seqorder::model::position_frequencies(c, nullptr);
             std::vector<float> want(N * pairs * 2);
             for (std::size_t n = 0; n < N; ++n)

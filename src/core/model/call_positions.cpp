@@ -192,14 +192,8 @@ void position_turns(F* out, const std::int32_t* positions, std::size_t rows, con
 }
 
 template <class F>
-void token_rows(F* table, F* turns, const Config& c, const F* learned, const std::int32_t* positions, std::size_t N,
+void token_rows(F* table, F* turns, const Config& c, const std::int32_t* positions, std::size_t N,
                 const RopeScaling* scaling) {
-    const auto D = static_cast<std::size_t>(c.width);
-    if (c.positions == Positions::learned) {
-        for (std::size_t n = 0; n < N; ++n)
-            std::copy_n(learned + static_cast<std::size_t>(positions[n]) * D, D, table + n * D);
-        return;
-    }
     if (c.positions != Positions::sinusoidal && c.positions != Positions::rotary) return;
     const std::vector<double> frequencies = position_frequencies(c, scaling);
     const std::size_t pairs = frequencies.size();
@@ -239,8 +233,7 @@ void rotary_turn(F* x, const F* turns, std::size_t B, std::size_t H, std::size_t
 #define SEQORDER_INSTANTIATE(F)                                                                                       \
     template void positions_backward<F>(F*, const F*, const std::int32_t*, std::size_t, std::size_t, std::size_t);    \
     template void position_turns<F>(F*, const std::int32_t*, std::size_t, const double*, std::size_t);                \
-    template void token_rows<F>(F*, F*, const Config&, const F*, const std::int32_t*, std::size_t,                    \
-                                const RopeScaling*);                                                                  \
+    template void token_rows<F>(F*, F*, const Config&, const std::int32_t*, std::size_t, const RopeScaling*);       \
     template void rotary_turn<F>(F*, const F*, std::size_t, std::size_t, std::size_t, std::size_t, std::size_t, bool, \
                                  bool);
 SEQORDER_INSTANTIATE(double)

@@ -91,12 +91,12 @@ template <class F>
 void position_turns(F* out, const std::int32_t* positions, std::size_t rows, const double* frequencies,
                     std::size_t pairs);
 
-// Each token's row at its position (positions (N), or null: N rows at 0 .. N - 1): learned: the table's row into
-// table (N, width); sinusoidal: the sinusoid row into table (N, width); rotary: the turns into turns (N, rotaryPairs,
-// 2) (position_turns, at the frequencies of the call's scaling); else nothing.
+// Each token's row at its position (positions (N), or null: N rows at 0 .. N - 1): sinusoidal: the sinusoid row into
+// table (N, width); rotary: the turns into turns (N, rotaryPairs, 2) (position_turns, at the frequencies of the call's
+// scaling); else nothing (a learned table's rows are read by position where they are).
 template <class F>
-void token_rows(F* table, F* turns, const Config& config, const F* learned, const std::int32_t* positions,
-                std::size_t N, const RopeScaling* scaling);
+void token_rows(F* table, F* turns, const Config& config, const std::int32_t* positions, std::size_t N,
+                const RopeScaling* scaling);
 
 // x (B, H, T, hd), in place: in each row t, pair (2i, 2i+1) for i < pairs rotated by the turn (s, c) of row t (turns
 // (T, pairs, 2)) or of row (b, t) (per_row: turns (B, T, pairs, 2)): (a, b) -> (a c - b s, a s + b c), the products

@@ -368,14 +368,14 @@ void network_forward(Activations<F>& a, const Config& c, const ParameterView<con
         const auto count = static_cast<std::size_t>(*std::max_element(positions.ids, positions.ids + d.N)) + 1;
         per_token = count > d.N;
         if (per_token || a.exact_rows < count)  // (the rows of 0 .. count - 1: token_rows at no positions)
-            token_rows<F>(a.table.data(), nullptr, c, nullptr, per_token ? positions.ids : nullptr,
+            token_rows<F>(a.table.data(), nullptr, c, per_token ? positions.ids : nullptr,
                           per_token ? d.N : count, nullptr);
         a.exact_rows = per_token ? 0 : std::max(a.exact_rows, count);
         if (per_token) by_position = nullptr;
     }
     // rotary's turns at each token's position; or, with a ropeScaling alone, at 0 .. T - 1
     if (c.positions == Positions::rotary && positions.per_token())
-        token_rows<F>(nullptr, a.turns.data(), c, nullptr, positions.ids, per_row ? d.N : d.T, positions.scaling);
+        token_rows<F>(nullptr, a.turns.data(), c, positions.ids, per_row ? d.N : d.T, positions.scaling);
     input_forward<F>(a.x.data(), ids, p.embed, table, static_cast<F>(embed_factor(c)), d.B, d.T, d.D, per_token,
                      by_position);
     if (has_score_bias(c))  // every layer's: one for all sentences, or each sentence's
