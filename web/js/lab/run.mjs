@@ -4,6 +4,7 @@
 // `pool`: loadSeqorderPool's).
 import { callOptions, modelOptions } from './config.mjs';
 import { TASKS, measuredLengths, measuredSet, trainingBatch, validationSet } from './tasks.mjs';
+import { nextTask } from '../next-frame.mjs';
 
 /** Steps per message to a worker: the curves grow by one point every CHUNK steps; Step trains CHUNK steps. */
 export const CHUNK = 20;
@@ -226,22 +227,6 @@ function deferred() {
   let resolve;
   const promise = new Promise((r) => { resolve = r; });
   return { promise, resolve };
-}
-
-/**
- * Resolves in a task of its own, after what is queued (a message to oneself: unlike a timer, not slowed down in a
- * background tab).
- */
-function nextTask() {
-  if (typeof MessageChannel !== 'function') return Promise.resolve();
-  return new Promise((resolve) => {
-    const { port1, port2 } = new MessageChannel();
-    port1.onmessage = () => {
-      port1.close();
-      resolve();
-    };
-    port2.postMessage(null);
-  });
 }
 
 /**
