@@ -76,6 +76,34 @@ export function inputText(report) {
     `run trained and was measured in ${seconds(report.run)} (median). \`node bench/lab-input.mjs ${report.rounds} --save --write\`.`;
 }
 
+/** The rows of bench/lab-worker.mjs's table: its timings, by key, and what each is. */
+const WORKER_ROWS = [
+  ['thread', '800 steps on the page\'s thread (round 1: the code\'s first run)'],
+  ['worker', '800 steps in a worker, one message'],
+  ['fresh', '800 steps in a new worker each round'],
+  ['chunks', '800 steps in a worker, 40 messages of 20 (as the lab sends them)'],
+  ['message', 'one message\'s round trip'],
+  ['measure', 'the lengths table\'s longest set (256 sentences of 128), in the lab\'s slices'],
+];
+
+/**
+ * docs/performance.md's table of the lab's first model below the page, per engine (bench/lab-worker.mjs's results, by
+ * engine): every timing's rounds, then each engine's run named.
+ */
+export function workerText(reports) {
+  const engines = ENGINES.filter((name) => reports[name]);
+  const time = (key, ms) => (key === 'message' ? `${ms.toFixed(2)} ms` : seconds(ms));
+  const lines = [`| rounds 1 / 2 … | ${engines.map((name) => reports[name].browser).join(' | ')} |`, `|---|${engines.map(() => '---').join('|')}|`];
+  for (const [key, label] of WORKER_ROWS)
+    lines.push(`| ${label} | ${engines.map((name) => reports[name].rounds[key].map((ms) => time(key, ms)).join(' / ')).join(' | ')} |`);
+  const notes = engines.map((name) => {
+    const r = reports[name];
+    return `${r.browser}: ${r.cpu} (told of ${r.cores} cores), load average ${r.loadBefore}–${r.loadAfter}, ${r.date.slice(0, 10)}, ` +
+      `\`node bench/lab-worker.mjs --browser ${name} --rounds ${r.rounds.thread.length} --save --write\`.`;
+  });
+  return `${lines.join('\n')}\n\n${notes.join('\n\n')}`;
+}
+
 /** `doc` with the text between `<!-- lab-run:<name> -->` and its closing marker replaced by `text`. */
 export function withBlock(doc, name, text) {
   const begin = `<!-- lab-run:${name} -->`, end = `<!-- /lab-run:${name} -->`;

@@ -11,14 +11,30 @@
 // each `rounds` times in turn (median printed, and every round: the first is the engine's code compiling), with the
 // load average; the same model's steps are not re-created. --site: another build of the page (a folder like
 // dist/site: one whose modules were built without SIMD, say).
-//   node bench/lab-worker.mjs [--browser chromium|firefox|webkit] [--rounds 3] [--site dir]
+// --save keeps the run in bench/results/<machine kind>/lab-worker-<engine>.json; --write (or --from-results, running
+// nothing: this machine kind's files) writes every saved engine's into docs/performance.md's table between its
+// <!-- lab-run:worker --> markers (bench/lab-run-tables.mjs renders it).
+//   node bench/lab-worker.mjs [--browser chromium|firefox|webkit] [--rounds 3] [--site dir] [--save] [--write]
+//   node bench/lab-worker.mjs --from-results
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
 import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { median } from '../web/js/median.mjs';
+import { machineKind } from './harness.mjs';
+import { withBlock, workerText } from './lab-run-tables.mjs';
 
 const args = process.argv.slice(2);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(root, 'bench', 'results', machineKind());
+const resultsFile = (name) => path.join(resultsDir, `lab-worker-${name}.json`);
+if (args.includes('--from-results')) {
+  writeDocs();
+  process.exit(0);
+}
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
 const engine = option('--browser', 'chromium');
 const rounds = Number(option('--rounds', 3));
@@ -92,9 +108,25 @@ try {
   const load = os.loadavg()[0].toFixed(2);
   const result = await browser.evaluate(inPage, rounds);
   const medians = Object.fromEntries(['thread', 'worker', 'fresh', 'chunks', 'message', 'measure'].map((k) => [k, Number(median(result[k]).toFixed(2))]));
-  console.log(JSON.stringify({ engine, browser: browser.version, cpu: os.cpus()[0]?.model, loadBefore: Number(load),
-    loadAfter: Number(os.loadavg()[0].toFixed(2)), site: option('--site', siteDir), cores: result.cores, medians, rounds: result }));
+  const report = { engine, browser: browser.version, cpu: os.cpus()[0]?.model, date: new Date().toISOString(), loadBefore: Number(load),
+    loadAfter: Number(os.loadavg()[0].toFixed(2)), site: option('--site', siteDir), cores: result.cores, medians, rounds: result };
+  console.log(JSON.stringify(report));
+  if (args.includes('--save')) {
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(resultsFile(engine), `${JSON.stringify(report, null, 2)}\n`);
+    console.error(`saved ${path.relative(root, resultsFile(engine))}`);
+  }
+  if (args.includes('--write')) writeDocs();
 } finally {
   await browser.close();
   await server.close();
+}
+
+/** docs/performance.md's table from every engine's saved run on this machine kind. */
+function writeDocs() {
+  const reports = Object.fromEntries(ALL_ENGINES.filter((name) => existsSync(resultsFile(name)))
+    .map((name) => [name, JSON.parse(readFileSync(resultsFile(name), 'utf8'))]));
+  const at = path.join(root, 'docs', 'performance.md');
+  writeFileSync(at, withBlock(readFileSync(at, 'utf8'), 'worker', workerText(reports)));
+  console.error('wrote the lab\'s first model below the page into docs/performance.md');
 }

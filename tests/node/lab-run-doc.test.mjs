@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { inputText, pageText, readmeText, resultsName, withBlock } from '../../bench/lab-run-tables.mjs';
+import { inputText, pageText, readmeText, resultsName, withBlock, workerText } from '../../bench/lab-run-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
@@ -59,4 +59,17 @@ test('docs/page.md\'s answer to input is the rendering of a bench/results/<machi
   const edited = page.replace(/\*\*(\d+) ms \/ (\d+) ms\*\*/, '**$1 ms / 1 ms**');
   assert.notEqual(edited, page);
   assert.ok(inputs.every((r) => withBlock(edited, 'input', inputText(r)) !== edited));
+});
+
+test('docs/performance.md\'s table of the lab\'s first model below the page is the rendering of a machine kind\'s bench/results/<machine kind>/lab-worker-<engine>.json', () => {
+  const performance = read('docs/performance.md');
+  const runs = readdirSync(path.join(root, 'bench', 'results')).map((kind) => Object.fromEntries(['chromium', 'firefox', 'webkit']
+    .map((engine) => [engine, path.join('bench', 'results', kind, `lab-worker-${engine}.json`)])
+    .filter(([, file]) => existsSync(path.join(root, file)))
+    .map(([engine, file]) => [engine, JSON.parse(read(file))]))).filter((r) => Object.keys(r).length > 0);
+  assert.ok(runs.length > 0, 'no bench/results/<machine kind>/lab-worker-<engine>.json');
+  assert.ok(runs.some((r) => withBlock(performance, 'worker', workerText(r)) === performance), 'run node bench/lab-worker.mjs --from-results');
+  const edited = performance.replace(/(<!-- lab-run:worker -->\n[^\n]*\n[^\n]*\n\| [^|]+\| )[\d.]+ s/, '$10.0 s');
+  assert.notEqual(edited, performance);
+  assert.ok(runs.every((r) => withBlock(edited, 'worker', workerText(r)) !== edited));
 });
