@@ -7,8 +7,8 @@
 import os from 'node:os';
 import { startServer } from '../scripts/serve.mjs';
 import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
-import { showEverySection } from '../tests/browser/helpers/sections.mjs';
 import { siteDir } from '../tests/browser/helpers/site.mjs';
+import { labRunDone, openNearLab } from './lab-page.mjs';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -25,18 +25,11 @@ try {
     const browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
     try {
       const load = Number(os.loadavg()[0].toFixed(2));
-      await browser.goto(server.url);
-      await browser.waitFor(() => document.body.dataset.ready === 'true', null, { timeout: 60_000, what: 'body[data-ready="true"]' });
-      await showEverySection(browser);
-      await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
+      await openNearLab(browser, server.url);
       await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
       const runs = [];
       for (let k = 0; k < RUNS; k++) {
-        await browser.waitFor(() => document.querySelector('#lab .section-body')?.dataset.training === 'done', null, { timeout: 600_000, what: 'the lab\'s run done' });
-        runs.push(await browser.evaluate(async () => ({
-          ms: Number(document.querySelector('#lab .lab-status').dataset.milliseconds),
-          timing: (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing,
-        })));
+        runs.push(await labRunDone(browser));
         if (k + 1 < RUNS) {
           await browser.click('#lab-train');
           await browser.waitFor(() => document.querySelector('#lab .section-body')?.dataset.training !== 'done', null, { timeout: 60_000, what: 'the next run started' });

@@ -83,7 +83,7 @@ const WORKER_ROWS = [
   ['fresh', '800 steps in a new worker each round'],
   ['chunks', '800 steps in a worker, 40 messages of 20 (as the lab sends them)'],
   ['message', 'one message\'s round trip'],
-  ['measure', 'the lengths table\'s longest set (256 sentences of 128), in the lab\'s slices'],
+  ['measure', 'the lengths table\'s longest set (SHAPE), in the lab\'s slices'],
 ];
 
 /**
@@ -92,10 +92,11 @@ const WORKER_ROWS = [
  */
 export function workerText(reports) {
   const engines = ENGINES.filter((name) => reports[name]);
+  const shape = reports[engines[0]].rounds.measuredShape;
   const time = (key, ms) => (key === 'message' ? `${ms.toFixed(2)} ms` : seconds(ms));
   const lines = [`| rounds 1 / 2 … | ${engines.map((name) => reports[name].browser).join(' | ')} |`, `|---|${engines.map(() => '---').join('|')}|`];
   for (const [key, label] of WORKER_ROWS)
-    lines.push(`| ${label} | ${engines.map((name) => reports[name].rounds[key].map((ms) => time(key, ms)).join(' / ')).join(' | ')} |`);
+    lines.push(`| ${label.replace('SHAPE', `${shape[0]} sentences of ${shape[1]}`)} | ${engines.map((name) => reports[name].rounds[key].map((ms) => time(key, ms)).join(' / ')).join(' | ')} |`);
   const notes = engines.map((name) => {
     const r = reports[name];
     return `${r.browser}: ${r.cpu} (told of ${r.cores} cores), load average ${r.loadBefore}–${r.loadAfter}, ${r.date.slice(0, 10)}, ` +

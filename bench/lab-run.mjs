@@ -26,12 +26,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { ALL_ENGINES, openBrowser } from '../tests/browser/helpers/engines/index.mjs';
-import { showEverySection } from '../tests/browser/helpers/sections.mjs';
 import { siteDir } from '../tests/browser/helpers/site.mjs';
 import { loadSeqorder, loadSeqorderPool, siteModule } from '../tests/node/helpers/load.mjs';
 import { median } from '../web/js/median.mjs';
 import { pageText, readmeText, resultsName, withBlock } from './lab-run-tables.mjs';
 import { machineKind } from './harness.mjs';
+import { labRunDone, openNearLab } from './lab-page.mjs';
 
 const args = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -161,12 +161,7 @@ async function page(server) {
   const browser = await openBrowser(engine, { viewport: { width: 1000, height: 900 } });
   try {
     version = browser.version;
-    await browser.goto(server.url);
-    await browser.waitFor(() => document.body.dataset.ready === 'true', null, { timeout: 60_000, what: 'body[data-ready="true"]' });
-    // every section shown, "lab" near the screen but not in view: the page runs it (its pool's workers start), and
-    // its training run does not start yet
-    await showEverySection(browser);
-    await new Promise((resolve) => setTimeout(resolve, 1000));  // the pool's workers have started
+    await openNearLab(browser, server.url);
     // the page's answer to input meanwhile: how late a 10 ms timer fires, the most in the run's first second and after
     await browser.evaluate(() => {
       const lag = (globalThis.__lag = { start: 0, after: 0 });
@@ -186,17 +181,11 @@ async function page(server) {
     const cpu0 = treeCpu(pids);
     const threads0 = byThread ? threadCpu(pids) : null;
     await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
-    await browser.waitFor(() => document.querySelector('#lab .section-body')?.dataset.training === 'done', null,
-      { timeout: 600_000, what: 'the lab\'s run done' });
+    const { ms, timing } = await labRunDone(browser);
     const cpu = treeCpu(pids) - cpu0;
     const threads = byThread ? threadsDuring(threads0, threadCpu(pids)) : undefined;
-    const seen = await browser.evaluate(async () => ({
-      ms: Number(document.querySelector('#lab .lab-status').dataset.milliseconds),
-      timing: (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing,
-      lag: globalThis.__lag,
-      cores: navigator.hardwareConcurrency,
-    }));
-    return { page: seen.ms, ...seen.timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores, threads };
+    const seen = await browser.evaluate(() => ({ lag: globalThis.__lag, cores: navigator.hardwareConcurrency }));
+    return { page: ms, ...timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores, threads };
   } finally {
     await browser.close();
   }
