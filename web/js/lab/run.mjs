@@ -26,10 +26,12 @@ export function poolSize(cores) {
 }
 
 /**
- * The most bytes of activations one measuring call may need (the most a model keeps between calls): a set is measured
- * in slices of sentences under it.
+ * The most bytes of activations one measuring call may need: a set is measured in slices of sentences under it. Small
+ * enough that a worker's heap does not grow for the lesson's run (the model module starts with 16 MiB): a heap grown to
+ * ~90 MiB for the longest sets was 5 workers × 90 MiB of memory, and where the engine gives a memory no reserved
+ * address space (JavaScriptCore, past its first 8 memories a process), each growth copies the whole heap.
  */
-const MEASURE_BYTES = 64 * 2 ** 20;
+const MEASURE_BYTES = 4 * 2 ** 20;
 
 /** How many sentences of length T one measuring call takes: its activations (about, float32) under MEASURE_BYTES. */
 export function measureSlice(config, T) {
