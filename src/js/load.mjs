@@ -231,8 +231,47 @@ export async function instantiateCore(compiled, url) {
       return {};  // the exports arrive later, through receiveInstance
     },
   });
-  return bindCalls(await Promise.race([core, failed]));
+  return known(compiled, bindCalls(await Promise.race([core, failed])));
 }
+
+/**
+ * instantiateCore's instance, made synchronously (for a caller that must not wait: the pool's first check of a call):
+ * Emscripten's glue is handed an instance made on the spot, so it has started before the factory returns.
+ */
+export function instantiateCoreNow(compiled, url) {
+  let failure;
+  const module = {
+    instantiateWasm(imports, receiveInstance) {
+      try {
+        const instance = new WebAssembly.Instance(compiled, imports);
+        receiveInstance(instance, compiled);
+        return instance.exports;
+      } catch (cause) {
+        failure = cause;
+        return {};  // (the glue then waits for an instance that never comes: nothing more runs)
+      }
+    },
+  };
+  createCore(module).catch(() => {});  // its promise: resolved by now, or never settled
+  if (failure !== undefined) throw loadError(url, `it does not instantiate (${failure.message}): is it this version's module?`, failure);
+  return known(compiled, bindCalls(module));
+}
+
+/** `core`, a new bound instance of `compiled`, after noting what the module says of itself (knownModule). */
+function known(compiled, core) {
+  if (!instantiated.has(compiled)) instantiated.set(compiled, { build: core.build(), maxTensorBytes: core.maxTensorBytes() });
+  return core;
+}
+
+/** What each compiled main module said of itself when an instance of it was first made on this thread. */
+const instantiated = new WeakMap();
+
+/**
+ * { build, maxTensorBytes } of the compiled main module `compiled`, as its first instance on this thread said them
+ * (instantiateCore), or undefined when none has been made here: what the pool knows of a module without an instance
+ * of its own.
+ */
+export const knownModule = (compiled) => instantiated.get(compiled);
 
 /** loadSeqorder's options (the pool's too, beside its own). */
 export const LOAD_OPTIONS = ['wasmBinary', 'wasmUrl', 'simd', 'modelWasmBinary', 'modelWasmUrl'];

@@ -4,8 +4,9 @@
 // script for bundlers, and seqorder (../seqorder.mjs), whose pool finds it beside its own files.
 //
 // A call is read and checked on the calling thread exactly as so.attention reads and checks it (../api.mjs's
-// attentionPlanner, over an instance of the module kept here for that alone): the same errors, before any worker is
-// involved. The core's plan says how the work may be split (split.mjs). Each worker gets its slabs of q, k and v
+// attentionPlanner, over an instance of the module kept here for that alone, made by the first call when this thread
+// has made an instance of the module before, so that a pool that only trains models holds one WebAssembly memory a
+// worker and none here): the same errors, before any worker is involved. The core's plan says how the work may be split (split.mjs). Each worker gets its slabs of q, k and v
 // (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the parts are
 // laid in place, so the results are the bits one thread computes. The workers and the messages they answer:
 // protocol.mjs; what a worker runs: worker.mjs.
@@ -13,7 +14,7 @@ import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
 import { docsUrl } from '../docs-url.mjs';
-import { compileModelModule, compileSeqorder, instantiateCore } from '../load.mjs';
+import { compileModelModule, compileSeqorder, instantiateCore, instantiateCoreNow, knownModule } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
 import { callsOf, cutRows } from './split.mjs';
@@ -212,7 +213,10 @@ export async function loadSeqorderPool(options, packaged = {}) {
   const script = await readWorkerUrl(workerUrl);
   const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
   const { compiled, url, model } = await compileSeqorder(load);
-  const core = await instantiateCore(compiled, url);
+  // The instance that checks attention's calls: made now when none of this module was made on this thread (it then
+  // says the module's build, and a module that does not instantiate fails here), else by the first call to check.
+  let plan = knownModule(compiled) ? undefined : attentionPlanner(await instantiateCore(compiled, url));
+  const { build, maxTensorBytes } = knownModule(compiled);
   let modelCompiled;  // the model module, fetched and compiled by the first model (again after a failure)
   const compiledModel = () => {
     modelCompiled ??= compileModelModule(model, packaged.modelUrl?.());
@@ -221,7 +225,6 @@ export async function loadSeqorderPool(options, packaged = {}) {
       throw new Error(error.message, { cause: error.cause });
     });
   };
-  const plan = attentionPlanner(core);
   const spares = spareBuffers();
   const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
   let workers;
@@ -229,7 +232,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     workers = await startWorkers({
       count,
       start: starter.start,
-      first: { op: 'load', args: { module: compiled, url: url?.href } },
+      first: { op: 'load', args: { module: compiled, url: url?.href, build } },
     });
   } catch (error) {
     starter.release();
@@ -244,6 +247,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
    * instead of copying them (the caller's arrays are then detached).
    */
   async function attention(q, k, v, options) {
+    plan ??= attentionPlanner(instantiateCoreNow(compiled, url));
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
     const runs = cutRows(read.plan, workers.size);
@@ -258,10 +262,10 @@ export async function loadSeqorderPool(options, packaged = {}) {
     return assemble(read.plan, read.out, sent, await answers, arrays, spares);
   }
 
-  const models = modelMaker(workers, core.maxTensorBytes(), compiledModel);
+  const models = modelMaker(workers, maxTensorBytes, compiledModel);
   const pool = Object.freeze({
     version,
-    build: core.build(),
+    build,
     workers: count,
     /** Always false: the workers share no memory (NO_SHARED_MEMORY); kept for the callers that read it. */
     sharedMemory: false,

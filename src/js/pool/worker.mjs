@@ -1,13 +1,18 @@
-// A worker of the pool (pool.mjs): one instance of the module, and the ops it runs for the main thread (the protocol:
-// protocol.mjs, which also says how to add an op). The package starts it as seqorder/pool-worker.mjs, a module of two
-// lines calling startWorker(), which scripts/build.sh writes where bundlers look for it (see index.mjs).
+// A worker of the pool (pool.mjs): one instance of the module, made by the first call that needs it (attention), one of
+// the model module, made by the first model, and the ops it runs for the main thread (the protocol: protocol.mjs,
+// which also says how to add an op). A worker that only holds models holds only the model module's memory: an engine
+// may give a page few memories with reserved address space (JavaScriptCore: 8 a process), and the others run slower.
+// The package starts it as seqorder/pool-worker.mjs, a module of two lines calling startWorker(), which
+// scripts/build.sh writes where bundlers look for it (see index.mjs).
 import { makeApi } from '../api.mjs';
 import { instantiateCore } from '../load.mjs';
 import { MODEL_METHODS, callModel } from '../model.mjs';
 import { instantiateModel, modelModule } from '../model-module.mjs';
 import { serve } from './protocol.mjs';
 
-let so = null;  // this worker's instance of the module (op 'load')
+let main = null;  // the module the pool compiled, { module, url } (op 'load')
+let so = null;  // the API over this worker's instance of the module, once the first call that needs it has made it
+let modelsHere = null;  // the holder of this worker's model module (model-module.mjs), which its first model starts
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
@@ -15,6 +20,7 @@ let compiledModel = null;  // the model module the pool compiled, { module, url 
 function stopped() {
   try {
     so?.memoryStats();
+    modelsHere?.memoryStats();
     return false;
   } catch {
     return true;
@@ -37,18 +43,22 @@ function modelOf(id) {
 }
 
 const ops = {
-  /** module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages). → its build */
-  async load({ module, url }) {
-    const core = await instantiateCore(module, url);
-    so = makeApi(core, { models: modelModule(() => instantiateModel(compiledModel.module, compiledModel.url, core.build())) });
-    return { value: so.build };
+  /**
+   * module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages); build: the build
+   * it is, which the model module must be too. → the build
+   */
+  load({ module, url, build }) {
+    main = { module, url };
+    modelsHere = modelModule(() => instantiateModel(compiledModel.module, compiledModel.url, build));
+    return { value: build };
   },
 
   /**
    * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs }: the buffers of q, k
    * and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be moved).
    */
-  attention({ calls }) {
+  async attention({ calls }) {
+    so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
     const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
@@ -56,12 +66,13 @@ const ops = {
   },
 
   /**
-   * A new model, so.createModel(options) (or so.loadModel(saved), a saved model's bytes), kept here under `id` (the pool's name for it) → its config. model: the
-   * compiled model module, { module, url }, which the worker's first model starts.
+   * A new model, createModel(options) (or loadModel(saved), a saved model's bytes) in the model module, kept here under
+   * `id` (the pool's name for it) → its config. model: the compiled model module, { module, url }, which the worker's
+   * first model starts.
    */
   modelCreate({ id, options, saved, model: compiled }) {
     compiledModel ??= compiled;
-    const model = saved ? so.loadModel(saved) : so.createModel(options);
+    const model = modelsHere.use((api) => (saved ? api.loadModel(saved) : api.createModel(options)));
     models.set(id, model);
     return { value: model.config };
   },
