@@ -372,6 +372,37 @@ test('sharedMemory: true rejects with the Error a pool that could not share memo
   await given.close();
 });
 
+test('a pool makes no instance of the module on this thread, which made one, until a call needs it to check', async () => {
+  // (a WebAssembly memory each: JavaScriptCore gives a process 8 with their address space reserved, and the others
+  // run slower; a pool that only trains models needs none here)
+  const made = [];
+  const { Instance, instantiate } = WebAssembly;
+  WebAssembly.instantiate = function counted(...args) {
+    made.push('instantiate');
+    return instantiate.apply(this, args);
+  };
+  WebAssembly.Instance = new Proxy(Instance, {
+    construct(target, args) {
+      made.push('Instance');
+      return Reflect.construct(target, args);
+    },
+  });
+  try {
+    const own = await loadSeqorderPool({ workers: 1 });
+    assert.deepEqual(made, [], 'none at load');
+    assert.equal(own.build, so.build);
+    const x = uniformTensor([40, 16], 'float32', 3);
+    assertSame(await own.attention(x, x, x), so.attention(x, x, x), 'its first call');
+    assert.deepEqual(made, ['Instance'], 'one, made by the first call, at once');
+    assertSame(await own.attention(x, x, x, { causal: true }), so.attention(x, x, x, { causal: true }), 'the next');
+    assert.equal(made.length, 1);
+    await own.close();
+  } finally {
+    WebAssembly.instantiate = instantiate;
+    WebAssembly.Instance = Instance;
+  }
+});
+
 describe('failures', () => {
   test('a killed worker rejects its pending call with a clear Error; a new worker takes its place', async () => {
     const x = uniformTensor([1500, 64], 'float32', 8);

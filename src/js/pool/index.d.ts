@@ -213,7 +213,8 @@ export interface PoolModel<D extends FloatDType = FloatDType> {
 }
 
 /**
- * Loads a pool of workers that run attention, plus one instance of the module on this thread that checks calls. The
+ * Loads a pool of workers that run attention, plus one instance of the module on this thread that checks calls (made
+ * by the first call when this thread made an instance of the module before). The
  * modules are fetched and compiled once (wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary and simd as
  * loadSeqorder's), the model module when the first model is made, and sent to the workers.
  * @example

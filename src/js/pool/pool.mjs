@@ -188,8 +188,9 @@ const NO_SHARED_MEMORY = 'seqorder pool: options.sharedMemory: true, but the wor
   + `each worker's part of a call to it (sharing memory did not make it faster); leave sharedMemory out, see ${docsUrl('pool.md', 'one-way-of-moving-the-work-copies')}`;
 
 /**
- * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker, plus one on
- * this thread that only checks calls. simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
+ * Loads a pool of `workers` instances of the module (default: the cores available), each in a worker (made by its
+ * first attention call), plus one on this thread that only checks calls (made by the first call when this thread made
+ * an instance of the module before). simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary: as loadSeqorder's
  * (each module is fetched and compiled once a page, here or by an earlier loadSeqorder: load.mjs's compiledFrom; the
  * model module when the first model is made; the compiled modules are sent to the workers). sharedMemory: kept for
  * the callers that name it; false or absent: the pool (which copies); true: the Error NO_SHARED_MEMORY. workerUrl:
