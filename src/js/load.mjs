@@ -235,15 +235,19 @@ export async function instantiateCore(compiled, url) {
 }
 
 /**
- * instantiateCore's instance, made synchronously (for a caller that must not wait: the pool's first check of a call):
- * Emscripten's glue is handed an instance made on the spot, so it has started before the factory returns.
+ * Runs the Emscripten factory `create` (a module's glue) on an instance of `compiled` made synchronously: the glue is
+ * handed an instance made on the spot, so the factory has run its start-up before it returns, and the object given to
+ * it is the module. → { module, exports (the instance's, or {} when there is none), failure (what was thrown, if
+ * anything: making the instance, or the glue's start-up) }
  */
-export function instantiateCoreNow(compiled, url) {
+export function startNow(create, compiled) {
   let failure;
+  let exports = {};
   const module = {
     instantiateWasm(imports, receiveInstance) {
       try {
         const instance = new WebAssembly.Instance(compiled, imports);
+        exports = instance.exports;
         receiveInstance(instance, compiled);
         return instance.exports;
       } catch (cause) {
@@ -252,7 +256,17 @@ export function instantiateCoreNow(compiled, url) {
       }
     },
   };
-  createCore(module).catch(() => {});  // its promise: resolved by now, or never settled
+  try {
+    create(module).catch(() => {});  // its promise: resolved by now, or never settled
+  } catch (cause) {
+    failure ??= cause;
+  }
+  return { module, exports, failure };
+}
+
+/** instantiateCore's instance, made synchronously (startNow), for a caller that must not wait: the pool's first check of a call. */
+export function instantiateCoreNow(compiled, url) {
+  const { module, failure } = startNow(createCore, compiled);
   if (failure !== undefined) throw loadError(url, `it does not instantiate (${failure.message}): is it this version's module?`, failure);
   return known(compiled, bindCalls(module));
 }

@@ -10,7 +10,7 @@ import createModelModule from './seqorder_model.mjs';
 import { makeApi, modelSlot } from './api.mjs';
 import { bindCalls } from './binding.mjs';
 import { heapRunner } from './heap.mjs';
-import { MODEL, compileMain, compileModelModule, instantiateCore, loadError, readLoadOptions } from './load.mjs';
+import { MODEL, compileMain, compileModelModule, instantiateCore, loadError, readLoadOptions, startNow } from './load.mjs';
 import { makeModelApi } from './model.mjs';
 
 const NONE = Object.freeze({ allocatedBytes: 0, heapBytes: 0 });
@@ -49,32 +49,13 @@ export function modelModule(start) {
 }
 
 /**
- * A new instance of the compiled model module, made synchronously (createModel is synchronous): Emscripten's glue is
- * handed an instance made on the spot, so the factory has run its start-up before it returns, and the object given to
- * it is the module. `url` names the module in errors; `build` is the main module's, which the model module's must be.
+ * A new instance of the compiled model module, made synchronously (createModel is synchronous: load.mjs's startNow).
+ * `url` names the module in errors; `build` is the main module's, which the model module's must be.
  */
 export function instantiateModel(compiled, url, build) {
-  let failure;
+  const { module, exports, failure } = startNow(createModelModule, compiled);
   // whether the bytes made an instance with exports of its own (the glue failing then: they are not the model module's)
-  let another = false;
-  const module = {
-    instantiateWasm(imports, receiveInstance) {
-      try {
-        const instance = new WebAssembly.Instance(compiled, imports);
-        another = Object.keys(instance.exports).length > 0;
-        receiveInstance(instance, compiled);
-        return instance.exports;
-      } catch (cause) {
-        failure = cause;
-        return {};  // (the glue then waits for an instance that never comes: nothing more runs)
-      }
-    },
-  };
-  try {
-    createModelModule(module).catch(() => {});  // its promise: resolved by now, or never settled
-  } catch (cause) {
-    failure ??= cause;
-  }
+  const another = Object.keys(exports).length > 0;
   if (failure !== undefined && !another)
     throw loadError(url, `it does not instantiate (${failure.message}): is it this version's model module?`, failure, MODEL);
   if (failure !== undefined || typeof module.modelCreate !== 'function' || typeof module.argumentFields !== 'function')
