@@ -1,8 +1,11 @@
 // The lab's speed in the docs, rendered from bench/lab-run.mjs's results (bench/results/<machine kind>/lab-run.json for
 // Chromium, lab-run-firefox.json and lab-run-webkit.json): the README's line (<!-- lab-run:readme -->, Chromium's) and
 // docs/page.md's table (<!-- lab-run:page -->, every engine's); and the bench page's answer to input from
-// bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->). Pure: no files, no runs; the bench scripts write
+// bench/lab-input.mjs's (lab-input.json; <!-- lab-run:input -->); and docs/performance.md's two tables of the lab's
+// first model below the page from bench/lab-worker.mjs's (lab-worker-<engine>.json and -without-simd.json;
+// <!-- lab-run:worker -->, <!-- lab-run:simd -->). Pure: no files, no runs; the bench scripts write
 // them, and tests/node/lab-run-doc.test.mjs checks that the docs hold what the results give.
+import { median } from '../web/js/median.mjs';
 
 /** The results file of `engine`'s runs, in bench/results/<machine kind>/. */
 export const resultsName = (engine) => (engine === 'chromium' ? 'lab-run.json' : `lab-run-${engine}.json`);
@@ -84,6 +87,7 @@ const WORKER_ROWS = [
   ['chunks', '800 steps in a worker, 40 messages of 20 (as the lab sends them)'],
   ['message', 'one message\'s round trip'],
   ['measure', 'the lengths table\'s longest set (SHAPE), in the lab\'s slices'],
+  ['lab', 'the lab\'s MODELS models at once, each 800 steps in 40 messages of 20, in a pool of as many workers as the lab starts'],
 ];
 
 /**
@@ -95,12 +99,53 @@ export function workerText(reports) {
   const shape = reports[engines[0]].rounds.measuredShape;
   const time = (key, ms) => (key === 'message' ? `${ms.toFixed(2)} ms` : seconds(ms));
   const lines = [`| rounds 1 / 2 … | ${engines.map((name) => reports[name].browser).join(' | ')} |`, `|---|${engines.map(() => '---').join('|')}|`];
-  for (const [key, label] of WORKER_ROWS)
-    lines.push(`| ${label.replace('SHAPE', `${shape[0]} sentences of ${shape[1]}`)} | ${engines.map((name) => reports[name].rounds[key].map((ms) => time(key, ms)).join(' / ')).join(' | ')} |`);
+  for (const [key, label] of WORKER_ROWS.filter(([key]) => engines.every((name) => reports[name].rounds[key]))) {
+    const named = label.replace('SHAPE', `${shape[0]} sentences of ${shape[1]}`).replace('MODELS', reports[engines[0]].rounds.labModels);
+    lines.push(`| ${named} | ${engines.map((name) => reports[name].rounds[key].map((ms) => time(key, ms)).join(' / ')).join(' | ')} |`);
+  }
   const notes = engines.map((name) => {
     const r = reports[name];
-    return `${r.browser}: ${r.cpu} (told of ${r.cores} cores), load average ${r.loadBefore}–${r.loadAfter}, ${r.date.slice(0, 10)}, ` +
+    const pool = r.rounds.labWorkers ? `; the lab's pool: ${r.rounds.labWorkers} workers` : '';
+    return `${r.browser}: ${r.cpu} (told of ${r.cores} cores${pool}), load average ${r.loadBefore}–${r.loadAfter}, ${r.date.slice(0, 10)}, ` +
       `\`node bench/lab-worker.mjs --browser ${name} --rounds ${r.rounds.thread.length} --save --write\`.`;
+  });
+  return `${lines.join('\n')}\n\n${notes.join('\n\n')}`;
+}
+
+/** The median of a timing's rounds after the first (the engine's compiled code; the first also compiles it). */
+const compiled = (rounds) => median(rounds.slice(1));
+
+/**
+ * docs/performance.md's table of the same model with and without SIMD128 (bench/lab-worker.mjs's results, by engine:
+ * `reports` the site's modules, `scalar` those built without SIMD; an engine is shown where both have 2 rounds or
+ * more): per engine, 800 steps on the page's thread and in a worker, compiled (the median of the rounds after the
+ * first), each build's time, SIMD's speed-up, each against Chromium's; then the first round over the compiled ones.
+ * Ratios are of medians: the two builds ran in separate pages, one after the other.
+ */
+export function simdText(reports, scalar) {
+  const engines = ENGINES.filter((name) => reports[name]?.rounds.thread.length > 1 && scalar[name]?.rounds.thread.length > 1);
+  if (engines.length === 0)
+    return 'No run without SIMD on this machine kind yet: `node bench/lab-worker.mjs --browser <engine> --rounds 2 --without-simd --save --write`, and the same without `--without-simd`.';
+  const x = (ratio) => `${ratio.toFixed(2)}×`;
+  const chromium = engines.includes('chromium');
+  const lines = [`| 800 Adam steps, compiled (rounds after the first) | ${engines.map((name) => reports[name].browser).join(' | ')} |`, `|---|${engines.map(() => '---').join('|')}|`];
+  const row = (label, cell) => lines.push(`| ${label} | ${engines.map(cell).join(' | ')} |`);
+  for (const [key, where] of [['thread', 'on the page\'s thread'], ['worker', 'in a worker, one message']]) {
+    const simd = (name) => compiled(reports[name].rounds[key]), plain = (name) => compiled(scalar[name].rounds[key]);
+    row(`${where}, SIMD128`, (name) => seconds(simd(name)));
+    row(`${where}, without SIMD`, (name) => seconds(plain(name)));
+    row(`${where}: SIMD's speed-up`, (name) => `**${x(plain(name) / simd(name))}**`);
+    if (chromium) {
+      row(`${where}, SIMD128 ÷ Chromium's`, (name) => (name === 'chromium' ? '—' : `**${x(simd(name) / simd('chromium'))}**`));
+      row(`${where}, without SIMD ÷ Chromium's`, (name) => (name === 'chromium' ? '—' : x(plain(name) / plain('chromium'))));
+    }
+  }
+  row('on the page\'s thread, SIMD128: round 1 (the code\'s first run) ÷ compiled', (name) => x(reports[name].rounds.thread[0] / compiled(reports[name].rounds.thread)));
+  const notes = engines.map((name) => {
+    const [r, s] = [reports[name], scalar[name]];
+    return `${r.browser}: ${r.cpu} (told of ${r.cores} cores); with SIMD128 load average ${r.loadBefore}–${r.loadAfter}, ${r.date.slice(0, 10)}, ` +
+      `${r.rounds.thread.length} rounds; without, ${s.loadBefore}–${s.loadAfter}, ${s.date.slice(0, 10)}, ${s.rounds.thread.length} rounds ` +
+      `(\`node bench/lab-worker.mjs --browser ${name} --rounds ${s.rounds.thread.length} --without-simd --save --write\`).`;
   });
   return `${lines.join('\n')}\n\n${notes.join('\n\n')}`;
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import { inputText, pageText, readmeText, resultsName, withBlock, workerText } from '../../bench/lab-run-tables.mjs';
+import { inputText, pageText, readmeText, resultsName, simdText, withBlock, workerText } from '../../bench/lab-run-tables.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const read = (file) => readFileSync(path.join(root, file), 'utf8');
@@ -72,4 +72,19 @@ test('docs/performance.md\'s table of the lab\'s first model below the page is t
   const edited = performance.replace(/(<!-- lab-run:worker -->\n[^\n]*\n[^\n]*\n\| [^|]+\| )[\d.]+ s/, '$10.0 s');
   assert.notEqual(edited, performance);
   assert.ok(runs.every((r) => withBlock(edited, 'worker', workerText(r)) !== edited));
+});
+
+test('docs/performance.md\'s table of the lab\'s first model with and without SIMD128 is the rendering of a machine kind\'s bench/results/<machine kind>/lab-worker-<engine>.json and -without-simd.json', () => {
+  const performance = read('docs/performance.md');
+  const saved = (kind, suffix) => Object.fromEntries(['chromium', 'firefox', 'webkit']
+    .map((engine) => [engine, path.join('bench', 'results', kind, `lab-worker-${engine}${suffix}.json`)])
+    .filter(([, file]) => existsSync(path.join(root, file)))
+    .map(([engine, file]) => [engine, JSON.parse(read(file))]));
+  const runs = readdirSync(path.join(root, 'bench', 'results')).map((kind) => [saved(kind, ''), saved(kind, '-without-simd')])
+    .filter(([, scalar]) => Object.keys(scalar).length > 0);
+  assert.ok(runs.length > 0, 'no bench/results/<machine kind>/lab-worker-<engine>-without-simd.json');
+  assert.ok(runs.some(([simd, scalar]) => withBlock(performance, 'simd', simdText(simd, scalar)) === performance), 'run node bench/lab-worker.mjs --from-results');
+  const edited = performance.replace(/(<!-- lab-run:simd -->\n[^\n]*\n[^\n]*\n\| [^|]+\| )[\d.]+ s/, '$10.0 s');
+  assert.notEqual(edited, performance);
+  assert.ok(runs.every(([simd, scalar]) => withBlock(edited, 'simd', simdText(simd, scalar)) !== edited));
 });
