@@ -68,7 +68,7 @@ function siteWithoutSimd() {
   return site;
 }
 
-/** In the page: the five timings, `rounds` times each, in ms. */
+/** In the page: the timings above, `rounds` times each, in ms. */
 async function inPage(rounds) {
   const { loadSeqorder } = await import('/lib/seqorder.mjs');
   const { loadSeqorderPool } = await import('/lib/pool/index.mjs');
