@@ -24,9 +24,9 @@ test('docs/performance.md and bench/notes/: every generated table is what bench/
     assert.ok(ownBlocks.includes(needed), `no block "${needed}"`);
   // every results file of a machine kind has its blocks (but the quick runs', which are not committed, and the lab's,
   // the page's answer to input, rendered into README.md and docs/page.md, and the lab's first model below the page,
-  // into docs/performance.md: tests/node/lab-run-doc.test.mjs)
+  // with and without SIMD, into docs/performance.md: tests/node/lab-run-doc.test.mjs)
   const blocks = documents.flatMap(({ text }) => blocksOf(text));
-  const committed = (f) => f.endsWith('.json') && f !== 'quick.json' && !f.endsWith('-quick.json') && !/^lab-(run(-\w+)?|worker-\w+|input)\.json$/.test(f);
+  const committed = (f) => f.endsWith('.json') && f !== 'quick.json' && !f.endsWith('-quick.json') && !/^lab-(run(-\w+)?|worker-\w+(-without-simd)?|input)\.json$/.test(f);
   for (const kind of readdirSync(path.join(root, 'bench', 'results'), { withFileTypes: true }).filter((e) => e.isDirectory()))
     for (const file of readdirSync(path.join(root, 'bench', 'results', kind.name)).filter(committed))
       assert.ok(blocks.some((b) => b.startsWith(`${kind.name}/${file.replace(/\.json$/, '')} `)), `no block from ${kind.name}/${file}`);
