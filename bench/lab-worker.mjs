@@ -53,11 +53,9 @@ if (withoutSimd && args.includes('--site')) throw new RangeError('--without-simd
 /** The built site (dist/site) with its two modules (seqorder_core, seqorder_model: .mjs and .wasm) built without SIMD. */
 function siteWithoutSimd() {
   const build = path.join(root, 'build-nosimd');
-  const env = { ...process.env, NODE_PATH: ['/usr/share/nodejs', process.env.NODE_PATH].filter(Boolean).join(':') };
-  const run = (command, argv) => execFileSync(command, argv, { cwd: root, env, stdio: ['ignore', 'ignore', 'inherit'] });
   console.error('building the modules without SIMD128 into build-nosimd/ ...');
-  run('emcmake', ['cmake', '-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DSEQORDER_SIMD=OFF', '-DSEQORDER_RELAXED=OFF']);
-  run('cmake', ['--build', build, '-j2', '--target', 'seqorder_wasm', 'seqorder_model_wasm']);
+  execFileSync('bash', ['scripts/build-wasm.sh', '-DSEQORDER_SIMD=OFF', '-DSEQORDER_RELAXED=OFF'],
+    { cwd: root, env: { ...process.env, SEQORDER_BUILD_WASM: build }, stdio: ['ignore', 'ignore', 'inherit'] });
   const site = path.join(build, 'site');
   rmSync(site, { recursive: true, force: true });
   cpSync(siteDir, site, { recursive: true });
@@ -91,6 +89,7 @@ async function inPage(rounds) {
     return { data: measured.data.slice(i * slice * T, (i * slice + n) * T), shape: [n, T] };
   });
   const pool = await loadSeqorderPool({ workers: 1 });
+  const labWorkers = poolSize(navigator.hardwareConcurrency);
   const out = { thread: [], worker: [], fresh: [], chunks: [], message: [], measure: [], lab: [] };
   try {
     const time = async (fn) => {
@@ -123,7 +122,7 @@ async function inPage(rounds) {
       })) / n);
       out.measure.push(await time(() => Promise.all(parts.map((part) => remote.forward(part)))));
       await remote.dispose?.();
-      const labPool = await loadSeqorderPool({ workers: poolSize(navigator.hardwareConcurrency) });
+      const labPool = await loadSeqorderPool({ workers: labWorkers });
       try {
         const models = await Promise.all(lesson.kinds.map((key) => labPool.createModel(modelOptions(lesson, key, 1, so.taskWords.length))));
         out.lab.push(await time(() => Promise.all(models.map(async (m) => {
@@ -138,7 +137,7 @@ async function inPage(rounds) {
     pool.close();
   }
   return { ...out, cores: navigator.hardwareConcurrency, measuredShape: measured.shape, labModels: lesson.kinds.length,
-    labWorkers: poolSize(navigator.hardwareConcurrency) };
+    labWorkers };
 }
 
 const site = withoutSimd ? siteWithoutSimd() : option('--site', siteDir);

@@ -67,7 +67,6 @@ SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1,
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }  // false where either is NaN
-// (__builtin_bit_cast: std::bit_cast is not in Emscripten 3.1.6's libc++, which builds this code with SEQORDER_SIMD off)
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
 // a, stored to memory and read back as a whole vector (a volatile copy): a value neither compiler can see through or
@@ -131,6 +130,7 @@ SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) {
 SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) {
     return lanes<i32x4>([&](int i) { return a.lane[i] > b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
 }
+// (__builtin_bit_cast: std::bit_cast is not in Emscripten 3.1.6's libc++, which builds this code with SEQORDER_SIMD off)
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return lanes<i32x4>([&](int i) { return __builtin_bit_cast(std::int32_t, a.lane[i]); }); }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return lanes<f32x4>([&](int i) { return __builtin_bit_cast(float, a.lane[i]); }); }
 SEQORDER_INLINE f32x4 opaque(f32x4 a) {
