@@ -67,6 +67,9 @@ SEQORDER_INLINE i32x4 iota_i(std::int32_t x) { return {wasm_i32x4_make(x, x + 1,
 SEQORDER_INLINE i32x4 shift_left(i32x4 a, int bits) { return {wasm_i32x4_shl(a.v, static_cast<std::uint32_t>(bits))}; }
 SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) { return {wasm_i32x4_le(a.v, b.v)}; }
 SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) { return {wasm_f32x4_gt(a.v, b.v)}; }  // false where either is NaN
+SEQORDER_INLINE f32x4 abs(f32x4 a) { return {wasm_f32x4_abs(a.v)}; }  // the sign bit cleared
+SEQORDER_INLINE i32x4 both(i32x4 a, i32x4 b) { return {wasm_v128_and(a.v, b.v)}; }
+SEQORDER_INLINE bool all_true(i32x4 mask) { return wasm_i32x4_all_true(mask.v); }
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return {a.v}; }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return {a.v}; }
 // a, stored to memory and read back as a whole vector (a volatile copy): a value neither compiler can see through or
@@ -130,6 +133,9 @@ SEQORDER_INLINE i32x4 less_equal(i32x4 a, i32x4 b) {
 SEQORDER_INLINE i32x4 greater(f32x4 a, f32x4 b) {
     return lanes<i32x4>([&](int i) { return a.lane[i] > b.lane[i] ? std::int32_t{-1} : std::int32_t{0}; });
 }
+SEQORDER_INLINE f32x4 abs(f32x4 a) { return lanes<f32x4>([&](int i) { return std::fabs(a.lane[i]); }); }
+SEQORDER_INLINE i32x4 both(i32x4 a, i32x4 b) { return lanes<i32x4>([&](int i) { return a.lane[i] & b.lane[i]; }); }
+SEQORDER_INLINE bool all_true(i32x4 mask) { return mask.lane[0] && mask.lane[1] && mask.lane[2] && mask.lane[3]; }
 // (__builtin_bit_cast: std::bit_cast is not in Emscripten 3.1.6's libc++, which builds this code with SEQORDER_SIMD off)
 SEQORDER_INLINE i32x4 bits_of(f32x4 a) { return lanes<i32x4>([&](int i) { return __builtin_bit_cast(std::int32_t, a.lane[i]); }); }
 SEQORDER_INLINE f32x4 float_of(i32x4 a) { return lanes<f32x4>([&](int i) { return __builtin_bit_cast(float, a.lane[i]); }); }

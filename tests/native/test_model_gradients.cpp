@@ -269,6 +269,40 @@ TEST_CASE("model Adam: float32's four-lane update gives the scalar formula's bit
     }
 }
 
+// float32's first_not_finite says "none" without the update when every value is within bounds (adam.cpp's
+// surely_finite: |g|, |m|, |p| <= 1e16, 0 <= v <= 1e33, |lr| 1e16 <= 1e26): at those bounds, in the first step (the
+// smallest corrections) and later, the update must indeed leave everything finite; a step past them is judged by the
+// update itself.
+TEST_CASE("model Adam: float32 values at the bounds of the check without the update step to finite values",
+          "[model][adam]") {
+    using seqorder::model::Adam;
+    const std::size_t n = 11;
+    for (const double lr : {1e10, -1e10, 1e-3})
+        for (const float sign : {1.0f, -1.0f}) {
+            Adam<float> adam(n);
+            std::vector<float> p(n, sign * 1e16f), g(n, sign * 1e16f);
+            for (int t = 1; t <= 3; ++t) {
+                INFO("lr " << lr << ", sign " << sign << ", step " << t);
+                REQUIRE_FALSE(adam.first_not_finite(p, g, lr).has_value());
+                adam.step(p, g, lr);
+                for (std::size_t i = 0; i < n; ++i) {
+                    REQUIRE(std::isfinite(p[i]));
+                    REQUIRE(std::isfinite(adam.first_moment()[i]));
+                    REQUIRE(std::isfinite(adam.second_moment()[i]));
+                }
+                std::fill(p.begin(), p.end(), sign * 1e16f);  // back to the bound (m and v move on with the steps)
+                g[t % n] = -g[t % n];
+            }
+        }
+    // past the bounds: the exact check finds the parameter that overflows
+    Adam<float> adam(5);
+    std::vector<float> p(5, 1.0f), g(5, 1.0f);
+    g[3] = 3e38f;  // 0.1 g is finite, 0.001 g g is not
+    CHECK(adam.first_not_finite(p, g, 1e-3) == std::optional<std::size_t>{3});
+    g[3] = 1e17f;  // past the bound, yet finite after the update
+    CHECK_FALSE(adam.first_not_finite(p, g, 1e-3).has_value());
+}
+
 TEST_CASE("model Adam: the first step moves each parameter by lr against its gradient's sign", "[model][adam]") {
     // After one step m_hat = g and v_hat = g^2 (up to float32 rounding), so p moves by -lr g / (|g| + eps).
     const Config c = make_config(5, 4, 2, 1, Positions::none, false, Readout::each, 2);

@@ -62,6 +62,30 @@ std::optional<std::size_t> first_bad(const F* p, const F* m, const F* v, const F
     return std::nullopt;
 }
 
+// Whether update surely leaves parameters 0 .. n4 - 1 (n4 a multiple of 4) and their moments finite, from bounds
+// alone, in one pass of loads and comparisons (a fraction of the update's divisions and square roots): so it is when
+// |g|, |m|, |p| <= X = 1e16, 0 <= v <= 1e33 and |lr| X <= 1e26. Then, each operation rounded within 2^-23 and the
+// corrections c1 = 1 - 0.9^t >= 0.0999 and c2 = 1 - 0.999^t >= 0.000999 (t >= 1): |m'| <= 1.01e16, 0 <= v' <=
+// 1.01e33, |m'| / c1 <= 10.2 X, v' / c2 <= 1.02e36, the divisor sqrt(v' / c2) + eps >= 0.99e-8, and
+// |p'| <= 1e16 + 1.05 |lr| 10.2 X / 0.99e-8 <= 1e16 + 1.1e35: all far below the largest float (3.4e38). Comparing the
+// bits of |x| as integers orders them as the floats and puts NaN above every bound (and -0 below 0: a v of -0 is left
+// to the exact check).
+bool surely_finite(const float* p, const float* m, const float* v, const float* g, std::size_t n4, double lr) {
+    constexpr float kX = 1e16f, kV = 1e33f;
+    if (!(std::abs(lr) * kX <= 1e26)) return false;
+    const simd::i32x4 x_bound = simd::bits_of(simd::splat(kX)), v_bound = simd::bits_of(simd::splat(kV));
+    const simd::i32x4 zero = simd::splat_i(0);
+    simd::i32x4 ok = simd::splat_i(-1);
+    for (std::size_t i = 0; i < n4; i += 4) {
+        const simd::i32x4 vi = simd::bits_of(simd::load(v + i));
+        ok = simd::both(ok, simd::less_equal(simd::bits_of(simd::abs(simd::load(g + i))), x_bound));
+        ok = simd::both(ok, simd::less_equal(simd::bits_of(simd::abs(simd::load(m + i))), x_bound));
+        ok = simd::both(ok, simd::less_equal(simd::bits_of(simd::abs(simd::load(p + i))), x_bound));
+        ok = simd::both(ok, simd::both(simd::less_equal(zero, vi), simd::less_equal(vi, v_bound)));
+    }
+    return simd::all_true(ok);
+}
+
 }  // namespace
 
 template <class F>
@@ -94,6 +118,8 @@ std::optional<std::size_t> Adam<F>::first_not_finite(std::span<const F> paramete
     const std::size_t n = parameters.size();
     std::size_t i = 0;
     if constexpr (std::is_same_v<F, float>) {
+        // (the step's number t + 1 >= 1: the corrections' bounds hold)
+        if (surely_finite(p, m, v, g, n / 4 * 4, lr)) return first_bad(p, m, v, g, n / 4 * 4, n, r);
         // x * 0 is 0 for a finite x and NaN for an infinity or NaN: the sum of those products over a chunk is NaN
         // iff some new value in it is not finite; such a chunk is then searched one parameter at a time
         constexpr std::size_t kChunk = 256;

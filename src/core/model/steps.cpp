@@ -21,10 +21,13 @@ void input_forward(F* out, const std::int32_t* ids, const F* embed, const F* tab
             const F* e = embed + static_cast<std::size_t>(ids[b * T + t]) * D;
             const std::size_t at = positions ? static_cast<std::size_t>(positions[b * T + t]) : (per_token ? b * T : 0) + t;
             const F* row = table ? table + at * D : nullptr;
-            for (std::size_t d = 0; d < D; ++d) {
-                const F token = scale == F{1} ? e[d] : scale * e[d];
-                o[d] = row ? token + row[d] : token;
-            }
+            // (the cases apart, each loop plain enough for the compiler to vectorize at -O2)
+            if (scale == F{1} && row)
+                for (std::size_t d = 0; d < D; ++d) o[d] = e[d] + row[d];
+            else if (row)
+                for (std::size_t d = 0; d < D; ++d) o[d] = scale * e[d] + row[d];
+            else
+                for (std::size_t d = 0; d < D; ++d) o[d] = scale == F{1} ? e[d] : scale * e[d];
         }
     }
 }

@@ -224,43 +224,50 @@ void store_lanes(float* out, f32x4 a) { simd::store(out, a); }
 
 }  // namespace
 
-void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain, const float* bias,
-                       std::size_t N, std::size_t D) {
-    // out, inp: (N, D); mean, rstd: (N); gain, bias: (D). Four rows at a time, one per lane (their sums over d in the
-    // reference's order); then each row's outputs four columns at a time. Other widths, and the last N % 4 rows: the
-    // reference.
-    if (D % 4 != 0) return reference_layernorm_forward(out, mean, rstd, inp, gain, bias, N, D);
+// Rows n .. n + 4G - 1 of layernorm_forward: G groups of four rows side by side (each group's sums, one row per lane, a
+// chain of dependent adds: two groups' chains overlap).
+template <std::size_t G>
+SEQORDER_INLINE void layernorm_rows(float* out, float* mean, float* rstd, const float* inp, const float* gain,
+                                    const float* bias, std::size_t n, std::size_t D) {
     const f32x4 eps = simd::splat(static_cast<float>(kLayerNormEps)), width = simd::splat(static_cast<float>(D));
-    const f32x4 one = simd::splat(1.0f);
-    std::size_t n = 0;
-    for (; n + 4 <= N; n += 4) {
-        const float* x = inp + n * D;
-        f32x4 m = simd::splat(0.0f);
-        for (std::size_t d = 0; d < D; d += 4) {
-            const Columns c(x, D, d);
-            for (const f32x4& column : c.c) m = m + column;
+    f32x4 m[G], v[G];
+    for (std::size_t k = 0; k < G; ++k) m[k] = v[k] = simd::splat(0.0f);
+    for (std::size_t d = 0; d < D; d += 4)
+        for (std::size_t k = 0; k < G; ++k) {
+            const Columns c(inp + (n + 4 * k) * D, D, d);
+            for (const f32x4& column : c.c) m[k] = m[k] + column;
         }
-        m = m / width;
-        f32x4 v = simd::splat(0.0f);
-        for (std::size_t d = 0; d < D; d += 4) {
-            const Columns c(x, D, d);
+    for (std::size_t k = 0; k < G; ++k) m[k] = m[k] / width;
+    for (std::size_t d = 0; d < D; d += 4)
+        for (std::size_t k = 0; k < G; ++k) {
+            const Columns c(inp + (n + 4 * k) * D, D, d);
             for (const f32x4& column : c.c) {
-                const f32x4 shifted = column - m;
-                v = v + shifted * shifted;
+                const f32x4 shifted = column - m[k];
+                v[k] = v[k] + shifted * shifted;
             }
         }
-        v = v / width;
-        const f32x4 s = one / simd::sqrt(v + eps);
-        store_lanes(mean + n, m);
-        store_lanes(rstd + n, s);
-        for (std::size_t r = 0; r < 4; ++r) {
-            const f32x4 mr = simd::splat(mean[n + r]), sr = simd::splat(rstd[n + r]);
-            const float* xr = x + r * D;
-            float* o = out + (n + r) * D;
-            for (std::size_t d = 0; d < D; d += 4)
-                simd::store(o + d, (simd::load(xr + d) - mr) * sr * simd::load(gain + d) + simd::load(bias + d));
-        }
+    for (std::size_t k = 0; k < G; ++k) {
+        v[k] = v[k] / width;
+        store_lanes(mean + n + 4 * k, m[k]);
+        store_lanes(rstd + n + 4 * k, simd::splat(1.0f) / simd::sqrt(v[k] + eps));
     }
+    for (std::size_t r = 0; r < 4 * G; ++r) {
+        const f32x4 mr = simd::splat(mean[n + r]), sr = simd::splat(rstd[n + r]);
+        const float* xr = inp + (n + r) * D;
+        float* o = out + (n + r) * D;
+        for (std::size_t d = 0; d < D; d += 4)
+            simd::store(o + d, (simd::load(xr + d) - mr) * sr * simd::load(gain + d) + simd::load(bias + d));
+    }
+}
+
+void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, const float* gain, const float* bias,
+                       std::size_t N, std::size_t D) {
+    // out, inp: (N, D); mean, rstd: (N); gain, bias: (D). Eight rows at a time, one per lane in two groups of four
+    // (their sums over d in the reference's order); then each row's outputs four columns at a time. Other widths, and
+    // the last N % 8 rows: the reference.
+    if (D % 4 != 0) return reference_layernorm_forward(out, mean, rstd, inp, gain, bias, N, D);
+    std::size_t n = 0;
+    for (; n + 8 <= N; n += 8) layernorm_rows<2>(out, mean, rstd, inp, gain, bias, n, D);
     reference_layernorm_forward(out + n * D, mean + n, rstd + n, inp + n * D, gain, bias, N - n, D);
 }
 
@@ -351,8 +358,15 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
     // dweight (C, OC) = inp^T (C, N) . dout (N, OC): A(c, n) = inp[n * C + c]
     gemm({dweight, OC, inp, 1, C, dout, OC, nullptr, N}, C, OC);
     if (dbias) {
-        // dbias (OC): column sums of dout, in order of n
+        // dbias (OC): column sums of dout, in order of n; sixteen columns at a time (four vector sums in flight: one
+        // alone waits on its previous add at every n), then four, then one
         std::size_t o = 0;
+        for (; o + 16 <= OC; o += 16) {
+            f32x4 sum[4] = {simd::splat(0.0f), simd::splat(0.0f), simd::splat(0.0f), simd::splat(0.0f)};
+            for (std::size_t n = 0; n < N; ++n)
+                for (std::size_t v = 0; v < 4; ++v) sum[v] = sum[v] + simd::load(dout + n * OC + o + 4 * v);
+            for (std::size_t v = 0; v < 4; ++v) simd::store(dbias + o + 4 * v, sum[v]);
+        }
         for (; o + 4 <= OC; o += 4) {
             f32x4 sum = simd::splat(0.0f);
             for (std::size_t n = 0; n < N; ++n) sum = sum + simd::load(dout + n * OC + o);
@@ -371,6 +385,62 @@ namespace {
 // hd floats from `from` to `to` (hd a multiple of 4).
 SEQORDER_INLINE void copy_row(float* to, const float* from, std::size_t hd) {
     for (std::size_t e = 0; e < hd; e += 4) simd::store(to + e, simd::load(from + e));
+}
+
+// The causal mask of rows i .. i + 3, one per lane (lane r: row i + r, which sees keys 0 .. i + r): where key j is
+// visible.
+struct Visible {
+    simd::i32x4 last;
+    explicit Visible(std::size_t i) : last(simd::iota_i(static_cast<std::int32_t>(i))) {}
+    simd::i32x4 operator()(std::size_t j) const {
+        return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last);
+    }
+};
+
+// Rows i .. i + 3 of a block's scores w (T, T), T a multiple of 4, scaled, masked and turned into attention weights
+// as attention_forward's row loop turns each row (the same operation on each element, the sum in order of j), one row
+// per lane: each 4 x 4 block of the rows is turned (Columns) and kept so in place between the passes, and turned back
+// by the last. The rows' chains of dependent steps (the max, e^x, the sum, the division) run side by side.
+void softmax_rows4(float* w, const float* bias, std::size_t i, std::size_t T, bool causal, float sqrt_d) {
+    float* rows = w + i * T;
+    const float* bias_rows = bias ? bias + i * T : nullptr;
+    const f32x4 divisor = simd::splat(sqrt_d), hidden = simd::splat(-std::numeric_limits<float>::infinity());
+    const Visible visible(i);
+    const std::size_t end = causal ? i + 4 : T;  // keys from here on are hidden from all four rows
+    // scaled (and the bias added); the max over the visible keys
+    f32x4 max = hidden;
+    for (std::size_t jb = 0; jb < end; jb += 4) {
+        Columns scaled(rows, T, jb);
+        if (bias_rows) {
+            const Columns add(bias_rows, T, jb);
+            for (std::size_t j = 0; j < 4; ++j) scaled.c[j] = scaled.c[j] / divisor + add.c[j];
+        } else {
+            for (f32x4& column : scaled.c) column = column / divisor;
+        }
+        for (std::size_t j = 0; j < 4; ++j) {
+            max = simd::pmax(max, causal ? simd::select(visible(jb + j), scaled.c[j], hidden) : scaled.c[j]);
+            simd::store(rows + j * T + jb, scaled.c[j]);
+        }
+    }
+    // e^(scaled - max), 0 where hidden, and their sum in order of j (the hidden keys past `end` add zeros)
+    f32x4 sum = simd::splat(0.0f);
+    for (std::size_t jb = 0; jb < end; jb += 4)
+        for (std::size_t j = 0; j < 4; ++j) {
+            f32x4 e = expf4(simd::load(rows + j * T + jb) - max);
+            if (causal) e = simd::keep(e, visible(jb + j));
+            sum = sum + e;
+            simd::store(rows + j * T + jb, e);
+        }
+    // the weights: each divided by its row's sum; 0 where hidden
+    for (std::size_t jb = 0; jb < T; jb += 4) {
+        f32x4 c[4];
+        for (std::size_t j = 0; j < 4; ++j) {
+            c[j] = jb < end ? simd::load(rows + j * T + jb) / sum : simd::splat(0.0f);
+            if (causal) c[j] = simd::keep(c[j], visible(jb + j));
+        }
+        simd::transpose(c[0], c[1], c[2], c[3]);
+        for (std::size_t r = 0; r < 4; ++r) simd::store(rows + r * T + jb, c[r]);
+    }
 }
 
 }  // namespace
@@ -430,9 +500,11 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
         transpose(k_t, k + block, T, hd);
         gemm({w, T, q + block, hd, 1, k_t, T, nullptr, hd}, T, T);
         // scaled, masked, softmax: attention_reference's row code, operation for operation; its elementwise steps four
-        // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j
+        // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j; four rows at a time, one
+        // per lane, where T is a multiple of 4 (softmax_rows4)
         const float* head_bias = bias ? bias + (bh % H) * T * T : nullptr;
-        for (std::size_t i = 0; i < T; ++i) {
+        for (std::size_t i = 0; T % 4 == 0 && i < T; i += 4) softmax_rows4(w, head_bias, i, T, causal, sqrt_d);
+        for (std::size_t i = 0; T % 4 != 0 && i < T; ++i) {
             float* row = w + i * T;
             const std::size_t visible = causal ? i + 1 : T;
             // the max over the visible scores, NaN ignored (as row[j] > max ? row[j] : max): per lane, then over the
