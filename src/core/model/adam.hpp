@@ -26,7 +26,8 @@ public:
     void step(std::span<F> parameters, std::span<const F> gradients, double lr);
 
     // The first parameter whose new value, m or v after step(parameters, gradients, lr) would not be finite, or none:
-    // the same arithmetic as step(), writing nothing, so that a step can be refused before it changes anything.
+    // the same arithmetic as step(), writing nothing, so that a step can be refused before it changes anything (in
+    // float32 first a pass of bounds that show, when every value is within them, that no update can overflow).
     std::optional<std::size_t> first_not_finite(std::span<const F> parameters, std::span<const F> gradients,
                                                 double lr) const;
 
