@@ -224,11 +224,11 @@ void store_lanes(float* out, f32x4 a) { simd::store(out, a); }
 
 }  // namespace
 
-// Rows n .. n + 4G - 1 of layernorm_forward: G groups of four rows side by side (each group's sums, one row per lane, a
-// chain of dependent adds: two groups' chains overlap).
-template <std::size_t G>
-SEQORDER_INLINE void layernorm_rows(float* out, float* mean, float* rstd, const float* inp, const float* gain,
-                                    const float* bias, std::size_t n, std::size_t D) {
+// Rows n .. n + 7 of layernorm_forward: two groups of four rows side by side (each group's sums, one row per lane, a
+// chain of dependent adds: the two groups' chains overlap).
+SEQORDER_INLINE void layernorm_rows8(float* out, float* mean, float* rstd, const float* inp, const float* gain,
+                                     const float* bias, std::size_t n, std::size_t D) {
+    constexpr std::size_t G = 2;
     const f32x4 eps = simd::splat(static_cast<float>(kLayerNormEps)), width = simd::splat(static_cast<float>(D));
     f32x4 m[G], v[G];
     for (std::size_t k = 0; k < G; ++k) m[k] = v[k] = simd::splat(0.0f);
@@ -267,7 +267,7 @@ void layernorm_forward(float* out, float* mean, float* rstd, const float* inp, c
     // the last N % 8 rows: the reference.
     if (D % 4 != 0) return reference_layernorm_forward(out, mean, rstd, inp, gain, bias, N, D);
     std::size_t n = 0;
-    for (; n + 8 <= N; n += 8) layernorm_rows<2>(out, mean, rstd, inp, gain, bias, n, D);
+    for (; n + 8 <= N; n += 8) layernorm_rows8(out, mean, rstd, inp, gain, bias, n, D);
     reference_layernorm_forward(out + n * D, mean + n, rstd + n, inp + n * D, gain, bias, N - n, D);
 }
 
@@ -387,16 +387,6 @@ SEQORDER_INLINE void copy_row(float* to, const float* from, std::size_t hd) {
     for (std::size_t e = 0; e < hd; e += 4) simd::store(to + e, simd::load(from + e));
 }
 
-// The causal mask of rows i .. i + 3, one per lane (lane r: row i + r, which sees keys 0 .. i + r): where key j is
-// visible.
-struct Visible {
-    simd::i32x4 last;
-    explicit Visible(std::size_t i) : last(simd::iota_i(static_cast<std::int32_t>(i))) {}
-    simd::i32x4 operator()(std::size_t j) const {
-        return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last);
-    }
-};
-
 // Rows i .. i + 3 of a block's scores w (T, T), T a multiple of 4, scaled, masked and turned into attention weights
 // as attention_forward's row loop turns each row (the same operation on each element, the sum in order of j), one row
 // per lane: each 4 x 4 block of the rows is turned (Columns) and kept so in place between the passes, and turned back
@@ -405,7 +395,11 @@ void softmax_rows4(float* w, const float* bias, std::size_t i, std::size_t T, bo
     float* rows = w + i * T;
     const float* bias_rows = bias ? bias + i * T : nullptr;
     const f32x4 divisor = simd::splat(sqrt_d), hidden = simd::splat(-std::numeric_limits<float>::infinity());
-    const Visible visible(i);
+    // the causal mask, where key j is visible: lane r is row i + r, which sees keys 0 .. i + r
+    const simd::i32x4 last_seen = simd::iota_i(static_cast<std::int32_t>(i));
+    const auto visible = [&](std::size_t j) {
+        return simd::less_equal(simd::splat_i(static_cast<std::int32_t>(j)), last_seen);
+    };
     const std::size_t end = causal ? i + 4 : T;  // keys from here on are hidden from all four rows
     // scaled (and the bias added); the max over the visible keys
     f32x4 max = hidden;
