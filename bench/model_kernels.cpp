@@ -75,8 +75,11 @@ void time_model(const char* model, std::size_t B, std::size_t T, std::size_t D, 
             fast::layernorm_backward(dx.data(), dgain.data(), dbias.data(), dout.data(), x.data(), gain.data(),
                                      mean.data(), rstd.data(), N, D);
         }, calls), 0);
-        report("heads split", model, micros([&] { fast::split_heads(out.data(), x.data(), B, T, H, hd); }, calls), 0);
-        report("heads merged", model, micros([&] { fast::merge_heads(out.data(), x.data(), B, T, H, hd); }, calls), 0);
+        // (a model with rotary positions only: the others keep the heads side by side)
+        report("heads split (rotary)", model,
+               micros([&] { fast::split_heads(out.data(), x.data(), B, T, H, hd); }, calls), 0);
+        report("heads merged (rotary)", model,
+               micros([&] { fast::merge_heads(out.data(), x.data(), B, T, H, hd); }, calls), 0);
     }
     {
         const std::size_t BH = B * H;
@@ -84,11 +87,12 @@ void time_model(const char* model, std::size_t B, std::size_t T, std::size_t D, 
              dq = values(N * D), dk = values(N * D), dv = values(N * D), dout = values(N * D);
         const double flops = 4.0 * BH * T * T * hd;
         report("attention, forward", model, micros([&] {
-            fast::attention_forward(out.data(), w.data(), q.data(), k.data(), v.data(), BH, T, hd, false, workspace);
+            fast::attention_forward(out.data(), w.data(), q.data(), k.data(), v.data(), BH, T, hd, false, workspace,
+                                    nullptr, 1, 1.0, {H});
         }, calls), flops);
         report("attention, backward", model, micros([&] {
             fast::attention_backward(dq.data(), dk.data(), dv.data(), dout.data(), q.data(), k.data(), v.data(),
-                                     w.data(), BH, T, hd, false, workspace);
+                                     w.data(), BH, T, hd, false, workspace, nullptr, 1.0, {H});
         }, calls), 2 * flops);
     }
 }

@@ -218,7 +218,8 @@ TEST_CASE("model fast kernels: heads split and merged as the reference does", "[
                 }
 }
 
-TEST_CASE("model fast kernels: attention forward and backward give the reference's bits", "[model][fast]") {
+TEST_CASE("model fast kernels: attention forward and backward give the reference's bits, heads split or side by side",
+          "[model][fast]") {
     std::mt19937 g(2);
     for (const bool causal : {false, true})
         for (std::size_t BH : {1, 3, 6})
@@ -255,6 +256,30 @@ TEST_CASE("model fast kernels: attention forward and backward give the reference
                         testing::check_identical<float>("attention dk", dk2, dk);
                         testing::check_identical<float>("attention dv", dv2, dv);
                         if (H) testing::check_identical<float>("attention dbias", db2, db);
+                        // the same heads side by side, (B, T, heads hd) as the projections write them: the same bits
+                        const std::size_t heads = BH == 6 ? 2 : BH, B = BH / heads;
+                        const auto side_by_side = [&](const std::vector<float>& x) {
+                            std::vector<float> merged(n);
+                            reference::merge_heads<float>(merged.data(), x.data(), B, T, heads, hd);
+                            return merged;
+                        };
+                        const auto q3 = side_by_side(q), k3 = side_by_side(k), v3 = side_by_side(v),
+                                   dout3 = side_by_side(dout);
+                        std::vector<float> out3(n, -3.0f), weights3(BH * T * T), dq3(n, -3.0f), dk3(n, -3.0f),
+                            dv3(n, -3.0f), db3(BH * T * T, -3.0f);
+                        fast::attention_forward(out3.data(), weights3.data(), q3.data(), k3.data(), v3.data(), BH, T,
+                                                hd, causal, workspace, bias, std::max<std::size_t>(H, 1), temperature,
+                                                {heads});
+                        testing::check_identical<float>("attention weights, heads side by side", weights3, weights);
+                        testing::check_identical<float>("attention output, heads side by side", out3,
+                                                        side_by_side(out));
+                        fast::attention_backward(dq3.data(), dk3.data(), dv3.data(), dout3.data(), q3.data(),
+                                                 k3.data(), v3.data(), weights.data(), BH, T, hd, causal, workspace,
+                                                 H ? db3.data() : nullptr, temperature, {heads});
+                        testing::check_identical<float>("attention dq, heads side by side", dq3, side_by_side(dq));
+                        testing::check_identical<float>("attention dk, heads side by side", dk3, side_by_side(dk));
+                        testing::check_identical<float>("attention dv, heads side by side", dv3, side_by_side(dv));
+                        if (H) testing::check_identical<float>("attention dbias, heads side by side", db3, db);
                     }
 }
 

@@ -125,28 +125,42 @@ void pool_backward(Kernels kernels, F* dinp, const F* dout, const Dims& d) {
     mean_backward<F>(dinp, dout, d.B, d.T, d.D);
 }
 
-// bias: (bias_blocks, T, T) added to the scaled scores (block bh takes bias block bh % bias_blocks), or null.
-// bias_blocks: H (one bias for every sentence), or B H (one per sentence: positions given). temperature: the scaled
-// scores' (score_temperature: 1 but with ropeScaling 'yarn').
+// Whether q, k, v, attention's output and their gradients stay side by side, (B, T, H hd), as the projections write
+// them (fast::HeadsLayout): in the fast float32 kernels, but with rotary positions, whose turns run on split heads;
+// else they are split into (B, H, T, hd) and merged back (split, merge).
 template <class F>
-void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
-                   const Dims& d, bool causal, const F* bias, std::size_t bias_blocks, double temperature) {
-    if constexpr (std::is_same_v<F, float>)
-        if (kernels == Kernels::fast)
-            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace, bias,
-                                           bias_blocks, temperature);
-    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, bias_blocks, temperature);
+bool heads_side_by_side(Kernels kernels, const Config& c) {
+    return std::is_same_v<F, float> && kernels == Kernels::fast && c.positions != Positions::rotary;
 }
 
-// dbias: (B H, T, T), the gradient with respect to the bias, or null.
+// fast::attention_forward and attention_backward's layout of the heads
+fast::HeadsLayout layout_of(Kernels kernels, const Config& c, const Dims& d) {
+    return {heads_side_by_side<float>(kernels, c) ? d.H : 0};
+}
+
+// q, k, v, out: split (B, H, T, hd), or side by side (B, T, H hd) where heads_side_by_side says. bias: (bias_blocks,
+// T, T) added to the scaled scores (block bh takes bias block bh % bias_blocks), or null. bias_blocks: H (one bias for
+// every sentence), or B H (one per sentence: positions given). temperature: the scaled scores' (score_temperature: 1
+// but with ropeScaling 'yarn').
 template <class F>
-void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
-                    const F* v, const F* weights, const Dims& d, bool causal, F* dbias, double temperature) {
+void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
+                   const Dims& d, const Config& c, const F* bias, std::size_t bias_blocks, double temperature) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
-            return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal,
-                                            a.workspace, dbias, temperature);
-    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal, dbias, temperature);
+            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, c.causal, a.workspace, bias,
+                                           bias_blocks, temperature, layout_of(kernels, c, d));
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, c.causal, bias, bias_blocks, temperature);
+}
+
+// As heads_forward; dbias: (B H, T, T), the gradient with respect to the bias, or null.
+template <class F>
+void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
+                    const F* v, const F* weights, const Dims& d, const Config& c, F* dbias, double temperature) {
+    if constexpr (std::is_same_v<F, float>)
+        if (kernels == Kernels::fast)
+            return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, c.causal,
+                                            a.workspace, dbias, temperature, layout_of(kernels, c, d));
+    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, c.causal, dbias, temperature);
 }
 
 // Pointers to layer l's slice of each per-layer activation.
@@ -182,23 +196,25 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
     const LayerActivations<F> s = layer_of(a, d, l);
     const bool per_row = positions.ids != nullptr;
     const std::size_t N = d.N, D = d.D;
+    const bool side_by_side = heads_side_by_side<F>(kernels, c);
     F* proj = a.d_proj.data();  // (N, D) scratch: each projection before its heads are split
     // attention: x (N, D) -> LN1 -> q, k, v (B, H, T, hd) -> weights (B, H, T, T), heads (B, H, T, hd) -> att (N, D)
+    // (q, k, v and the heads side by side, (N, D), where heads_side_by_side says: none of the splits and merges)
     norm_forward<F>(kernels, s.ln1, s.ln1_mean, s.ln1_rstd, s.x, w.norm1_gain, w.norm1_bias, N, D);
     const std::pair<const F*, F*> projections[] = {{w.wq, s.q}, {w.wk, s.k}, {w.wv, s.v}};
     for (const auto& [weight, heads] : projections) {
-        linear_forward<F>(kernels, proj, s.ln1, weight, nullptr, N, D, D);
-        split<F>(kernels, heads, proj, d);
+        linear_forward<F>(kernels, side_by_side ? heads : proj, s.ln1, weight, nullptr, N, D, D);
+        if (!side_by_side) split<F>(kernels, heads, proj, d);
     }
     if (c.positions == Positions::rotary) {
         rotate<F>(a, c, s.q, d, positions, false);
         rotate<F>(a, c, s.k, d, positions, false);
     }
-    F* heads_out = a.d_heads.data();  // (B, H, T, hd) scratch
-    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c.causal,
+    F* heads_out = side_by_side ? s.att : a.d_heads.data();  // (B, H, T, hd) scratch, or att itself
+    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c,
                      has_score_bias(c) ? a.bias.data() : nullptr, per_row ? d.B * d.H : d.H,
                      score_temperature(positions.scaling));
-    merge<F>(kernels, s.att, heads_out, d);
+    if (!side_by_side) merge<F>(kernels, s.att, heads_out, d);
     linear_forward<F>(kernels, s.mid, s.att, w.wo, nullptr, N, D, D, Then::add, s.x);  // mid = x + att Wo
     // MLP: mid (N, D) -> LN2 -> hidden (N, 4D) -> (N, D), added to mid
     norm_forward<F>(kernels, s.ln2, s.ln2_mean, s.ln2_rstd, s.mid, w.norm2_gain, w.norm2_bias, N, D);
@@ -221,12 +237,13 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     norm_backward_add<F>(kernels, dx, g.norm2_gain, g.norm2_bias, dln, s.mid, w.norm2_gain, s.ln2_mean, s.ln2_rstd, N,
                          D, dtmp);  // dx: now the gradient with respect to mid
     // mid = x + merge(attention(q, k, v)) Wo
+    const bool side_by_side = heads_side_by_side<F>(kernels, c);
     linear_backward<F>(a, kernels, dproj, g.wo, nullptr, dx, s.att, w.wo, N, D, D);
-    split<F>(kernels, a.d_heads.data(), dproj, d);
+    if (!side_by_side) split<F>(kernels, a.d_heads.data(), dproj, d);
     const bool relative = c.positions == Positions::relative;
-    heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), a.d_heads.data(), s.q, s.k, s.v,
-                      s.weights, d, c.causal, relative ? a.d_bias.data() : nullptr,
-                      score_temperature(positions.scaling));
+    F* dout_heads = side_by_side ? dproj : a.d_heads.data();
+    heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), dout_heads, s.q, s.k, s.v, s.weights, d, c,
+                      relative ? a.d_bias.data() : nullptr, score_temperature(positions.scaling));
     if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T, positions.ids);
     if (c.positions == Positions::rotary) {
         rotate<F>(a, c, a.d_q.data(), d, positions, true);
@@ -237,8 +254,8 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
         {w.wq, g.wq, a.d_q.data()}, {w.wk, g.wk, a.d_k.data()}, {w.wv, g.wv, a.d_v.data()}};
     bool first = true;
     for (const auto& [weight, dweight, dheads] : projections) {
-        merge<F>(kernels, dproj, dheads, d);
-        linear_backward<F>(a, kernels, dln, dweight, nullptr, dproj, s.ln1, weight, N, D, D,
+        if (!side_by_side) merge<F>(kernels, dproj, dheads, d);
+        linear_backward<F>(a, kernels, dln, dweight, nullptr, side_by_side ? dheads : dproj, s.ln1, weight, N, D, D,
                            first ? Then::store : Then::accumulate, nullptr, dtmp);
         first = false;
     }

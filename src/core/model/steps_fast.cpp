@@ -185,13 +185,14 @@ void gemm(const Operands& o, std::size_t M, std::size_t N) {
     } while (p < o.K);
 }
 
-// out (cols, rows) = inp (rows, cols)^T: blocks of 4 x 4 by simd::transpose where both sizes are multiples of 4
-void transpose(float* out, const float* inp, std::size_t rows, std::size_t cols) {
+// out (cols, rows) = inp (rows, cols)^T, inp's rows ld apart: blocks of 4 x 4 by simd::transpose where both sizes are
+// multiples of 4
+void transpose(float* out, const float* inp, std::size_t rows, std::size_t cols, std::size_t ld) {
     if (rows % 4 == 0 && cols % 4 == 0) {
         for (std::size_t r = 0; r < rows; r += 4)
             for (std::size_t c = 0; c < cols; c += 4) {
-                f32x4 a = simd::load(inp + r * cols + c), b = simd::load(inp + (r + 1) * cols + c),
-                      x = simd::load(inp + (r + 2) * cols + c), y = simd::load(inp + (r + 3) * cols + c);
+                f32x4 a = simd::load(inp + r * ld + c), b = simd::load(inp + (r + 1) * ld + c),
+                      x = simd::load(inp + (r + 2) * ld + c), y = simd::load(inp + (r + 3) * ld + c);
                 simd::transpose(a, b, x, y);
                 simd::store(out + c * rows + r, a);
                 simd::store(out + (c + 1) * rows + r, b);
@@ -201,7 +202,7 @@ void transpose(float* out, const float* inp, std::size_t rows, std::size_t cols)
         return;
     }
     for (std::size_t r = 0; r < rows; ++r)
-        for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = inp[r * cols + c];
+        for (std::size_t c = 0; c < cols; ++c) out[c * rows + r] = inp[r * ld + c];
 }
 
 float* room(std::vector<float>& workspace, std::size_t n) {
@@ -352,7 +353,7 @@ void matmul_backward(float* dinp, float* dweight, float* dbias, const float* dou
     if (dinp) {
         // dinp (N, C) = dout (N, OC) . weight^T (OC, C), then `then`
         float* weight_t = room(workspace, C * OC);
-        transpose(weight_t, weight, C, OC);
+        transpose(weight_t, weight, C, OC, OC);
         gemm({dinp, C, dout, OC, 1, weight_t, C, nullptr, OC, then, other}, N, C);
     }
     // dweight (C, OC) = inp^T (C, N) . dout (N, OC): A(c, n) = inp[n * C + c]
@@ -482,17 +483,18 @@ void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std
 
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace,
-                       const float* bias, std::size_t H, double temperature) {
-    // out, q, k, v: (BH, T, hd), weights: (BH, T, T), bias: (H, T, T) or null
+                       const float* bias, std::size_t H, double temperature, HeadsLayout heads) {
+    // out, q, k, v: BH heads of (T, hd), as `heads` lays them out; weights: (BH, T, T), bias: (H, T, T) or null
     const auto sqrt_d = score_divisor<float>(hd, temperature);
     constexpr float minus_inf = -std::numeric_limits<float>::infinity();
+    const std::size_t ld = heads.row(hd);
     float* k_t = room(workspace, hd * T);
     for (std::size_t bh = 0; bh < BH; ++bh) {
-        const std::size_t block = bh * T * hd;
+        const std::size_t block = heads.start(bh, T, hd);
         float* w = weights + bh * T * T;
         // scores (T, T) = q (T, hd) . k^T (hd, T), into the weights
-        transpose(k_t, k + block, T, hd);
-        gemm({w, T, q + block, hd, 1, k_t, T, nullptr, hd}, T, T);
+        transpose(k_t, k + block, T, hd, ld);
+        gemm({w, T, q + block, ld, 1, k_t, T, nullptr, hd}, T, T);
         // scaled, masked, softmax: attention_reference's row code, operation for operation; its elementwise steps four
         // keys at a time (the exponentials by expf4, std::exp's bits), its sum in order of j; four rows at a time, one
         // per lane, where T is a multiple of 4 (softmax_rows4)
@@ -536,23 +538,26 @@ void attention_forward(float* out, float* weights, const float* q, const float* 
             for (; j < visible; ++j) row[j] /= sum;
         }
         // out (T, hd) = weights (T, T) . v (T, hd); hidden keys add exact zeros
-        gemm({out + block, hd, w, T, 1, v + block, hd, nullptr, T}, T, hd);
+        gemm({out + block, ld, w, T, 1, v + block, ld, nullptr, T}, T, hd);
     }
 }
 
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
                         const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
-                        bool causal, std::vector<float>& workspace, float* dbias, double temperature) {
-    // dq, dk, dv, dout, q, k, v: (BH, T, hd), weights: (BH, T, T), dbias: (BH, T, T) or null
+                        bool causal, std::vector<float>& workspace, float* dbias, double temperature,
+                        HeadsLayout heads) {
+    // dq, dk, dv, dout, q, k, v: BH heads of (T, hd), as `heads` lays them out; weights: (BH, T, T), dbias: (BH, T, T)
+    // or null
     const auto sqrt_d = score_divisor<float>(hd, temperature);
+    const std::size_t ld = heads.row(hd);
     float* v_t = room(workspace, hd * T + T * T);
     float* ds = v_t + hd * T;  // (T, T): dweights, then dscores in place
     for (std::size_t bh = 0; bh < BH; ++bh) {
-        const std::size_t block = bh * T * hd;
+        const std::size_t block = heads.start(bh, T, hd);
         const float* w = weights + bh * T * T;
         // dweights (T, T) = dout (T, hd) . v^T (hd, T)
-        transpose(v_t, v + block, T, hd);
-        gemm({ds, T, dout + block, hd, 1, v_t, T, nullptr, hd}, T, T);
+        transpose(v_t, v + block, T, hd, ld);
+        gemm({ds, T, dout + block, ld, 1, v_t, T, nullptr, hd}, T, T);
         for (std::size_t i = 0; i < T; ++i) {
             float* row = ds + i * T;
             const float* wi = w + i * T;
@@ -581,9 +586,9 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dout, cons
             for (; j < T; ++j) row[j] = j < visible ? wi[j] * (row[j] - weighted) / sqrt_d : 0.0f;
         }
         // dq (T, hd) = dscores (T, T) . k (T, hd); dk = dscores^T . q; dv = weights^T . dout
-        gemm({dq + block, hd, ds, T, 1, k + block, hd, nullptr, T}, T, hd);
-        gemm({dk + block, hd, ds, 1, T, q + block, hd, nullptr, T}, T, hd);
-        gemm({dv + block, hd, w, 1, T, dout + block, hd, nullptr, T}, T, hd);
+        gemm({dq + block, ld, ds, T, 1, k + block, ld, nullptr, T}, T, hd);
+        gemm({dk + block, ld, ds, 1, T, q + block, ld, nullptr, T}, T, hd);
+        gemm({dv + block, ld, w, 1, T, dout + block, ld, nullptr, T}, T, hd);
     }
 }
 

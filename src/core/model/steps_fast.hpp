@@ -55,12 +55,27 @@ void mean_backward(float* dinp, const float* dout, std::size_t B, std::size_t T,
 void split_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 void merge_heads(float* out, const float* inp, std::size_t B, std::size_t T, std::size_t H, std::size_t hd);
 
-// As attention_forward / attention_backward in steps.hpp (bias (H, T, T), dbias (BH, T, T) and temperature as there).
+// Where attention finds the T rows of head bh in q, k, v, the output and their gradients: split, (BH, T, hd), the heads
+// one after the other (steps.hpp's layout); or side by side, (B, T, H hd) with H = side_by_side, as the projections
+// write them: head bh = b H + h's row t at (b T + t) H hd + h hd, rows H hd apart (no copies to split the heads
+// and merge them again).
+struct HeadsLayout {
+    std::size_t side_by_side = 0;  // H; 0: split
+    std::size_t row(std::size_t hd) const { return side_by_side ? side_by_side * hd : hd; }
+    std::size_t start(std::size_t bh, std::size_t T, std::size_t hd) const {
+        return side_by_side ? (bh / side_by_side * T * side_by_side + bh % side_by_side) * hd : bh * T * hd;
+    }
+};
+
+// As attention_forward / attention_backward in steps.hpp (bias (H, T, T), dbias (BH, T, T) and temperature as there),
+// q, k, v, out and their gradients laid out as `heads` says.
 void attention_forward(float* out, float* weights, const float* q, const float* k, const float* v, std::size_t BH,
                        std::size_t T, std::size_t hd, bool causal, std::vector<float>& workspace,
-                       const float* bias = nullptr, std::size_t H = 1, double temperature = 1.0);
+                       const float* bias = nullptr, std::size_t H = 1, double temperature = 1.0,
+                       HeadsLayout heads = {});
 void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
                         const float* v, const float* weights, std::size_t BH, std::size_t T, std::size_t hd,
-                        bool causal, std::vector<float>& workspace, float* dbias = nullptr, double temperature = 1.0);
+                        bool causal, std::vector<float>& workspace, float* dbias = nullptr, double temperature = 1.0,
+                        HeadsLayout heads = {});
 
 }  // namespace seqorder::model::fast
