@@ -34,7 +34,8 @@ struct Activations {
     std::vector<F> x;                       // (L + 1, N, D)
     std::vector<F> ln1, ln2;                // (L, N, D)
     std::vector<F> ln1_mean, ln1_rstd, ln2_mean, ln2_rstd;  // (L, N)
-    std::vector<F> q, k, v;                 // (L, B, H, T, hd)
+    std::vector<F> q, k, v;                 // (L, B, H, T, hd), or (L, N, D): the heads side by side (network.cpp's
+                                            // heads_side_by_side)
     std::vector<F> weights;                 // (L, B, H, T, T)
     std::vector<F> att;                     // (L, N, D): heads merged, before Wo
     std::vector<F> mid;                     // (L, N, D): x + attention
@@ -53,7 +54,7 @@ struct Activations {
     std::vector<F> d_bias;                  // (B, H, T, T): a layer's gradient with respect to it (relative)
     // backward and scratch
     std::vector<F> d_x, d_ln, d_tmp, d_proj, d_heads;  // (N, D) each
-    std::vector<F> d_q, d_k, d_v;           // (B, H, T, hd)
+    std::vector<F> d_q, d_k, d_v;           // (B, H, T, hd), or (N, D), as q, k, v
     std::vector<F> d_hidden;                // (N, 4D)
     std::vector<F> d_pooled, d_logits;      // (B, D), like logits
     std::vector<float> workspace;           // the fast kernels' packed operands (float32 only)
