@@ -133,34 +133,31 @@ bool heads_side_by_side(Kernels kernels, const Config& c) {
     return std::is_same_v<F, float> && kernels == Kernels::fast && c.positions != Positions::rotary;
 }
 
-// fast::attention_forward and attention_backward's layout of the heads
-fast::HeadsLayout layout_of(Kernels kernels, const Config& c, const Dims& d) {
-    return {heads_side_by_side<float>(kernels, c) ? d.H : 0};
-}
-
-// q, k, v, out: split (B, H, T, hd), or side by side (B, T, H hd) where heads_side_by_side says. bias: (bias_blocks,
+// q, k, v, out: split (B, H, T, hd), or side by side (B, T, H hd) (heads_side_by_side's answer). bias: (bias_blocks,
 // T, T) added to the scaled scores (block bh takes bias block bh % bias_blocks), or null. bias_blocks: H (one bias for
 // every sentence), or B H (one per sentence: positions given). temperature: the scaled scores' (score_temperature: 1
 // but with ropeScaling 'yarn').
 template <class F>
 void heads_forward(Activations<F>& a, Kernels kernels, F* out, F* weights, const F* q, const F* k, const F* v,
-                   const Dims& d, const Config& c, const F* bias, std::size_t bias_blocks, double temperature) {
+                   const Dims& d, bool side_by_side, bool causal, const F* bias, std::size_t bias_blocks,
+                   double temperature) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
-            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, c.causal, a.workspace, bias,
-                                           bias_blocks, temperature, layout_of(kernels, c, d));
-    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, c.causal, bias, bias_blocks, temperature);
+            return fast::attention_forward(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, a.workspace, bias,
+                                           bias_blocks, temperature, {side_by_side ? d.H : 0});
+    attention_forward<F>(out, weights, q, k, v, d.B * d.H, d.T, d.hd, causal, bias, bias_blocks, temperature);
 }
 
 // As heads_forward; dbias: (B H, T, T), the gradient with respect to the bias, or null.
 template <class F>
 void heads_backward(Activations<F>& a, Kernels kernels, F* dq, F* dk, F* dv, const F* dout, const F* q, const F* k,
-                    const F* v, const F* weights, const Dims& d, const Config& c, F* dbias, double temperature) {
+                    const F* v, const F* weights, const Dims& d, bool side_by_side, bool causal, F* dbias,
+                    double temperature) {
     if constexpr (std::is_same_v<F, float>)
         if (kernels == Kernels::fast)
-            return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, c.causal,
-                                            a.workspace, dbias, temperature, layout_of(kernels, c, d));
-    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, c.causal, dbias, temperature);
+            return fast::attention_backward(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal,
+                                            a.workspace, dbias, temperature, {side_by_side ? d.H : 0});
+    attention_backward<F>(dq, dk, dv, dout, q, k, v, weights, d.B * d.H, d.T, d.hd, causal, dbias, temperature);
 }
 
 // Pointers to layer l's slice of each per-layer activation.
@@ -211,7 +208,7 @@ void block_forward(Activations<F>& a, const Config& c, const LayerView<const F>&
         rotate<F>(a, c, s.k, d, positions, false);
     }
     F* heads_out = side_by_side ? s.att : a.d_heads.data();  // (B, H, T, hd) scratch, or att itself
-    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, c,
+    heads_forward<F>(a, kernels, heads_out, s.weights, s.q, s.k, s.v, d, side_by_side, c.causal,
                      has_score_bias(c) ? a.bias.data() : nullptr, per_row ? d.B * d.H : d.H,
                      score_temperature(positions.scaling));
     if (!side_by_side) merge<F>(kernels, s.att, heads_out, d);
@@ -242,8 +239,9 @@ void block_backward(Activations<F>& a, const Config& c, const LayerView<const F>
     if (!side_by_side) split<F>(kernels, a.d_heads.data(), dproj, d);
     const bool relative = c.positions == Positions::relative;
     F* dout_heads = side_by_side ? dproj : a.d_heads.data();
-    heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), dout_heads, s.q, s.k, s.v, s.weights, d, c,
-                      relative ? a.d_bias.data() : nullptr, score_temperature(positions.scaling));
+    heads_backward<F>(a, kernels, a.d_q.data(), a.d_k.data(), a.d_v.data(), dout_heads, s.q, s.k, s.v, s.weights, d,
+                      side_by_side, c.causal, relative ? a.d_bias.data() : nullptr,
+                      score_temperature(positions.scaling));
     if (relative) relative_bias_backward<F>(relative_table, a.d_bias.data(), c, d.B, d.T, positions.ids);
     if (c.positions == Positions::rotary) {
         rotate<F>(a, c, a.d_q.data(), d, positions, true);
