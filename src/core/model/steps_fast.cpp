@@ -299,20 +299,23 @@ void layernorm_backward(float* dinp, float* dgain, float* dbias, const float* do
         alignas(16) float means[4], norm_means[4];
         store_lanes(means, dnorm_mean / width);
         store_lanes(norm_means, dnorm_norm_mean / width);
-        for (std::size_t r = 0; r < 4; ++r) {
-            const f32x4 mr = simd::splat(mean[n + r]), sr = simd::splat(rstd[n + r]);
-            const f32x4 dm = simd::splat(means[r]), dnm = simd::splat(norm_means[r]);
-            const float *xr = x + r * D, *gr = g + r * D;
-            float* dx = dinp + (n + r) * D;
-            for (std::size_t d = 0; d < D; d += 4) {
-                const f32x4 gd = simd::load(gr + d);
-                const f32x4 norm = (simd::load(xr + d) - mr) * sr;
-                const f32x4 dnorm = simd::load(gain + d) * gd;
-                simd::store(dbias + d, simd::load(dbias + d) + gd);
-                simd::store(dgain + d, simd::load(dgain + d) + norm * gd);
-                const f32x4 value = (dnorm - dm - norm * dnm) * sr;
-                simd::store(dx + d, accumulate ? simd::load(dx + d) + value : value);
+        // four columns at a time, the four rows in turn: dgain's and dbias's terms added in order of n in registers
+        // (loaded and stored once for the four rows)
+        for (std::size_t d = 0; d < D; d += 4) {
+            const f32x4 gain_d = simd::load(gain + d);
+            f32x4 db = simd::load(dbias + d), dg = simd::load(dgain + d);
+            for (std::size_t r = 0; r < 4; ++r) {
+                const f32x4 sr = simd::splat(rstd[n + r]);
+                const f32x4 gd = simd::load(g + r * D + d);
+                const f32x4 norm = (simd::load(x + r * D + d) - simd::splat(mean[n + r])) * sr;
+                db = db + gd;
+                dg = dg + norm * gd;
+                const f32x4 value = (gain_d * gd - simd::splat(means[r]) - norm * simd::splat(norm_means[r])) * sr;
+                float* dx = dinp + (n + r) * D + d;
+                simd::store(dx, accumulate ? simd::load(dx) + value : value);
             }
+            simd::store(dbias + d, db);
+            simd::store(dgain + d, dg);
         }
     }
     // the last rows (every row, for other widths): the reference's loop, added to the sums so far
