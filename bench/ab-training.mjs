@@ -17,6 +17,7 @@
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
+import { middleHalf } from '../web/js/median.mjs';
 import { BATCH, LAB, LENGTH, WIDE, WIDE_LENGTH, stepFlops } from './model-train.mjs';
 
 const args = process.argv.slice(2);
@@ -52,11 +53,6 @@ const bitsOf = (model, losses) => {
   const parts = [new Float64Array(losses), ...Object.values(model.parameters()).map((t) => t.data)];
   return parts.flatMap((p) => Array.from(new Uint32Array(p.buffer, p.byteOffset, p.byteLength / 4)));
 };
-const quartiles = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p) => sorted[Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
-  return [at(0.25), at(0.75)];
-};
 
 // each contender's API (a build given twice is loaded twice: a control, whose ratio to itself is the run's noise)
 const apis = [];
@@ -86,7 +82,7 @@ for (const { name, config, length } of MODELS) {
   const flops = stepFlops(config, BATCH, length);
   for (const r of timed) {
     const seconds = [...r.samples].sort((a, b) => a - b)[Math.floor(r.samples.length / 2)];
-    const [low, high] = quartiles(r.samples.map((s, round) => timed[0].samples[round] / s));
+    const [low, high] = middleHalf(r.samples.map((s, round) => timed[0].samples[round] / s));
     console.log(`| ${name} | ${r.name} | ${(1e3 * seconds).toFixed(3)} | ${(flops / seconds / 1e9).toFixed(1)} | ` +
       `${speedup(r, timed[0]).toFixed(3)} (${low.toFixed(3)}–${high.toFixed(3)}) |`);
   }

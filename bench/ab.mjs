@@ -28,6 +28,7 @@
 // T = 512 on); --json writes it all.
 // (No node: imports up here: the page of --chromium imports this module.)
 import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
+import { middleHalf } from '../web/js/median.mjs';
 import { abText, caseName } from './render/ab.mjs';
 
 const isNode = typeof process !== 'undefined' && Boolean(process.versions?.node);
@@ -100,11 +101,6 @@ const sameBits = (a, b) => {
   const x = new Uint32Array(a.buffer, a.byteOffset, a.length), y = new Uint32Array(b.buffer, b.byteOffset, b.length);
   return x.length === y.length && x.every((bits, i) => bits === y[i]);
 };
-const quartiles = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (p) => sorted[Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
-  return [at(0.25), at(0.75)];
-};
 
 /**
  * The A/B itself, in node or in the page: contenders [{ name, base (URL of the package's folder), options }] →
@@ -148,7 +144,7 @@ export async function compare(contenders, {
         ...size,
         results: timed.map((r, i) => ({
           name: r.name, gflops: flops / r.seconds / 1e9, overFirst: speedup(r, timed[0]),
-          middleHalf: quartiles(r.samples.map((s, round) => timed[0].samples[round] / s)), sameBits: bits[i],
+          middleHalf: middleHalf(r.samples.map((s, round) => timed[0].samples[round] / s)), sameBits: bits[i],
           fastestOverFirst: Math.min(...timed[0].samples) / Math.min(...r.samples), samples: r.samples,
           ...(cpu ? { cpuOverFirst: speedup({ samples: r.cpuSamples }, { samples: timed[0].cpuSamples }), cpuSamples: r.cpuSamples } : {}),
         })),

@@ -15,7 +15,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { median } from '../web/js/median.mjs';
+import { median, middleHalf } from '../web/js/median.mjs';
 import { PlainModel } from './model-plain.mjs';
 import { tfjsModel } from './model-tfjs.mjs';
 
@@ -64,7 +64,7 @@ function pytorch(steps) {
  * Runs the comparison: { rounds } interleaved; `cpuSeconds(f)` times f in this process. Returns the report: the
  * configuration, per contender its steps per second (median), per-round samples and losses, and the ratios.
  */
-export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log, peakGflops }) {
+export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log, peak }) {
   const batches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: LENGTH, seed: 1000 + k }));
   const wideBatches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: WIDE_LENGTH, seed: 1000 + k }));
   const plainBatches = batches.map(({ ids, targets }) => ({ ids: ids.data, targets: targets.data }));
@@ -90,6 +90,10 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
   // timed in the same rounds for its share of the peak only (no other contender trains it)
   const wideContender = { name: 'seqorder, 2 layers, width 64, T = 32', next: 0,
     step: (_, k) => wide.step(wideBatches[k].ids, wideBatches[k].targets, { lr: LR }) };
+  // the SIMD128 peak (`peak`: one call of simd-peak.mjs's best loop, and its flops), timed in the same rounds: each
+  // share of it is the median of the per-round ratios, as every other ratio here, so that the machine's load moving
+  // between the start of the run and these rounds does not move the share
+  const peakContender = { name: 'SIMD128 peak', next: 0, step: () => peak.run() };
   // The same computation: the first batch's loss, one Adam step on it, the second batch's loss
   for (const c of contenders) {
     c.first = c.loss(batches[0], 0);
@@ -118,7 +122,7 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       c.step(batches[k], k);
     }
   };
-  const timed = [...contenders, wideContender];
+  const timed = [...contenders, wideContender, peakContender];
   for (const c of timed) {
     run(c, 5);
     c.steps = Math.max(3, Math.round(roundSeconds / (cpuSeconds(() => run(c, 3)) / 3)));
@@ -130,7 +134,7 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       c.samples.push(c.steps / cpuSeconds(() => run(c, c.steps)));  // steps per second
     }
     if (torch) torch.samples.push(1000 / pytorch(torchSteps).msPerStep);
-    log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s`);
+    log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s; the peak ${(peakContender.samples.at(-1) * peak.flops / 1e9).toFixed(1)} GFLOP/s`);
   }
   model.dispose();
   wide.dispose();
@@ -140,15 +144,17 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
   const [first, ...others] = contenders;
   const all = [first, ...others.filter((c) => c.name === 'seqorder relaxed'), ...(torch ? [torch] : []), ...others.filter((c) => c.name !== 'seqorder relaxed')];
   const seqorder = contenders[0].samples;
+  const peakGflops = peakContender.samples.map((callsPerSecond) => (callsPerSecond * peak.flops) / 1e9);
   const share = (config, length, c) => {
     const flopsPerStep = stepFlops(config, BATCH, length);
-    const gflops = (flopsPerStep * median(c.samples)) / 1e9;
-    return { config: { ...config, batch: BATCH, length }, flopsPerStep, stepsPerSecond: median(c.samples), gflops,
-      fractionOfPeak: gflops / peakGflops };
+    const fractions = c.samples.map((stepsPerSecond, r) => (flopsPerStep * stepsPerSecond) / 1e9 / peakGflops[r]);
+    return { config: { ...config, batch: BATCH, length }, flopsPerStep, stepsPerSecond: median(c.samples),
+      gflops: (flopsPerStep * median(c.samples)) / 1e9, peakGflops: median(peakGflops), fractionOfPeak: median(fractions),
+      fractionMiddleHalf: middleHalf(fractions) };
   };
   return {
     config: { ...LAB, batch: BATCH, length: LENGTH, lr: LR },
-    // each step's operations (stepFlops) at seqorder's median speed, over the run's SIMD128 peak
+    // each step's operations (stepFlops) at seqorder's speed over the SIMD128 peak, round by round
     shareOfPeak: [share(LAB, LENGTH, contenders[0]), share(WIDE, WIDE_LENGTH, wideContender)],
     pytorch: torch ? `${PYTHON} bench/model_reference.py --time, OMP_NUM_THREADS=1` : `skipped: ${torchFirst.missing}`,
     contenders: all.map((c) => ({
@@ -181,6 +187,9 @@ export function trainingTable({ config, contenders, pytorch: torchNote }) {
 
 /** A training step's share of the run's SIMD128 peak (the report's shareOfPeak): one row per model. */
 export function shareOfPeakTable({ shareOfPeak }) {
+  const percent = (x) => `${(100 * x).toFixed(0)}%`;
+  // (runs before the peak was timed in the rounds have no middle half)
+  const spread = (s) => (s.fractionMiddleHalf ? ` (${s.fractionMiddleHalf.map(percent).join('–')})` : '');
   return ['| model | MFLOP per step | steps/s | GFLOP/s | share of the peak |', '| --- | --- | --- | --- | --- |',
-    ...shareOfPeak.map((s) => `| width ${s.config.width}, ${s.config.layers} layer${s.config.layers > 1 ? 's' : ''}, ${s.config.heads} heads, ${s.config.positions}; batch ${s.config.batch} × T ${s.config.length} | ${(s.flopsPerStep / 1e6).toFixed(1)} | ${s.stepsPerSecond.toFixed(0)} | ${s.gflops.toFixed(1)} | ${(100 * s.fractionOfPeak).toFixed(0)}% |`)].join('\n');
+    ...shareOfPeak.map((s) => `| width ${s.config.width}, ${s.config.layers} layer${s.config.layers > 1 ? 's' : ''}, ${s.config.heads} heads, ${s.config.positions}; batch ${s.config.batch} × T ${s.config.length} | ${(s.flopsPerStep / 1e6).toFixed(1)} | ${s.stepsPerSecond.toFixed(0)} | ${s.gflops.toFixed(1)} | ${percent(s.fractionOfPeak)}${spread(s)} |`)].join('\n');
 }

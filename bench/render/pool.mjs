@@ -1,7 +1,7 @@
 // bench/pool.mjs's report (bench/results/<machine kind>/pool.json) as markdown: the machine, the pool's speeds and its
 // overhead.
 import { speedup } from '../../web/js/bench-kernels.mjs';
-import { median } from '../../web/js/median.mjs';
+import { median, middleHalf } from '../../web/js/median.mjs';
 import { ortThreadsName, poolBoundName, poolName } from '../harness.mjs';
 import { fixed, table, times } from './tables.mjs';
 
@@ -24,9 +24,8 @@ function poolAttentionTable(cases) {
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
   // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
   const spread = (label, fast, slow) => rows.push([label, ...byName.map((by) => {
-    const ratios = by[slow].samples.map((s, i) => s / by[fast].samples[i]).sort((a, b) => a - b);
-    const at = (p) => ratios[Math.round(p * (ratios.length - 1))];
-    return `${times(at(0.25))}–${times(at(0.75))}`;
+    const [low, high] = middleHalf(by[slow].samples.map((s, i) => s / by[fast].samples[i]));
+    return `${times(low)}–${times(high)}`;
   })]);
   const all = poolName(cores);
   if (cores > 1) {

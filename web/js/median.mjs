@@ -7,3 +7,10 @@ export function median(values) {
   const n = sorted.length;
   return n === 0 ? NaN : n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
+
+/** The middle half of numbers: [its first quartile, its third] (the values at 1/4 and 3/4 of the sorted list). */
+export function middleHalf(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const at = (p) => sorted[Math.min(sorted.length - 1, Math.round(p * (sorted.length - 1)))];
+  return [at(0.25), at(0.75)];
+}
