@@ -69,7 +69,8 @@ export function runText(report) {
       '', parts.attention, ''] : []),
     ...(parts.positions ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', parts.positions, ''] : []),
     ...(report.training ? [trainingTable(report.training), ''] : []),
-    ...(parts.stepShare ? ["A training step's operations (its matrix products and attention, forward and backward: bench/model-train.mjs's stepFlops) at seqorder's speed, against the SIMD128 peak timed in the same rounds (the median of the per-round ratios, and their middle half).", '', parts.stepShare, ''] : []),
+    ...(parts.stepShare ? [`A training step's operations (its matrix products and attention, forward and backward: bench/model-train.mjs's stepFlops) at seqorder's speed, against ${
+      report.training.shareOfPeak[0].fractionMiddleHalf ? 'the SIMD128 peak timed in the same rounds (the median of the per-round ratios, and their middle half)' : "this run's SIMD128 peak"}.`, '', parts.stepShare, ''] : []),
     ...(report.schemes ? [schemesTable(report.schemes), ''] : []),
     `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < RUN_SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
   ].join('\n');
