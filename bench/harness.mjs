@@ -7,6 +7,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -114,3 +117,19 @@ export const RUN_SECTIONS = ['attention', 'positions', 'training', 'schemes'];
  * the native harnesses (model-speed.mjs, model-study.mjs), relative to the repository. */
 export const modelSources = () => ['src/core', 'src/core/model'].flatMap((dir) =>
   readdirSync(path.join(root, dir)).filter((f) => f.endsWith('.cpp')).sort().map((f) => `${dir}/${f}`));
+
+let collectGarbage;  // V8's gc(), reached without --expose-gc on node's command line (npm run bench starts node plainly)
+
+/**
+ * Collects the garbage the contenders have left so far and gives V8's background threads 50 ms to finish with it,
+ * before a sample timed by the process's CPU time: that clock counts every thread of the process, and a heap grown by
+ * one contender (tfjs's tensors, plain JS's arrays) is otherwise marked and swept while the next one is timed.
+ */
+export async function settle() {
+  if (!collectGarbage) {
+    v8.setFlagsFromString('--expose-gc');
+    collectGarbage = vm.runInNewContext('gc');
+  }
+  collectGarbage();
+  await sleep(50);
+}

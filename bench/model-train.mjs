@@ -10,7 +10,8 @@
 //   plain JS          a straightforward implementation (bench/model-plain.mjs).
 // Every contender starts from seqorder's initial parameters (PyTorch draws the same ones: model_reference.py ports the
 // core's generator) and trains on the same sentences, and each must give seqorder's loss on the first batch within
-// float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation. Rounds are interleaved; each contender's time is CPU time (PyTorch: measured in its own process); each
+// float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation. Rounds are interleaved; each contender's time is CPU time (PyTorch: measured in its own process), each sample after
+// the garbage of those before it is collected (harness.mjs's settle); each
 // ratio is the median of the per-round ratios.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { median, middleHalf } from '../web/js/median.mjs';
 import { PlainModel } from './model-plain.mjs';
 import { tfjsModel } from './model-tfjs.mjs';
+import { settle } from './harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const LAB = { vocab: 16, width: 32, heads: 2, layers: 1, positions: 'sinusoidal', classes: 2, dtype: 'float32', seed: 1 };
@@ -131,6 +133,7 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
   for (let r = 0; r < rounds; r++) {
     for (let i = 0; i < timed.length; i++) {
       const c = timed[(r + i) % timed.length];
+      await settle();
       c.samples.push(c.steps / cpuSeconds(() => run(c, c.steps)));  // steps per second
     }
     if (torch) torch.samples.push(1000 / pytorch(torchSteps).msPerStep);
