@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
-import { calibrate, cpuSeconds, measureSimdPeak, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { cpuSeconds, measureSimdPeak, peakCall, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -90,9 +90,8 @@ function setup(T, D, causal) {
 // ---------------------------------------------------------------------------------------------------------------
 // The peak: simd-peak.mjs's best loop shape on this machine, then as a contender of its own (~25 ms a call).
 const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wall ? wallSeconds : cpuSeconds });
-const peakLoop = (await simdPeakLoops()).find((l) => l.shape === peakInfo.shape && l.chains === peakInfo.chains);
-const peakIterations = calibrate(peakLoop, 25, wall ? wallSeconds : cpuSeconds);
-const peakFlops = peakIterations * peakLoop.flopsPerIteration;
+const peakCalls = await peakCall(peakInfo, 25, wall ? wallSeconds : cpuSeconds);
+const peakFlops = peakCalls.flops;
 
 // Warm-up: V8 compiles wasm with its baseline compiler first and tiers hot functions up in the background; a long
 // call never switches mid-way. So call everything a few times on a small size, and let compilation end.
@@ -109,7 +108,7 @@ const rows = [];
 for (const T of quick ? [256, 1024] : [256, 1024, 4096])
   for (const causal of [false, true]) {
     const s = setup(T, D, causal);
-    const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
+    const peak = { name: 'peak', run: peakCalls.run };
     const results = await measure([...s.contenders, peak], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
     s.free();
     const byName = Object.fromEntries(results.map((r) => [r.name, r]));

@@ -18,7 +18,7 @@
 // (No node: imports up here: the page imports this module.)
 import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
-import { calibrate, measureSimdPeak, simdPeakLoops, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
+import { measureSimdPeak, peakCall, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
 
 const WIDTH = 64;
 // onnxruntime-web's files: from bench/, and as the page fetches them
@@ -80,9 +80,8 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
     }
   }
   const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wallSecondsSync });
-  const peakLoop = (await simdPeakLoops()).find((l) => l.shape === peakInfo.shape && l.chains === peakInfo.chains);
-  const peakIterations = calibrate(peakLoop, 25, wallSecondsSync);
-  const peakFlops = peakIterations * peakLoop.flopsPerIteration;
+  const peakCalls = await peakCall(peakInfo, 25, wallSecondsSync);
+  const peakFlops = peakCalls.flops;
 
   const cases = [];
   for (const T of lengths)
@@ -108,7 +107,7 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
       }
       const kernel = kernelContender(core, [q, k, v], causal);
-      const peak = { name: 'peak', run: () => peakLoop.run(peakIterations) };
+      const peak = { name: 'peak', run: peakCalls.run };
       let results;
       try {
         results = await measure([...contenders, kernel.contender, peak],

@@ -32,7 +32,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { RUN_SECTIONS, benchArgs, importPackage, machine } from './harness.mjs';
 import { runText } from './render/run.mjs';
-import { calibrate, cpuSeconds as cpuSecondsSync, measureSimdPeak, simdPeakLoops } from './simd-peak.mjs';
+import { cpuSeconds as cpuSecondsSync, measureSimdPeak, peakCall } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { benchSchemes } from './model-schemes.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
@@ -225,13 +225,6 @@ report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: q
 const peak = report.simdPeak.gflops;
 log(`  ${peak.toFixed(1)} GFLOP/s (${report.simdPeak.shape} x${report.simdPeak.chains})`);
 
-/** One call of the peak's loop shape (about 5 ms) and its flops: what benchTraining times in its rounds. */
-async function peakCall({ shape, chains }) {
-  const loop = (await simdPeakLoops()).find((l) => l.shape === shape && l.chains === chains);
-  const iterations = calibrate(loop, 5, cpuSecondsSync);
-  return { run: () => loop.run(iterations), flops: iterations * loop.flopsPerIteration };
-}
-
 report.attention = [];
 for (const T of only.includes('attention') ? settings.lengths : []) {
   for (const causal of [false, true]) {
@@ -264,7 +257,7 @@ if (only.includes('training')) {
   log('model training...');
   report.training = await benchTraining({
     ...libraries, rounds: settings.trainingRounds, roundSeconds: settings.trainingRoundSeconds, torchSteps: settings.torchSteps,
-    cpuSeconds: cpuSecondsSync, log, peak: await peakCall(report.simdPeak),
+    cpuSeconds: cpuSecondsSync, log, peak: await peakCall(report.simdPeak, 5, cpuSecondsSync),  // ~5 ms a call
   });
 }
 if (only.includes('schemes')) {

@@ -135,6 +135,16 @@ export function calibrate(loop, milliseconds, time = wallSeconds) {
 }
 
 /**
+ * One call of the loop shape `peak` names ({ shape, chains }, as measureSimdPeak returns them), about `milliseconds`
+ * long by `time`: { run(), flops (of one call) }, to time beside other contenders in the same rounds.
+ */
+export async function peakCall({ shape, chains }, milliseconds, time = wallSeconds) {
+  const loop = (await simdPeakLoops()).find((l) => l.shape === shape && l.chains === chains);
+  const iterations = calibrate(loop, milliseconds, time);
+  return { run: () => loop.run(iterations), flops: iterations * loop.flopsPerIteration };
+}
+
+/**
  * Measures each loop shape `rounds` times for about `milliseconds` each (interleaved), keeps each shape's median,
  * and returns the best: { gflops, shape, chains, shapes: [{ shape, chains, gflops }] }.
  */
