@@ -10,7 +10,8 @@
 //
 // Each contender is a folder of the built package (a checkout's dist/lib). Every contender trains its own copy of each
 // model from the same seed on the same batches; before anything is timed, each must give the first contender's losses
-// over 20 steps and its parameters after them, bit for bit. Times are this process's CPU time; each round runs every
+// over 20 steps and its parameters after them, bit for bit. Times are the CPU time of the thread that steps them
+// (bench/clock.mjs); each round runs every
 // contender in turn (the first one of the round rotating), each sample about --sample seconds of steps after one
 // untimed step. A contender's speed over the first's is the median of the per-round ratios, with their middle half;
 // GFLOP/s count each step's matrix products and attention (stepFlops).
@@ -18,6 +19,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 import { middleHalf } from '../web/js/median.mjs';
+import { cpuSecondsAsync } from './clock.mjs';
 import { BATCH, LAB, LENGTH, WIDE, WIDE_LENGTH, stepFlops } from './model-train.mjs';
 
 const args = process.argv.slice(2);
@@ -43,12 +45,6 @@ if (args.length < 2 || args.some((a) => a.startsWith('--')) || !(Number.isIntege
 }
 
 const MODELS = [{ name: 'the lab model', config: LAB, length: LENGTH }, { name: '2 layers, width 64, T = 32', config: WIDE, length: WIDE_LENGTH }];
-const cpuSeconds = async (f) => {
-  const before = process.cpuUsage();
-  await f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-};
 const bitsOf = (model, losses) => {
   const parts = [new Float64Array(losses), ...Object.values(model.parameters()).map((t) => t.data)];
   return parts.flatMap((p) => Array.from(new Uint32Array(p.buffer, p.byteOffset, p.byteLength / 4)));
@@ -78,7 +74,7 @@ for (const { name, config, length } of MODELS) {
   for (const c of contenders.slice(1))
     if (c.bits.length !== contenders[0].bits.length || c.bits.some((x, i) => x !== contenders[0].bits[i]))
       throw new Error(`ab-training: ${c.name} differs from ${contenders[0].name} on ${name} (losses or parameters after 20 steps)`);
-  const timed = await measure(contenders, { rounds, sampleSeconds, time: cpuSeconds, warm: 1 });
+  const timed = await measure(contenders, { rounds, sampleSeconds, time: cpuSecondsAsync, warm: 1 });
   const flops = stepFlops(config, BATCH, length);
   for (const r of timed) {
     const seconds = [...r.samples].sort((a, b) => a - b)[Math.floor(r.samples.length / 2)];

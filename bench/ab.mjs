@@ -17,7 +17,7 @@
 // of 2 sentences of 4 heads. Before anything is timed every contender's output must be the first's, bit for bit
 // (--any-bits times them anyway: for measurement builds that leave something out).
 //
-// Times: on one thread, CPU time (node: this process's; Chromium: the page's main thread's), which waiting for a core
+// Times: on one thread, CPU time (node: the calling thread's, bench/clock.mjs; Chromium: the page's main thread's), which waiting for a core
 // busy with other work does not count; with --pool, wall time, and beside it the CPU time per call of every thread
 // (node: this process's; Chromium: the page's process's, its workers' threads included, in steps as coarse as the
 // system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated (so that a pool of
@@ -157,14 +157,6 @@ export async function compare(contenders, {
   }
 }
 
-/** Seconds of this process's CPU time spent in f (awaited). */
-async function cpuSeconds(f) {
-  const before = process.cpuUsage();
-  await f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-}
-
 /**
  * A clock of the page's main thread's CPU time from `threadSeconds` (chromium-page.mjs): seconds spent in f (awaited),
  * less what reading the clock twice costs (the median of 9 empty readings).
@@ -215,7 +207,7 @@ async function main() {
   const options = { workers, quick, lengths, widths, anyBits, ...(rounds ? { rounds } : {}), ...(sampleSeconds ? { sampleSeconds } : {}) };
   const log = (line) => console.error(line);
   let where, result;
-  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : 'CPU time';
+  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : (await import('./clock.mjs')).CLOCK;
   const atStart = machine(`${clock}, medians of interleaved rounds; ratios are medians of per-round ratios`);
   if (chromium) {
     const { inChromiumPage } = await import('./chromium-page.mjs');
@@ -230,7 +222,7 @@ async function main() {
   } else {
     where = `node ${process.versions.node}`;
     const contenders = specs.map((s) => ({ name: s.name, base: `${pathToFileURL(path.resolve(s.folder)).href}/`, options: s.options }));
-    const time = workers ? wallSeconds : cpuSeconds;
+    const time = workers ? wallSeconds : (await import('./clock.mjs')).cpuSecondsAsync;  // (node: in the page, ab.mjs imports nothing of node)
     const cpu = workers ? async () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; } : undefined;
     result = await compare(contenders, { ...options, time, cpu, log });
   }

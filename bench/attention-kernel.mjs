@@ -14,15 +14,16 @@
 //   - the SIMD128 peak (bench/simd-peak.mjs: its best loop shape, found first), so each row's "% of peak" is a median
 //     of per-round ratios to the peak measured in the same rounds.
 // GFLOP/s = 4·B·Tq·Tk·D / time (a multiply and an add per term of q·kᵀ and of weights·v); causal counts half.
-// Times are this process's CPU time by default (waiting for a busy core is not counted; but the GC's helper threads
-// are), or wall time with --wall (what a caller waits, GC pauses included).
+// Times are the CPU time of the thread that runs the calls by default (bench/clock.mjs: waiting for a busy core is not
+// counted, nor V8's helper threads), or wall time with --wall (what a caller waits, GC pauses included).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
-import { cpuSeconds, measureSimdPeak, peakCall, wallSeconds } from './simd-peak.mjs';
+import { cpuSeconds, threadSeconds } from './clock.mjs';
+import { measureSimdPeak, peakCall, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -38,11 +39,10 @@ const api = makeApi(core);
 
 /** The clock of every measurement, for a possibly async f (measure() awaits its contenders). */
 async function time(f) {
-  const before = process.cpuUsage(), t0 = performance.now();
+  const before = threadSeconds(), t0 = performance.now();
   await f();
   if (wall) return (performance.now() - t0) / 1000;
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
+  return threadSeconds() - before;
 }
 
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.

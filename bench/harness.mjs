@@ -122,8 +122,8 @@ let collectGarbage;  // V8's gc(), reached without --expose-gc on node's command
 
 /**
  * Collects the garbage the contenders have left so far and gives V8's background threads 50 ms to finish with it,
- * before a sample timed by the process's CPU time: that clock counts every thread of the process, and a heap grown by
- * one contender (tfjs's tensors, plain JS's arrays) is otherwise marked and swept while the next one is timed.
+ * before a sample: a heap grown by one contender (tfjs's tensors, plain JS's arrays) is otherwise marked and swept
+ * while the next one is timed, in part on the timed thread.
  */
 export async function settle() {
   if (!collectGarbage) {

@@ -11,7 +11,8 @@
 // Every contender starts from seqorder's initial parameters (PyTorch draws the same ones: model_reference.py ports the
 // core's generator) and trains on the same sentences, and each must give seqorder's loss on the first batch within
 // float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation.
-// Rounds are interleaved; each contender's time is CPU time (PyTorch: measured in its own process), each sample taken
+// Rounds are interleaved; each contender's time is the CPU time of the thread that steps it (bench/clock.mjs; PyTorch:
+// measured in its own process), each sample taken
 // after the garbage of those before it is collected (harness.mjs's settle); each ratio is the median of the per-round
 // ratios. The SIMD128 peak's loop runs in the same rounds, for each step's share of it.
 import { spawnSync } from 'node:child_process';
@@ -120,8 +121,9 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
 
   // Warm-up, then how many steps make a round of about roundSeconds each. Each contender steps for WARM_SECONDS first
   // (at least 5 steps): for a second or two after a model starts stepping, V8's background threads are at work (hot
-  // code compiled again, the start's garbage collected), and the process's CPU time counts them: with 5 steps of
-  // warm-up, two runs gave the lab model's median 690 and 780 steps a second, with 1.5 s 1,120 and 1,130.
+  // code compiled again, the start's garbage collected), and this thread runs slower code until they are done: with 5
+  // steps of warm-up, two runs gave the lab model's median 690 and 780 steps a second, with 1.5 s 1,120 and 1,130 (the
+  // process's CPU time, the clock then).
   const run = (c, steps) => {
     for (let s = 0; s < steps; s++) {
       const k = c.next;

@@ -32,7 +32,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { RUN_SECTIONS, benchArgs, importPackage, machine } from './harness.mjs';
 import { runText } from './render/run.mjs';
-import { cpuSeconds as cpuSecondsSync, measureSimdPeak, peakCall } from './simd-peak.mjs';
+import { CLOCK, cpuSecondsAsync as cpuSeconds, cpuSeconds as cpuSecondsSync } from './clock.mjs';
+import { measureSimdPeak, peakCall } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { benchSchemes } from './model-schemes.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
@@ -58,14 +59,7 @@ const settings = quick
 const REFERENCE_MAX_T = 1024;
 const POSITION_SHAPES = [[512, 512], [2048, 512]];
 
-// ---- the clock, the machine ----------------------------------------------------------------------------------------
-async function cpuSeconds(f) {
-  const before = process.cpuUsage();
-  await f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-}
-
+// ---- the log, node's flags -------------------------------------------------------------------------------------------
 const log = (...a) => console.error(...a);  // progress on stderr, the table on stdout
 
 // node 20 runs relaxed SIMD only behind a V8 flag. Where this node accepts the flag but was started without it, the
@@ -214,7 +208,7 @@ async function warmUp(libraries) {
 
 // ---- main ----------------------------------------------------------------------------------------------------------------
 const started = Date.now();
-const report = { machine: machine('process CPU time (user + system), one thread per contender'), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
+const report = { machine: machine(CLOCK), settings: { quick, only, ...settings, referenceMaxT: REFERENCE_MAX_T } };
 log(`seqorder benchmark${quick ? ' (quick)' : ''} on ${report.machine.cpu}, ${report.machine.cores} cores, node ${report.machine.node}; load ${report.machine.loadAverage.join(' ')}`);
 const libraries = await loadLibraries();
 report.versions = libraries.versions;

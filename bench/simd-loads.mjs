@@ -36,7 +36,7 @@
 // some on the stack, and then measures that too (`node --print-wasm-code` shows it: a step's accesses to [rbp-…]).
 // (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
-import { calibrate, copyAddress, cpuSeconds, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { calibrate, copyAddress, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 // v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes
@@ -227,6 +227,7 @@ async function main() {
   const path = await import('node:path');
   const { ALL_ENGINES } = await import('../tests/browser/helpers/engines/index.mjs');
   const { benchArgs } = await import('./harness.mjs');
+  const { cpuSeconds } = await import('./clock.mjs');
   const at = process.argv.indexOf('--browser');
   const engine = process.argv.includes('--chromium') ? 'chromium' : at > 0 ? process.argv[at + 1] : undefined;
   if (engine !== undefined && !ALL_ENGINES.includes(engine)) {

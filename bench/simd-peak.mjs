@@ -85,14 +85,6 @@ export function peakModuleBytes() {
   ]);
 }
 
-/** Seconds of this process's CPU time (user + system) spent in f (node only: it reads process.cpuUsage). */
-export function cpuSeconds(f) {
-  const before = process.cpuUsage();
-  f();
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e6;
-}
-
 /** Wall-clock seconds spent in f. */
 export function wallSeconds(f) {
   const t0 = performance.now();
@@ -161,6 +153,7 @@ export async function measureSimdPeak({ rounds = 5, milliseconds = 40, time = wa
 }
 
 if (typeof process !== 'undefined' && import.meta.url === `file://${process.argv[1]}`) {  // (not in the page of simd-loads --chromium)
+  const { cpuSeconds } = await import('./clock.mjs');
   const peak = await measureSimdPeak({ time: process.argv.includes('--wall') ? wallSeconds : cpuSeconds });
   for (const s of peak.shapes) console.log(`${s.shape.padEnd(8)} x${String(s.chains).padEnd(3)} ${s.gflops.toFixed(1)} GFLOP/s`);
   console.log(`peak: ${peak.gflops.toFixed(1)} GFLOP/s (${peak.shape} x${peak.chains})`);

@@ -6,6 +6,9 @@ import { shareOfPeakTable, trainingTable } from '../model-train.mjs';
 import { schemesTable } from '../model-schemes.mjs';
 import { fixed, table, times } from './tables.mjs';
 
+// The report's clock (harness.mjs's machine(clock): bench/clock.mjs's CLOCK), as the start of a sentence.
+const clockText = (clock = 'CPU time') => clock[0].toUpperCase() + clock.slice(1);
+
 function runAttentionTable(cases, peak) {
   const byName = cases.map((c) => Object.fromEntries(c.results.map((r) => [r.name, r])));
   const names = [
@@ -46,7 +49,7 @@ export function runParts(report) {
   return {
     machine: [
       `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGiB} GiB; node ${m.node} (V8 ${m.v8}); ${m.date.slice(0, 10)}; commit ${m.commit}; load average ${m.loadAverage.join(' ')} at start.`,
-      `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). CPU time, medians of interleaved rounds; ratios are medians of per-round ratios.`,
+      `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread), @tensorflow/tfjs-backend-wasm ${report.versions['@tensorflow/tfjs-backend-wasm']} (1 thread${report.versions.tfjsSimd ? ', SIMD' : ''}). ${clockText(m.clock)}, medians of interleaved rounds; ratios are medians of per-round ratios.`,
       `WebAssembly SIMD128 peak of one core: ${peak.toFixed(1)} GFLOP/s (f32x4 multiplies and adds, ${report.simdPeak.shape} x${report.simdPeak.chains}).`,
     ].join('\n'),
     attention: report.attention.length ? runAttentionTable(report.attention, peak) : undefined,
