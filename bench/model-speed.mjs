@@ -3,8 +3,8 @@
 // ms per Adam step of the model at the lesson page's configuration (vocab 16, width 32, 2 heads, 1 layer, sinusoidal,
 // float32, batch 32, T = 12): seqorder's core compiled natively (g++ -O2) and to WebAssembly (em++ -O2 -msimd128, run
 // in this node process), against PyTorch on one thread (bench/model_reference.py --time, Debian's python3-torch).
-// Each contender times its own CPU time (user + system): native and PyTorch in their processes, WebAssembly here with
-// process.cpuUsage(). Rounds are interleaved; the table gives medians, and each ratio is the median of the per-round
+// Each contender times its own CPU time: native and PyTorch in their processes (user + system), WebAssembly here by
+// the CPU time of this thread (bench/clock.mjs; V8's helper threads are not the step's). Rounds are interleaved; the table gives medians, and each ratio is the median of the per-round
 // ratios (the machine is shared: compare ratios within one run). The harness is bench/model_step.cpp, built into
 // build-bench/ on each run.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { median } from '../web/js/median.mjs';
 import { modelSources } from './harness.mjs';
+import { cpuSeconds } from './clock.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -41,10 +42,7 @@ function native() {
   return Number(execFileSync(path.join(out, 'model_step'), ['1', String(steps)], { encoding: 'utf8' }));
 }
 function webAssembly() {
-  const before = process.cpuUsage();
-  wasm._model_steps(steps, 0);
-  const { user, system } = process.cpuUsage(before);
-  return (user + system) / 1e3 / steps;
+  return (1e3 * cpuSeconds(() => wasm._model_steps(steps, 0))) / steps;
 }
 function pytorch() {
   const run = spawnSync('/usr/bin/python3', ['bench/model_reference.py', '--time', '--rounds', '1', '--steps', String(steps)],
