@@ -11,10 +11,9 @@
 // Each contender is a folder of the built package (a checkout's dist/lib). Every contender trains its own copy of each
 // model from the same seed on the same batches; before anything is timed, each must give the first contender's losses
 // over 20 steps and its parameters after them, bit for bit. Times are the CPU time of the thread that steps them
-// (bench/clock.mjs); each round runs every
-// contender in turn (the first one of the round rotating), each sample about --sample seconds of steps after one
-// untimed step. A contender's speed over the first's is the median of the per-round ratios, with their middle half;
-// GFLOP/s count each step's matrix products and attention (stepFlops).
+// (bench/clock.mjs); each round runs every contender in turn (the first one of the round rotating), each sample about
+// --sample seconds of steps after one untimed step. A contender's speed over the first's is the median of the per-round
+// ratios, with their middle half; GFLOP/s count each step's matrix products and attention (stepFlops).
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { measure, speedup } from '../web/js/bench-kernels.mjs';

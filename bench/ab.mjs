@@ -17,15 +17,15 @@
 // of 2 sentences of 4 heads. Before anything is timed every contender's output must be the first's, bit for bit
 // (--any-bits times them anyway: for measurement builds that leave something out).
 //
-// Times: on one thread, CPU time (node: the calling thread's, bench/clock.mjs; Chromium: the page's main thread's), which waiting for a core
-// busy with other work does not count; with --pool, wall time, and beside it the CPU time per call of every thread
-// (node: this process's; Chromium: the page's process's, its workers' threads included, in steps as coarse as the
-// system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated (so that a pool of
-// those builds may share memory there). Each case runs rounds (--rounds, default 15) of every contender in turn, each
-// sample (--sample seconds long, default 0.1) after one untimed call; a contender's speed over the first's is the
-// median of the per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those ratios. Prints a
-// markdown table per width and a summary per contender (the lowest and highest ratio over the cases, and from
-// T = 512 on); --json writes it all.
+// Times: on one thread, CPU time (node: the calling thread's, bench/clock.mjs; Chromium: the page's main thread's),
+// which waiting for a core busy with other work does not count; with --pool, wall time, and beside it the CPU time per
+// call of every thread (node: this process's; Chromium: the page's process's, its workers' threads included, in steps
+// as coarse as the system's clock ticks), the work each way costs. Chromium's page is served cross-origin isolated (so
+// that a pool of those builds may share memory there). Each case runs rounds (--rounds, default 15) of every contender
+// in turn, each sample (--sample seconds long, default 0.1) after one untimed call; a contender's speed over the
+// first's is the median of the per-round ratios (speedup(), web/js/bench-kernels.mjs), with the middle half of those
+// ratios. Prints a markdown table per width and a summary per contender (the lowest and highest ratio over the cases,
+// and from T = 512 on); --json writes it all.
 // (No node: imports up here: the page of --chromium imports this module.)
 import { measure, randomTensor, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { middleHalf } from '../web/js/median.mjs';
@@ -207,7 +207,8 @@ async function main() {
   const options = { workers, quick, lengths, widths, anyBits, ...(rounds ? { rounds } : {}), ...(sampleSeconds ? { sampleSeconds } : {}) };
   const log = (line) => console.error(line);
   let where, result;
-  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : (await import('./clock.mjs')).CLOCK;
+  const threadClock = workers || chromium ? undefined : await import('./clock.mjs');  // (node only: the page imports ab.mjs)
+  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : threadClock.CLOCK;
   const atStart = machine(`${clock}, medians of interleaved rounds; ratios are medians of per-round ratios`);
   if (chromium) {
     const { inChromiumPage } = await import('./chromium-page.mjs');
@@ -222,7 +223,7 @@ async function main() {
   } else {
     where = `node ${process.versions.node}`;
     const contenders = specs.map((s) => ({ name: s.name, base: `${pathToFileURL(path.resolve(s.folder)).href}/`, options: s.options }));
-    const time = workers ? wallSeconds : (await import('./clock.mjs')).cpuSecondsAsync;  // (node: in the page, ab.mjs imports nothing of node)
+    const time = workers ? wallSeconds : threadClock.cpuSecondsAsync;
     const cpu = workers ? async () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; } : undefined;
     result = await compare(contenders, { ...options, time, cpu, log });
   }

@@ -1,9 +1,9 @@
 // The clock of the node benchmarks whose contenders run on the calling thread (bench/run.mjs, ab-training.mjs,
-// attention-kernel.mjs, ab.mjs without workers, simd-peak.mjs, simd-loads.mjs): the CPU time of that thread. The
-// process's CPU time (process.cpuUsage) also counts V8's own threads, which compile, mark and sweep for whatever the
-// process holds: in `npm run bench`, whose heap holds tfjs's, onnxruntime-web's and plain JS's data, they ran 20-45 ms
-// during each 0.4 s sample of the lab model's steps (2-9 ms in a process that holds only the model), while the thread
-// stepping it ran as fast as in that lone process.
+// attention-kernel.mjs, ab.mjs without workers, model-speed.mjs, simd-peak.mjs, simd-loads.mjs): the CPU time of that
+// thread. The process's CPU time (process.cpuUsage) also counts V8's own threads, which compile, mark and sweep for
+// whatever the process holds: in `npm run bench`, whose heap holds tfjs's, onnxruntime-web's and plain JS's data, they
+// ran 20-45 ms during each 0.4 s sample of the lab model's steps (2-9 ms in a process that holds only the model), while
+// the thread stepping it ran as fast as in that lone process.
 //
 // node 20 has no call for a thread's CPU time, and Linux's /proc/thread-self/schedstat moves in steps of the
 // scheduler's tick (4 ms here). WASI's clock_time_get with CLOCK_THREAD_CPUTIME_ID is the POSIX clock of the calling
@@ -29,7 +29,8 @@ async function wasiThreadClock() {
   try {
     const { WASI } = await import('node:wasi');
     const wasi = new WASI({ version: 'preview1' });
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()), { wasi_snapshot_preview1: wasi.wasiImport });
+    const imports = { wasi_snapshot_preview1: wasi.wasiImport };
+    const instance = new WebAssembly.Instance(new WebAssembly.Module(moduleBytes()), imports);
     wasi.initialize(instance);
     const { clock_time_get: get, memory } = instance.exports;
     const view = new DataView(memory.buffer);

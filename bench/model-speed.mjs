@@ -4,8 +4,9 @@
 // float32, batch 32, T = 12): seqorder's core compiled natively (g++ -O2) and to WebAssembly (em++ -O2 -msimd128, run
 // in this node process), against PyTorch on one thread (bench/model_reference.py --time, Debian's python3-torch).
 // Each contender times its own CPU time: native and PyTorch in their processes (user + system), WebAssembly here by
-// the CPU time of this thread (bench/clock.mjs; V8's helper threads are not the step's). Rounds are interleaved; the table gives medians, and each ratio is the median of the per-round
-// ratios (the machine is shared: compare ratios within one run). The harness is bench/model_step.cpp, built into
+// the CPU time of this thread (bench/clock.mjs; V8's helper threads are not the step's). Rounds are interleaved; the
+// table gives medians, and each ratio is the median of the per-round ratios (the machine is shared: compare ratios
+// within one run). The harness is bench/model_step.cpp, built into
 // build-bench/ on each run.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';

@@ -12,9 +12,9 @@
 // core's generator) and trains on the same sentences, and each must give seqorder's loss on the first batch within
 // float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation.
 // Rounds are interleaved; each contender's time is the CPU time of the thread that steps it (bench/clock.mjs; PyTorch:
-// measured in its own process), each sample taken
-// after the garbage of those before it is collected (harness.mjs's settle); each ratio is the median of the per-round
-// ratios. The SIMD128 peak's loop runs in the same rounds, for each step's share of it.
+// measured in its own process), each sample taken after the garbage of those before it is collected (harness.mjs's
+// settle); each ratio is the median of the per-round ratios. The SIMD128 peak's loop runs in the same rounds, for each
+// step's share of it.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
