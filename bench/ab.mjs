@@ -207,8 +207,8 @@ async function main() {
   const options = { workers, quick, lengths, widths, anyBits, ...(rounds ? { rounds } : {}), ...(sampleSeconds ? { sampleSeconds } : {}) };
   const log = (line) => console.error(line);
   let where, result;
-  const threadClock = workers || chromium ? undefined : await import('./clock.mjs');  // (node only: the page imports ab.mjs)
-  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : threadClock.CLOCK;
+  const clocks = chromium ? undefined : await import('./clock.mjs');  // (node only: the page imports ab.mjs)
+  const clock = workers ? 'wall time' : chromium ? 'the page\'s main thread\'s CPU time' : clocks.CLOCK;
   const atStart = machine(`${clock}, medians of interleaved rounds; ratios are medians of per-round ratios`);
   if (chromium) {
     const { inChromiumPage } = await import('./chromium-page.mjs');
@@ -223,8 +223,8 @@ async function main() {
   } else {
     where = `node ${process.versions.node}`;
     const contenders = specs.map((s) => ({ name: s.name, base: `${pathToFileURL(path.resolve(s.folder)).href}/`, options: s.options }));
-    const time = workers ? wallSeconds : threadClock.cpuSecondsAsync;
-    const cpu = workers ? async () => { const { user, system } = process.cpuUsage(); return (user + system) / 1e6; } : undefined;
+    const time = workers ? wallSeconds : clocks.cpuSecondsAsync;
+    const cpu = workers ? async () => clocks.processSeconds() : undefined;
     result = await compare(contenders, { ...options, time, cpu, log });
   }
   const report = { machine: atStart, where, clock, workers, contenders: specs.map((s) => s.name), ...result };

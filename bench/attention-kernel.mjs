@@ -22,9 +22,9 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
-import { cpuSeconds, threadSeconds } from './clock.mjs';
+import { cpuSeconds, cpuSecondsAsync } from './clock.mjs';
 import { measureSimdPeak, peakCall, wallSeconds } from './simd-peak.mjs';
-import { measure, speedup } from '../web/js/bench-kernels.mjs';
+import { measure, speedup, wallSeconds as wallSecondsAsync } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const lib = path.resolve(root, process.env.SEQORDER_DIST ?? 'dist', 'lib');
@@ -38,12 +38,7 @@ const core = bindCalls(await createCore({ wasmBinary: readFileSync(path.join(lib
 const api = makeApi(core);
 
 /** The clock of every measurement, for a possibly async f (measure() awaits its contenders). */
-async function time(f) {
-  const before = threadSeconds(), t0 = performance.now();
-  await f();
-  if (wall) return (performance.now() - t0) / 1000;
-  return threadSeconds() - before;
-}
+const time = wall ? wallSecondsAsync : cpuSecondsAsync;
 
 // The reference asked for its steps returns three (T, T) matrices: 3 x 64 MiB at T = 4096, a copying benchmark.
 const REFERENCE_MAX_T = 1024;

@@ -43,7 +43,8 @@ async function wasiThreadClock() {
   }
 }
 
-const processSeconds = () => {
+/** Seconds of CPU time the process has used, every thread's (user + system). */
+export const processSeconds = () => {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1e6;
 };

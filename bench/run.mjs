@@ -32,7 +32,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 import { RUN_SECTIONS, benchArgs, importPackage, machine } from './harness.mjs';
 import { runText } from './render/run.mjs';
-import { CLOCK, cpuSecondsAsync as cpuSeconds, cpuSeconds as cpuSecondsSync } from './clock.mjs';
+import { CLOCK, cpuSeconds, cpuSecondsAsync } from './clock.mjs';
 import { measureSimdPeak, peakCall } from './simd-peak.mjs';
 import { benchTraining } from './model-train.mjs';
 import { benchSchemes } from './model-schemes.mjs';
@@ -167,11 +167,11 @@ function positionContenders({ so }, length, width, dtype) {
 async function runCase(contenders, { rounds, tolerance, label }) {
   const plain = contenders.find((c) => c.name === 'plain JS');
   let plainResult;
-  plain.once = await cpuSeconds(async () => { plainResult = await plain.run(); });
+  plain.once = await cpuSecondsAsync(async () => { plainResult = await plain.run(); });
   for (const c of contenders) {
     if (c === plain) continue;
     let result;
-    c.once = await cpuSeconds(async () => { result = await c.run(); });
+    c.once = await cpuSecondsAsync(async () => { result = await c.run(); });
     c.maxAbsDiffVsPlainJS = maxAbsDiff(result, plainResult);
     if (!(c.maxAbsDiffVsPlainJS <= tolerance))
       throw new Error(`${label}: ${c.name} differs from plain JS by ${c.maxAbsDiffVsPlainJS} (> ${tolerance}): not timing a wrong result`);
@@ -183,7 +183,7 @@ async function runCase(contenders, { rounds, tolerance, label }) {
   const results = await measure(contenders, {
     rounds,
     sampleSeconds: settings.sampleSeconds,
-    time: cpuSeconds,
+    time: cpuSecondsAsync,
     onSample: (done, total) => {
       if (done === total || Date.now() - last > 2000) {
         last = Date.now();
@@ -215,7 +215,7 @@ report.versions = libraries.versions;
 await warmUp(libraries);
 
 log('SIMD128 peak...');
-report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: quick ? 20 : 40, time: cpuSecondsSync });
+report.simdPeak = await measureSimdPeak({ rounds: quick ? 3 : 5, milliseconds: quick ? 20 : 40, time: cpuSeconds });
 const peak = report.simdPeak.gflops;
 log(`  ${peak.toFixed(1)} GFLOP/s (${report.simdPeak.shape} x${report.simdPeak.chains})`);
 
@@ -251,13 +251,13 @@ if (only.includes('training')) {
   log('model training...');
   report.training = await benchTraining({
     ...libraries, rounds: settings.trainingRounds, roundSeconds: settings.trainingRoundSeconds, torchSteps: settings.torchSteps,
-    cpuSeconds: cpuSecondsSync, log, peak: await peakCall(report.simdPeak, 5, cpuSecondsSync),  // ~5 ms a call
+    cpuSeconds, log, peak: await peakCall(report.simdPeak, 5, cpuSeconds),  // ~5 ms a call
   });
 }
 if (only.includes('schemes')) {
   log("positions' cost...");
   report.schemes = benchSchemes({
-    so: libraries.so, rounds: settings.schemesRounds, roundSeconds: settings.schemesRoundSeconds, cpuSeconds: cpuSecondsSync, log,
+    so: libraries.so, rounds: settings.schemesRounds, roundSeconds: settings.schemesRoundSeconds, cpuSeconds, log,
   });
 }
 report.seconds = (Date.now() - started) / 1000;

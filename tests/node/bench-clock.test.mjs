@@ -3,12 +3,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import { CLOCK, cpuSeconds, threadSeconds } from '../../bench/clock.mjs';
-
-const processSeconds = () => {
-  const { user, system } = process.cpuUsage();
-  return (user + system) / 1e6;
-};
+import { CLOCK, cpuSeconds, processSeconds, threadSeconds } from '../../bench/clock.mjs';
 
 // A worker that spins until its own thread has used `seconds` of CPU time, then says how much that was.
 const spinner = (seconds) => new Worker(`
