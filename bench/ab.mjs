@@ -224,7 +224,7 @@ async function main() {
     where = `node ${process.versions.node}`;
     const contenders = specs.map((s) => ({ name: s.name, base: `${pathToFileURL(path.resolve(s.folder)).href}/`, options: s.options }));
     const time = workers ? wallSeconds : clocks.cpuSecondsAsync;
-    const cpu = workers ? async () => clocks.processSeconds() : undefined;
+    const cpu = workers ? clocks.processSeconds : undefined;
     result = await compare(contenders, { ...options, time, cpu, log });
   }
   const report = { machine: atStart, where, clock, workers, contenders: specs.map((s) => s.name), ...result };
