@@ -11,8 +11,8 @@
 //   - the API (the package's own API over the same module instance), with `out` and with a new output array per
 //     call: what copying in and out of the heap and allocating cost on top of the kernel;
 //   - the readable reference (the binding asked for the steps, which routes it to attention_reference; T <= 1024);
-//   - the SIMD128 peak (bench/simd-peak.mjs: its best loop shape, found first), so each row's "% of peak" is a median
-//     of per-round ratios to the peak measured in the same rounds.
+//   - the SIMD128 peak (bench/simd-peak.mjs: each of its loop shapes, a contender of its own), so each row's "% of
+//     peak" is a median of per-round ratios to the peak of the same round, its fastest loop.
 // GFLOP/s = 4·B·Tq·Tk·D / time (a multiply and an add per term of q·kᵀ and of weights·v); causal counts half.
 // Times are the CPU time of the thread that runs the calls by default (bench/clock.mjs: waiting for a busy core is not
 // counted, nor V8's helper threads), or wall time with --wall (what a caller waits, GC pauses included).
@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
 import { cpuSeconds, cpuSecondsAsync } from './clock.mjs';
-import { measureSimdPeak, peakCall, wallSeconds } from './simd-peak.mjs';
+import { joinRoundPeaks, peakContenders, peakName, roundPeaks, shareOfPeak, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup, wallSeconds as wallSecondsAsync } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -83,10 +83,9 @@ function setup(T, D, causal) {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The peak: simd-peak.mjs's best loop shape on this machine, then as a contender of its own (~25 ms a call).
-const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wall ? wallSeconds : cpuSeconds });
-const peakCalls = await peakCall(peakInfo, 25, wall ? wallSeconds : cpuSeconds);
-const peakFlops = peakCalls.flops;
+// The peak: simd-peak.mjs's loop shapes, each a contender of its own (~25 ms a call).
+const peaks = await peakContenders(25, wall ? wallSeconds : cpuSeconds);
+const casePeaks = [];
 
 // Warm-up: V8 compiles wasm with its baseline compiler first and tiers hot functions up in the background; a long
 // call never switches mid-way. So call everything a few times on a small size, and let compilation end.
@@ -103,16 +102,17 @@ const rows = [];
 for (const T of quick ? [256, 1024] : [256, 1024, 4096])
   for (const causal of [false, true]) {
     const s = setup(T, D, causal);
-    const peak = { name: 'peak', run: peakCalls.run };
-    const results = await measure([...s.contenders, peak], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
+    const results = await measure([...s.contenders, ...peaks], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
     s.free();
     const byName = Object.fromEntries(results.map((r) => [r.name, r]));
-    const peakGflops = peakFlops / byName.peak.seconds / 1e9;
+    const gflops = (r, flops = s.flops) => r.samples.map((seconds) => flops / seconds / 1e9);
+    const peak = roundPeaks(peaks, (p) => gflops(byName[p.name], p.flops));
+    casePeaks.push(peak);
     for (const r of results) {
-      if (r.name === 'peak') continue;
+      if (peaks.some((p) => p.name === r.name)) continue;
       rows.push({
         T, D, causal, name: r.name, ms: r.seconds * 1e3, gflops: s.flops / r.seconds / 1e9,
-        peakGflops, fractionOfPeak: (s.flops / peakFlops) * speedup(r, byName.peak),
+        peakGflops: peak.gflops, fractionOfPeak: shareOfPeak(gflops(r), peak),
         // the API's speed over the kernel's
         fractionOfKernel: r.name.startsWith('API') ? speedup(r, byName.kernel) : undefined,
       });
@@ -124,7 +124,8 @@ const f1 = (x, w = 7) => (x === undefined ? '' : x.toFixed(1)).padStart(w);
 const pct = (x, w = 6) => (x === undefined ? '' : `${(100 * x).toFixed(0)}%`).padStart(w);
 console.log(`seqorder attention, float32, D = ${D}, one thread: ${os.cpus()[0]?.model} (${machineKind()}), node ${process.versions.node}, ` +
   `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ${wall ? 'wall' : 'CPU'} time, medians of interleaved rounds`);
-console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakInfo.shape} x${peakInfo.chains}): ${peakInfo.gflops.toFixed(1)} GFLOP/s`);
+const simdPeak = joinRoundPeaks(peaks, casePeaks);
+console.log(`SIMD128 peak (bench/simd-peak.mjs, ${peakName(simdPeak)}): ${simdPeak.gflops.toFixed(1)} GFLOP/s`);
 console.log('      T  mask    contender           GFLOP/s  % of peak  % of kernel        ms');
 for (const r of rows)
   console.log(`${String(r.T).padStart(7)}  ${r.causal ? 'causal' : 'none  '}  ${r.name.padEnd(18)}` +
@@ -133,6 +134,6 @@ mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, JSON.stringify({
   node: process.versions.node, cpu: os.cpus()[0]?.model, kind: machineKind(), date: new Date().toISOString(), commit: gitDescribe(),
   loadAverage: os.loadavg(), clock: wall ? 'wall' : 'cpu',
-  simdPeak: peakInfo, rows,
+  simdPeak, rows,
 }, null, 2) + '\n');
 console.log(`wrote ${path.relative(process.cwd(), jsonPath)}`);

@@ -18,7 +18,7 @@
 // (No node: imports up here: the page imports this module.)
 import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
-import { measureSimdPeak, peakCall, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
+import { joinRoundPeaks, peakContenders, peakName, roundPeaks, shareOfPeak, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
 
 const WIDTH = 64;
 // onnxruntime-web's files: from bench/, and as the page fetches them
@@ -79,9 +79,8 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
       sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
     }
   }
-  const peakInfo = await measureSimdPeak({ rounds: 3, milliseconds: 20, time: wallSecondsSync });
-  const peakCalls = await peakCall(peakInfo, 25, wallSecondsSync);
-  const peakFlops = peakCalls.flops;
+  const peaks = await peakContenders(25, wallSecondsSync);
+  const roundsPeaks = [];
 
   const cases = [];
   for (const T of lengths)
@@ -107,24 +106,27 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: ${c.name} differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
       }
       const kernel = kernelContender(core, [q, k, v], causal);
-      const peak = { name: 'peak', run: peakCalls.run };
       let results;
       try {
-        results = await measure([...contenders, kernel.contender, peak],
+        results = await measure([...contenders, kernel.contender, ...peaks],
           { rounds: T > 1024 ? Math.max(3, Math.ceil(rounds / 2)) : rounds, sampleSeconds, time: wallSeconds });
       } finally {
         kernel.free();
       }
       const byName = Object.fromEntries(results.map((r) => [r.name, r]));
+      const gflops = (r, perCall = flops) => r.samples.map((seconds) => perCall / seconds / 1e9);
+      const peak = roundPeaks(peaks, (p) => gflops(byName[p.name], p.flops));
+      roundsPeaks.push(peak);
       cases.push({
         T, causal,
-        results: results.filter((r) => r.name !== 'peak').map((r) => ({
-          name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: (flops / peakFlops) * speedup(r, byName.peak),
+        results: results.filter((r) => !peaks.some((p) => p.name === r.name)).map((r) => ({
+          name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: shareOfPeak(gflops(r), peak),
           ...(withOrt && r.name.startsWith('seqorder') ? { overOrt: speedup(r, byName['onnxruntime-web']) } : {}),
         })),
       });
     }
-  return { peak: { gflops: peakInfo.gflops, shape: peakInfo.shape, chains: peakInfo.chains }, cases,
+  const { gflops, shape, chains, inRounds } = joinRoundPeaks(peaks, roundsPeaks);
+  return { peak: { gflops, shape, chains, inRounds }, cases,
     versions: { seqorder: so.version } };
 }
 
@@ -250,7 +252,7 @@ async function main() {
   const ortPackage = new URL(`${ORT_DIR}../package.json`, import.meta.url);
   report.versions['onnxruntime-web'] = JSON.parse(readFileSync(ortPackage, 'utf8')).version;
   console.log(`${report.machine.cpu}, ${result.browser}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}; ` +
-    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${result.peak.shape} x${result.peak.chains})`);
+    `SIMD128 peak ${result.peak.gflops.toFixed(1)} GFLOP/s (${peakName(result.peak)})`);
   for (const c of result.cases)
     for (const r of c.results)
       console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${r.name.padEnd(24)} ${r.gflops.toFixed(1).padStart(6)} GFLOP/s ` +

@@ -13,8 +13,8 @@
 // float32 rounding (tfjs and plain JS also its loss after one Adam step), so the comparison is of one computation.
 // Rounds are interleaved; each contender's time is the CPU time of the thread that steps it (bench/clock.mjs; PyTorch:
 // measured in its own process), each sample taken after the garbage of those before it is collected (harness.mjs's
-// settle); each ratio is the median of the per-round ratios. The SIMD128 peak's loop runs in the same rounds, for each
-// step's share of it.
+// settle); each ratio is the median of the per-round ratios. The SIMD128 peak's loops (each of simd-peak.mjs's shapes)
+// run in the same rounds, for each step's share of the round's fastest.
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +22,7 @@ import { median, middleHalf } from '../web/js/median.mjs';
 import { PlainModel } from './model-plain.mjs';
 import { tfjsModel } from './model-tfjs.mjs';
 import { settle } from './harness.mjs';
+import { roundPeaks } from './simd-peak.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const LAB = { vocab: 16, width: 32, heads: 2, layers: 1, positions: 'sinusoidal', classes: 2, dtype: 'float32', seed: 1 };
@@ -69,7 +70,7 @@ function pytorch(steps) {
  * Runs the comparison: { rounds } interleaved; `cpuSeconds(f)` times f in this process. Returns the report: the
  * configuration, per contender its steps per second (median), per-round samples and losses, and the ratios.
  */
-export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log, peak }) {
+export async function benchTraining({ so, soRelaxed, tf, versions, rounds, roundSeconds, torchSteps, cpuSeconds, log, peaks }) {
   const batches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: LENGTH, seed: 1000 + k }));
   const wideBatches = Array.from({ length: BATCHES }, (_, k) => so.orderTask({ count: BATCH, length: WIDE_LENGTH, seed: 1000 + k }));
   const plainBatches = batches.map(({ ids, targets }) => ({ ids: ids.data, targets: targets.data }));
@@ -95,10 +96,11 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
   // timed in the same rounds for its share of the peak only (no other contender trains it)
   const wideContender = { name: 'seqorder, 2 layers, width 64, T = 32', next: 0,
     step: (_, k) => wide.step(wideBatches[k].ids, wideBatches[k].targets, { lr: LR }) };
-  // the SIMD128 peak (`peak`: one call of simd-peak.mjs's best loop, and its flops), timed in the same rounds: each
-  // share of it is the median of the per-round ratios, as every other ratio here, so that the machine's load moving
-  // between the start of the run and these rounds does not move the share
-  const peakContender = { name: 'SIMD128 peak', next: 0, step: () => peak.run() };
+  // the SIMD128 peak (`peaks`: simd-peak.mjs's peakContenders, each loop shape a call of a few ms), timed in the same
+  // rounds, each for a quarter of a round: the peak of a round is its fastest shape, and each share of it the median
+  // of the per-round ratios, as every other ratio here, so that the machine's load moving between the start of the run
+  // and these rounds does not move the share
+  const peakTimed = peaks.map((p) => ({ name: p.name, next: 0, step: () => p.run(), roundShare: 0.25 }));
   // The same computation: the first batch's loss, one Adam step on it, the second batch's loss
   for (const c of contenders) {
     c.first = c.loss(batches[0], 0);
@@ -131,11 +133,12 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       c.step(batches[k], k);
     }
   };
-  const timed = [...contenders, wideContender, peakContender];
+  const timed = [...contenders, wideContender, ...peakTimed];
   for (const c of timed) {
     run(c, 5);
-    for (const start = performance.now(); performance.now() - start < 1000 * WARM_SECONDS;) run(c, 1);
-    c.steps = Math.max(3, Math.round(roundSeconds / (cpuSeconds(() => run(c, 3)) / 3)));
+    // (the peak's loops come warmed up)
+    for (const start = performance.now(); !c.roundShare && performance.now() - start < 1000 * WARM_SECONDS;) run(c, 1);
+    c.steps = Math.max(3, Math.round(((c.roundShare ?? 1) * roundSeconds) / (cpuSeconds(() => run(c, 3)) / 3)));
     c.samples = [];
   }
   for (let r = 0; r < rounds; r++) {
@@ -145,7 +148,7 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
       c.samples.push(c.steps / cpuSeconds(() => run(c, c.steps)));  // steps per second
     }
     if (torch) torch.samples.push(1000 / pytorch(torchSteps).msPerStep);
-    log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s; the peak ${(peakContender.samples.at(-1) * peak.flops / 1e9).toFixed(1)} GFLOP/s`);
+    log(`  model training, round ${r + 1}/${rounds}: ${[...contenders, ...(torch ? [torch] : [])].map((c) => `${c.name} ${c.samples.at(-1).toFixed(0)}`).join(', ')} steps/s; the peak ${Math.max(...peaks.map((p, i) => peakTimed[i].samples.at(-1) * p.flops / 1e9)).toFixed(1)} GFLOP/s`);
   }
   model.dispose();
   wide.dispose();
@@ -155,18 +158,20 @@ export async function benchTraining({ so, soRelaxed, tf, versions, rounds, round
   const [first, ...others] = contenders;
   const all = [first, ...others.filter((c) => c.name === 'seqorder relaxed'), ...(torch ? [torch] : []), ...others.filter((c) => c.name !== 'seqorder relaxed')];
   const seqorder = contenders[0].samples;
-  const peakGflops = peakContender.samples.map((callsPerSecond) => (callsPerSecond * peak.flops) / 1e9);
+  const peak = roundPeaks(peaks, (p, i) => peakTimed[i].samples.map((callsPerSecond) => (callsPerSecond * p.flops) / 1e9));
   const share = (config, length, c) => {
     const flopsPerStep = stepFlops(config, BATCH, length);
-    const fractions = c.samples.map((stepsPerSecond, r) => (flopsPerStep * stepsPerSecond) / 1e9 / peakGflops[r]);
+    const fractions = c.samples.map((stepsPerSecond, r) => (flopsPerStep * stepsPerSecond) / 1e9 / peak.rounds[r]);
     return { config: { ...config, batch: BATCH, length }, flopsPerStep, stepsPerSecond: median(c.samples),
-      gflops: (flopsPerStep * median(c.samples)) / 1e9, peakGflops: median(peakGflops), fractionOfPeak: median(fractions),
+      gflops: (flopsPerStep * median(c.samples)) / 1e9, peakGflops: peak.gflops, fractionOfPeak: median(fractions),
       fractionMiddleHalf: middleHalf(fractions) };
   };
   return {
     config: { ...LAB, batch: BATCH, length: LENGTH, lr: LR },
     // each step's operations (stepFlops) at seqorder's speed over the SIMD128 peak, round by round
     shareOfPeak: [share(LAB, LENGTH, contenders[0]), share(WIDE, WIDE_LENGTH, wideContender)],
+    // the peak of the rounds: each round's fastest loop shape
+    peak,
     pytorch: torch ? `${PYTHON} bench/model_reference.py --time, OMP_NUM_THREADS=1` : `skipped: ${torchFirst.missing}`,
     contenders: all.map((c) => ({
       name: c.name, label: c.label, stepsPerSecond: median(c.samples), samples: c.samples, stepsPerRound: c.steps ?? torchSteps,

@@ -36,7 +36,7 @@
 // some on the stack, and then measures that too (`node --print-wasm-code` shows it: a step's accesses to [rbp-…]).
 // (No node: imports up here: the page of --chromium imports this module.)
 import { median } from '../web/js/median.mjs';
-import { calibrate, copyAddress, simdPeakLoops, wallSeconds } from './simd-peak.mjs';
+import { calibrate, copyAddress, peakContenders, roundPeaks, shareOfPeak, wallSeconds } from './simd-peak.mjs';
 import { OP, get, i32, name, section, set, simd, tee, u32, vector } from './wasm-bytes.mjs';
 
 // v128.load (load_splat) from address `at` + offset, `at` an i32 local's bytes
@@ -185,26 +185,23 @@ export async function simdLoadLoops() {
 }
 
 /**
- * Each shape's speed as a share of the peak measured in the same rounds: { peak (GFLOP/s, best loop of simd-peak),
+ * Each shape's speed as a share of the peak measured in the same rounds: { peak (GFLOP/s: each round's fastest loop
+ * of simd-peak, the median over rounds),
  * shapes: [{ name, loads, vectorOps, gflops, fractionOfPeak }] }, medians over `rounds` of short samples.
  */
 export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = wallSeconds } = {}) {
-  const peaks = (await simdPeakLoops()).map((loop) => ({ loop, iterations: calibrate(loop, milliseconds, time) }));
-  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), loop.maxIterations), ratios: [], gflops: [] }));
-  const peakRates = [];
+  const peaks = await peakContenders(milliseconds, time);
+  const shapes = (await simdLoadLoops()).map((loop) => ({ loop, iterations: Math.min(calibrate(loop, milliseconds, time), loop.maxIterations), gflops: [] }));
+  const peakRates = peaks.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    const peak = Math.max(...peaks.map((p) => (p.iterations * p.loop.flopsPerIteration) / time(() => p.loop.run(p.iterations)) / 1e9));
-    peakRates.push(peak);
-    for (const s of shapes) {
-      const gflops = (s.iterations * s.loop.flopsPerIteration) / time(() => s.loop.run(s.iterations)) / 1e9;
-      s.gflops.push(gflops);
-      s.ratios.push(gflops / peak);
-    }
+    peaks.forEach((p, i) => peakRates[i].push(p.flops / time(p.run) / 1e9));
+    for (const s of shapes) s.gflops.push((s.iterations * s.loop.flopsPerIteration) / time(() => s.loop.run(s.iterations)) / 1e9);
   }
+  const peak = roundPeaks(peaks, (_, i) => peakRates[i]);
   return {
-    peak: median(peakRates),
+    peak: peak.gflops,
     shapes: shapes.map((s) => ({
-      name: s.loop.name, loads: s.loop.loads, vectorOps: vectorOpsOf(s.loop), gflops: median(s.gflops), fractionOfPeak: median(s.ratios),
+      name: s.loop.name, loads: s.loop.loads, vectorOps: vectorOpsOf(s.loop), gflops: median(s.gflops), fractionOfPeak: shareOfPeak(s.gflops, peak),
     })),
   };
 }

@@ -126,15 +126,51 @@ export function calibrate(loop, milliseconds, time = wallSeconds) {
   }
 }
 
+const label = ({ shape, chains }) => `${shape} x${chains}`;
+
 /**
- * One call of the loop shape `peak` names ({ shape, chains }, as measureSimdPeak returns them), about `milliseconds`
- * long by `time`: { run(), flops (of one call) }, to time beside other contenders in the same rounds.
+ * Every loop shape as a contender of its own, each call about `milliseconds` long by `time`: [{ name, shape, chains,
+ * flops (of one call), run() }]. Timed in the same rounds as the code whose share of the peak they give, the peak of
+ * each round is its fastest shape (roundPeaks): no short search beforehand picks one shape for the whole run (on a
+ * core where two shapes are within a few percent, which one such a search picked moved the shares by as much).
  */
-export async function peakCall({ shape, chains }, milliseconds, time = wallSeconds) {
-  const loop = (await simdPeakLoops()).find((l) => l.shape === shape && l.chains === chains);
-  const iterations = calibrate(loop, milliseconds, time);
-  return { run: () => loop.run(iterations), flops: iterations * loop.flopsPerIteration };
+export async function peakContenders(milliseconds, time = wallSeconds) {
+  return (await simdPeakLoops()).map((loop) => {
+    const iterations = calibrate(loop, milliseconds, time);
+    return { name: `peak: ${label(loop)}`, shape: loop.shape, chains: loop.chains,
+      flops: iterations * loop.flopsPerIteration, run: () => loop.run(iterations) };
+  });
 }
+
+/**
+ * The peak in each round from the rounds of peakContenders' shapes: `gflops(contender)` gives that shape's GFLOP/s in
+ * each round. Returns { rounds (each round's fastest GFLOP/s), fastest (each round's fastest shape, as `${shape}
+ * x${chains}`), gflops (the median of rounds), shape and chains (the shape fastest in the most rounds), shapes:
+ * [{ shape, chains, gflops (its median) }], inRounds: true }.
+ */
+export function roundPeaks(contenders, gflops) {
+  const rates = contenders.map(gflops);
+  const fastest = rates[0].map((_, r) => rates.reduce((best, s, i) => (s[r] > rates[best][r] ? i : best), 0));
+  return peakOfRounds(contenders, fastest.map((i, r) => rates[i][r]), fastest.map((i) => label(contenders[i])),
+    contenders.map((c, i) => ({ shape: c.shape, chains: c.chains, gflops: median(rates[i]) })));
+}
+
+/** Several roundPeaks of the same contenders as one (the rounds of every case of a benchmark): the same fields. */
+export const joinRoundPeaks = (contenders, peaks) => peakOfRounds(contenders, peaks.flatMap((p) => p.rounds),
+  peaks.flatMap((p) => p.fastest),
+  contenders.map((c, i) => ({ shape: c.shape, chains: c.chains, gflops: median(peaks.map((p) => p.shapes[i].gflops)) })));
+
+function peakOfRounds(contenders, rounds, fastest, shapes) {
+  const wins = contenders.map((c) => fastest.filter((f) => f === label(c)).length);
+  const most = contenders[wins.indexOf(Math.max(...wins))];
+  return { rounds, fastest, gflops: median(rounds), shape: most.shape, chains: most.chains, shapes, inRounds: true };
+}
+
+/** How a report names its peak: the loop shape, or for roundPeaks' the shape fastest in the most rounds. */
+export const peakName = (peak) => (peak.inRounds ? `each round's fastest loop, most often ${label(peak)}` : label(peak));
+
+/** A share of the peak: the median over rounds of `gflops[r]` (a contender's GFLOP/s in round r) ÷ that round's peak. */
+export const shareOfPeak = (gflops, peak) => median(gflops.map((g, r) => g / peak.rounds[r]));
 
 /**
  * Measures each loop shape `rounds` times for about `milliseconds` each (interleaved), keeps each shape's median,

@@ -1,5 +1,6 @@
 // bench/chromium-attention.mjs's report (bench/results/<machine kind>/<engine>.json) as markdown.
 import { KEPT_VARIANT } from './kernel.mjs';
+import { peakName } from '../simd-peak.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 /** The parts of bench/chromium-attention.mjs's report: { machine (where and how), attention (GFLOP/s, shares, ratios) }. */
@@ -11,7 +12,7 @@ export function browserAttentionParts(report) {
       `${m.loadAverageAtEnd.join(' ')} at the end.`,
     `onnxruntime-web ${report.versions['onnxruntime-web']} (wasm, 1 thread). Wall time in the page, medians of interleaved ` +
       `rounds; ratios are medians of per-round ratios. SIMD128 peak in this browser: ${fixed(report.peak.gflops)} GFLOP/s ` +
-      `(${report.peak.shape} x${report.peak.chains}).${report.probed ? ` The kernel then had three variants: its row is the one kept, \`${KEPT_VARIANT}\`.` : ''}`,
+      `(${peakName(report.peak)}).${report.probed ? ` The kernel then had three variants: its row is the one kept, \`${KEPT_VARIANT}\`.` : ''}`,
   ].join('\n');
   const cases = report.cases;
   const result = (c, name) => c.results.find((r) => r.name === name);

@@ -1,4 +1,5 @@
 // bench/attention-kernel.mjs's report (bench/results/<machine kind>/kernel.json) as markdown.
+import { peakName } from '../simd-peak.mjs';
 import { fixed, table } from './tables.mjs';
 
 /**
@@ -24,7 +25,7 @@ export function kernelParts(report) {
   const when = report.date ? `${report.date.slice(0, 10)}; commit ${report.commit}; ` : '';
   const variant = report.probed ? ` The kernel then had three variants: its row is the one kept, \`${KEPT_VARIANT}\`.` : '';
   const machine = `Processor: ${report.cpu}${report.kind ? ` (${report.kind})` : ''}; node ${report.node}; ${when}${report.clock === 'wall' ? 'wall' : 'CPU'} time; load average ` +
-    `${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. SIMD128 peak (${report.simdPeak.shape} ` +
-    `x${report.simdPeak.chains}): ${fixed(report.simdPeak.gflops)} GFLOP/s.${variant}`;
+    `${report.loadAverage.map((x) => x.toFixed(2)).join(' ')} at the end. SIMD128 peak (${peakName(report.simdPeak)}): ` +
+    `${fixed(report.simdPeak.gflops)} GFLOP/s.${variant}`;
   return { machine, kernel };
 }

@@ -4,6 +4,7 @@ import { speedup } from '../../web/js/bench-kernels.mjs';
 import { RUN_SECTIONS } from '../harness.mjs';
 import { shareOfPeakTable, trainingTable } from '../model-train.mjs';
 import { schemesTable } from '../model-schemes.mjs';
+import { peakName } from '../simd-peak.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 // The report's clock (harness.mjs's machine(clock): bench/clock.mjs's CLOCK), as the start of a sentence.
@@ -73,7 +74,8 @@ export function runText(report) {
     ...(parts.positions ? ['Positions (the sinusoidal table): ns per element (lower is better).', '', parts.positions, ''] : []),
     ...(report.training ? [trainingTable(report.training), ''] : []),
     ...(parts.stepShare ? [`A training step's operations (its matrix products and attention, forward and backward: bench/model-train.mjs's stepFlops) at seqorder's speed, against ${
-      report.training.shareOfPeak[0].fractionMiddleHalf ? 'the SIMD128 peak timed in the same rounds (the median of the per-round ratios, and their middle half)' : "this run's SIMD128 peak"}.`, '', parts.stepShare, ''] : []),
+      report.training.peak?.inRounds ? `the SIMD128 peak timed in the same rounds (${peakName(report.training.peak)}; the median of the per-round ratios, and their middle half)`
+        : report.training.shareOfPeak[0].fractionMiddleHalf ? 'the SIMD128 peak timed in the same rounds (the median of the per-round ratios, and their middle half)' : "this run's SIMD128 peak"}.`, '', parts.stepShare, ''] : []),
     ...(report.schemes ? [schemesTable(report.schemes), ''] : []),
     `(${report.seconds.toFixed(0)} s${quick ? ', --quick' : ''}${only.length < RUN_SECTIONS.length ? `, --only ${only.join(',')}` : ''})`,
   ].join('\n');

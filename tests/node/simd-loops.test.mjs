@@ -4,12 +4,32 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { peakModuleBytes, simdPeakLoops } from '../../bench/simd-peak.mjs';
+import { joinRoundPeaks, peakModuleBytes, peakName, roundPeaks, shareOfPeak, simdPeakLoops } from '../../bench/simd-peak.mjs';
 import { SHAPES, loadsModuleBytes, loadsOf, registerValue, simdLoadLoops, vectorOpsOf } from '../../bench/simd-loads.mjs';
 
 test('the peak module validates and each of its loops returns its exact sum', async () => {
   assert.equal(WebAssembly.validate(peakModuleBytes()), true);
   for (const loop of await simdPeakLoops()) assert.equal(loop.run(1000), loop.chains);
+});
+
+test("a round's peak is its fastest loop shape, and a share of the peak is the median of the per-round ratios", () => {
+  const shapes = [{ shape: 'mul+add', chains: 12 }, { shape: 'mul|add', chains: 12 }, { shape: 'tree', chains: 2 }];
+  const rates = { 'mul+add': [50, 49, 51], 'mul|add': [58, 40, 57], tree: [55, 56, 52] };  // GFLOP/s in 3 rounds
+  const peak = roundPeaks(shapes, (s) => rates[s.shape]);
+  assert.deepEqual(peak.rounds, [58, 56, 57]);
+  assert.deepEqual(peak.fastest, ['mul|add x12', 'tree x2', 'mul|add x12']);
+  assert.equal(peak.gflops, 57);
+  assert.deepEqual([peak.shape, peak.chains, peak.inRounds], ['mul|add', 12, true]);
+  assert.deepEqual(peak.shapes.map((s) => s.gflops), [50, 57, 55]);
+  assert.equal(peakName(peak), "each round's fastest loop, most often mul|add x12");
+  assert.equal(peakName({ shape: 'tree', chains: 2 }), 'tree x2');
+  // a contender at 29, 42, 28.5 GFLOP/s: 0.5, 0.75, 0.5 of its rounds' peaks
+  assert.equal(shareOfPeak([29, 42, 28.5], peak), 0.5);
+  // two cases' rounds as one: 'tree x2' the fastest in 3 rounds of 5
+  const other = roundPeaks(shapes, (s) => ({ 'mul+add': [1, 1], 'mul|add': [2, 2], tree: [3, 3] })[s.shape]);
+  const joined = joinRoundPeaks(shapes, [peak, other]);
+  assert.deepEqual(joined.rounds, [58, 56, 57, 3, 3]);
+  assert.deepEqual([joined.shape, joined.gflops], ['tree', 56]);
 });
 
 test('the load module validates; each tile loop counts its iterations in every accumulator, and a count past float32\'s exact integers is refused', async () => {
