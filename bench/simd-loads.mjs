@@ -185,9 +185,9 @@ export async function simdLoadLoops() {
 }
 
 /**
- * Each shape's speed as a share of the peak measured in the same rounds: { peak (GFLOP/s: each round's fastest loop
- * of simd-peak, the median over rounds),
- * shapes: [{ name, loads, vectorOps, gflops, fractionOfPeak }] }, medians over `rounds` of short samples.
+ * Each shape's speed as a share of the peak measured in the same rounds: { peak (GFLOP/s: each round's fastest loop of
+ * simd-peak, the median over rounds), shapes: [{ name, loads, vectorOps, gflops, fractionOfPeak }] }, medians over
+ * `rounds` of short samples.
  */
 export async function measureSimdLoads({ rounds = 15, milliseconds = 20, time = wallSeconds } = {}) {
   const peaks = await peakContenders(milliseconds, time);
