@@ -23,7 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 
 import { benchArgs, gitDescribe, machineKind } from './harness.mjs';
 import { cpuSeconds, cpuSecondsAsync } from './clock.mjs';
-import { joinRoundPeaks, peakContenders, peakName, roundPeaks, shareOfPeak, wallSeconds } from './simd-peak.mjs';
+import { gflopsPerRound, joinRoundPeaks, measuredPeaks, peakContenders, peakName, shareOfPeak, wallSeconds } from './simd-peak.mjs';
 import { measure, speedup, wallSeconds as wallSecondsAsync } from '../web/js/bench-kernels.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -105,14 +105,13 @@ for (const T of quick ? [256, 1024] : [256, 1024, 4096])
     const results = await measure([...s.contenders, ...peaks], { rounds: T > 1024 ? 5 : 9, sampleSeconds: 0.05, time });
     s.free();
     const byName = Object.fromEntries(results.map((r) => [r.name, r]));
-    const gflops = (r, flops = s.flops) => r.samples.map((seconds) => flops / seconds / 1e9);
-    const peak = roundPeaks(peaks, (p) => gflops(byName[p.name], p.flops));
+    const peak = measuredPeaks(peaks, byName);
     casePeaks.push(peak);
     for (const r of results) {
       if (peaks.some((p) => p.name === r.name)) continue;
       rows.push({
         T, D, causal, name: r.name, ms: r.seconds * 1e3, gflops: s.flops / r.seconds / 1e9,
-        peakGflops: peak.gflops, fractionOfPeak: shareOfPeak(gflops(r), peak),
+        peakGflops: peak.gflops, fractionOfPeak: shareOfPeak(gflopsPerRound(r.samples, s.flops), peak),
         // the API's speed over the kernel's
         fractionOfKernel: r.name.startsWith('API') ? speedup(r, byName.kernel) : undefined,
       });

@@ -18,7 +18,7 @@
 // (No node: imports up here: the page imports this module.)
 import { additiveCausalMask, freshInputSets, measure, randomTensor, ring, speedup, wallSeconds } from '../web/js/bench-kernels.mjs';
 import { maxAbsDiff } from '../web/js/experiments/reference.mjs';
-import { joinRoundPeaks, peakContenders, peakName, roundPeaks, shareOfPeak, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
+import { gflopsPerRound, joinRoundPeaks, measuredPeaks, peakContenders, peakName, shareOfPeak, wallSeconds as wallSecondsSync } from './simd-peak.mjs';
 
 const WIDTH = 64;
 // onnxruntime-web's files: from bench/, and as the page fetches them
@@ -114,13 +114,12 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
         kernel.free();
       }
       const byName = Object.fromEntries(results.map((r) => [r.name, r]));
-      const gflops = (r, perCall = flops) => r.samples.map((seconds) => perCall / seconds / 1e9);
-      const peak = roundPeaks(peaks, (p) => gflops(byName[p.name], p.flops));
+      const peak = measuredPeaks(peaks, byName);
       roundsPeaks.push(peak);
       cases.push({
         T, causal,
         results: results.filter((r) => !peaks.some((p) => p.name === r.name)).map((r) => ({
-          name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: shareOfPeak(gflops(r), peak),
+          name: r.name, gflops: flops / r.seconds / 1e9, fractionOfPeak: shareOfPeak(gflopsPerRound(r.samples, flops), peak),
           ...(withOrt && r.name.startsWith('seqorder') ? { overOrt: speedup(r, byName['onnxruntime-web']) } : {}),
         })),
       });

@@ -155,6 +155,13 @@ export function roundPeaks(contenders, gflops) {
     contenders.map((c, i) => ({ shape: c.shape, chains: c.chains, gflops: median(rates[i]) })));
 }
 
+/** GFLOP/s in each round, from a contender's samples in seconds per call of `flops` (bench-kernels' measure()). */
+export const gflopsPerRound = (samples, flops) => samples.map((seconds) => flops / seconds / 1e9);
+
+/** roundPeaks of peakContenders timed by bench-kernels' measure(): `byName`, its results by contender name. */
+export const measuredPeaks = (contenders, byName) =>
+  roundPeaks(contenders, (p) => gflopsPerRound(byName[p.name].samples, p.flops));
+
 /** Several roundPeaks of the same contenders as one (the rounds of every case of a benchmark): the same fields. */
 export const joinRoundPeaks = (contenders, peaks) => peakOfRounds(contenders, peaks.flatMap((p) => p.rounds),
   peaks.flatMap((p) => p.fastest),
