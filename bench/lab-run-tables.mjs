@@ -48,9 +48,24 @@ export function pageText(reports) {
       ...report.sites.slice(1).map((s) => `--site <dir>=${s.label}`), '--save --write'].join(' ');
     notes.push(`${browser}: ${report.rounds} interleaved rounds, ${report.machine.cpu} (${report.machine.cores} cores), ` +
       `load average ${load(report)}, ${report.machine.date.slice(0, 10)}; the arithmetic alone: ${seconds(report.arithmetic)} ` +
-      `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers. \`${command}\`.`);
+      `(${seconds(report.arithmeticCpu)} of CPU) on ${report.workers} workers.${warmUpText(report)} \`${command}\`.`);
   }
   return `${lines.join('\n')}\n\n${notes.join('\n\n')}`;
+}
+
+/**
+ * What the warm-up took in the builds of `report` that have one (its rows' warmUp, ms; warmedAtReach: whether it had
+ * ended when the section was reached), or nothing.
+ */
+function warmUpText(report) {
+  const parts = report.sites.flatMap((s, i) => {
+    const rows = report.rows.map((row) => row.sites[i]).filter((r) => r.warmUp !== undefined && r.warmUp !== null);
+    if (!rows.length) return [];
+    const ended = rows.filter((r) => r.warmedAtReach).length;
+    return [`${s.label}: ${seconds(median(rows.map((r) => r.warmUp)))} (${seconds(Math.min(...rows.map((r) => r.warmUp)))}–` +
+      `${seconds(Math.max(...rows.map((r) => r.warmUp)))}), ended before the section was reached in ${ended} of ${report.rows.length} rounds`];
+  });
+  return parts.length ? ` The warm-up, before the run: ${parts.join('; ')}.` : '';
 }
 
 /** docs/page.md's table of the bench page's answer to input during its default run and after it (bench/lab-input.mjs's results). */

@@ -180,12 +180,18 @@ async function page(server) {
     const pids = children();
     const cpu0 = treeCpu(pids);
     const threads0 = byThread ? threadCpu(pids) : null;
+    const warmUp = () => browser.evaluate(() => Number(document.querySelector('#lab .section-body').dataset.warmUp ?? -1));
+    const warmedAtReach = await warmUp();
     await browser.evaluate(() => document.getElementById('lab').scrollIntoView());
     const { ms, timing } = await labRunDone(browser);
     const cpu = treeCpu(pids) - cpu0;
     const threads = byThread ? threadsDuring(threads0, threadCpu(pids)) : undefined;
     const seen = await browser.evaluate(() => ({ lag: globalThis.__lag, cores: navigator.hardwareConcurrency }));
-    return { page: ms, ...timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores, threads };
+    const warmed = await warmUp();
+    return {
+      page: ms, ...timing, cpu, lagStart: Math.round(seen.lag.start), lagAfter: Math.round(seen.lag.after), cores: seen.cores,
+      warmUp: warmed < 0 ? null : warmed, warmedAtReach: warmedAtReach >= 0, threads,
+    };
   } finally {
     await browser.close();
   }

@@ -11,6 +11,7 @@ import { WORK_RATE, differInScaleOnly, runConfig, runCost, runWork } from './con
 import { CHUNK, createRun, measureRun, runHashes } from './run.mjs';
 import { probeRun } from './probe.mjs';
 import { addChunk, newRecord } from './record.mjs';
+import { warmUp } from './warm-up.mjs';
 
 /** The phases in which nothing runs: a run may start. */
 const FREE = ['idle', 'done', 'error'];
@@ -220,6 +221,17 @@ export function createLab({ so, pool, workers, cores, values, refused, probe = f
       if (why) ui.status(`${why}.`);
       else if (cost(runConfig(values())).heavy) ui.status(`Not started: this run, ${this.costWords()} (estimated), is long or large: press Train to start it.`);
       else await train();
+    },
+    /**
+     * Warms the pool up (warm-up.mjs) for the run trainInView would start, until a run starts: nothing for settings
+     * that refuse or a run that waits for a press. → { models, ms }.
+     */
+    async warmUp() {
+      const config = runConfig(values());
+      if (refusal() || cost(config).heavy || lab.phase !== 'idle' || lab.record) return { models: 0, ms: 0 };
+      const { generation } = lab;
+      const started = () => lab.generation !== generation || lab.phase !== 'idle';
+      return pool().then((ready) => warmUp(ready, so, config, { stop: started }), () => ({ models: 0, ms: 0 }));
     },
     /** Stops every model at the first step they can all stand at, and says which. */
     pause() {

@@ -226,6 +226,9 @@ export async function run(so, root, state, { page = 'lesson' } = {}) {
   pending(runConfig(state.values), refused ? `not run: ${refused}` : 'waiting for the run: it starts when this section comes into view, or press Train');
   conclude();
   setPhase('idle');
+  // Meanwhile the pool's workers warm up for it, one model at a time (warm-up.mjs): the section's data-warm-up says in
+  // how many milliseconds.
+  lab.warmUp().then(({ models, ms }) => { if (models) root.dataset.warmUp = String(Math.round(ms)); });
   // The lesson's run starts when the reader gets here, not before: it keeps every core busy for a few seconds.
   const inView = watchNear({ margin: 0 }, () => {
     inView.stop();
