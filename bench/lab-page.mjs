@@ -39,9 +39,7 @@ const doneWithin = (ms) => new Promise((resolve) => {
  * its last measurement), timing (its record's: models created, trained, measured) }.
  */
 export async function labRunDone(browser) {
-  const end = Date.now() + 600_000;
-  while (!(await browser.evaluate(doneWithin, 20_000)))
-    if (Date.now() > end) throw new Error(`${browser.engine}: the lab's run was not done within 10 minutes`);
+  await browser.waitFor(doneWithin, 20_000, { timeout: 600_000, interval: 0, what: 'the lab\'s run done' });
   return browser.evaluate(async () => ({
     ms: Number(document.querySelector('#lab .lab-status').dataset.milliseconds),
     timing: (await import('/js/drawn.mjs')).drawnIn(document.getElementById('lab')).record.timing,
