@@ -14,7 +14,9 @@ import { lib, loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
 import { uniformTensor } from './helpers/random.mjs';
 
 const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
-const { cutRows, callsOf, MIN_RUN_WORK } = await internal('pool/split.mjs');
+const { cutRows, callsOf, runWork, MIN_RUN_WORK } = await internal('pool/split.mjs');
+const { paces } = await internal('pool/pace.mjs');
+const { sizeClass } = await internal('pool/pool.mjs');
 const { workersOf } = await internal('pool/index.mjs');
 const { startWorkers, workerFailed } = await internal('pool/protocol.mjs');
 
@@ -97,10 +99,85 @@ describe('pool-split: runs of rows', () => {
     assert.ok(checked > 200);
   });
 
+  test('cut in proportion to shares: each run within one row group of its share of the work', () => {
+    let checked = 0;
+    for (const B of [1, 3])
+      for (const Tq of [64, 1000, 4096])
+        for (const causal of [false, true])
+          for (const shares of [[1, 1], [2, 1], [1, 3], [0.25, 1, 4], [1, 2, 3, 4]]) {
+            const Tk = Tq + (causal ? 3 : 11);
+            const plan = planOf([B], Tq, Tk, 64, 64, { causal });
+            const runs = cutRows(plan, shares);
+            const label = `B ${B} Tq ${Tq} causal ${causal} shares ${shares}`;
+            const total = runWork(plan, 0, B * Tq);
+            const group = 4 * (Tk + 1);
+            if (runs.length < shares.length) {
+              assert.ok(total * 128 < shares.length * MIN_RUN_WORK || B * Math.ceil(Tq / 4) < shares.length, label);
+              continue;
+            }
+            const sum = shares.reduce((a, b) => a + b, 0);
+            let before = 0;
+            runs.forEach(([first, end], j) => {
+              assert.equal(first, j === 0 ? 0 : runs[j - 1][1], label);
+              assert.equal((first % Tq) % plan.rowGroup, 0, `${label}: run ${j} starts inside a row group`);
+              // each cut within half a group of where the shares put it, so each run within a group of its share
+              before += shares[j];
+              const cutAt = runWork(plan, 0, end);
+              assert.ok(Math.abs(cutAt - (total * before) / sum) <= group / 2 + 1e-6, `${label}: cut ${j} at ${cutAt} of ${total}`);
+            });
+            assert.equal(runs.at(-1)[1], B * Tq, label);
+            checked++;
+          }
+    assert.ok(checked >= 30, `${checked} cases`);
+  });
+
+  test('runWork: a run\'s work, additive, the causal rows seeing one key more each', () => {
+    const plain = planOf([2], 10, 12, 8, 8);
+    assert.equal(runWork(plain, 0, 20), 20 * 13);
+    assert.equal(runWork(plain, 3, 17), 14 * 13);
+    const causal = planOf([2], 10, 12, 8, 8, { causal: true });  // queryStart 2: row i sees 3 + i keys
+    assert.equal(runWork(causal, 0, 1), 4);
+    assert.equal(runWork(causal, 9, 11), (3 + 9 + 1) + (3 + 0 + 1));
+    assert.equal(runWork(causal, 0, 20), 2 * (10 * 4 + 45));
+  });
+
   test('no rows, no runs; a small call is one run', () => {
     assert.deepEqual(cutRows(planOf([0], 5, 5, 8, 8), 4), []);
     assert.deepEqual(cutRows(planOf([2], 0, 5, 8, 8), 4), []);
     assert.deepEqual(cutRows(planOf([1], 8, 8, 8, 8), 4), [[0, 8]]);
+  });
+});
+
+describe('pool-pace: how fast each worker has been', () => {
+  test('starts even; a call in one run, or with an untimed run, teaches nothing', () => {
+    const p = paces(3);
+    assert.deepEqual([0, 1, 2].map(p.of), [1, 1, 1]);
+    p.learn([1], [100], [1]);
+    p.learn([0, 1], [100, 100], [0, 2]);
+    p.learn([0, 1], [100, 100], [null, 2]);
+    assert.deepEqual([0, 1, 2].map(p.of), [1, 1, 1]);
+  });
+
+  test('a worker half as fast, call after call: its pace goes to half the other\'s, their mean kept', () => {
+    const p = paces(3);
+    for (let call = 0; call < 60; call++) {
+      // the next cut gives each its pace's share; the slow one (worker 2) takes twice as long for its work
+      const works = [p.of(0), p.of(2)].map((pace) => (1000 * pace) / (p.of(0) + p.of(2)));
+      p.learn([0, 2], works, [works[0] / 10, works[1] / 5]);
+    }
+    assert.ok(Math.abs(p.of(0) / p.of(2) - 2) < 1e-6, `${p.of(0)} / ${p.of(2)}`);
+    assert.ok(Math.abs(p.of(0) + p.of(2) - 2) < 1e-9);
+    assert.equal(p.of(1), 1, 'a worker not in the calls keeps its pace');
+  });
+
+  test('one call moves a pace part of the way; a worker that paused still gets work', () => {
+    const p = paces(2);
+    p.learn([0, 1], [100, 100], [1, 1000]);  // worker 1 paused: shown 1000 times slower, taken as 4 times the mean's
+    assert.ok(p.of(0) > 1 && p.of(0) < 1.6 && p.of(1) < 1 && p.of(1) > 0.4, `${p.of(0)}, ${p.of(1)}`);
+    for (let call = 0; call < 200; call++) p.learn([0, 1], [100, 100], [1, 1000]);
+    assert.ok(p.of(0) / p.of(1) <= 16 + 1e-9, `${p.of(0) / p.of(1)}`);
+    for (let call = 0; call < 200; call++) p.learn([0, 1], [100, 100], [1, 1]);
+    assert.ok(Math.abs(p.of(0) - 1) < 1e-6 && Math.abs(p.of(1) - 1) < 1e-6, 'even again once the workers are');
   });
 });
 
@@ -209,7 +286,23 @@ describe('results: the bits one thread computes', () => {
       const got = [];
       for (const x of calls) got.push(await pool.attention(x, x, x, options));  // one after another: the same sizes
       calls.forEach((x, n) => assertSame(got[n], so.attention(x, x, x, options), `T ${T} call ${n}`));
+      // each the whole of its own buffer, as one thread's (the pool's kept buffers come in size classes, a bit larger)
+      for (const result of got)
+        for (const t of 'data' in result ? [result] : Object.values(result))
+          assert.equal(t.data.buffer.byteLength, t.data.byteLength, `T ${T}: a result's buffer holds more than it`);
     }
+  });
+
+  test('sizeClass: at least the size asked, at most a quarter more, few classes', () => {
+    const classes = new Set();
+    for (let n = 1; n <= 1 << 20; n = Math.ceil(n * 1.01)) {
+      const c = sizeClass(n);
+      assert.ok(c >= n && c <= 1.25 * n, `${n} → ${c}`);
+      if (n >= 1024) classes.add(c);
+    }
+    assert.ok(classes.size <= 4 * 11, `${classes.size} classes from 1 KiB to 1 MiB`);
+    assert.equal(sizeClass(1000), 1024);
+    assert.equal(sizeClass(4096), 4096);
   });
 
   test('many calls at once, of different shapes, each get their own results', async () => {

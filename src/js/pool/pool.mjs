@@ -7,7 +7,7 @@
 // attentionPlanner, over an instance of the module kept here for that alone, made by the first call when this thread
 // has made an instance of the module before, so that a pool that only trains models holds one WebAssembly memory a
 // worker and none here): the same errors, before any worker is involved. The core's plan says how the work may be
-// split (split.mjs). Each worker gets its slabs of q, k and v (copied once, or moved with `transfer: true`), runs
+// split (split.mjs), in proportion to how fast each worker has been (pace.mjs). Each worker gets its slabs of q, k and v (copied once, or moved with `transfer: true`), runs
 // so.attention on them and moves its results back; the parts are laid in place, so the results are the bits one
 // thread computes. The workers and the messages they answer: protocol.mjs; what a worker runs: worker.mjs.
 import { attentionPlanner, version } from '../api.mjs';
@@ -17,7 +17,8 @@ import { docsUrl } from '../docs-url.mjs';
 import { compileModelModule, compileSeqorder, instantiateCore, instantiateCoreNow, knownModule } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
-import { callsOf, cutRows } from './split.mjs';
+import { paces } from './pace.mjs';
+import { callsOf, cutRows, runWork } from './split.mjs';
 import { readWorkerUrl, workerStarter } from './start.mjs';
 
 const MAX_WORKERS = 256;
@@ -39,17 +40,20 @@ async function availableCores() {
 /**
  * ArrayBuffers back from the workers (the slabs they read, the parts they wrote), kept for later calls' slabs and
  * parts: fresh memory costs page faults and zero-filling, several times the copy itself. At most SPARE_BYTES are kept.
- * take(byteLength) → a kept buffer of that length, or a new one; keep(buffers) keeps them.
+ * take(byteLength, exact) → a kept buffer, or a new one, of byteLength rounded up to its size class (sizeClass), so
+ * that runs whose sizes move a little from call to call (the cuts follow the workers' paces) find one; of byteLength
+ * itself when `exact` (a buffer the caller gets). keep(buffers) keeps them.
  */
 const SPARE_BYTES = 32 * 2 ** 20;
 function spareBuffers() {
   const bySize = new Map();
   let held = 0;
   return {
-    take(byteLength) {
-      const buffer = bySize.get(byteLength)?.pop();
-      if (!buffer) return new ArrayBuffer(byteLength);
-      held -= byteLength;
+    take(byteLength, exact = false) {
+      const size = exact ? byteLength : sizeClass(byteLength);
+      const buffer = bySize.get(size)?.pop();
+      if (!buffer) return new ArrayBuffer(size);
+      held -= size;
       return buffer;
     },
     keep(buffers) {
@@ -61,6 +65,13 @@ function spareBuffers() {
       }
     },
   };
+}
+
+/** n rounded up to a multiple of a quarter of the power of two at or below it (at most 25% more): 5 → 5, 1000 → 1024. */
+export function sizeClass(n) {
+  if (n <= 4) return n;
+  const quarter = 2 ** (Math.floor(Math.log2(n)) - 2);
+  return Math.ceil(n / quarter) * quarter;
 }
 
 /**
@@ -82,7 +93,7 @@ function slabs(spares, transfer, keep) {
       owner.set(buffer, run);
       return { data: view, moved: [buffer] };
     }
-    const data = new Class(spares.take(view.byteLength));
+    const data = new Class(spares.take(view.byteLength), 0, end - start);
     data.set(view);
     return { data, moved: [data.buffer] };
   };
@@ -99,6 +110,7 @@ function messages(read, plan, runs, spares, transfer) {
   const take = slabs(spares, transfer, read.out?.buffer);
   return runs.map(([first, end], run) => {
     const calls = callsOf(plan, first, end);
+    const whole = runs.length === 1 && calls.length === 1;  // its output is the caller's result (inOnePart): exact
     const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
     const q = take(read.q, first * D, end * D, run);
     const k = take(read.k, items[0] * Tk * D, items[1] * Tk * D, run);
@@ -108,7 +120,7 @@ function messages(read, plan, runs, spares, transfer) {
     const outs = [];  // where each call's output goes: a spare buffer, moved there and back
     const args = calls.map(({ item, items: n, row, rows }) => {
       const at = (item - items[0]) * Tk;
-      const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT));
+      const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT, whole), 0, n * rows * Dv);
       outs.push(out.buffer);
       const call = {
         q: tensor(q.data, offset * D, [n, rows, D]),
@@ -227,6 +239,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     });
   };
   const spares = spareBuffers();
+  const pace = paces(count);
   const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
   let workers;
   try {
@@ -251,16 +264,15 @@ export async function loadSeqorderPool(options, packaged = {}) {
     plan ??= attentionPlanner(instantiateCoreNow(compiled, url));
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
-    const runs = cutRows(read.plan, workers.size);
+    const order = [];  // the workers, the idlest first: run j goes to order[j]
+    for (let j = 0; j < workers.size; j++) order.push(workers.idlest(new Set(order)));
+    const runs = cutRows(read.plan, order.map(pace.of));
     const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
-    const busy = new Set();
-    const answers = Promise.all(sent.map(({ args, moved }) => {
-      const index = workers.idlest(busy);
-      busy.add(index);
-      return workers.request(index, 'attention', { calls: args }, moved);
-    }));
+    const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(order[j], 'attention', { calls: args }, moved)));
     const arrays = resultArrays(read.plan, read.out, sent);
-    return assemble(read.plan, read.out, sent, await answers, arrays, spares);
+    const answered = await answers;
+    pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
+    return assemble(read.plan, read.out, sent, answered, arrays, spares);
   }
 
   const models = modelMaker(workers, maxTensorBytes, compiledModel);

@@ -19,11 +19,13 @@ function rowsWork(plan, r) {
 }
 
 /**
- * Cuts the plan's B·Tq rows into at most `parts` runs [first, end) of rows (row g is row g % Tq of batch item
- * ⌊g / Tq⌋), in order, none empty, each starting and ending on a row group, their work as even as the groups allow.
- * Fewer runs when the call is small (MIN_RUN_WORK) or has fewer groups than parts.
+ * Cuts the plan's B·Tq rows into runs [first, end) of rows (row g is row g % Tq of batch item ⌊g / Tq⌋), in order,
+ * none empty, each starting and ending on a row group. `shares`: how many runs at most, or each run's share of the
+ * work, in proportion (a worker's pace: pace.mjs), one per run at most; the work of run j is as near shares[j] of the
+ * whole as the groups allow. Fewer runs when the call is small (MIN_RUN_WORK) or has fewer groups than shares: the
+ * first shares then.
  */
-export function cutRows(plan, parts) {
+export function cutRows(plan, shares) {
   const { batch: B, queries: Tq, rowGroup: G } = plan;
   const rows = B * Tq;
   if (rows === 0) return [];
@@ -31,13 +33,30 @@ export function cutRows(plan, parts) {
   const total = B * perItem;
   const groups = B * Math.ceil(Tq / G);
   const multiplyAdds = total * (plan.width + plan.valueWidth);
+  const parts = typeof shares === 'number' ? shares : shares.length;
   const n = Math.max(1, Math.min(parts, groups, Math.floor(multiplyAdds / MIN_RUN_WORK)));
+  const weights = typeof shares === 'number' ? new Array(n).fill(1) : shares.slice(0, n);
+  const sum = weights.reduce((a, b) => a + b, 0);
   const cuts = [0];
-  for (let j = 1; j < n; j++) cuts.push(cutNear(plan, (total * j) / n, perItem));
+  let before = 0;
+  for (let j = 1; j < n; j++) {
+    before += weights[j - 1];
+    cuts.push(cutNear(plan, (total * before) / sum, perItem));
+  }
   cuts.push(rows);
   const runs = [];
   for (let j = 0; j + 1 < cuts.length; j++) if (cuts[j + 1] > cuts[j]) runs.push([cuts[j], cuts[j + 1]]);
   return runs;
+}
+
+/** The work of rows [first, end) (global row indices), in rowsWork's units. */
+export function runWork(plan, first, end) {
+  const perItem = rowsWork(plan, plan.queries);
+  const before = (g) => {
+    const item = Math.floor(g / plan.queries);
+    return item * perItem + rowsWork(plan, g - item * plan.queries);
+  };
+  return before(end) - before(first);
 }
 
 /** The row-group boundary (a global row index) whose work before it is nearest to `target`. */

@@ -16,6 +16,24 @@ let modelsHere = null;  // the holder of this worker's model module (model-modul
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
 
+/**
+ * The step of this worker's clock, performance.now(), in ms (measured by the first attention call: the time from one
+ * change of its value to the next): engines coarsen it where a page is not cross-origin isolated (to 0.1 ms, or 1 ms).
+ */
+let clockStep = null;
+function measureClockStep() {
+  const next = () => {
+    const now = performance.now();
+    let later;
+    do later = performance.now(); while (later === now);
+    return later;
+  };
+  const start = next();
+  return next() - start;
+}
+/** The clock steps a run must last for its time to be told (to within 5%): a shorter one's is null. */
+const TIMED_STEPS = 20;
+
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
   try {
@@ -54,15 +72,20 @@ const ops = {
   },
 
   /**
-   * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs }: the buffers of q, k
-   * and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be moved).
+   * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs, took }: the buffers
+   * of q, k and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be moved);
+   * took: the milliseconds the calls took here (the pool's paces, pace.mjs), or null if too few of the clock's steps.
    */
   async attention({ calls }) {
     so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
+    clockStep ??= measureClockStep();
+    const start = performance.now();
     const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
+    const time = performance.now() - start;
+    const took = time >= TIMED_STEPS * clockStep ? time : null;
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
-    return { value: { results, inputs }, transfer: [...buffersIn(results, new Set(inputs))] };
+    return { value: { results, inputs, took }, transfer: [...buffersIn(results, new Set(inputs))] };
   },
 
   /**

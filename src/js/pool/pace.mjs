@@ -1,0 +1,38 @@
+// How fast each of the pool's workers has been computing, relative to the others, so that a call's runs of rows can be
+// cut in proportion (split.mjs's cutRows): a worker whose core runs slower (a phone's efficiency core, a virtual
+// machine's core its host also gives to other work, a core shared with other threads) gets less, and the call's runs
+// end together rather than waiting for the slowest. With even cores the paces stay near 1 and the cut near even.
+//
+// Each call split in several runs teaches it: a run's rate is its work over the time its worker took for it (worker.mjs
+// times its op), compared with the others' in the same call, so the pace is the same whatever the call's size; a
+// worker's pace moves part of the way (LEARNING) to what its call showed. Paces are relative: the paces of a call's
+// workers keep their mean. A call with a run too short for its worker's clock to time (worker.mjs: the clock is coarse
+// where a page is not cross-origin isolated) teaches nothing.
+
+/** The part of the way a worker's pace moves to what one call showed. */
+const LEARNING = 0.25;
+/** The most one call may show a worker faster or slower than its workers' mean rate (a pause, a fault, a coarse clock). */
+const MOST = 4;
+
+/** paces(count) → { of(index) → the worker's pace (1 until a call has shown otherwise), learn(workers, works, times) }. */
+export function paces(count) {
+  const pace = new Array(count).fill(1);
+  return {
+    of: (index) => pace[index],
+    /**
+     * What one call showed: run j, on worker workers[j], did works[j] of work in times[j] ms (null: not timed). Calls
+     * in one run, and calls with a run not timed, teach nothing.
+     */
+    learn(workers, works, times) {
+      if (workers.length < 2 || times.some((t) => !(t > 0))) return;
+      const rates = works.map((work, j) => work / times[j]);
+      const rate = rates.reduce((a, b) => a + b, 0) / rates.length;
+      const shown = rates.map((r) => Math.min(MOST, Math.max(1 / MOST, r / rate)));
+      const mean = workers.reduce((sum, index) => sum + pace[index], 0) / workers.length;
+      const shownMean = shown.reduce((a, b) => a + b, 0) / shown.length;
+      workers.forEach((index, j) => {
+        pace[index] += LEARNING * ((mean * shown[j]) / shownMean - pace[index]);
+      });
+    },
+  };
+}
