@@ -14,7 +14,7 @@ import { lib, loadSeqorder, loadSeqorderPool } from './helpers/load.mjs';
 import { uniformTensor } from './helpers/random.mjs';
 
 const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
-const { cutRows, callsOf, runWork, MIN_RUN_WORK } = await internal('pool/split.mjs');
+const { cutRows, callsOf, runWork, ITEM_EDGE_WORK, MIN_RUN_WORK } = await internal('pool/split.mjs');
 const { paces } = await internal('pool/pace.mjs');
 const { sizeClass } = await internal('pool/pool.mjs');
 const { workersOf } = await internal('pool/index.mjs');
@@ -81,14 +81,14 @@ describe('pool-split: runs of rows', () => {
               }
               assert.equal(g, end, label);
             }
-            // work: each run within one row group's work (plus rounding) of an even share
+            // work: each run within one row group's work (plus rounding) of an even share, or of an item's edge near it
             const work = (g) => {
               const item = Math.floor(g / Tq);
               const r = g - item * Tq;
               const rowsWork = (n) => (causal ? n * (Tk - Tq + 2) + (n * (n - 1)) / 2 : n * (Tk + 1));
               return item * rowsWork(Tq) + rowsWork(r);
             };
-            const group = 4 * (Tk + 1);
+            const group = 4 * (Tk + 1) + 2 * ITEM_EDGE_WORK / 128;
             const multiplyAdds = work(B * Tq) * 128;
             const even = work(B * Tq) / runs.length;
             if (runs.length === Math.min(parts, B * Math.ceil(Tq / 4)))
@@ -120,15 +120,28 @@ describe('pool-split: runs of rows', () => {
             runs.forEach(([first, end], j) => {
               assert.equal(first, j === 0 ? 0 : runs[j - 1][1], label);
               assert.equal((first % Tq) % plan.rowGroup, 0, `${label}: run ${j} starts inside a row group`);
-              // each cut within half a group of where the shares put it, so each run within a group of its share
+              // each cut within half a group of where the shares put it (so each run within a group of its share),
+              // or on the edge of a batch item near it
               before += shares[j];
               const cutAt = runWork(plan, 0, end);
-              assert.ok(Math.abs(cutAt - (total * before) / sum) <= group / 2 + 1e-6, `${label}: cut ${j} at ${cutAt} of ${total}`);
+              const off = Math.abs(cutAt - (total * before) / sum);
+              const onEdge = end % Tq === 0 && end < B * Tq && off * 128 <= ITEM_EDGE_WORK;
+              assert.ok(off <= group / 2 + 1e-6 || onEdge, `${label}: cut ${j} at ${cutAt} of ${total}`);
             });
             assert.equal(runs.at(-1)[1], B * Tq, label);
             checked++;
           }
     assert.ok(checked >= 30, `${checked} cases`);
+  });
+
+  test('a cut near a batch item\'s edge falls on it; one far from any falls inside an item', () => {
+    const eight = planOf([8], 256, 256, 64, 64, { causal: true });  // 8 items, each 4.2M multiply-adds (4 times ITEM_EDGE_WORK)
+    assert.deepEqual(cutRows(eight, [1.04, 1]), [[0, 1024], [1024, 2048]]);
+    const [[, inside]] = cutRows(eight, [1, 1.3]);  // 3.48 items of work before it: far from an edge
+    assert.ok(inside > 3 * 256 && inside < 4 * 256 && inside % 4 === 0, `${inside}`);
+    const two = planOf([2], 1024, 1024, 64, 64);
+    const [[, cut]] = cutRows(two, [3, 1]);
+    assert.ok(cut > 1024 && cut < 2048 && cut % 4 === 0, `${cut}`);
   });
 
   test('runWork: a run\'s work, additive, the causal rows seeing one key more each', () => {

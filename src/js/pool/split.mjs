@@ -1,9 +1,10 @@
 // How the pool divides one attention call among its workers, from the core's plan (../api.mjs, attentionPlanner).
 //
 // The call's query rows, batch item after batch item (B·Tq rows in all; B the product of the leading axes), are cut
-// into runs of nearly equal work, one run per worker. A cut falls only where a row group of the kernel starts (row i
-// of a batch item with i a multiple of plan.rowGroup, or its end), so each row is computed in the same group as in
-// one call on one thread, and the results are the same bits. A run is then a list of attention calls on contiguous
+// into runs, one per worker, of work in proportion to how fast each worker has been (pace.mjs; even until they
+// differ). A cut falls only where a row group of the kernel starts (row i of a batch item with i a multiple of
+// plan.rowGroup, or its end), so each row is computed in the same group as in one call on one thread, and the results
+// are the same bits; near a batch item's edge, on the edge. A run is then a list of attention calls on contiguous
 // slabs of q, k and v: whole batch items together, or a range of rows within one, causal from its own queryStart.
 
 /**
@@ -11,6 +12,12 @@
  * waking of a worker cost on a busy machine (bench/pool.mjs measures them at T = 256).
  */
 export const MIN_RUN_WORK = 2 ** 23;
+
+/**
+ * A cut inside a batch item costs that item's k and v copied for both runs, and a call more in each; a cut that would
+ * fall within this much work (multiply-adds, ~0.05 ms of one core) of an item's edge falls on the edge.
+ */
+export const ITEM_EDGE_WORK = 2 ** 20;
 
 /** The work of the first r rows of a batch item, in keys seen (each row also counts 1, for its own fixed work). */
 function rowsWork(plan, r) {
@@ -59,9 +66,15 @@ export function runWork(plan, first, end) {
   return before(end) - before(first);
 }
 
-/** The row-group boundary (a global row index) whose work before it is nearest to `target`. */
+/**
+ * The row-group boundary (a global row index) whose work before it is nearest to `target`, or a batch item's edge
+ * near it (ITEM_EDGE_WORK).
+ */
 function cutNear(plan, target, perItem) {
   const { batch: B, queries: Tq, rowGroup: G } = plan;
+  const edge = Math.round(target / perItem);  // the nearest edge of a batch item
+  if (edge > 0 && edge < B && Math.abs(target - edge * perItem) * (plan.width + plan.valueWidth) <= ITEM_EDGE_WORK)
+    return edge * Tq;
   const b = Math.min(B - 1, Math.floor(target / perItem));
   const left = target - b * perItem;
   const groups = Math.ceil(Tq / G);
