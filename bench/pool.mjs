@@ -6,7 +6,7 @@
 //     seqorder on this thread, the pool with 1 worker and with one per core, onnxruntime-web (wasm, numThreads = cores;
 //     the graphs of bench/make-onnx-graphs.mjs), with fresh inputs each call (web/js/bench-kernels.mjs's
 //     freshInputSets: each call reads inputs no call has read for the last 64 MiB of them); and the pool's bound: a
-//     worker per core computing the pool's parts with their inputs in place (poolBound), what two threads give here;
+//     worker per core computing parts of even work with their inputs in place (poolBound), what two threads give here;
 //   the pool's overhead at T = 256: a pool of 1 worker against seqorder on this thread, with its two parts measured
 //     apart: a round trip that computes (almost) nothing (T = 1), and the copies of q, k and v the pool sends.
 // Several threads work at once here, so times are wall-clock (performance.now), not CPU time: on a machine shared with
@@ -88,10 +88,11 @@ function attentionContenders({ so, pools, ort, sessions, bound }, T, causal) {
 }
 
 /**
- * The pool's bound (poolBoundName): a worker per core, each holding its part of the case (the pool's own cut, from its
- * plan) and computing it when asked, all at once: the speed of the pool's threads on this machine without what the
- * pool adds (the calling thread's plan and copies, the inputs' messages, the assembly). Its inputs stay in place, so
- * its caches are warm: a bound, not a contender the pool could match. { setup(set, causal), run(), close() }.
+ * The pool's bound (poolBoundName): a worker per core, each holding its part of the case (the pool's cut of its plan
+ * into parts of even work, as the pool cuts while its workers' paces are even) and computing it when asked, all at
+ * once: the speed of the pool's threads on this machine without what the pool adds (the calling thread's plan and
+ * copies, the inputs' messages, the assembly). Its inputs stay in place, so its caches are warm: a bound, not a
+ * contender the pool could match. { setup(set, causal), run(), close() }.
  */
 async function poolBound({ planner, cutRows }, workers) {
   const threads = await Promise.all(Array.from({ length: workers }, () => new Promise((resolve, reject) => {
