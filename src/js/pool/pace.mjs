@@ -11,10 +11,10 @@
 
 /** The part of the way a worker's pace moves to what one call showed. */
 const LEARNING = 0.25;
-/** The most one call may show a worker faster or slower than its workers' mean rate (a pause, a fault, a coarse clock). */
+/** The most one call may show a worker faster or slower than its workers' mean rate (a pause, a fault, a clock). */
 const MOST = 4;
 
-/** paces(count) → { of(index) → the worker's pace (1 until a call has shown otherwise), learn(workers, works, times) }. */
+/** paces(count) → { of(index) → the worker's pace (1 until a call shows otherwise), learn(workers, works, times) }. */
 export function paces(count) {
   const pace = new Array(count).fill(1);
   return {

@@ -7,9 +7,10 @@
 // attentionPlanner, over an instance of the module kept here for that alone, made by the first call when this thread
 // has made an instance of the module before, so that a pool that only trains models holds one WebAssembly memory a
 // worker and none here): the same errors, before any worker is involved. The core's plan says how the work may be
-// split (split.mjs), in proportion to how fast each worker has been (pace.mjs). Each worker gets its slabs of q, k and v (copied once, or moved with `transfer: true`), runs
-// so.attention on them and moves its results back; the parts are laid in place, so the results are the bits one
-// thread computes. The workers and the messages they answer: protocol.mjs; what a worker runs: worker.mjs.
+// split (split.mjs), in proportion to how fast each worker has been (pace.mjs). Each worker gets its slabs of q, k
+// and v (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the
+// parts are laid in place, so the results are the bits one thread computes. The workers and the messages they
+// answer: protocol.mjs; what a worker runs: worker.mjs.
 import { attentionPlanner, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
