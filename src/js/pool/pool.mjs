@@ -265,8 +265,9 @@ export async function loadSeqorderPool(options, packaged = {}) {
     plan ??= attentionPlanner(instantiateCoreNow(compiled, url));
     const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
-    const order = [];  // the workers, the idlest first: run j goes to order[j]
-    for (let j = 0; j < workers.size; j++) order.push(workers.idlest(new Set(order)));
+    const picked = new Set();  // the workers, the idlest first (in the order added): run j goes to the j-th
+    while (picked.size < workers.size) picked.add(workers.idlest(picked));
+    const order = [...picked];
     const runs = cutRows(read.plan, order.map(pace.of));
     const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
     const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(order[j], 'attention', { calls: args }, moved)));

@@ -40,10 +40,9 @@ export function cutRows(plan, shares) {
   const total = B * perItem;
   const groups = B * Math.ceil(Tq / G);
   const multiplyAdds = total * (plan.width + plan.valueWidth);
-  const parts = typeof shares === 'number' ? shares : shares.length;
-  const n = Math.max(1, Math.min(parts, groups, Math.floor(multiplyAdds / MIN_RUN_WORK)));
-  const weights = typeof shares === 'number' ? new Array(n).fill(1) : shares.slice(0, n);
-  const sum = weights.reduce((a, b) => a + b, 0);
+  const weights = typeof shares === 'number' ? new Array(shares).fill(1) : shares;
+  const n = Math.max(1, Math.min(weights.length, groups, Math.floor(multiplyAdds / MIN_RUN_WORK)));
+  const sum = weights.slice(0, n).reduce((a, b) => a + b, 0);
   const cuts = [0];
   let before = 0;
   for (let j = 1; j < n; j++) {
