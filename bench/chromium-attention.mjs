@@ -131,10 +131,11 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
 
 /**
  * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops, samples }], ratios: { overOne,
- * overOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed; `freshBytes`: the
+ * overOrt, callingOverOne, callingOverOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed; `freshBytes`: the
  * fresh inputs' bytes, freshInputSets's by default).
- * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency) and onnxruntime-web's
- * threaded build with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's
+ * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency), a pool of one worker
+ * fewer with the page's thread computing a share (callingThread: `calling` ratios), and onnxruntime-web's threaded build
+ * with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's
  * output checked to be one thread's bits, onnxruntime-web's within 1e-4, before anything is timed. After
  * onnxruntime-web's samples a pause of 200 ms: its threads spin for a while after a call (bench/pool.mjs).
  */
@@ -144,6 +145,7 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
   const so = await loadSeqorder();
   const threads = navigator.hardwareConcurrency;
   const pool = await loadSeqorderPool({ workers: threads });
+  const calling = threads > 1 ? await loadSeqorderPool({ workers: threads - 1, callingThread: true }) : null;
   let ort;
   const sessions = {};
   if (withOrt) {
@@ -156,7 +158,8 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
       sessions[causal] = await ort.InferenceSession.create(graph, { executionProviders: ['wasm'] });
     }
   }
-  const names = { one: 'seqorder, 1 thread', pool: `pool, ${threads} workers`, ort: `onnxruntime-web, ${threads} threads` };
+  const names = { one: 'seqorder, 1 thread', pool: `pool, ${threads} workers`, ort: `onnxruntime-web, ${threads} threads`,
+    calling: `pool, ${threads - 1} worker${threads > 2 ? 's' : ''} and the calling thread` };
   let lastRan = '';
   const pause = () => new Promise((resolve) => setTimeout(resolve, lastRan === names.ort ? 200 : 10));
   const cases = [];
@@ -168,11 +171,12 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
           { name: names.one, call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
           { name: names.pool, call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data },
           ...(withOrt ? [{ name: names.ort, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data }] : []),
+          ...(calling ? [{ name: names.calling, call: async ({ q, k, v }) => (await calling.attention(q, k, v, { causal })).data }] : []),
         ];
         const expected = calls[0].call(sets[0]);
-        const pooled = await calls[1].call(sets[0]);
-        if (pooled.length !== expected.length || !pooled.every((x, i) => Object.is(x, expected[i])))
-          throw new Error(`chromium-attention: the pool's output is not one thread's bits at T = ${T}${causal ? ' causal' : ''}`);
+        for (const pooled of [await calls[1].call(sets[0]), ...(calling ? [await calls.at(-1).call(sets[0])] : [])])
+          if (pooled.length !== expected.length || !pooled.every((x, i) => Object.is(x, expected[i])))
+            throw new Error(`chromium-attention: the pool's output is not one thread's bits at T = ${T}${causal ? ' causal' : ''}`);
         const worst = withOrt ? maxAbsDiff(await calls[2].call(sets[0]), expected) : 0;
         if (!(worst <= 1e-4)) throw new Error(`chromium-attention: onnxruntime-web differs from seqorder by ${worst} at T = ${T}${causal ? ' causal' : ''}`);
         const contenders = calls.map(({ name, call }, n) => {
@@ -181,16 +185,22 @@ export async function measurePool({ lengths = [1024, 2048], rounds = 11, sampleS
         });
         for (const c of contenders) await c.run();
         const results = await measure(contenders, { rounds, sampleSeconds, time: wallSeconds, pause, warm: 1 });
-        const [one, pooledResult, ortResult] = results;
+        const [one, pooledResult] = results;
+        const ortResult = withOrt ? results[2] : undefined;
+        const callingResult = calling ? results.at(-1) : undefined;
         const flops = 4 * T * T * WIDTH * (causal ? 0.5 : 1);
         cases.push({
           T, causal,
           results: results.map((r) => ({ name: r.name, gflops: flops / r.seconds / 1e9, samples: r.samples })),
-          ratios: { overOne: speedup(pooledResult, one), ...(withOrt ? { overOrt: speedup(pooledResult, ortResult) } : {}) },
+          ratios: {
+            overOne: speedup(pooledResult, one), ...(withOrt ? { overOrt: speedup(pooledResult, ortResult) } : {}),
+            ...(calling ? { callingOverOne: speedup(callingResult, one) } : {}),
+            ...(calling && withOrt ? { callingOverOrt: speedup(callingResult, ortResult) } : {}),
+          },
         });
       }
   } finally {
-    await pool.close();
+    await Promise.all([pool.close(), calling?.close()]);
   }
   return { threads, cases, versions: { seqorder: so.version } };
 }
@@ -238,7 +248,8 @@ async function main() {
     console.log(`${report.machine.cpu}, ${result.browser}, ${result.threads} threads; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     for (const c of result.cases)
       console.log(`T = ${String(c.T).padEnd(5)} ${c.causal ? 'causal' : '      '} ${c.results.map((r) => `${r.name} ${r.gflops.toFixed(1)}`).join(', ')} GFLOP/s; ` +
-        `the pool ${c.ratios.overOne.toFixed(2)}x one thread, ${c.ratios.overOrt.toFixed(2)}x onnxruntime-web`);
+        `the pool ${c.ratios.overOne.toFixed(2)}x one thread, ${c.ratios.overOrt.toFixed(2)}x onnxruntime-web` +
+        (c.ratios.callingOverOne ? `; with the calling thread ${c.ratios.callingOverOne.toFixed(2)}x, ${c.ratios.callingOverOrt.toFixed(2)}x` : ''));
     report.machine.loadAverageAtEnd = os.loadavg().map((x) => Math.round(x * 100) / 100);
     mkdirSync(path.dirname(jsonPath), { recursive: true });
     writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);

@@ -108,6 +108,8 @@ export function benchArgs(name, quickName, partial = false) {
 /** The names bench/pool.mjs gives its contenders. */
 export const poolName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''}`;
 export const ortThreadsName = (cores) => `onnxruntime-web, ${cores} thread${cores > 1 ? 's' : ''}`;
+/** The pool of `workers` workers with options.callingThread: the calling thread computes a share too. */
+export const poolCallingName = (workers) => `pool, ${workers} worker${workers > 1 ? 's' : ''} and the calling thread`;
 export const poolBoundName = (workers) => `${workers} workers, inputs in place (the pool's bound)`;
 
 /** bench/run.mjs's sections (its --only). */

@@ -28,7 +28,7 @@ import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Worker } from 'node:worker_threads';
 
-import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, packageUrl, poolBoundName, poolName } from './harness.mjs';
+import { benchArgs, importPackage, loadAverage, machine, ortThreadsName, packageUrl, poolBoundName, poolCallingName, poolName } from './harness.mjs';
 import { poolText } from './render/pool.mjs';
 import { graphFile, WIDTH } from './make-onnx-graphs.mjs';
 import { freshInputSets, measure, randomTensor, ring, wallSeconds } from '../web/js/bench-kernels.mjs';
@@ -51,6 +51,7 @@ async function load() {
   const so = await loadSeqorder();
   const pools = { 1: await loadSeqorderPool({ workers: 1 }) };
   if (cores > 1) pools[cores] = await loadSeqorderPool({ workers: cores });
+  const calling = cores > 1 ? await loadSeqorderPool({ workers: cores - 1, callingThread: true }) : null;
 
   const ort = await import('onnxruntime-web');
   ort.env.wasm.numThreads = cores;  // its threaded build: SharedArrayBuffer and worker_threads, in node as is
@@ -67,7 +68,7 @@ async function load() {
     const { compiled, url } = await compileSeqorder({});
     bound = await poolBound({ planner: attentionPlanner(await instantiateCore(compiled, url)), cutRows }, cores);
   }
-  return { so, pools, ort, sessions, bound, versions: { seqorder: so.version, 'onnxruntime-web': version } };
+  return { so, pools, calling, ort, sessions, bound, versions: { seqorder: so.version, 'onnxruntime-web': version } };
 }
 
 const ortName = ortThreadsName(cores);
@@ -76,11 +77,12 @@ const ortName = ortThreadsName(cores);
  * The contenders of one attention case: [{ name, call(set), run }], run() calling call() on the next set of the ring
  * (fresh inputs), call(sets[0]) what runCase checks.
  */
-function attentionContenders({ so, pools, ort, sessions, bound }, T, causal) {
+function attentionContenders({ so, pools, calling, ort, sessions, bound }, T, causal) {
   const sets = freshInputSets(T, WIDTH, { ort, causal });
   const contenders = [
     { name: 'seqorder, 1 thread', call: ({ q, k, v }) => so.attention(q, k, v, { causal }).data },
     ...Object.entries(pools).map(([workers, pool]) => ({ name: poolName(workers), call: async ({ q, k, v }) => (await pool.attention(q, k, v, { causal })).data })),
+    ...(calling ? [{ name: poolCallingName(calling.workers), call: async ({ q, k, v }) => (await calling.attention(q, k, v, { causal })).data }] : []),
     { name: ortName, call: async ({ feeds }) => (await sessions[causal].run(feeds)).output.data },
   ];
   const ringed = contenders.map((c, n) => ({ ...c, sets, run: ring(sets, c.call, Math.floor((n * sets.length) / contenders.length)) }));
@@ -240,5 +242,5 @@ for (const c of report.attention) c.pools = Object.keys(c.pools).map(Number);
 mkdirSync(path.dirname(jsonPath), { recursive: true });
 writeFileSync(jsonPath, `${JSON.stringify(report, null, 2)}\n`);
 log(`wrote ${path.relative(process.cwd(), jsonPath)}`);
-await Promise.all([...Object.values(libraries.pools).map((pool) => pool.close()), libraries.bound?.close()]);
+await Promise.all([...Object.values(libraries.pools).map((pool) => pool.close()), libraries.calling?.close(), libraries.bound?.close()]);
 process.exit(0);  // onnxruntime-web's threads keep node running otherwise

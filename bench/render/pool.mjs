@@ -2,7 +2,7 @@
 // overhead.
 import { speedup } from '../../web/js/bench-kernels.mjs';
 import { median, middleHalf } from '../../web/js/median.mjs';
-import { ortThreadsName, poolBoundName, poolName } from '../harness.mjs';
+import { ortThreadsName, poolBoundName, poolCallingName, poolName } from '../harness.mjs';
 import { fixed, table, times } from './tables.mjs';
 
 /** The worker counts of a case's pools: an object keyed by them while the benchmark runs, their list in its JSON. */
@@ -19,7 +19,11 @@ function poolAttentionTable(cases) {
   // runs from the bound's introduction on also timed it
   const boundName = poolBoundName(cores);
   const bound = cores > 1 && byName.every((by) => by[boundName]);
-  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(copying ? [copyingName] : []), ...(bound ? [boundName] : []), ortName];
+  // runs from options.callingThread's introduction on also timed a pool of one worker fewer with the calling thread
+  const callingName = poolCallingName(cores - 1);
+  const calling = cores > 1 && byName.every((by) => by[callingName]);
+  const names = ['seqorder, 1 thread', ...counts.map(poolName), ...(calling ? [callingName] : []), ...(copying ? [copyingName] : []),
+    ...(bound ? [boundName] : []), ortName];
   const rows = names.map((name) => [name, ...byName.map((by) => fixed(by[name]?.gflops))]);
   const ratio = (label, fast, slow) => rows.push([label, ...byName.map((by) => times(speedup(by[fast], by[slow])))]);
   // the middle half of the per-round ratios: how much the other work on the machine moved them during the run
@@ -33,6 +37,12 @@ function poolAttentionTable(cases) {
     spread('its rounds\' middle half', all, 'seqorder, 1 thread');
     ratio(`**${all} ÷ ${ortName}**`, all, ortName);
     spread('its rounds\' middle half', all, ortName);
+    if (calling) {
+      ratio(`**${callingName} ÷ seqorder, 1 thread**`, callingName, 'seqorder, 1 thread');
+      spread('its rounds\' middle half', callingName, 'seqorder, 1 thread');
+      ratio(`**${callingName} ÷ ${ortName}**`, callingName, ortName);
+      spread('its rounds\' middle half', callingName, ortName);
+    }
     ratio(`${all} ÷ ${poolName(1)}`, all, poolName(1));
     if (bound) {
       ratio(`${all} ÷ its bound`, all, boundName);
@@ -93,10 +103,16 @@ export function pagePoolParts(report) {
   const cases = report.cases;
   const names = cases[0].results.map((r) => r.name);
   const pool = names[1];
+  const calling = names.find((name) => name.endsWith(' and the calling thread'));
   const attention = table('GFLOP/s (wall time)', cases.map((c) => `T = ${c.T}${c.causal ? ' causal' : ''}`), [
     ...names.map((name) => [name, ...cases.map((c) => fixed(c.results.find((r) => r.name === name)?.gflops))]),
     [`**${pool} ÷ ${names[0]}**`, ...cases.map((c) => `**${times(c.ratios.overOne)}**`)],
     [`**${pool} ÷ ${names[2]}**`, ...cases.map((c) => `**${times(c.ratios.overOrt)}**`)],
+    // runs from options.callingThread's introduction on also timed a pool of one worker fewer with the page's thread
+    ...(calling ? [
+      [`**${calling} ÷ ${names[0]}**`, ...cases.map((c) => `**${times(c.ratios.callingOverOne)}**`)],
+      [`**${calling} ÷ ${names[2]}**`, ...cases.map((c) => `**${times(c.ratios.callingOverOrt)}**`)],
+    ] : []),
   ]);
   return { machine, attention };
 }

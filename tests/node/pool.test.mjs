@@ -194,32 +194,32 @@ describe('pool-pace: how fast each worker has been', () => {
   });
 });
 
-describe('results: the bits one thread computes', () => {
+// The calls the pool is checked on: [lead axes, Tq, Tk, D, Dv, options, dtype]
+const CASES = [
+  [[], 600, 600, 64, 64, {}],
+  [[], 601, 601, 64, 64, { causal: true }],
+  [[], 513, 700, 64, 64, { causal: true, queryStart: 77 }],
+  [[], 700, 1000, 64, 16, { causal: true, queryStart: 0 }],
+  [[], 600, 500, 48, 32, {}],
+  [[3], 300, 300, 64, 64, { causal: true }],
+  [[5], 7, 9, 16, 8, {}],
+  [[2, 4], 200, 200, 64, 64, { causal: true }],          // (B, H, T, D): heads over the workers
+  [[2, 3], 33, 47, 24, 8, { causal: true, queryStart: 5 }],
+  [[4], 302, 304, 64, 64, { causal: true, queryStart: 1 }],
+  [[1, 1, 2], 300, 300, 64, 64, {}],
+  [[], 500, 520, 64, 64, { causal: true }, 'float64'],
+  [[2], 300, 300, 64, 64, {}, 'float64'],
+  [[], 400, 420, 64, 64, { steps: true }],
+  [[], 90, 95, 16, 16, { steps: true }],
+  [[2], 40, 40, 8, 8, { steps: true, causal: true }, 'float64'],
+  [[], 1, 1, 1, 1, {}],
+  [[], 5, 0, 4, 3, {}],       // no keys: zeros
+  [[], 0, 6, 4, 3, { causal: true }],
+  [[0, 2], 4, 4, 4, 4, {}],   // an empty batch
+  [[], 64, 64, 8, 0, { steps: true }],
+];
 
-  // [lead axes, Tq, Tk, D, Dv, options, dtype]
-  const CASES = [
-    [[], 600, 600, 64, 64, {}],
-    [[], 601, 601, 64, 64, { causal: true }],
-    [[], 513, 700, 64, 64, { causal: true, queryStart: 77 }],
-    [[], 700, 1000, 64, 16, { causal: true, queryStart: 0 }],
-    [[], 600, 500, 48, 32, {}],
-    [[3], 300, 300, 64, 64, { causal: true }],
-    [[5], 7, 9, 16, 8, {}],
-    [[2, 4], 200, 200, 64, 64, { causal: true }],          // (B, H, T, D): heads over the workers
-    [[2, 3], 33, 47, 24, 8, { causal: true, queryStart: 5 }],
-    [[4], 302, 304, 64, 64, { causal: true, queryStart: 1 }],
-    [[1, 1, 2], 300, 300, 64, 64, {}],
-    [[], 500, 520, 64, 64, { causal: true }, 'float64'],
-    [[2], 300, 300, 64, 64, {}, 'float64'],
-    [[], 400, 420, 64, 64, { steps: true }],
-    [[], 90, 95, 16, 16, { steps: true }],
-    [[2], 40, 40, 8, 8, { steps: true, causal: true }, 'float64'],
-    [[], 1, 1, 1, 1, {}],
-    [[], 5, 0, 4, 3, {}],       // no keys: zeros
-    [[], 0, 6, 4, 3, { causal: true }],
-    [[0, 2], 4, 4, 4, 4, {}],   // an empty batch
-    [[], 64, 64, 8, 0, { steps: true }],
-  ];
+describe('results: the bits one thread computes', () => {
 
   test('over many shapes (float32 and float64, causal with queryStart, batches, heads, steps, empty axes)', async () => {
     let split = 0;
@@ -412,7 +412,7 @@ describe('errors: so.attention\'s, class and message, before any worker is invol
     await assert.rejects(loadSeqorderPool({ workers: 0 }), { name: 'RangeError', message: /^options\.workers must be an integer between 1 and 256, got 0/ });
     await assert.rejects(loadSeqorderPool({ workers: 1.5 }), { name: 'RangeError', message: /^options\.workers must be an integer/ });
     await assert.rejects(loadSeqorderPool({ workers: '2' }), { name: 'TypeError', message: /^options\.workers must be a number/ });
-    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary\)/ });
+    await assert.rejects(loadSeqorderPool({ threads: 2 }), { name: 'TypeError', message: /^options: unknown option 'threads' \(known: workers, callingThread, sharedMemory, workerUrl, simd, wasmUrl, wasmBinary, modelWasmUrl, modelWasmBinary\)/ });
     await assert.rejects(loadSeqorderPool({ sharedMemory: 1 }), { name: 'TypeError', message: /^options\.sharedMemory must be true or false, got number 1/ });
     const bytes = readFileSync(path.join(lib, 'seqorder', 'seqorder_core.wasm'));
     const byBytes = await loadSeqorderPool({ wasmBinary: bytes, workers: 1 });
@@ -507,6 +507,79 @@ test('a pool makes no instance of the module on this thread, which made one, unt
     WebAssembly.instantiate = instantiate;
     WebAssembly.Instance = Instance;
   }
+});
+
+describe('callingThread: this thread computes a share of each call', () => {
+  let calling;
+  let requests = 0;  // the attention calls sent to its workers
+  before(async () => {
+    calling = await loadSeqorderPool({ workers: 2, callingThread: true });
+    const set = workersOf(calling);
+    const request = set.request;
+    set.request = (...args) => {
+      requests++;
+      return request.apply(set, args);
+    };
+  });
+  after(() => calling?.close());
+
+  test('the bits one thread computes, over every shape, the calls that split sent to the workers', async () => {
+    for (const [lead, Tq, Tk, D, Dv, options, dtype = 'float32'] of CASES) {
+      const seed = Tq * 7 + Tk;
+      const q = uniformTensor([...lead, Tq, D], dtype, seed);
+      const k = uniformTensor([...lead, Tk, D], dtype, seed + 1);
+      const v = uniformTensor([...lead, Tk, Dv], dtype, seed + 2);
+      const label = `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`;
+      const before = requests;
+      assertSame(await calling.attention(q, k, v, options), so.attention(q, k, v, options), label);
+      const runs = cutRows(planOf(lead, Tq, Tk, D, Dv, options, dtype), 3).length;
+      assert.equal(requests - before, Math.max(0, runs - 1), `${label}: ${runs} runs, one of them here`);
+    }
+  });
+
+  test('a call too small to split is computed here alone, with no message; out, steps and the results\' buffers as the pool\'s', async () => {
+    const x = uniformTensor([2, 50, 16], 'float32', 9);
+    const before = requests;
+    const out = new Float32Array(2 * 50 * 16);
+    const got = await calling.attention(x, x, x, { causal: true, out });
+    assert.equal(got.data, out);
+    assertSame(got, so.attention(x, x, x, { causal: true }), 'into out');
+    assertSame(await calling.attention(x, x, x, { steps: true }), so.attention(x, x, x, { steps: true }), 'steps');
+    assert.equal(requests, before, 'no worker asked');
+    // results stay the caller's: later calls of the same sizes never write into them
+    const first = await calling.attention(x, x, x);
+    const copy = first.data.slice();
+    for (let n = 0; n < 3; n++) await calling.attention(uniformTensor([2, 50, 16], 'float32', 20 + n), x, x);
+    assert.deepEqual(first.data, copy);
+  });
+
+  test('transfer: true moves nothing (this thread reads the inputs); the inputs are left as they were', async () => {
+    const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([4, 800, 32], 'float32', 30 + n));
+    const want = so.attention(...make(), { causal: true });
+    const [q, k, v] = make();
+    const copies = [q, k, v].map((t) => t.data.slice());
+    assertSame(await calling.attention(q, k, v, { causal: true, transfer: true }), want, 'transfer');
+    [q, k, v].forEach((t, n) => assert.deepEqual(t.data, copies[n]));
+  });
+
+  test('a bad call rejects with so.attention\'s error, and the pool goes on', async () => {
+    const x = uniformTensor([300, 32], 'float32', 2);
+    await assert.rejects(calling.attention(x, x, uniformTensor([299, 32], 'float32', 1)), (error) => {
+      assert.throws(() => so.attention(x, x, uniformTensor([299, 32], 'float32', 1)), { name: error.name, message: error.message });
+      return true;
+    });
+    assertSame(await calling.attention(x, x, x), so.attention(x, x, x), 'the next call');
+  });
+
+  test('its options: callingThread true or false; workers then default to the cores but one (at least one)', async () => {
+    assert.equal(calling.callingThread, true);
+    assert.equal(calling.workers, 2);
+    assert.equal(pool.callingThread, false);
+    await assert.rejects(loadSeqorderPool({ callingThread: 1 }), { name: 'TypeError', message: /^options\.callingThread must be true or false, got number 1/ });
+    const byDefault = await loadSeqorderPool({ callingThread: true });
+    assert.equal(byDefault.workers, Math.max(1, availableParallelism() - 1));
+    await byDefault.close();
+  });
 });
 
 describe('failures', () => {

@@ -426,6 +426,13 @@ const losses: Float64Array = await remote.train([task, task], { lr: 3e-3 });
 const remoteLogits: Tensor<'float32'> = await remote.forward(task.ids);
 console.log(losses.length, remoteLogits.shape, remote.worker, remote.config.width, remote.disposed, shares);
 await remote.dispose();
+// the calling thread computing a share of each call
+const sharing = await loadSeqorderPool({ workers: 1, callingThread: true });
+const computesHere: boolean = sharing.callingThread;
+const small = { data: new Float32Array(8), shape: [2, 4] };
+const sharedResult: Tensor<'float32'> = await sharing.attention(small, small, small);
+console.log(computesHere, sharedResult.shape);
+await sharing.close();
 // a next-token model: generate, save and load (one thread and the pool)
 const gpt = so.createModel({ vocab: 16, width: 32, heads: 2, classes: 16, causal: true, readout: 'each', positions: 'rotary' });
 const text: Int32Array = gpt.generate([1, 2, 3], { steps: 8, temperature: 0.8, topK: 4, seed: 1 });
@@ -442,6 +449,8 @@ console.log(text.length, greedy.length, loadedGpt.config.vocab, remoteText.lengt
 so.positions('8', 16);
 // @ts-expect-error sharedMemory is a boolean
 void loadSeqorderPool({ sharedMemory: 'yes' });
+// @ts-expect-error callingThread is a boolean
+void loadSeqorderPool({ callingThread: 1 });
 // @ts-expect-error loadModelModule loads into an API that loadSeqorder made
 void loadModelModule({});
 // @ts-expect-error seqorder/model's loadSeqorder takes loadSeqorder's options

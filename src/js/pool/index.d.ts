@@ -18,6 +18,17 @@ export interface PoolOptions extends LoadOptions {
    */
   workers?: number;
   /**
+   * true: this thread (the one that calls attention) computes a share of each attention call too, while the workers
+   * compute theirs, as onnxruntime-web's calling thread does: per call, one worker's messages and copies fewer, and a
+   * call too small to split is computed here with no message at all. This thread is then busy for its share (in a
+   * page, the main thread: no input or paint meanwhile), so `workers` defaults to the cores available but one (at
+   * least one). Its share follows its pace, as a worker's does. transfer is then ignored: this thread reads the
+   * inputs, which are never moved. Default false: this thread only checks the calls and lays the results in place.
+   * @example
+   * const pool = await loadSeqorderPool({ callingThread: true });  // in node, or in a worker of a page
+   */
+  callingThread?: boolean;
+  /**
    * The pool's workers share no memory: the pool copies each worker's part of a call to it (docs/pool.md says why).
    * false, or left out: the pool. true: loadSeqorderPool rejects with an Error that says the pool copies (the Error
    * a pool that could not share memory rejected with).
@@ -42,7 +53,8 @@ export interface PoolOptions extends LoadOptions {
 export interface PoolAttentionOptions<D extends FloatDType = FloatDType> extends AttentionOptions<D> {
   /**
    * Let the pool move the buffers of q.data, k.data and v.data to its workers instead of copying them (one copy
-   * fewer): those arrays may be detached afterwards (length 0), so do not use them again. Default false.
+   * fewer): those arrays may be detached afterwards (length 0), so do not use them again. Default false. (Ignored by
+   * a pool with callingThread: true, whose calling thread reads them.)
    */
   transfer?: boolean;
 }
@@ -60,6 +72,8 @@ export interface SeqorderPool {
   readonly build: SimdBuild;
   /** How many workers the pool has. */
   readonly workers: number;
+  /** Whether the calling thread computes a share of each attention call too (PoolOptions.callingThread). */
+  readonly callingThread: boolean;
   /**
    * Always false: the workers share no memory (see PoolOptions.sharedMemory).
    * @deprecated The pool always copies; this is false for every pool.

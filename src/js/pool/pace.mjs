@@ -4,7 +4,8 @@
 // end together rather than waiting for the slowest. With even cores the paces stay near 1 and the cut near even.
 //
 // Each call split in several runs teaches it: a run's rate is its work over the time its worker took for it (worker.mjs
-// times its op), compared with the others' in the same call, so the pace is the same whatever the call's size; a
+// times its op with timer(); the calling thread, computing a share with options.callingThread, times its share from the
+// call's start, which its copies for the workers delayed: pool.mjs), compared with the others' in the same call, so the pace is the same whatever the call's size; a
 // worker's pace moves part of the way (LEARNING) to what its call showed. Paces are relative: the paces of a call's
 // workers keep their mean. A call with a run too short for its worker's clock to time (worker.mjs: the clock is coarse
 // where a page is not cross-origin isolated) teaches nothing.
@@ -34,5 +35,31 @@ export function paces(count) {
         pace[index] += LEARNING * ((mean * shown[j]) / shownMean - pace[index]);
       });
     },
+  };
+}
+
+/** The clock steps a run must last for its time to be told (to within 5%): a shorter one's is null. */
+const TIMED_STEPS = 20;
+
+/**
+ * timer() → time(work) → { value: work(), took: the milliseconds it took, or null if fewer than TIMED_STEPS steps of
+ * this thread's clock }. The clock, performance.now(), is one that engines coarsen where a page is not cross-origin
+ * isolated (to 0.1 ms, or 1 ms): its step is measured once, by timer() (the time from one change of its value to the
+ * next).
+ */
+export function timer() {
+  const next = () => {
+    const now = performance.now();
+    let later;
+    do later = performance.now(); while (later === now);
+    return later;
+  };
+  const first = next();
+  const step = next() - first;
+  return (work) => {
+    const start = performance.now();
+    const value = work();
+    const took = performance.now() - start;
+    return { value, took: took >= TIMED_STEPS * step ? took : null };
   };
 }

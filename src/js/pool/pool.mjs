@@ -11,14 +11,14 @@
 // and v (copied once, or moved with `transfer: true`), runs so.attention on them and moves its results back; the
 // parts are laid in place, so the results are the bits one thread computes. The workers and the messages they
 // answer: protocol.mjs; what a worker runs: worker.mjs.
-import { attentionPlanner, version } from '../api.mjs';
+import { attentionPlanner, makeApi, version } from '../api.mjs';
 import { DTYPES, checkStillThere, optional, readBoolean, readNumber, readOptions } from '../arguments.mjs';
 import { isNode, nodeModule } from '../env.mjs';
 import { docsUrl } from '../docs-url.mjs';
 import { compileModelModule, compileSeqorder, instantiateCore, instantiateCoreNow, knownModule } from '../load.mjs';
 import { modelMaker } from './model.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
-import { paces } from './pace.mjs';
+import { paces, timer } from './pace.mjs';
 import { callsOf, cutRows, runWork } from './split.mjs';
 import { readWorkerUrl, workerStarter } from './start.mjs';
 
@@ -136,6 +136,27 @@ function messages(read, plan, runs, spares, transfer) {
   });
 }
 
+/**
+ * The calling thread's run of rows [first, end) (callingThread): its attention calls (callsOf) on views of the caller's
+ * inputs, on this thread's instance of the module (`so`) → what a worker answers, { results, inputs: [], took }.
+ */
+function runHere(so, read, plan, [first, end]) {
+  const { width: D, valueWidth: Dv, keys: Tk } = plan;
+  const Class = DTYPES[plan.dtype];
+  const view = (record, start, shape) => {
+    const { buffer, byteOffset } = record.data;
+    const data = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, product(shape));
+    return { data, shape, dtype: plan.dtype };
+  };
+  const results = callsOf(plan, first, end).map(({ item, items: n, row, rows }) => {
+    const q = view(read.q, (item * plan.queries + row) * D, [n, rows, D]);
+    const k = view(read.k, item * Tk * D, [n, Tk, D]);
+    const v = view(read.v, item * Tk * Dv, [n, Tk, Dv]);
+    return so.attention(q, k, v, plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps } : { steps: plan.steps });
+  });
+  return { results, inputs: [] };
+}
+
 /** attention's results (scores, scaled, weights, output, or the output alone) as a list of tensors. */
 const resultList = (result, steps) => (steps ? [result.scores, result.scaled, result.weights, result.output] : [result]);
 
@@ -215,21 +236,24 @@ const NO_SHARED_MEMORY = 'seqorder pool: options.sharedMemory: true, but the wor
  * app is told to import seqorder/pool.
  */
 export async function loadSeqorderPool(options, packaged = {}) {
-  const { workers: asked, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
-    ['workers', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary', 'modelWasmUrl', 'modelWasmBinary']);
+  const { workers: asked, callingThread: calling, sharedMemory: sharing, workerUrl, ...load } = readOptions('options', options,
+    ['workers', 'callingThread', 'sharedMemory', 'workerUrl', 'simd', 'wasmUrl', 'wasmBinary', 'modelWasmUrl', 'modelWasmBinary']);
   if (asked !== undefined) {
     readNumber('options.workers', asked);
     if (!Number.isInteger(asked) || asked < 1 || asked > MAX_WORKERS)
       throw new RangeError(`options.workers must be an integer between 1 and ${MAX_WORKERS}, got ${asked}`);
   }
+  const callingThread = optional(readBoolean)('options.callingThread', calling) === true;
   optional(readBoolean)('options.sharedMemory', sharing);
   if (sharing) throw new Error(NO_SHARED_MEMORY);
   const script = await readWorkerUrl(workerUrl);
-  const count = asked ?? Math.min(MAX_WORKERS, await availableCores());
+  const count = asked ?? Math.max(1, Math.min(MAX_WORKERS, await availableCores()) - (callingThread ? 1 : 0));
   const { compiled, url, model } = await compileSeqorder(load);
-  // The instance that checks attention's calls: made now when none of this module was made on this thread (it then
-  // says the module's build, and a module that does not instantiate fails here), else by the first call to check.
-  let plan = knownModule(compiled) ? undefined : attentionPlanner(await instantiateCore(compiled, url));
+  // This thread's instance of the module, which checks attention's calls (plan) and, with callingThread, computes a
+  // share of each (so, timed by time): made now when none of this module was made on this thread (it then says the
+  // module's build, and a module that does not instantiate fails here), else by the first call to check.
+  const onThisThread = (core) => ({ plan: attentionPlanner(core), so: callingThread ? makeApi(core) : null, time: callingThread ? timer() : null });
+  let here = knownModule(compiled) ? undefined : onThisThread(await instantiateCore(compiled, url));
   const { build, maxTensorBytes } = knownModule(compiled);
   let modelCompiled;  // the model module, fetched and compiled by the first model (again after a failure)
   const compiledModel = () => {
@@ -240,7 +264,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     });
   };
   const spares = spareBuffers();
-  const pace = paces(count);
+  const pace = paces(count + 1);  // the workers', and the calling thread's (index count)
   const starter = await workerStarter(script, packaged.startWorker, BUNDLED);
   let workers;
   try {
@@ -259,22 +283,38 @@ export async function loadSeqorderPool(options, packaged = {}) {
   /**
    * so.attention on the pool: a promise of what so.attention returns (the same bits), rejected with the error
    * so.attention throws. transfer: true lets the pool move the buffers of q.data, k.data and v.data to its workers
-   * instead of copying them (the caller's arrays are then detached).
+   * instead of copying them (the caller's arrays are then detached), but with callingThread, which reads them.
+   * With callingThread the first run is this thread's: its slabs are not copied, and it is computed once the workers'
+   * messages are posted (a call too small to split is computed here alone, with no message).
    */
   async function attention(q, k, v, options) {
-    plan ??= attentionPlanner(instantiateCoreNow(compiled, url));
-    const read = plan(q, k, v, options, { transfer: optional(readBoolean) });
+    const started = performance.now();
+    here ??= onThisThread(instantiateCoreNow(compiled, url));
+    const read = here.plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
-    const picked = new Set();  // the workers, the idlest first (in the order added): run j goes to the j-th
+    const picked = new Set();  // the workers, the idlest first (in the order added)
     while (picked.size < workers.size) picked.add(workers.idlest(picked));
-    const order = [...picked];
+    const order = [...(callingThread ? [count] : []), ...picked];  // run j goes to order[j]; count: this thread
     const runs = cutRows(read.plan, order.map(pace.of));
-    const sent = messages(read, read.plan, runs, spares, read.extra.transfer === true);
-    const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(order[j], 'attention', { calls: args }, moved)));
-    const arrays = resultArrays(read.plan, read.out, sent);
-    const answered = await answers;
+    const mine = callingThread ? runs[0] : undefined;
+    const sent = messages(read, read.plan, callingThread ? runs.slice(1) : runs, spares, read.extra.transfer === true && !callingThread);
+    const theirs = order.slice(callingThread ? 1 : 0);
+    const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(theirs[j], 'attention', { calls: args }, moved)));
+    let own;  // this thread's answer; its time counts from the call's start, which its slabs for the workers delayed
+    if (mine) {
+      try {
+        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine));
+        own = { ...value, took: took === null ? null : performance.now() - started };
+      } catch (error) {
+        await answers.catch(() => {});  // the workers' answers come back before the call fails
+        throw error;
+      }
+    }
+    const parts = own ? [{ calls: callsOf(read.plan, ...mine) }, ...sent] : sent;
+    const arrays = resultArrays(read.plan, read.out, parts);
+    const answered = own ? [own, ...await answers] : await answers;
     pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
-    return assemble(read.plan, read.out, sent, answered, arrays, spares);
+    return assemble(read.plan, read.out, parts, answered, arrays, spares);
   }
 
   const models = modelMaker(workers, maxTensorBytes, compiledModel);
@@ -282,6 +322,8 @@ export async function loadSeqorderPool(options, packaged = {}) {
     version,
     build,
     workers: count,
+    /** Whether this thread computes a share of each attention call too (options.callingThread). */
+    callingThread,
     /** Always false: the workers share no memory (NO_SHARED_MEMORY); kept for the callers that read it. */
     sharedMemory: false,
     attention,

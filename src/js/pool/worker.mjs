@@ -8,6 +8,7 @@ import { makeApi } from '../api.mjs';
 import { instantiateCore } from '../load.mjs';
 import { MODEL_METHODS, callModel } from '../model.mjs';
 import { instantiateModel, modelModule } from '../model-module.mjs';
+import { timer } from './pace.mjs';
 import { serve } from './protocol.mjs';
 
 let main = null;  // the module the pool compiled, { module, url } (op 'load')
@@ -15,24 +16,7 @@ let so = null;  // the API over this worker's instance of the module, once the f
 let modelsHere = null;  // the holder of this worker's model module (model-module.mjs), which its first model starts
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
-
-/**
- * The step of this worker's clock, performance.now(), in ms (measured by the first attention call: the time from one
- * change of its value to the next): engines coarsen it where a page is not cross-origin isolated (to 0.1 ms, or 1 ms).
- */
-let clockStep = null;
-function measureClockStep() {
-  const next = () => {
-    const now = performance.now();
-    let later;
-    do later = performance.now(); while (later === now);
-    return later;
-  };
-  const start = next();
-  return next() - start;
-}
-/** The clock steps a run must last for its time to be told (to within 5%): a shorter one's is null. */
-const TIMED_STEPS = 20;
+let time = null;  // times this worker's attention calls (pace.mjs's timer), made by the first
 
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
@@ -78,11 +62,8 @@ const ops = {
    */
   async attention({ calls }) {
     so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
-    clockStep ??= measureClockStep();
-    const start = performance.now();
-    const results = calls.map(({ q, k, v, options }) => so.attention(q, k, v, options));
-    const time = performance.now() - start;
-    const took = time >= TIMED_STEPS * clockStep ? time : null;
+    time ??= timer();
+    const { value: results, took } = time(() => calls.map(({ q, k, v, options }) => so.attention(q, k, v, options)));
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
     return { value: { results, inputs, took }, transfer: [...buffersIn(results, new Set(inputs))] };
