@@ -553,6 +553,21 @@ describe('callingThread: this thread computes a share of each call', () => {
     assert.deepEqual(first.data, copy);
   });
 
+  test('an out that overlaps an input\'s later items: the bits of one thread, which reads every input before writing', async () => {
+    // five items of 300 rows in three runs: this thread's, the first, ends inside item 1 (two calls, item 0's first)
+    const T = 300;
+    const item = T * 32;
+    const buffer = new Float32Array(6 * item);
+    buffer.set(uniformTensor([5, T, 32], 'float32', 12).data);
+    const x = { data: buffer.subarray(0, 5 * item), shape: [5, T, 32] };
+    const copy = { data: x.data.slice(), shape: x.shape };
+    const want = so.attention(copy, copy, copy).data;
+    const out = buffer.subarray(item);  // item b of the output is item b + 1 of x
+    const got = await calling.attention(x, x, x, { out });
+    assert.equal(got.data, out);
+    assert.ok(Buffer.from(out.buffer, out.byteOffset, out.byteLength).equals(Buffer.from(want.buffer)));
+  });
+
   test('transfer: true moves nothing (this thread reads the inputs); the inputs are left as they were', async () => {
     const make = () => ['q', 'k', 'v'].map((_, n) => uniformTensor([4, 800, 32], 'float32', 30 + n));
     const want = so.attention(...make(), { causal: true });

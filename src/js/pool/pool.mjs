@@ -138,9 +138,10 @@ function messages(read, plan, runs, spares, transfer) {
 
 /**
  * The calling thread's run of rows [first, end) (callingThread): its attention calls (callsOf) on views of the caller's
- * inputs, on this thread's instance of the module (`so`) → what a worker answers, { results, inputs: [], took }.
+ * inputs, on this thread's instance of the module (`so`), each output written in place in `output` (the call's whole
+ * output array, or null: so.attention's own) → what a worker answers, { results, inputs: [] }, and `inPlace`.
  */
-function runHere(so, read, plan, [first, end]) {
+function runHere(so, read, plan, [first, end], output) {
   const { width: D, valueWidth: Dv, keys: Tk } = plan;
   const Class = DTYPES[plan.dtype];
   const view = (record, start, shape) => {
@@ -152,9 +153,11 @@ function runHere(so, read, plan, [first, end]) {
     const q = view(read.q, (item * plan.queries + row) * D, [n, rows, D]);
     const k = view(read.k, item * Tk * D, [n, Tk, D]);
     const v = view(read.v, item * Tk * Dv, [n, Tk, Dv]);
-    return so.attention(q, k, v, plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps } : { steps: plan.steps });
+    const at = (item * plan.queries + row) * Dv;
+    const out = output?.subarray(at, at + n * rows * Dv);
+    return so.attention(q, k, v, plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out });
   });
-  return { results, inputs: [] };
+  return { results, inputs: [], inPlace: output !== null };
 }
 
 /** attention's results (scores, scaled, weights, output, or the output alone) as a list of tensors. */
@@ -165,18 +168,36 @@ const inOnePart = (sent) => sent.length === 1 && sent[0].calls.length === 1;
 
 /**
  * The arrays the parts of a call sent in several are laid into (but the caller's `out`), made while the workers run:
- * their pages are touched now (fill), rather than on the way back, when the caller waits. null for a call in one part.
+ * their pages are touched now (`fill`), rather than on the way back, when the caller waits (not where the calling
+ * thread computes a share: it writes its output in place while the workers run). null for a call in one part.
  */
-function resultArrays(plan, out, sent) {
+function resultArrays(plan, out, sent, fill) {
   if (inOnePart(sent)) return null;
   const Class = DTYPES[plan.dtype];
-  return plan.results.map((shape, r) => (out && r === plan.results.length - 1 ? null : new Class(product(shape)).fill(0)));
+  return plan.results.map((shape, r) => {
+    if (out && r === plan.results.length - 1) return null;
+    const array = new Class(product(shape));
+    return fill ? array.fill(0) : array;
+  });
+}
+
+/**
+ * The typed array the calling thread writes its output into: the caller's `out`, or the output's array of `arrays`
+ * (resultArrays'); null (so.attention's own arrays, copied into place) for an `out` that shares its buffer with an
+ * input, which the run's first calls would then write over before its later calls read it.
+ */
+function outputArray(read, arrays) {
+  const { out } = read;
+  if (!out) return arrays?.at(-1) ?? null;
+  if ([read.q, read.k, read.v].some((t) => t.data.buffer === out.buffer)) return null;
+  return new DTYPES[read.plan.dtype](out.buffer, out.byteOffset, out.length);
 }
 
 /**
  * The call's results from the workers' answers (answers[run].results[call], in the order of `sent`): each part laid at
- * its place in `arrays` (resultArrays'), the output into `out` if given; the buffers that come back are kept as
- * spares. A call in one part is returned as the worker made it (nothing copied but into `out`).
+ * its place in `arrays` (resultArrays'), the output into `out` if given (but an answer's output written in place,
+ * `inPlace`: the calling thread's); the buffers that come back are kept as spares. A call in one part is returned as
+ * the worker made it (nothing copied but into `out`).
  */
 function assemble(plan, out, sent, answers, arrays, spares) {
   const Class = DTYPES[plan.dtype];
@@ -187,7 +208,7 @@ function assemble(plan, out, sent, answers, arrays, spares) {
   const tensors = plan.results.map((shape, r) => {
     if (r === outputIndex && out) {
       const data = new Class(out.buffer, out.byteOffset, out.length);
-      if (whole) data.set(whole[r].data);
+      if (whole && whole[r].data.buffer !== data.buffer) data.set(whole[r].data);
       return { data, shape, dtype: plan.dtype, view: out.view };
     }
     return { data: whole ? whole[r].data : arrays[r], shape, dtype: plan.dtype };
@@ -195,6 +216,7 @@ function assemble(plan, out, sent, answers, arrays, spares) {
   if (!whole) {
     sent.forEach(({ calls }, run) => calls.forEach(({ item, row }, c) => {
       resultList(parts[run][c], plan.steps).forEach((part, r) => {
+        if (r === outputIndex && answers[run].inPlace) return;
         const columns = plan.results[r].at(-1);
         tensors[r].data.set(part.data, (item * plan.queries + row) * columns);
       });
@@ -300,18 +322,18 @@ export async function loadSeqorderPool(options, packaged = {}) {
     const sent = messages(read, read.plan, callingThread ? runs.slice(1) : runs, spares, read.extra.transfer === true && !callingThread);
     const theirs = order.slice(callingThread ? 1 : 0);
     const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(theirs[j], 'attention', { calls: args }, moved)));
+    const parts = mine ? [{ calls: callsOf(read.plan, ...mine) }, ...sent] : sent;
+    const arrays = resultArrays(read.plan, read.out, parts, !mine);
     let own;  // this thread's answer; its time counts from the call's start, which its slabs for the workers delayed
     if (mine) {
       try {
-        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine));
+        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine, outputArray(read, arrays)));
         own = { ...value, took: took === null ? null : performance.now() - started };
       } catch (error) {
         await answers.catch(() => {});  // the workers' answers come back before the call fails
         throw error;
       }
     }
-    const parts = own ? [{ calls: callsOf(read.plan, ...mine) }, ...sent] : sent;
-    const arrays = resultArrays(read.plan, read.out, parts);
     const answered = own ? [own, ...await answers] : await answers;
     pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
     return assemble(read.plan, read.out, parts, answered, arrays, spares);
