@@ -17,6 +17,7 @@ const internal = (file) => import(pathToFileURL(path.join(lib, file)).href);
 const { cutRows, callsOf, runWork, ITEM_EDGE_WORK, MIN_RUN_WORK } = await internal('pool/split.mjs');
 const { paces } = await internal('pool/pace.mjs');
 const { sizeClass } = await internal('pool/pool.mjs');
+const { DTYPES } = await internal('arguments.mjs');
 const { workersOf } = await internal('pool/index.mjs');
 const { startWorkers, workerFailed } = await internal('pool/protocol.mjs');
 
@@ -531,9 +532,15 @@ describe('callingThread: this thread computes a share of each call', () => {
       const v = uniformTensor([...lead, Tk, Dv], dtype, seed + 2);
       const label = `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`;
       const before = requests;
-      assertSame(await calling.attention(q, k, v, options), so.attention(q, k, v, options), label);
+      const want = so.attention(q, k, v, options);
+      assertSame(await calling.attention(q, k, v, options), want, label);
       const runs = cutRows(planOf(lead, Tq, Tk, D, Dv, options, dtype), 3).length;
       assert.equal(requests - before, Math.max(0, runs - 1), `${label}: ${runs} runs, one of them here`);
+      // into out: written in place by this thread where its run is one call, laid there with the parts where not
+      const out = new DTYPES[dtype]((options.steps ? want.output : want).data.length).fill(NaN);
+      const got = await calling.attention(q, k, v, { ...options, out });
+      assert.equal((options.steps ? got.output : got).data, out, `${label}: out`);
+      assertSame(got, want, `${label}, into out`);
     }
   });
 

@@ -182,15 +182,16 @@ function resultArrays(plan, out, sent, fill) {
 }
 
 /**
- * The typed array the calling thread writes its output into: the caller's `out`, or the output's array of `arrays`
- * (resultArrays'); null (so.attention's own arrays, copied into place) for an `out` that shares its buffer with an
- * input, which the run's first calls would then write over before its later calls read it.
+ * The typed array the calling thread writes its output into, in a run of `calls` attention calls: the output's array of
+ * `arrays` (resultArrays': the pool's own), or the caller's `out` when the run is one call, which so.attention's
+ * contract then covers (out written only once the call has succeeded, and after every input is read, even an input
+ * that shares out's buffer). null otherwise (so.attention's own arrays, laid into out once every part has come): a
+ * call that fails leaves out as it was.
  */
-function outputArray(read, arrays) {
+function outputArray(read, arrays, calls) {
   const { out } = read;
   if (!out) return arrays?.at(-1) ?? null;
-  if ([read.q, read.k, read.v].some((t) => t.data.buffer === out.buffer)) return null;
-  return new DTYPES[read.plan.dtype](out.buffer, out.byteOffset, out.length);
+  return calls === 1 ? new DTYPES[read.plan.dtype](out.buffer, out.byteOffset, out.length) : null;
 }
 
 /**
@@ -310,10 +311,10 @@ export async function loadSeqorderPool(options, packaged = {}) {
    * messages are posted (a call too small to split is computed here alone, with no message).
    */
   async function attention(q, k, v, options) {
-    const started = performance.now();
     here ??= onThisThread(instantiateCoreNow(compiled, url));
     const read = here.plan(q, k, v, options, { transfer: optional(readBoolean) });
     if (workers.closed) throw new Error(workers.closed);
+    const started = performance.now();
     const picked = new Set();  // the workers, the idlest first (in the order added)
     while (picked.size < workers.size) picked.add(workers.idlest(picked));
     const order = [...(callingThread ? [count] : []), ...picked];  // run j goes to order[j]; count: this thread
@@ -327,7 +328,7 @@ export async function loadSeqorderPool(options, packaged = {}) {
     let own;  // this thread's answer; its time counts from the call's start, which its slabs for the workers delayed
     if (mine) {
       try {
-        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine, outputArray(read, arrays)));
+        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine, outputArray(read, arrays, parts[0].calls.length)));
         own = { ...value, took: took === null ? null : performance.now() - started };
       } catch (error) {
         await answers.catch(() => {});  // the workers' answers come back before the call fails
