@@ -429,8 +429,8 @@ await remote.dispose();
 // the calling thread computing a share of each call
 const sharing = await loadSeqorderPool({ workers: 1, callingThread: true });
 const computesHere: boolean = sharing.callingThread;
-const small = { data: new Float32Array(8), shape: [2, 4] };
-const sharedResult: Tensor<'float32'> = await sharing.attention(small, small, small);
+const pair = { data: new Float32Array(8), shape: [2, 4] };
+const sharedResult: Tensor<'float32'> = await sharing.attention(pair, pair, pair);
 console.log(computesHere, sharedResult.shape);
 await sharing.close();
 // a next-token model: generate, save and load (one thread and the pool)
