@@ -4,11 +4,12 @@
 // end together rather than waiting for the slowest. With even cores the paces stay near 1 and the cut near even.
 //
 // Each call split in several runs teaches it: a run's rate is its work over the time its worker took for it (worker.mjs
-// times its op with timer(); the calling thread, computing a share with options.callingThread, times its share from
-// the call's start, which its copies for the workers delayed: pool.mjs), compared with the others' in the same call,
-// so the pace is the same whatever the call's size; a worker's pace moves part of the way (LEARNING) to what its call
-// showed. Paces are relative: the paces of a call's workers keep their mean. A call with a run too short for its
-// worker's clock to time (timer(): the clock is coarse where a page is not cross-origin isolated) teaches nothing.
+// times its op with timer(); in a pool whose calling thread computes a share, options.callingThread, every run is
+// timed from the call's start to its end instead, its time on the call's path: pool.mjs), compared with the others'
+// in the same call, so the pace is the same whatever the call's size; a worker's pace moves part of the way (LEARNING)
+// to what its call showed. Paces are relative: the paces of a call's workers keep their mean. A call with a run too
+// short for its worker's clock to time (timer(): the clock is coarse where a page is not cross-origin isolated)
+// teaches nothing.
 
 /** The part of the way a worker's pace moves to what one call showed. */
 const LEARNING = 0.25;

@@ -335,7 +335,10 @@ export async function loadSeqorderPool(options, packaged = {}) {
         throw error;
       }
     }
-    const answered = own ? [own, ...await answers] : await answers;
+    // With this thread computing, each run's time is its time on the call's path, from the call's start to its end: a
+    // worker's includes its message's way there and its wake, which this thread's share does not wait for.
+    const sinceStart = (answer) => ({ ...answer, took: answer.took === null ? null : answer.ended - (performance.timeOrigin + started) });
+    const answered = own ? [own, ...(await answers).map(sinceStart)] : await answers;
     pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
     return assemble(read.plan, read.out, parts, answered, arrays, spares);
   }

@@ -56,9 +56,11 @@ const ops = {
   },
 
   /**
-   * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs, took }: the buffers
-   * of q, k and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be moved);
-   * took: the milliseconds the calls took here (the pool's paces, pace.mjs), or null if too few of the clock's steps.
+   * calls: [{ q, k, v, options }], run in turn with so.attention → { results (in order), inputs, took, ended }: the
+   * buffers of q, k and v go back too, for the main thread to reuse (all but a SharedArrayBuffer's, which cannot be
+   * moved); took: the milliseconds the calls took here (the pool's paces, pace.mjs), or null if too few of the clock's
+   * steps; ended: when they ended, in ms since the epoch (performance.timeOrigin + performance.now(), a clock every
+   * thread shares).
    */
   async attention({ calls }) {
     so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
@@ -66,7 +68,7 @@ const ops = {
     const { value: results, took } = time(() => calls.map(({ q, k, v, options }) => so.attention(q, k, v, options)));
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
-    return { value: { results, inputs, took }, transfer: [...buffersIn(results, new Set(inputs))] };
+    return { value: { results, inputs, took, ended: performance.timeOrigin + performance.now() }, transfer: [...buffersIn(results, new Set(inputs))] };
   },
 
   /**
