@@ -131,8 +131,8 @@ export async function measureAttention({ lengths = [256, 1024, 4096], rounds = 9
 
 /**
  * The pool in the page (--pool): { threads, cases: [{ T, causal, results: [{ name, gflops, samples }], ratios: { overOne,
- * overOrt, callingOverOne, callingOverOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is not installed; `freshBytes`: the
- * fresh inputs' bytes, freshInputSets's by default).
+ * overOrt, callingOverOne, callingOverOrt } }] } (`ort: false`: without onnxruntime-web, the tests' runs, where it is
+ * not installed; `freshBytes`: the fresh inputs' bytes, freshInputSets's by default).
  * seqorder on the page's thread, a pool of one worker per core (navigator.hardwareConcurrency), a pool of one worker
  * fewer with the page's thread computing a share (callingThread: `calling` ratios), and onnxruntime-web's threaded build
  * with as many threads, interleaved, each call on fresh inputs (freshInputSets), wall time; the pool's

@@ -3,7 +3,8 @@
 // The pool (loadSeqorderPool: attention spread over worker_threads) against seqorder on one thread and against
 // onnxruntime-web's threaded WebAssembly build with as many threads as this machine has cores, in one node process:
 //   attention, float32, D = 64, T = 256 … 4096 (and T = 2048 causal): GFLOP/s of
-//     seqorder on this thread, the pool with 1 worker and with one per core, onnxruntime-web (wasm, numThreads = cores;
+//     seqorder on this thread, the pool with 1 worker and with one per core, the pool with one worker fewer and the
+//     calling thread computing a share (callingThread), onnxruntime-web (wasm, numThreads = cores;
 //     the graphs of bench/make-onnx-graphs.mjs), with fresh inputs each call (web/js/bench-kernels.mjs's
 //     freshInputSets: each call reads inputs no call has read for the last 64 MiB of them); and the pool's bound: a
 //     worker per core computing parts of even work with their inputs in place (poolBound), what two threads give here;
