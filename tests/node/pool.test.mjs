@@ -220,18 +220,28 @@ const CASES = [
   [[], 64, 64, 8, 0, { steps: true }],
 ];
 
+/** A call of CASES: its inputs (seeded by its sizes), a label, and the plan the core would make of it. */
+function caseCall([lead, Tq, Tk, D, Dv, options, dtype = 'float32']) {
+  const seed = Tq * 7 + Tk;
+  return {
+    q: uniformTensor([...lead, Tq, D], dtype, seed),
+    k: uniformTensor([...lead, Tk, D], dtype, seed + 1),
+    v: uniformTensor([...lead, Tk, Dv], dtype, seed + 2),
+    options,
+    dtype,
+    label: `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`,
+    plan: planOf(lead, Tq, Tk, D, Dv, options, dtype),
+  };
+}
+
 describe('results: the bits one thread computes', () => {
 
   test('over many shapes (float32 and float64, causal with queryStart, batches, heads, steps, empty axes)', async () => {
     let split = 0;
-    for (const [lead, Tq, Tk, D, Dv, options, dtype = 'float32'] of CASES) {
-      const seed = Tq * 7 + Tk;
-      const q = uniformTensor([...lead, Tq, D], dtype, seed);
-      const k = uniformTensor([...lead, Tk, D], dtype, seed + 1);
-      const v = uniformTensor([...lead, Tk, Dv], dtype, seed + 2);
-      const label = `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`;
+    for (const entry of CASES) {
+      const { q, k, v, options, label, plan } = caseCall(entry);
       assertSame(await pool.attention(q, k, v, options), so.attention(q, k, v, options), label);
-      if (cutRows(planOf(lead, Tq, Tk, D, Dv, options, dtype), WORKERS).length > 1) split++;
+      if (cutRows(plan, WORKERS).length > 1) split++;
     }
     assert.ok(split >= 10, `only ${split} cases were split over several workers`);
   });
@@ -525,16 +535,12 @@ describe('callingThread: this thread computes a share of each call', () => {
   after(() => calling?.close());
 
   test('the bits one thread computes, over every shape, the calls that split sent to the workers', async () => {
-    for (const [lead, Tq, Tk, D, Dv, options, dtype = 'float32'] of CASES) {
-      const seed = Tq * 7 + Tk;
-      const q = uniformTensor([...lead, Tq, D], dtype, seed);
-      const k = uniformTensor([...lead, Tk, D], dtype, seed + 1);
-      const v = uniformTensor([...lead, Tk, Dv], dtype, seed + 2);
-      const label = `${dtype} [${lead}] Tq ${Tq} Tk ${Tk} D ${D} Dv ${Dv} ${JSON.stringify(options)}`;
+    for (const entry of CASES) {
+      const { q, k, v, options, dtype, label, plan } = caseCall(entry);
       const before = requests;
       const want = so.attention(q, k, v, options);
       assertSame(await calling.attention(q, k, v, options), want, label);
-      const runs = cutRows(planOf(lead, Tq, Tk, D, Dv, options, dtype), 3).length;
+      const runs = cutRows(plan, 3).length;
       assert.equal(requests - before, Math.max(0, runs - 1), `${label}: ${runs} runs, one of them here`);
       // into out: written in place by this thread where its run is one call, laid there with the parts where not
       const out = new DTYPES[dtype]((options.steps ? want.output : want).data.length).fill(NaN);

@@ -75,6 +75,13 @@ export function sizeClass(n) {
   return Math.ceil(n / quarter) * quarter;
 }
 
+/** Elements start … end − 1 of a tensor argument as read (readTensor's record): a view of the caller's array. */
+function elementsOf(record, start, end) {
+  const { buffer, byteOffset, dtype } = record.data;
+  const Class = DTYPES[dtype];
+  return new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
+}
+
 /**
  * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
  * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
@@ -86,15 +93,14 @@ export function sizeClass(n) {
 function slabs(spares, transfer, keep) {
   const owner = new Map();  // caller's buffer → the run it is moved with
   return (record, start, end, run) => {
-    const { buffer, byteOffset, dtype } = record.data;
-    const Class = DTYPES[dtype];
-    const view = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
+    const view = elementsOf(record, start, end);
+    const { buffer } = view;
     const shared = typeof SharedArrayBuffer === 'function' && buffer instanceof SharedArrayBuffer;
     if (transfer && !shared && buffer !== keep && (owner.get(buffer) ?? run) === run) {
       owner.set(buffer, run);
       return { data: view, moved: [buffer] };
     }
-    const data = new Class(spares.take(view.byteLength), 0, end - start);
+    const data = new view.constructor(spares.take(view.byteLength), 0, end - start);
     data.set(view);
     return { data, moved: [data.buffer] };
   };
@@ -143,12 +149,7 @@ function messages(read, plan, runs, spares, transfer) {
  */
 function runHere(so, read, plan, [first, end], output) {
   const { width: D, valueWidth: Dv, keys: Tk } = plan;
-  const Class = DTYPES[plan.dtype];
-  const view = (record, start, shape) => {
-    const { buffer, byteOffset } = record.data;
-    const data = new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, product(shape));
-    return { data, shape, dtype: plan.dtype };
-  };
+  const view = (record, start, shape) => ({ data: elementsOf(record, start, start + product(shape)), shape, dtype: plan.dtype });
   const results = callsOf(plan, first, end).map(({ item, items: n, row, rows }) => {
     const q = view(read.q, (item * plan.queries + row) * D, [n, rows, D]);
     const k = view(read.k, item * Tk * D, [n, Tk, D]);
