@@ -49,6 +49,16 @@ serve({
     const { loadSeqorderPool } = await import('/lib/pool/index.mjs');
     globalThis.so = await loadSeqorder();
     globalThis.pool = await loadSeqorderPool({ workers: 3 });
+    // a pool whose calling thread computes a share: where memory can be shared, its runs go through exchanges
+    globalThis.calling = await loadSeqorderPool({ workers: 2, callingThread: true });
+    const { workersOf } = await import('/lib/pool/index.mjs');
+    const set = workersOf(globalThis.calling);
+    const { expect } = set;
+    globalThis.exchanged = 0;
+    set.expect = (index) => {
+      globalThis.exchanged++;
+      return expect.call(set, index);
+    };
   }),
 }, (s) => {
   const mode = isolated ? 'cross-origin isolated' : 'not isolated';
@@ -77,9 +87,13 @@ serve({
         const [q, k, v] = inputs.map(({ shape, dtype, seed }) => uniformTensor(shape, dtype, seed));
         const got = await globalThis.pool.attention(q, k, v, options);
         const want = globalThis.so.attention(q, k, v, options);
-        out.push({ got: await Promise.all(list(got).map(hex)), want: await Promise.all(list(want).map(hex)), shape: list(got).at(-1).shape });
+        // the calling thread's pool, twice (a run that needs a larger exchange goes by message, the next through it)
+        const calling = [];
+        for (let n = 0; n < 2; n++) calling.push(await Promise.all(list(await globalThis.calling.attention(q, k, v, options)).map(hex)));
+        out.push({ got: await Promise.all(list(got).map(hex)), want: await Promise.all(list(want).map(hex)), calling, shape: list(got).at(-1).shape });
       }
-      return out;
+      const canShare = typeof SharedArrayBuffer === 'function' && typeof Atomics.waitAsync === 'function' && globalThis.crossOriginIsolated;
+      return { out, exchanged: globalThis.exchanged, canShare };
     }, CASES.map((c) => ({ inputs: seeded(c), options: c[5] })));
 
     const { loadSeqorder } = await import(pathToFileURL(path.join(siteDir, 'lib', 'seqorder.mjs')).href);
@@ -89,10 +103,17 @@ serve({
       const [lead, Tq, Tk, , Dv, options, dtype] = c;
       const label = `case ${n}: ${dtype} [${lead}] ${Tq}x${Tk} ${JSON.stringify(options)}`;
       const inputs = seeded(c).map(({ shape, seed }) => uniformTensor(shape, dtype, seed));
-      assert.deepEqual(results[n].got, results[n].want, `${label}: the pool differs from so.attention in the page`);
-      assert.deepEqual(results[n].got, digest(list(so.attention(...inputs, options))), `${label}: the page's pool differs from node's so.attention`);
-      assert.deepEqual(results[n].shape, [...lead, Tq, Dv]);
+      const { got, want, calling, shape } = results.out[n];
+      assert.deepEqual(got, want, `${label}: the pool differs from so.attention in the page`);
+      assert.deepEqual(got, digest(list(so.attention(...inputs, options))), `${label}: the page's pool differs from node's so.attention`);
+      assert.deepEqual(shape, [...lead, Tq, Dv]);
+      calling.forEach((hashes, call) => assert.deepEqual(hashes, want, `${label}: the calling thread's pool, call ${call}, differs from so.attention`));
     });
+    // through shared memory where the page can share it (cross-origin isolated, but WebKitGTK, which has no
+    // SharedArrayBuffer even there), by message where it cannot
+    if (isolated && s.engine !== 'webkit') assert.ok(results.canShare, 'a cross-origin isolated page shares memory');
+    if (results.canShare) assert.ok(results.exchanged > 0, 'runs went through exchanges');
+    else assert.equal(results.exchanged, 0);
   });
 
   test(`${s.engine} (${mode}): errors: so.attention's class and message, as a rejection`, async () => {

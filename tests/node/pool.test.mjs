@@ -522,14 +522,26 @@ test('a pool makes no instance of the module on this thread, which made one, unt
 
 describe('callingThread: this thread computes a share of each call', () => {
   let calling;
-  let requests = 0;  // the attention calls sent to its workers
+  let requests = 0;  // the runs sent to its workers, by message or through their exchanges
+  let exchanged = 0;  // of those, the runs handed through an exchange
+  let killNext = false;  // kills the worker of the next run handed through its exchange, at once
   before(async () => {
     calling = await loadSeqorderPool({ workers: 2, callingThread: true });
     const set = workersOf(calling);
-    const request = set.request;
+    const { request, expect } = set;
     set.request = (...args) => {
-      requests++;
+      if (args[1] === 'attention') requests++;
       return request.apply(set, args);
+    };
+    set.expect = (index) => {
+      requests++;
+      exchanged++;
+      const expected = expect.call(set, index);
+      if (killNext) {
+        killNext = false;
+        set.kill(index);
+      }
+      return expected;
     };
   });
   after(() => calling?.close());
@@ -599,6 +611,41 @@ describe('callingThread: this thread computes a share of each call', () => {
     assertSame(await calling.attention(x, x, x), so.attention(x, x, x), 'the next call');
   });
 
+  test('the runs go through the workers\' exchanges (shared memory, no message) once each worker has its own; with steps, by message', async () => {
+    const x = uniformTensor([2, 700, 64], 'float32', 40);
+    const want = so.attention(x, x, x, { causal: true });
+    assertSame(await calling.attention(x, x, x, { causal: true }), want, 'first');  // (a run that needs a larger arena goes by message)
+    const before = { requests, exchanged };
+    for (let n = 0; n < 3; n++) assertSame(await calling.attention(x, x, x, { causal: true }), want, `call ${n}`);
+    const runs = cutRows(planOf([2], 700, 700, 64, 64, { causal: true }), 3).length;
+    assert.equal(runs, 3);
+    assert.equal(exchanged - before.exchanged, 3 * (runs - 1), 'every worker\'s run through its exchange');
+    assert.equal(requests - before.requests, exchanged - before.exchanged, 'no message');
+    const steps = { requests, exchanged };
+    assertSame(await calling.attention(x, x, x, { steps: true }), so.attention(x, x, x, { steps: true }), 'steps');
+    assert.equal(exchanged, steps.exchanged, 'steps go by message');
+    assert.equal(requests - steps.requests, runs - 1);
+  });
+
+  test('calls at once: a worker busy with one call\'s run gets the others\' by message; each call gets its own bits', async () => {
+    const inputs = [0, 1, 2, 3].map((n) => uniformTensor([900, 64], 'float32', 50 + n));
+    const got = await Promise.all(inputs.map((x) => calling.attention(x, x, x)));
+    got.forEach((result, n) => assertSame(result, so.attention(inputs[n], inputs[n], inputs[n]), `call ${n}`));
+  });
+
+  test('a worker that ends while its run is in its exchange: the call rejects saying so; its successor gets an exchange of its own', async () => {
+    const x = uniformTensor([1500, 64], 'float32', 60);
+    await calling.attention(x, x, x);
+    killNext = true;
+    const before = exchanged;
+    await assert.rejects(calling.attention(x, x, x), (error) => error.constructor === Error &&
+      /^seqorder pool: worker \d stopped: it was killed\. The calls it was running failed; a new worker is starting in its place\.$/.test(error.message));
+    assert.equal(killNext, false, 'a run went through an exchange');
+    for (let n = 0; n < 3; n++) assertSame(await calling.attention(x, x, x), so.attention(x, x, x), `after the kill, call ${n}`);
+    assert.ok(exchanged - before >= 3, 'the new worker\'s runs go through its exchange again');
+    assert.equal(workersOf(calling).closed, null);
+  });
+
   test('its options: callingThread true or false; workers then default to the cores but one (at least one)', async () => {
     assert.equal(calling.callingThread, true);
     assert.equal(calling.workers, 2);
@@ -666,6 +713,30 @@ describe('the protocol (pool/protocol.mjs) with a worker that fails in every way
     } finally {
       await set.close();
     }
+  });
+
+  test('expect(): work handed some other way is pending as a request is: settled by the caller, rejected by the error posted for it or by its worker\'s end', async () => {
+    const set = await startWorkers({ count: 1, start, first: { op: 'load', args: { counter: counter() } } });
+    try {
+      const ok = set.expect(0);
+      assert.equal(set.idle(0), false);
+      assert.equal(await set.request(0, 'later', { id: ok.id }), 'queued');  // its work succeeds: nothing is posted
+      ok.settle('done');
+      assert.equal(await ok.answer, 'done');
+      assert.equal(set.idle(0), true);
+      const bad = set.expect(0);
+      await set.request(0, 'later', { id: bad.id, fail: true });
+      await assert.rejects(bad.answer, (e) => e.constructor === RangeError && e.message === 'late failure');
+      bad.settle('too late');  // nothing: it was answered
+      assert.equal(set.idle(0), true);
+      const dying = set.expect(0);
+      set.kill(0);
+      await assert.rejects(dying.answer, (e) => workerFailed(e) && /^seqorder pool: worker 0 stopped: it was killed/.test(e.message));
+    } finally {
+      await set.close();
+    }
+    const closed = set.expect(0);
+    await assert.rejects(closed.answer, { message: /^seqorder pool: the pool is closed/ });
   });
 
   test('a worker that exits, throws outside an op, stops or closes its port: its calls reject, a new one takes its place', async () => {

@@ -17,12 +17,19 @@ import { isNode, nodeModule } from '../env.mjs';
 import { docsUrl } from '../docs-url.mjs';
 import { compileModelModule, compileSeqorder, instantiateCore, instantiateCoreNow, knownModule } from '../load.mjs';
 import { modelMaker } from './model.mjs';
+import { canExchange, exchanges } from './exchange.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
 import { paces, timer } from './pace.mjs';
-import { callsOf, cutRows, runWork } from './split.mjs';
+import { callsOf, cutRows, elementsOf, runWork } from './split.mjs';
 import { readWorkerUrl, workerStarter } from './start.mjs';
 
 const MAX_WORKERS = 256;
+/**
+ * How long the calling thread, its share computed, spins on a run handed to a worker before it waits without blocking
+ * (milliseconds): the paces end the runs together, so the worker's is about to end, and a thread that sleeps is woken
+ * a tenth of a millisecond or more later (a virtual machine's idle core).
+ */
+const SPIN_MS = 1;
 
 /** Each pool's worker set (protocol.mjs), for tests: workersOf(pool).kill(i) ends a worker as a crash would. */
 const workerSets = new WeakMap();
@@ -75,13 +82,6 @@ export function sizeClass(n) {
   return Math.ceil(n / quarter) * quarter;
 }
 
-/** Elements start … end − 1 of a tensor argument as read (readTensor's record): a view of the caller's array. */
-function elementsOf(record, start, end) {
-  const { buffer, byteOffset, dtype } = record.data;
-  const Class = DTYPES[dtype];
-  return new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
-}
-
 /**
  * Hands out the slabs of the inputs that runs of work need: take(record, start, end, run) → { data, moved } where
  * data holds elements start … end − 1 of the tensor and `moved` lists the buffers to transfer with the run. Each slab
@@ -107,38 +107,50 @@ function slabs(spares, transfer, keep) {
 }
 
 /**
- * The messages of one call: for each run of rows (cutRows), its attention calls (callsOf) as arguments on views of
- * its slabs (one buffer per slab crosses to the worker), and the buffers to move. Every slab is taken before any
- * message is posted, so a buffer moved with one run has been copied for the others.
+ * The message of one run of rows [first, end) (cutRows), the `run`th of the call: its attention calls (callsOf's
+ * `calls`) as arguments on views of its slabs (take: slabs()'s; one buffer per slab crosses to the worker), and the
+ * buffers to move. `whole`: the run is the call's only part, so its output is the caller's result (inOnePart).
  */
-function messages(read, plan, runs, spares, transfer) {
+function message(read, [first, end], calls, run, take, spares, whole) {
+  const { plan } = read;
   const { width: D, valueWidth: Dv, keys: Tk } = plan;
   const Class = DTYPES[plan.dtype];
+  const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
+  const q = take(read.q, first * D, end * D, run);
+  const k = take(read.k, items[0] * Tk * D, items[1] * Tk * D, run);
+  const v = take(read.v, items[0] * Tk * Dv, items[1] * Tk * Dv, run);
+  const tensor = (slab, offset, shape) => ({ data: slab.subarray(offset, offset + product(shape)), shape, dtype: plan.dtype });
+  let offset = 0;  // rows of the run before this call
+  const outs = [];  // where each call's output goes: a spare buffer, moved there and back
+  const args = calls.map(({ item, items: n, row, rows }) => {
+    const at = (item - items[0]) * Tk;
+    const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT, whole), 0, n * rows * Dv);
+    outs.push(out.buffer);
+    const call = {
+      q: tensor(q.data, offset * D, [n, rows, D]),
+      k: tensor(k.data, at * D, [n, Tk, D]),
+      v: tensor(v.data, at * Dv, [n, Tk, Dv]),
+      options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out },
+    };
+    offset += n * rows;
+    return call;
+  });
+  return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved, ...outs])] };
+}
+
+/**
+ * What one call sends its workers: for each of their runs of rows (cutRows), handed to worker theirs[j] through its
+ * exchange where it can go that way (exchange.mjs: a call in several parts, without steps, copied), else its message.
+ * Every slab is taken before any message is posted, so a buffer moved with one run has been copied for the others.
+ * → [{ calls, handed } or { calls, args, moved }]
+ */
+function send(read, runs, theirs, parts, spares, transfer, exchange) {
   const take = slabs(spares, transfer, read.out?.buffer);
+  const byExchange = exchange && parts > 1 && !read.plan.steps && !transfer;
   return runs.map(([first, end], run) => {
-    const calls = callsOf(plan, first, end);
-    const whole = runs.length === 1 && calls.length === 1;  // its output is the caller's result (inOnePart): exact
-    const items = [calls[0].item, calls.at(-1).item + calls.at(-1).items];  // the batch items the run touches
-    const q = take(read.q, first * D, end * D, run);
-    const k = take(read.k, items[0] * Tk * D, items[1] * Tk * D, run);
-    const v = take(read.v, items[0] * Tk * Dv, items[1] * Tk * Dv, run);
-    const tensor = (slab, offset, shape) => ({ data: slab.subarray(offset, offset + product(shape)), shape, dtype: plan.dtype });
-    let offset = 0;  // rows of the run before this call
-    const outs = [];  // where each call's output goes: a spare buffer, moved there and back
-    const args = calls.map(({ item, items: n, row, rows }) => {
-      const at = (item - items[0]) * Tk;
-      const out = new Class(spares.take(n * rows * Dv * Class.BYTES_PER_ELEMENT, whole), 0, n * rows * Dv);
-      outs.push(out.buffer);
-      const call = {
-        q: tensor(q.data, offset * D, [n, rows, D]),
-        k: tensor(k.data, at * D, [n, Tk, D]),
-        v: tensor(v.data, at * Dv, [n, Tk, Dv]),
-        options: plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out },
-      };
-      offset += n * rows;
-      return call;
-    });
-    return { calls, args, moved: [...new Set([...q.moved, ...k.moved, ...v.moved, ...outs])] };
+    const calls = callsOf(read.plan, first, end);
+    const handed = byExchange ? exchange.hand(theirs[run], read, calls) : null;
+    return handed ? { calls, handed } : message(read, [first, end], calls, run, take, spares, parts === 1 && calls.length === 1);
   });
 }
 
@@ -303,6 +315,10 @@ export async function loadSeqorderPool(options, packaged = {}) {
     const reason = /^seqorder pool: (.*?)\. The calls/.exec(error.message)?.[1] ?? error.message;
     throw new Error(`seqorder pool: its workers could not start from ${starter.script} (${reason}). ${starter.fix}`, { cause: error });
   }
+  // Runs go to the workers through their exchanges where the calling thread computes a share and memory can be shared
+  // (exchange.mjs); by message otherwise (bench/notes/pool.md, "Runs through shared memory": a pool whose calling
+  // thread only waits gained nothing by it).
+  const exchange = callingThread && canExchange() ? exchanges(workers) : null;
 
   /**
    * so.attention on the pool: a promise of what so.attention returns (the same bits), rejected with the error
@@ -321,27 +337,35 @@ export async function loadSeqorderPool(options, packaged = {}) {
     const order = [...(callingThread ? [count] : []), ...picked];  // run j goes to order[j]; count: this thread
     const runs = cutRows(read.plan, order.map(pace.of));
     const mine = callingThread ? runs[0] : undefined;
-    const sent = messages(read, read.plan, callingThread ? runs.slice(1) : runs, spares, read.extra.transfer === true && !callingThread);
     const theirs = order.slice(callingThread ? 1 : 0);
-    const answers = Promise.all(sent.map(({ args, moved }, j) => workers.request(theirs[j], 'attention', { calls: args }, moved)));
+    const sent = send(read, callingThread ? runs.slice(1) : runs, theirs, runs.length, spares, read.extra.transfer === true && !callingThread, exchange);
     const parts = mine ? [{ calls: callsOf(read.plan, ...mine) }, ...sent] : sent;
     const arrays = resultArrays(read.plan, read.out, parts, !mine);
-    let own;  // this thread's answer; its time counts from the call's start, which its slabs for the workers delayed
-    if (mine) {
-      try {
-        const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine, outputArray(read, arrays, parts[0].calls.length)));
-        own = { ...value, took: took === null ? null : performance.now() - started };
-      } catch (error) {
-        await answers.catch(() => {});  // the workers' answers come back before the call fails
-        throw error;
+    // The messages go now, the runs handed through an exchange already have; a run handed is waited for at once, but
+    // where this thread computes a share, once it has (spinning a little first: its worker is about to end).
+    const asked = sent.map((run, j) => (run.handed ? null : workers.request(theirs[j], 'attention', { calls: run.args }, run.moved)));
+    const answer = (run, j, spinMs) => asked[j] ?? run.handed.wait(spinMs);
+    try {
+      let own;  // this thread's answer; its time counts from the call's start, which its slabs for the workers delayed
+      if (mine) {
+        try {
+          const { value, took } = here.time(() => runHere(here.so, read, read.plan, mine, outputArray(read, arrays, parts[0].calls.length)));
+          own = { ...value, took: took === null ? null : performance.now() - started };
+        } catch (error) {
+          await Promise.allSettled(sent.map((run, j) => answer(run, j, 0)));  // the workers' answers come back before the call fails
+          throw error;
+        }
       }
+      const answers = Promise.all(sent.map((run, j) => answer(run, j, mine ? SPIN_MS : 0)));
+      // With this thread computing, each run's time is its time on the call's path, from the call's start to its end: a
+      // worker's includes its message's way there and its wake, which this thread's share does not wait for.
+      const sinceStart = (a) => ({ ...a, took: a.took === null ? null : a.ended - (performance.timeOrigin + started) });
+      const answered = own ? [own, ...(await answers).map(sinceStart)] : await answers;
+      pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
+      return assemble(read.plan, read.out, parts, answered, arrays, spares);
+    } finally {
+      for (const run of sent) run.handed?.release();
     }
-    // With this thread computing, each run's time is its time on the call's path, from the call's start to its end: a
-    // worker's includes its message's way there and its wake, which this thread's share does not wait for.
-    const sinceStart = (answer) => ({ ...answer, took: answer.took === null ? null : answer.ended - (performance.timeOrigin + started) });
-    const answered = own ? [own, ...(await answers).map(sinceStart)] : await answers;
-    pace.learn(order.slice(0, runs.length), runs.map(([first, end]) => runWork(read.plan, first, end)), answered.map((a) => a.took));
-    return assemble(read.plan, read.out, parts, answered, arrays, spares);
   }
 
   const models = modelMaker(workers, maxTensorBytes, compiledModel);

@@ -102,6 +102,9 @@ function adapt(worker, { message, failure }) {
  *   request(index, op, args, transfer, onReport)
  *                                       → a promise of the op's value on worker `index`; onReport(value) is called
  *                                         with each report the op sends before it answers
+ *   expect(index)                       → { id, answer, settle(value) }: a request whose work goes to worker
+ *                                         `index` another way (shared memory: exchange.mjs), pending as others are
+ *   idle(index)                         → whether worker `index` has nothing pending
  *   idlest(skip)                        → the first worker with the fewest pending requests (not in `skip`): calls
  *                                         one after another go to the same worker, which stays warm
  *   size                                → the number of workers
@@ -156,20 +159,31 @@ export async function startWorkers({ count, start, first }) {
     }, LIVENESS_MS);
   }
 
+  /** A request pending on `slot` under a new id: { id, promise } (settled by its answer, or the worker's end). */
+  function pend(slot, onReport) {
+    const id = nextId++;
+    const promise = new Promise((resolve, reject) => slot.pending.set(id, { resolve, reject, onReport }));
+    slot.port.hold(true);
+    watch();
+    return { id, promise };
+  }
+
+  /** Forgets request `id` of `slot` (answered, or never sent). */
+  function forget(slot, id) {
+    slot.pending.delete(id);
+    if (slot.pending.size === 0) slot.port.hold(false);
+  }
+
   function send(slot, op, args, transfer = [], onReport = undefined) {
-    return new Promise((resolve, reject) => {
-      const id = nextId++;
-      slot.pending.set(id, { resolve, reject, onReport });
-      slot.port.hold(true);
-      watch();
-      try {
-        slot.port.post({ id, op, args }, transfer);
-      } catch (error) {  // a value that cannot be cloned: this request's fault, not the worker's
-        slot.pending.delete(id);
-        if (slot.pending.size === 0) slot.port.hold(false);
-        reject(error);
-      }
-    });
+    const { id, promise } = pend(slot, onReport);
+    try {
+      slot.port.post({ id, op, args }, transfer);
+    } catch (error) {  // a value that cannot be cloned: this request's fault, not the worker's
+      const { reject } = slot.pending.get(id);
+      forget(slot, id);
+      reject(error);
+    }
+    return promise;
   }
 
   function answer(slot, data) {
@@ -180,8 +194,7 @@ export async function startWorkers({ count, start, first }) {
       request.onReport?.(data.report);
       return;
     }
-    slot.pending.delete(id);
-    if (slot.pending.size === 0) slot.port.hold(false);
+    forget(slot, id);
     if (error) request.reject(revive(error));
     else request.resolve(value);
     if (fatal) died(slot, `its module instance stopped (${error.message})`);
@@ -230,6 +243,27 @@ export async function startWorkers({ count, start, first }) {
       if (closed) return Promise.reject(failure(closed));
       return send(slots[index], op, args, transfer, onReport);
     },
+    /**
+     * A request whose work is handed to worker `index` some other way than a message (exchange.mjs: shared memory):
+     * { id, answer, settle(value) }. It is pending like any other (idle() is false, the worker is held, its end or the
+     * set's close rejects `answer`); the worker answers `id` only if the work fails (serve()'s background), and the
+     * caller calls settle(value) when it learns the work is done, which resolves `answer` (once: after an answer, or
+     * after the worker's end, it does nothing).
+     */
+    expect(index) {
+      if (closed) return { id: 0, answer: Promise.reject(failure(closed)), settle: () => {} };
+      const slot = slots[index];
+      const { id, promise } = pend(slot);
+      const settle = (value) => {
+        const request = slot.pending.get(id);
+        if (!request || slot.gone) return;
+        forget(slot, id);
+        request.resolve(value);
+      };
+      return { id, answer: promise, settle };
+    },
+    /** Whether worker `index` has nothing pending (what it is sent next runs at once). */
+    idle: (index) => slots[index].pending.size === 0 && !slots[index].gone,
     idlest(skip = new Set()) {
       let best = -1;
       for (let index = 0; index < count; index++)
@@ -252,7 +286,8 @@ export async function startWorkers({ count, start, first }) {
 /**
  * The worker's end: answers the protocol's messages with `ops` ({ name: (args, report) => ({ value, transfer }) }), one
  * message at a time; report(value, transfer) sends news of the op's progress to the caller's onReport. `fatal()`
- * says, after an op has thrown, whether this worker can still run ops.
+ * says, after an op has thrown, whether this worker can still run ops. Resolves to { background(id, work) }, for work
+ * that came another way than a message (the set's expect()).
  */
 export async function serve(ops, { fatal = () => false } = {}) {
   // node: the parent port of worker_threads; browsers: the worker's global scope
@@ -276,6 +311,10 @@ export async function serve(ops, { fatal = () => false } = {}) {
       }).catch(held);
     });
   }
+  const failed = (id, error) => {
+    const name = typeof error?.name === 'string' ? error.name : 'Error';
+    port.postMessage({ id, error: { name, message: String(error?.message ?? error) }, fatal: fatal() });
+  };
   const run = async ({ id, op, args }) => {
     try {
       if (!Object.hasOwn(ops, op)) throw new Error(`seqorder pool worker: no op '${op}'`);
@@ -283,11 +322,26 @@ export async function serve(ops, { fatal = () => false } = {}) {
       const { value, transfer = [] } = await ops[op](args, report);
       port.postMessage({ id, value }, transfer);
     } catch (error) {
-      const name = typeof error?.name === 'string' ? error.name : 'Error';
-      port.postMessage({ id, error: { name, message: String(error?.message ?? error) }, fatal: fatal() });
+      failed(id, error);
     }
   };
   const receive = (data) => { queue = queue.then(() => run(data)); };
   if (typeof port.on === 'function') port.on('message', receive);
   else port.addEventListener('message', ({ data }) => receive(data));
+  return {
+    /**
+     * Runs work() in turn with the ops (after those received before), for a request that came some other way than a
+     * message (the set's expect()): nothing is posted if it succeeds (it tells the caller itself); what it throws is
+     * posted as the answer to request `id`, as an op's error is.
+     */
+    background(id, work) {
+      queue = queue.then(async () => {
+        try {
+          await work();
+        } catch (error) {
+          failed(id, error);
+        }
+      });
+    },
+  };
 }

@@ -7,6 +7,8 @@
 // are the same bits; near a batch item's edge, on the edge. A run is then a list of attention calls on contiguous
 // slabs of q, k and v: whole batch items together, or a range of rows within one, causal from its own queryStart.
 
+import { DTYPES } from '../arguments.mjs';
+
 /**
  * The least work (multiply-adds) worth a run of its own: ~0.5 ms of one core, what a run's messages, copies and the
  * waking of a worker cost on a busy machine (bench/pool.mjs measures them at T = 256).
@@ -111,4 +113,11 @@ export function callsOf(plan, first, end) {
     }
   }
   return calls;
+}
+
+/** Elements start … end − 1 of a tensor argument as read (readTensor's record): a view of the caller's array. */
+export function elementsOf(record, start, end) {
+  const { buffer, byteOffset, dtype } = record.data;
+  const Class = DTYPES[dtype];
+  return new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
 }

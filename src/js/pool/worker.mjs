@@ -8,6 +8,7 @@ import { makeApi } from '../api.mjs';
 import { instantiateCore } from '../load.mjs';
 import { MODEL_METHODS, callModel } from '../model.mjs';
 import { instantiateModel, modelModule } from '../model-module.mjs';
+import { listen } from './exchange.mjs';
 import { timer } from './pace.mjs';
 import { serve } from './protocol.mjs';
 
@@ -17,6 +18,8 @@ let modelsHere = null;  // the holder of this worker's model module (model-modul
 const models = new Map();  // this worker's models (op 'modelCreate'), by the id the pool gave each
 let compiledModel = null;  // the model module the pool compiled, { module, url }, which its first model brought
 let time = null;  // times this worker's attention calls (pace.mjs's timer), made by the first
+let exchange = null;  // the header and arena the pool last gave this worker (op 'exchange'), once it has
+let served = null;  // serve()'s, once startWorker() has run: { background(id, work) }
 
 /** Whether this worker's instance refuses every call (it stopped after an internal error). */
 function stopped() {
@@ -44,6 +47,13 @@ function modelOf(id) {
   return model;
 }
 
+/** calls ([{ q, k, v, options }]) run in turn with so.attention → { value: their results, took } (timer()'s). */
+async function attentionCalls(calls) {
+  so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
+  time ??= timer();
+  return time(() => calls.map(({ q, k, v, options }) => so.attention(q, k, v, options)));
+}
+
 const ops = {
   /**
    * module: the WebAssembly.Module the main thread compiled; url: where it came from (for messages); build: the build
@@ -63,12 +73,22 @@ const ops = {
    * thread shares).
    */
   async attention({ calls }) {
-    so ??= makeApi(await instantiateCore(main.module, main.url));  // (ops run one at a time: no other call waits for it)
-    time ??= timer();
-    const { value: results, took } = time(() => calls.map(({ q, k, v, options }) => so.attention(q, k, v, options)));
+    const { value: results, took } = await attentionCalls(calls);
     const inputs = [...new Set(calls.flatMap(({ q, k, v }) => [q.data.buffer, k.data.buffer, v.data.buffer]))]
       .filter((buffer) => buffer instanceof ArrayBuffer);
     return { value: { results, inputs, took, ended: performance.timeOrigin + performance.now() }, transfer: [...buffersIn(results, new Set(inputs))] };
+  },
+
+  /**
+   * The pool's exchange with this worker (exchange.mjs): control, header and arena, SharedArrayBuffers. The first
+   * starts listening on control for runs of attention calls, which this worker computes in the arena; a later one
+   * (the same control, a larger arena) replaces the header and arena. → nothing
+   */
+  exchange({ control, header, arena }) {
+    const first = exchange === null;
+    exchange = { header: new Float64Array(header), arena };
+    if (first) listen(new Int32Array(control), () => exchange, served.background, attentionCalls);
+    return { value: undefined };
   },
 
   /**
@@ -106,6 +126,6 @@ const ops = {
  * script the package starts (pool/seqorder/pool-worker.mjs, which scripts/build.sh writes); a call, not an import's side
  * effect, so that a bundler that takes the package's modules for free of side effects (package.json) keeps it.
  */
-export function startWorker() {
-  serve(ops, { fatal: stopped });
+export async function startWorker() {
+  served = await serve(ops, { fatal: stopped });
 }

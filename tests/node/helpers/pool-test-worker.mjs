@@ -46,10 +46,17 @@ const ops = {
     setTimeout(() => { throw new Error('thrown outside any op'); }, 200);  // while the next request waits
     return { value: 'thrown later' };
   },
+  /** work for request `id` of the caller's (the set's expect()), run after this op: it fails if `fail` */
+  async later({ id, fail }) {
+    (await served).background(id, () => {
+      if (fail) throw new RangeError('late failure');
+    });
+    return { value: 'queued' };
+  },
   stop() {  // a stopped module instance: this op fails, and the worker says it cannot go on
     stopped = true;
     throw new Error('the instance stopped');
   },
 };
 
-serve(ops, { fatal: () => stopped });
+const served = serve(ops, { fatal: () => stopped });
