@@ -1,10 +1,11 @@
 // A worker's exchange: shared memory through which the pool hands one of its workers a run of attention calls and
 // reads back their outputs, the two threads telling each other with Atomics (notify, waitAsync) rather than with a
 // message each way (structured cloning, buffers moved, and each thread's event loop woken by the other's message).
-// Used where memory can be shared (node; a cross-origin isolated page: canExchange), for runs of a call split in
-// several (their outputs are laid in place: nothing in shared memory is handed to the caller), without steps, with
-// copies (not transfer: true), on a worker with nothing pending; other runs go by message (pool.mjs). The inputs are
-// copied once either way: into the exchange here, into a spare buffer moved with the message there.
+// The pool whose calling thread computes a share uses it where memory can be shared (node; a cross-origin isolated
+// page: canExchange), for runs of a call split in several (their outputs are laid in place: nothing in shared memory
+// is handed to the caller), without steps, on a worker with nothing pending; other runs, and every run of the default
+// pool, go by message (pool.mjs, which says why). The inputs are copied once either way: into the exchange here, into
+// a spare buffer moved with the message there.
 //
 // Per worker (and per worker started at its index: a worker that replaces one that died gets a new exchange):
 //   control  Int32Array on a SharedArrayBuffer: [JOB] the number of the last run handed, [DONE] of the last run done;
