@@ -17,7 +17,7 @@
 // notifies. The run is a request of the worker set (its expect()), so a worker that dies rejects it as it rejects a
 // message, and an error the run throws comes back as a message answering it.
 import { DTYPES } from '../arguments.mjs';
-import { elementsOf } from './split.mjs';
+import { callPlaces, elementsOf } from './split.mjs';
 
 const JOB = 0;
 const DONE = 1;
@@ -40,23 +40,22 @@ export const canExchange = () => typeof SharedArrayBuffer === 'function' && type
 const aligned = (bytes) => Math.ceil(bytes / 16) * 16;
 
 /**
- * Where each tensor of a run's calls goes in the arena: [{ items, rows, queryStart, q, k, v, out (byte offsets) }],
- * and the bytes they take.
+ * Where each call of a run goes in the arena: [{ places (callPlaces': where it is in the whole call's tensors),
+ * q, k, v, out (byte offsets in the arena) }], and the bytes they take.
  */
 function layout(plan, calls) {
   const size = DTYPES[plan.dtype].BYTES_PER_ELEMENT;
-  const { width: D, valueWidth: Dv, keys: Tk } = plan;
   let bytes = 0;
-  const place = (elements) => {
+  const place = ({ size: elements }) => {
     const at = bytes;
     bytes += aligned(elements * size);
     return at;
   };
-  const places = calls.map(({ items: n, row, rows }) => ({
-    items: n, rows, queryStart: plan.queryStart + row,
-    q: place(n * rows * D), k: place(n * Tk * D), v: place(n * Tk * Dv), out: place(n * rows * Dv),
-  }));
-  return { places, bytes };
+  const placed = calls.map((call) => {
+    const places = callPlaces(plan, call);
+    return { places, q: place(places.q), k: place(places.k), v: place(places.v), out: place(places.out) };
+  });
+  return { placed, bytes };
 }
 
 /**
@@ -68,7 +67,7 @@ function layout(plan, calls) {
  * computed its own share, whose worker is about to end), then waits without blocking.
  */
 export function exchanges(workers) {
-  const byIndex = new Map();  // index → { generation, control, header, arena, installed (bytes the worker has), job }
+  const byIndex = new Map();  // index → { generation, control, header, arena (the one the worker has, or null), job }
 
   /** Worker `index`'s exchange, new for a worker that replaced the one it was made for. */
   function exchangeOf(index) {
@@ -79,47 +78,45 @@ export function exchanges(workers) {
         generation,
         control: new Int32Array(new SharedArrayBuffer(2 * Int32Array.BYTES_PER_ELEMENT)),
         header: new Float64Array(new SharedArrayBuffer((HEAD + MOST_CALLS * CALL_FIELDS) * Float64Array.BYTES_PER_ELEMENT)),
-        arena: null, installed: 0, installing: false, job: 0,
+        arena: null, job: 0,
       };
       byIndex.set(index, ex);
     }
     return ex;
   }
 
-  /** Sends worker `index` an arena of at least `bytes` (the op 'exchange'); runs go by message until it has it. */
+  /**
+   * Sends worker `index` an arena of at least `bytes` (the op 'exchange'); runs go by message until it has it (the
+   * request pending, the worker is not idle: hand() sends nothing more meanwhile).
+   */
   function install(index, ex, bytes) {
-    if (ex.installing) return;
     const arena = new SharedArrayBuffer(Math.min(EXCHANGE_BYTES, Math.max(LEAST_BYTES, bytes, 2 * (ex.arena?.byteLength ?? 0))));
-    ex.installing = true;
     workers.request(index, 'exchange', { control: ex.control.buffer, header: ex.header.buffer, arena }).then(() => {
       ex.arena = arena;
-      ex.installed = arena.byteLength;
-    }, () => {}).finally(() => {
-      ex.installing = false;
-    });
+    }, () => {});
   }
 
   function hand(index, read, calls) {
     const { plan } = read;
     if (calls.length > MOST_CALLS || !workers.idle(index)) return null;
-    const { places, bytes } = layout(plan, calls);
+    const { placed, bytes } = layout(plan, calls);
     if (bytes > EXCHANGE_BYTES) return null;
     const ex = exchangeOf(index);
-    if (ex.installed < bytes) {
+    if ((ex.arena?.byteLength ?? 0) < bytes) {
       install(index, ex, bytes);
       return null;
     }
     const Class = DTYPES[plan.dtype];
     const { width: D, valueWidth: Dv, keys: Tk } = plan;
     const view = (at, elements) => new Class(ex.arena, at, elements);
-    const copy = (record, start, elements, at) => view(at, elements).set(elementsOf(record, start, start + elements));
+    const copy = (record, { at, size }, to) => view(to, size).set(elementsOf(record, at, at + size));
     const { header, control } = ex;
-    calls.forEach(({ item, row }, c) => {
-      const p = places[c];
-      copy(read.q, (item * plan.queries + row) * D, p.items * p.rows * D, p.q);
-      copy(read.k, item * Tk * D, p.items * Tk * D, p.k);
-      copy(read.v, item * Tk * Dv, p.items * Tk * Dv, p.v);
-      header.set([p.items, p.rows, p.queryStart, p.q, p.k, p.v, p.out], HEAD + c * CALL_FIELDS);
+    placed.forEach(({ places, q, k, v, out }, c) => {
+      copy(read.q, places.q, q);
+      copy(read.k, places.k, k);
+      copy(read.v, places.v, v);
+      const [n, rows] = places.q.shape;
+      header.set([n, rows, plan.queryStart + calls[c].row, q, k, v, out], HEAD + c * CALL_FIELDS);
     });
     const request = workers.expect(index);
     request.answer.catch(() => {});  // (awaited by wait(); a worker that ends after release() rejects nothing)
@@ -130,7 +127,7 @@ export function exchanges(workers) {
 
     const done = () => Atomics.load(control, DONE) === job;
     const answer = () => ({
-      results: places.map((p) => ({ data: view(p.out, p.items * p.rows * Dv), shape: [p.items, p.rows, Dv], dtype: plan.dtype })),
+      results: placed.map(({ places, out }) => ({ data: view(out, places.out.size), shape: places.out.shape, dtype: plan.dtype })),
       inputs: [],
       took: header[TOOK] >= 0 ? header[TOOK] : null,
       ended: header[ENDED],
@@ -174,7 +171,7 @@ export async function listen(control, current, background, compute) {
       const calls = Array.from({ length: header[COUNT] }, (_, c) => {
         const [n, rows, queryStart, q, k, v, out] = header.subarray(HEAD + c * CALL_FIELDS, HEAD + (c + 1) * CALL_FIELDS);
         const tensor = (at, shape) => ({ data: new Class(arena, at, shape[0] * shape[1] * shape[2]), shape, dtype });
-        const output = new Class(arena, out, n * rows * Dv);
+        const output = tensor(out, [n, rows, Dv]).data;
         return {
           q: tensor(q, [n, rows, D]), k: tensor(k, [n, Tk, D]), v: tensor(v, [n, Tk, Dv]),
           options: causal ? { causal: true, queryStart, out: output } : { out: output },

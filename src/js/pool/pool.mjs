@@ -20,7 +20,7 @@ import { modelMaker } from './model.mjs';
 import { canExchange, exchanges } from './exchange.mjs';
 import { startWorkers, workerFailed } from './protocol.mjs';
 import { paces, timer } from './pace.mjs';
-import { callsOf, cutRows, elementsOf, runWork } from './split.mjs';
+import { callPlaces, callsOf, cutRows, elementsOf, runWork } from './split.mjs';
 import { readWorkerUrl, workerStarter } from './start.mjs';
 
 const MAX_WORKERS = 256;
@@ -140,13 +140,13 @@ function message(read, [first, end], calls, run, take, spares, whole) {
 
 /**
  * What one call sends its workers: for each of their runs of rows (cutRows), handed to worker theirs[j] through its
- * exchange where it can go that way (exchange.mjs: a call in several parts, without steps, copied), else its message.
+ * exchange where it can go that way (exchange.mjs: a call in several parts, without steps), else its message.
  * Every slab is taken before any message is posted, so a buffer moved with one run has been copied for the others.
  * → [{ calls, handed } or { calls, args, moved }]
  */
 function send(read, runs, theirs, parts, spares, transfer, exchange) {
   const take = slabs(spares, transfer, read.out?.buffer);
-  const byExchange = exchange && parts > 1 && !read.plan.steps && !transfer;
+  const byExchange = exchange && parts > 1 && !read.plan.steps;  // (only a pool whose calling thread computes has them: it never moves the inputs)
   return runs.map(([first, end], run) => {
     const calls = callsOf(read.plan, first, end);
     const handed = byExchange ? exchange.hand(theirs[run], read, calls) : null;
@@ -160,15 +160,12 @@ function send(read, runs, theirs, parts, spares, transfer, exchange) {
  * output array, or null: so.attention's own) → what a worker answers, { results, inputs: [] }, and `inPlace`.
  */
 function runHere(so, read, plan, [first, end], output) {
-  const { width: D, valueWidth: Dv, keys: Tk } = plan;
-  const view = (record, start, shape) => ({ data: elementsOf(record, start, start + product(shape)), shape, dtype: plan.dtype });
-  const results = callsOf(plan, first, end).map(({ item, items: n, row, rows }) => {
-    const q = view(read.q, (item * plan.queries + row) * D, [n, rows, D]);
-    const k = view(read.k, item * Tk * D, [n, Tk, D]);
-    const v = view(read.v, item * Tk * Dv, [n, Tk, Dv]);
-    const at = (item * plan.queries + row) * Dv;
-    const out = output?.subarray(at, at + n * rows * Dv);
-    return so.attention(q, k, v, plan.causal ? { causal: true, queryStart: plan.queryStart + row, steps: plan.steps, out } : { steps: plan.steps, out });
+  const view = (record, { at, size, shape }) => ({ data: elementsOf(record, at, at + size), shape, dtype: plan.dtype });
+  const results = callsOf(plan, first, end).map((call) => {
+    const places = callPlaces(plan, call);
+    const out = output?.subarray(places.out.at, places.out.at + places.out.size);
+    const options = plan.causal ? { causal: true, queryStart: plan.queryStart + call.row, steps: plan.steps, out } : { steps: plan.steps, out };
+    return so.attention(view(read.q, places.q), view(read.k, places.k), view(read.v, places.v), options);
   });
   return { results, inputs: [], inPlace: output !== null };
 }

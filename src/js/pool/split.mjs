@@ -121,3 +121,19 @@ export function elementsOf(record, start, end) {
   const Class = DTYPES[dtype];
   return new Class(buffer, byteOffset + start * Class.BYTES_PER_ELEMENT, end - start);
 }
+
+/**
+ * Where one attention call of a run (callsOf's { item, items, row, rows }) reads and writes in the whole call's
+ * tensors: for q, k, v and the output, { at (its first element), size (its elements), shape }.
+ */
+export function callPlaces(plan, { item, items: n, row, rows }) {
+  const { width: D, valueWidth: Dv, keys: Tk } = plan;
+  const first = item * plan.queries + row;  // the call's first row of q and of the output
+  const place = (at, shape) => ({ at, size: shape[0] * shape[1] * shape[2], shape });
+  return {
+    q: place(first * D, [n, rows, D]),
+    k: place(item * Tk * D, [n, Tk, D]),
+    v: place(item * Tk * Dv, [n, Tk, Dv]),
+    out: place(first * Dv, [n, rows, Dv]),
+  };
+}
